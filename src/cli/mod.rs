@@ -1,0 +1,79 @@
+//! The `skirmish` command line. Each subcommand parses its flags, calls library code, and turns
+//! errors into one message on stderr with exit code 2.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+mod rumble;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "skirmish",
+    version,
+    about = "A Monte Carlo balance lab for small battle games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Auto Rumble: bidding on powers, then automated hero battles.
+    Rumble {
+        #[command(subcommand)]
+        command: RumbleCommand,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum RumbleCommand {
+    /// Play one battle from a scenario file (default: the rules' worked sample, round 1).
+    Battle(BattleArgs),
+}
+
+#[derive(Args, Debug)]
+struct BattleArgs {
+    /// Scenario file (TOML). Without it, the built-in experiments/sample-round-1.toml.
+    file: Option<PathBuf>,
+    /// Print JSON Lines: each alive hero's Energy after each round, then the result.
+    #[arg(long, conflicts_with = "narrate")]
+    trace: bool,
+    /// Tell the battle round by round, as a host would post it.
+    #[arg(long)]
+    narrate: bool,
+    /// Seed for base initiatives the file does not give (overrides `battle.seed`).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Round limit (overrides `battle.max_rounds`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_rounds: Option<u32>,
+    /// Hero capacity (overrides `battle.capacity`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 20)))]
+    capacity: Option<u64>,
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Rumble {
+            command: RumbleCommand::Battle(args),
+        } => rumble::battle(args),
+    };
+    match result {
+        Ok(text) => {
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth a message.
+            let _ = out.write_all(text.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,446 @@
+//! The optimised battle kernel: one Auto Rumble battle over the struct-of-arrays hero table.
+//!
+//! No IO, no threads, no strings, and no heap allocation once a [`Kernel`] exists: every buffer is
+//! sized to the capacity up front and reused battle after battle (tests/auto_rumble_zero_alloc.rs).
+//! Its twin, [`super::reference`], plays the same rules plainly; tests/auto_rumble_differential.rs
+//! holds them to identical per-round Energies.
+
+use super::powers::Power;
+use super::roster::{TeamBuild, UseItem};
+use super::rules;
+use super::state::{HeroId, HeroTable};
+use super::trace::{Hit, Observer};
+
+/// How a battle ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// At most one team alive at the end of a round (AR-14); `winner` is that team or none.
+    Elimination,
+    /// Round limit reached; decided by Energy, then initiative (AR-14).
+    RoundLimit,
+}
+
+/// The result of one battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winning team (its roster index), `None` for a draw.
+    pub winner: Option<u16>,
+    /// Rounds played (0 when at most one team could fight, AR-16).
+    pub rounds: u32,
+    /// A copy was not created for lack of capacity (AR-15).
+    pub capped: bool,
+    pub end: EndReason,
+    /// Hits resolved (one attacker hitting one target), for throughput reports.
+    pub hits: u64,
+    /// Heroes alive at the end.
+    pub survivors: u32,
+}
+
+/// Scratch storage for battles, reused from one battle to the next.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    front: HeroTable,
+    back: HeroTable,
+    /// Copies made in the end-of-round phase, merged in after it (AR-11: born heroes do not act).
+    pending: HeroTable,
+    pending_parent: Vec<u32>,
+    team_alive: Vec<u32>,
+    round_deaths: Vec<u32>,
+    sort: Vec<u16>,
+}
+
+/// Per-battle counters that the phases share.
+struct Tally {
+    teams_alive: u32,
+    alive: u32,
+    round_deaths: u32,
+    lost_energy: bool,
+    hits: u64,
+}
+
+impl Kernel {
+    /// Scratch for battles of up to `capacity` heroes (AR-15). This is the only allocation.
+    pub fn new(capacity: usize) -> Kernel {
+        let capacity = capacity.max(1);
+        Kernel {
+            front: HeroTable::with_capacity(capacity),
+            back: HeroTable::with_capacity(capacity),
+            pending: HeroTable::with_capacity(capacity),
+            pending_parent: vec![0; capacity],
+            team_alive: Vec::new(),
+            round_deaths: Vec::new(),
+            sort: Vec::new(),
+        }
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.front.capacity()
+    }
+
+    /// Heroes of `team` alive at the end of the last battle.
+    pub fn team_alive(&self, team: u16) -> u32 {
+        self.team_alive[team as usize]
+    }
+
+    /// Plays one battle. `initiative[t]` is team `t`'s initiative (AR-2); heroes enter in roster
+    /// order, which is the tie-break for equal initiatives (AR-6).
+    pub fn run<O: Observer>(
+        &mut self,
+        builds: &[TeamBuild],
+        initiative: &[f64],
+        max_rounds: u32,
+        obs: &mut O,
+    ) -> Outcome {
+        assert_eq!(builds.len(), initiative.len(), "one initiative per team");
+        assert!(builds.len() <= u16::MAX as usize, "team ids are 16-bit");
+        let teams = builds.len();
+        let mut capped = false;
+        // Grows only for a roster bigger than any seen before: no allocation after warm-up.
+        if self.team_alive.len() < teams {
+            self.team_alive.resize(teams, 0);
+            self.round_deaths.resize(teams, 0);
+            self.sort.reserve(teams);
+        }
+
+        // Initiative order, stable on roster order (AR-6). Insertion sort: rosters are small.
+        self.sort.clear();
+        for t in 0..teams as u16 {
+            let mut k = self.sort.len();
+            self.sort.push(t);
+            while k > 0 && initiative[self.sort[k - 1] as usize] < initiative[t as usize] {
+                self.sort.swap(k - 1, k);
+                k -= 1;
+            }
+        }
+        let front = &mut self.front;
+        front.len = 0;
+        let mut tally = Tally {
+            teams_alive: 0,
+            alive: 0,
+            round_deaths: 0,
+            lost_energy: false,
+            hits: 0,
+        };
+        for &t in &self.sort {
+            let b = &builds[t as usize];
+            self.team_alive[t as usize] = 0;
+            // AR-16: a hero starting at Energy <= 0 never enters. AR-15: nor one past capacity.
+            if b.energy <= 0 {
+                continue;
+            }
+            if front.len == front.capacity() {
+                capped = true;
+                continue;
+            }
+            let k = front.len;
+            front.energy[k] = b.energy;
+            front.defence[k] = 0;
+            front.prevention[k] = if b.powers.has(Power::TitaniumSkin) {
+                rules::TITANIUM_SKIN_BUDGET
+            } else {
+                0
+            };
+            front.crystal[k] = 1;
+            front.team[k] = t;
+            front.id[k] = t as HeroId;
+            front.len = k + 1;
+            self.team_alive[t as usize] = 1;
+            tally.teams_alive += 1;
+            tally.alive += 1;
+        }
+        let mut next_id = teams as HeroId;
+
+        let mut rounds = 0;
+        let mut quiet = 0;
+        let mut end = EndReason::Elimination;
+        let mut winner = None;
+        if tally.teams_alive <= 1 {
+            winner = self.last_team_standing(teams);
+        }
+        while tally.teams_alive > 1 {
+            rounds += 1;
+            let n = self.front.len;
+            obs.round_start(rounds, n as u32);
+            self.round_deaths[..teams].fill(0);
+            tally.round_deaths = 0;
+            tally.lost_energy = false;
+
+            // Phase 1: start of round. Defence resets (AR-4), the plan is fixed from the Energy
+            // held now (AR-3), Cosmic Shield fires (AR-7). Only the hero's own row is touched, so
+            // one pass in initiative order is the phase.
+            let f = &mut self.front;
+            let shield = rules::COSMIC_SHIELD_PER_HERO.saturating_mul(n as i32);
+            for i in 0..n {
+                let b = &builds[f.team[i] as usize];
+                let plan = b.plan_len(f.energy[i]);
+                f.plan[i] = plan;
+                f.defence[i] = 0;
+                obs.plan(
+                    f.id[i],
+                    f.energy[i],
+                    &b.uses()[..plan as usize],
+                    b.claws_out[plan as usize],
+                );
+                if b.powers.has(Power::CosmicShield) {
+                    f.defence[i] = shield;
+                    obs.shield(f.id[i], shield);
+                }
+            }
+
+            // Phase 2: actions, in initiative order (AR-6).
+            for i in 0..n {
+                if self.front.energy[i] <= 0 {
+                    continue; // AR-5: the dead take no further action
+                }
+                let team = self.front.team[i];
+                let b = &builds[team as usize];
+                let plan = self.front.plan[i] as usize;
+                for &item in &b.uses()[..plan] {
+                    match item {
+                        UseItem::Attack => {
+                            let damage = rules::hit_damage(b.damage, b.claws_out[plan]);
+                            obs.attack(self.front.id[i], damage);
+                            self.attack(i, team, damage, &mut tally, obs);
+                        }
+                        UseItem::Power(Power::Crystallize) => {
+                            let f = &mut self.front;
+                            let x = f.crystal[i];
+                            f.defence[i] = f.defence[i].saturating_add(x);
+                            f.crystal[i] = x.saturating_mul(2); // AR-8, AR-18
+                            obs.crystallize(f.id[i], x);
+                        }
+                        UseItem::Power(_) => {
+                            unreachable!("only Spend powers are in a use order (AR-17)")
+                        }
+                    }
+                }
+            }
+
+            // Phase 3: end of round, in initiative order; each hero's powers in the order held.
+            let mut copies = 0;
+            self.pending.len = 0;
+            for i in 0..n {
+                let f = &mut self.front;
+                if f.energy[i] <= 0 {
+                    continue; // AR-5: a dead hero's end-of-round powers do not fire
+                }
+                let team = f.team[i];
+                for &p in builds[team as usize].ends() {
+                    match p {
+                        Power::Souleater => {
+                            // AR-10: opponents eliminated this round, by anyone.
+                            let eliminated = tally.round_deaths - self.round_deaths[team as usize];
+                            let gain = (eliminated as i64 * rules::SOULEATER_GAIN as i64)
+                                .min(i32::MAX as i64) as i32;
+                            f.energy[i] = f.energy[i].saturating_add(gain);
+                            obs.souleater(f.id[i], eliminated, gain, f.energy[i]);
+                        }
+                        Power::Amoeba => {
+                            let before = f.energy[i];
+                            if before <= rules::AMOEBA_THRESHOLD {
+                                continue;
+                            }
+                            let after = rules::amoeba_energy(before);
+                            if after < before {
+                                tally.lost_energy = true; // AR-13: the halving is a loss
+                            }
+                            f.energy[i] = after;
+                            // AR-15: alive heroes plus this phase's copies must stay below capacity.
+                            let copy = if (tally.alive as usize) < f.capacity() {
+                                self.pending.push_row(f, i);
+                                self.pending.id[copies] = next_id;
+                                self.pending_parent[copies] = i as u32;
+                                copies += 1;
+                                tally.alive += 1;
+                                self.team_alive[team as usize] += 1;
+                                next_id += 1;
+                                Some(next_id - 1)
+                            } else {
+                                capped = true;
+                                None
+                            };
+                            obs.amoeba(f.id[i], copy, before, after);
+                        }
+                        _ => unreachable!("only end-of-round powers are in `ends`"),
+                    }
+                }
+            }
+
+            // AR-13: stalemate after the end-of-round powers.
+            quiet = if tally.lost_energy { 0 } else { quiet + 1 };
+            if quiet == rules::STALEMATE_QUIET_ROUNDS {
+                quiet = 0;
+                let f = &mut self.front;
+                for i in 0..n {
+                    if f.energy[i] > 0 {
+                        let before = f.energy[i];
+                        f.energy[i] = rules::stalemate_energy(before);
+                        obs.stalemate(f.id[i], before, f.energy[i]);
+                        if f.energy[i] <= 0 {
+                            die(
+                                f.team[i],
+                                &mut self.team_alive,
+                                &mut self.round_deaths,
+                                &mut tally,
+                            );
+                            obs.death(f.id[i]);
+                        }
+                    }
+                }
+                // Pending copies inherited their parent's pre-stalemate Energy: halve them too.
+                let p = &mut self.pending;
+                for j in 0..copies {
+                    let before = p.energy[j];
+                    p.energy[j] = rules::stalemate_energy(before);
+                    obs.stalemate(p.id[j], before, p.energy[j]);
+                    if p.energy[j] <= 0 {
+                        die(
+                            p.team[j],
+                            &mut self.team_alive,
+                            &mut self.round_deaths,
+                            &mut tally,
+                        );
+                        obs.death(p.id[j]);
+                    }
+                }
+            }
+
+            // Drop the dead and insert copies after their originals, in one pass (AR-6, AR-11).
+            if copies > 0 || tally.alive as usize != n {
+                self.rebuild(copies);
+            }
+            obs.round_end(rounds, self.front.view());
+
+            if tally.teams_alive <= 1 {
+                winner = self.last_team_standing(teams);
+                break;
+            }
+            if rounds >= max_rounds {
+                end = EndReason::RoundLimit;
+                winner = self.round_limit_winner(initiative);
+                break;
+            }
+        }
+
+        Outcome {
+            winner,
+            rounds,
+            capped,
+            end,
+            hits: tally.hits,
+            survivors: tally.alive,
+        }
+    }
+
+    /// The attack of the hero in row `i`: every alive hero of the other teams, in order (AR-1).
+    #[inline(always)]
+    fn attack<O: Observer>(
+        &mut self,
+        i: usize,
+        team: u16,
+        damage: i32,
+        tally: &mut Tally,
+        obs: &mut O,
+    ) {
+        let f = &mut self.front;
+        let n = f.len;
+        let attacker = f.id[i];
+        let (energy, defence) = (&mut f.energy[..n], &mut f.defence[..n]);
+        let (prevention, teams, ids) = (&mut f.prevention[..n], &f.team[..n], &f.id[..n]);
+        for t in 0..n {
+            if teams[t] == team || energy[t] <= 0 {
+                continue;
+            }
+            tally.hits += 1;
+            // AR-5: defence first, then prevention, then Energy.
+            let by_defence = damage.min(defence[t]);
+            defence[t] -= by_defence;
+            let rest = damage - by_defence;
+            let by_prevention = rest.min(prevention[t]);
+            prevention[t] -= by_prevention;
+            let to_energy = rest - by_prevention;
+            if to_energy > 0 {
+                energy[t] -= to_energy;
+                tally.lost_energy = true;
+            }
+            obs.hit(
+                attacker,
+                ids[t],
+                &Hit {
+                    damage,
+                    by_defence,
+                    by_prevention,
+                    to_energy,
+                    energy_after: energy[t],
+                    defence_left: defence[t],
+                    prevention_left: prevention[t],
+                },
+            );
+            if energy[t] <= 0 {
+                die(
+                    teams[t],
+                    &mut self.team_alive,
+                    &mut self.round_deaths,
+                    tally,
+                );
+                obs.death(ids[t]);
+            }
+        }
+    }
+
+    fn rebuild(&mut self, copies: usize) {
+        let (front, back, pending) = (&self.front, &mut self.back, &self.pending);
+        back.len = 0;
+        let mut j = 0;
+        for i in 0..front.len {
+            if front.energy[i] > 0 {
+                back.push_row(front, i);
+            }
+            while j < copies && self.pending_parent[j] as usize == i {
+                if pending.energy[j] > 0 {
+                    back.push_row(pending, j);
+                }
+                j += 1;
+            }
+        }
+        std::mem::swap(&mut self.front, &mut self.back);
+    }
+
+    fn last_team_standing(&self, teams: usize) -> Option<u16> {
+        (0..teams as u16).find(|&t| self.team_alive[t as usize] > 0)
+    }
+
+    /// AR-14: most Energy, then higher initiative; two teams tied on both is a draw.
+    fn round_limit_winner(&self, initiative: &[f64]) -> Option<u16> {
+        let f = &self.front;
+        let mut best: Option<(i32, f64, u16)> = None;
+        let mut tied = false;
+        for i in 0..f.len {
+            let key = (f.energy[i], initiative[f.team[i] as usize]);
+            match best {
+                None => best = Some((key.0, key.1, f.team[i])),
+                Some((e, ini, team)) => {
+                    if (key.0, key.1) > (e, ini) {
+                        best = Some((key.0, key.1, f.team[i]));
+                        tied = false;
+                    } else if key.0 == e && key.1 == ini && team != f.team[i] {
+                        tied = true;
+                    }
+                }
+            }
+        }
+        if tied { None } else { best.map(|b| b.2) }
+    }
+}
+
+#[inline(always)]
+fn die(team: u16, team_alive: &mut [u32], round_deaths: &mut [u32], tally: &mut Tally) {
+    let t = team as usize;
+    team_alive[t] -= 1;
+    if team_alive[t] == 0 {
+        tally.teams_alive -= 1;
+    }
+    round_deaths[t] += 1;
+    tally.round_deaths += 1;
+    tally.alive -= 1;
+}

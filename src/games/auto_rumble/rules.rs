@@ -1,0 +1,141 @@
+//! The numbers and formulas of Auto Rumble's "Fighting" section, in one place.
+//!
+//! Both the optimised kernel and the reference model call these, so a rule's arithmetic exists
+//! once; what differs between them is only how heroes are stored and walked.
+
+/// Starting Energy before coins (AR-2).
+pub const BASE_ENERGY: i32 = 100;
+/// Attack damage before coins (AR-2).
+pub const BASE_DAMAGE: i32 = 10;
+/// Spend cost of the default attack (AR-2).
+pub const ATTACK_COST: i32 = 10;
+/// Big, Gnashy Claws' bonus per hit (AR-9).
+pub const CLAWS_BONUS: i32 = 20;
+/// Cosmic Shield's defence per hero alive at the start of the round (AR-7).
+pub const COSMIC_SHIELD_PER_HERO: i32 = 10;
+/// Crystallize's Spend cost (AR-8).
+pub const CRYSTALLIZE_COST: i32 = 20;
+/// Souleater's Energy per opponent eliminated (AR-10).
+pub const SOULEATER_GAIN: i32 = 30;
+/// Amoeba multiplies only above this Energy (AR-11).
+pub const AMOEBA_THRESHOLD: i32 = 5;
+/// Titanium Skin's battle-long prevention budget (AR-12).
+pub const TITANIUM_SKIN_BUDGET: i32 = 50;
+/// Quiet rounds in a row that trigger the stalemate halving (AR-13).
+pub const STALEMATE_QUIET_ROUNDS: u32 = 3;
+/// Default round limit (AR-14).
+pub const DEFAULT_MAX_ROUNDS: u32 = 30;
+/// Default hero capacity (AR-15).
+pub const DEFAULT_CAPACITY: usize = 4096;
+/// Largest |coins| a roster may give (AR-18 keeps every stat far from overflow inside it).
+pub const MAX_ABS_COINS: i32 = 1_000_000;
+
+/// `a / b` rounded away from zero: the rules' only rounding ("always rounded up (away from zero)").
+#[inline]
+pub const fn div_away_from_zero(a: i32, b: i32) -> i32 {
+    debug_assert!(b > 0);
+    if a >= 0 {
+        (a + (b - 1)) / b
+    } else {
+        -((-a + (b - 1)) / b)
+    }
+}
+
+/// Starting Energy from unspent coins (AR-2).
+#[inline]
+pub const fn starting_energy(coins: i32) -> i32 {
+    BASE_ENERGY + coins
+}
+
+/// Attack damage from unspent coins, before Claws and the floor at 0 (AR-2).
+#[inline]
+pub const fn attack_damage(coins: i32) -> i32 {
+    BASE_DAMAGE + div_away_from_zero(coins, 3)
+}
+
+/// Initiative from unspent coins and the base initiative in [0, 1) (AR-2).
+#[inline]
+pub fn initiative(coins: i32, base: f64) -> f64 {
+    coins as f64 + base
+}
+
+/// What one hit deals: Claws' bonus, then the floor at 0 (AR-2, AR-9).
+#[inline]
+pub const fn hit_damage(attack: i32, claws_out: bool) -> i32 {
+    let d = if claws_out {
+        attack.saturating_add(CLAWS_BONUS)
+    } else {
+        attack
+    };
+    if d < 0 { 0 } else { d }
+}
+
+/// Amoeba's new Energy: ceil(E/2) + 5, for E above the threshold (AR-11).
+#[inline]
+pub const fn amoeba_energy(energy: i32) -> i32 {
+    div_away_from_zero(energy, 2) + AMOEBA_BONUS
+}
+/// Added to the halved Energy by Amoeba (AR-11).
+pub const AMOEBA_BONUS: i32 = 5;
+
+/// Energy after the stalemate loss of ceil(E/2) (AR-13): `1 - 1 = 0`.
+#[inline]
+pub const fn stalemate_energy(energy: i32) -> i32 {
+    energy - div_away_from_zero(energy, 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // AR-2: "rounding up (away from zero)", also for negative balances.
+    #[test]
+    fn division_rounds_away_from_zero_both_signs() {
+        assert_eq!(div_away_from_zero(10, 3), 4);
+        assert_eq!(div_away_from_zero(9, 3), 3);
+        assert_eq!(div_away_from_zero(-10, 3), -4);
+        assert_eq!(div_away_from_zero(-9, 3), -3);
+        assert_eq!(div_away_from_zero(0, 3), 0);
+        assert_eq!(div_away_from_zero(-1, 2), -1);
+    }
+
+    // AR-2 with the sample's three balances: 18 -> 16, 10 -> 14, 13 -> 15.
+    #[test]
+    fn coins_give_the_samples_attack_damage() {
+        assert_eq!(attack_damage(18), 16);
+        assert_eq!(attack_damage(10), 14);
+        assert_eq!(attack_damage(13), 15);
+        assert_eq!(attack_damage(-10), 6);
+        assert_eq!(starting_energy(18), 118);
+        assert_eq!(initiative(18, 0.25), 18.25);
+    }
+
+    // AR-2 + AR-9: damage below 0 deals 0; the Claws' bonus comes before the floor.
+    #[test]
+    fn negative_damage_deals_zero_and_claws_add_before_the_floor() {
+        assert_eq!(hit_damage(attack_damage(-60), false), 0);
+        assert_eq!(hit_damage(-5, true), 15);
+        assert_eq!(hit_damage(-25, true), 0);
+    }
+
+    // AR-11: 109 -> 60, 60 -> 35, 35 -> 23, 23 -> 17 (the sample), 17 -> 14 (S-5, not 9).
+    #[test]
+    fn amoeba_halves_up_and_adds_five() {
+        assert_eq!(amoeba_energy(109), 60);
+        assert_eq!(amoeba_energy(60), 35);
+        assert_eq!(amoeba_energy(35), 23);
+        assert_eq!(amoeba_energy(23), 17);
+        assert_eq!(amoeba_energy(17), 14);
+        assert_eq!(amoeba_energy(10), 10);
+        assert_eq!(amoeba_energy(6), 8);
+    }
+
+    // AR-13: "1 - 0.5 rounds to 1 - 1 which is 0".
+    #[test]
+    fn stalemate_loss_rounds_the_loss_up() {
+        assert_eq!(stalemate_energy(1), 0);
+        assert_eq!(stalemate_energy(3), 1);
+        assert_eq!(stalemate_energy(10), 5);
+        assert_eq!(stalemate_energy(11), 5);
+    }
+}

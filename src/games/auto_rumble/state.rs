@@ -1,0 +1,91 @@
+//! The hero table: struct-of-arrays, fixed capacity, reused across battles.
+//!
+//! Rows are kept physically in initiative order (AR-6), so every phase and every attack walks the
+//! arrays front to back. Copies are inserted directly after their original by rebuilding into a
+//! second table at the end of the round (one linear pass) instead of shifting rows mid-phase, and
+//! dead heroes are dropped in the same pass. A consequence worth knowing: a team's heroes always
+//! sit in one contiguous block (they share an initiative and copies land next to their original).
+
+/// Identity of a hero within one battle: originals are numbered by roster position, copies
+/// continue from there in creation order. The reference model numbers them the same way.
+pub type HeroId = u32;
+
+/// One table of heroes. Every array has `capacity` slots; the first `len` are live rows.
+#[derive(Clone, Debug)]
+pub struct HeroTable {
+    pub energy: Vec<i32>,
+    pub defence: Vec<i32>,
+    /// Titanium Skin's remaining budget (AR-12); 0 for heroes without it.
+    pub prevention: Vec<i32>,
+    /// Crystallize's X (AR-8).
+    pub crystal: Vec<i32>,
+    pub team: Vec<u16>,
+    pub id: Vec<HeroId>,
+    /// This round's plan: how many use-order items fit the budget (AR-3).
+    pub plan: Vec<u8>,
+    pub len: usize,
+}
+
+impl HeroTable {
+    pub fn with_capacity(capacity: usize) -> HeroTable {
+        HeroTable {
+            energy: vec![0; capacity],
+            defence: vec![0; capacity],
+            prevention: vec![0; capacity],
+            crystal: vec![0; capacity],
+            team: vec![0; capacity],
+            id: vec![0; capacity],
+            plan: vec![0; capacity],
+            len: 0,
+        }
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.energy.len()
+    }
+
+    /// Appends row `i` of `from` (the state a copy inherits; defence and plan are per round).
+    #[inline]
+    pub fn push_row(&mut self, from: &HeroTable, i: usize) {
+        let k = self.len;
+        self.energy[k] = from.energy[i];
+        self.defence[k] = 0;
+        self.prevention[k] = from.prevention[i];
+        self.crystal[k] = from.crystal[i];
+        self.team[k] = from.team[i];
+        self.id[k] = from.id[i];
+        self.plan[k] = 0;
+        self.len = k + 1;
+    }
+}
+
+/// What an observer sees of the table at the end of a round: the alive heroes in order.
+#[derive(Clone, Copy, Debug)]
+pub struct RoundView<'a> {
+    pub id: &'a [HeroId],
+    pub team: &'a [u16],
+    pub energy: &'a [i32],
+}
+
+impl HeroTable {
+    pub fn view(&self) -> RoundView<'_> {
+        RoundView {
+            id: &self.id[..self.len],
+            team: &self.team[..self.len],
+            energy: &self.energy[..self.len],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The kernel's memory per hero slot: the hot arrays stay small so 4096 heroes fit in L2.
+    #[test]
+    fn a_hero_row_costs_at_most_27_bytes() {
+        let row = size_of::<i32>() * 4 + size_of::<u16>() + size_of::<HeroId>() + size_of::<u8>();
+        assert_eq!(row, 23);
+        assert!(row <= 27);
+    }
+}

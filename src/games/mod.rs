@@ -1,0 +1,3 @@
+//! One folder per game, each with the same inner shape (see `auto_rumble`).
+
+pub mod auto_rumble;

@@ -1,0 +1,8 @@
+//! skirmish: a Monte Carlo balance lab for small battle games.
+//!
+//! See ARCHITECTURE.md for the codemap. The library holds everything; `src/main.rs` is a thin
+//! binary over [`cli`].
+
+pub mod cli;
+pub mod games;
+pub mod rng;
