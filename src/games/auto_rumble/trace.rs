@@ -134,12 +134,14 @@ impl JsonTrace {
 
     /// The closing line: `{"winner":"Bob","rounds":4}`, plus `"capped":true` under AR-15.
     pub fn finish(&mut self, winner: Option<u16>, rounds: u32, capped: bool) {
-        let winner = winner.map(|t| self.team_names[t as usize].as_str());
-        let mut obj = serde_json::json!({ "winner": winner, "rounds": rounds });
-        if capped {
-            obj["capped"] = serde_json::Value::Bool(true);
-        }
-        let _ = writeln!(self.out, "{obj}");
+        let winner = winner.map_or("null".to_string(), |t| {
+            json_str(&self.team_names[t as usize])
+        });
+        let capped = if capped { ",\"capped\":true" } else { "" };
+        let _ = writeln!(
+            self.out,
+            "{{\"winner\":{winner},\"rounds\":{rounds}{capped}}}"
+        );
     }
 }
 
@@ -153,12 +155,18 @@ impl Observer for JsonTrace {
     fn round_end(&mut self, round: u32, heroes: RoundView<'_>) {
         for (&id, &energy) in heroes.id.iter().zip(heroes.energy) {
             let team = &self.team_names[self.names.team_of(id) as usize];
-            let line = serde_json::json!({
-                "round": round, "team": team, "hero": self.names.get(id), "energy": energy
-            });
-            let _ = writeln!(self.out, "{line}");
+            let (team, hero) = (json_str(team), json_str(self.names.get(id)));
+            let _ = writeln!(
+                self.out,
+                "{{\"round\":{round},\"team\":{team},\"hero\":{hero},\"energy\":{energy}}}"
+            );
         }
     }
+}
+
+/// A JSON string literal (keys are written by hand to keep the documented key order).
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).expect("a string always serialises")
 }
 
 /// `--narrate`: the battle told round by round, in the spirit of the rules' sample.

@@ -1,0 +1,104 @@
+//! After warm-up a battle performs zero heap allocations, Amoeba replication up to a full table
+//! included. A counting global allocator counts allocations made on this test's thread.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use skirmish::games::auto_rumble::roster::random_roster;
+use skirmish::games::auto_rumble::trace::Silent;
+use skirmish::games::auto_rumble::{HeroSpec, Kernel, Lineup, Power, rules};
+use skirmish::rng::{Stream, stream_rng};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if ARMED.with(|a| a.get()) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if ARMED.with(|a| a.get()) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn counted<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    ARMED.with(|a| a.set(true));
+    let out = f();
+    ARMED.with(|a| a.set(false));
+    (out, ALLOCATIONS.load(Ordering::Relaxed) - before)
+}
+
+#[test]
+fn battles_allocate_nothing_after_warm_up_amoeba_included() {
+    // Inputs are built before counting: the claim is about the battle, not roster generation.
+    let amoeba: Vec<HeroSpec> = (0..5)
+        .map(|i| HeroSpec::new(&format!("A{i}"), 0, &[Power::Amoeba, Power::CosmicShield]))
+        .collect();
+    let amoeba = Lineup::compile(&amoeba).unwrap();
+    let randoms: Vec<Lineup> = (0..500u64)
+        .map(|i| {
+            Lineup::compile(&random_roster(
+                &mut stream_rng(7, i, Stream::Roster),
+                2..=8,
+                -30..=60,
+            ))
+            .unwrap()
+        })
+        .collect();
+    let mut ini = vec![0.0; 8];
+    let mut kernel = Kernel::new(rules::DEFAULT_CAPACITY);
+
+    // The counter works: a Vec allocates.
+    let (_, n) = counted(|| vec![1u8; 16]);
+    assert_eq!(n, 1);
+
+    // Warm-up: the first battle of the largest roster may size the per-team arrays.
+    let mut rng = stream_rng(1, 0, Stream::Initiative);
+    amoeba.initiatives_into(&mut rng, &mut ini[..5]);
+    kernel.run(&amoeba.builds, &ini[..5], 30, &mut Silent);
+    randoms[0].initiatives_into(&mut rng, &mut ini[..randoms[0].len()]);
+    let big = randoms.iter().max_by_key(|l| l.len()).unwrap();
+    kernel.run(&big.builds, &ini[..big.len()], 30, &mut Silent);
+
+    let ((capped, max_survivors), n) = counted(|| {
+        let (mut capped, mut max_survivors) = (false, 0);
+        for _ in 0..5 {
+            amoeba.initiatives_into(&mut rng, &mut ini[..5]);
+            let o = kernel.run(&amoeba.builds, &ini[..5], 30, &mut Silent);
+            capped |= o.capped;
+        }
+        for l in &randoms {
+            l.initiatives_into(&mut rng, &mut ini[..l.len()]);
+            let o = kernel.run(&l.builds, &ini[..l.len()], 30, &mut Silent);
+            max_survivors = max_survivors.max(o.survivors);
+        }
+        (capped, max_survivors)
+    });
+    assert_eq!(n, 0, "battles allocated {n} times after warm-up");
+    assert!(
+        capped,
+        "the Amoeba battles must fill the 4096-hero table (AR-15)"
+    );
+    assert!(
+        max_survivors > 8,
+        "random battles must include Amoeba copies"
+    );
+}
