@@ -1,1 +1,90 @@
-fn main() {}
+//! Auto Rumble kernel benchmarks: battles/s and attacks (hits) resolved/s.
+//!
+//!     cargo bench --bench auto_rumble
+//!
+//! Every iteration plays fresh battles: the kernel is reset from the roster each time, with the
+//! match's base initiatives drawn from its own seeded stream (the per-match seeding is part of the
+//! measured cost, as it is in a simulation). Workloads are fixed and seeded, so the hit count per
+//! iteration is a constant, which is what the "attacks" throughput divides by.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use skirmish::games::auto_rumble::roster::random_roster;
+use skirmish::games::auto_rumble::trace::Silent;
+use skirmish::games::auto_rumble::{HeroSpec, Kernel, Lineup, Power, rules};
+use skirmish::rng::{Stream, stream_rng};
+
+/// Plays `lineups[i % len]` for matches `0..n`; returns hits resolved.
+fn play(kernel: &mut Kernel, lineups: &[Lineup], n: u64, ini: &mut [f64]) -> u64 {
+    let mut hits = 0;
+    for i in 0..n {
+        let l = &lineups[(i as usize) % lineups.len()];
+        let ini = &mut ini[..l.len()];
+        l.initiatives_into(&mut stream_rng(42, i, Stream::Initiative), ini);
+        hits += kernel
+            .run(&l.builds, ini, rules::DEFAULT_MAX_ROUNDS, &mut Silent)
+            .hits;
+    }
+    hits
+}
+
+fn workload(c: &mut Criterion, name: &str, lineups: Vec<Lineup>, battles: u64, samples: usize) {
+    let mut kernel = Kernel::new(rules::DEFAULT_CAPACITY);
+    let mut ini = vec![0.0; 64];
+    let hits = play(&mut kernel, &lineups, battles, &mut ini);
+    let mut g = c.benchmark_group(name);
+    g.sample_size(samples)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    g.throughput(Throughput::Elements(battles));
+    g.bench_function("battles", |b| {
+        b.iter(|| black_box(play(&mut kernel, &lineups, battles, &mut ini)))
+    });
+    g.throughput(Throughput::Elements(hits));
+    g.bench_function("attacks", |b| {
+        b.iter(|| black_box(play(&mut kernel, &lineups, battles, &mut ini)))
+    });
+    g.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    // The default battle: three heroes, no coins left over, no powers.
+    let plain = Lineup::compile(&[
+        HeroSpec::new("A", 0, &[]),
+        HeroSpec::new("B", 0, &[]),
+        HeroSpec::new("C", 0, &[]),
+    ])
+    .unwrap();
+    workload(c, "default_3_heroes", vec![plain], 10_000, 50);
+
+    // Eight heroes, random powers, orders and coins (-30..=60): 256 seeded rosters.
+    let random: Vec<Lineup> = (0..256u64)
+        .map(|i| {
+            Lineup::compile(&random_roster(
+                &mut stream_rng(7, i, Stream::Roster),
+                8..=8,
+                -30..=60,
+            ))
+            .unwrap()
+        })
+        .collect();
+    workload(c, "random_8_heroes", random, 256, 30);
+
+    // Worst case: five teams of Amoeba + Cosmic Shield fill the 4096-hero table (capped at round
+    // 11) and attack each other through rounds of thousands of heroes.
+    let amoeba: Vec<HeroSpec> = (0..5)
+        .map(|i| HeroSpec::new(&format!("A{i}"), 0, &[Power::Amoeba, Power::CosmicShield]))
+        .collect();
+    workload(
+        c,
+        "amoeba_cosmic_worst",
+        vec![Lineup::compile(&amoeba).unwrap()],
+        1,
+        10,
+    );
+}
+
+criterion_group!(auto_rumble, benches);
+criterion_main!(auto_rumble);
