@@ -5,7 +5,7 @@
 //! Its twin, [`super::reference`], plays the same rules plainly; tests/auto_rumble_differential.rs
 //! holds them to identical per-round Energies.
 
-use super::powers::Power;
+use super::powers::{Power, PowerSet};
 use super::roster::{TeamBuild, UseItem};
 use super::rules;
 use super::state::{HeroId, HeroTable};
@@ -150,6 +150,14 @@ impl Kernel {
         }
         let mut next_id = teams as HeroId;
 
+        // Phases no hero uses are skipped whole (the default battle has no end-of-round powers).
+        let mut any = PowerSet::default();
+        for b in builds {
+            any.0 |= b.powers.0;
+        }
+        let any_end = any.has(Power::Amoeba) || any.has(Power::Souleater);
+        let any_souleater = any.has(Power::Souleater);
+
         let mut rounds = 0;
         let mut quiet = 0;
         let mut end = EndReason::Elimination;
@@ -160,156 +168,38 @@ impl Kernel {
         while tally.teams_alive > 1 {
             rounds += 1;
             let n = self.front.len;
-            obs.round_start(rounds, n as u32);
-            self.round_deaths[..teams].fill(0);
+            obs.round_start(rounds, tally.alive);
+            if any_souleater {
+                self.round_deaths[..teams].fill(0);
+            }
             tally.round_deaths = 0;
             tally.lost_energy = false;
 
-            // Phase 1: start of round. Defence resets (AR-4), the plan is fixed from the Energy
-            // held now (AR-3), Cosmic Shield fires (AR-7). Only the hero's own row is touched, so
-            // one pass in initiative order is the phase.
-            let f = &mut self.front;
-            let shield = rules::COSMIC_SHIELD_PER_HERO.saturating_mul(n as i32);
-            for i in 0..n {
-                let b = &builds[f.team[i] as usize];
-                let plan = b.plan_len(f.energy[i]);
-                f.plan[i] = plan;
-                f.defence[i] = 0;
-                obs.plan(
-                    f.id[i],
-                    f.energy[i],
-                    &b.uses()[..plan as usize],
-                    b.claws_out[plan as usize],
-                );
-                if b.powers.has(Power::CosmicShield) {
-                    f.defence[i] = shield;
-                    obs.shield(f.id[i], shield);
-                }
-            }
-
-            // Phase 2: actions, in initiative order (AR-6).
-            for i in 0..n {
-                if self.front.energy[i] <= 0 {
-                    continue; // AR-5: the dead take no further action
-                }
-                let team = self.front.team[i];
-                let b = &builds[team as usize];
-                let plan = self.front.plan[i] as usize;
-                for &item in &b.uses()[..plan] {
-                    match item {
-                        UseItem::Attack => {
-                            let damage = rules::hit_damage(b.damage, b.claws_out[plan]);
-                            obs.attack(self.front.id[i], damage);
-                            self.attack(i, team, damage, &mut tally, obs);
-                        }
-                        UseItem::Power(Power::Crystallize) => {
-                            let f = &mut self.front;
-                            let x = f.crystal[i];
-                            f.defence[i] = f.defence[i].saturating_add(x);
-                            f.crystal[i] = x.saturating_mul(2); // AR-8, AR-18
-                            obs.crystallize(f.id[i], x);
-                        }
-                        UseItem::Power(_) => {
-                            unreachable!("only Spend powers are in a use order (AR-17)")
-                        }
-                    }
-                }
-            }
-
-            // Phase 3: end of round, in initiative order; each hero's powers in the order held.
-            let mut copies = 0;
-            self.pending.len = 0;
-            for i in 0..n {
-                let f = &mut self.front;
-                if f.energy[i] <= 0 {
-                    continue; // AR-5: a dead hero's end-of-round powers do not fire
-                }
-                let team = f.team[i];
-                for &p in builds[team as usize].ends() {
-                    match p {
-                        Power::Souleater => {
-                            // AR-10: opponents eliminated this round, by anyone.
-                            let eliminated = tally.round_deaths - self.round_deaths[team as usize];
-                            let gain = (eliminated as i64 * rules::SOULEATER_GAIN as i64)
-                                .min(i32::MAX as i64) as i32;
-                            f.energy[i] = f.energy[i].saturating_add(gain);
-                            obs.souleater(f.id[i], eliminated, gain, f.energy[i]);
-                        }
-                        Power::Amoeba => {
-                            let before = f.energy[i];
-                            if before <= rules::AMOEBA_THRESHOLD {
-                                continue;
-                            }
-                            let after = rules::amoeba_energy(before);
-                            if after < before {
-                                tally.lost_energy = true; // AR-13: the halving is a loss
-                            }
-                            f.energy[i] = after;
-                            // AR-15: alive heroes plus this phase's copies must stay below capacity.
-                            let copy = if (tally.alive as usize) < f.capacity() {
-                                self.pending.push_row(f, i);
-                                self.pending.id[copies] = next_id;
-                                self.pending_parent[copies] = i as u32;
-                                copies += 1;
-                                tally.alive += 1;
-                                self.team_alive[team as usize] += 1;
-                                next_id += 1;
-                                Some(next_id - 1)
-                            } else {
-                                capped = true;
-                                None
-                            };
-                            obs.amoeba(f.id[i], copy, before, after);
-                        }
-                        _ => unreachable!("only end-of-round powers are in `ends`"),
-                    }
-                }
-            }
+            self.start_of_round(builds, tally.alive, obs);
+            self.actions(builds, &mut tally, obs);
+            let copies = if any_end {
+                self.end_of_round(builds, &mut tally, &mut next_id, &mut capped, obs)
+            } else {
+                0
+            };
 
             // AR-13: stalemate after the end-of-round powers.
             quiet = if tally.lost_energy { 0 } else { quiet + 1 };
             if quiet == rules::STALEMATE_QUIET_ROUNDS {
                 quiet = 0;
-                let f = &mut self.front;
-                for i in 0..n {
-                    if f.energy[i] > 0 {
-                        let before = f.energy[i];
-                        f.energy[i] = rules::stalemate_energy(before);
-                        obs.stalemate(f.id[i], before, f.energy[i]);
-                        if f.energy[i] <= 0 {
-                            die(
-                                f.team[i],
-                                &mut self.team_alive,
-                                &mut self.round_deaths,
-                                &mut tally,
-                            );
-                            obs.death(f.id[i]);
-                        }
-                    }
-                }
-                // Pending copies inherited their parent's pre-stalemate Energy: halve them too.
-                let p = &mut self.pending;
-                for j in 0..copies {
-                    let before = p.energy[j];
-                    p.energy[j] = rules::stalemate_energy(before);
-                    obs.stalemate(p.id[j], before, p.energy[j]);
-                    if p.energy[j] <= 0 {
-                        die(
-                            p.team[j],
-                            &mut self.team_alive,
-                            &mut self.round_deaths,
-                            &mut tally,
-                        );
-                        obs.death(p.id[j]);
-                    }
-                }
+                self.stalemate(copies, &mut tally, obs);
             }
 
             // Drop the dead and insert copies after their originals, in one pass (AR-6, AR-11).
-            if copies > 0 || tally.alive as usize != n {
+            // Without copies, dead rows may stay (every phase skips Energy <= 0) until they are
+            // half the table; an observer always sees a compacted table.
+            let dead = n.saturating_sub(tally.alive as usize);
+            if copies > 0 || (dead > 0 && (O::ENABLED || dead * 2 > n)) {
                 self.rebuild(copies);
             }
-            obs.round_end(rounds, self.front.view());
+            if O::ENABLED {
+                obs.round_end(rounds, self.front.view());
+            }
 
             if tally.teams_alive <= 1 {
                 winner = self.last_team_standing(teams);
@@ -332,6 +222,154 @@ impl Kernel {
         }
     }
 
+    /// Phase 1: defence resets (AR-4), the plan is fixed from the Energy held now (AR-3), Cosmic
+    /// Shield fires (AR-7). Each hero touches only its own row, so one pass in order is the phase.
+    #[inline(always)]
+    fn start_of_round<O: Observer>(&mut self, builds: &[TeamBuild], alive: u32, obs: &mut O) {
+        let f = &mut self.front;
+        let n = f.len;
+        let shield = rules::COSMIC_SHIELD_PER_HERO.saturating_mul(alive as i32);
+        let (energy, defence, plan) = (&f.energy[..n], &mut f.defence[..n], &mut f.plan[..n]);
+        for i in 0..n {
+            let b = &builds[f.team[i] as usize];
+            let p = b.plan_len(energy[i]);
+            plan[i] = p;
+            defence[i] = 0;
+            if O::ENABLED {
+                obs.plan(
+                    f.id[i],
+                    energy[i],
+                    &b.uses()[..p as usize],
+                    b.claws_out[p as usize],
+                );
+            }
+            if b.powers.has(Power::CosmicShield) {
+                defence[i] = shield;
+                obs.shield(f.id[i], shield);
+            }
+        }
+    }
+
+    /// Phase 2: each alive hero walks its plan, in initiative order (AR-6).
+    #[inline(always)]
+    fn actions<O: Observer>(&mut self, builds: &[TeamBuild], tally: &mut Tally, obs: &mut O) {
+        let n = self.front.len;
+        for i in 0..n {
+            if self.front.energy[i] <= 0 {
+                continue; // AR-5: the dead take no further action
+            }
+            let team = self.front.team[i];
+            let b = &builds[team as usize];
+            let plan = self.front.plan[i] as usize;
+            for &item in &b.uses()[..plan] {
+                match item {
+                    UseItem::Attack => {
+                        let damage = rules::hit_damage(b.damage, b.claws_out[plan]);
+                        obs.attack(self.front.id[i], damage);
+                        self.attack(i, team, damage, tally, obs);
+                    }
+                    UseItem::Power(Power::Crystallize) => {
+                        let f = &mut self.front;
+                        let x = f.crystal[i];
+                        f.defence[i] = f.defence[i].saturating_add(x);
+                        f.crystal[i] = x.saturating_mul(2); // AR-8, AR-18
+                        obs.crystallize(f.id[i], x);
+                    }
+                    UseItem::Power(_) => {
+                        unreachable!("only Spend powers are in a use order (AR-17)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Phase 3: end-of-round powers in initiative order, each hero's in the order held. Copies go
+    /// to `pending` and join the table after the phase (AR-11). Returns the number of copies.
+    #[inline(always)]
+    fn end_of_round<O: Observer>(
+        &mut self,
+        builds: &[TeamBuild],
+        tally: &mut Tally,
+        next_id: &mut HeroId,
+        capped: &mut bool,
+        obs: &mut O,
+    ) -> usize {
+        let mut copies = 0;
+        self.pending.len = 0;
+        let n = self.front.len;
+        for i in 0..n {
+            let f = &mut self.front;
+            if f.energy[i] <= 0 {
+                continue; // AR-5: a dead hero's end-of-round powers do not fire
+            }
+            let team = f.team[i];
+            for &p in builds[team as usize].ends() {
+                match p {
+                    Power::Souleater => {
+                        // AR-10: opponents eliminated this round, by anyone.
+                        let eliminated = tally.round_deaths - self.round_deaths[team as usize];
+                        let gain = (eliminated as i64 * rules::SOULEATER_GAIN as i64)
+                            .min(i32::MAX as i64) as i32;
+                        f.energy[i] = f.energy[i].saturating_add(gain);
+                        obs.souleater(f.id[i], eliminated, gain, f.energy[i]);
+                    }
+                    Power::Amoeba => {
+                        let before = f.energy[i];
+                        if before <= rules::AMOEBA_THRESHOLD {
+                            continue;
+                        }
+                        let after = rules::amoeba_energy(before);
+                        if after < before {
+                            tally.lost_energy = true; // AR-13: the halving is a loss
+                        }
+                        f.energy[i] = after;
+                        // AR-15: alive heroes plus this phase's copies must stay below capacity.
+                        let copy = if (tally.alive as usize) < f.capacity() {
+                            self.pending.push_row(f, i);
+                            self.pending.id[copies] = *next_id;
+                            self.pending_parent[copies] = i as u32;
+                            copies += 1;
+                            tally.alive += 1;
+                            self.team_alive[team as usize] += 1;
+                            *next_id += 1;
+                            Some(*next_id - 1)
+                        } else {
+                            *capped = true;
+                            None
+                        };
+                        obs.amoeba(f.id[i], copy, before, after);
+                    }
+                    _ => unreachable!("only end-of-round powers are in `ends`"),
+                }
+            }
+        }
+        copies
+    }
+
+    /// AR-13: every alive hero, this round's copies included, loses ceil(E/2).
+    fn stalemate<O: Observer>(&mut self, copies: usize, tally: &mut Tally, obs: &mut O) {
+        let n = self.front.len;
+        for (table, len) in [(&mut self.front, n), (&mut self.pending, copies)] {
+            for i in 0..len {
+                let before = table.energy[i];
+                if before <= 0 {
+                    continue;
+                }
+                table.energy[i] = rules::stalemate_energy(before);
+                obs.stalemate(table.id[i], before, table.energy[i]);
+                if table.energy[i] <= 0 {
+                    die(
+                        table.team[i],
+                        &mut self.team_alive,
+                        &mut self.round_deaths,
+                        tally,
+                    );
+                    obs.death(table.id[i]);
+                }
+            }
+        }
+    }
+
     /// The attack of the hero in row `i`: every alive hero of the other teams, in order (AR-1).
     #[inline(always)]
     fn attack<O: Observer>(
@@ -345,47 +383,62 @@ impl Kernel {
         let f = &mut self.front;
         let n = f.len;
         let attacker = f.id[i];
-        let (energy, defence) = (&mut f.energy[..n], &mut f.defence[..n]);
-        let (prevention, teams, ids) = (&mut f.prevention[..n], &f.team[..n], &f.id[..n]);
-        for t in 0..n {
-            if teams[t] == team || energy[t] <= 0 {
+        // Zipped iterators: one pass over five arrays with no bounds checks.
+        let rows = f.energy[..n]
+            .iter_mut()
+            .zip(&mut f.defence[..n])
+            .zip(&mut f.prevention[..n])
+            .zip(&f.team[..n])
+            .zip(&f.id[..n]);
+        // Counters stay in registers through the loop and are written back once.
+        let mut hits = 0u64;
+        let mut lost = false;
+        for ((((energy, defence), prevention), &target_team), &target) in rows {
+            let e = *energy;
+            if target_team == team || e <= 0 {
                 continue;
             }
-            tally.hits += 1;
+            hits += 1;
             // AR-5: defence first, then prevention, then Energy.
-            let by_defence = damage.min(defence[t]);
-            defence[t] -= by_defence;
+            let d = *defence;
+            let by_defence = damage.min(d);
+            *defence = d - by_defence;
             let rest = damage - by_defence;
-            let by_prevention = rest.min(prevention[t]);
-            prevention[t] -= by_prevention;
-            let to_energy = rest - by_prevention;
-            if to_energy > 0 {
-                energy[t] -= to_energy;
-                tally.lost_energy = true;
+            let (mut by_prevention, mut to_energy) = (0, 0);
+            if rest > 0 {
+                let p = *prevention;
+                by_prevention = rest.min(p);
+                *prevention = p - by_prevention;
+                to_energy = rest - by_prevention;
+                if to_energy > 0 {
+                    *energy = e - to_energy;
+                    lost = true;
+                }
             }
-            obs.hit(
-                attacker,
-                ids[t],
-                &Hit {
+            if O::ENABLED {
+                let hit = Hit {
                     damage,
                     by_defence,
                     by_prevention,
                     to_energy,
-                    energy_after: energy[t],
-                    defence_left: defence[t],
-                    prevention_left: prevention[t],
-                },
-            );
-            if energy[t] <= 0 {
+                    energy_after: *energy,
+                    defence_left: *defence,
+                    prevention_left: *prevention,
+                };
+                obs.hit(attacker, target, &hit);
+            }
+            if e - to_energy <= 0 {
                 die(
-                    teams[t],
+                    target_team,
                     &mut self.team_alive,
                     &mut self.round_deaths,
                     tally,
                 );
-                obs.death(ids[t]);
+                obs.death(target);
             }
         }
+        tally.hits += hits;
+        tally.lost_energy |= lost;
     }
 
     fn rebuild(&mut self, copies: usize) {
@@ -406,6 +459,7 @@ impl Kernel {
         std::mem::swap(&mut self.front, &mut self.back);
     }
 
+    #[inline]
     fn last_team_standing(&self, teams: usize) -> Option<u16> {
         (0..teams as u16).find(|&t| self.team_alive[t as usize] > 0)
     }
@@ -416,6 +470,9 @@ impl Kernel {
         let mut best: Option<(i32, f64, u16)> = None;
         let mut tied = false;
         for i in 0..f.len {
+            if f.energy[i] <= 0 {
+                continue; // a dead row not yet compacted away
+            }
             let key = (f.energy[i], initiative[f.team[i] as usize]);
             match best {
                 None => best = Some((key.0, key.1, f.team[i])),

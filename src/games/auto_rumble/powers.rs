@@ -50,6 +50,7 @@ impl Power {
         }
     }
 
+    #[inline]
     pub const fn trigger(self) -> Trigger {
         match self {
             Power::Amoeba | Power::Souleater => Trigger::EndOfRound,
@@ -60,6 +61,7 @@ impl Power {
     }
 
     /// The bit of this power in a [`PowerSet`].
+    #[inline]
     pub const fn bit(self) -> u8 {
         1 << (self as u8)
     }

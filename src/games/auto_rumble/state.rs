@@ -40,6 +40,7 @@ impl HeroTable {
         }
     }
 
+    #[inline]
     pub fn capacity(&self) -> usize {
         self.energy.len()
     }
@@ -68,6 +69,7 @@ pub struct RoundView<'a> {
 }
 
 impl HeroTable {
+    #[inline]
     pub fn view(&self) -> RoundView<'_> {
         RoundView {
             id: &self.id[..self.len],

@@ -24,6 +24,10 @@ pub struct Hit {
 /// Events of a battle, in the order they happen. Every method defaults to doing nothing.
 #[allow(unused_variables)]
 pub trait Observer {
+    /// False only for observers that ignore everything: the kernel then skips building the
+    /// events' arguments (slices and bounds checks the optimiser cannot drop on its own).
+    const ENABLED: bool = true;
+
     fn round_start(&mut self, round: u32, alive: u32) {}
     /// Cosmic Shield fired at the start of the round (AR-7).
     fn shield(&mut self, hero: HeroId, defence: i32) {}
@@ -48,7 +52,9 @@ pub trait Observer {
 /// Hears nothing: the kernel's fast path.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Silent;
-impl Observer for Silent {}
+impl Observer for Silent {
+    const ENABLED: bool = false;
+}
 
 /// Records every round's alive heroes and Energies: what the differential and golden tests compare.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
