@@ -63,7 +63,7 @@ fn battles_allocate_nothing_after_warm_up_amoeba_included() {
             .unwrap()
         })
         .collect();
-    let mut ini = vec![0.0; 8];
+    let mut ini = [0.0; 8];
     let mut kernel = Kernel::new(rules::DEFAULT_CAPACITY);
 
     // The counter works: a Vec allocates.

@@ -3,7 +3,10 @@
 use std::process::{Command, Output};
 
 fn skirmish(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skirmish")).args(args).output().expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -28,12 +31,20 @@ fn battle_without_a_file_plays_the_built_in_sample() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("Alice enters with 118 Energy"), "{out}");
-    assert!(out.contains("Bob wins after 4 rounds, with 16 hero(es) alive."), "{out}");
+    assert!(
+        out.contains("Bob wins after 4 rounds, with 16 hero(es) alive."),
+        "{out}"
+    );
 }
 
 #[test]
 fn narrate_tells_the_samples_story_with_the_rules_numbers() {
-    let o = skirmish(&["rumble", "battle", "experiments/sample-round-1.toml", "--narrate"]);
+    let o = skirmish(&[
+        "rumble",
+        "battle",
+        "experiments/sample-round-1.toml",
+        "--narrate",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     for line in [
@@ -53,11 +64,19 @@ fn narrate_tells_the_samples_story_with_the_rules_numbers() {
 
 #[test]
 fn trace_prints_json_lines_ending_with_the_winner() {
-    let o = skirmish(&["rumble", "battle", "experiments/sample-round-1.toml", "--trace"]);
+    let o = skirmish(&[
+        "rumble",
+        "battle",
+        "experiments/sample-round-1.toml",
+        "--trace",
+    ]);
     assert!(o.status.success());
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], r#"{"round":1,"team":"Alice","hero":"Alice","energy":118}"#);
+    assert_eq!(
+        lines[0],
+        r#"{"round":1,"team":"Alice","hero":"Alice","energy":118}"#
+    );
     assert!(lines.contains(&r#"{"round":1,"team":"Bob","hero":"Bob 2","energy":60}"#));
     assert_eq!(*lines.last().unwrap(), r#"{"winner":"Bob","rounds":4}"#);
     for l in &lines {
@@ -67,9 +86,20 @@ fn trace_prints_json_lines_ending_with_the_winner() {
 
 #[test]
 fn trace_marks_capped_battles() {
-    let o = skirmish(&["rumble", "battle", "experiments/sample-round-1.toml", "--trace", "--capacity", "4"]);
+    let o = skirmish(&[
+        "rumble",
+        "battle",
+        "experiments/sample-round-1.toml",
+        "--trace",
+        "--capacity",
+        "4",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).trim_end().ends_with(r#","capped":true}"#), "{}", stdout(&o));
+    assert!(
+        stdout(&o).trim_end().ends_with(r#","capped":true}"#),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -83,16 +113,31 @@ fn unknown_power_exits_2_naming_file_line_field_and_fix() {
     assert!(stdout(&o).is_empty(), "no partial output");
     let err = stderr(&o);
     assert!(err.contains(&format!("{path}:4:21")), "{err}");
-    assert!(err.contains("`hero[0].powers[1]`: unknown power `Crystalize`; did you mean `Crystallize`?"), "{err}");
+    assert!(
+        err.contains(
+            "`hero[0].powers[1]`: unknown power `Crystalize`; did you mean `Crystallize`?"
+        ),
+        "{err}"
+    );
 }
 
 #[test]
 fn missing_field_and_bad_type_exit_2() {
-    let path = scenario("missing.toml", "[[hero]]\nname = \"A\"\n[[hero]]\nname = \"B\"\ncoins = 0\n");
+    let path = scenario(
+        "missing.toml",
+        "[[hero]]\nname = \"A\"\n[[hero]]\nname = \"B\"\ncoins = 0\n",
+    );
     let o = skirmish(&["rumble", "battle", &path]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("missing field `coins`"), "{}", stderr(&o));
-    let path = scenario("type.toml", "[[hero]]\nname = \"A\"\ncoins = 1.5\n[[hero]]\nname = \"B\"\ncoins = 0\n");
+    assert!(
+        stderr(&o).contains("missing field `coins`"),
+        "{}",
+        stderr(&o)
+    );
+    let path = scenario(
+        "type.toml",
+        "[[hero]]\nname = \"A\"\ncoins = 1.5\n[[hero]]\nname = \"B\"\ncoins = 0\n",
+    );
     let o = skirmish(&["rumble", "battle", &path]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("type.toml:3:9"), "{}", stderr(&o));
@@ -105,7 +150,11 @@ fn missing_file_and_impossible_flags_exit_2() {
     assert!(stderr(&o).contains("no/such/file.toml") && stderr(&o).contains("check the path"));
     let o = skirmish(&["rumble", "battle", "--capacity", "2"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("smaller than the scenario's 3 heroes"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("smaller than the scenario's 3 heroes"),
+        "{}",
+        stderr(&o)
+    );
     let o = skirmish(&["rumble", "battle", "--max-rounds", "0"]);
     assert_eq!(o.status.code(), Some(2));
     let o = skirmish(&["rumble", "battle", "--trace", "--narrate"]);
@@ -119,14 +168,28 @@ fn seed_decides_missing_base_initiatives_and_repeats_exactly() {
         "seeded.toml",
         "[[hero]]\nname = \"A\"\ncoins = 0\n[[hero]]\nname = \"B\"\ncoins = 0\n[[hero]]\nname = \"C\"\ncoins = 0\n",
     );
-    let a = stdout(&skirmish(&["rumble", "battle", &path, "--trace", "--seed", "5"]));
-    let b = stdout(&skirmish(&["rumble", "battle", &path, "--trace", "--seed", "5"]));
+    let a = stdout(&skirmish(&[
+        "rumble", "battle", &path, "--trace", "--seed", "5",
+    ]));
+    let b = stdout(&skirmish(&[
+        "rumble", "battle", &path, "--trace", "--seed", "5",
+    ]));
     assert_eq!(a, b);
     let winners: std::collections::BTreeSet<String> = (0..20)
         .map(|s| {
-            let out = stdout(&skirmish(&["rumble", "battle", &path, "--trace", "--seed", &s.to_string()]));
+            let out = stdout(&skirmish(&[
+                "rumble",
+                "battle",
+                &path,
+                "--trace",
+                "--seed",
+                &s.to_string(),
+            ]));
             out.lines().last().unwrap().to_string()
         })
         .collect();
-    assert!(winners.len() > 1, "different seeds should change initiative order and the winner");
+    assert!(
+        winners.len() > 1,
+        "different seeds should change initiative order and the winner"
+    );
 }

@@ -8,7 +8,10 @@ use skirmish::rng::{Stream, stream_rng, stream_seed, unit_f64};
 #[test]
 fn stream_derivation_and_xoshiro_outputs_are_stable() {
     let seed = stream_seed(42, 7, Stream::Initiative);
-    assert_eq!(u64::from_le_bytes(seed[..8].try_into().unwrap()), EXPECTED_SEED_WORD);
+    assert_eq!(
+        u64::from_le_bytes(seed[..8].try_into().unwrap()),
+        EXPECTED_SEED_WORD
+    );
     let mut rng = stream_rng(42, 7, Stream::Initiative);
     let got: Vec<u64> = (0..3).map(|_| rng.next_u64()).collect();
     assert_eq!(got, EXPECTED_OUTPUTS);
@@ -17,5 +20,9 @@ fn stream_derivation_and_xoshiro_outputs_are_stable() {
 }
 
 const EXPECTED_SEED_WORD: u64 = 4080857549146187286;
-const EXPECTED_OUTPUTS: [u64; 3] = [15033434999793209047, 10411582627997172669, 9261594584370558910];
+const EXPECTED_OUTPUTS: [u64; 3] = [
+    15033434999793209047,
+    10411582627997172669,
+    9261594584370558910,
+];
 const EXPECTED_UNIT: f64 = 0.8006192665542263;

@@ -407,8 +407,8 @@ mod tests {
             &[Power::BigGnashyClaws, Power::Amoeba, Power::CosmicShield],
         );
         let b = TeamBuild::compile(&h).unwrap();
-        assert_eq!(
-            b.claws_out[1], true,
+        assert!(
+            b.claws_out[1],
             "triggered and passive powers do not count as used"
         );
     }
