@@ -13,15 +13,8 @@ const ALICE: HeroId = 0;
 const BOB: HeroId = 1;
 const CHARLIE: HeroId = 2;
 
-/// Offered in the order the sample lists them.
-const OFFERED: [Power; 6] = [
-    Power::Amoeba,
-    Power::BigGnashyClaws,
-    Power::CosmicShield,
-    Power::Souleater,
-    Power::Crystallize,
-    Power::TitaniumSkin,
-];
+/// Offered in the order the sample lists them, which is `Power::ALL`'s order.
+const OFFERED: [Power; 6] = Power::ALL;
 
 /// "Alice bids 6 coins on Souleater and Titanium Skin and 4 coins on each of the 4 powers. Bob
 /// bids 5 coins on Amoeba and Cosmic Shield, 10 on Crystallize, and 3 coins on the others. Charlie
