@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::BattleArgs;
 use crate::games::auto_rumble::scenario::{self, Scenario};
-use crate::games::auto_rumble::trace::{JsonTrace, Narrator, Observer, Silent};
+use crate::games::auto_rumble::trace::{JsonTrace, Narrator, Silent};
 use crate::games::auto_rumble::{EndReason, Kernel, Lineup, Outcome, rules};
 use crate::rng::{Stream, stream_rng};
 
@@ -38,38 +38,22 @@ pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
 
     if args.trace {
         let mut t = JsonTrace::new(&lineup.names);
-        let o = run(&mut kernel, &lineup, &initiative, sc.max_rounds, &mut t);
+        let o = kernel.run(&lineup.builds, &initiative, sc.max_rounds, &mut t);
         t.finish(o.winner, o.rounds, o.capped);
         return Ok(t.out);
     }
     let mut text = header(&lineup, &initiative);
     if args.narrate {
         let mut n = Narrator::new(&lineup.names);
-        let o = run(&mut kernel, &lineup, &initiative, sc.max_rounds, &mut n);
+        let o = kernel.run(&lineup.builds, &initiative, sc.max_rounds, &mut n);
         text.push_str(&n.out);
         text.push('\n');
         text.push_str(&verdict(&lineup, &o, &kernel));
     } else {
-        let o = run(
-            &mut kernel,
-            &lineup,
-            &initiative,
-            sc.max_rounds,
-            &mut Silent,
-        );
+        let o = kernel.run(&lineup.builds, &initiative, sc.max_rounds, &mut Silent);
         text.push_str(&verdict(&lineup, &o, &kernel));
     }
     Ok(text)
-}
-
-fn run<O: Observer>(
-    k: &mut Kernel,
-    l: &Lineup,
-    ini: &[f64],
-    max_rounds: u32,
-    o: &mut O,
-) -> Outcome {
-    k.run(&l.builds, ini, max_rounds, o)
 }
 
 fn header(l: &Lineup, initiative: &[f64]) -> String {

@@ -121,8 +121,11 @@ impl Kernel {
             lost_energy: false,
             hits: 0,
         };
+        // Phases no hero uses are skipped whole (the default battle has no end-of-round powers).
+        let mut any = PowerSet::default();
         for &t in &self.sort {
             let b = &builds[t as usize];
+            any.0 |= b.powers.0;
             self.team_alive[t as usize] = 0;
             // AR-16: a hero starting at Energy <= 0 never enters. AR-15: nor one past capacity.
             if b.energy <= 0 {
@@ -149,12 +152,6 @@ impl Kernel {
             tally.alive += 1;
         }
         let mut next_id = teams as HeroId;
-
-        // Phases no hero uses are skipped whole (the default battle has no end-of-round powers).
-        let mut any = PowerSet::default();
-        for b in builds {
-            any.0 |= b.powers.0;
-        }
         let any_end = any.has(Power::Amoeba) || any.has(Power::Souleater);
         let any_souleater = any.has(Power::Souleater);
 
