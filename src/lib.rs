@@ -5,4 +5,5 @@
 
 pub mod cli;
 pub mod games;
+pub mod platform;
 pub mod rng;

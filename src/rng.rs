@@ -33,12 +33,22 @@ const fn fmix64(mut z: u64) -> u64 {
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
+/// Match `index`'s own seed under `master`: the one number a match's randomness derives from.
+/// Datasets record it (the `seed` column), so one match can be replayed without the master seed.
+pub const fn match_seed(master: u64, index: u64) -> u64 {
+    // Chain the inputs through the mixer so each bit of each input reaches every output bit.
+    let key = fmix64(master.wrapping_add(GOLDEN));
+    fmix64(key ^ index.wrapping_mul(0xD6E8_FEB8_6659_FD93))
+}
+
 /// The 256-bit generator seed of `stream` in match `index` under `master`.
 pub fn stream_seed(master: u64, index: u64, stream: Stream) -> [u8; 32] {
-    // Chain the three inputs through the mixer so each bit of each input reaches every output bit.
-    let mut key = fmix64(master.wrapping_add(GOLDEN));
-    key = fmix64(key ^ index.wrapping_mul(0xD6E8_FEB8_6659_FD93));
-    key = fmix64(key ^ (stream as u64).wrapping_mul(0xA076_1D64_78BD_642F));
+    match_stream_seed(match_seed(master, index), stream)
+}
+
+/// The 256-bit generator seed of `stream` in the match whose [`match_seed`] is `seed`.
+pub fn match_stream_seed(seed: u64, stream: Stream) -> [u8; 32] {
+    let key = fmix64(seed ^ (stream as u64).wrapping_mul(0xA076_1D64_78BD_642F));
     let mut seed = [0u8; 32];
     for (i, word) in seed.chunks_exact_mut(8).enumerate() {
         let v = fmix64(key.wrapping_add(GOLDEN.wrapping_mul(i as u64 + 1)));
@@ -50,6 +60,11 @@ pub fn stream_seed(master: u64, index: u64, stream: Stream) -> [u8; 32] {
 /// The generator for `stream` in match `index` under `master`.
 pub fn stream_rng(master: u64, index: u64, stream: Stream) -> MatchRng {
     MatchRng::from_seed(stream_seed(master, index, stream))
+}
+
+/// The generator for `stream` in the match whose [`match_seed`] is `seed`.
+pub fn match_stream_rng(seed: u64, stream: Stream) -> MatchRng {
+    MatchRng::from_seed(match_stream_seed(seed, stream))
 }
 
 /// A uniform draw in [0, 1) with 53 bits, written out so that it never depends on a `rand`

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 mod rumble;
+pub mod simulate;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -26,6 +27,39 @@ enum Command {
     Rumble {
         #[command(subcommand)]
         command: RumbleCommand,
+    },
+    /// Play many seeded matches on all cores into a Parquet dataset, then summarise.
+    Simulate {
+        #[command(subcommand)]
+        game: SimulateCommand,
+    },
+    /// Run an experiment file (TOML naming the command and all its settings).
+    Run {
+        /// The experiment file, e.g. experiments/rumble-ffa.toml.
+        file: PathBuf,
+        #[command(flatten)]
+        flags: simulate::RunFlags,
+    },
+    /// Measure this machine: kernel battles/s and attacks/s on one and all threads, and the
+    /// end-to-end rate with Parquet writing.
+    Bench {
+        /// Matches per measurement.
+        #[arg(long, default_value_t = 200_000)]
+        matches: u64,
+        /// Threads for the all-threads rows (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum SimulateCommand {
+    /// Random Auto Rumble free-for-all battles (rosters drawn from the ranges below).
+    Rumble {
+        #[command(flatten)]
+        flags: simulate::RunFlags,
+        #[command(flatten)]
+        ffa: simulate::FfaFlags,
     },
 }
 
@@ -63,6 +97,17 @@ pub fn main() -> ExitCode {
         Command::Rumble {
             command: RumbleCommand::Battle(args),
         } => rumble::battle(args),
+        Command::Simulate {
+            game: SimulateCommand::Rumble { flags, ffa },
+        } => simulate::simulate_rumble(&flags, &ffa),
+        Command::Run { file, flags } => simulate::run_experiment(&file, &flags),
+        Command::Bench { matches, threads } => {
+            if matches == 0 || threads == Some(0) {
+                Err("bench: --matches and --threads must be at least 1".to_string())
+            } else {
+                simulate::bench(matches, threads)
+            }
+        }
     };
     match result {
         Ok(text) => {

@@ -82,6 +82,16 @@ impl Kernel {
         self.team_alive[team as usize]
     }
 
+    /// Hero `id`'s Energy at the end of the last battle; `None` if it died or never entered.
+    /// (Originals have the ids of their roster positions.)
+    pub fn hero_energy(&self, id: HeroId) -> Option<i32> {
+        let f = &self.front;
+        // Dead rows may linger until compaction: only Energy > 0 is alive (AR-5).
+        (0..f.len)
+            .find(|&i| f.id[i] == id && f.energy[i] > 0)
+            .map(|i| f.energy[i])
+    }
+
     /// Plays one battle. `initiative[t]` is team `t`'s initiative (AR-2); heroes enter in roster
     /// order, which is the tie-break for equal initiatives (AR-6).
     pub fn run<O: Observer>(

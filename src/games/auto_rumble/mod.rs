@@ -6,6 +6,7 @@
 //! JSON Lines, narration), `scenario` (files a host writes), `bidding` (the sample's auction).
 
 pub mod bidding;
+pub mod ffa;
 pub mod kernel;
 pub mod powers;
 pub mod reference;

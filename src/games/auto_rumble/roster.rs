@@ -173,18 +173,28 @@ pub struct TeamBuild {
 
 impl TeamBuild {
     pub fn compile(spec: &HeroSpec) -> Result<TeamBuild, RosterError> {
-        if spec.coins.unsigned_abs() > rules::MAX_ABS_COINS as u32 {
-            return Err(RosterError::CoinsOutOfRange(spec.coins.into()));
-        }
         if let Some(b) = spec.base_initiative
             && !(0.0..1.0).contains(&b)
         {
             return Err(RosterError::BaseInitiativeOutOfRange(b));
         }
+        TeamBuild::from_parts(spec.coins, &spec.powers, &spec.order)
+    }
+
+    /// Compiles from slices, without a [`HeroSpec`]: simulations draw rosters straight into
+    /// stack arrays and call this, allocating nothing.
+    pub fn from_parts(
+        coins: i32,
+        held: &[HeldPower],
+        order: &[UseItem],
+    ) -> Result<TeamBuild, RosterError> {
+        if coins.unsigned_abs() > rules::MAX_ABS_COINS as u32 {
+            return Err(RosterError::CoinsOutOfRange(coins.into()));
+        }
         let mut powers = PowerSet::default();
         let mut ends = [Power::Amoeba; MAX_ENDS];
         let mut n_ends = 0;
-        for h in &spec.powers {
+        for h in held {
             if powers.has(h.power) {
                 return Err(RosterError::DuplicatePower(h.power));
             }
@@ -194,24 +204,24 @@ impl TeamBuild {
                 n_ends += 1;
             }
         }
-        check_order(powers, &spec.order)?;
+        check_order(powers, order)?;
         let mut uses = [UseItem::Attack; MAX_USES];
-        uses[..spec.order.len()].copy_from_slice(&spec.order);
+        uses[..order.len()].copy_from_slice(order);
         let mut cum_cost = [0; MAX_USES + 1];
         let mut claws_out = [false; MAX_USES + 1];
         let has_claws = powers.has(Power::BigGnashyClaws);
-        for k in 0..=spec.order.len() {
-            let plan = &spec.order[..k];
+        for k in 0..=order.len() {
+            let plan = &order[..k];
             cum_cost[k] = plan.iter().map(|u| u.cost()).sum();
             claws_out[k] = has_claws && plan.iter().all(|u| *u == UseItem::Attack);
         }
         Ok(TeamBuild {
-            energy: rules::starting_energy(spec.coins),
-            damage: rules::attack_damage(spec.coins),
-            coins: spec.coins,
+            energy: rules::starting_energy(coins),
+            damage: rules::attack_damage(coins),
+            coins,
             powers,
             uses,
-            n_uses: spec.order.len() as u8,
+            n_uses: order.len() as u8,
             ends,
             n_ends: n_ends as u8,
             cum_cost,

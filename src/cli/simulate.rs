@@ -1,0 +1,379 @@
+//! `skirmish simulate rumble`, `skirmish run FILE.toml` and `skirmish bench`.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+use crate::games::auto_rumble::ffa::{Ffa, FfaSettings};
+use crate::platform::job::Job;
+use crate::platform::plan::{Plan, Shard};
+use crate::platform::runner::{self, Encoder};
+use crate::platform::tally::thousands;
+
+/// Flags every simulation shares: size, seed, where to write, how to split the work.
+#[derive(Args, Debug, Clone)]
+pub struct RunFlags {
+    /// Matches to play.
+    #[arg(long)]
+    pub matches: Option<u64>,
+    /// Master seed: match i's randomness comes only from (seed, i).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Dataset folder (created; an earlier run of the same command there is resumed).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Matches per chunk: one part file per chunk and table.
+    #[arg(long)]
+    pub chunk_size: Option<u64>,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Run only the K-th (from 0) of N equal slices of the chunks, e.g. 0/4. Without it,
+    /// SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX (with --shard-count) are used.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Shard count for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K).
+    #[arg(long)]
+    pub shard_count: Option<u64>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Roster and battle settings of random Auto Rumble battles. Ranges are MIN..MAX, inclusive.
+#[derive(Args, Debug, Clone, Default)]
+pub struct FfaFlags {
+    /// Heroes per battle [default 2..6].
+    #[arg(long, allow_hyphen_values = true)]
+    pub heroes: Option<String>,
+    /// Unspent coins per hero [default -30..60].
+    #[arg(long, allow_hyphen_values = true)]
+    pub coins: Option<String>,
+    /// Powers per hero, distinct, from the catalogue [default 0..3].
+    #[arg(long, allow_hyphen_values = true)]
+    pub powers: Option<String>,
+    /// A power heroes may hold; repeat for each [default: all six sample powers].
+    #[arg(long)]
+    pub catalogue: Vec<String>,
+    /// Strength of each held power [default 1..30].
+    #[arg(long, allow_hyphen_values = true)]
+    pub strength: Option<String>,
+    /// Round limit (AR-14) [default 30].
+    #[arg(long)]
+    pub max_rounds: Option<u32>,
+    /// Hero capacity (AR-15) [default 4096].
+    #[arg(long)]
+    pub capacity: Option<u32>,
+}
+
+pub const DEFAULT_MATCHES: u64 = 1_000_000;
+pub const DEFAULT_SEED: u64 = 42;
+pub const DEFAULT_CHUNK: u64 = 50_000;
+pub const DEFAULT_OUT: &str = "runs/rumble-ffa";
+
+/// `MIN..MAX`, `MIN..=MAX` or a single `N`.
+fn parse_range<T: FromStr + Copy>(flag: &str, text: &str) -> Result<[T; 2], String> {
+    let bad =
+        || format!("--{flag} `{text}`: expected MIN..MAX (inclusive) or one number, e.g. 2..6");
+    let parse = |s: &str| s.trim().parse::<T>().map_err(|_| bad());
+    match text.split_once("..") {
+        Some((a, b)) => Ok([parse(a)?, parse(b.trim_start_matches('='))?]),
+        None => {
+            let v = parse(text)?;
+            Ok([v, v])
+        }
+    }
+}
+
+impl FfaFlags {
+    /// Overrides `base` with the flags given.
+    pub fn apply(&self, mut s: FfaSettings) -> Result<FfaSettings, String> {
+        if let Some(t) = &self.heroes {
+            s.heroes = parse_range("heroes", t)?;
+        }
+        if let Some(t) = &self.coins {
+            s.coins = parse_range("coins", t)?;
+        }
+        if let Some(t) = &self.powers {
+            s.powers = parse_range("powers", t)?;
+        }
+        if let Some(t) = &self.strength {
+            s.strength = parse_range("strength", t)?;
+        }
+        if !self.catalogue.is_empty() {
+            s.catalogue = self
+                .catalogue
+                .iter()
+                .map(|p| p.trim().to_string())
+                .collect();
+        }
+        if let Some(m) = self.max_rounds {
+            s.max_rounds = m;
+        }
+        if let Some(c) = self.capacity {
+            s.capacity = c;
+        }
+        Ok(s)
+    }
+}
+
+/// An experiment file (`skirmish run FILE`): the command and every setting. Unknown keys are
+/// errors, so a typo never silently falls back to a default.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Experiment {
+    /// The command to run; `simulate rumble` for now.
+    pub command: String,
+    pub matches: Option<u64>,
+    pub seed: Option<u64>,
+    pub out: Option<PathBuf>,
+    pub chunk_size: Option<u64>,
+    #[serde(default)]
+    pub settings: FfaSettings,
+}
+
+/// The canonical command for a dataset: every setting spelled out, nothing machine-specific.
+fn canonical_command(j: (&FfaSettings, u64, u64, u64)) -> String {
+    let (s, matches, seed, chunk) = j;
+    format!(
+        "skirmish simulate rumble --matches {matches} --seed {seed} --chunk-size {chunk} \
+         --heroes={}..{} --coins={}..{} --powers={}..{}{} --strength={}..{} \
+         --max-rounds {} --capacity {}",
+        s.heroes[0],
+        s.heroes[1],
+        s.coins[0],
+        s.coins[1],
+        s.powers[0],
+        s.powers[1],
+        s.catalogue
+            .iter()
+            .map(|p| format!(" --catalogue '{p}'"))
+            .collect::<String>(),
+        s.strength[0],
+        s.strength[1],
+        s.max_rounds,
+        s.capacity
+    )
+}
+
+#[cfg(feature = "parquet")]
+const PARQUET: Option<Encoder> = Some(crate::platform::parquet::encode);
+#[cfg(not(feature = "parquet"))]
+const PARQUET: Option<Encoder> = None;
+
+fn encoder() -> Result<Encoder, String> {
+    PARQUET.ok_or_else(|| {
+        "this skirmish was built without Parquet support (--no-default-features); rebuild with \
+         the default features to write datasets"
+            .to_string()
+    })
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn shard(flags: &RunFlags) -> Result<Option<Shard>, String> {
+    match &flags.shard {
+        Some(t) => Shard::parse(t).map(Some),
+        None => Shard::from_env(|k| std::env::var(k).ok(), flags.shard_count),
+    }
+}
+
+fn execute(
+    settings: FfaSettings,
+    flags: &RunFlags,
+    file: Option<&Experiment>,
+    experiment_text: Option<String>,
+) -> Result<String, String> {
+    let ffa = Ffa::new(settings)?;
+    let matches = flags
+        .matches
+        .or(file.and_then(|f| f.matches))
+        .unwrap_or(DEFAULT_MATCHES);
+    let seed = flags
+        .seed
+        .or(file.and_then(|f| f.seed))
+        .unwrap_or(DEFAULT_SEED);
+    let chunk_size = flags
+        .chunk_size
+        .or(file.and_then(|f| f.chunk_size))
+        .unwrap_or(DEFAULT_CHUNK);
+    let out = flags
+        .out
+        .clone()
+        .or(file.and_then(|f| f.out.clone()))
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
+    let encode = encoder()?;
+    let job = Job {
+        settings: serde_json::to_value(&ffa.settings).expect("serialisable"),
+        command: canonical_command((&ffa.settings, matches, seed, chunk_size)),
+        sim: &ffa,
+        seed,
+        matches,
+        chunk_size,
+        out,
+        threads: flags.threads.unwrap_or_else(default_threads),
+        shard: shard(flags)?,
+        progress: !flags.quiet,
+        experiment: experiment_text,
+    };
+    let (report, ds) = job.execute(encode)?;
+    Ok(job.summary(&report, &ds))
+}
+
+/// `skirmish simulate rumble`.
+pub fn simulate_rumble(flags: &RunFlags, ffa: &FfaFlags) -> Result<String, String> {
+    let settings = ffa.apply(FfaSettings::default())?;
+    execute(settings, flags, None, None)
+}
+
+/// `skirmish run FILE.toml`: the file gives the command and settings; flags given override it.
+pub fn run_experiment(path: &Path, flags: &RunFlags) -> Result<String, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let exp: Experiment = toml::from_str(&text).map_err(|e| {
+        let at = e
+            .span()
+            .map(|s| {
+                let line = text[..s.start].matches('\n').count() + 1;
+                let col = s.start - text[..s.start].rfind('\n').map_or(0, |i| i + 1) + 1;
+                format!(":{line}:{col}")
+            })
+            .unwrap_or_default();
+        format!("{}{at}: {}", path.display(), e.message())
+    })?;
+    if exp.command.trim() != "simulate rumble" {
+        return Err(format!(
+            "{}: command `{}` is not one `skirmish run` knows; use command = \"simulate rumble\"",
+            path.display(),
+            exp.command
+        ));
+    }
+    let settings = exp.settings.clone();
+    Ffa::new(settings.clone()).map_err(|e| format!("{}: settings.{e}", path.display()))?;
+    execute(settings, flags, Some(&exp), Some(text))
+}
+
+/// `skirmish bench`: what this machine does, kernel only and end to end.
+pub fn bench(matches: u64, threads: Option<usize>) -> Result<String, String> {
+    let all = threads.unwrap_or_else(default_threads);
+    let ffa = Ffa::new(FfaSettings::default())?;
+    let seed = 1;
+    let chunk = (matches / (4 * all as u64)).clamp(1, DEFAULT_CHUNK);
+    let plan = Plan {
+        matches,
+        chunk_size: chunk,
+    };
+    let mut out = format!(
+        "skirmish bench: {} random Auto Rumble battles (default `simulate rumble` rosters, seed \
+         {seed}), chunks of {}\n\n{:<44} {:>8} {:>14} {:>16}\n",
+        thousands(matches),
+        thousands(chunk),
+        "workload",
+        "threads",
+        "battles/s",
+        "attacks/s"
+    );
+    let mut line = |name: &str, t: usize, tally: &crate::platform::tally::Tally, secs: f64| {
+        let secs = secs.max(1e-9);
+        out.push_str(&format!(
+            "{name:<44} {t:>8} {:>14} {:>16}\n",
+            thousands((tally.matches as f64 / secs) as u64),
+            thousands((tally.work as f64 / secs) as u64)
+        ));
+        tally.matches as f64 / secs
+    };
+    let (t1, d1) = runner::measure(&ffa, seed, plan, 1, false, None)?;
+    line(
+        "kernel only (draw roster + battle)",
+        1,
+        &t1,
+        d1.as_secs_f64(),
+    );
+    let (tn, dn) = runner::measure(&ffa, seed, plan, all, false, None)?;
+    let kernel = line(
+        "kernel only (draw roster + battle)",
+        all,
+        &tn,
+        dn.as_secs_f64(),
+    );
+    let encode = encoder()?;
+    let (te, de) = runner::measure(&ffa, seed, plan, all, true, Some(encode))?;
+    line(
+        "+ tables + Parquet encoding, in memory",
+        all,
+        &te,
+        de.as_secs_f64(),
+    );
+
+    let dir = std::env::temp_dir().join(format!("skirmish-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let job = Job {
+        settings: serde_json::to_value(&ffa.settings).expect("serialisable"),
+        command: "skirmish bench".into(),
+        sim: &ffa,
+        seed,
+        matches,
+        chunk_size: chunk,
+        out: dir.clone(),
+        threads: all,
+        shard: None,
+        progress: false,
+        experiment: None,
+    };
+    let result = job.execute(encode);
+    let bytes = dir_size(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let (report, _) = result?;
+    let e2e = line(
+        "end to end: + writing part files and manifest",
+        all,
+        &report.tally,
+        report.wall.as_secs_f64(),
+    );
+    out.push_str(&format!(
+        "\nend to end is {:.0}% of kernel-only throughput on {all} threads (target: at least 70%); \
+         {:.1} bytes of Parquet per match\n",
+        100.0 * e2e / kernel,
+        bytes as f64 / matches as f64
+    ));
+    Ok(out)
+}
+
+fn dir_size(dir: &Path) -> u64 {
+    let mut total = 0;
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            total += if p.is_dir() {
+                dir_size(&p)
+            } else {
+                e.metadata().map_or(0, |m| m.len())
+            };
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_parse_inclusive_and_single() {
+        assert_eq!(parse_range::<i32>("coins", "-30..60"), Ok([-30, 60]));
+        assert_eq!(parse_range::<u8>("heroes", "2..=6"), Ok([2, 6]));
+        assert_eq!(parse_range::<u8>("heroes", "4"), Ok([4, 4]));
+        assert!(parse_range::<u8>("heroes", "2-6").is_err());
+    }
+
+    #[test]
+    fn the_canonical_command_round_trips_through_the_flags() {
+        let s = FfaSettings::default();
+        let cmd = canonical_command((&s, 10, 7, 5));
+        assert!(cmd.contains("--coins=-30..60"), "{cmd}");
+        assert!(cmd.contains("--catalogue 'Big, Gnashy Claws'"), "{cmd}");
+    }
+}

@@ -1,0 +1,135 @@
+//! One simulation job end to end: open the dataset, run the missing chunks, summarise.
+
+use std::path::PathBuf;
+
+use super::dataset::{Dataset, FORMAT, Identity};
+use super::plan::{Plan, Shard};
+use super::runner::{self, Encoder, RunConfig, RunReport, Simulation};
+use super::tally::thousands;
+
+/// Most matches one run may hold (match ids and chunk arithmetic stay far from overflow).
+pub const MAX_MATCHES: u64 = 1 << 40;
+
+pub struct Job<'a, S: Simulation> {
+    pub sim: &'a S,
+    /// The simulation's settings as recorded in the manifest.
+    pub settings: serde_json::Value,
+    pub seed: u64,
+    pub matches: u64,
+    pub chunk_size: u64,
+    pub out: PathBuf,
+    pub threads: usize,
+    pub shard: Option<Shard>,
+    pub progress: bool,
+    /// The canonical command line recorded in the manifest.
+    pub command: String,
+    pub experiment: Option<String>,
+}
+
+impl<S: Simulation> Job<'_, S> {
+    pub fn plan(&self) -> Plan {
+        Plan {
+            matches: self.matches,
+            chunk_size: self.chunk_size,
+        }
+    }
+
+    /// Checks the numbers before anything touches the disk.
+    pub fn check(&self) -> Result<(), String> {
+        if self.matches == 0 || self.matches > MAX_MATCHES {
+            return Err(format!(
+                "--matches {}: give between 1 and {MAX_MATCHES}",
+                self.matches
+            ));
+        }
+        if self.chunk_size == 0 || self.chunk_size > 10_000_000 {
+            return Err(format!(
+                "--chunk-size {}: give between 1 and 10000000 (one part file per chunk)",
+                self.chunk_size
+            ));
+        }
+        if self.threads == 0 || self.threads > 1024 {
+            return Err(format!(
+                "--threads {}: give between 1 and 1024",
+                self.threads
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn identity(&self) -> Identity {
+        Identity {
+            format: FORMAT.to_string(),
+            crate_version: env!("CARGO_PKG_VERSION").to_string(),
+            simulation: self.sim.name().to_string(),
+            seed: self.seed,
+            matches: self.matches,
+            chunk_size: self.chunk_size,
+            tables: self.sim.tables().iter().map(|t| t.to_string()).collect(),
+            settings: self.settings.clone(),
+        }
+    }
+
+    /// Runs the job into its dataset folder (resuming it) and returns the report and dataset.
+    pub fn execute(&self, encode: Encoder) -> Result<(RunReport, Dataset), String> {
+        self.check()?;
+        let plan = self.plan();
+        let chunks = match self.shard {
+            Some(s) => plan.shard_chunks(s),
+            None => 0..plan.chunks(),
+        };
+        let mut ds = Dataset::open(
+            &self.out,
+            self.identity(),
+            self.command.clone(),
+            self.experiment.clone(),
+            self.shard,
+        )?;
+        let cfg = RunConfig {
+            seed: self.seed,
+            plan,
+            chunks,
+            threads: self.threads,
+            progress: self.progress,
+        };
+        let report = runner::run(self.sim, &cfg, &mut ds, encode)?;
+        Ok((report, ds))
+    }
+
+    /// The end-of-run summary: throughput, then the win-rate tables with Wilson intervals.
+    pub fn summary(&self, r: &RunReport, ds: &Dataset) -> String {
+        let secs = r.wall.as_secs_f64().max(1e-9);
+        let rate = r.matches_played as f64 / secs;
+        let mut s = format!(
+            "{}: {} matches played in {:.1} s: {} matches/s overall, {} per thread on {} threads\n",
+            self.sim.name(),
+            thousands(r.matches_played),
+            secs,
+            thousands(rate as u64),
+            thousands((rate / r.threads as f64) as u64),
+            r.threads,
+        );
+        let shard = self
+            .shard
+            .map(|s| format!(" (shard {s}: chunks {:?})", self.plan().shard_chunks(s)))
+            .unwrap_or_default();
+        s.push_str(&format!(
+            "dataset {}{shard}: {} parts written now, {} kept from an earlier run; tables: {}\n",
+            ds.dir().display(),
+            r.parts_written,
+            r.parts_kept,
+            self.sim.tables().join(", "),
+        ));
+        let t = &r.tally;
+        s.push_str(&format!(
+            "summary over {} matches (seed {}): {} draws ({:.2}%), {} hits resolved\n",
+            thousands(t.matches),
+            self.seed,
+            thousands(t.draws),
+            100.0 * t.draws as f64 / t.matches.max(1) as f64,
+            thousands(t.work),
+        ));
+        s.push_str(&t.render());
+        s
+    }
+}

@@ -1,0 +1,12 @@
+//! The Monte Carlo platform: seeded chunks of matches on all cores, written as Parquet datasets.
+//!
+//! Game-agnostic: it knows a [`Simulation`] plays a range of match indices into [`table::Table`]s
+//! and a [`tally::Tally`]; it knows nothing of heroes, powers or any rule.
+pub mod dataset;
+pub mod job;
+#[cfg(feature = "parquet")]
+pub mod parquet;
+pub mod plan;
+pub mod runner;
+pub mod table;
+pub mod tally;

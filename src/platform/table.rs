@@ -1,0 +1,164 @@
+//! Columns a simulation fills for one chunk of matches, in plain Rust types.
+//!
+//! Games fill [`Table`]s; the Parquet writer (`super::parquet`) turns them into files. Games
+//! therefore never see polars, and the kernels build and test without it.
+
+/// One named column. List columns keep arrow's layout (offsets into one flat value buffer) so
+/// filling them costs a push, not an allocation per row.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Values {
+    U64(Vec<u64>),
+    F64(Vec<f64>),
+    I32(Vec<i32>),
+    U32(Vec<u32>),
+    U16(Vec<u16>),
+    U8(Vec<u8>),
+    Bool(Vec<bool>),
+    /// An optional value per row (`None` is written as null).
+    OptU16(Vec<Option<u16>>),
+    OptI32(Vec<Option<i32>>),
+    /// A string per row, as an index into `labels` (power names, end reasons...).
+    Label {
+        labels: Vec<String>,
+        codes: Vec<u16>,
+    },
+    /// A list of strings per row: row `r` is `codes[offsets[r]..offsets[r + 1]]` into `labels`.
+    LabelList {
+        labels: Vec<String>,
+        offsets: Vec<u32>,
+        codes: Vec<u16>,
+    },
+    /// A list of integers per row, laid out like `LabelList`.
+    I32List {
+        offsets: Vec<u32>,
+        values: Vec<i32>,
+    },
+}
+
+impl Values {
+    pub fn len(&self) -> usize {
+        match self {
+            Values::U64(v) => v.len(),
+            Values::F64(v) => v.len(),
+            Values::I32(v) => v.len(),
+            Values::U32(v) => v.len(),
+            Values::U16(v) => v.len(),
+            Values::U8(v) => v.len(),
+            Values::Bool(v) => v.len(),
+            Values::OptU16(v) => v.len(),
+            Values::OptI32(v) => v.len(),
+            Values::Label { codes, .. } => codes.len(),
+            Values::LabelList { offsets, .. } | Values::I32List { offsets, .. } => {
+                offsets.len().saturating_sub(1)
+            }
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A column: its name, what it means (written into the file so a reader needs nothing else), and
+/// its values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    pub name: &'static str,
+    pub doc: &'static str,
+    pub values: Values,
+}
+
+/// One table of one chunk (for example the `matches` rows of matches 200,000..300,000).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub name: &'static str,
+    pub columns: Vec<Column>,
+}
+
+impl Table {
+    /// Rows, checking that every column has the same number.
+    pub fn rows(&self) -> usize {
+        let n = self.columns.first().map_or(0, |c| c.values.len());
+        for c in &self.columns {
+            assert_eq!(
+                c.values.len(),
+                n,
+                "column `{}` of table `{}` has a different row count",
+                c.name,
+                self.name
+            );
+        }
+        n
+    }
+}
+
+/// Builds a list column row by row: `push` values, then `end_row`.
+#[derive(Clone, Debug, Default)]
+pub struct ListBuilder<T> {
+    pub offsets: Vec<u32>,
+    pub values: Vec<T>,
+}
+
+impl<T> ListBuilder<T> {
+    pub fn with_capacity(rows: usize, values: usize) -> ListBuilder<T> {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        ListBuilder {
+            offsets,
+            values: Vec::with_capacity(values),
+        }
+    }
+
+    #[inline]
+    pub fn push(&mut self, v: T) {
+        self.values.push(v);
+    }
+
+    #[inline]
+    pub fn end_row(&mut self) {
+        self.offsets.push(self.values.len() as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_builder_offsets_delimit_rows() {
+        let mut b = ListBuilder::with_capacity(3, 4);
+        b.push(1);
+        b.push(2);
+        b.end_row();
+        b.end_row();
+        b.push(3);
+        b.end_row();
+        assert_eq!(b.offsets, vec![0, 2, 2, 3]);
+        let v = Values::I32List {
+            offsets: b.offsets,
+            values: b.values,
+        };
+        assert_eq!(v.len(), 3);
+    }
+
+    #[test]
+    #[should_panic(expected = "different row count")]
+    fn ragged_tables_are_caught() {
+        let t = Table {
+            name: "t",
+            columns: vec![
+                Column {
+                    name: "a",
+                    doc: "",
+                    values: Values::U8(vec![1, 2]),
+                },
+                Column {
+                    name: "b",
+                    doc: "",
+                    values: Values::Bool(vec![true]),
+                },
+            ],
+        };
+        t.rows();
+    }
+}

@@ -1,0 +1,179 @@
+//! Win counts a simulation keeps per chunk, summed across chunks and reported with 95% Wilson
+//! intervals. Counts are integers, so the sum (and the summary) is the same in any order.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// Wins out of trials for one label of one group (heroes holding Amoeba, 4-hero battles...).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Count {
+    pub wins: u64,
+    pub trials: u64,
+}
+
+impl Count {
+    pub fn add(&mut self, won: bool) {
+        self.wins += won as u64;
+        self.trials += 1;
+    }
+
+    pub fn rate(&self) -> f64 {
+        if self.trials == 0 {
+            f64::NAN
+        } else {
+            self.wins as f64 / self.trials as f64
+        }
+    }
+
+    /// The 95% Wilson score interval for the win rate.
+    pub fn wilson95(&self) -> (f64, f64) {
+        wilson(self.wins, self.trials, 1.959_963_984_540_054)
+    }
+}
+
+/// The Wilson score interval for `wins` out of `trials` at normal quantile `z`. Unlike the plain
+/// normal interval it stays inside [0, 1] and behaves at rates near 0 or 1 (powers that almost
+/// always or never win).
+pub fn wilson(wins: u64, trials: u64, z: f64) -> (f64, f64) {
+    if trials == 0 {
+        return (0.0, 1.0);
+    }
+    let n = trials as f64;
+    let p = wins as f64 / n;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Named groups of labelled counts: `group -> label -> count`. Ordered maps keep the summary and
+/// the manifest stable.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Matches played, and matches that ended without a winner.
+    pub matches: u64,
+    pub draws: u64,
+    /// Work done (hits for Auto Rumble), for throughput reports.
+    pub work: u64,
+    pub groups: BTreeMap<String, BTreeMap<String, Count>>,
+}
+
+impl Tally {
+    pub fn count(&mut self, group: &str, label: &str) -> &mut Count {
+        // Look up before inserting so the steady state allocates no strings.
+        if !self.groups.contains_key(group) {
+            self.groups.insert(group.to_string(), BTreeMap::new());
+        }
+        let g = self.groups.get_mut(group).expect("inserted above");
+        if !g.contains_key(label) {
+            g.insert(label.to_string(), Count::default());
+        }
+        g.get_mut(label).expect("inserted above")
+    }
+
+    pub fn merge(&mut self, other: &Tally) {
+        self.matches += other.matches;
+        self.draws += other.draws;
+        self.work += other.work;
+        for (g, labels) in &other.groups {
+            for (l, c) in labels {
+                let mine = self.count(g, l);
+                mine.wins += c.wins;
+                mine.trials += c.trials;
+            }
+        }
+    }
+
+    /// The tally as text: one block per group, one line per label with the win rate and its 95%
+    /// Wilson interval.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for (group, labels) in &self.groups {
+            out.push_str(&format!(
+                "\nwin rate by {group}   (heroes counted, win rate, 95% Wilson interval)\n"
+            ));
+            let mut rows: Vec<(&String, &Count)> = labels.iter().collect();
+            // Numeric labels ("3", "10") sort as numbers; others alphabetically.
+            rows.sort_by(|a, b| match (a.0.parse::<u64>(), b.0.parse::<u64>()) {
+                (Ok(x), Ok(y)) => x.cmp(&y),
+                _ => a.0.cmp(b.0),
+            });
+            let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+            for (label, c) in rows {
+                let (lo, hi) = c.wilson95();
+                out.push_str(&format!(
+                    "  {label:<width$}  {:>12}  {:6.2}%  [{:6.2}%, {:6.2}%]\n",
+                    thousands(c.trials),
+                    100.0 * c.rate(),
+                    100.0 * lo,
+                    100.0 * hi,
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// 1234567 -> "1,234,567".
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_published_values() {
+        // 81 of 263 at 95%: (0.2553, 0.3662), worked by hand from the closed form.
+        let (lo, hi) = wilson(81, 263, 1.959_963_984_540_054);
+        assert!((lo - 0.2553).abs() < 5e-4, "{lo}");
+        assert!((hi - 0.3662).abs() < 5e-4, "{hi}");
+    }
+
+    #[test]
+    fn wilson_stays_inside_the_unit_interval_at_the_edges() {
+        // 0 of n: the upper end has the closed form z^2 / (n + z^2).
+        let (lo, hi) = wilson(0, 10, 1.96);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 1.96f64.powi(2) / (10.0 + 1.96f64.powi(2))).abs() < 1e-12);
+        let (lo, hi) = wilson(10, 10, 1.96);
+        assert!(lo > 0.65 && lo < 1.0);
+        assert_eq!(hi, 1.0);
+    }
+
+    #[test]
+    fn merged_tallies_are_order_independent() {
+        let mut a = Tally::default();
+        a.count("power", "Amoeba").add(true);
+        a.matches = 1;
+        let mut b = Tally::default();
+        b.count("power", "Amoeba").add(false);
+        b.count("heroes", "3").add(true);
+        b.matches = 2;
+        let mut ab = a.clone();
+        ab.merge(&b);
+        let mut ba = b.clone();
+        ba.merge(&a);
+        assert_eq!(ab, ba);
+        assert_eq!(ab.groups["power"]["Amoeba"], Count { wins: 1, trials: 2 });
+        assert_eq!(ab.matches, 3);
+    }
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(5_000_000), "5,000,000");
+    }
+}
