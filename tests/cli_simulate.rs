@@ -154,7 +154,14 @@ fn a_run_killed_halfway_resumes_to_the_same_bytes_as_an_uninterrupted_run() {
 
     let o = skirmish(&args(&killed).iter().map(|s| s.as_str()).collect::<Vec<_>>());
     assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).contains(&format!("kept from an earlier run")));
+    let summary = text(&o.stdout);
+    assert!(
+        summary.contains(&format!(
+            "{} parts written now, {finished} kept from an earlier run",
+            60 - finished
+        )),
+        "{summary}"
+    );
     assert_eq!(parts(&killed), parts(&whole));
     assert_eq!(
         fs::read(&manifest).unwrap(),
