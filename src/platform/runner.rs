@@ -261,9 +261,19 @@ fn progress_bar(len: u64, show: bool) -> ProgressBar {
     bar.set_style(
         ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} matches  \
-             {per_sec}  ETA {eta}",
+             {rate}  ETA {eta}",
         )
         .expect("valid template")
+        .with_key(
+            "rate",
+            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(
+                    w,
+                    "{} matches/s",
+                    super::tally::thousands(s.per_sec() as u64)
+                );
+            },
+        )
         .progress_chars("=> "),
     );
     bar.enable_steady_tick(Duration::from_millis(250));
