@@ -3,7 +3,7 @@
 //! first. Update the constants only with a deliberate, documented break.
 
 use rand::Rng;
-use skirmish::rng::{Stream, stream_rng, stream_seed, unit_f64};
+use skirmish::rng::{Stream, match_seed, match_stream_seed, stream_rng, stream_seed, unit_f64};
 
 #[test]
 fn stream_derivation_and_xoshiro_outputs_are_stable() {
@@ -18,6 +18,18 @@ fn stream_derivation_and_xoshiro_outputs_are_stable() {
     let mut rng = stream_rng(0, 0, Stream::Roster);
     assert_eq!(unit_f64(&mut rng), EXPECTED_UNIT);
 }
+
+/// Datasets record each match's own seed (the `seed` column); it must keep meaning the same match.
+#[test]
+fn match_seeds_recorded_in_datasets_are_stable() {
+    assert_eq!(match_seed(42, 7), EXPECTED_MATCH_SEED);
+    assert_eq!(
+        match_stream_seed(match_seed(42, 7), Stream::Initiative),
+        stream_seed(42, 7, Stream::Initiative)
+    );
+}
+
+const EXPECTED_MATCH_SEED: u64 = 17814862988589354131;
 
 const EXPECTED_SEED_WORD: u64 = 4080857549146187286;
 const EXPECTED_OUTPUTS: [u64; 3] = [
