@@ -164,6 +164,9 @@ impl Kernel {
         let mut next_id = teams as HeroId;
         let any_end = any.has(Power::Amoeba) || any.has(Power::Souleater);
         let any_souleater = any.has(Power::Souleater);
+        // No hero holds a power: no defence, prevention, copies or end-of-round phase, so a round
+        // is two tight passes (`powerless_round`). Observers always take the general path.
+        let powerless = !O::ENABLED && any.0 == 0;
 
         let mut rounds = 0;
         let mut quiet = 0;
@@ -182,8 +185,12 @@ impl Kernel {
             tally.round_deaths = 0;
             tally.lost_energy = false;
 
-            self.start_of_round(builds, tally.alive, obs);
-            self.actions(builds, &mut tally, obs);
+            if powerless {
+                self.powerless_round(builds, &mut tally);
+            } else {
+                self.start_of_round(builds, tally.alive, obs);
+                self.actions(builds, &mut tally, obs);
+            }
             let copies = if any_end {
                 self.end_of_round(builds, &mut tally, &mut next_id, &mut capped, obs)
             } else {
@@ -201,7 +208,7 @@ impl Kernel {
             // Without copies, dead rows may stay (every phase skips Energy <= 0) until they are
             // half the table; an observer always sees a compacted table.
             let dead = n.saturating_sub(tally.alive as usize);
-            if copies > 0 || (dead > 0 && (O::ENABLED || dead * 2 > n)) {
+            if copies > 0 || (dead > 0 && (O::ENABLED || (!powerless && dead * 2 > n))) {
                 self.rebuild(copies);
             }
             if O::ENABLED {
@@ -227,6 +234,44 @@ impl Kernel {
             hits: tally.hits,
             survivors: tally.alive,
         }
+    }
+
+    /// A whole round when no hero holds a power (the general phases, specialised): plans from
+    /// the Energy held at the start of the round (AR-3), then each planned attack, in initiative
+    /// order, hits every other alive hero (AR-1, AR-5; without copies a team is one hero, and
+    /// without powers there is no defence or prevention to absorb anything).
+    #[inline(always)]
+    fn powerless_round(&mut self, builds: &[TeamBuild], tally: &mut Tally) {
+        let f = &mut self.front;
+        let n = f.len;
+        let (energy, plan, team) = (&mut f.energy[..n], &mut f.plan[..n], &f.team[..n]);
+        for (p, &e) in plan.iter_mut().zip(energy.iter()) {
+            *p = (e >= rules::ATTACK_COST) as u8;
+        }
+        let mut hits = 0u64;
+        let mut lost = false;
+        for i in 0..n {
+            if energy[i] <= 0 || plan[i] == 0 {
+                continue; // AR-5: the dead take no action; AR-3: the attack does not fit
+            }
+            let damage = rules::hit_damage(builds[team[i] as usize].damage, false);
+            for j in 0..n {
+                let e = energy[j];
+                if j == i || e <= 0 {
+                    continue;
+                }
+                hits += 1;
+                if damage > 0 {
+                    energy[j] = e - damage;
+                    lost = true;
+                    if e - damage <= 0 {
+                        die(team[j], &mut self.team_alive, &mut self.round_deaths, tally);
+                    }
+                }
+            }
+        }
+        tally.hits += hits;
+        tally.lost_energy |= lost;
     }
 
     /// Phase 1: defence resets (AR-4), the plan is fixed from the Energy held now (AR-3), Cosmic
