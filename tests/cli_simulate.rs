@@ -2,11 +2,14 @@
 //! codes, nothing written on bad input, and a run killed halfway that resumes to the same bytes.
 #![cfg(feature = "parquet")]
 
-use std::collections::BTreeMap;
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+use common::dataset_files;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_skirmish"))
@@ -26,22 +29,10 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn parts(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for table in ["matches", "heroes"] {
-        for e in fs::read_dir(dir.join(table)).unwrap() {
-            let p = e.unwrap().path();
-            let name = format!("{table}/{}", p.file_name().unwrap().to_str().unwrap());
-            out.insert(name, fs::read(&p).unwrap());
-        }
-    }
-    out
-}
-
 #[test]
 fn simulate_writes_a_dataset_and_prints_the_summary_with_wilson_intervals() {
     let out = tmp("summary");
-    let o = skirmish(&[
+    let args = [
         "simulate",
         "rumble",
         "--matches",
@@ -54,7 +45,8 @@ fn simulate_writes_a_dataset_and_prints_the_summary_with_wilson_intervals() {
         "64",
         "--out",
         out.to_str().unwrap(),
-    ]);
+    ];
+    let o = skirmish(&args);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let s = text(&o.stdout);
     assert!(s.contains("rumble-ffa: 3,000 matches played"), "{s}");
@@ -65,7 +57,7 @@ fn simulate_writes_a_dataset_and_prints_the_summary_with_wilson_intervals() {
     assert!(s.contains("Cosmic Shield"), "{s}");
     // stderr is not a terminal here: no progress bar noise.
     assert!(o.stderr.is_empty(), "{}", text(&o.stderr));
-    assert_eq!(parts(&out).len(), 6);
+    assert_eq!(dataset_files(&out).len(), 6);
     let m = fs::read_to_string(out.join("manifest.json")).unwrap();
     assert!(m.contains("\"seed\": 7"), "{m}");
     assert!(
@@ -73,26 +65,11 @@ fn simulate_writes_a_dataset_and_prints_the_summary_with_wilson_intervals() {
         "{m}"
     );
     // Re-running the finished command resumes: nothing to do, same files.
-    let before = parts(&out);
-    let o = skirmish(&[
-        "simulate",
-        "rumble",
-        "--matches",
-        "3000",
-        "--seed",
-        "7",
-        "--chunk-size",
-        "1000",
-        "--capacity",
-        "64",
-        "--out",
-        out.to_str().unwrap(),
-        "--threads",
-        "1",
-    ]);
+    let before = dataset_files(&out);
+    let o = skirmish(&[&args[..], &["--threads", "1"]].concat());
     assert!(o.status.success());
     assert!(text(&o.stdout).contains("0 parts written now, 3 kept"));
-    assert_eq!(parts(&out), before);
+    assert_eq!(dataset_files(&out), before);
     fs::remove_dir_all(&out).unwrap();
 }
 
@@ -162,7 +139,7 @@ fn a_run_killed_halfway_resumes_to_the_same_bytes_as_an_uninterrupted_run() {
         )),
         "{summary}"
     );
-    assert_eq!(parts(&killed), parts(&whole));
+    assert_eq!(dataset_files(&killed), dataset_files(&whole));
     assert_eq!(
         fs::read(&manifest).unwrap(),
         fs::read(whole.join("manifest.json")).unwrap()
@@ -321,7 +298,7 @@ fn shard_comes_from_slurm_or_an_indexed_job_when_the_flag_is_absent() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(out.join("manifest-shard-1-of-2.json").is_file());
     assert_eq!(
-        parts(&out).keys().cloned().collect::<Vec<_>>(),
+        dataset_files(&out).keys().cloned().collect::<Vec<_>>(),
         [
             "heroes/part-00002.parquet",
             "heroes/part-00003.parquet",

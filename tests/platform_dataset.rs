@@ -3,10 +3,12 @@
 //! manifest that refuses to mix runs. Read back with polars.
 #![cfg(feature = "parquet")]
 
-use std::collections::BTreeMap;
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use common::dataset_files;
 use polars::prelude::*;
 use skirmish::games::auto_rumble::ffa::{Ffa, FfaSettings};
 use skirmish::platform::job::Job;
@@ -44,19 +46,6 @@ fn job<'a>(sim: &'a Ffa, out: &Path, matches: u64, chunk: u64, threads: usize) -
     }
 }
 
-/// Every file under `dir`, relative path -> bytes.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for table in ["matches", "heroes"] {
-        for e in fs::read_dir(dir.join(table)).unwrap() {
-            let p = e.unwrap().path();
-            let name = format!("{table}/{}", p.file_name().unwrap().to_str().unwrap());
-            out.insert(name, fs::read(&p).unwrap());
-        }
-    }
-    out
-}
-
 /// A table's rows from every part, in part order.
 fn table(dir: &Path, name: &str) -> DataFrame {
     let mut parts: Vec<PathBuf> = fs::read_dir(dir.join(name))
@@ -86,7 +75,10 @@ fn files_are_the_same_bytes_for_1_2_and_16_threads() {
         job(&sim, &dir, 3_000, 400, threads)
             .execute(parquet::encode)
             .unwrap();
-        seen.push((files(&dir), fs::read(dir.join("manifest.json")).unwrap()));
+        seen.push((
+            dataset_files(&dir),
+            fs::read(dir.join("manifest.json")).unwrap(),
+        ));
         fs::remove_dir_all(&dir).unwrap();
     }
     assert_eq!(seen[0].0.len(), 2 * 8, "8 parts per table");
@@ -130,7 +122,7 @@ fn shards_union_is_byte_identical_to_one_machine_and_a_sealing_run_writes_its_ma
                 .is_file()
         );
     }
-    assert_eq!(files(&shared), files(&whole));
+    assert_eq!(dataset_files(&shared), dataset_files(&whole));
     // A run without --shard over the shards' folder finds every part done and seals it.
     let (report, _) = job(&sim, &shared, 2_000, 150, 2)
         .execute(parquet::encode)
@@ -172,7 +164,7 @@ fn a_run_resumes_from_its_manifest_and_ends_with_the_same_bytes() {
         .execute(parquet::encode)
         .unwrap();
     assert_eq!((report.parts_written, report.parts_kept), (2, 6));
-    assert_eq!(files(&broken), files(&whole));
+    assert_eq!(dataset_files(&broken), dataset_files(&whole));
     assert_eq!(
         fs::read(&manifest).unwrap(),
         fs::read(whole.join("manifest.json")).unwrap()
@@ -188,13 +180,13 @@ fn a_folder_holding_a_different_run_is_an_error_and_is_left_alone() {
     job(&sim, &dir, 300, 100, 1)
         .execute(parquet::encode)
         .unwrap();
-    let before = files(&dir);
+    let before = dataset_files(&dir);
     let mut other = job(&sim, &dir, 300, 100, 1);
     other.seed = 43;
     let err = other.execute(parquet::encode).unwrap_err();
     assert!(err.contains("different run"), "{err}");
     assert!(err.contains("seed: 42 there, 43 here"), "{err}");
-    assert_eq!(files(&dir), before);
+    assert_eq!(dataset_files(&dir), before);
     fs::remove_dir_all(&dir).unwrap();
 }
 

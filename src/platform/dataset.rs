@@ -247,15 +247,6 @@ impl Dataset {
         text.push('\n');
         atomic_write(&self.dir, &self.manifest_name, text.as_bytes())
     }
-
-    /// All finished parts' tallies, summed.
-    pub fn tally(&self) -> Tally {
-        let mut t = Tally::default();
-        for p in &self.manifest.parts {
-            t.merge(&p.tally);
-        }
-        t
-    }
 }
 
 /// Writes `dir/.name.tmp`, then renames it to `dir/name`: readers see the whole file or none.
