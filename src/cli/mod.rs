@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+mod powers;
 mod rumble;
 pub mod simulate;
 
@@ -27,6 +28,11 @@ enum Command {
     Rumble {
         #[command(subcommand)]
         command: RumbleCommand,
+    },
+    /// Auto Rumble power files: validate them and read them back.
+    Powers {
+        #[command(subcommand)]
+        command: PowersCommand,
     },
     /// Play many seeded matches on all cores into a Parquet dataset, then summarise.
     Simulate {
@@ -64,6 +70,20 @@ enum SimulateCommand {
 }
 
 #[derive(Subcommand, Debug)]
+enum PowersCommand {
+    /// Validate a power file and print each power back in a normalised, readable form.
+    Check {
+        /// The power file (TOML), e.g. experiments/powers/archive.toml.
+        file: PathBuf,
+    },
+    /// One line per power (default: the built-in catalogue of the six sample powers).
+    List {
+        /// The power file (TOML).
+        file: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
 enum RumbleCommand {
     /// Play one battle from a scenario file (default: the rules' worked sample, round 1).
     Battle(BattleArgs),
@@ -97,6 +117,12 @@ pub fn main() -> ExitCode {
         Command::Rumble {
             command: RumbleCommand::Battle(args),
         } => rumble::battle(args),
+        Command::Powers {
+            command: PowersCommand::Check { file },
+        } => powers::check(&file),
+        Command::Powers {
+            command: PowersCommand::List { file },
+        } => powers::list(file.as_deref()),
         Command::Simulate {
             game: SimulateCommand::Rumble { flags, ffa },
         } => simulate::simulate_rumble(&flags, &ffa),

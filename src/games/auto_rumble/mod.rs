@@ -8,6 +8,8 @@
 pub mod bidding;
 pub mod ffa;
 pub mod kernel;
+pub mod power_expr;
+pub mod power_file;
 pub mod powers;
 pub mod reference;
 pub mod roster;

@@ -113,6 +113,21 @@ fn normalise(s: &str) -> String {
         .collect()
 }
 
+/// The candidate closest to `name` (by edit distance on lower-case letters and digits), if any is
+/// close enough to be a likely typo: the "did you mean" of every error message.
+pub fn closest_name<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let key = normalise(name);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(&key, &normalise(c)), c))
+        .filter(|(d, _)| *d <= 3.max(key.len() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
 /// Levenshtein distance, for suggestions in error messages.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();

@@ -1,0 +1,59 @@
+//! `skirmish powers check FILE` and `skirmish powers list [FILE]`: a host's view of a power file.
+
+use std::path::Path;
+
+use crate::games::auto_rumble::power_file::{self, PowerDef};
+
+fn load(file: Option<&Path>) -> Result<(String, Vec<PowerDef>), String> {
+    match file {
+        None => Ok((
+            "the built-in catalogue (experiments/powers/sample.toml)".to_string(),
+            power_file::builtin().to_vec(),
+        )),
+        Some(p) => power_file::load(p)
+            .map(|d| (p.display().to_string(), d))
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// Validates a file and prints every power back, normalised: when, if, for how much, to whom,
+/// what. A host reads it to confirm the file says what the player meant.
+pub fn check(file: &Path) -> Result<String, String> {
+    let (label, defs) = load(Some(file))?;
+    let mut out = String::new();
+    for d in &defs {
+        out.push_str(&d.describe());
+        out.push('\n');
+    }
+    let adapted = defs.iter().filter(|d| !d.is_faithful()).count();
+    out.push_str(&format!(
+        "{label}: {} powers, all valid ({} faithful to their text, {adapted} adapted)\n",
+        defs.len(),
+        defs.len() - adapted
+    ));
+    Ok(out)
+}
+
+/// One line per power: name, source, faithful or adapted, when it acts.
+pub fn list(file: Option<&Path>) -> Result<String, String> {
+    let (label, defs) = load(file)?;
+    let width = defs.iter().map(|d| d.name.len()).max().unwrap_or(4).max(4);
+    let mut out = format!("{label}: {} powers\n", defs.len());
+    out.push_str(&format!("{:<width$}  source  reading   acts\n", "name"));
+    for d in &defs {
+        let mut whens: Vec<&str> = d.clauses.iter().map(|c| c.when.name()).collect();
+        whens.dedup();
+        out.push_str(&format!(
+            "{:<width$}  {:<6}  {:<8}  {}\n",
+            d.name,
+            d.source,
+            if d.is_faithful() {
+                "faithful"
+            } else {
+                "adapted"
+            },
+            whens.join(", ")
+        ));
+    }
+    Ok(out)
+}

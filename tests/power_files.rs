@@ -1,0 +1,113 @@
+//! Power files as a host uses them: the shipped catalogues load, `powers check` / `powers list`
+//! read them back, and bad files exit 2 naming file, line, column, field and fix.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use skirmish::games::auto_rumble::Power;
+use skirmish::games::auto_rumble::power_file::{self, EffectKind, When};
+
+fn skirmish(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn write(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("skirmish-powers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+// The built-in catalogue is the six sample powers, in the sample's order.
+#[test]
+fn built_in_catalogue_is_the_six_sample_powers_in_order() {
+    let names: Vec<&str> = power_file::builtin()
+        .iter()
+        .map(|d| d.name.as_str())
+        .collect();
+    let sample: Vec<&str> = Power::ALL.iter().map(|p| p.name()).collect();
+    assert_eq!(names, sample);
+    let amoeba = &power_file::builtin()[0];
+    assert_eq!(amoeba.clauses[0].when, When::RoundEnd);
+    assert_eq!(amoeba.clauses[0].effects()[1].kind, EffectKind::CopySelf);
+}
+
+#[test]
+fn archive_includes_the_sample_and_loads_every_power() {
+    let defs = power_file::load(Path::new("experiments/powers/archive.toml")).unwrap();
+    assert_eq!(&defs[..6], power_file::builtin());
+    assert!(defs.len() >= 27, "{}", defs.len());
+    for d in &defs {
+        assert!(!d.source.is_empty() && !d.text.is_empty(), "{}", d.name);
+    }
+}
+
+#[test]
+fn powers_check_prints_every_power_readably() {
+    let o = skirmish(&["powers", "check", "experiments/powers/archive.toml"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("Crystallize  [AR; faithful]"), "{out}");
+    assert!(
+        out.contains("From the use order, for Spend 20:\n      itself gains X Defence"),
+        "{out}"
+    );
+    assert!(out.contains("Piercing Blow  [KM; adapted]"), "{out}");
+    assert!(
+        out.contains(
+            "the opponent with the most Energy takes a hit of 20 damage, ignoring Defence"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("powers, all valid"), "{out}");
+}
+
+#[test]
+fn powers_list_defaults_to_the_built_in_catalogue() {
+    let o = skirmish(&["powers", "list"]);
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("6 powers"), "{out}");
+    assert!(out.contains("Titanium Skin"), "{out}");
+}
+
+#[test]
+fn misspelt_effect_exits_2_with_position_and_suggestion() {
+    let f = write(
+        "typo.toml",
+        r#"[[power]]
+name = "Shield Wall"
+source = "test"
+text = "+10 Defence each round."
+
+[[power.clause]]
+when = "round_start"
+effects = [{ add_defense = 10 }]
+"#,
+    );
+    let o = skirmish(&["powers", "check", &f]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("{f}:8:")), "{err}");
+    assert!(
+        err.contains("unknown effect `add_defense`; did you mean `add_defence`?")
+            || err.contains("unknown effect `add_defense`: did you mean `add_defence`?"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty(), "nothing printed on error");
+}
+
+#[test]
+fn missing_file_and_include_cycle_exit_2() {
+    let o = skirmish(&["powers", "check", "no/such/file.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/file.toml"));
+    let f = write("cycle.toml", "include = [\"cycle.toml\"]\n");
+    let o = skirmish(&["powers", "check", &f]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is there a cycle?"));
+}
