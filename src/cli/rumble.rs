@@ -91,6 +91,7 @@ fn verdict(l: &Lineup, o: &Outcome, k: &Kernel) -> String {
     let how = match o.end {
         EndReason::Elimination => "",
         EndReason::RoundLimit => " (round limit: most Energy, then initiative)",
+        EndReason::PowerWin => " (a power's win)",
     };
     let mut s = match o.winner {
         Some(t) => format!(

@@ -361,6 +361,7 @@ impl Simulation for Ffa {
             rows.end.push(match o.end {
                 EndReason::Elimination => 0,
                 EndReason::RoundLimit => 1,
+                EndReason::PowerWin => 2,
             });
             rows.survivors.push(o.survivors);
             rows.hits.push(o.hits);

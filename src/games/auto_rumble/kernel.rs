@@ -18,6 +18,8 @@ pub enum EndReason {
     Elimination,
     /// Round limit reached; decided by Energy, then initiative (AR-14).
     RoundLimit,
+    /// A power's `win` effect ended the battle at once (AR-30).
+    PowerWin,
 }
 
 /// The result of one battle.

@@ -6,6 +6,8 @@
 //! JSON Lines, narration), `scenario` (files a host writes), `bidding` (the sample's auction).
 
 pub mod bidding;
+pub mod catalogue;
+pub mod data_reference;
 pub mod ffa;
 pub mod kernel;
 pub mod power_expr;

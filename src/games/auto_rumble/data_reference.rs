@@ -1,0 +1,740 @@
+//! The reference model for powers as data: every clause of [`super::power_file`] played plainly.
+//! A `Vec` of hero structs in initiative order, clauses found by scanning a loadout's whole list
+//! for the trigger at hand, targets found by scanning, copies by `Vec::insert`. No fast path, no
+//! phase skipping. [`super::data_kernel`] must agree with it battle for battle
+//! (tests/auto_rumble_data_differential.rs). The rule entries cited are in
+//! `docs/rules/auto-rumble.md`.
+
+use super::catalogue::{Catalogue, HeldClause, Loadout, NO_CLAUSE};
+use super::kernel::{EndReason, Outcome};
+use super::power_expr::Quantity;
+use super::power_file::{Clause, Effect, EffectKind, Limit, Target, When};
+use super::rules;
+use super::state::HeroId;
+
+#[derive(Clone, Debug)]
+struct Hero {
+    id: HeroId,
+    team: usize,
+    energy: i32,
+    defence: i32,
+    prevention: i32,
+    counters: [i32; super::catalogue::MAX_HERO_COUNTERS],
+    once_game: u32,
+    once_round: u32,
+    tax_now: i32,
+    tax_next: i32,
+    locked_now: bool,
+    locked_next: bool,
+    vulnerable: i32,
+    dodge: i32,
+    attack_hits_round: i32,
+    hits_last_round: i32,
+    damage_round: i32,
+    first_hit_done: bool,
+    /// This round's plan: use-order entries (`NO_CLAUSE` = the attack).
+    plan: Vec<u8>,
+    powers_used: i32,
+    hit: i32,
+    first_hit_bonus: i32,
+}
+
+/// A battle as the reference plays it: the outcome and each round's alive heroes and Energy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    pub outcome: Outcome,
+    pub rounds: Vec<Vec<(HeroId, i32)>>,
+}
+
+struct Battle<'a> {
+    cat: &'a Catalogue,
+    builds: &'a [Loadout],
+    heroes: Vec<Hero>,
+    capacity: usize,
+    capped: bool,
+    next_id: HeroId,
+    round: i32,
+    heroes_at_start: i32,
+    /// Heroes eliminated this round, per team.
+    deaths: Vec<i32>,
+    lost_energy: bool,
+    hits: u64,
+    won: Option<usize>,
+    /// Copies made in the phase under way: (parent id, copy), inserted when it ends (AR-11).
+    born: Vec<(HeroId, Hero)>,
+}
+
+/// Plays one battle. `initiative[t]` is team `t`'s initiative.
+pub fn play(
+    cat: &Catalogue,
+    builds: &[Loadout],
+    initiative: &[f64],
+    max_rounds: u32,
+    capacity: usize,
+) -> Replay {
+    let mut order: Vec<usize> = (0..builds.len()).collect();
+    // AR-6: highest initiative first; the stable sort keeps roster order among equals.
+    order.sort_by(|&a, &b| initiative[b].partial_cmp(&initiative[a]).unwrap());
+    let mut b = Battle {
+        cat,
+        builds,
+        heroes: Vec::new(),
+        capacity: capacity.max(1),
+        capped: false,
+        next_id: builds.len() as HeroId,
+        round: 0,
+        heroes_at_start: 0,
+        deaths: vec![0; builds.len()],
+        lost_energy: false,
+        hits: 0,
+        won: None,
+        born: Vec::new(),
+    };
+    for t in order {
+        let l = &builds[t];
+        if l.energy <= 0 {
+            continue; // AR-16
+        }
+        if b.heroes.len() >= b.capacity {
+            b.capped = true; // AR-15
+            continue;
+        }
+        b.heroes.push(Hero {
+            id: t as HeroId,
+            team: t,
+            energy: l.energy,
+            defence: 0,
+            prevention: 0,
+            counters: l.counters,
+            once_game: 0,
+            once_round: 0,
+            tax_now: 0,
+            tax_next: 0,
+            locked_now: false,
+            locked_next: false,
+            vulnerable: 1,
+            dodge: 0,
+            attack_hits_round: 0,
+            hits_last_round: 0,
+            damage_round: 0,
+            first_hit_done: false,
+            plan: Vec::new(),
+            powers_used: 0,
+            hit: 0,
+            first_hit_bonus: 0,
+        });
+    }
+    let mut rounds = Vec::new();
+    let mut quiet = 0;
+    let mut end = EndReason::Elimination;
+    // AR-34: battle-start clauses, in initiative order, before round 1.
+    b.phase(When::BattleStart);
+    while b.won.is_none() && b.teams_alive() > 1 {
+        b.round += 1;
+        b.lost_energy = false;
+        b.deaths.iter_mut().for_each(|d| *d = 0);
+        b.heroes_at_start = b.alive_count();
+        // Per-round state (AR-4, AR-31, AR-32).
+        for h in &mut b.heroes {
+            h.defence = 0;
+            h.once_round = 0;
+            h.tax_now = h.tax_next;
+            h.tax_next = 0;
+            h.locked_now = h.locked_next;
+            h.locked_next = false;
+            h.vulnerable = 1;
+            h.dodge = 0;
+            h.hits_last_round = h.attack_hits_round;
+            h.attack_hits_round = 0;
+            h.damage_round = 0;
+            h.first_hit_done = false;
+        }
+        b.phase(When::RoundStart);
+        if b.won.is_none() {
+            for i in 0..b.heroes.len() {
+                b.make_plan(i);
+            }
+            b.actions();
+        }
+        if b.won.is_none() {
+            b.phase(When::RoundEnd);
+        }
+        if b.won.is_some() {
+            rounds.push(b.snapshot());
+            break;
+        }
+        // AR-13.
+        quiet = if b.lost_energy { 0 } else { quiet + 1 };
+        if quiet == rules::STALEMATE_QUIET_ROUNDS {
+            quiet = 0;
+            for h in b.heroes.iter_mut().filter(|h| h.energy > 0) {
+                h.energy = rules::stalemate_energy(h.energy);
+                if h.energy <= 0 {
+                    b.deaths[h.team] += 1;
+                }
+            }
+        }
+        b.heroes.retain(|h| h.energy > 0);
+        rounds.push(b.snapshot());
+        if b.teams_alive() <= 1 {
+            break;
+        }
+        if b.round as u32 >= max_rounds {
+            end = EndReason::RoundLimit;
+            break;
+        }
+    }
+    let winner = if let Some(t) = b.won {
+        end = EndReason::PowerWin;
+        Some(t as u16)
+    } else if end == EndReason::RoundLimit {
+        round_limit_winner(&b.heroes, initiative)
+    } else {
+        b.heroes
+            .iter()
+            .find(|h| h.energy > 0)
+            .map(|h| h.team as u16)
+    };
+    Replay {
+        outcome: Outcome {
+            winner,
+            rounds: b.round as u32,
+            capped: b.capped,
+            end,
+            hits: b.hits,
+            survivors: b.alive_count() as u32,
+        },
+        rounds,
+    }
+}
+
+fn round_limit_winner(heroes: &[Hero], initiative: &[f64]) -> Option<u16> {
+    // AR-14: most Energy, then higher initiative; two teams tied on both is a draw.
+    let alive: Vec<&Hero> = heroes.iter().filter(|h| h.energy > 0).collect();
+    let key = |h: &Hero| (h.energy, initiative[h.team]);
+    let best = alive
+        .iter()
+        .map(|h| key(h))
+        .max_by(|a, b| a.partial_cmp(b).unwrap())?;
+    let mut teams: Vec<usize> = alive
+        .iter()
+        .filter(|h| key(h) == best)
+        .map(|h| h.team)
+        .collect();
+    teams.dedup();
+    if teams.len() > 1 {
+        None
+    } else {
+        Some(teams[0] as u16)
+    }
+}
+
+impl Battle<'_> {
+    fn snapshot(&self) -> Vec<(HeroId, i32)> {
+        self.heroes
+            .iter()
+            .filter(|h| h.energy > 0)
+            .map(|h| (h.id, h.energy))
+            .collect()
+    }
+
+    fn alive_count(&self) -> i32 {
+        self.heroes.iter().filter(|h| h.energy > 0).count() as i32
+    }
+
+    fn teams_alive(&self) -> usize {
+        let mut t: Vec<usize> = self
+            .heroes
+            .iter()
+            .filter(|h| h.energy > 0)
+            .map(|h| h.team)
+            .collect();
+        t.sort();
+        t.dedup();
+        t.len()
+    }
+
+    fn clauses_of(&self, i: usize, when: When) -> Vec<HeldClause> {
+        let l = &self.builds[self.heroes[i].team];
+        l.clauses[..l.n_clauses as usize]
+            .iter()
+            .filter(|hc| self.cat.clause(hc).when == when)
+            .copied()
+            .collect()
+    }
+
+    /// A phase: each alive hero in initiative order fires its clauses for `when`, in the order
+    /// held (AR-6); copies made in it join after it (AR-11).
+    fn phase(&mut self, when: When) {
+        let ids: Vec<HeroId> = self.heroes.iter().map(|h| h.id).collect();
+        for id in ids {
+            let Some(i) = self.index(id) else { continue };
+            if self.heroes[i].energy <= 0 || self.heroes[i].locked_now {
+                continue; // AR-5; AR-32: a locked hero's triggered powers do not act
+            }
+            for hc in self.clauses_of(i, when) {
+                let Some(i) = self.index(id) else { break };
+                if self.heroes[i].energy <= 0 || self.won.is_some() {
+                    break;
+                }
+                self.fire(i, &hc, None, false);
+            }
+        }
+        self.join_born();
+    }
+
+    fn index(&self, id: HeroId) -> Option<usize> {
+        self.heroes.iter().position(|h| h.id == id)
+    }
+
+    /// Copies join right after their parent, after the parent's earlier copies (AR-11).
+    fn join_born(&mut self) {
+        let mut joined: Vec<(HeroId, HeroId)> = Vec::new();
+        for (parent, copy) in std::mem::take(&mut self.born) {
+            let p = self
+                .index(parent)
+                .expect("a parent stays in the table until the round ends");
+            let mut k = p + 1;
+            while k < self.heroes.len() && joined.contains(&(parent, self.heroes[k].id)) {
+                k += 1;
+            }
+            joined.push((parent, copy.id));
+            self.heroes.insert(k, copy);
+        }
+    }
+
+    /// AR-3, AR-33: the budget is the Energy after the start-of-round phase, less this round's
+    /// tax; the walk stops at the first item whose Spend + Burn no longer fits. Locked powers
+    /// and spent once-per-game clauses are skipped; a `use` clause whose conditions fail is not
+    /// planned.
+    fn make_plan(&mut self, i: usize) {
+        let h = &self.heroes[i];
+        let l = &self.builds[h.team];
+        let mut budget = h.energy - h.tax_now;
+        let mut plan = Vec::new();
+        let mut used = 0;
+        for &u in l.uses() {
+            if u == NO_CLAUSE {
+                if rules::ATTACK_COST > budget {
+                    break;
+                }
+                budget -= rules::ATTACK_COST;
+                plan.push(u);
+                continue;
+            }
+            let hc = l.clauses[u as usize];
+            let c = *self.cat.clause(&hc);
+            if self.heroes[i].locked_now || !self.may_fire(i, &hc, &c) {
+                continue;
+            }
+            if !c
+                .conds()
+                .iter()
+                .all(|k| k.holds(|q| self.read(i, &hc, None, q)))
+            {
+                continue;
+            }
+            let cost = c.cost.spend.eval(|q| self.read(i, &hc, None, q)) as i64
+                + c.cost.burn.eval(|q| self.read(i, &hc, None, q)) as i64;
+            if cost > budget as i64 {
+                break;
+            }
+            budget -= cost as i32;
+            plan.push(u);
+            used += 1;
+        }
+        let h = &mut self.heroes[i];
+        h.plan = plan;
+        h.powers_used = used;
+        // Passive clauses: the attack's bonuses this round (AR-9, AR-25).
+        let mut bonus: i64 = 0;
+        let mut first: i64 = 0;
+        let team = self.heroes[i].team;
+        for hc in self.clauses_of(i, When::Passive) {
+            let c = *self.cat.clause(&hc);
+            if !c
+                .conds()
+                .iter()
+                .all(|k| k.holds(|q| self.read(i, &hc, None, q)))
+            {
+                continue;
+            }
+            for e in c.effects() {
+                let v = e.value.eval(|q| self.read(i, &hc, None, q)) as i64;
+                match e.kind {
+                    EffectKind::AttackBonus => bonus += v,
+                    EffectKind::FirstHitBonus => first += v,
+                    _ => {}
+                }
+            }
+        }
+        let h = &mut self.heroes[i];
+        h.hit = (self.builds[team].damage as i64 + bonus).clamp(0, i32::MAX as i64) as i32;
+        h.first_hit_bonus = first.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+    }
+
+    fn may_fire(&self, i: usize, hc: &HeldClause, c: &Clause) -> bool {
+        let h = &self.heroes[i];
+        let bit = hc.bit as u32;
+        match c.limit {
+            Limit::Unlimited => true,
+            Limit::OncePerRound => h.once_round & bit == 0,
+            Limit::OncePerGame => h.once_game & bit == 0,
+        }
+    }
+
+    fn read(&self, i: usize, hc: &HeldClause, target: Option<usize>, q: Quantity) -> i32 {
+        let h = &self.heroes[i];
+        let alive = |f: &dyn Fn(&Hero) -> bool| {
+            self.heroes.iter().filter(|o| o.energy > 0 && f(o)).count() as i32
+        };
+        match q {
+            Quantity::Energy => h.energy,
+            Quantity::Defence => h.defence,
+            Quantity::Attack => self.builds[h.team].damage,
+            Quantity::Strength => hc.strength,
+            Quantity::OtherStrength => hc.other_strength,
+            Quantity::Counter(k) => h.counters[hc.counter_base as usize + k as usize],
+            Quantity::Round => self.round,
+            Quantity::HeroesAlive => self.heroes_at_start,
+            Quantity::OpponentsAlive => alive(&|o| o.team != h.team),
+            Quantity::AlliesAlive => alive(&|o| o.team == h.team),
+            Quantity::TeamsAlive => self.teams_alive() as i32,
+            Quantity::EliminatedThisRound => self.deaths.iter().sum::<i32>() - self.deaths[h.team],
+            Quantity::DamageTaken => h.damage_round,
+            Quantity::HitsTakenLastRound => h.hits_last_round,
+            Quantity::PowersUsed => h.powers_used,
+            Quantity::TargetEnergy => target.map_or(0, |t| self.heroes[t].energy),
+            Quantity::TargetDefence => target.map_or(0, |t| self.heroes[t].defence),
+        }
+    }
+
+    /// Heroes an effect acts on, in initiative order (AR-26).
+    fn targets(&self, i: usize, t: Target, other: Option<usize>) -> Vec<usize> {
+        let team = self.heroes[i].team;
+        let alive: Vec<usize> = (0..self.heroes.len())
+            .filter(|&k| self.heroes[k].energy > 0)
+            .collect();
+        let opponents: Vec<usize> = alive
+            .iter()
+            .copied()
+            .filter(|&k| self.heroes[k].team != team)
+            .collect();
+        let best = |key: &dyn Fn(&Hero) -> i32, most: bool| -> Vec<usize> {
+            let mut pick: Option<usize> = None;
+            for &k in &opponents {
+                let better = match pick {
+                    None => true,
+                    Some(p) => {
+                        let (a, b) = (key(&self.heroes[k]), key(&self.heroes[p]));
+                        if most { a > b } else { a < b }
+                    }
+                };
+                if better {
+                    pick = Some(k);
+                }
+            }
+            pick.into_iter().collect()
+        };
+        match t {
+            Target::Holder => vec![i],
+            Target::AllOpponents => opponents,
+            Target::AllAllies => alive
+                .into_iter()
+                .filter(|&k| self.heroes[k].team == team)
+                .collect(),
+            Target::Everyone => alive.into_iter().filter(|&k| k != i).collect(),
+            Target::FirstOpponent => opponents.into_iter().take(1).collect(),
+            Target::OpponentMostEnergy => best(&|h| h.energy, true),
+            Target::OpponentLeastEnergy => best(&|h| h.energy, false),
+            Target::OpponentMostDefence => best(&|h| h.defence, true),
+            Target::Other => other
+                .filter(|&k| self.heroes[k].energy > 0)
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// Fires one clause of hero `i`. `other` is a reaction's other hero; `quiet`: effects of a
+    /// reaction trigger no reactions (AR-27).
+    fn fire(&mut self, i: usize, hc: &HeldClause, other: Option<usize>, quiet: bool) {
+        let c = *self.cat.clause(hc);
+        if !self.may_fire(i, hc, &c) {
+            return;
+        }
+        if c.when != When::Use
+            && !c
+                .conds()
+                .iter()
+                .all(|k| k.holds(|q| self.read(i, hc, other, q)))
+        {
+            return;
+        }
+        self.heroes[i].once_round |= hc.bit as u32;
+        self.heroes[i].once_game |= hc.bit as u32;
+        if c.when == When::Use {
+            // AR-24: the Burn is an Energy loss, paid as the power is used.
+            let burn = c.cost.burn.eval(|q| self.read(i, hc, None, q));
+            if burn > 0 && !self.lose(i, burn, None, quiet) {
+                return;
+            }
+        }
+        let id = self.heroes[i].id;
+        for e in c.effects() {
+            let Some(i) = self.index(id) else { return };
+            if self.heroes[i].energy <= 0 && c.when != When::Death {
+                return;
+            }
+            if self.won.is_some() {
+                return;
+            }
+            let to = e.to.unwrap_or(c.target);
+            let other = other.filter(|&o| o < self.heroes.len());
+            for t in self.targets(i, to, other) {
+                if let Some(k) = &e.cond
+                    && !k.holds(|q| self.read(i, hc, Some(t), q))
+                {
+                    continue;
+                }
+                self.apply(i, hc, e, t, quiet);
+            }
+        }
+    }
+
+    fn apply(&mut self, i: usize, hc: &HeldClause, e: &Effect, t: usize, quiet: bool) {
+        let v = e.value.eval(|q| self.read(i, hc, Some(t), q));
+        match e.kind {
+            EffectKind::AddEnergy => {
+                if v < 0 {
+                    self.lose(t, -v, None, quiet);
+                } else {
+                    self.heroes[t].energy = self.heroes[t].energy.saturating_add(v);
+                }
+            }
+            EffectKind::LoseEnergy => {
+                if v > 0 {
+                    self.lose(t, v, Some(i), quiet);
+                }
+            }
+            EffectKind::SetEnergy => {
+                let now = self.heroes[t].energy;
+                if v < now {
+                    self.lose(t, now - v, None, quiet);
+                } else {
+                    self.heroes[t].energy = v;
+                }
+            }
+            EffectKind::AddDefence => {
+                let h = &mut self.heroes[t];
+                h.defence = h.defence.saturating_add(v).max(0);
+            }
+            EffectKind::LoseDefence => {
+                let h = &mut self.heroes[t];
+                h.defence = h.defence.saturating_sub(v.max(0)).max(0);
+            }
+            EffectKind::AddPrevention => {
+                let h = &mut self.heroes[t];
+                h.prevention = h.prevention.saturating_add(v).max(0);
+            }
+            EffectKind::Damage => {
+                if v > 0 {
+                    self.hit(i, t, v, false, e.ignore_defence, e.unpreventable, quiet);
+                }
+            }
+            EffectKind::AttackBonus | EffectKind::FirstHitBonus => {}
+            EffectKind::CounterAdd(k) => {
+                let c = &mut self.heroes[t].counters[hc.counter_base as usize + k as usize];
+                *c = c.saturating_add(v);
+            }
+            EffectKind::CounterMultiply(k) => {
+                let c = &mut self.heroes[t].counters[hc.counter_base as usize + k as usize];
+                *c = c.saturating_mul(v);
+            }
+            EffectKind::CounterSet(k) => {
+                self.heroes[t].counters[hc.counter_base as usize + k as usize] = v;
+            }
+            EffectKind::CopySelf => {
+                // AR-15: alive heroes plus copies waiting to join stay within capacity.
+                if (self.alive_count() as usize + self.born.len()) < self.capacity {
+                    let mut copy = self.heroes[t].clone();
+                    copy.id = self.next_id;
+                    self.next_id += 1;
+                    self.born.push((self.heroes[t].id, copy));
+                } else {
+                    self.capped = true;
+                }
+            }
+            EffectKind::Eliminate => {
+                let e = self.heroes[t].energy;
+                self.lose(t, e, Some(i), quiet);
+            }
+            EffectKind::Win => self.won = Some(self.heroes[i].team),
+            EffectKind::Tax => {
+                let h = &mut self.heroes[t];
+                h.tax_next = h.tax_next.max(v);
+            }
+            EffectKind::Revive => self.heroes[t].energy = v.max(1),
+            EffectKind::Dodge => self.heroes[t].dodge = v.max(0),
+            EffectKind::Vulnerable => {
+                let h = &mut self.heroes[t];
+                h.vulnerable = h.vulnerable.saturating_mul(v.max(0));
+            }
+            EffectKind::Lock => self.heroes[t].locked_next = true,
+        }
+    }
+
+    /// An Energy loss that is not a hit (a Burn, `lose_energy`, a drop by `set_energy`):
+    /// nothing absorbs it (AR-29). Returns whether `t` is still alive.
+    fn lose(&mut self, t: usize, amount: i32, by: Option<usize>, quiet: bool) -> bool {
+        if amount <= 0 || self.heroes[t].energy <= 0 {
+            return self.heroes[t].energy > 0;
+        }
+        self.lost_energy = true;
+        let before = self.heroes[t].energy;
+        self.heroes[t].energy = before.saturating_sub(amount);
+        if self.heroes[t].energy <= 0 {
+            self.dies(t, by, quiet);
+        }
+        self.heroes[t].energy > 0
+    }
+
+    /// One hit of `amount` from `by` on `t` (AR-5, AR-29): the hit modifiers of the round, then
+    /// Defence, prevention, Energy, then reactions (AR-27).
+    #[allow(clippy::too_many_arguments)]
+    fn hit(
+        &mut self,
+        by: usize,
+        t: usize,
+        amount: i32,
+        attack: bool,
+        ignore_defence: bool,
+        unpreventable: bool,
+        quiet: bool,
+    ) {
+        if attack {
+            self.hits += 1;
+            let h = &mut self.heroes[t];
+            h.attack_hits_round += 1;
+            // AR-35: Bullet Time's dodge counts attack hits: 1, 1 + n, 1 + 2n, ... are prevented.
+            if h.dodge > 0 && (h.attack_hits_round - 1) % h.dodge == 0 {
+                self.react(t, When::Attacked, by, quiet);
+                self.react(by, When::Hit, t, quiet);
+                return;
+            }
+        }
+        let h = &mut self.heroes[t];
+        let mut rest = (amount as i64 * h.vulnerable as i64).min(i32::MAX as i64) as i32;
+        if !ignore_defence && !unpreventable {
+            let d = rest.min(h.defence);
+            h.defence -= d;
+            rest -= d;
+        }
+        if !unpreventable {
+            let p = rest.min(h.prevention);
+            h.prevention -= p;
+            rest -= p;
+        }
+        if attack {
+            self.react(t, When::Attacked, by, quiet);
+            self.react(by, When::Hit, t, quiet);
+        }
+        if rest > 0 && self.heroes[t].energy > 0 {
+            let h = &mut self.heroes[t];
+            h.energy = h.energy.saturating_sub(rest);
+            h.damage_round = h.damage_round.saturating_add(rest);
+            self.lost_energy = true;
+            self.react(t, When::Damaged, by, quiet);
+            self.react(by, When::DealtDamage, t, quiet);
+            if self.heroes[t].energy <= 0 {
+                self.dies(t, Some(by), quiet);
+            }
+        }
+    }
+
+    /// `t` reached Energy <= 0: its death reactions (a revive keeps it in), else it leaves:
+    /// the round's eliminations, the killer's `kill`, every opponent's `opponent_eliminated`.
+    fn dies(&mut self, t: usize, by: Option<usize>, quiet: bool) {
+        if !quiet {
+            for hc in self.clauses_of(t, When::Death) {
+                if self.heroes[t].locked_now {
+                    break;
+                }
+                self.fire(t, &hc, None, true);
+                if self.heroes[t].energy > 0 {
+                    return; // AR-27: revived, it never left
+                }
+            }
+        }
+        let team = self.heroes[t].team;
+        self.deaths[team] += 1;
+        if quiet {
+            return;
+        }
+        if let Some(k) = by
+            && k != t
+        {
+            self.react(k, When::Kill, t, quiet);
+        }
+        for k in 0..self.heroes.len() {
+            if self.heroes[k].energy > 0 && self.heroes[k].team != team {
+                self.react(k, When::OpponentEliminated, t, quiet);
+            }
+        }
+    }
+
+    /// Hero `k`'s reaction clauses for `when`, about hero `other` (AR-27).
+    fn react(&mut self, k: usize, when: When, other: usize, quiet: bool) {
+        if quiet || self.heroes[k].energy <= 0 || self.heroes[k].locked_now || self.won.is_some() {
+            return;
+        }
+        for hc in self.clauses_of(k, when) {
+            if self.heroes[k].energy <= 0 || self.won.is_some() {
+                break;
+            }
+            self.fire(k, &hc, Some(other), true);
+        }
+    }
+
+    /// The action phase: each alive hero walks its plan in initiative order (AR-6).
+    fn actions(&mut self) {
+        let ids: Vec<HeroId> = self.heroes.iter().map(|h| h.id).collect();
+        for id in ids {
+            let Some(i) = self.index(id) else { continue };
+            let plan = self.heroes[i].plan.clone();
+            for u in plan {
+                let Some(i) = self.index(id) else { break };
+                if self.heroes[i].energy <= 0 || self.won.is_some() {
+                    break; // AR-5
+                }
+                if u == NO_CLAUSE {
+                    self.attack(i);
+                } else {
+                    let hc = self.builds[self.heroes[i].team].clauses[u as usize];
+                    self.fire(i, &hc, None, false);
+                }
+            }
+        }
+        self.join_born();
+    }
+
+    /// The default attack: every alive hero of the other teams, in order (AR-1); the first hit
+    /// carries the first-hit bonus.
+    fn attack(&mut self, i: usize) {
+        let team = self.heroes[i].team;
+        let n = self.heroes.len();
+        for t in 0..n {
+            if self.heroes[i].energy <= 0 || self.won.is_some() {
+                return;
+            }
+            if self.heroes[t].team == team || self.heroes[t].energy <= 0 {
+                continue;
+            }
+            let mut amount = self.heroes[i].hit;
+            if !self.heroes[i].first_hit_done {
+                self.heroes[i].first_hit_done = true;
+                amount = amount.saturating_add(self.heroes[i].first_hit_bonus).max(0);
+            }
+            self.hit(i, t, amount, true, false, false, false);
+        }
+    }
+}
