@@ -5,6 +5,9 @@
 
 use rand::RngExt;
 use skirmish::games::auto_rumble::catalogue::{Catalogue, Held, Loadout, Use};
+use skirmish::games::auto_rumble::data_kernel::{DataKernel, NoHook, Rounds, in_kernel_class};
+use skirmish::games::auto_rumble::trace::Silent;
+use skirmish::games::auto_rumble::Kernel;
 use skirmish::games::auto_rumble::roster::random_roster;
 use skirmish::games::auto_rumble::{HeroSpec, Lineup, UseItem, data_reference, reference, rules};
 use skirmish::rng::{Stream, stream_rng};
@@ -61,4 +64,52 @@ fn data_reference_plays_the_six_as_the_hand_written_reference_does() {
         );
         assert_eq!(got.outcome, want.outcome, "battle {i}: outcomes differ");
     }
+}
+
+// The data kernel: the six from the file, in the kernel's class, against both the data reference
+// (per-round Energies) and the hand-written kernel (outcomes), hooked and silent.
+#[test]
+fn data_kernel_matches_data_reference_and_hand_written_kernel_on_10000_battles() {
+    let cat = Catalogue::builtin();
+    let mut kernels: Vec<DataKernel> = CAPACITIES.iter().map(|&c| DataKernel::new(c)).collect();
+    let mut hand: Vec<Kernel> = CAPACITIES.iter().map(|&c| Kernel::new(c)).collect();
+    let mut copies = 0;
+    for i in 0..10_000u64 {
+        let mut rng = stream_rng(0xDA7B, i, Stream::Roster);
+        let mut heroes = random_roster(&mut rng, 2..=8, -30..=60);
+        if i % 4 == 0 {
+            for h in &mut heroes {
+                h.coins = [0, 10][rng.random_range(0..2)];
+                h.base_initiative = Some([0.0, 0.5][rng.random_range(0..2)]);
+            }
+        }
+        let k = rng.random_range(0..CAPACITIES.len());
+        let max_rounds = if i % 3 == 0 {
+            rng.random_range(1..=8)
+        } else {
+            rules::DEFAULT_MAX_ROUNDS
+        };
+        let lineup = Lineup::compile(&heroes).unwrap();
+        let ini = lineup.initiatives(&mut stream_rng(0xDA7B, i, Stream::Initiative));
+        let builds: Vec<Loadout> = heroes.iter().map(|h| loadout(&cat, h)).collect();
+        assert!(in_kernel_class(&builds), "the six are in the kernel's class");
+        let mut rec = Rounds::default();
+        let got = kernels[k].run(&cat, &builds, &ini, max_rounds, &mut rec);
+        let want = data_reference::play(&cat, &builds, &ini, max_rounds, CAPACITIES[k]);
+        assert_eq!(
+            rec.0, want.rounds,
+            "battle {i}: per-round Energies differ; {heroes:#?}"
+        );
+        assert_eq!(got, want.outcome, "battle {i}: outcomes differ");
+        let silent = kernels[k].run(&cat, &builds, &ini, max_rounds, &mut NoHook);
+        assert_eq!(silent, got, "battle {i}: silent and hooked differ");
+        let hand_written = hand[k].run(&lineup.builds, &ini, max_rounds, &mut Silent);
+        assert_eq!(hand_written, got, "battle {i}: hand-written kernel differs");
+        copies += rec
+            .0
+            .iter()
+            .flatten()
+            .any(|&(id, _)| id as usize >= heroes.len()) as u32;
+    }
+    assert!(copies > 2000, "copies appeared in only {copies} battles");
 }

@@ -7,6 +7,7 @@
 
 pub mod bidding;
 pub mod catalogue;
+pub mod data_kernel;
 pub mod data_reference;
 pub mod ffa;
 pub mod kernel;
