@@ -6,11 +6,17 @@
 //! match's base initiatives drawn from its own seeded stream (the per-match seeding is part of the
 //! measured cost, as it is in a simulation). Workloads are fixed and seeded, so the hit count per
 //! iteration is a constant, which is what the "attacks" throughput divides by.
+//!
+//! Each workload runs twice: `battles` / `attacks` on the hand-written kernel (the six sample
+//! powers as code) and `data_battles` / `data_attacks` on the data kernel (the same six read from
+//! experiments/powers/sample.toml), so the cost of powers as data is one comparison away.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use skirmish::games::auto_rumble::catalogue::{Catalogue, Loadout, loadout_of_spec};
+use skirmish::games::auto_rumble::data_kernel::{DataKernel, NoHook};
 use skirmish::games::auto_rumble::roster::random_roster;
 use skirmish::games::auto_rumble::trace::Silent;
 use skirmish::games::auto_rumble::{HeroSpec, Kernel, Lineup, Power, rules};
@@ -30,10 +36,55 @@ fn play(kernel: &mut Kernel, lineups: &[Lineup], n: u64, ini: &mut [f64]) -> u64
     hits
 }
 
-fn workload(c: &mut Criterion, name: &str, lineups: Vec<Lineup>, battles: u64, samples: usize) {
+/// The same matches on the data kernel (initiatives drawn the same way, from the lineups).
+fn play_data(
+    kernel: &mut DataKernel,
+    cat: &Catalogue,
+    lineups: &[(Lineup, Vec<Loadout>)],
+    n: u64,
+    ini: &mut [f64],
+) -> u64 {
+    let mut hits = 0;
+    for i in 0..n {
+        let (l, builds) = &lineups[(i as usize) % lineups.len()];
+        let ini = &mut ini[..l.len()];
+        l.initiatives_into(&mut stream_rng(42, i, Stream::Initiative), ini);
+        hits += kernel
+            .run(cat, builds, ini, rules::DEFAULT_MAX_ROUNDS, &mut NoHook)
+            .hits;
+    }
+    hits
+}
+
+fn workload(
+    c: &mut Criterion,
+    name: &str,
+    specs: Vec<Vec<HeroSpec>>,
+    battles: u64,
+    samples: usize,
+) {
+    let cat = Catalogue::builtin();
+    let lineups: Vec<Lineup> = specs.iter().map(|s| Lineup::compile(s).unwrap()).collect();
+    let data: Vec<(Lineup, Vec<Loadout>)> = specs
+        .iter()
+        .zip(&lineups)
+        .map(|(s, l)| {
+            let b = s
+                .iter()
+                .map(|h| loadout_of_spec(&cat, h).unwrap())
+                .collect();
+            (l.clone(), b)
+        })
+        .collect();
     let mut kernel = Kernel::new(rules::DEFAULT_CAPACITY);
+    let mut dkernel = DataKernel::new(rules::DEFAULT_CAPACITY);
     let mut ini = vec![0.0; 64];
     let hits = play(&mut kernel, &lineups, battles, &mut ini);
+    assert_eq!(
+        hits,
+        play_data(&mut dkernel, &cat, &data, battles, &mut ini),
+        "both kernels play the same battles"
+    );
     let mut g = c.benchmark_group(name);
     g.sample_size(samples)
         .warm_up_time(Duration::from_secs(1))
@@ -42,33 +93,31 @@ fn workload(c: &mut Criterion, name: &str, lineups: Vec<Lineup>, battles: u64, s
     g.bench_function("battles", |b| {
         b.iter(|| black_box(play(&mut kernel, &lineups, battles, &mut ini)))
     });
+    g.bench_function("data_battles", |b| {
+        b.iter(|| black_box(play_data(&mut dkernel, &cat, &data, battles, &mut ini)))
+    });
     g.throughput(Throughput::Elements(hits));
     g.bench_function("attacks", |b| {
         b.iter(|| black_box(play(&mut kernel, &lineups, battles, &mut ini)))
+    });
+    g.bench_function("data_attacks", |b| {
+        b.iter(|| black_box(play_data(&mut dkernel, &cat, &data, battles, &mut ini)))
     });
     g.finish();
 }
 
 fn benches(c: &mut Criterion) {
     // The default battle: three heroes, no coins left over, no powers.
-    let plain = Lineup::compile(&[
+    let plain = vec![
         HeroSpec::new("A", 0, &[]),
         HeroSpec::new("B", 0, &[]),
         HeroSpec::new("C", 0, &[]),
-    ])
-    .unwrap();
+    ];
     workload(c, "default_3_heroes", vec![plain], 10_000, 50);
 
     // Eight heroes, random powers, orders and coins (-30..=60): 256 seeded rosters.
-    let random: Vec<Lineup> = (0..256u64)
-        .map(|i| {
-            Lineup::compile(&random_roster(
-                &mut stream_rng(7, i, Stream::Roster),
-                8..=8,
-                -30..=60,
-            ))
-            .unwrap()
-        })
+    let random: Vec<Vec<HeroSpec>> = (0..256u64)
+        .map(|i| random_roster(&mut stream_rng(7, i, Stream::Roster), 8..=8, -30..=60))
         .collect();
     workload(c, "random_8_heroes", random, 256, 30);
 
@@ -77,13 +126,7 @@ fn benches(c: &mut Criterion) {
     let amoeba: Vec<HeroSpec> = (0..5)
         .map(|i| HeroSpec::new(&format!("A{i}"), 0, &[Power::Amoeba, Power::CosmicShield]))
         .collect();
-    workload(
-        c,
-        "amoeba_cosmic_worst",
-        vec![Lineup::compile(&amoeba).unwrap()],
-        1,
-        10,
-    );
+    workload(c, "amoeba_cosmic_worst", vec![amoeba], 1, 10);
 }
 
 criterion_group!(auto_rumble, benches);

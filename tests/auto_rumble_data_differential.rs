@@ -4,11 +4,11 @@
 //! subsets and orders of the six, forced initiative ties, small capacities, short round limits).
 
 use rand::RngExt;
+use skirmish::games::auto_rumble::Kernel;
 use skirmish::games::auto_rumble::catalogue::{Catalogue, Held, Loadout, Use};
 use skirmish::games::auto_rumble::data_kernel::{DataKernel, NoHook, Rounds, in_kernel_class};
-use skirmish::games::auto_rumble::trace::Silent;
-use skirmish::games::auto_rumble::Kernel;
 use skirmish::games::auto_rumble::roster::random_roster;
+use skirmish::games::auto_rumble::trace::Silent;
 use skirmish::games::auto_rumble::{HeroSpec, Lineup, UseItem, data_reference, reference, rules};
 use skirmish::rng::{Stream, stream_rng};
 
@@ -92,7 +92,10 @@ fn data_kernel_matches_data_reference_and_hand_written_kernel_on_10000_battles()
         let lineup = Lineup::compile(&heroes).unwrap();
         let ini = lineup.initiatives(&mut stream_rng(0xDA7B, i, Stream::Initiative));
         let builds: Vec<Loadout> = heroes.iter().map(|h| loadout(&cat, h)).collect();
-        assert!(in_kernel_class(&builds), "the six are in the kernel's class");
+        assert!(
+            in_kernel_class(&builds),
+            "the six are in the kernel's class"
+        );
         let mut rec = Rounds::default();
         let got = kernels[k].run(&cat, &builds, &ini, max_rounds, &mut rec);
         let want = data_reference::play(&cat, &builds, &ini, max_rounds, CAPACITIES[k]);

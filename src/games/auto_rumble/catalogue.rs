@@ -205,30 +205,32 @@ pub mod phase {
     pub const GENERAL: u32 = 1 << 8;
 }
 
-/// A hero's compiled loadout, shared by the hero and all its copies.
+/// A hero's compiled loadout, shared by the hero and all its copies. `repr(C)` keeps what every
+/// battle reads (stats, phase bits, the use order, counters) in the first cache line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub struct Loadout {
     pub energy: i32,
     pub damage: i32,
     pub coins: i32,
-    pub clauses: [HeldClause; MAX_CLAUSES],
+    pub phases: u32,
     pub n_clauses: u8,
-    /// Clause indices per phase, in the order held (AR-6).
-    pub battle_start: [u8; MAX_CLAUSES],
     pub n_battle_start: u8,
-    pub round_start: [u8; MAX_CLAUSES],
     pub n_round_start: u8,
-    pub round_end: [u8; MAX_CLAUSES],
     pub n_round_end: u8,
-    pub passive: [u8; MAX_CLAUSES],
     pub n_passive: u8,
-    pub reactions: [u8; MAX_CLAUSES],
     pub n_reactions: u8,
+    pub n_uses: u8,
     /// The use order: `NO_CLAUSE` is the attack, else the clause index of a `use` clause.
     pub uses: [u8; MAX_USE],
-    pub n_uses: u8,
     pub counters: [i32; MAX_HERO_COUNTERS],
-    pub phases: u32,
+    /// Clause indices per phase, in the order held (AR-6).
+    pub battle_start: [u8; MAX_CLAUSES],
+    pub round_start: [u8; MAX_CLAUSES],
+    pub round_end: [u8; MAX_CLAUSES],
+    pub passive: [u8; MAX_CLAUSES],
+    pub reactions: [u8; MAX_CLAUSES],
+    pub clauses: [HeldClause; MAX_CLAUSES],
 }
 
 /// The attack's entry in a use order.
@@ -387,6 +389,38 @@ impl Loadout {
     pub fn uses(&self) -> &[u8] {
         &self.uses[..self.n_uses as usize]
     }
+}
+
+/// A hand-written-kernel hero ([`super::roster::HeroSpec`], the six sample powers) as a loadout
+/// of `cat`, matched by power name: how benches and tests hold the two kernels side by side.
+pub fn loadout_of_spec(
+    cat: &Catalogue,
+    h: &super::roster::HeroSpec,
+) -> Result<Loadout, LoadoutError> {
+    use super::roster::UseItem;
+    let id = |name: &str| {
+        cat.id(name)
+            .ok_or_else(|| LoadoutError::OrderNamesUnheld(name.to_string()))
+    };
+    let held = h
+        .powers
+        .iter()
+        .map(|p| {
+            Ok(Held {
+                power: id(p.power.name())?,
+                strength: p.strength,
+            })
+        })
+        .collect::<Result<Vec<_>, LoadoutError>>()?;
+    let order = h
+        .order
+        .iter()
+        .map(|u| match u {
+            UseItem::Attack => Ok(Use::Attack),
+            UseItem::Power(p) => Ok(Use::Power(id(p.name())?)),
+        })
+        .collect::<Result<Vec<_>, LoadoutError>>()?;
+    Loadout::compile(cat, h.coins, &held, &order)
 }
 
 /// The default use order: the attack, then held powers with a `use` clause, as held (AR-17).

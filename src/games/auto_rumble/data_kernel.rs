@@ -99,7 +99,7 @@ impl Table {
         self.energy.len()
     }
 
-    /// Appends row `i` of `from`: a copy inherits everything but the round's Defence (AR-11).
+    /// Appends row `i` of `from`: a copy inherits its original's state (AR-11).
     #[inline]
     fn push_row(&mut self, from: &Table, i: usize) {
         let k = self.len;
@@ -108,10 +108,8 @@ impl Table {
         self.prevention[k] = from.prevention[i];
         self.team[k] = from.team[i];
         self.id[k] = from.id[i];
-        self.plan[k] = from.plan[i];
-        self.used[k] = from.used[i];
-        self.hit[k] = from.hit[i];
-        self.first_bonus[k] = from.first_bonus[i];
+        // plan, used, hit and first_bonus are this round's, read only in the action phase, which
+        // a copy born this round never takes part in (AR-11): not copied.
         self.once_game[k] = from.once_game[i];
         self.once_round[k] = from.once_round[i];
         self.counters[k] = from.counters[i];
@@ -187,7 +185,10 @@ impl DataKernel {
         hook: &mut H,
     ) -> Outcome {
         assert_eq!(builds.len(), initiative.len(), "one initiative per team");
-        assert!(in_kernel_class(builds), "loadouts outside the kernel's class: use `play`");
+        assert!(
+            in_kernel_class(builds),
+            "loadouts outside the kernel's class: use `play`"
+        );
         let teams = builds.len();
         if self.team_alive.len() < teams {
             self.team_alive.resize(teams, 0);
@@ -238,14 +239,18 @@ impl DataKernel {
             f.id[k] = t as HeroId;
             f.once_game[k] = 0;
             f.once_round[k] = 0;
-            f.counters[k] = b.counters;
+            if b.phases != 0 {
+                f.counters[k] = b.counters;
+            }
             f.len = k + 1;
             self.team_alive[t as usize] = 1;
             tally.teams_alive += 1;
             tally.alive += 1;
         }
         if phases & phase::BATTLE_START != 0 {
-            self.phase(cat, builds, &mut tally, |b| (&b.battle_start, b.n_battle_start));
+            self.phase(cat, builds, &mut tally, |b| {
+                (&b.battle_start, b.n_battle_start)
+            });
         }
         let mut rounds = 0;
         let mut quiet = 0;
@@ -257,15 +262,24 @@ impl DataKernel {
             tally.heroes_at_start = tally.alive as i32;
             tally.round_deaths = 0;
             tally.lost_energy = false;
-            self.round_deaths[..teams].fill(0);
-            let n = self.front.len;
-            self.front.defence[..n].fill(0); // AR-4
-            self.front.once_round[..n].fill(0);
-            if phases & phase::ROUND_START != 0 {
-                self.phase(cat, builds, &mut tally, |b| (&b.round_start, b.n_round_start));
+            if phases != 0 {
+                // Without powers nothing reads these (no Defence, limits or Souleater).
+                self.round_deaths[..teams].fill(0);
+                let n = self.front.len;
+                self.front.defence[..n].fill(0); // AR-4
+                self.front.once_round[..n].fill(0);
             }
-            self.plan(cat, builds, &tally, phases);
-            self.actions(cat, builds, &mut tally);
+            if phases & phase::ROUND_START != 0 {
+                self.phase(cat, builds, &mut tally, |b| {
+                    (&b.round_start, b.n_round_start)
+                });
+            }
+            if phases == 0 {
+                self.powerless_round(builds, &mut tally);
+            } else {
+                self.plan(cat, builds, &tally, phases);
+                self.actions(cat, builds, &mut tally);
+            }
             if phases & phase::ROUND_END != 0 {
                 self.phase(cat, builds, &mut tally, |b| (&b.round_end, b.n_round_end));
             }
@@ -278,7 +292,7 @@ impl DataKernel {
             // Dead rows may stay (every phase skips Energy <= 0) until they are half the table;
             // a hook always sees a compacted table.
             let dead = self.front.len - tally.alive as usize;
-            if dead > 0 && (H::ENABLED || dead * 2 > self.front.len) {
+            if dead > 0 && (H::ENABLED || (phases != 0 && dead * 2 > self.front.len)) {
                 self.rebuild();
             }
             if H::ENABLED {
@@ -304,6 +318,44 @@ impl DataKernel {
             hits: tally.hits,
             survivors: tally.alive,
         }
+    }
+
+    /// A whole round when no hero holds a power: plans from the Energy held at the start of the
+    /// round (AR-3), then each planned attack, in initiative order, hits every other alive hero
+    /// (AR-1, AR-5). Without powers there are no copies (a team is one hero), no Defence and no
+    /// prevention.
+    #[inline(always)]
+    fn powerless_round(&mut self, builds: &[Loadout], tally: &mut Tally) {
+        let f = &mut self.front;
+        let n = f.len;
+        let (energy, plan, team) = (&mut f.energy[..n], &mut f.plan[..n], &f.team[..n]);
+        for (p, &e) in plan.iter_mut().zip(energy.iter()) {
+            *p = (e >= rules::ATTACK_COST) as u16;
+        }
+        let mut hits = 0u64;
+        let mut lost = false;
+        for i in 0..n {
+            if energy[i] <= 0 || plan[i] == 0 {
+                continue;
+            }
+            let damage = builds[team[i] as usize].damage.max(0);
+            for j in 0..n {
+                let e = energy[j];
+                if j == i || e <= 0 {
+                    continue;
+                }
+                hits += 1;
+                if damage > 0 {
+                    energy[j] = e - damage;
+                    lost = true;
+                    if e - damage <= 0 {
+                        die(team[j], &mut self.team_alive, &mut self.round_deaths, tally);
+                    }
+                }
+            }
+        }
+        tally.hits += hits;
+        tally.lost_energy |= lost;
     }
 
     /// A triggered phase: each alive hero in initiative order fires its clauses from `list`, in
@@ -376,12 +428,17 @@ impl DataKernel {
             return;
         }
         if c.when != super::power_file::When::Use
-            && !c.conds().iter().all(|k| k.holds(|q| self.read(b, hc, i, tally, q)))
+            && !c
+                .conds()
+                .iter()
+                .all(|k| k.holds(|q| self.read(b, hc, i, tally, q)))
         {
             return;
         }
-        self.front.once_round[i] |= hc.bit;
-        self.front.once_game[i] |= hc.bit;
+        if c.limit != Limit::Unlimited {
+            self.front.once_round[i] |= hc.bit;
+            self.front.once_game[i] |= hc.bit;
+        }
         if c.when == super::power_file::When::Use {
             let burn = c.cost.burn.eval(|q| self.read(b, hc, i, tally, q));
             if burn > 0 && !self.lose(i, burn, tally) {
@@ -461,7 +518,12 @@ impl DataKernel {
         tally.lost_energy = true;
         f.energy[i] = before.saturating_sub(amount);
         if f.energy[i] <= 0 {
-            die(f.team[i], &mut self.team_alive, &mut self.round_deaths, tally);
+            die(
+                f.team[i],
+                &mut self.team_alive,
+                &mut self.round_deaths,
+                tally,
+            );
             return false;
         }
         true
@@ -473,6 +535,15 @@ impl DataKernel {
         let n = self.front.len;
         for i in 0..n {
             let b = &builds[self.front.team[i] as usize];
+            if b.phases & (phase::USE | phase::PASSIVE) == 0 {
+                // Nothing but the attack in the use order and no bonus: the common case.
+                let attack_fits = self.front.energy[i] >= rules::ATTACK_COST;
+                self.front.plan[i] = attack_fits as u16 * first_attack_bit(b);
+                self.front.used[i] = 0;
+                self.front.hit[i] = b.damage.max(0);
+                self.front.first_bonus[i] = 0;
+                continue;
+            }
             let mut budget = self.front.energy[i] as i64;
             let mut mask = 0u16;
             let mut used = 0u8;
@@ -484,7 +555,10 @@ impl DataKernel {
                     let hc = &b.clauses[u as usize];
                     let c = cat.clause(hc);
                     if !self.may_fire(c, hc, i)
-                        || !c.conds().iter().all(|x| x.holds(|q| self.read(b, hc, i, tally, q)))
+                        || !c
+                            .conds()
+                            .iter()
+                            .all(|x| x.holds(|q| self.read(b, hc, i, tally, q)))
                     {
                         continue; // not planned, not used: costs nothing this round
                     }
@@ -505,7 +579,11 @@ impl DataKernel {
             if phases & phase::PASSIVE != 0 {
                 for hc in b.clause_list(&b.passive, b.n_passive) {
                     let c = cat.clause(hc);
-                    if !c.conds().iter().all(|x| x.holds(|q| self.read(b, hc, i, tally, q))) {
+                    if !c
+                        .conds()
+                        .iter()
+                        .all(|x| x.holds(|q| self.read(b, hc, i, tally, q)))
+                    {
                         continue;
                     }
                     for e in c.effects() {
@@ -554,19 +632,40 @@ impl DataKernel {
         }
     }
 
-    /// The attack of row `i`: every alive hero of the other teams, in order (AR-1, AR-5).
+    /// The attack of row `i`: every alive hero of the other teams, in order (AR-1, AR-5). The
+    /// first hit carries the first-hit bonus; it is split off so the main loop's damage is a
+    /// constant.
     #[inline(always)]
     fn attack(&mut self, i: usize, tally: &mut Tally) {
+        let n = self.front.len;
+        let team = self.front.team[i];
+        let damage = self.front.hit[i];
+        let first = self.front.first_bonus[i];
+        let mut from = 0;
+        if first != 0 {
+            let f = &self.front;
+            match (0..n).find(|&j| f.team[j] != team && f.energy[j] > 0) {
+                None => return,
+                Some(j) => {
+                    self.hit_rows(j, j + 1, team, damage.saturating_add(first).max(0), tally);
+                    from = j + 1;
+                }
+            }
+        }
+        self.hit_rows(from, n, team, damage, tally);
+    }
+
+    /// Rows `from..to` not of `team` and alive each take a hit of `damage`: Defence absorbs
+    /// first, then prevention, then Energy (AR-5).
+    #[inline(always)]
+    fn hit_rows(&mut self, from: usize, to: usize, team: u16, damage: i32, tally: &mut Tally) {
         let f = &mut self.front;
-        let n = f.len;
-        let team = f.team[i];
-        let damage = f.hit[i];
-        let mut first = f.first_bonus[i];
-        let rows = f.energy[..n]
+        // Zipped iterators: one pass over four arrays with no bounds checks.
+        let rows = f.energy[from..to]
             .iter_mut()
-            .zip(&mut f.defence[..n])
-            .zip(&mut f.prevention[..n])
-            .zip(&f.team[..n]);
+            .zip(&mut f.defence[from..to])
+            .zip(&mut f.prevention[from..to])
+            .zip(&f.team[from..to]);
         let mut hits = 0u64;
         let mut lost = false;
         for (((energy, defence), prevention), &target_team) in rows {
@@ -575,17 +674,10 @@ impl DataKernel {
                 continue;
             }
             hits += 1;
-            let amount = if first != 0 {
-                let a = damage.saturating_add(first).max(0);
-                first = 0;
-                a
-            } else {
-                damage
-            };
             let d = *defence;
-            let by_defence = amount.min(d);
+            let by_defence = damage.min(d);
             *defence = d - by_defence;
-            let rest = amount - by_defence;
+            let rest = damage - by_defence;
             if rest > 0 {
                 let p = *prevention;
                 let by_prevention = rest.min(p);
@@ -595,7 +687,12 @@ impl DataKernel {
                     *energy = e - to_energy;
                     lost = true;
                     if e - to_energy <= 0 {
-                        die(target_team, &mut self.team_alive, &mut self.round_deaths, tally);
+                        die(
+                            target_team,
+                            &mut self.team_alive,
+                            &mut self.round_deaths,
+                            tally,
+                        );
                     }
                 }
             }
@@ -614,7 +711,12 @@ impl DataKernel {
             }
             self.front.energy[i] = rules::stalemate_energy(before);
             if self.front.energy[i] <= 0 {
-                die(self.front.team[i], &mut self.team_alive, &mut self.round_deaths, tally);
+                die(
+                    self.front.team[i],
+                    &mut self.team_alive,
+                    &mut self.round_deaths,
+                    tally,
+                );
             }
         }
     }
@@ -664,6 +766,12 @@ impl DataKernel {
         }
         if tied { None } else { best.map(|b| b.2) }
     }
+}
+
+/// The plan bit of the attack for a loadout whose use order holds only the attack.
+#[inline]
+fn first_attack_bit(b: &Loadout) -> u16 {
+    (b.n_uses > 0 && b.uses[0] == NO_CLAUSE) as u16
 }
 
 #[inline(always)]
