@@ -116,3 +116,66 @@ fn data_kernel_matches_data_reference_and_hand_written_kernel_on_10000_battles()
     }
     assert!(copies > 2000, "copies appeared in only {copies} battles");
 }
+
+// Every archive power in the kernel's class, in random combinations, strengths and orders: the
+// data kernel against the data reference, round by round.
+#[test]
+fn data_kernel_matches_data_reference_on_archive_powers_in_its_class() {
+    use rand::seq::SliceRandom;
+    use skirmish::games::auto_rumble::catalogue::default_order;
+    let cat = Catalogue::new(
+        skirmish::games::auto_rumble::power_file::load(std::path::Path::new(
+            "experiments/powers/archive.toml",
+        ))
+        .unwrap(),
+    );
+    let in_class: Vec<u16> = (0..cat.len() as u16)
+        .filter(|&p| {
+            let l = Loadout::compile(
+                &cat,
+                0,
+                &[Held {
+                    power: p,
+                    strength: 0,
+                }],
+                &default_order(
+                    &cat,
+                    &[Held {
+                        power: p,
+                        strength: 0,
+                    }],
+                ),
+            )
+            .unwrap();
+            in_kernel_class(&[l])
+        })
+        .collect();
+    assert!(in_class.len() >= 12, "{} powers in class", in_class.len());
+    let mut kernel = DataKernel::new(64);
+    for i in 0..5_000u64 {
+        let mut rng = stream_rng(0xA4C, i, Stream::Roster);
+        let n = rng.random_range(2..=6);
+        let builds: Vec<Loadout> = (0..n)
+            .map(|_| {
+                let mut held = Vec::new();
+                for &power in &in_class {
+                    if rng.random_bool(0.25) {
+                        let strength = rng.random_range(0..=40);
+                        held.push(Held { power, strength });
+                    }
+                }
+                held.shuffle(&mut rng);
+                held.truncate(4);
+                let mut order = default_order(&cat, &held);
+                order.shuffle(&mut rng);
+                Loadout::compile(&cat, rng.random_range(-30..=60), &held, &order).unwrap()
+            })
+            .collect();
+        let ini: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..1.0)).collect();
+        let mut rec = Rounds::default();
+        let got = kernel.run(&cat, &builds, &ini, 30, &mut rec);
+        let want = data_reference::play(&cat, &builds, &ini, 30, 64);
+        assert_eq!(rec.0, want.rounds, "battle {i}: per-round Energies differ");
+        assert_eq!(got, want.outcome, "battle {i}: outcomes differ");
+    }
+}

@@ -490,19 +490,39 @@ impl Battle<'_> {
             }
             let to = e.to.unwrap_or(c.target);
             let other = other.filter(|&o| o < self.heroes.len());
+            // `target.*` reads the clause's target, even in an effect sent elsewhere with `to`
+            // (Parasitic Strain's gain reads the opponent's Defence, AR-26).
+            let clause_target = if e.to.is_some() && c.target.is_single() {
+                self.targets(i, c.target, other).first().copied()
+            } else {
+                None
+            };
             for t in self.targets(i, to, other) {
+                let read_at = if e.to.is_some() {
+                    clause_target
+                } else {
+                    Some(t)
+                };
                 if let Some(k) = &e.cond
-                    && !k.holds(|q| self.read(i, hc, Some(t), q))
+                    && !k.holds(|q| self.read(i, hc, read_at, q))
                 {
                     continue;
                 }
-                self.apply(i, hc, e, t, quiet);
+                self.apply(i, hc, e, t, read_at, quiet);
             }
         }
     }
 
-    fn apply(&mut self, i: usize, hc: &HeldClause, e: &Effect, t: usize, quiet: bool) {
-        let v = e.value.eval(|q| self.read(i, hc, Some(t), q));
+    fn apply(
+        &mut self,
+        i: usize,
+        hc: &HeldClause,
+        e: &Effect,
+        t: usize,
+        read_at: Option<usize>,
+        quiet: bool,
+    ) {
+        let v = e.value.eval(|q| self.read(i, hc, read_at, q));
         match e.kind {
             EffectKind::AddEnergy => {
                 if v < 0 {

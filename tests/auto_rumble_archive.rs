@@ -1,0 +1,340 @@
+//! One small battle per archive power (experiments/powers/archive.toml), numbers worked by hand.
+//! Each battle is played by the data reference and, where the loadouts are in its class, by the
+//! data kernel too (the two must agree). Heroes enter in the order given, initiative falling
+//! (0.9, 0.8, ...). A hero with 0 coins has 100 Energy and deals 10 per hit (AR-2).
+
+use std::path::Path;
+
+use skirmish::games::auto_rumble::EndReason;
+use skirmish::games::auto_rumble::catalogue::{Catalogue, Held, Loadout, Use, default_order};
+use skirmish::games::auto_rumble::data_kernel::{DataKernel, Rounds, in_kernel_class};
+use skirmish::games::auto_rumble::data_reference::{self, Replay};
+
+fn archive() -> Catalogue {
+    Catalogue::new(
+        skirmish::games::auto_rumble::power_file::load(Path::new(
+            "experiments/powers/archive.toml",
+        ))
+        .unwrap(),
+    )
+}
+
+/// A hero: coins, powers (strength 0, or `name=strength`), optional use order.
+fn hero(cat: &Catalogue, coins: i32, powers: &[&str], order: Option<&[&str]>) -> Loadout {
+    let held: Vec<Held> = powers
+        .iter()
+        .map(|p| {
+            let (name, strength) = p.split_once('=').unwrap_or((p, "0"));
+            Held {
+                power: cat.id(name).unwrap_or_else(|| panic!("no power {name}")),
+                strength: strength.parse().unwrap(),
+            }
+        })
+        .collect();
+    let order = match order {
+        None => default_order(cat, &held),
+        Some(o) => o
+            .iter()
+            .map(|n| {
+                if *n == "Attack" {
+                    Use::Attack
+                } else {
+                    Use::Power(cat.id(n).unwrap())
+                }
+            })
+            .collect(),
+    };
+    Loadout::compile(cat, coins, &held, &order).unwrap()
+}
+
+fn play(cat: &Catalogue, builds: &[Loadout], max_rounds: u32) -> Replay {
+    let ini: Vec<f64> = (0..builds.len()).map(|k| 0.9 - 0.1 * k as f64).collect();
+    let want = data_reference::play(cat, builds, &ini, max_rounds, 4096);
+    if in_kernel_class(builds) {
+        let mut rec = Rounds::default();
+        let got = DataKernel::new(4096).run(cat, builds, &ini, max_rounds, &mut rec);
+        assert_eq!(rec.0, want.rounds, "kernel and reference disagree");
+        assert_eq!(got, want.outcome, "kernel and reference disagree");
+    }
+    want
+}
+
+fn round(r: &Replay, k: usize) -> Vec<(u32, i32)> {
+    r.rounds[k - 1].clone()
+}
+
+#[test]
+fn kinetic_absorption_gains_5_per_hit_taken_last_round() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Kinetic Absorption"], None),
+        hero(&c, 0, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b, 2);
+    assert_eq!(round(&r, 1), [(0, 80), (1, 80), (2, 80)]);
+    // Round 2 starts with +5 x 2 hits: 90, then two hits: 70.
+    assert_eq!(round(&r, 2), [(0, 70), (1, 60), (2, 60)]);
+}
+
+#[test]
+fn jammer_locks_the_opponents_use_clauses_next_round() {
+    let c = archive();
+    // B acts first: Crystallize gives Defence 1 in round 1; A's Jammer stops it in round 2.
+    let b = [hero(&c, 0, &[], None), hero(&c, 0, &["Jammer"], None)];
+    let b = [hero(&c, 0, &["Crystallize"], None), b[1]];
+    let r = play(&c, &b, 2);
+    assert_eq!(round(&r, 1), [(0, 91), (1, 90)]);
+    assert_eq!(
+        round(&r, 2),
+        [(0, 81), (1, 80)],
+        "no Crystallize in round 2"
+    );
+}
+
+#[test]
+fn firestorm_burns_5_and_hits_every_opponent_for_5() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Firestorm"], None),
+        hero(&c, 0, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b, 1);
+    assert_eq!(round(&r, 1), [(0, 75), (1, 75), (2, 75)]);
+}
+
+#[test]
+fn wrecking_spree_wins_at_the_twentieth_building() {
+    let c = archive();
+    // B (Giant Growth + Titanium Skin, coins -18: 164 Energy, 50 prevention, 4 damage) outlasts
+    // 19 rounds of A's 10 damage; A (100 Energy, 4 lost a round) still has 24 >= 20 in round 20.
+    let b = [
+        hero(
+            &c,
+            0,
+            &["Wrecking Spree"],
+            Some(&["Wrecking Spree", "Attack"]),
+        ),
+        hero(&c, -18, &["Giant Growth", "Titanium Skin"], None),
+    ];
+    let r = play(&c, &b, 30);
+    assert_eq!(r.outcome.end, EndReason::PowerWin);
+    assert_eq!(r.outcome.winner, Some(0));
+    assert_eq!(r.outcome.rounds, 20);
+    assert_eq!(round(&r, 19), [(0, 24), (1, 164 + 50 - 190)]);
+}
+
+#[test]
+fn piercing_blow_ignores_defence_on_the_opponent_with_most_energy() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Piercing Blow"], None),
+        hero(&c, 0, &["Cosmic Shield"], None),
+    ];
+    let r = play(&c, &b, 1);
+    // B's 20 Defence takes A's attack (10 left); the blow's 20 goes to Energy; A burns 10.
+    assert_eq!(round(&r, 1), [(0, 80), (1, 80)]);
+}
+
+#[test]
+fn entangle_taxes_the_damaged_opponents_next_budget() {
+    let c = archive();
+    // B (coins -70: 30 Energy, no damage) acts first with Crystallize then Attack. Round 2:
+    // 21 Energy less the tax of 10 leaves 11: Crystallize's 20 no longer fits, the walk stops.
+    let b = [
+        hero(&c, -70, &["Crystallize"], Some(&["Crystallize", "Attack"])),
+        hero(&c, 0, &["Entangle"], None),
+    ];
+    let r = play(&c, &b, 2);
+    assert_eq!(round(&r, 1), [(0, 21), (1, 100)]);
+    assert_eq!(round(&r, 2), [(0, 11), (1, 100)], "without the tax: 13");
+}
+
+#[test]
+fn tail_attack_adds_10_to_the_first_hit_only() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Tail Attack"], None),
+        hero(&c, 0, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b, 1);
+    assert_eq!(round(&r, 1), [(0, 80), (1, 70), (2, 80)]);
+}
+
+#[test]
+fn giant_growth_doubles_starting_energy() {
+    let c = archive();
+    let b = [hero(&c, 0, &["Giant Growth"], None), hero(&c, 0, &[], None)];
+    let r = play(&c, &b, 1);
+    assert_eq!(round(&r, 1), [(0, 190), (1, 90)]);
+}
+
+#[test]
+fn lich_comes_back_once_with_50_energy() {
+    let c = archive();
+    // B (coins 200: 300 Energy, 77 damage) acts first.
+    let b = [hero(&c, 200, &[], None), hero(&c, 0, &["Lich"], None)];
+    let r = play(&c, &b, 30);
+    assert_eq!(round(&r, 1), [(0, 290), (1, 23)]);
+    assert_eq!(
+        round(&r, 2),
+        [(0, 280), (1, 50)],
+        "revived, it still attacks"
+    );
+    assert_eq!(r.outcome.winner, Some(0));
+    assert_eq!(r.outcome.rounds, 3, "the second death is final");
+}
+
+#[test]
+fn really_big_guns_add_50_per_hit() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Really Big Guns"], None),
+        hero(&c, 0, &[], None),
+    ];
+    assert_eq!(round(&play(&c, &b, 1), 1), [(0, 90), (1, 40)]);
+}
+
+#[test]
+fn bullet_time_prevents_every_second_hit_starting_with_the_first() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Bullet Time"], Some(&["Bullet Time", "Attack"])),
+        hero(&c, 0, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b, 1);
+    // B's hit on A (the first) is prevented, C's (the second) lands.
+    assert_eq!(round(&r, 1), [(0, 90), (1, 80), (2, 80)]);
+}
+
+#[test]
+fn vulture_gains_50_the_moment_an_opponent_leaves() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Vulture"], None),
+        hero(&c, 200, &[], None),
+        hero(&c, -80, &[], None),
+    ];
+    let r = play(&c, &b, 1);
+    // B hits A for 77 (23 left) and kills C: +50.
+    assert_eq!(round(&r, 1), [(0, 73), (1, 290)]);
+}
+
+#[test]
+fn energy_manipulation_adds_35_per_hit() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Energy Manipulation"], None),
+        hero(&c, 0, &[], None),
+    ];
+    assert_eq!(round(&play(&c, &b, 1), 1), [(0, 90), (1, 55)]);
+}
+
+#[test]
+fn curses_double_hits_on_the_opponent_with_most_energy() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Curses"], None),
+        hero(&c, 10, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b, 1);
+    // B (110 Energy) is cursed: A's and C's hits deal 20 each.
+    assert_eq!(round(&r, 1), [(0, 76), (1, 70), (2, 76)]);
+}
+
+#[test]
+fn futuresight_adds_11_defence() {
+    let c = archive();
+    let b = [hero(&c, 0, &["Futuresight"], None), hero(&c, 0, &[], None)];
+    assert_eq!(round(&play(&c, &b, 1), 1), [(0, 100), (1, 90)]);
+}
+
+#[test]
+fn drill_eliminates_the_opponent_with_most_energy_in_round_1() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Drill That Pierces the Heavens"], None),
+        hero(&c, 10, &[], None),
+        hero(&c, 5, &[], None),
+    ];
+    let r = play(&c, &b, 2);
+    // C (coins 5) deals 12.
+    assert_eq!(round(&r, 1), [(0, 88), (2, 95)]);
+    assert_eq!(round(&r, 2), [(0, 76), (2, 85)], "once per game");
+}
+
+#[test]
+fn meltdown_burns_strength_at_least_10_and_opponents_half_rounded_down() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Meltdown"], None),
+        hero(&c, 0, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    assert_eq!(round(&play(&c, &b, 1), 1), [(0, 70), (1, 75), (2, 75)]);
+    let b = [
+        hero(&c, 0, &["Meltdown=31"], None),
+        hero(&c, 0, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    // Burn 31; opponents lose 31 / 2 = 15 (rounded down).
+    assert_eq!(round(&play(&c, &b, 1), 1), [(0, 49), (1, 65), (2, 65)]);
+}
+
+#[test]
+fn microscopic_starts_at_1_behind_100_defence() {
+    let c = archive();
+    let b = [hero(&c, 0, &["Microscopic"], None), hero(&c, 0, &[], None)];
+    let r = play(&c, &b, 30);
+    assert_eq!(round(&r, 1), [(0, 1), (1, 100)]);
+    // Three quiet rounds: the stalemate takes ceil(1/2) = 1 and A is out (AR-13).
+    assert_eq!(r.outcome.rounds, 3);
+    assert_eq!(r.outcome.winner, Some(1));
+    assert_eq!(round(&r, 3), [(1, 50)]);
+}
+
+#[test]
+fn superadaptation_loses_while_round_is_below_3() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Superadaptation"], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b, 4);
+    assert_eq!(round(&r, 1), [(0, 76), (1, 90)]);
+    assert_eq!(round(&r, 2), [(0, 59), (1, 80)]);
+    assert_eq!(round(&r, 3), [(0, 49), (1, 70)], "7 x 0");
+    assert_eq!(round(&r, 4), [(0, 46), (1, 60)], "+7 then a hit");
+}
+
+#[test]
+fn parasitic_strain_takes_the_opponents_defence() {
+    let c = archive();
+    let b = [
+        hero(
+            &c,
+            0,
+            &["Parasitic Strain"],
+            Some(&["Parasitic Strain", "Attack"]),
+        ),
+        hero(&c, 0, &["Cosmic Shield"], None),
+    ];
+    let r = play(&c, &b, 1);
+    // A gains B's 20 Defence, B drops to 0: A's hit lands whole, B's is absorbed.
+    assert_eq!(round(&r, 1), [(0, 100), (1, 90)]);
+}
+
+#[test]
+fn strong_punch_gives_5_defence_per_opponent() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Strong Punch"], None),
+        hero(&c, 0, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    assert_eq!(round(&play(&c, &b, 1), 1), [(0, 90), (1, 80), (2, 80)]);
+}
