@@ -102,3 +102,42 @@ fn battles_allocate_nothing_after_warm_up_amoeba_included() {
         "random battles must include Amoeba copies"
     );
 }
+
+// The data kernel too: the six read from the built-in file, Amoeba filling the table included.
+#[test]
+fn data_kernel_battles_allocate_nothing_after_warm_up() {
+    use skirmish::games::auto_rumble::catalogue::{Catalogue, Loadout, loadout_of_spec};
+    use skirmish::games::auto_rumble::data_kernel::{DataKernel, NoHook};
+    let cat = Catalogue::builtin();
+    let amoeba: Vec<Loadout> = (0..5)
+        .map(|i| {
+            let h = HeroSpec::new(&format!("A{i}"), 0, &[Power::Amoeba, Power::CosmicShield]);
+            loadout_of_spec(&cat, &h).unwrap()
+        })
+        .collect();
+    let randoms: Vec<Vec<Loadout>> = (0..500u64)
+        .map(|i| {
+            random_roster(&mut stream_rng(7, i, Stream::Roster), 2..=8, -30..=60)
+                .iter()
+                .map(|h| loadout_of_spec(&cat, h).unwrap())
+                .collect()
+        })
+        .collect();
+    let ini = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2];
+    let mut kernel = DataKernel::new(rules::DEFAULT_CAPACITY);
+    kernel.run(&cat, &amoeba, &ini[..5], 30, &mut NoHook);
+    let big = randoms.iter().max_by_key(|l| l.len()).unwrap();
+    kernel.run(&cat, big, &ini[..big.len()], 30, &mut NoHook);
+    let (capped, n) = counted(|| {
+        let mut capped = false;
+        for _ in 0..3 {
+            capped |= kernel.run(&cat, &amoeba, &ini[..5], 30, &mut NoHook).capped;
+        }
+        for l in &randoms {
+            kernel.run(&cat, l, &ini[..l.len()], 30, &mut NoHook);
+        }
+        capped
+    });
+    assert_eq!(n, 0, "data battles allocated {n} times after warm-up");
+    assert!(capped, "the Amoeba battles must fill the table (AR-15)");
+}
