@@ -338,3 +338,27 @@ fn strong_punch_gives_5_defence_per_opponent() {
     ];
     assert_eq!(round(&play(&c, &b, 1), 1), [(0, 90), (1, 80), (2, 80)]);
 }
+
+// AR-27: a reaction's own hit fires no reaction, so two reflecting powers cannot loop.
+#[test]
+fn reactions_do_not_trigger_reactions() {
+    let text = r#"
+[[power]]
+name = "Thorns"
+source = "test"
+text = "Whenever an attack hits you, the attacker takes 5 damage."
+
+[[power.clause]]
+when = "attacked"
+target = "other"
+effects = [{ damage = 5 }]
+"#;
+    let c = Catalogue::new(skirmish::games::auto_rumble::power_file::parse(text, "t").unwrap());
+    let b = [
+        hero(&c, 0, &["Thorns"], None),
+        hero(&c, 0, &["Thorns"], None),
+    ];
+    let r = play(&c, &b, 1);
+    // Each takes the other's 10 and one reflected 5: no reflection of the reflection.
+    assert_eq!(round(&r, 1), [(0, 85), (1, 85)]);
+}

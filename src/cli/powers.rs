@@ -27,8 +27,9 @@ pub fn check(file: &Path) -> Result<String, String> {
     }
     let adapted = defs.iter().filter(|d| !d.is_faithful()).count();
     out.push_str(&format!(
-        "{label}: {} powers, all valid ({} faithful to their text, {adapted} adapted)\n",
+        "{label}: {} power{}, all valid ({} faithful to their text, {adapted} adapted)\n",
         defs.len(),
+        if defs.len() == 1 { "" } else { "s" },
         defs.len() - adapted
     ));
     Ok(out)
