@@ -64,6 +64,28 @@ fn powers_check_prints_every_power_readably() {
         "{out}"
     );
     assert!(out.contains("powers, all valid"), "{out}");
+    // Hosts see which powers run in the fast kernel and which on the reference model.
+    assert!(out.contains("Firestorm  [KM; faithful]"), "{out}");
+    let firestorm = &out[out.find("Firestorm  [").unwrap()..];
+    assert!(
+        firestorm.contains("runs on the reference model"),
+        "{firestorm}"
+    );
+}
+
+#[test]
+fn powers_list_shows_where_each_power_runs() {
+    let o = skirmish(&["powers", "list", "experiments/powers/archive.toml"]);
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    let line = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap()
+            .to_string()
+    };
+    assert!(line("Amoeba").contains(" kernel "), "{out}");
+    assert!(line("Vulture").contains(" reference "), "{out}");
 }
 
 #[test]

@@ -2,7 +2,27 @@
 
 use std::path::Path;
 
+use crate::games::auto_rumble::catalogue::{Catalogue, Held, Loadout, default_order};
+use crate::games::auto_rumble::data_kernel::in_kernel_class;
 use crate::games::auto_rumble::power_file::{self, PowerDef};
+
+/// Where each power's battles run: "kernel" (the struct-of-arrays data kernel) or "reference"
+/// (the plain model, for reactions and effects on other heroes: slower).
+fn engines(defs: &[PowerDef]) -> Vec<&'static str> {
+    let cat = Catalogue::new(defs.to_vec());
+    (0..cat.len() as u16)
+        .map(|p| {
+            let held = [Held {
+                power: p,
+                strength: 0,
+            }];
+            match Loadout::compile(&cat, 0, &held, &default_order(&cat, &held)) {
+                Ok(l) if in_kernel_class(&[l]) => "kernel",
+                _ => "reference",
+            }
+        })
+        .collect()
+}
 
 fn load(file: Option<&Path>) -> Result<(String, Vec<PowerDef>), String> {
     match file {
@@ -21,8 +41,12 @@ fn load(file: Option<&Path>) -> Result<(String, Vec<PowerDef>), String> {
 pub fn check(file: &Path) -> Result<String, String> {
     let (label, defs) = load(Some(file))?;
     let mut out = String::new();
-    for d in &defs {
+    for (d, engine) in defs.iter().zip(engines(&defs)) {
         out.push_str(&d.describe());
+        out.push_str(match engine {
+            "kernel" => "  runs in the struct-of-arrays kernel\n",
+            _ => "  runs on the reference model (reactions or effects on other heroes: slower)\n",
+        });
         out.push('\n');
     }
     let adapted = defs.iter().filter(|d| !d.is_faithful()).count();
@@ -40,12 +64,15 @@ pub fn list(file: Option<&Path>) -> Result<String, String> {
     let (label, defs) = load(file)?;
     let width = defs.iter().map(|d| d.name.len()).max().unwrap_or(4).max(4);
     let mut out = format!("{label}: {} powers\n", defs.len());
-    out.push_str(&format!("{:<width$}  source  reading   acts\n", "name"));
-    for d in &defs {
+    out.push_str(&format!(
+        "{:<width$}  source  reading   runs on    acts\n",
+        "name"
+    ));
+    for (d, engine) in defs.iter().zip(engines(&defs)) {
         let mut whens: Vec<&str> = d.clauses.iter().map(|c| c.when.name()).collect();
         whens.dedup();
         out.push_str(&format!(
-            "{:<width$}  {:<6}  {:<8}  {}\n",
+            "{:<width$}  {:<6}  {:<8}  {:<9}  {}\n",
             d.name,
             d.source,
             if d.is_faithful() {
@@ -53,6 +80,7 @@ pub fn list(file: Option<&Path>) -> Result<String, String> {
             } else {
                 "adapted"
             },
+            engine,
             whens.join(", ")
         ));
     }
