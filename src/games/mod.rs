@@ -1,3 +1,4 @@
 //! One folder per game, each with the same inner shape (see `auto_rumble`).
 
 pub mod auto_rumble;
+pub mod file_error;

@@ -22,7 +22,6 @@
 //! error names the file, line and column, the field, and a fix, with a "did you mean" for names.
 //! The rule questions the format raises are AR-23 onwards in `docs/rules/auto-rumble.md`.
 
-use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -448,31 +447,8 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
     s
 }
 
-/// A problem in a power file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PowerFileError {
-    pub file: String,
-    /// 1-based line and column, where known.
-    pub at: Option<(usize, usize)>,
-    pub field: String,
-    pub message: String,
-}
-
-impl fmt::Display for PowerFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some((l, c)) = self.at {
-            write!(f, ":{l}:{c}")?;
-        }
-        if self.field.is_empty() {
-            write!(f, ": {}", self.message)
-        } else {
-            write!(f, ": `{}`: {}", self.field, self.message)
-        }
-    }
-}
-
-impl std::error::Error for PowerFileError {}
+/// A problem in the file, positioned (see [`crate::games::file_error`]).
+pub type PowerFileError = crate::games::file_error::FileError;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -510,33 +486,7 @@ struct ClauseDoc {
 
 type Span = std::ops::Range<usize>;
 
-struct Ctx<'a> {
-    file: &'a str,
-    text: &'a str,
-}
-
-impl Ctx<'_> {
-    fn err(
-        &self,
-        span: Option<Span>,
-        field: impl Into<String>,
-        message: impl Into<String>,
-    ) -> PowerFileError {
-        PowerFileError {
-            file: self.file.to_string(),
-            at: span.map(|s| line_col(self.text, s.start)),
-            field: field.into(),
-            message: message.into(),
-        }
-    }
-}
-
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
-}
+type Ctx<'a> = crate::games::file_error::FileCtx<'a>;
 
 fn did_you_mean(name: &str, all: &[&str]) -> String {
     match closest_name(name, all.iter().copied()) {
@@ -558,12 +508,7 @@ pub fn load(path: &Path) -> Result<Vec<PowerDef>, PowerFileError> {
 
 fn load_at(path: &Path, depth: usize) -> Result<Vec<PowerDef>, PowerFileError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| PowerFileError {
-        file: file.clone(),
-        at: None,
-        field: String::new(),
-        message: format!("cannot read the power file ({e}): check the path"),
-    })?;
+    let text = crate::games::file_error::read(path, "power file")?;
     parse_in(&text, &file, path.parent(), depth)
 }
 

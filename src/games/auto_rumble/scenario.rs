@@ -15,7 +15,6 @@
 //!
 //! Every error names the file, the line and column, the field and the fix.
 
-use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -45,31 +44,8 @@ impl Scenario {
     }
 }
 
-/// A problem in a scenario file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError {
-    pub file: String,
-    /// 1-based line and column, where known.
-    pub at: Option<(usize, usize)>,
-    pub field: String,
-    pub message: String,
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some((l, c)) = self.at {
-            write!(f, ":{l}:{c}")?;
-        }
-        if self.field.is_empty() {
-            write!(f, ": {}", self.message)
-        } else {
-            write!(f, ": `{}`: {}", self.field, self.message)
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {}
+/// A problem in the file, positioned (see [`crate::games::file_error`]).
+pub type ScenarioError = crate::games::file_error::FileError;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -97,43 +73,12 @@ struct HeroDoc {
     order: Option<Vec<Spanned<String>>>,
 }
 
-struct Ctx<'a> {
-    file: &'a str,
-    text: &'a str,
-}
-
-impl Ctx<'_> {
-    fn err(
-        &self,
-        span: Option<std::ops::Range<usize>>,
-        field: impl Into<String>,
-        message: impl Into<String>,
-    ) -> ScenarioError {
-        ScenarioError {
-            file: self.file.to_string(),
-            at: span.map(|s| line_col(self.text, s.start)),
-            field: field.into(),
-            message: message.into(),
-        }
-    }
-}
-
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
-}
+type Ctx<'a> = crate::games::file_error::FileCtx<'a>;
 
 /// Reads and validates a scenario file.
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
-        file: file.clone(),
-        at: None,
-        field: String::new(),
-        message: format!("cannot read the scenario file ({e}): check the path"),
-    })?;
+    let text = crate::games::file_error::read(path, "scenario file")?;
     parse(&text, &file)
 }
 
