@@ -742,29 +742,10 @@ impl DataKernel {
         self.pending.len = 0;
     }
 
-    /// AR-14: most Energy, then higher initiative; two teams tied on both is a draw.
+    /// AR-14, on the table as it stands.
     fn round_limit_winner(&self, initiative: &[f64]) -> Option<u16> {
         let f = &self.front;
-        let mut best: Option<(i32, f64, u16)> = None;
-        let mut tied = false;
-        for i in 0..f.len {
-            if f.energy[i] <= 0 {
-                continue;
-            }
-            let key = (f.energy[i], initiative[f.team[i] as usize]);
-            match best {
-                None => best = Some((key.0, key.1, f.team[i])),
-                Some((e, ini, team)) => {
-                    if (key.0, key.1) > (e, ini) {
-                        best = Some((key.0, key.1, f.team[i]));
-                        tied = false;
-                    } else if key.0 == e && key.1 == ini && team != f.team[i] {
-                        tied = true;
-                    }
-                }
-            }
-        }
-        if tied { None } else { best.map(|b| b.2) }
+        rules::round_limit_winner(&f.energy[..f.len], &f.team[..f.len], initiative)
     }
 }
 

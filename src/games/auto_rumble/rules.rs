@@ -84,6 +84,32 @@ pub const fn stalemate_energy(energy: i32) -> i32 {
     energy - div_away_from_zero(energy, 2)
 }
 
+/// AR-14 at the round limit: the alive hero (Energy > 0) with the most Energy, then the higher
+/// initiative, wins for its team; two teams tied on both is a draw (`None`). Rows are `energy[i]`
+/// and `team[i]`; `initiative[t]` is team `t`'s.
+pub fn round_limit_winner(energy: &[i32], team: &[u16], initiative: &[f64]) -> Option<u16> {
+    let mut best: Option<(i32, f64, u16)> = None;
+    let mut tied = false;
+    for (&e, &t) in energy.iter().zip(team) {
+        if e <= 0 {
+            continue; // a dead row not yet compacted away
+        }
+        let ini = initiative[t as usize];
+        match best {
+            None => best = Some((e, ini, t)),
+            Some((be, bi, bt)) => {
+                if (e, ini) > (be, bi) {
+                    best = Some((e, ini, t));
+                    tied = false;
+                } else if e == be && ini == bi && bt != t {
+                    tied = true;
+                }
+            }
+        }
+    }
+    if tied { None } else { best.map(|b| b.2) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
