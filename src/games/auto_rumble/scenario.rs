@@ -20,6 +20,7 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::catalogue::{self, Catalogue, Held, Loadout, PowerId, Use};
 use super::powers::Power;
 use super::roster::{HeldPower, HeroSpec, Lineup, RosterError, TeamBuild, UseItem, default_order};
 use super::rules;
@@ -41,6 +42,39 @@ pub struct Scenario {
 impl Scenario {
     pub fn lineup(&self) -> Lineup {
         Lineup::compile(&self.heroes).expect("a loaded scenario is already validated")
+    }
+}
+
+/// A battle whose heroes hold powers from a loaded catalogue (`--powers FILE`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataScenario {
+    pub heroes: Vec<DataHero>,
+    pub max_rounds: u32,
+    pub seed: u64,
+    pub capacity: usize,
+}
+
+/// A hero of a [`DataScenario`]: its compiled loadout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataHero {
+    pub name: String,
+    /// In [0, 1); drawn from the match's initiative stream when absent (AR-19).
+    pub base_initiative: Option<f64>,
+    pub loadout: Loadout,
+}
+
+impl DataScenario {
+    /// Initiatives (AR-2), drawing missing base initiatives from `rng` in roster order (AR-19).
+    pub fn initiatives(&self, rng: &mut crate::rng::MatchRng) -> Vec<f64> {
+        self.heroes
+            .iter()
+            .map(|h| {
+                let base = h
+                    .base_initiative
+                    .unwrap_or_else(|| crate::rng::unit_f64(rng));
+                rules::initiative(h.loadout.coins, base)
+            })
+            .collect()
     }
 }
 
@@ -85,6 +119,70 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
 /// Parses and validates scenario text; `file` labels errors.
 pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     let cx = Ctx { file, text };
+    let (battle, docs) = battle_and_heroes(&cx)?;
+    let mut heroes: Vec<HeroSpec> = Vec::new();
+    for (i, h) in docs.iter().enumerate() {
+        let names: Vec<&str> = heroes.iter().map(|e| e.name.as_str()).collect();
+        let d = draft(&cx, i, h, &names, &SamplePowers)?;
+        heroes.push(sample_hero(&cx, i, h, d)?);
+    }
+    Ok(Scenario {
+        heroes,
+        max_rounds: battle.0,
+        seed: battle.1,
+        capacity: battle.2,
+    })
+}
+
+/// Parses a scenario whose power names come from `cat` (`rumble battle --powers FILE`).
+pub fn parse_with(text: &str, file: &str, cat: &Catalogue) -> Result<DataScenario, ScenarioError> {
+    let cx = Ctx { file, text };
+    let (battle, docs) = battle_and_heroes(&cx)?;
+    let mut heroes: Vec<DataHero> = Vec::new();
+    for (i, h) in docs.iter().enumerate() {
+        let names: Vec<&str> = heroes.iter().map(|e| e.name.as_str()).collect();
+        let d = draft(&cx, i, h, &names, &CataloguePowers(cat))?;
+        let held: Vec<Held> = d
+            .powers
+            .iter()
+            .map(|&(power, strength)| Held { power, strength })
+            .collect();
+        let order = match &d.order {
+            None => catalogue::default_order(cat, &held),
+            Some(o) => o
+                .iter()
+                .map(|u| u.map_or(Use::Attack, Use::Power))
+                .collect(),
+        };
+        let loadout = Loadout::compile(cat, d.coins, &held, &order).map_err(|e| {
+            let span = h.order.as_ref().and_then(|o| o.first()).map(|s| s.span());
+            cx.err(span, format!("hero[{i}].order"), e.to_string())
+        })?;
+        heroes.push(DataHero {
+            name: d.name,
+            base_initiative: d.base_initiative,
+            loadout,
+        });
+    }
+    Ok(DataScenario {
+        heroes,
+        max_rounds: battle.0,
+        seed: battle.1,
+        capacity: battle.2,
+    })
+}
+
+/// Loads a scenario file whose power names come from `cat`.
+pub fn load_with(path: &Path, cat: &Catalogue) -> Result<DataScenario, ScenarioError> {
+    let file = path.display().to_string();
+    let text = crate::games::file_error::read(path, "scenario file")?;
+    parse_with(&text, &file, cat)
+}
+
+/// `[battle]` (max rounds, seed, capacity) and the hero tables, checked.
+#[allow(clippy::type_complexity)]
+fn battle_and_heroes(cx: &Ctx<'_>) -> Result<((u32, u64, usize), Vec<HeroDoc>), ScenarioError> {
+    let text = cx.text;
     let doc: FileDoc = toml::from_str(text).map_err(|e| {
         let message = e.message().trim().to_string();
         let hint = syntax_hint(&message);
@@ -147,24 +245,94 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
             ),
         ));
     }
-    let mut heroes: Vec<HeroSpec> = Vec::new();
-    for (i, h) in docs.iter().enumerate() {
-        heroes.push(hero(&cx, i, h, &heroes)?);
-    }
-    Ok(Scenario {
-        heroes,
-        max_rounds,
-        seed,
-        capacity,
-    })
+    Ok(((max_rounds, seed, capacity), docs))
 }
 
-fn hero(
+/// How a scenario's power names become powers: the hand-written six, or a loaded catalogue.
+trait PowerNames {
+    type Power: Copy + PartialEq;
+    fn lookup(&self, name: &str) -> Result<Self::Power, String>;
+    fn name(&self, p: Self::Power) -> String;
+}
+
+struct SamplePowers;
+
+impl PowerNames for SamplePowers {
+    type Power = Power;
+    fn lookup(&self, name: &str) -> Result<Power, String> {
+        lookup_power(name)
+    }
+    fn name(&self, p: Power) -> String {
+        p.name().to_string()
+    }
+}
+
+struct CataloguePowers<'a>(&'a Catalogue);
+
+impl PowerNames for CataloguePowers<'_> {
+    type Power = PowerId;
+    fn lookup(&self, name: &str) -> Result<PowerId, String> {
+        self.0.id(name).ok_or_else(|| match self.0.closest(name) {
+            Some(p) => format!("unknown power `{name}` in the power file; did you mean `{p}`?"),
+            None => format!(
+                "unknown power `{name}`: it is not in the power file (`skirmish powers list FILE` lists them)"
+            ),
+        })
+    }
+    fn name(&self, p: PowerId) -> String {
+        self.0.name(p).to_string()
+    }
+}
+
+/// A hero as written, its power names resolved; the use order's `None` is the attack.
+struct Draft<P> {
+    name: String,
+    coins: i32,
+    base_initiative: Option<f64>,
+    powers: Vec<(P, i32)>,
+    order: Option<Vec<Option<P>>>,
+}
+
+/// A hero of the hand-written six, checked as the kernel will compile it (AR-17).
+fn sample_hero(
     cx: &Ctx<'_>,
     i: usize,
     h: &HeroDoc,
-    earlier: &[HeroSpec],
+    d: Draft<Power>,
 ) -> Result<HeroSpec, ScenarioError> {
+    let powers: Vec<HeldPower> = d
+        .powers
+        .iter()
+        .map(|&(power, strength)| HeldPower { power, strength })
+        .collect();
+    let order = match &d.order {
+        None => default_order(&powers),
+        Some(o) => o
+            .iter()
+            .map(|u| u.map_or(UseItem::Attack, UseItem::Power))
+            .collect(),
+    };
+    let spec = HeroSpec {
+        name: d.name,
+        coins: d.coins,
+        base_initiative: d.base_initiative,
+        powers,
+        order,
+    };
+    if let Err(e) = TeamBuild::compile(&spec) {
+        let span = h.order.as_ref().and_then(|o| o.first()).map(|s| s.span());
+        return Err(cx.err(span, format!("hero[{i}].order"), e.to_string()));
+    }
+    Ok(spec)
+}
+
+fn draft<N: PowerNames>(
+    cx: &Ctx<'_>,
+    i: usize,
+    h: &HeroDoc,
+    earlier: &[&str],
+    names: &N,
+) -> Result<Draft<N::Power>, ScenarioError> {
     let at = |field: &str| format!("hero[{i}].{field}");
     let name = h.name.get_ref().trim().to_string();
     if name.is_empty() {
@@ -174,7 +342,7 @@ fn hero(
             "a hero needs a non-empty name: it names the team (AR-1)",
         ));
     }
-    if earlier.iter().any(|e| e.name == name) {
+    if earlier.contains(&name.as_str()) {
         return Err(cx.err(Some(h.name.span()), at("name"), format!("`{name}` is used by an earlier hero: give every hero its own name (it names the team)")));
     }
     let coins = *h.coins.get_ref();
@@ -212,7 +380,7 @@ fn hero(
         }
     };
 
-    let mut powers: Vec<HeldPower> = Vec::new();
+    let mut powers: Vec<(N::Power, i32)> = Vec::new();
     for (k, p) in h.powers.iter().enumerate() {
         let field = at(&format!("powers[{k}]"));
         let (pname, strength) = match p.get_ref() {
@@ -248,27 +416,32 @@ fn hero(
                 ));
             }
         };
-        let power = lookup_power(&pname).map_err(|m| cx.err(Some(p.span()), field.clone(), m))?;
-        if powers.iter().any(|q| q.power == power) {
+        let power = names
+            .lookup(&pname)
+            .map_err(|m| cx.err(Some(p.span()), field.clone(), m))?;
+        if powers.iter().any(|q| q.0 == power) {
             return Err(cx.err(
                 Some(p.span()),
                 field,
-                RosterError::DuplicatePower(power).to_string(),
+                format!(
+                    "holds `{}` twice; a hero holds each power once (AR-17): remove the second entry",
+                    names.name(power)
+                ),
             ));
         }
-        powers.push(HeldPower { power, strength });
+        powers.push((power, strength));
     }
 
     let order = match &h.order {
-        None => default_order(&powers),
+        None => None,
         Some(items) => {
             let mut order = Vec::new();
             for (k, item) in items.iter().enumerate() {
                 let s = item.get_ref();
                 let u = if s.trim().eq_ignore_ascii_case("attack") {
-                    UseItem::Attack
+                    None
                 } else {
-                    UseItem::Power(lookup_power(s).map_err(|m| {
+                    Some(names.lookup(s).map_err(|m| {
                         cx.err(
                             Some(item.span()),
                             at(&format!("order[{k}]")),
@@ -278,21 +451,16 @@ fn hero(
                 };
                 order.push(u);
             }
-            order
+            Some(order)
         }
     };
-    let spec = HeroSpec {
+    Ok(Draft {
         name,
         coins: coins as i32,
         base_initiative,
         powers,
         order,
-    };
-    if let Err(e) = TeamBuild::compile(&spec) {
-        let span = h.order.as_ref().and_then(|o| o.first()).map(|s| s.span());
-        return Err(cx.err(span, at("order"), e.to_string()));
-    }
-    Ok(spec)
+    })
 }
 
 fn lookup_power(name: &str) -> Result<Power, String> {
