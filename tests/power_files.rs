@@ -133,3 +133,79 @@ fn missing_file_and_include_cycle_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("is there a cycle?"));
 }
+
+// The sample from the power file, through the data reference, gives the hand-written kernel's
+// golden trace byte for byte.
+#[test]
+fn battle_with_powers_file_reproduces_the_golden_sample_trace() {
+    let o = skirmish(&[
+        "rumble",
+        "battle",
+        "--trace",
+        "--powers",
+        "experiments/powers/sample.toml",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let golden = std::fs::read("tests/golden/sample-round-1.trace.jsonl").unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&golden)
+    );
+}
+
+#[test]
+fn battle_with_archive_powers_plays_and_names_unknown_powers() {
+    let f = write(
+        "fire.toml",
+        r#"[[hero]]
+name = "Pyro"
+coins = 0
+base_initiative = 0.9
+powers = ["Firestorm", "Vulture"]
+
+[[hero]]
+name = "Tank"
+coins = 0
+base_initiative = 0.5
+powers = ["Titanium Skin"]
+
+[[hero]]
+name = "Glass"
+coins = -85
+base_initiative = 0.1
+"#,
+    );
+    let o = skirmish(&[
+        "rumble",
+        "battle",
+        &f,
+        "--trace",
+        "--powers",
+        "experiments/powers/archive.toml",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    // Round 1: Pyro hits Tank and Glass (15 Energy: 5 left), Firestorm burns 5 and deals 5 to
+    // each: Glass is out and Vulture gives Pyro 50 at once; Tank's 10 hits Pyro.
+    assert!(
+        out.contains(r#"{"round":1,"team":"Pyro","hero":"Pyro","energy":135}"#),
+        "{out}"
+    );
+    assert!(!out.contains(r#""hero":"Glass""#), "{out}");
+
+    let bad = write(
+        "typo.toml",
+        "[[hero]]\nname = \"A\"\ncoins = 0\npowers = [\"Firestrom\"]\n[[hero]]\nname = \"B\"\ncoins = 0\n",
+    );
+    let o = skirmish(&[
+        "rumble",
+        "battle",
+        &bad,
+        "--powers",
+        "experiments/powers/archive.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(":4:11:"), "{err}");
+    assert!(err.contains("did you mean `Firestorm`?"), "{err}");
+}

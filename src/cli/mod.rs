@@ -99,6 +99,9 @@ struct BattleArgs {
     /// Tell the battle round by round, as a host would post it.
     #[arg(long)]
     narrate: bool,
+    /// Power file the heroes' powers come from (default: the built-in six sample powers).
+    #[arg(long, value_name = "FILE", conflicts_with = "narrate")]
+    powers: Option<PathBuf>,
     /// Seed for base initiatives the file does not give (overrides `battle.seed`).
     #[arg(long)]
     seed: Option<u64>,

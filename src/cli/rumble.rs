@@ -12,6 +12,9 @@ use crate::rng::{Stream, stream_rng};
 pub const SAMPLE_ROUND_1: &str = include_str!("../../experiments/sample-round-1.toml");
 
 pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
+    if let Some(powers) = &args.powers {
+        return battle_with_powers(&args, powers);
+    }
     let mut sc: Scenario = match &args.file {
         Some(path) => scenario::load(path).map_err(|e| e.to_string())?,
         None => scenario::parse(SAMPLE_ROUND_1, "experiments/sample-round-1.toml (built in)")
@@ -52,6 +55,146 @@ pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
     } else {
         let o = kernel.run(&lineup.builds, &initiative, sc.max_rounds, &mut Silent);
         text.push_str(&verdict(&lineup, &o, &kernel));
+    }
+    Ok(text)
+}
+
+/// `--powers FILE`: the heroes' powers come from a power file. The battle is played by the data
+/// reference model (every clause of the format; one battle needs no speed), so reactions and
+/// effects on other heroes work too. `--narrate` is not available on this path yet.
+fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<String, String> {
+    use crate::games::auto_rumble::catalogue::{Catalogue, NO_CLAUSE};
+    use crate::games::auto_rumble::data_reference;
+    use crate::games::auto_rumble::trace::{Names, json_str};
+    let cat = Catalogue::new(
+        crate::games::auto_rumble::power_file::load(powers).map_err(|e| e.to_string())?,
+    );
+    let mut sc = match &args.file {
+        Some(path) => scenario::load_with(path, &cat).map_err(|e| e.to_string())?,
+        None => scenario::parse_with(
+            SAMPLE_ROUND_1,
+            "experiments/sample-round-1.toml (built in)",
+            &cat,
+        )
+        .map_err(|e| e.to_string())?,
+    };
+    if let Some(s) = args.seed {
+        sc.seed = s;
+    }
+    if let Some(m) = args.max_rounds {
+        sc.max_rounds = m;
+    }
+    if let Some(c) = args.capacity {
+        if (c as usize) < sc.heroes.len() {
+            return Err(format!(
+                "--capacity {c} is smaller than the scenario's {} heroes: raise it (AR-15)",
+                sc.heroes.len()
+            ));
+        }
+        sc.capacity = c as usize;
+    }
+    let initiative = sc.initiatives(&mut stream_rng(sc.seed, 0, Stream::Initiative));
+    let builds: Vec<_> = sc.heroes.iter().map(|h| h.loadout).collect();
+    let team_names: Vec<String> = sc.heroes.iter().map(|h| h.name.clone()).collect();
+    let r = data_reference::play(&cat, &builds, &initiative, sc.max_rounds, sc.capacity);
+    let mut names = Names::new(&team_names);
+    let mut births = r.births.iter().peekable();
+    let mut trace = String::new();
+    for (k, round) in r.rounds.iter().enumerate() {
+        let k = k as u32 + 1;
+        while let Some(&&(at, parent, copy)) = births.peek() {
+            if at > k {
+                break;
+            }
+            names.split(parent, copy);
+            births.next();
+        }
+        for &(id, energy) in round {
+            let team = json_str(&team_names[names.team_of(id) as usize]);
+            let _ = writeln!(
+                trace,
+                "{{\"round\":{k},\"team\":{team},\"hero\":{},\"energy\":{energy}}}",
+                json_str(names.get(id))
+            );
+        }
+    }
+    let o = r.outcome;
+    if args.trace {
+        let winner = o
+            .winner
+            .map_or("null".to_string(), |t| json_str(&team_names[t as usize]));
+        let capped = if o.capped { ",\"capped\":true" } else { "" };
+        let _ = writeln!(
+            trace,
+            "{{\"winner\":{winner},\"rounds\":{}{capped}}}",
+            o.rounds
+        );
+        return Ok(trace);
+    }
+    let mut text = String::new();
+    for (t, h) in sc.heroes.iter().enumerate() {
+        let l = &h.loadout;
+        let mut held: Vec<&str> = Vec::new();
+        for c in &l.clauses[..l.n_clauses as usize] {
+            let n = cat.name(c.power);
+            if !held.contains(&n) {
+                held.push(n);
+            }
+        }
+        if held.is_empty() {
+            held.push("no powers");
+        }
+        let order: Vec<&str> = l
+            .uses()
+            .iter()
+            .map(|&u| {
+                if u == NO_CLAUSE {
+                    "Attack"
+                } else {
+                    cat.name(l.clauses[u as usize].power)
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            text,
+            "{} enters with {} Energy, a {}-Energy attack that hits for {}, initiative {}; {}. Use order: {}.",
+            h.name,
+            l.energy,
+            rules::ATTACK_COST,
+            l.damage.max(0),
+            initiative[t],
+            held.join(", "),
+            order.join(", ")
+        );
+    }
+    let alive = |t: u16| {
+        r.rounds.last().map_or(0, |last| {
+            last.iter()
+                .filter(|(id, _)| names.team_of(*id) == t)
+                .count()
+        })
+    };
+    let how = match o.end {
+        EndReason::Elimination => "",
+        EndReason::RoundLimit => " (round limit: most Energy, then initiative)",
+        EndReason::PowerWin => " (a power's win)",
+    };
+    match o.winner {
+        Some(t) => {
+            let _ = writeln!(
+                text,
+                "{} wins after {} rounds{how}, with {} hero(es) alive.",
+                team_names[t as usize],
+                o.rounds,
+                alive(t)
+            );
+        }
+        None => {
+            let _ = writeln!(text, "Draw after {} rounds{how}.", o.rounds);
+        }
+    }
+    if o.capped {
+        text.push_str("Capped: at least one copy was not created for lack of capacity (AR-15).\n");
     }
     Ok(text)
 }

@@ -44,6 +44,8 @@ struct Hero {
 pub struct Replay {
     pub outcome: Outcome,
     pub rounds: Vec<Vec<(HeroId, i32)>>,
+    /// Copies in creation order: (round, original, copy). Round 0 is the battle start.
+    pub births: Vec<(u32, HeroId, HeroId)>,
 }
 
 struct Battle<'a> {
@@ -62,6 +64,7 @@ struct Battle<'a> {
     won: Option<usize>,
     /// Copies made in the phase under way: (parent id, copy), inserted when it ends (AR-11).
     born: Vec<(HeroId, Hero)>,
+    births: Vec<(u32, HeroId, HeroId)>,
 }
 
 /// Plays one battle. `initiative[t]` is team `t`'s initiative.
@@ -89,6 +92,7 @@ pub fn play(
         hits: 0,
         won: None,
         born: Vec::new(),
+        births: Vec::new(),
     };
     for t in order {
         let l = &builds[t];
@@ -205,6 +209,7 @@ pub fn play(
             survivors: b.alive_count() as u32,
         },
         rounds,
+        births: b.births,
     }
 }
 
@@ -299,6 +304,7 @@ impl Battle<'_> {
                 k += 1;
             }
             joined.push((parent, copy.id));
+            self.births.push((self.round as u32, parent, copy.id));
             self.heroes.insert(k, copy);
         }
     }

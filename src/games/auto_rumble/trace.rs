@@ -171,7 +171,7 @@ impl Observer for JsonTrace {
 }
 
 /// A JSON string literal (keys are written by hand to keep the documented key order).
-fn json_str(s: &str) -> String {
+pub fn json_str(s: &str) -> String {
     serde_json::to_string(s).expect("a string always serialises")
 }
 
