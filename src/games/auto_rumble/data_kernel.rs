@@ -175,6 +175,15 @@ impl DataKernel {
         self.team_alive[team as usize]
     }
 
+    /// Hero `id`'s Energy at the end of the last battle; `None` if it died or never entered.
+    /// (Originals have the ids of their roster positions.)
+    pub fn hero_energy(&self, id: HeroId) -> Option<i32> {
+        let f = &self.front;
+        (0..f.len)
+            .find(|&i| f.id[i] == id && f.energy[i] > 0)
+            .map(|i| f.energy[i])
+    }
+
     /// Plays one battle of loadouts in the kernel's class ([`in_kernel_class`]).
     pub fn run<H: RoundHook>(
         &mut self,

@@ -1,7 +1,7 @@
 //! Random free-for-all battles for the Monte Carlo platform (`skirmish simulate rumble`).
 //!
 //! Match `i` draws its roster from the match's Roster stream and its base initiatives from its
-//! Initiative stream (AR-19, AR-22), plays one battle with the kernel, and appends one row to the
+//! Initiative stream (AR-19, AR-22), plays one battle with the data kernel (the six from the built-in power file), and appends one row to the
 //! `matches` table and one row per hero to the `heroes` table. The draw order is part of the
 //! dataset's meaning and is fixed in AR-22.
 
@@ -11,10 +11,10 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
-use super::powers::{Power, Trigger};
-use super::roster::{HeldPower, MAX_USES, TeamBuild, UseItem};
-use super::trace::Silent;
-use super::{EndReason, Kernel, rules};
+use super::catalogue::{Catalogue, Held, Loadout, MAX_HELD, MAX_USE, PowerId, Use};
+use super::data_kernel::{DataKernel, NoHook, in_kernel_class};
+use super::data_reference;
+use super::{EndReason, rules};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{Column, ListBuilder, Table, Values};
 use crate::platform::tally::{Count, Tally};
@@ -49,7 +49,10 @@ impl Default for FfaSettings {
             heroes: [2, 6],
             coins: [-30, 60],
             powers: [0, 3],
-            catalogue: Power::ALL.iter().map(|p| p.name().to_string()).collect(),
+            catalogue: super::power_file::builtin()
+                .iter()
+                .map(|d| d.name.clone())
+                .collect(),
             strength: [1, 30],
             max_rounds: rules::DEFAULT_MAX_ROUNDS,
             capacity: rules::DEFAULT_CAPACITY as u32,
@@ -61,8 +64,14 @@ impl Default for FfaSettings {
 #[derive(Clone, Debug)]
 pub struct Ffa {
     pub settings: FfaSettings,
-    catalogue: Vec<Power>,
+    /// The powers' definitions (the built-in six).
+    cat: Catalogue,
+    /// The powers heroes draw from, as ids of `cat`.
+    catalogue: Vec<PowerId>,
 }
+
+/// Most powers a random roster draws from (the draw's pool lives on the stack).
+pub const MAX_POOL: usize = 64;
 
 fn range_error(field: &str, r: [i64; 2]) -> Option<String> {
     (r[0] > r[1]).then(|| {
@@ -100,15 +109,18 @@ impl Ffa {
                 s.coins[0], s.coins[1]
             ));
         }
+        let cat = Catalogue::builtin();
         let mut catalogue = Vec::new();
         for name in &s.catalogue {
-            let p = Power::from_name(name).ok_or_else(|| {
-                let hint = Power::closest(name)
+            let p = cat.id(name).ok_or_else(|| {
+                let hint = cat
+                    .closest(name)
                     .map(|p| format!("did you mean `{p}`? "))
                     .unwrap_or_default();
+                let known: Vec<&str> = cat.defs.iter().map(|d| d.name.as_str()).collect();
                 format!(
                     "catalogue: unknown power `{name}`; {hint}known powers: {}",
-                    Power::ALL.map(|p| p.name()).join(", ")
+                    known.join(", ")
                 )
             })?;
             if catalogue.contains(&p) {
@@ -117,6 +129,17 @@ impl Ffa {
                 ));
             }
             catalogue.push(p);
+        }
+        if catalogue.len() > MAX_POOL {
+            return Err(format!(
+                "catalogue: {} powers; at most {MAX_POOL} can be drawn from",
+                catalogue.len()
+            ));
+        }
+        if s.powers[1] as usize > MAX_HELD {
+            return Err(format!(
+                "powers: at most {MAX_HELD} powers per hero; lower the maximum"
+            ));
         }
         if s.powers[1] as usize > catalogue.len() {
             return Err(format!(
@@ -146,6 +169,7 @@ impl Ffa {
         }
         Ok(Ffa {
             settings,
+            cat,
             catalogue,
         })
     }
@@ -155,7 +179,7 @@ impl Ffa {
         let s = &self.settings;
         let mut rng = match_stream_rng(seed, Stream::Roster);
         let n = rng.random_range(s.heroes[0]..=s.heroes[1]) as usize;
-        let mut pool = [Power::Amoeba; Power::ALL.len()];
+        let mut pool = [0 as PowerId; MAX_POOL];
         let m = self.catalogue.len();
         pool[..m].copy_from_slice(&self.catalogue);
         for h in 0..n {
@@ -169,17 +193,17 @@ impl Ffa {
             }
             let held = &mut out.held[h];
             for j in 0..k {
-                held[j] = HeldPower {
+                held[j] = Held {
                     power: pool[j],
                     strength: rng.random_range(s.strength[0]..=s.strength[1]),
                 };
             }
             let order = &mut out.order[h];
-            order[0] = UseItem::Attack;
+            order[0] = Use::Attack;
             let mut len = 1;
             for hp in &held[..k] {
-                if matches!(hp.power.trigger(), Trigger::Spend(_)) {
-                    order[len] = UseItem::Power(hp.power);
+                if self.cat.is_used(hp.power) {
+                    order[len] = Use::Power(hp.power);
                     len += 1;
                 }
             }
@@ -187,7 +211,7 @@ impl Ffa {
             out.n_held[h] = k as u8;
             out.n_order[h] = len as u8;
             out.coins[h] = coins;
-            out.builds[h] = TeamBuild::from_parts(coins, &held[..k], &order[..len])
+            out.builds[h] = Loadout::compile(&self.cat, coins, &held[..k], &order[..len])
                 .expect("a drawn roster is valid by construction (AR-17)");
         }
         let mut rng = match_stream_rng(seed, Stream::Initiative);
@@ -202,18 +226,26 @@ impl Ffa {
 #[derive(Clone, Debug)]
 pub struct Rosters {
     pub coins: [i32; MAX_HEROES as usize],
-    pub held: [[HeldPower; Power::ALL.len()]; MAX_HEROES as usize],
+    pub held: [[Held; MAX_HELD]; MAX_HEROES as usize],
     pub n_held: [u8; MAX_HEROES as usize],
-    pub order: [[UseItem; MAX_USES]; MAX_HEROES as usize],
+    pub order: [[Use; MAX_USE]; MAX_HEROES as usize],
     pub n_order: [u8; MAX_HEROES as usize],
-    pub builds: [TeamBuild; MAX_HEROES as usize],
+    pub builds: [Loadout; MAX_HEROES as usize],
     pub initiative: [f64; MAX_HEROES as usize],
 }
 
 /// A worker's scratch: the kernel and the roster arrays.
 pub struct FfaWorker {
-    kernel: Kernel,
+    kernel: DataKernel,
     rosters: Box<Rosters>,
+}
+
+/// One battle's result as the tables need it: the outcome, each original's own final Energy and
+/// each team's heroes alive.
+struct Played {
+    outcome: super::Outcome,
+    energy: [Option<i32>; MAX_HEROES as usize],
+    alive: [u32; MAX_HEROES as usize],
 }
 
 /// The rows of one chunk, column by column.
@@ -273,8 +305,56 @@ fn col(name: &'static str, doc: &'static str, values: Values) -> Column {
     Column { name, doc, values }
 }
 
-fn power_labels() -> Vec<String> {
-    Power::ALL.iter().map(|p| p.name().to_string()).collect()
+impl Ffa {
+    fn power_labels(&self) -> Vec<String> {
+        self.cat.defs.iter().map(|d| d.name.clone()).collect()
+    }
+
+    /// Plays the drawn roster: the data kernel when its loadouts are in its class, else the data
+    /// reference (which allocates; the built-in six are always in the class).
+    fn battle(&self, w: &mut FfaWorker, n: usize) -> Played {
+        let r = &*w.rosters;
+        let (builds, ini) = (&r.builds[..n], &r.initiative[..n]);
+        let mut p = Played {
+            outcome: super::Outcome {
+                winner: None,
+                rounds: 0,
+                capped: false,
+                end: EndReason::Elimination,
+                hits: 0,
+                survivors: 0,
+            },
+            energy: [None; MAX_HEROES as usize],
+            alive: [0; MAX_HEROES as usize],
+        };
+        let max_rounds = self.settings.max_rounds;
+        if in_kernel_class(builds) {
+            p.outcome = w
+                .kernel
+                .run(&self.cat, builds, ini, max_rounds, &mut NoHook);
+            for h in 0..n {
+                p.energy[h] = w.kernel.hero_energy(h as u32);
+                p.alive[h] = w.kernel.team_alive(h as u16);
+            }
+        } else {
+            let cap = w.kernel.capacity();
+            let rep = data_reference::play(&self.cat, builds, ini, max_rounds, cap);
+            p.outcome = rep.outcome;
+            // Copies' teams follow their originals (ids below n are the originals).
+            let mut team: Vec<u16> = (0..n as u16).collect();
+            for &(_, parent, copy) in &rep.births {
+                debug_assert_eq!(copy as usize, team.len());
+                team.push(team[parent as usize]);
+            }
+            for &(id, e) in rep.rounds.last().into_iter().flatten() {
+                if (id as usize) < n {
+                    p.energy[id as usize] = Some(e);
+                }
+                p.alive[team[id as usize] as usize] += 1;
+            }
+        }
+        p
+    }
 }
 
 impl Simulation for Ffa {
@@ -289,17 +369,17 @@ impl Simulation for Ffa {
     }
 
     fn worker(&self) -> FfaWorker {
-        let blank = TeamBuild::from_parts(0, &[], &[UseItem::Attack]).expect("valid");
+        let blank = Loadout::compile(&self.cat, 0, &[], &[Use::Attack]).expect("valid");
         FfaWorker {
-            kernel: Kernel::new(self.settings.capacity as usize),
+            kernel: DataKernel::new(self.settings.capacity as usize),
             rosters: Box::new(Rosters {
                 coins: [0; MAX_HEROES as usize],
-                held: [[HeldPower {
-                    power: Power::Amoeba,
+                held: [[Held {
+                    power: 0,
                     strength: 0,
-                }; Power::ALL.len()]; MAX_HEROES as usize],
+                }; MAX_HELD]; MAX_HEROES as usize],
                 n_held: [0; MAX_HEROES as usize],
-                order: [[UseItem::Attack; MAX_USES]; MAX_HEROES as usize],
+                order: [[Use::Attack; MAX_USE]; MAX_HEROES as usize],
                 n_order: [0; MAX_HEROES as usize],
                 builds: [blank; MAX_HEROES as usize],
                 initiative: [0.0; MAX_HEROES as usize],
@@ -321,19 +401,15 @@ impl Simulation for Ffa {
             if record { len * avg_heroes } else { 0 },
         );
         let mut by_heroes = [Count::default(); MAX_HEROES as usize + 1];
-        let mut by_power = [Count::default(); Power::ALL.len()];
+        let mut by_power = vec![Count::default(); self.cat.len()];
         let mut no_power = Count::default();
         let mut tally = Tally::default();
-        let r = &mut *w.rosters;
         for i in matches {
             let seed = match_seed(master, i);
-            let n = self.draw_roster(seed, r);
-            let o = w.kernel.run(
-                &r.builds[..n],
-                &r.initiative[..n],
-                self.settings.max_rounds,
-                &mut Silent,
-            );
+            let n = self.draw_roster(seed, &mut w.rosters);
+            let played = self.battle(w, n);
+            let o = played.outcome;
+            let r = &*w.rosters;
             tally.matches += 1;
             tally.work += o.hits;
             tally.draws += o.winner.is_none() as u64;
@@ -372,23 +448,23 @@ impl Simulation for Ffa {
                 rows.h_coins.push(r.coins[h]);
                 rows.h_initiative.push(r.initiative[h]);
                 for hp in &r.held[h][..r.n_held[h] as usize] {
-                    rows.h_powers.push(hp.power as u16);
+                    rows.h_powers.push(hp.power);
                     rows.h_strengths.push(hp.strength);
                 }
                 rows.h_powers.end_row();
                 rows.h_strengths.end_row();
                 for item in &r.order[h][..r.n_order[h] as usize] {
                     rows.h_order.push(match item {
-                        UseItem::Attack => 0,
-                        UseItem::Power(p) => 1 + *p as u16,
+                        Use::Attack => 0,
+                        Use::Power(p) => 1 + *p,
                     });
                 }
                 rows.h_order.end_row();
                 rows.h_won.push(o.winner == Some(h as u16));
-                let energy = w.kernel.hero_energy(h as u32);
+                let energy = played.energy[h];
                 rows.h_energy.push(energy);
                 rows.h_copies
-                    .push(w.kernel.team_alive(h as u16) - energy.is_some() as u32);
+                    .push(played.alive[h] - energy.is_some() as u32);
             }
         }
         for (n, c) in by_heroes.iter().enumerate() {
@@ -396,9 +472,9 @@ impl Simulation for Ffa {
                 *tally.count("heroes in the battle", &n.to_string()) = *c;
             }
         }
-        for (p, c) in Power::ALL.iter().zip(by_power) {
+        for (d, c) in self.cat.defs.iter().zip(by_power) {
             if c.trials > 0 {
-                *tally.count("power held", p.name()) = c;
+                *tally.count("power held", &d.name) = c;
             }
         }
         if no_power.trials > 0 {
@@ -408,7 +484,7 @@ impl Simulation for Ffa {
             return (Vec::new(), tally);
         }
         let mut order_labels = vec!["Attack".to_string()];
-        order_labels.extend(power_labels());
+        order_labels.extend(self.power_labels());
         let matches = Table {
             name: "matches",
             columns: vec![
@@ -437,9 +513,13 @@ impl Simulation for Ffa {
                 ),
                 col(
                     "end",
-                    "how the battle ended: elimination or round limit (AR-14)",
+                    "how the battle ended: elimination, round limit (AR-14) or a power's win (AR-30)",
                     Values::Label {
-                        labels: vec!["elimination".into(), "round limit".into()],
+                        labels: vec![
+                            "elimination".into(),
+                            "round limit".into(),
+                            "power win".into(),
+                        ],
                         codes: rows.end,
                     },
                 ),
@@ -479,7 +559,7 @@ impl Simulation for Ffa {
                     "powers",
                     "powers held, in the order held",
                     Values::LabelList {
-                        labels: power_labels(),
+                        labels: self.power_labels(),
                         offsets: rows.h_powers.offsets,
                         codes: rows.h_powers.values,
                     },
