@@ -209,3 +209,54 @@ base_initiative = 0.1
     assert!(err.contains(":4:11:"), "{err}");
     assert!(err.contains("did you mean `Firestorm`?"), "{err}");
 }
+
+// `simulate rumble --power-file`: rosters drawn from any power file; the file's digest is part
+// of the dataset's identity, so resuming after the file changed is refused.
+#[test]
+fn simulate_draws_from_a_power_file_and_refuses_a_changed_file_on_resume() {
+    let dir = std::env::temp_dir().join(format!("skirmish-powerfile-sim-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mine.toml");
+    let archive = std::fs::read_to_string("experiments/powers/archive.toml")
+        .unwrap()
+        .replace("include = [\"sample.toml\"]", "");
+    std::fs::write(&file, &archive).unwrap();
+    let out = dir.join("run");
+    let args = |f: &std::path::Path, o: &std::path::Path| {
+        vec![
+            "simulate".to_string(),
+            "rumble".into(),
+            "--matches".into(),
+            "300".into(),
+            "--chunk-size".into(),
+            "100".into(),
+            "--power-file".into(),
+            f.display().to_string(),
+            "--out".into(),
+            o.display().to_string(),
+        ]
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        skirmish(&a)
+    };
+    let o = run(args(&file, &out));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("Vulture"), "archive powers are drawn: {text}");
+    let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
+    assert!(manifest.contains("power_file_digest"), "{manifest}");
+
+    // The same file again resumes (nothing to do); a changed file is refused.
+    let o = run(args(&file, &out));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::write(&file, archive.replace("add_energy = 50", "add_energy = 60")).unwrap();
+    let o = run(args(&file, &out));
+    assert_eq!(o.status.code(), Some(2));
+
+    let o = run(args(&dir.join("missing.toml"), &dir.join("other")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("power_file"));
+    assert!(!dir.join("other").exists(), "nothing written on error");
+}

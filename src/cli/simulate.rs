@@ -54,9 +54,13 @@ pub struct FfaFlags {
     /// Powers per hero, distinct, from the catalogue [default 0..3].
     #[arg(long, allow_hyphen_values = true)]
     pub powers: Option<String>,
-    /// A power heroes may hold; repeat for each [default: all six sample powers].
+    /// A power heroes may hold; repeat for each [default: every power of the power file, or
+    /// the six sample powers].
     #[arg(long)]
     pub catalogue: Vec<String>,
+    /// Power file the catalogue's powers come from [default: the built-in six sample powers].
+    #[arg(long, value_name = "FILE")]
+    pub power_file: Option<String>,
     /// Strength of each held power [default 1..30].
     #[arg(long, allow_hyphen_values = true)]
     pub strength: Option<String>,
@@ -102,6 +106,12 @@ impl FfaFlags {
         if let Some(t) = &self.strength {
             s.strength = parse_range("strength", t)?;
         }
+        if let Some(f) = &self.power_file {
+            s.power_file = Some(f.clone());
+            if self.catalogue.is_empty() {
+                s.catalogue = Vec::new(); // every power of the file
+            }
+        }
         if !self.catalogue.is_empty() {
             s.catalogue = self
                 .catalogue
@@ -140,7 +150,7 @@ fn canonical_command(j: (&FfaSettings, u64, u64, u64)) -> String {
     format!(
         "skirmish simulate rumble --matches {matches} --seed {seed} --chunk-size {chunk} \
          --heroes={}..{} --coins={}..{} --powers={}..{}{} --strength={}..{} \
-         --max-rounds {} --capacity {}",
+         --max-rounds {} --capacity {}{}",
         s.heroes[0],
         s.heroes[1],
         s.coins[0],
@@ -154,7 +164,11 @@ fn canonical_command(j: (&FfaSettings, u64, u64, u64)) -> String {
         s.strength[0],
         s.strength[1],
         s.max_rounds,
-        s.capacity
+        s.capacity,
+        s.power_file
+            .as_ref()
+            .map(|f| format!(" --power-file '{f}'"))
+            .unwrap_or_default()
     )
 }
 

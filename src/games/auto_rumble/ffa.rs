@@ -33,8 +33,15 @@ pub struct FfaSettings {
     pub coins: [i32; 2],
     /// Powers per hero, drawn without repeats from `catalogue`.
     pub powers: [u8; 2],
-    /// The powers heroes may hold, by name.
+    /// The powers heroes may hold, by name; empty: every power of the power file.
     pub catalogue: Vec<String>,
+    /// The power file the powers come from; `None`: the built-in six sample powers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_file: Option<String>,
+    /// A digest of the power file's text, filled in when the settings are checked: a dataset
+    /// resumed after the file changed is refused (its identity differs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_file_digest: Option<String>,
     /// Each held power's strength (the winning bid; no sample power scales with it yet).
     pub strength: [i32; 2],
     /// Round limit (AR-14).
@@ -53,6 +60,8 @@ impl Default for FfaSettings {
                 .iter()
                 .map(|d| d.name.clone())
                 .collect(),
+            power_file: None,
+            power_file_digest: None,
             strength: [1, 30],
             max_rounds: rules::DEFAULT_MAX_ROUNDS,
             capacity: rules::DEFAULT_CAPACITY as u32,
@@ -70,6 +79,13 @@ pub struct Ffa {
     catalogue: Vec<PowerId>,
 }
 
+/// FNV-1a, 64-bit: a stable digest of a power file's bytes for the dataset identity.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// Most powers a random roster draws from (the draw's pool lives on the stack).
 pub const MAX_POOL: usize = 64;
 
@@ -84,7 +100,30 @@ fn range_error(field: &str, r: [i64; 2]) -> Option<String> {
 
 impl Ffa {
     /// Checks every setting; the message names the setting and the fix.
-    pub fn new(settings: FfaSettings) -> Result<Ffa, String> {
+    pub fn new(mut settings: FfaSettings) -> Result<Ffa, String> {
+        let cat = match &settings.power_file {
+            None => Catalogue::builtin(),
+            Some(f) => {
+                let text = std::fs::read(f)
+                    .map_err(|e| format!("power_file: cannot read `{f}` ({e}): check the path"))?;
+                let digest = format!("{:016x}", fnv1a(&text));
+                if let Some(d) = &settings.power_file_digest
+                    && *d != digest
+                {
+                    return Err(format!(
+                        "power_file: `{f}` has changed since this dataset was started (digest {d}, now {digest}): start a new dataset"
+                    ));
+                }
+                settings.power_file_digest = Some(digest);
+                Catalogue::new(
+                    super::power_file::load(std::path::Path::new(f))
+                        .map_err(|e| format!("power_file: {e}"))?,
+                )
+            }
+        };
+        if settings.catalogue.is_empty() {
+            settings.catalogue = cat.defs.iter().map(|d| d.name.clone()).collect();
+        }
         let s = &settings;
         for (field, r) in [
             ("heroes", [s.heroes[0] as i64, s.heroes[1] as i64]),
@@ -109,7 +148,6 @@ impl Ffa {
                 s.coins[0], s.coins[1]
             ));
         }
-        let cat = Catalogue::builtin();
         let mut catalogue = Vec::new();
         for name in &s.catalogue {
             let p = cat.id(name).ok_or_else(|| {
