@@ -362,3 +362,42 @@ effects = [{ damage = 5 }]
     // Each takes the other's 10 and one reflected 5: no reflection of the reflection.
     assert_eq!(round(&r, 1), [(0, 85), (1, 85)]);
 }
+
+// AR-36: a summon joins the holder's team right after it, with its own Energy and attack.
+#[test]
+fn worshippers_join_with_twice_the_other_powers_strength() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Worshippers", "Really Big Guns=15"], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b, 30);
+    // A (60 per hit) and the Worshippers (id 2, 30 Energy, 10 per hit) against B.
+    assert_eq!(round(&r, 1), [(0, 90), (2, 20), (1, 30)]);
+    assert_eq!(r.outcome.winner, Some(0));
+    assert_eq!(r.outcome.rounds, 2);
+}
+
+#[test]
+fn egg_clutch_hatches_a_50_energy_copy_every_third_round() {
+    let c = archive();
+    let b = [hero(&c, 0, &["Egg Clutch"], None), hero(&c, 0, &[], None)];
+    let r = play(&c, &b, 3);
+    // The clutch (id 2) never attacks; B's attack hits it too. Round 3 ends with a copy of A
+    // (id 3) at 50 Energy, right after A.
+    assert_eq!(round(&r, 2), [(0, 80), (2, 30), (1, 80)]);
+    assert_eq!(round(&r, 3), [(0, 70), (3, 50), (2, 20), (1, 70)]);
+}
+
+#[test]
+fn poxwalkers_bite_for_5_more_and_spread() {
+    let c = archive();
+    let b = [hero(&c, 0, &["Poxwalker"], None), hero(&c, 0, &[], None)];
+    let r = play(&c, &b, 2);
+    // Round 1: the Poxwalker (id 2) hits B for 10, the bite adds 5 and a 5-Energy Poxwalker
+    // (id 3) joins after it.
+    assert_eq!(round(&r, 1), [(0, 90), (2, 10), (3, 5), (1, 75)]);
+    // Round 2: the 5-Energy Poxwalker cannot pay the attack's 10 (AR-3); the first bites again
+    // (id 4 joins after the phase, so B's attack misses it) and B kills ids 2 and 3.
+    assert_eq!(round(&r, 2), [(0, 80), (4, 5), (1, 50)]);
+}

@@ -22,6 +22,9 @@ pub struct Catalogue {
     pub clauses: Vec<Clause>,
     /// `first[p]`: where power `p`'s clauses start in `clauses`.
     pub first: Vec<u32>,
+    /// `summons[p][n]`: the loadout of power `p`'s summon `n` (its powers; no attack in its use
+    /// order when the summon has none). Energy and damage are set when it is summoned (AR-36).
+    pub summons: Vec<Vec<Loadout>>,
 }
 
 impl Catalogue {
@@ -32,11 +35,44 @@ impl Catalogue {
             first.push(clauses.len() as u32);
             clauses.extend_from_slice(&d.clauses);
         }
-        Catalogue {
+        let mut cat = Catalogue {
             defs,
             clauses,
             first,
+            summons: Vec::new(),
+        };
+        let blank =
+            Loadout::compile(&cat, 0, &[], &[Use::Attack]).expect("an empty loadout is valid");
+        let mut summons = Vec::with_capacity(cat.defs.len());
+        for d in &cat.defs {
+            let mut per = Vec::with_capacity(d.summons.len());
+            for sd in &d.summons {
+                // Names were checked when the file loaded; an unknown one here is left out.
+                let held: Vec<Held> = sd
+                    .powers
+                    .iter()
+                    .filter_map(|n| cat.id(n))
+                    .map(|power| Held { power, strength: 0 })
+                    .collect();
+                let order = default_order(&cat, &held);
+                let mut l = Loadout::compile(&cat, 0, &held, &order).unwrap_or(blank);
+                if sd.attack.is_none() {
+                    let uses: Vec<u8> = l
+                        .uses()
+                        .iter()
+                        .copied()
+                        .filter(|&u| u != NO_CLAUSE)
+                        .collect();
+                    l.uses = [NO_CLAUSE; MAX_USE];
+                    l.uses[..uses.len()].copy_from_slice(&uses);
+                    l.n_uses = uses.len() as u8;
+                }
+                per.push(l);
+            }
+            summons.push(per);
         }
+        cat.summons = summons;
+        cat
     }
 
     /// The clause a loadout's [`HeldClause`] points at.

@@ -416,6 +416,8 @@ impl DataKernel {
             // Outside the kernel's class (phase::GENERAL): never reached.
             Quantity::DamageTaken
             | Quantity::HitsTakenLastRound
+            | Quantity::SummonsAlive
+            | Quantity::TargetSummoned
             | Quantity::TargetEnergy
             | Quantity::TargetDefence => 0,
         }

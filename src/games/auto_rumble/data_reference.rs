@@ -34,6 +34,12 @@ struct Hero {
     first_hit_done: bool,
     /// This round's plan: use-order entries (`NO_CLAUSE` = the attack).
     plan: Vec<u8>,
+    /// Its own loadout: its team's for originals and copies, its own for summons (AR-36).
+    build: Loadout,
+    /// Damage per hit of its attack before bonuses (AR-2; a summon's is its own).
+    damage: i32,
+    /// Who summoned it, for summons.
+    summoner: Option<HeroId>,
     powers_used: i32,
     hit: i32,
     first_hit_bonus: i32,
@@ -50,7 +56,6 @@ pub struct Replay {
 
 struct Battle<'a> {
     cat: &'a Catalogue,
-    builds: &'a [Loadout],
     heroes: Vec<Hero>,
     capacity: usize,
     capped: bool,
@@ -80,7 +85,6 @@ pub fn play(
     order.sort_by(|&a, &b| initiative[b].partial_cmp(&initiative[a]).unwrap());
     let mut b = Battle {
         cat,
-        builds,
         heroes: Vec::new(),
         capacity: capacity.max(1),
         capped: false,
@@ -103,30 +107,8 @@ pub fn play(
             b.capped = true; // AR-15
             continue;
         }
-        b.heroes.push(Hero {
-            id: t as HeroId,
-            team: t,
-            energy: l.energy,
-            defence: 0,
-            prevention: 0,
-            counters: l.counters,
-            once_game: 0,
-            once_round: 0,
-            tax_now: 0,
-            tax_next: 0,
-            locked_now: false,
-            locked_next: false,
-            vulnerable: 1,
-            dodge: 0,
-            attack_hits_round: 0,
-            hits_last_round: 0,
-            damage_round: 0,
-            first_hit_done: false,
-            plan: Vec::new(),
-            powers_used: 0,
-            hit: 0,
-            first_hit_bonus: 0,
-        });
+        b.heroes
+            .push(fresh(t as HeroId, t, l.energy, *l, l.damage, None));
     }
     let mut rounds = Vec::new();
     let mut quiet = 0;
@@ -213,6 +195,44 @@ pub fn play(
     }
 }
 
+/// A hero entering the battle (or summoned into it) with nothing used yet.
+fn fresh(
+    id: HeroId,
+    team: usize,
+    energy: i32,
+    build: Loadout,
+    damage: i32,
+    summoner: Option<HeroId>,
+) -> Hero {
+    Hero {
+        id,
+        team,
+        energy,
+        defence: 0,
+        prevention: 0,
+        counters: build.counters,
+        once_game: 0,
+        once_round: 0,
+        tax_now: 0,
+        tax_next: 0,
+        locked_now: false,
+        locked_next: false,
+        vulnerable: 1,
+        dodge: 0,
+        attack_hits_round: 0,
+        hits_last_round: 0,
+        damage_round: 0,
+        first_hit_done: false,
+        plan: Vec::new(),
+        powers_used: 0,
+        hit: 0,
+        first_hit_bonus: 0,
+        build,
+        damage,
+        summoner,
+    }
+}
+
 fn round_limit_winner(heroes: &[Hero], initiative: &[f64]) -> Option<u16> {
     // AR-14: most Energy, then higher initiative; two teams tied on both is a draw.
     let alive: Vec<&Hero> = heroes.iter().filter(|h| h.energy > 0).collect();
@@ -260,7 +280,7 @@ impl Battle<'_> {
     }
 
     fn clauses_of(&self, i: usize, when: When) -> Vec<HeldClause> {
-        let l = &self.builds[self.heroes[i].team];
+        let l = &self.heroes[i].build;
         l.clauses[..l.n_clauses as usize]
             .iter()
             .filter(|hc| self.cat.clause(hc).when == when)
@@ -315,7 +335,7 @@ impl Battle<'_> {
     /// planned.
     fn make_plan(&mut self, i: usize) {
         let h = &self.heroes[i];
-        let l = &self.builds[h.team];
+        let l = h.build;
         let mut budget = h.energy - h.tax_now;
         let mut plan = Vec::new();
         let mut used = 0;
@@ -355,7 +375,6 @@ impl Battle<'_> {
         // Passive clauses: the attack's bonuses this round (AR-9, AR-25).
         let mut bonus: i64 = 0;
         let mut first: i64 = 0;
-        let team = self.heroes[i].team;
         for hc in self.clauses_of(i, When::Passive) {
             let c = *self.cat.clause(&hc);
             if !c
@@ -375,7 +394,7 @@ impl Battle<'_> {
             }
         }
         let h = &mut self.heroes[i];
-        h.hit = (self.builds[team].damage as i64 + bonus).clamp(0, i32::MAX as i64) as i32;
+        h.hit = (h.damage as i64 + bonus).clamp(0, i32::MAX as i64) as i32;
         h.first_hit_bonus = first.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
     }
 
@@ -397,7 +416,7 @@ impl Battle<'_> {
         match q {
             Quantity::Energy => h.energy,
             Quantity::Defence => h.defence,
-            Quantity::Attack => self.builds[h.team].damage,
+            Quantity::Attack => h.damage,
             Quantity::Strength => hc.strength,
             Quantity::OtherStrength => hc.other_strength,
             Quantity::Counter(k) => h.counters[hc.counter_base as usize + k as usize],
@@ -410,6 +429,10 @@ impl Battle<'_> {
             Quantity::DamageTaken => h.damage_round,
             Quantity::HitsTakenLastRound => h.hits_last_round,
             Quantity::PowersUsed => h.powers_used,
+            Quantity::SummonsAlive => alive(&|o| o.summoner == Some(h.id)),
+            Quantity::TargetSummoned => {
+                target.map_or(0, |t| self.heroes[t].summoner.is_some() as i32)
+            }
             Quantity::TargetEnergy => target.map_or(0, |t| self.heroes[t].energy),
             Quantity::TargetDefence => target.map_or(0, |t| self.heroes[t].defence),
         }
@@ -606,6 +629,37 @@ impl Battle<'_> {
                 h.vulnerable = h.vulnerable.saturating_mul(v.max(0));
             }
             EffectKind::Lock => self.heroes[t].locked_next = true,
+            EffectKind::CopyWith => {
+                if v > 0 && (self.alive_count() as usize + self.born.len()) < self.capacity {
+                    let mut copy = self.heroes[t].clone();
+                    copy.id = self.next_id;
+                    copy.energy = v;
+                    self.next_id += 1;
+                    self.born.push((self.heroes[t].id, copy));
+                } else if v > 0 {
+                    self.capped = true;
+                }
+            }
+            EffectKind::Summon(k) => {
+                // AR-36: joins the holder's team right after the holder, within capacity.
+                let sd = &self.cat.defs[hc.power as usize].summons[k as usize];
+                let build = self.cat.summons[hc.power as usize][k as usize];
+                let damage = sd
+                    .attack
+                    .map_or(0, |a| a.eval(|q| self.read(i, hc, read_at, q)).max(0));
+                let energy = sd.energy.eval(|q| self.read(i, hc, read_at, q));
+                if energy <= 0 {
+                    return;
+                }
+                if (self.alive_count() as usize + self.born.len()) < self.capacity {
+                    let h = &self.heroes[i];
+                    let s = fresh(self.next_id, h.team, energy, build, damage, Some(h.id));
+                    self.next_id += 1;
+                    self.born.push((self.heroes[i].id, s));
+                } else {
+                    self.capped = true;
+                }
+            }
         }
     }
 
@@ -735,7 +789,7 @@ impl Battle<'_> {
                 if u == NO_CLAUSE {
                     self.attack(i);
                 } else {
-                    let hc = self.builds[self.heroes[i].team].clauses[u as usize];
+                    let hc = self.heroes[i].build.clauses[u as usize];
                     self.fire(i, &hc, None, false);
                 }
             }

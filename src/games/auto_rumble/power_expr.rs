@@ -44,6 +44,10 @@ pub enum Quantity {
     /// Costed powers other than the attack in the holder's plan this round: what "use" means
     /// for Big, Gnashy Claws (AR-9).
     PowersUsed,
+    /// Heroes summoned by the holder (AR-36) alive now.
+    SummonsAlive,
+    /// 1 if the target is a summoned hero, else 0.
+    TargetSummoned,
     /// The target's Energy now.
     TargetEnergy,
     /// The target's Defence pool now.
@@ -66,6 +70,8 @@ pub const QUANTITY_NAMES: &[(&str, Quantity)] = &[
     ("damage_taken", Quantity::DamageTaken),
     ("hits_taken_last_round", Quantity::HitsTakenLastRound),
     ("powers_used", Quantity::PowersUsed),
+    ("summons_alive", Quantity::SummonsAlive),
+    ("target.summoned", Quantity::TargetSummoned),
     ("target.energy", Quantity::TargetEnergy),
     ("target.defence", Quantity::TargetDefence),
 ];
@@ -81,7 +87,10 @@ impl Quantity {
 
     /// Whether the quantity reads the clause's target.
     pub fn reads_target(self) -> bool {
-        matches!(self, Quantity::TargetEnergy | Quantity::TargetDefence)
+        matches!(
+            self,
+            Quantity::TargetEnergy | Quantity::TargetDefence | Quantity::TargetSummoned
+        )
     }
 }
 
@@ -111,12 +120,14 @@ impl Round {
     }
 }
 
-/// `mul * quantity / div`.
+/// `mul * quantity / div`, then `% modulo` when `modulo` is not 0 (`round % 3`: every third
+/// round; the remainder is never negative).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Term {
     pub mul: i32,
     pub div: i32,
     pub q: Quantity,
+    pub modulo: i32,
 }
 
 /// Most quantity terms in one value.
@@ -145,6 +156,7 @@ impl Expr {
                 mul: 0,
                 div: 1,
                 q: Quantity::Round,
+                modulo: 0,
             }; MAX_TERMS],
             n_terms: 0,
             round: Round::Up,
@@ -167,9 +179,14 @@ impl Expr {
     pub fn eval(&self, mut read: impl FnMut(Quantity) -> i32) -> i32 {
         let mut v = self.base as i64;
         for t in self.terms() {
-            v += self
+            let x = self
                 .round
                 .div(t.mul as i64 * read(t.q) as i64, t.div as i64);
+            v += if t.modulo != 0 {
+                x.rem_euclid(t.modulo as i64)
+            } else {
+                x
+            };
         }
         v.clamp(self.lo as i64, self.hi as i64) as i32
     }
@@ -202,6 +219,9 @@ impl Expr {
             s.push_str(&name);
             if t.div != 1 {
                 s.push_str(&format!(" / {}", t.div));
+            }
+            if t.modulo != 0 {
+                s.push_str(&format!(" % {}", t.modulo));
             }
         }
         if s.is_empty() {
@@ -331,7 +351,7 @@ fn lex(s: &str) -> Result<Vec<Tok>, ExprError> {
                 i += 1;
             }
             out.push(Tok::Name(b[start..i].iter().collect()));
-        } else if "+-*/(),".contains(c) {
+        } else if "+-*/(),%".contains(c) {
             out.push(Tok::Op(c));
             i += 1;
         } else if "<>=!".contains(c) {
@@ -514,8 +534,18 @@ impl Parser<'_, '_> {
             } else {
                 div
             };
+            let modulo = if matches!(self.peek(), Some(Tok::Op('%'))) {
+                self.at += 1;
+                match self.next() {
+                    Some(Tok::Num(m)) if m > 0 => m,
+                    _ => return Err(bad("expected a number above 0 after `%`")),
+                }
+            } else {
+                0
+            };
             let mul = constant(mul)?;
             let div = constant(div)?;
+            let modulo = constant(modulo)?;
             match q {
                 Some(q) => {
                     if e.n_terms as usize == MAX_TERMS {
@@ -527,11 +557,12 @@ impl Parser<'_, '_> {
                         mul: (sign as i32) * mul,
                         div,
                         q,
+                        modulo,
                     };
                     e.n_terms += 1;
                 }
                 None => {
-                    if div != 1 {
+                    if div != 1 || modulo != 0 {
                         return Err(bad(
                             "divide quantities, not numbers: write the number itself",
                         ));
@@ -638,6 +669,8 @@ mod tests {
         assert_eq!(eval("min(energy * 2, 50)", |_| 40), 50);
         assert_eq!(eval("-energy + 3", |_| 5), -2);
         assert_eq!(eval("42", |_| 0), 42);
+        assert_eq!(eval("round % 3", |_| 7), 1);
+        assert_eq!(eval("round % 3", |_| 6), 0);
     }
 
     #[test]
@@ -648,6 +681,7 @@ mod tests {
             "energy / 2 + 5",
             "7 * round - 21",
             "max(strength, 10)",
+            "round % 3",
             "X",
             "20",
         ] {

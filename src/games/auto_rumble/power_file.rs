@@ -234,6 +234,10 @@ pub enum EffectKind {
     Dodge,
     /// This round, hits against the target are multiplied by the value, before Defence (Curses).
     Vulnerable,
+    /// A copy of the target (like `copy_self`) whose Energy is the value (Egg Clutch's hatching).
+    CopyWith,
+    /// A new hero on the holder's team: the power's summon number `n` (AR-36).
+    Summon(u8),
     /// Next round the target's costed and triggered powers do not act; passive ones still do
     /// (Jammer, AR-32).
     Lock,
@@ -258,7 +262,19 @@ pub const EFFECT_NAMES: &[&str] = &[
     "dodge",
     "vulnerable",
     "lock",
+    "summon",
 ];
+
+/// A hero a power summons (AR-36): it joins the holder's team right after the holder, with the
+/// Energy given, the attack given (none: it never attacks) and the powers named (from the same
+/// file), and no coins.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SummonDef {
+    pub name: String,
+    pub energy: Expr,
+    pub attack: Option<Expr>,
+    pub powers: Vec<String>,
+}
 
 /// One effect; `to` overrides the clause's target (e.g. Parasitic Strain's own gain); `cond`
 /// is checked when the effect's turn comes, after the effects before it (Wrecking Spree's win).
@@ -310,6 +326,8 @@ pub struct PowerDef {
     pub interpretation: Option<String>,
     pub counters: Vec<(String, i32)>,
     pub clauses: Vec<Clause>,
+    /// Heroes its clauses summon (`EffectKind::Summon(n)` is `summons[n]`).
+    pub summons: Vec<SummonDef>,
 }
 
 impl PowerDef {
@@ -345,6 +363,22 @@ impl PowerDef {
         for (n, v) in &self.counters {
             s.push_str(&format!("  counter {n} starts at {v}; copies inherit it\n"));
         }
+        for sd in &self.summons {
+            s.push_str(&format!(
+                "  summon {}: Energy {}, {}{}\n",
+                sd.name,
+                sd.energy.show(&counter),
+                match &sd.attack {
+                    None => "no attack".to_string(),
+                    Some(a) => format!("attack hits for {}", a.show(&counter)),
+                },
+                if sd.powers.is_empty() {
+                    String::new()
+                } else {
+                    format!(", holds {}", sd.powers.join(", "))
+                }
+            ));
+        }
         for c in &self.clauses {
             s.push_str(&format!("  - {}", c.when.describe()));
             match c.limit {
@@ -368,7 +402,15 @@ impl PowerDef {
             s.push_str(":\n");
             for e in c.effects() {
                 let to = e.to.unwrap_or(c.target);
-                s.push_str(&format!("      {}\n", describe_effect(e, to, &counter)));
+                let mut line = describe_effect(e, to, &counter);
+                if let EffectKind::Summon(k) = e.kind {
+                    let n = self
+                        .summons
+                        .get(k as usize)
+                        .map_or("?", |d| d.name.as_str());
+                    line = line.replace("{summon}", n);
+                }
+                s.push_str(&format!("      {line}\n"));
             }
         }
         s
@@ -397,6 +439,8 @@ fn effect_name(k: EffectKind) -> &'static str {
         EffectKind::Dodge => "dodge",
         EffectKind::Vulnerable => "vulnerable",
         EffectKind::Lock => "lock",
+        EffectKind::CopyWith => "copy_self",
+        EffectKind::Summon(_) => "summon",
     }
 }
 
@@ -425,6 +469,10 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
         }
         EffectKind::Tax => format!("{who} must Spend {v} during the next round (no stacking)"),
         EffectKind::Revive => format!("it comes back with {v} Energy"),
+        EffectKind::CopyWith => {
+            format!("a copy of {who} with {v} Energy joins its team, right after it")
+        }
+        EffectKind::Summon(_) => "{summon} joins its team, right after it".to_string(),
         EffectKind::Dodge => format!(
             "this round, attack hits 1, 1 + {v}, 1 + 2 x {v}, ... against {who} are prevented"
         ),
@@ -578,6 +626,25 @@ fn parse_in(
         }
         out.push(def);
     }
+    for d in &out {
+        for sd in &d.summons {
+            for n in &sd.powers {
+                if !out.iter().any(|o| normalise(&o.name) == normalise(n)) {
+                    let all: Vec<&str> = out.iter().map(|o| o.name.as_str()).collect();
+                    return Err(cx.err(
+                        None,
+                        format!("{}.summon.powers", d.name),
+                        format!(
+                            "`{}` summons `{}` holding `{n}`, which is not in this file or the files it includes: {}",
+                            d.name,
+                            sd.name,
+                            did_you_mean(n, &all)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
     if out.len() > MAX_POWERS {
         return Err(cx.err(
             None,
@@ -688,9 +755,17 @@ fn power(cx: &Ctx<'_>, p: PowerDoc, span: Span) -> Result<PowerDef, PowerFileErr
     }
     let names: Vec<String> = counters.iter().map(|c| c.0.clone()).collect();
     let mut clauses = Vec::new();
+    let mut summons = Vec::new();
     for c in clauses_doc {
         let cspan = c.span();
-        clauses.push(clause(cx, &name, &names, c.into_inner(), cspan)?);
+        clauses.push(clause(
+            cx,
+            &name,
+            &names,
+            c.into_inner(),
+            cspan,
+            &mut summons,
+        )?);
     }
     if clauses.iter().filter(|c| c.when == When::Use).count() > 1 {
         return Err(cx.err(
@@ -706,6 +781,7 @@ fn power(cx: &Ctx<'_>, p: PowerDoc, span: Span) -> Result<PowerDef, PowerFileErr
         interpretation: p.interpretation.map(|s| s.into_inner()),
         counters,
         clauses,
+        summons,
     })
 }
 
@@ -771,6 +847,7 @@ fn clause(
     counters: &[String],
     c: ClauseDoc,
     span: Span,
+    summons: &mut Vec<SummonDef>,
 ) -> Result<Clause, PowerFileError> {
     let names = Names { counters };
     let f = |k: &str| format!("{power}.clause.{k}");
@@ -901,7 +978,7 @@ fn clause(
     }; MAX_EFFECTS];
     let n_effects = docs.len();
     for (k, d) in docs.iter().enumerate() {
-        let mut e = effect(cx, &f("effects"), d, &names)?;
+        let mut e = effect(cx, &f("effects"), d, &names, summons)?;
         e.value.round = round;
         let to = e.to.unwrap_or(target);
         check_effect(cx, &f("effects"), d.span(), when, &e, to)?;
@@ -940,6 +1017,7 @@ fn effect(
     field: &str,
     d: &Spanned<toml::Value>,
     names: &Names<'_>,
+    summons: &mut Vec<SummonDef>,
 ) -> Result<Effect, PowerFileError> {
     let span = d.span();
     let mut e = Effect {
@@ -999,6 +1077,80 @@ fn effect(
                     )
                 })?);
             }
+            "copy_self" if !v.is_bool() => {
+                // `copy_self = V`: the copy's Energy is V (Egg Clutch's hatchlings).
+                if kind.is_some() || word.is_some() {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        field,
+                        "one effect per table: make them two effects",
+                    ));
+                }
+                kind = Some(("copy_self", v));
+            }
+            "summon" => {
+                let Some(n) = v.as_str().filter(|n| !n.trim().is_empty()) else {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        format!("{field}.summon"),
+                        "name the summoned hero, e.g. { summon = \"Worshippers\", energy = 40, attack = 10 }",
+                    ));
+                };
+                if kind.is_some() || word.is_some() {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        field,
+                        "one effect per table: make them two effects",
+                    ));
+                }
+                let Some(energy) = table.get("energy") else {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        format!("{field}.energy"),
+                        "a summon needs its Energy, e.g. energy = 50",
+                    ));
+                };
+                let energy = value(cx, energy, &span, &format!("{field}.energy"), names)?;
+                let attack = match table.get("attack") {
+                    None => None,
+                    Some(a) => Some(value(cx, a, &span, &format!("{field}.attack"), names)?),
+                };
+                let powers = match table.get("powers") {
+                    None => Vec::new(),
+                    Some(toml::Value::Array(a)) => {
+                        let mut out = Vec::new();
+                        for x in a {
+                            let Some(x) = x.as_str() else {
+                                return Err(cx.err(
+                                    Some(span.clone()),
+                                    format!("{field}.powers"),
+                                    "a list of power names from this file",
+                                ));
+                            };
+                            out.push(x.to_string());
+                        }
+                        out
+                    }
+                    Some(_) => {
+                        return Err(cx.err(
+                            Some(span.clone()),
+                            format!("{field}.powers"),
+                            "a list of power names from this file, e.g. powers = [\"Pox\"]",
+                        ));
+                    }
+                };
+                if summons.len() == u8::MAX as usize {
+                    return Err(cx.err(Some(span.clone()), field, "too many summons in one power"));
+                }
+                summons.push(SummonDef {
+                    name: n.trim().to_string(),
+                    energy,
+                    attack,
+                    powers,
+                });
+                word = Some(EffectKind::Summon((summons.len() - 1) as u8));
+            }
+            "energy" | "attack" | "powers" if table.contains_key("summon") => {}
             "copy_self" | "eliminate" | "win" => {
                 if v.as_bool() != Some(true) {
                     return Err(cx.err(
@@ -1149,6 +1301,7 @@ fn effect(
         ("dodge", _) => EffectKind::Dodge,
         ("vulnerable", _) => EffectKind::Vulnerable,
         ("lock", _) => EffectKind::Lock,
+        ("copy_self", _) => EffectKind::CopyWith,
         _ => unreachable!("every effect key is matched above"),
     };
     if (e.ignore_defence || e.unpreventable) && e.kind != EffectKind::Damage {
@@ -1189,7 +1342,7 @@ fn check_effect(
     }
     if matches!(
         e.kind,
-        EffectKind::CopySelf | EffectKind::Win | EffectKind::Revive
+        EffectKind::CopySelf | EffectKind::Win | EffectKind::Revive | EffectKind::Summon(_)
     ) && e.to.is_some_and(|t| t != Target::Holder)
     {
         return fail(format!(
