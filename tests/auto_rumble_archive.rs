@@ -401,3 +401,19 @@ fn poxwalkers_bite_for_5_more_and_spread() {
     // (id 4 joins after the phase, so B's attack misses it) and B kills ids 2 and 3.
     assert_eq!(round(&r, 2), [(0, 80), (4, 5), (1, 50)]);
 }
+
+// AR-37: with two teams left, Crystallize's Spend 20 is paid as a Burn.
+#[test]
+fn excessive_lethality_burns_defence_spending_when_two_teams_remain() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Excessive Lethality", "Crystallize"], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b, 1);
+    // A burns 20 (80), gains 1 Defence; B's 10 takes 9: 71. Without the power: 91.
+    assert_eq!(round(&r, 1), [(0, 71), (1, 90)]);
+    let b3 = [b[0], b[1], hero(&c, 0, &[], None)];
+    // Three teams: Spend as usual. A takes 10 - 1 and 10.
+    assert_eq!(round(&play(&c, &b3, 1), 1), [(0, 81), (1, 80), (2, 80)]);
+}

@@ -41,6 +41,8 @@ struct Hero {
     /// Who summoned it, for summons.
     summoner: Option<HeroId>,
     powers_used: i32,
+    /// This round, Spend on Defence powers is paid as a Burn (AR-37).
+    defence_burns: bool,
     hit: i32,
     first_hit_bonus: i32,
 }
@@ -225,6 +227,7 @@ fn fresh(
         first_hit_done: false,
         plan: Vec::new(),
         powers_used: 0,
+        defence_burns: false,
         hit: 0,
         first_hit_bonus: 0,
         build,
@@ -375,6 +378,7 @@ impl Battle<'_> {
         // Passive clauses: the attack's bonuses this round (AR-9, AR-25).
         let mut bonus: i64 = 0;
         let mut first: i64 = 0;
+        let mut burns = false;
         for hc in self.clauses_of(i, When::Passive) {
             let c = *self.cat.clause(&hc);
             if !c
@@ -389,6 +393,7 @@ impl Battle<'_> {
                 match e.kind {
                     EffectKind::AttackBonus => bonus += v,
                     EffectKind::FirstHitBonus => first += v,
+                    EffectKind::DefenceSpendBurns => burns = true,
                     _ => {}
                 }
             }
@@ -396,6 +401,7 @@ impl Battle<'_> {
         let h = &mut self.heroes[i];
         h.hit = (h.damage as i64 + bonus).clamp(0, i32::MAX as i64) as i32;
         h.first_hit_bonus = first.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+        h.defence_burns = burns;
     }
 
     fn may_fire(&self, i: usize, hc: &HeldClause, c: &Clause) -> bool {
@@ -503,7 +509,12 @@ impl Battle<'_> {
         self.heroes[i].once_game |= hc.bit as u32;
         if c.when == When::Use {
             // AR-24: the Burn is an Energy loss, paid as the power is used.
-            let burn = c.cost.burn.eval(|q| self.read(i, hc, None, q));
+            let mut burn = c.cost.burn.eval(|q| self.read(i, hc, None, q));
+            let adds_defence = c.effects().iter().any(|e| e.kind == EffectKind::AddDefence);
+            if self.heroes[i].defence_burns && adds_defence {
+                // AR-37: the Spend is paid as a Burn.
+                burn = burn.saturating_add(c.cost.spend.eval(|q| self.read(i, hc, None, q)).max(0));
+            }
             if burn > 0 && !self.lose(i, burn, None, quiet) {
                 return;
             }
@@ -590,7 +601,8 @@ impl Battle<'_> {
                     self.hit(i, t, v, false, e.ignore_defence, e.unpreventable, quiet);
                 }
             }
-            EffectKind::AttackBonus | EffectKind::FirstHitBonus => {}
+            EffectKind::AttackBonus | EffectKind::FirstHitBonus | EffectKind::DefenceSpendBurns => {
+            }
             EffectKind::CounterAdd(k) => {
                 let c = &mut self.heroes[t].counters[hc.counter_base as usize + k as usize];
                 *c = c.saturating_add(v);

@@ -236,6 +236,9 @@ pub enum EffectKind {
     Vulnerable,
     /// A copy of the target (like `copy_self`) whose Energy is the value (Egg Clutch's hatching).
     CopyWith,
+    /// Passive: this round the holder's `use` clauses that add Defence pay their Spend as a Burn
+    /// (Excessive Lethality, AR-37).
+    DefenceSpendBurns,
     /// A new hero on the holder's team: the power's summon number `n` (AR-36).
     Summon(u8),
     /// Next round the target's costed and triggered powers do not act; passive ones still do
@@ -263,6 +266,7 @@ pub const EFFECT_NAMES: &[&str] = &[
     "vulnerable",
     "lock",
     "summon",
+    "defence_spend_burns",
 ];
 
 /// A hero a power summons (AR-36): it joins the holder's team right after the holder, with the
@@ -441,6 +445,7 @@ fn effect_name(k: EffectKind) -> &'static str {
         EffectKind::Lock => "lock",
         EffectKind::CopyWith => "copy_self",
         EffectKind::Summon(_) => "summon",
+        EffectKind::DefenceSpendBurns => "defence_spend_burns",
     }
 }
 
@@ -473,6 +478,9 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
             format!("a copy of {who} with {v} Energy joins its team, right after it")
         }
         EffectKind::Summon(_) => "{summon} joins its team, right after it".to_string(),
+        EffectKind::DefenceSpendBurns => {
+            "its powers that add Defence pay their Spend as a Burn (an Energy loss)".to_string()
+        }
         EffectKind::Dodge => format!(
             "this round, attack hits 1, 1 + {v}, 1 + 2 x {v}, ... against {who} are prevented"
         ),
@@ -1206,9 +1214,24 @@ fn effect(
                 };
                 counter = Some(slot as u8);
             }
-            "add" | "multiply" | "set" | "add_energy" | "lose_energy" | "set_energy"
-            | "add_defence" | "lose_defence" | "add_prevention" | "damage" | "attack_bonus"
-            | "first_hit_bonus" | "tax" | "revive" | "dodge" | "vulnerable" | "lock" => {
+            "add"
+            | "multiply"
+            | "set"
+            | "add_energy"
+            | "lose_energy"
+            | "set_energy"
+            | "add_defence"
+            | "lose_defence"
+            | "add_prevention"
+            | "damage"
+            | "attack_bonus"
+            | "first_hit_bonus"
+            | "tax"
+            | "revive"
+            | "dodge"
+            | "vulnerable"
+            | "lock"
+            | "defence_spend_burns" => {
                 if word.is_some() {
                     return Err(cx.err(
                         Some(span.clone()),
@@ -1302,6 +1325,7 @@ fn effect(
         ("vulnerable", _) => EffectKind::Vulnerable,
         ("lock", _) => EffectKind::Lock,
         ("copy_self", _) => EffectKind::CopyWith,
+        ("defence_spend_burns", _) => EffectKind::DefenceSpendBurns,
         _ => unreachable!("every effect key is matched above"),
     };
     if (e.ignore_defence || e.unpreventable) && e.kind != EffectKind::Damage {
@@ -1324,7 +1348,10 @@ fn check_effect(
     to: Target,
 ) -> Result<(), PowerFileError> {
     let fail = |m: String| Err(cx.err(Some(span.clone()), field, m));
-    let passive_kind = matches!(e.kind, EffectKind::AttackBonus | EffectKind::FirstHitBonus);
+    let passive_kind = matches!(
+        e.kind,
+        EffectKind::AttackBonus | EffectKind::FirstHitBonus | EffectKind::DefenceSpendBurns
+    );
     if passive_kind && when != When::Passive {
         return fail(format!(
             "`{}` changes the holder's attack: it belongs in a `passive` clause",
