@@ -417,3 +417,19 @@ fn excessive_lethality_burns_defence_spending_when_two_teams_remain() {
     // Three teams: Spend as usual. A takes 10 - 1 and 10.
     assert_eq!(round(&play(&c, &b3, 1), 1), [(0, 81), (1, 80), (2, 80)]);
 }
+
+// AR-38: `attacked` sees the hit arriving; Flexible Armor takes 20 off the first one each round
+// and, for a Burn of 5, sends half of that back.
+#[test]
+fn flexible_armor_reduces_the_first_hit_and_reflects_half() {
+    let c = archive();
+    // B (coins 60: 160 Energy, 30 per hit) acts first.
+    let b = [
+        hero(&c, 60, &[], None),
+        hero(&c, 0, &["Flexible Armor"], None),
+    ];
+    let r = play(&c, &b, 2);
+    // A: 30 - 20 = 10 lands, Burn 5: 85; B takes 10 back and A's 10: 140.
+    assert_eq!(round(&r, 1), [(0, 140), (1, 85)]);
+    assert_eq!(round(&r, 2), [(0, 120), (1, 70)]);
+}

@@ -417,6 +417,7 @@ impl DataKernel {
             Quantity::DamageTaken
             | Quantity::HitsTakenLastRound
             | Quantity::SummonsAlive
+            | Quantity::Negated
             | Quantity::TargetSummoned
             | Quantity::TargetEnergy
             | Quantity::TargetDefence => 0,

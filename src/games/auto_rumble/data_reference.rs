@@ -72,6 +72,10 @@ struct Battle<'a> {
     /// Copies made in the phase under way: (parent id, copy), inserted when it ends (AR-11).
     born: Vec<(HeroId, Hero)>,
     births: Vec<(u32, HeroId, HeroId)>,
+    /// The attack hit being resolved, as `attacked` reactions may reduce it (AR-38), and how
+    /// much they took off it.
+    in_flight: i32,
+    negated: i32,
 }
 
 /// Plays one battle. `initiative[t]` is team `t`'s initiative.
@@ -99,6 +103,8 @@ pub fn play(
         won: None,
         born: Vec::new(),
         births: Vec::new(),
+        in_flight: 0,
+        negated: 0,
     };
     for t in order {
         let l = &builds[t];
@@ -435,6 +441,7 @@ impl Battle<'_> {
             Quantity::DamageTaken => h.damage_round,
             Quantity::HitsTakenLastRound => h.hits_last_round,
             Quantity::PowersUsed => h.powers_used,
+            Quantity::Negated => self.negated,
             Quantity::SummonsAlive => alive(&|o| o.summoner == Some(h.id)),
             Quantity::TargetSummoned => {
                 target.map_or(0, |t| self.heroes[t].summoner.is_some() as i32)
@@ -507,6 +514,17 @@ impl Battle<'_> {
         }
         self.heroes[i].once_round |= hc.bit as u32;
         self.heroes[i].once_game |= hc.bit as u32;
+        if c.when != When::Use && c.when != When::Death {
+            // AR-38: a triggered clause's Burn is paid when it fires, if the holder can pay it
+            // and live; otherwise the clause does not fire.
+            let burn = c.cost.burn.eval(|q| self.read(i, hc, other, q));
+            if burn > 0 {
+                if self.heroes[i].energy <= burn {
+                    return;
+                }
+                self.lose(i, burn, None, true);
+            }
+        }
         if c.when == When::Use {
             // AR-24: the Burn is an Energy loss, paid as the power is used.
             let mut burn = c.cost.burn.eval(|q| self.read(i, hc, None, q));
@@ -641,6 +659,11 @@ impl Battle<'_> {
                 h.vulnerable = h.vulnerable.saturating_mul(v.max(0));
             }
             EffectKind::Lock => self.heroes[t].locked_next = true,
+            EffectKind::ReduceHit => {
+                let r = v.max(0).min(self.in_flight);
+                self.in_flight -= r;
+                self.negated += r;
+            }
             EffectKind::CopyWith => {
                 if v > 0 && (self.alive_count() as usize + self.born.len()) < self.capacity {
                     let mut copy = self.heroes[t].clone();
@@ -714,8 +737,16 @@ impl Battle<'_> {
                 return;
             }
         }
+        let mut rest =
+            (amount as i64 * self.heroes[t].vulnerable as i64).min(i32::MAX as i64) as i32;
+        if attack {
+            // AR-38: `attacked` reactions see the hit as it arrives and may reduce it.
+            self.in_flight = rest;
+            self.negated = 0;
+            self.react(t, When::Attacked, by, quiet);
+            rest = self.in_flight;
+        }
         let h = &mut self.heroes[t];
-        let mut rest = (amount as i64 * h.vulnerable as i64).min(i32::MAX as i64) as i32;
         if !ignore_defence && !unpreventable {
             let d = rest.min(h.defence);
             h.defence -= d;
@@ -727,7 +758,6 @@ impl Battle<'_> {
             rest -= p;
         }
         if attack {
-            self.react(t, When::Attacked, by, quiet);
             self.react(by, When::Hit, t, quiet);
         }
         if rest > 0 && self.heroes[t].energy > 0 {

@@ -44,6 +44,8 @@ pub enum Quantity {
     /// Costed powers other than the attack in the holder's plan this round: what "use" means
     /// for Big, Gnashy Claws (AR-9).
     PowersUsed,
+    /// Damage the holder's `reduce_hit` effects took off the hit being resolved (AR-38).
+    Negated,
     /// Heroes summoned by the holder (AR-36) alive now.
     SummonsAlive,
     /// 1 if the target is a summoned hero, else 0.
@@ -70,6 +72,7 @@ pub const QUANTITY_NAMES: &[(&str, Quantity)] = &[
     ("damage_taken", Quantity::DamageTaken),
     ("hits_taken_last_round", Quantity::HitsTakenLastRound),
     ("powers_used", Quantity::PowersUsed),
+    ("negated", Quantity::Negated),
     ("summons_alive", Quantity::SummonsAlive),
     ("target.summoned", Quantity::TargetSummoned),
     ("target.energy", Quantity::TargetEnergy),

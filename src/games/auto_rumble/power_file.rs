@@ -236,6 +236,8 @@ pub enum EffectKind {
     Vulnerable,
     /// A copy of the target (like `copy_self`) whose Energy is the value (Egg Clutch's hatching).
     CopyWith,
+    /// In an `attacked` clause: the hit being resolved is reduced by the value (AR-38).
+    ReduceHit,
     /// Passive: this round the holder's `use` clauses that add Defence pay their Spend as a Burn
     /// (Excessive Lethality, AR-37).
     DefenceSpendBurns,
@@ -267,6 +269,7 @@ pub const EFFECT_NAMES: &[&str] = &[
     "lock",
     "summon",
     "defence_spend_burns",
+    "reduce_hit",
 ];
 
 /// A hero a power summons (AR-36): it joins the holder's team right after the holder, with the
@@ -446,6 +449,7 @@ fn effect_name(k: EffectKind) -> &'static str {
         EffectKind::CopyWith => "copy_self",
         EffectKind::Summon(_) => "summon",
         EffectKind::DefenceSpendBurns => "defence_spend_burns",
+        EffectKind::ReduceHit => "reduce_hit",
     }
 }
 
@@ -481,6 +485,7 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
         EffectKind::DefenceSpendBurns => {
             "its powers that add Defence pay their Spend as a Burn (an Energy loss)".to_string()
         }
+        EffectKind::ReduceHit => format!("the hit is reduced by {v} before Defence"),
         EffectKind::Dodge => format!(
             "this round, attack hits 1, 1 + {v}, 1 + 2 x {v}, ... against {who} are prevented"
         ),
@@ -945,6 +950,16 @@ fn clause(
             let mut e = e;
             e.round = round;
             match k.as_str() {
+                "spend" if when != When::Use => {
+                    return Err(cx.err(
+                        Some(t.span()),
+                        f("cost.spend"),
+                        format!(
+                            "only a `use` clause Spends (from the round's budget, AR-3); a `{}` clause may Burn: write `burn` instead",
+                            when.name()
+                        ),
+                    ));
+                }
                 "spend" => cost.spend = e,
                 "burn" => cost.burn = e,
                 other => {
@@ -1231,7 +1246,8 @@ fn effect(
             | "dodge"
             | "vulnerable"
             | "lock"
-            | "defence_spend_burns" => {
+            | "defence_spend_burns"
+            | "reduce_hit" => {
                 if word.is_some() {
                     return Err(cx.err(
                         Some(span.clone()),
@@ -1326,6 +1342,7 @@ fn effect(
         ("lock", _) => EffectKind::Lock,
         ("copy_self", _) => EffectKind::CopyWith,
         ("defence_spend_burns", _) => EffectKind::DefenceSpendBurns,
+        ("reduce_hit", _) => EffectKind::ReduceHit,
         _ => unreachable!("every effect key is matched above"),
     };
     if (e.ignore_defence || e.unpreventable) && e.kind != EffectKind::Damage {
@@ -1376,6 +1393,9 @@ fn check_effect(
             "`{}` acts on the holder only: drop `to`",
             effect_name(e.kind)
         ));
+    }
+    if e.kind == EffectKind::ReduceHit && when != When::Attacked {
+        return fail("`reduce_hit` changes the attack hit arriving: it belongs in an `attacked` clause (AR-38)".into());
     }
     if (e.kind == EffectKind::Revive) != (when == When::Death) {
         return fail("`revive` and `death` go together: a hero comes back only from its own elimination (AR-27)".into());
