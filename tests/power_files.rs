@@ -260,3 +260,26 @@ fn simulate_draws_from_a_power_file_and_refuses_a_changed_file_on_resume() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("power_file"));
     assert!(!dir.join("other").exists(), "nothing written on error");
 }
+
+// A summon is named after its summoner in traces (AR-36).
+#[test]
+fn battle_trace_names_summons_after_their_summoner() {
+    let f = write(
+        "worship.toml",
+        "[[hero]]\nname = \"Bob\"\ncoins = 0\nbase_initiative = 0.9\npowers = [\"Worshippers\", { name = \"Really Big Guns\", strength = 15 }]\n[[hero]]\nname = \"Ann\"\ncoins = 0\nbase_initiative = 0.1\n",
+    );
+    let o = skirmish(&[
+        "rumble",
+        "battle",
+        &f,
+        "--trace",
+        "--powers",
+        "experiments/powers/archive.toml",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(r#"{"round":1,"team":"Bob","hero":"Bob's Worshippers","energy":20}"#),
+        "{out}"
+    );
+}

@@ -102,11 +102,14 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
     let mut trace = String::new();
     for (k, round) in r.rounds.iter().enumerate() {
         let k = k as u32 + 1;
-        while let Some(&&(at, parent, copy)) = births.peek() {
-            if at > k {
+        while let Some(b) = births.peek() {
+            if b.round > k {
                 break;
             }
-            names.split(parent, copy);
+            match &b.summon {
+                None => names.split(b.parent, b.id),
+                Some(s) => names.summoned(b.parent, b.id, s),
+            }
             births.next();
         }
         for &(id, energy) in round {

@@ -40,6 +40,8 @@ struct Hero {
     damage: i32,
     /// Who summoned it, for summons.
     summoner: Option<HeroId>,
+    /// For summons: which power's which summon it is (its name).
+    summon: Option<(u16, u8)>,
     powers_used: i32,
     /// This round, Spend on Defence powers is paid as a Burn (AR-37).
     defence_burns: bool,
@@ -52,8 +54,20 @@ struct Hero {
 pub struct Replay {
     pub outcome: Outcome,
     pub rounds: Vec<Vec<(HeroId, i32)>>,
-    /// Copies in creation order: (round, original, copy). Round 0 is the battle start.
-    pub births: Vec<(u32, HeroId, HeroId)>,
+    /// Copies and summons in creation order.
+    pub births: Vec<Birth>,
+}
+
+/// A hero that joined during the battle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Birth {
+    /// The round it joined in (0: the battle start).
+    pub round: u32,
+    /// The hero it copies, or that summoned it.
+    pub parent: HeroId,
+    pub id: HeroId,
+    /// A summon's name (AR-36); `None` for a copy.
+    pub summon: Option<String>,
 }
 
 struct Battle<'a> {
@@ -71,7 +85,7 @@ struct Battle<'a> {
     won: Option<usize>,
     /// Copies made in the phase under way: (parent id, copy), inserted when it ends (AR-11).
     born: Vec<(HeroId, Hero)>,
-    births: Vec<(u32, HeroId, HeroId)>,
+    births: Vec<Birth>,
     /// The attack hit being resolved, as `attacked` reactions may reduce it (AR-38), and how
     /// much they took off it.
     in_flight: i32,
@@ -239,6 +253,7 @@ fn fresh(
         build,
         damage,
         summoner,
+        summon: None,
     }
 }
 
@@ -333,7 +348,15 @@ impl Battle<'_> {
                 k += 1;
             }
             joined.push((parent, copy.id));
-            self.births.push((self.round as u32, parent, copy.id));
+            let summon = copy
+                .summon
+                .map(|(p, k)| self.cat.defs[p as usize].summons[k as usize].name.clone());
+            self.births.push(Birth {
+                round: self.round as u32,
+                parent,
+                id: copy.id,
+                summon,
+            });
             self.heroes.insert(k, copy);
         }
     }
@@ -688,7 +711,8 @@ impl Battle<'_> {
                 }
                 if (self.alive_count() as usize + self.born.len()) < self.capacity {
                     let h = &self.heroes[i];
-                    let s = fresh(self.next_id, h.team, energy, build, damage, Some(h.id));
+                    let mut s = fresh(self.next_id, h.team, energy, build, damage, Some(h.id));
+                    s.summon = Some((hc.power, k));
                     self.next_id += 1;
                     self.born.push((self.heroes[i].id, s));
                 } else {

@@ -380,9 +380,9 @@ impl Ffa {
             p.outcome = rep.outcome;
             // Copies' teams follow their originals (ids below n are the originals).
             let mut team: Vec<u16> = (0..n as u16).collect();
-            for &(_, parent, copy) in &rep.births {
-                debug_assert_eq!(copy as usize, team.len());
-                team.push(team[parent as usize]);
+            for b in &rep.births {
+                debug_assert_eq!(b.id as usize, team.len());
+                team.push(team[b.parent as usize]);
             }
             for &(id, e) in rep.rounds.last().into_iter().flatten() {
                 if (id as usize) < n {

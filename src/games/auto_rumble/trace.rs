@@ -101,6 +101,19 @@ impl Names {
         self.team[hero as usize]
     }
 
+    /// Names a summoned hero (AR-36) after its summoner: "Bob's Worshippers".
+    pub fn summoned(&mut self, summoner: HeroId, id: HeroId, what: &str) {
+        debug_assert_eq!(
+            id as usize,
+            self.name.len(),
+            "heroes are numbered in creation order"
+        );
+        let name = format!("{}'s {what}", self.name[summoner as usize]);
+        self.name.push(name);
+        self.generation.push(0);
+        self.team.push(self.team[summoner as usize]);
+    }
+
     /// Renames `original` and names its new `copy` (copies are numbered in creation order).
     pub fn split(&mut self, original: HeroId, copy: HeroId) {
         let o = original as usize;
