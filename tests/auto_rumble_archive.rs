@@ -433,3 +433,29 @@ fn flexible_armor_reduces_the_first_hit_and_reflects_half() {
     assert_eq!(round(&r, 1), [(0, 140), (1, 85)]);
     assert_eq!(round(&r, 2), [(0, 120), (1, 70)]);
 }
+
+// AR-39: under Assassin's Game each hero attacks only the next opponent, wrapping round.
+#[test]
+fn assassins_game_makes_every_hero_attack_only_the_next_in_the_cycle() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Assassin's Game"], None),
+        hero(&c, 0, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b, 1);
+    // A hits B, B hits C, C hits A: 90 each (without the power: 80 each).
+    assert_eq!(round(&r, 1), [(0, 90), (1, 90), (2, 90)]);
+    // A killer inherits its victim's target: with C (coins -85: 15 Energy) killed by B in round 2,
+    // B's next target is A.
+    let b = [
+        hero(&c, 0, &["Assassin's Game"], None),
+        hero(&c, 0, &[], None),
+        hero(&c, -85, &[], None),
+    ];
+    let r = play(&c, &b, 2);
+    // Round 1: A hits B (90), B hits C (5), C (0 damage) hits A. Round 2: A hits B (80), B
+    // kills C. Round 3 would have B hit A.
+    assert_eq!(round(&r, 1), [(0, 100), (1, 90), (2, 5)]);
+    assert_eq!(round(&r, 2), [(0, 100), (1, 80)]);
+}

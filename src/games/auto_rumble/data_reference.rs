@@ -45,6 +45,8 @@ struct Hero {
     powers_used: i32,
     /// This round, Spend on Defence powers is paid as a Burn (AR-37).
     defence_burns: bool,
+    /// This round, the rule that picks the only hero its attack hits (AR-39).
+    attack_only: Option<Target>,
     hit: i32,
     first_hit_bonus: i32,
 }
@@ -90,6 +92,8 @@ struct Battle<'a> {
     /// much they took off it.
     in_flight: i32,
     negated: i32,
+    /// This round's battle-wide attack rule (Assassin's Game, AR-39).
+    everyone_only: Option<Target>,
 }
 
 /// Plays one battle. `initiative[t]` is team `t`'s initiative.
@@ -119,6 +123,7 @@ pub fn play(
         births: Vec::new(),
         in_flight: 0,
         negated: 0,
+        everyone_only: None,
     };
     for t in order {
         let l = &builds[t];
@@ -159,6 +164,7 @@ pub fn play(
         }
         b.phase(When::RoundStart);
         if b.won.is_none() {
+            b.everyone_only = None;
             for i in 0..b.heroes.len() {
                 b.make_plan(i);
             }
@@ -248,6 +254,7 @@ fn fresh(
         plan: Vec::new(),
         powers_used: 0,
         defence_burns: false,
+        attack_only: None,
         hit: 0,
         first_hit_bonus: 0,
         build,
@@ -408,6 +415,7 @@ impl Battle<'_> {
         let mut bonus: i64 = 0;
         let mut first: i64 = 0;
         let mut burns = false;
+        let mut only = None;
         for hc in self.clauses_of(i, When::Passive) {
             let c = *self.cat.clause(&hc);
             if !c
@@ -423,6 +431,8 @@ impl Battle<'_> {
                     EffectKind::AttackBonus => bonus += v,
                     EffectKind::FirstHitBonus => first += v,
                     EffectKind::DefenceSpendBurns => burns = true,
+                    EffectKind::AttackOnly => only = e.to,
+                    EffectKind::EveryoneAttacksOnly => self.everyone_only = e.to,
                     _ => {}
                 }
             }
@@ -431,6 +441,7 @@ impl Battle<'_> {
         h.hit = (h.damage as i64 + bonus).clamp(0, i32::MAX as i64) as i32;
         h.first_hit_bonus = first.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
         h.defence_burns = burns;
+        h.attack_only = only;
     }
 
     fn may_fire(&self, i: usize, hc: &HeldClause, c: &Clause) -> bool {
@@ -513,6 +524,14 @@ impl Battle<'_> {
             Target::OpponentMostEnergy => best(&|h| h.energy, true),
             Target::OpponentLeastEnergy => best(&|h| h.energy, false),
             Target::OpponentMostDefence => best(&|h| h.defence, true),
+            Target::NextOpponent => {
+                let n = self.heroes.len();
+                (1..n)
+                    .map(|k| (i + k) % n)
+                    .find(|&k| self.heroes[k].energy > 0 && self.heroes[k].team != team)
+                    .into_iter()
+                    .collect()
+            }
             Target::Other => other
                 .filter(|&k| self.heroes[k].energy > 0)
                 .into_iter()
@@ -642,8 +661,11 @@ impl Battle<'_> {
                     self.hit(i, t, v, false, e.ignore_defence, e.unpreventable, quiet);
                 }
             }
-            EffectKind::AttackBonus | EffectKind::FirstHitBonus | EffectKind::DefenceSpendBurns => {
-            }
+            EffectKind::AttackBonus
+            | EffectKind::FirstHitBonus
+            | EffectKind::DefenceSpendBurns
+            | EffectKind::AttackOnly
+            | EffectKind::EveryoneAttacksOnly => {}
             EffectKind::CounterAdd(k) => {
                 let c = &mut self.heroes[t].counters[hc.counter_base as usize + k as usize];
                 *c = c.saturating_add(v);
@@ -868,7 +890,18 @@ impl Battle<'_> {
     fn attack(&mut self, i: usize) {
         let team = self.heroes[i].team;
         let n = self.heroes.len();
+        // AR-39: a rule may narrow the attack to one hero, picked as the attack starts.
+        let only = match self.heroes[i].attack_only.or(self.everyone_only) {
+            None => None,
+            Some(rule) => match self.targets(i, rule, None).first() {
+                None => return,
+                Some(&t) => Some(t),
+            },
+        };
         for t in 0..n {
+            if only.is_some_and(|o| o != t) {
+                continue;
+            }
             if self.heroes[i].energy <= 0 || self.won.is_some() {
                 return;
             }

@@ -131,6 +131,8 @@ pub enum Target {
     OpponentMostDefence,
     /// The other hero of a reaction (the attacker, the one hit, the one eliminated).
     Other,
+    /// The next alive hero of another team after the holder in initiative order, wrapping round.
+    NextOpponent,
 }
 
 pub const TARGET_NAMES: &[(&str, Target)] = &[
@@ -143,6 +145,7 @@ pub const TARGET_NAMES: &[(&str, Target)] = &[
     ("opponent_least_energy", Target::OpponentLeastEnergy),
     ("opponent_most_defence", Target::OpponentMostDefence),
     ("other", Target::Other),
+    ("next_opponent", Target::NextOpponent),
 ];
 
 impl Target {
@@ -167,6 +170,7 @@ impl Target {
             Target::OpponentLeastEnergy => "the opponent with the least Energy",
             Target::OpponentMostDefence => "the opponent with the most Defence",
             Target::Other => "the other hero of the event",
+            Target::NextOpponent => "the next opponent in initiative order (wrapping round)",
         }
     }
 }
@@ -238,6 +242,11 @@ pub enum EffectKind {
     CopyWith,
     /// In an `attacked` clause: the hit being resolved is reduced by the value (AR-38).
     ReduceHit,
+    /// Passive: the holder's attack hits only the hero its rule (`to`) picks (AR-39).
+    AttackOnly,
+    /// Passive: while it holds, every hero's attack hits only the hero the rule (`to`) picks
+    /// for that hero (Assassin's Game, AR-39).
+    EveryoneAttacksOnly,
     /// Passive: this round the holder's `use` clauses that add Defence pay their Spend as a Burn
     /// (Excessive Lethality, AR-37).
     DefenceSpendBurns,
@@ -270,6 +279,8 @@ pub const EFFECT_NAMES: &[&str] = &[
     "summon",
     "defence_spend_burns",
     "reduce_hit",
+    "attack_only",
+    "everyone_attacks_only",
 ];
 
 /// A hero a power summons (AR-36): it joins the holder's team right after the holder, with the
@@ -450,6 +461,8 @@ fn effect_name(k: EffectKind) -> &'static str {
         EffectKind::Summon(_) => "summon",
         EffectKind::DefenceSpendBurns => "defence_spend_burns",
         EffectKind::ReduceHit => "reduce_hit",
+        EffectKind::AttackOnly => "attack_only",
+        EffectKind::EveryoneAttacksOnly => "everyone_attacks_only",
     }
 }
 
@@ -486,6 +499,10 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
             "its powers that add Defence pay their Spend as a Burn (an Energy loss)".to_string()
         }
         EffectKind::ReduceHit => format!("the hit is reduced by {v} before Defence"),
+        EffectKind::AttackOnly => format!("its attack hits only {who}"),
+        EffectKind::EveryoneAttacksOnly => {
+            format!("every hero's attack hits only {who}, as seen from that hero")
+        }
         EffectKind::Dodge => format!(
             "this round, attack hits 1, 1 + {v}, 1 + 2 x {v}, ... against {who} are prevented"
         ),
@@ -1174,6 +1191,30 @@ fn effect(
                 word = Some(EffectKind::Summon((summons.len() - 1) as u8));
             }
             "energy" | "attack" | "powers" if table.contains_key("summon") => {}
+            "attack_only" | "everyone_attacks_only" => {
+                if kind.is_some() || word.is_some() {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        field,
+                        "one effect per table: make them two effects",
+                    ));
+                }
+                let s = Spanned::new(span.clone(), v.as_str().unwrap_or("").to_string());
+                let rule = lookup(cx, &s, &format!("{field}.{k}"), TARGET_NAMES)?;
+                if !rule.is_single() || matches!(rule, Target::Holder | Target::Other) {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        format!("{field}.{k}"),
+                        "name a rule that picks one opponent, e.g. \"first_opponent\" or \"next_opponent\" (AR-39)",
+                    ));
+                }
+                e.to = Some(rule);
+                word = Some(if k == "attack_only" {
+                    EffectKind::AttackOnly
+                } else {
+                    EffectKind::EveryoneAttacksOnly
+                });
+            }
             "copy_self" | "eliminate" | "win" => {
                 if v.as_bool() != Some(true) {
                     return Err(cx.err(
@@ -1367,7 +1408,11 @@ fn check_effect(
     let fail = |m: String| Err(cx.err(Some(span.clone()), field, m));
     let passive_kind = matches!(
         e.kind,
-        EffectKind::AttackBonus | EffectKind::FirstHitBonus | EffectKind::DefenceSpendBurns
+        EffectKind::AttackBonus
+            | EffectKind::FirstHitBonus
+            | EffectKind::DefenceSpendBurns
+            | EffectKind::AttackOnly
+            | EffectKind::EveryoneAttacksOnly
     );
     if passive_kind && when != When::Passive {
         return fail(format!(
