@@ -459,3 +459,27 @@ fn assassins_game_makes_every_hero_attack_only_the_next_in_the_cycle() {
     assert_eq!(round(&r, 1), [(0, 100), (1, 90), (2, 5)]);
     assert_eq!(round(&r, 2), [(0, 100), (1, 80)]);
 }
+
+// AR-40: Sniper fires on odd rounds at the first opponent only, reloads on even rounds,
+// multiplies what Defence lets through by 1.5 and kills an undefended target outright.
+#[test]
+fn sniper_executes_the_undefended_and_reloads_on_even_rounds() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Sniper"], None),
+        hero(&c, 0, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b, 3);
+    // Round 1: B (no Defence) is killed outright; C hits A. Round 2: reload, C hits A again.
+    assert_eq!(round(&r, 1), [(0, 90), (2, 100)]);
+    assert_eq!(round(&r, 2), [(0, 80), (2, 100)]);
+    assert_eq!(r.outcome.winner, Some(0), "round 3: C is executed");
+    assert_eq!(r.outcome.rounds, 3);
+    // Against Defence: coins 60 (30 per hit) into Cosmic Shield's 20 leaves 10, x1.5 = 15.
+    let b = [
+        hero(&c, 60, &["Sniper"], None),
+        hero(&c, 0, &["Cosmic Shield"], None),
+    ];
+    assert_eq!(round(&play(&c, &b, 1), 1), [(0, 150), (1, 85)]);
+}

@@ -47,6 +47,10 @@ struct Hero {
     defence_burns: bool,
     /// This round, the rule that picks the only hero its attack hits (AR-39).
     attack_only: Option<Target>,
+    /// This round (AR-40): no attack; the after-Defence percentage; executing the undefended.
+    no_attack: bool,
+    after_defence_pct: i32,
+    execute: bool,
     hit: i32,
     first_hit_bonus: i32,
 }
@@ -255,6 +259,9 @@ fn fresh(
         powers_used: 0,
         defence_burns: false,
         attack_only: None,
+        no_attack: false,
+        after_defence_pct: 100,
+        execute: false,
         hit: 0,
         first_hit_bonus: 0,
         build,
@@ -373,6 +380,20 @@ impl Battle<'_> {
     /// and spent once-per-game clauses are skipped; a `use` clause whose conditions fail is not
     /// planned.
     fn make_plan(&mut self, i: usize) {
+        // AR-40: `no_attack` is read before the plan is made (its conditions see last round's
+        // `powers_used`).
+        let mut no_attack = false;
+        for hc in self.clauses_of(i, When::Passive) {
+            let c = *self.cat.clause(&hc);
+            if c.effects().iter().any(|e| e.kind == EffectKind::NoAttack)
+                && c.conds()
+                    .iter()
+                    .all(|k| k.holds(|q| self.read(i, &hc, None, q)))
+            {
+                no_attack = true;
+            }
+        }
+        self.heroes[i].no_attack = no_attack;
         let h = &self.heroes[i];
         let l = h.build;
         let mut budget = h.energy - h.tax_now;
@@ -380,6 +401,9 @@ impl Battle<'_> {
         let mut used = 0;
         for &u in l.uses() {
             if u == NO_CLAUSE {
+                if no_attack {
+                    continue;
+                }
                 if rules::ATTACK_COST > budget {
                     break;
                 }
@@ -416,6 +440,8 @@ impl Battle<'_> {
         let mut first: i64 = 0;
         let mut burns = false;
         let mut only = None;
+        let mut pct = 100;
+        let mut execute = false;
         for hc in self.clauses_of(i, When::Passive) {
             let c = *self.cat.clause(&hc);
             if !c
@@ -432,6 +458,8 @@ impl Battle<'_> {
                     EffectKind::FirstHitBonus => first += v,
                     EffectKind::DefenceSpendBurns => burns = true,
                     EffectKind::AttackOnly => only = e.to,
+                    EffectKind::AfterDefencePercent => pct = v.clamp(0, 1_000_000) as i32,
+                    EffectKind::ExecuteUndefended => execute = true,
                     EffectKind::EveryoneAttacksOnly => self.everyone_only = e.to,
                     _ => {}
                 }
@@ -442,6 +470,8 @@ impl Battle<'_> {
         h.first_hit_bonus = first.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
         h.defence_burns = burns;
         h.attack_only = only;
+        h.after_defence_pct = pct;
+        h.execute = execute;
     }
 
     fn may_fire(&self, i: usize, hc: &HeldClause, c: &Clause) -> bool {
@@ -665,7 +695,10 @@ impl Battle<'_> {
             | EffectKind::FirstHitBonus
             | EffectKind::DefenceSpendBurns
             | EffectKind::AttackOnly
-            | EffectKind::EveryoneAttacksOnly => {}
+            | EffectKind::EveryoneAttacksOnly
+            | EffectKind::NoAttack
+            | EffectKind::AfterDefencePercent
+            | EffectKind::ExecuteUndefended => {}
             EffectKind::CounterAdd(k) => {
                 let c = &mut self.heroes[t].counters[hc.counter_base as usize + k as usize];
                 *c = c.saturating_add(v);
@@ -792,11 +825,21 @@ impl Battle<'_> {
             self.react(t, When::Attacked, by, quiet);
             rest = self.in_flight;
         }
+        let had_defence = self.heroes[t].defence > 0;
+        let (pct, execute) = if attack {
+            (self.heroes[by].after_defence_pct, self.heroes[by].execute)
+        } else {
+            (100, false)
+        };
         let h = &mut self.heroes[t];
         if !ignore_defence && !unpreventable {
             let d = rest.min(h.defence);
             h.defence -= d;
             rest -= d;
+        }
+        if pct != 100 && rest > 0 {
+            // AR-40: rounded up.
+            rest = ((rest as i64 * pct as i64 + 99) / 100).min(i32::MAX as i64) as i32;
         }
         if !unpreventable {
             let p = rest.min(h.prevention);
@@ -816,6 +859,11 @@ impl Battle<'_> {
             if self.heroes[t].energy <= 0 {
                 self.dies(t, Some(by), quiet);
             }
+        }
+        if execute && !had_defence && self.heroes[t].energy > 0 {
+            // AR-40: the undefended target is eliminated outright.
+            let e = self.heroes[t].energy;
+            self.lose(t, e, Some(by), quiet);
         }
     }
 

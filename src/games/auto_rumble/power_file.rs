@@ -244,6 +244,13 @@ pub enum EffectKind {
     ReduceHit,
     /// Passive: the holder's attack hits only the hero its rule (`to`) picks (AR-39).
     AttackOnly,
+    /// Passive: the attack is left out of this round's plan (no cost, no hits; AR-40).
+    NoAttack,
+    /// Passive: what is left of each attack hit after Defence is multiplied by value / 100,
+    /// rounded up, before prevention (AR-40).
+    AfterDefencePercent,
+    /// Passive: an attack hit on a target with no Defence when it arrives eliminates it (AR-40).
+    ExecuteUndefended,
     /// Passive: while it holds, every hero's attack hits only the hero the rule (`to`) picks
     /// for that hero (Assassin's Game, AR-39).
     EveryoneAttacksOnly,
@@ -281,6 +288,9 @@ pub const EFFECT_NAMES: &[&str] = &[
     "reduce_hit",
     "attack_only",
     "everyone_attacks_only",
+    "no_attack",
+    "after_defence_percent",
+    "execute_undefended",
 ];
 
 /// A hero a power summons (AR-36): it joins the holder's team right after the holder, with the
@@ -462,6 +472,9 @@ fn effect_name(k: EffectKind) -> &'static str {
         EffectKind::DefenceSpendBurns => "defence_spend_burns",
         EffectKind::ReduceHit => "reduce_hit",
         EffectKind::AttackOnly => "attack_only",
+        EffectKind::NoAttack => "no_attack",
+        EffectKind::AfterDefencePercent => "after_defence_percent",
+        EffectKind::ExecuteUndefended => "execute_undefended",
         EffectKind::EveryoneAttacksOnly => "everyone_attacks_only",
     }
 }
@@ -500,6 +513,13 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
         }
         EffectKind::ReduceHit => format!("the hit is reduced by {v} before Defence"),
         EffectKind::AttackOnly => format!("its attack hits only {who}"),
+        EffectKind::NoAttack => "it does not attack this round".to_string(),
+        EffectKind::AfterDefencePercent => {
+            format!("what Defence lets through of its hits is multiplied by {v}%")
+        }
+        EffectKind::ExecuteUndefended => {
+            "its hit eliminates a target that had no Defence".to_string()
+        }
         EffectKind::EveryoneAttacksOnly => {
             format!("every hero's attack hits only {who}, as seen from that hero")
         }
@@ -994,11 +1014,12 @@ fn clause(
     }
     // Effects.
     let docs = c.effects.unwrap_or_default();
-    if docs.is_empty() {
+    // A `use` clause may be a pure Spend (Sniper's reload); anything else must do something.
+    if docs.is_empty() && (when != When::Use || cost.is_free()) {
         return Err(cx.err(
             Some(span),
             f("effects"),
-            "a clause needs at least one effect",
+            "a clause needs at least one effect (only a costed `use` clause may have none)",
         ));
     }
     if docs.len() > MAX_EFFECTS {
@@ -1288,7 +1309,10 @@ fn effect(
             | "vulnerable"
             | "lock"
             | "defence_spend_burns"
-            | "reduce_hit" => {
+            | "reduce_hit"
+            | "no_attack"
+            | "after_defence_percent"
+            | "execute_undefended" => {
                 if word.is_some() {
                     return Err(cx.err(
                         Some(span.clone()),
@@ -1384,6 +1408,9 @@ fn effect(
         ("copy_self", _) => EffectKind::CopyWith,
         ("defence_spend_burns", _) => EffectKind::DefenceSpendBurns,
         ("reduce_hit", _) => EffectKind::ReduceHit,
+        ("no_attack", _) => EffectKind::NoAttack,
+        ("after_defence_percent", _) => EffectKind::AfterDefencePercent,
+        ("execute_undefended", _) => EffectKind::ExecuteUndefended,
         _ => unreachable!("every effect key is matched above"),
     };
     if (e.ignore_defence || e.unpreventable) && e.kind != EffectKind::Damage {
@@ -1413,6 +1440,9 @@ fn check_effect(
             | EffectKind::DefenceSpendBurns
             | EffectKind::AttackOnly
             | EffectKind::EveryoneAttacksOnly
+            | EffectKind::NoAttack
+            | EffectKind::AfterDefencePercent
+            | EffectKind::ExecuteUndefended
     );
     if passive_kind && when != When::Passive {
         return fail(format!(
