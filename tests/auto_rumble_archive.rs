@@ -483,3 +483,17 @@ fn sniper_executes_the_undefended_and_reloads_on_even_rounds() {
     ];
     assert_eq!(round(&play(&c, &b, 1), 1), [(0, 150), (1, 85)]);
 }
+
+// AR-41: Aegis Boy's ward sits on the weakest opponent and feeds its holder what it absorbs.
+#[test]
+fn aegis_boy_wards_the_weakest_opponent_and_feeds_on_what_it_absorbs() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["Aegis Boy"], None),
+        hero(&c, 0, &[], None),
+        hero(&c, -10, &[], None),
+    ];
+    let r = play(&c, &b, 1);
+    // C (90 Energy, 6 per hit) is warded: A's own hit on C feeds A (+10); B's hit lands whole.
+    assert_eq!(round(&r, 1), [(0, 94), (1, 84), (2, 80)]);
+}

@@ -51,6 +51,9 @@ struct Hero {
     no_attack: bool,
     after_defence_pct: i32,
     execute: bool,
+    /// This round's ward (AR-41): what is left of it, and who warded.
+    ward: i32,
+    warder: Option<HeroId>,
     hit: i32,
     first_hit_bonus: i32,
 }
@@ -154,6 +157,8 @@ pub fn play(
         // Per-round state (AR-4, AR-31, AR-32).
         for h in &mut b.heroes {
             h.defence = 0;
+            h.ward = 0;
+            h.warder = None;
             h.once_round = 0;
             h.tax_now = h.tax_next;
             h.tax_next = 0;
@@ -262,6 +267,8 @@ fn fresh(
         no_attack: false,
         after_defence_pct: 100,
         execute: false,
+        ward: 0,
+        warder: None,
         hit: 0,
         first_hit_bonus: 0,
         build,
@@ -737,6 +744,13 @@ impl Battle<'_> {
                 h.vulnerable = h.vulnerable.saturating_mul(v.max(0));
             }
             EffectKind::Lock => self.heroes[t].locked_next = true,
+            EffectKind::Ward => {
+                // AR-41: a new ward replaces the last one.
+                let id = self.heroes[i].id;
+                let h = &mut self.heroes[t];
+                h.ward = v.max(0);
+                h.warder = Some(id);
+            }
             EffectKind::ReduceHit => {
                 let r = v.max(0).min(self.in_flight);
                 self.in_flight -= r;
@@ -831,6 +845,17 @@ impl Battle<'_> {
         } else {
             (100, false)
         };
+        if attack && !ignore_defence && !unpreventable && self.heroes[t].ward > 0 {
+            // AR-41: the ward absorbs first; what it takes feeds the warder.
+            let w = rest.min(self.heroes[t].ward);
+            self.heroes[t].ward -= w;
+            rest -= w;
+            if let Some(k) = self.heroes[t].warder.and_then(|id| self.index(id))
+                && self.heroes[k].energy > 0
+            {
+                self.heroes[k].energy = self.heroes[k].energy.saturating_add(w);
+            }
+        }
         let h = &mut self.heroes[t];
         if !ignore_defence && !unpreventable {
             let d = rest.min(h.defence);

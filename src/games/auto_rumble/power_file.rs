@@ -246,6 +246,9 @@ pub enum EffectKind {
     AttackOnly,
     /// Passive: the attack is left out of this round's plan (no cost, no hits; AR-40).
     NoAttack,
+    /// The target gets a ward of the value this round: a pool that absorbs attack hits before its
+    /// own Defence, and what it absorbs becomes the holder's Energy (Aegis Boy, AR-41).
+    Ward,
     /// Passive: what is left of each attack hit after Defence is multiplied by value / 100,
     /// rounded up, before prevention (AR-40).
     AfterDefencePercent,
@@ -289,6 +292,7 @@ pub const EFFECT_NAMES: &[&str] = &[
     "attack_only",
     "everyone_attacks_only",
     "no_attack",
+    "ward",
     "after_defence_percent",
     "execute_undefended",
 ];
@@ -473,6 +477,7 @@ fn effect_name(k: EffectKind) -> &'static str {
         EffectKind::ReduceHit => "reduce_hit",
         EffectKind::AttackOnly => "attack_only",
         EffectKind::NoAttack => "no_attack",
+        EffectKind::Ward => "ward",
         EffectKind::AfterDefencePercent => "after_defence_percent",
         EffectKind::ExecuteUndefended => "execute_undefended",
         EffectKind::EveryoneAttacksOnly => "everyone_attacks_only",
@@ -514,6 +519,9 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
         EffectKind::ReduceHit => format!("the hit is reduced by {v} before Defence"),
         EffectKind::AttackOnly => format!("its attack hits only {who}"),
         EffectKind::NoAttack => "it does not attack this round".to_string(),
+        EffectKind::Ward => format!(
+            "{who} is warded for {v} this round: the ward absorbs attack hits before Defence and what it absorbs becomes this hero's Energy"
+        ),
         EffectKind::AfterDefencePercent => {
             format!("what Defence lets through of its hits is multiplied by {v}%")
         }
@@ -1311,6 +1319,7 @@ fn effect(
             | "defence_spend_burns"
             | "reduce_hit"
             | "no_attack"
+            | "ward"
             | "after_defence_percent"
             | "execute_undefended" => {
                 if word.is_some() {
@@ -1409,6 +1418,7 @@ fn effect(
         ("defence_spend_burns", _) => EffectKind::DefenceSpendBurns,
         ("reduce_hit", _) => EffectKind::ReduceHit,
         ("no_attack", _) => EffectKind::NoAttack,
+        ("ward", _) => EffectKind::Ward,
         ("after_defence_percent", _) => EffectKind::AfterDefencePercent,
         ("execute_undefended", _) => EffectKind::ExecuteUndefended,
         _ => unreachable!("every effect key is matched above"),
