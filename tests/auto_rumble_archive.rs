@@ -497,3 +497,23 @@ fn aegis_boy_wards_the_weakest_opponent_and_feeds_on_what_it_absorbs() {
     // C (90 Energy, 6 per hit) is warded: A's own hit on C feeds A (+10); B's hit lands whole.
     assert_eq!(round(&r, 1), [(0, 94), (1, 84), (2, 80)]);
 }
+
+// AR-42: City as a Weapon's Militia fights only its summoner's team and never wins.
+#[test]
+fn city_militia_attacks_only_its_summoner_until_killed() {
+    let c = archive();
+    let b = [
+        hero(&c, 0, &["City as a Weapon"], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b, 2);
+    // Round 1: A hits B and the Militia (id 2) for 10; the Militia hits A for 5; B hits only A.
+    assert_eq!(round(&r, 1), [(0, 85), (2, 10), (1, 90)]);
+    assert_eq!(round(&r, 2), [(0, 75), (1, 80)], "A's second hit kills it");
+    // With strength 10, A's 20 kills the Militia before it acts.
+    let b = [
+        hero(&c, 0, &["City as a Weapon=10"], None),
+        hero(&c, 0, &[], None),
+    ];
+    assert_eq!(round(&play(&c, &b, 1), 1), [(0, 90), (1, 80)]);
+}

@@ -40,6 +40,10 @@ struct Hero {
     damage: i32,
     /// Who summoned it, for summons.
     summoner: Option<HeroId>,
+    /// A summon hostile only to its summoner's team (AR-42); `team` is that team.
+    hostile: bool,
+    /// The round it was eliminated in (0: not eliminated, or at the battle start).
+    died_round: i32,
     /// For summons: which power's which summon it is (its name).
     summon: Option<(u16, u8)>,
     powers_used: i32,
@@ -87,8 +91,6 @@ struct Battle<'a> {
     next_id: HeroId,
     round: i32,
     heroes_at_start: i32,
-    /// Heroes eliminated this round, per team.
-    deaths: Vec<i32>,
     lost_energy: bool,
     hits: u64,
     won: Option<usize>,
@@ -122,7 +124,6 @@ pub fn play(
         next_id: builds.len() as HeroId,
         round: 0,
         heroes_at_start: 0,
-        deaths: vec![0; builds.len()],
         lost_energy: false,
         hits: 0,
         won: None,
@@ -152,7 +153,6 @@ pub fn play(
     while b.won.is_none() && b.teams_alive() > 1 {
         b.round += 1;
         b.lost_energy = false;
-        b.deaths.iter_mut().for_each(|d| *d = 0);
         b.heroes_at_start = b.alive_count();
         // Per-round state (AR-4, AR-31, AR-32).
         for h in &mut b.heroes {
@@ -193,7 +193,7 @@ pub fn play(
             for h in b.heroes.iter_mut().filter(|h| h.energy > 0) {
                 h.energy = rules::stalemate_energy(h.energy);
                 if h.energy <= 0 {
-                    b.deaths[h.team] += 1;
+                    h.died_round = b.round;
                 }
             }
         }
@@ -229,6 +229,16 @@ pub fn play(
         },
         rounds,
         births: b.births,
+    }
+}
+
+/// Whether two heroes fight each other (AR-1, AR-42): heroes of different teams do; a hostile
+/// summon fights only its summoner's team, and hostile summons ignore each other.
+fn opposed(a: &Hero, b: &Hero) -> bool {
+    match (a.hostile, b.hostile) {
+        (false, false) => a.team != b.team,
+        (true, true) => false,
+        _ => a.team == b.team,
     }
 }
 
@@ -275,12 +285,17 @@ fn fresh(
         damage,
         summoner,
         summon: None,
+        hostile: false,
+        died_round: 0,
     }
 }
 
 fn round_limit_winner(heroes: &[Hero], initiative: &[f64]) -> Option<u16> {
     // AR-14: most Energy, then higher initiative; two teams tied on both is a draw.
-    let alive: Vec<&Hero> = heroes.iter().filter(|h| h.energy > 0).collect();
+    let alive: Vec<&Hero> = heroes
+        .iter()
+        .filter(|h| h.energy > 0 && !h.hostile)
+        .collect();
     let key = |h: &Hero| (h.energy, initiative[h.team]);
     let best = alive
         .iter()
@@ -351,6 +366,10 @@ impl Battle<'_> {
             }
         }
         self.join_born();
+    }
+
+    fn opposed(&self, a: usize, b: usize) -> bool {
+        opposed(&self.heroes[a], &self.heroes[b])
     }
 
     fn index(&self, id: HeroId) -> Option<usize> {
@@ -505,10 +524,14 @@ impl Battle<'_> {
             Quantity::Counter(k) => h.counters[hc.counter_base as usize + k as usize],
             Quantity::Round => self.round,
             Quantity::HeroesAlive => self.heroes_at_start,
-            Quantity::OpponentsAlive => alive(&|o| o.team != h.team),
-            Quantity::AlliesAlive => alive(&|o| o.team == h.team),
+            Quantity::OpponentsAlive => alive(&|o| opposed(h, o)),
+            Quantity::AlliesAlive => alive(&|o| o.team == h.team && o.hostile == h.hostile),
             Quantity::TeamsAlive => self.teams_alive() as i32,
-            Quantity::EliminatedThisRound => self.deaths.iter().sum::<i32>() - self.deaths[h.team],
+            Quantity::EliminatedThisRound => self
+                .heroes
+                .iter()
+                .filter(|o| o.energy <= 0 && o.died_round == self.round && opposed(h, o))
+                .count() as i32,
             Quantity::DamageTaken => h.damage_round,
             Quantity::HitsTakenLastRound => h.hits_last_round,
             Quantity::PowersUsed => h.powers_used,
@@ -531,7 +554,7 @@ impl Battle<'_> {
         let opponents: Vec<usize> = alive
             .iter()
             .copied()
-            .filter(|&k| self.heroes[k].team != team)
+            .filter(|&k| self.opposed(i, k))
             .collect();
         let best = |key: &dyn Fn(&Hero) -> i32, most: bool| -> Vec<usize> {
             let mut pick: Option<usize> = None;
@@ -554,7 +577,9 @@ impl Battle<'_> {
             Target::AllOpponents => opponents,
             Target::AllAllies => alive
                 .into_iter()
-                .filter(|&k| self.heroes[k].team == team)
+                .filter(|&k| {
+                    self.heroes[k].team == team && self.heroes[k].hostile == self.heroes[i].hostile
+                })
                 .collect(),
             Target::Everyone => alive.into_iter().filter(|&k| k != i).collect(),
             Target::FirstOpponent => opponents.into_iter().take(1).collect(),
@@ -565,7 +590,7 @@ impl Battle<'_> {
                 let n = self.heroes.len();
                 (1..n)
                     .map(|k| (i + k) % n)
-                    .find(|&k| self.heroes[k].energy > 0 && self.heroes[k].team != team)
+                    .find(|&k| self.heroes[k].energy > 0 && self.opposed(i, k))
                     .into_iter()
                     .collect()
             }
@@ -782,6 +807,7 @@ impl Battle<'_> {
                     let h = &self.heroes[i];
                     let mut s = fresh(self.next_id, h.team, energy, build, damage, Some(h.id));
                     s.summon = Some((hc.power, k));
+                    s.hostile = sd.hostile;
                     self.next_id += 1;
                     self.born.push((self.heroes[i].id, s));
                 } else {
@@ -906,8 +932,7 @@ impl Battle<'_> {
                 }
             }
         }
-        let team = self.heroes[t].team;
-        self.deaths[team] += 1;
+        self.heroes[t].died_round = self.round;
         if quiet {
             return;
         }
@@ -917,7 +942,7 @@ impl Battle<'_> {
             self.react(k, When::Kill, t, quiet);
         }
         for k in 0..self.heroes.len() {
-            if self.heroes[k].energy > 0 && self.heroes[k].team != team {
+            if self.heroes[k].energy > 0 && self.opposed(k, t) {
                 self.react(k, When::OpponentEliminated, t, quiet);
             }
         }
@@ -961,7 +986,6 @@ impl Battle<'_> {
     /// The default attack: every alive hero of the other teams, in order (AR-1); the first hit
     /// carries the first-hit bonus.
     fn attack(&mut self, i: usize) {
-        let team = self.heroes[i].team;
         let n = self.heroes.len();
         // AR-39: a rule may narrow the attack to one hero, picked as the attack starts.
         let only = match self.heroes[i].attack_only.or(self.everyone_only) {
@@ -978,7 +1002,7 @@ impl Battle<'_> {
             if self.heroes[i].energy <= 0 || self.won.is_some() {
                 return;
             }
-            if self.heroes[t].team == team || self.heroes[t].energy <= 0 {
+            if !self.opposed(i, t) || self.heroes[t].energy <= 0 {
                 continue;
             }
             let mut amount = self.heroes[i].hit;

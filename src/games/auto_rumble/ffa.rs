@@ -384,11 +384,18 @@ impl Ffa {
                 debug_assert_eq!(b.id as usize, team.len());
                 team.push(team[b.parent as usize]);
             }
+            // Summons are not copies: `copies_alive` counts copies only.
+            let mut summoned = vec![false; team.len()];
+            for b in &rep.births {
+                summoned[b.id as usize] = b.summon.is_some();
+            }
             for &(id, e) in rep.rounds.last().into_iter().flatten() {
                 if (id as usize) < n {
                     p.energy[id as usize] = Some(e);
                 }
-                p.alive[team[id as usize] as usize] += 1;
+                if !summoned[id as usize] {
+                    p.alive[team[id as usize] as usize] += 1;
+                }
             }
         }
         p

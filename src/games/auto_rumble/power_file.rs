@@ -306,6 +306,8 @@ pub struct SummonDef {
     pub energy: Expr,
     pub attack: Option<Expr>,
     pub powers: Vec<String>,
+    /// Hostile only to the summoner's team (AR-42) rather than its ally.
+    pub hostile: bool,
 }
 
 /// One effect; `to` overrides the clause's target (e.g. Parasitic Strain's own gain); `cond`
@@ -397,8 +399,13 @@ impl PowerDef {
         }
         for sd in &self.summons {
             s.push_str(&format!(
-                "  summon {}: Energy {}, {}{}\n",
+                "  summon {}{}: Energy {}, {}{}\n",
                 sd.name,
+                if sd.hostile {
+                    " (hostile only to its summoner's team)"
+                } else {
+                    ""
+                },
                 sd.energy.show(&counter),
                 match &sd.attack {
                     None => "no attack".to_string(),
@@ -1211,15 +1218,27 @@ fn effect(
                 if summons.len() == u8::MAX as usize {
                     return Err(cx.err(Some(span.clone()), field, "too many summons in one power"));
                 }
+                let hostile = match table.get("hostile") {
+                    None => false,
+                    Some(toml::Value::Boolean(b)) => *b,
+                    Some(_) => {
+                        return Err(cx.err(
+                            Some(span.clone()),
+                            format!("{field}.hostile"),
+                            "expected true or false",
+                        ));
+                    }
+                };
                 summons.push(SummonDef {
                     name: n.trim().to_string(),
                     energy,
                     attack,
                     powers,
+                    hostile,
                 });
                 word = Some(EffectKind::Summon((summons.len() - 1) as u8));
             }
-            "energy" | "attack" | "powers" if table.contains_key("summon") => {}
+            "energy" | "attack" | "powers" | "hostile" if table.contains_key("summon") => {}
             "attack_only" | "everyone_attacks_only" => {
                 if kind.is_some() || word.is_some() {
                     return Err(cx.err(
