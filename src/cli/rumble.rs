@@ -20,21 +20,8 @@ pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
         None => scenario::parse(SAMPLE_ROUND_1, "experiments/sample-round-1.toml (built in)")
             .map_err(|e| e.to_string())?,
     };
-    if let Some(s) = args.seed {
-        sc.seed = s;
-    }
-    if let Some(m) = args.max_rounds {
-        sc.max_rounds = m;
-    }
-    if let Some(c) = args.capacity {
-        if (c as usize) < sc.heroes.len() {
-            return Err(format!(
-                "--capacity {c} is smaller than the scenario's {} heroes: raise it (AR-15)",
-                sc.heroes.len()
-            ));
-        }
-        sc.capacity = c as usize;
-    }
+    let n = sc.heroes.len();
+    apply_overrides(&args, n, &mut sc.seed, &mut sc.max_rounds, &mut sc.capacity)?;
     let lineup = sc.lineup();
     let initiative = lineup.initiatives(&mut stream_rng(sc.seed, 0, Stream::Initiative));
     let mut kernel = Kernel::new(sc.capacity);
@@ -78,21 +65,8 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
         )
         .map_err(|e| e.to_string())?,
     };
-    if let Some(s) = args.seed {
-        sc.seed = s;
-    }
-    if let Some(m) = args.max_rounds {
-        sc.max_rounds = m;
-    }
-    if let Some(c) = args.capacity {
-        if (c as usize) < sc.heroes.len() {
-            return Err(format!(
-                "--capacity {c} is smaller than the scenario's {} heroes: raise it (AR-15)",
-                sc.heroes.len()
-            ));
-        }
-        sc.capacity = c as usize;
-    }
+    let n = sc.heroes.len();
+    apply_overrides(args, n, &mut sc.seed, &mut sc.max_rounds, &mut sc.capacity)?;
     let initiative = sc.initiatives(&mut stream_rng(sc.seed, 0, Stream::Initiative));
     let builds: Vec<_> = sc.heroes.iter().map(|h| h.loadout).collect();
     let team_names: Vec<String> = sc.heroes.iter().map(|h| h.name.clone()).collect();
@@ -200,6 +174,31 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
         text.push_str("Capped: at least one copy was not created for lack of capacity (AR-15).\n");
     }
     Ok(text)
+}
+
+/// `--seed`, `--max-rounds` and `--capacity` over the scenario's own settings.
+fn apply_overrides(
+    args: &BattleArgs,
+    heroes: usize,
+    seed: &mut u64,
+    max_rounds: &mut u32,
+    capacity: &mut usize,
+) -> Result<(), String> {
+    if let Some(s) = args.seed {
+        *seed = s;
+    }
+    if let Some(m) = args.max_rounds {
+        *max_rounds = m;
+    }
+    if let Some(c) = args.capacity {
+        if (c as usize) < heroes {
+            return Err(format!(
+                "--capacity {c} is smaller than the scenario's {heroes} heroes: raise it (AR-15)"
+            ));
+        }
+        *capacity = c as usize;
+    }
+    Ok(())
 }
 
 fn header(l: &Lineup, initiative: &[f64]) -> String {
