@@ -204,16 +204,7 @@ impl DataKernel {
             self.round_deaths.resize(teams, 0);
             self.sort.reserve(teams);
         }
-        // Initiative order, stable on roster order (AR-6).
-        self.sort.clear();
-        for t in 0..teams as u16 {
-            let mut k = self.sort.len();
-            self.sort.push(t);
-            while k > 0 && initiative[self.sort[k - 1] as usize] < initiative[t as usize] {
-                self.sort.swap(k - 1, k);
-                k -= 1;
-            }
-        }
+        rules::initiative_order(&initiative[..teams], &mut self.sort);
         let mut tally = Tally {
             teams_alive: 0,
             alive: 0,

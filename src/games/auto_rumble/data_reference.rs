@@ -723,14 +723,6 @@ impl Battle<'_> {
                     self.hit(i, t, v, false, e.ignore_defence, e.unpreventable, quiet);
                 }
             }
-            EffectKind::AttackBonus
-            | EffectKind::FirstHitBonus
-            | EffectKind::DefenceSpendBurns
-            | EffectKind::AttackOnly
-            | EffectKind::EveryoneAttacksOnly
-            | EffectKind::NoAttack
-            | EffectKind::AfterDefencePercent
-            | EffectKind::ExecuteUndefended => {}
             EffectKind::CounterAdd(k) => {
                 let c = &mut self.heroes[t].counters[hc.counter_base as usize + k as usize];
                 *c = c.saturating_add(v);
@@ -814,6 +806,8 @@ impl Battle<'_> {
                     self.capped = true;
                 }
             }
+            // Passive effects act through the plan (`make_plan`), never when applied.
+            k => debug_assert!(k.is_passive(), "{k:?} is played above"),
         }
     }
 

@@ -114,16 +114,7 @@ impl Kernel {
             self.sort.reserve(teams);
         }
 
-        // Initiative order, stable on roster order (AR-6). Insertion sort: rosters are small.
-        self.sort.clear();
-        for t in 0..teams as u16 {
-            let mut k = self.sort.len();
-            self.sort.push(t);
-            while k > 0 && initiative[self.sort[k - 1] as usize] < initiative[t as usize] {
-                self.sort.swap(k - 1, k);
-                k -= 1;
-            }
-        }
+        rules::initiative_order(&initiative[..teams], &mut self.sort);
         let front = &mut self.front;
         front.len = 0;
         let mut tally = Tally {

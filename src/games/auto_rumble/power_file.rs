@@ -310,6 +310,24 @@ pub struct SummonDef {
     pub hostile: bool,
 }
 
+impl EffectKind {
+    /// Effects that change how the holder's attack or plan works; they belong in `passive`
+    /// clauses only, and do nothing when a clause "applies" them (AR-25).
+    pub fn is_passive(self) -> bool {
+        matches!(
+            self,
+            EffectKind::AttackBonus
+                | EffectKind::FirstHitBonus
+                | EffectKind::DefenceSpendBurns
+                | EffectKind::AttackOnly
+                | EffectKind::EveryoneAttacksOnly
+                | EffectKind::NoAttack
+                | EffectKind::AfterDefencePercent
+                | EffectKind::ExecuteUndefended
+        )
+    }
+}
+
 /// One effect; `to` overrides the clause's target (e.g. Parasitic Strain's own gain); `cond`
 /// is checked when the effect's turn comes, after the effects before it (Wrecking Spree's win).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1462,17 +1480,7 @@ fn check_effect(
     to: Target,
 ) -> Result<(), PowerFileError> {
     let fail = |m: String| Err(cx.err(Some(span.clone()), field, m));
-    let passive_kind = matches!(
-        e.kind,
-        EffectKind::AttackBonus
-            | EffectKind::FirstHitBonus
-            | EffectKind::DefenceSpendBurns
-            | EffectKind::AttackOnly
-            | EffectKind::EveryoneAttacksOnly
-            | EffectKind::NoAttack
-            | EffectKind::AfterDefencePercent
-            | EffectKind::ExecuteUndefended
-    );
+    let passive_kind = e.kind.is_passive();
     if passive_kind && when != When::Passive {
         return fail(format!(
             "`{}` changes the holder's attack: it belongs in a `passive` clause",

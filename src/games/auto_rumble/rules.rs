@@ -84,6 +84,20 @@ pub const fn stalemate_energy(energy: i32) -> i32 {
     energy - div_away_from_zero(energy, 2)
 }
 
+/// AR-6: team indices into `order`, highest initiative first, equal initiatives in roster order.
+/// An insertion sort into a reused buffer: rosters are small and nothing is allocated.
+pub fn initiative_order(initiative: &[f64], order: &mut Vec<u16>) {
+    order.clear();
+    for t in 0..initiative.len() as u16 {
+        let mut k = order.len();
+        order.push(t);
+        while k > 0 && initiative[order[k - 1] as usize] < initiative[t as usize] {
+            order.swap(k - 1, k);
+            k -= 1;
+        }
+    }
+}
+
 /// AR-14 at the round limit: the alive hero (Energy > 0) with the most Energy, then the higher
 /// initiative, wins for its team; two teams tied on both is a draw (`None`). Rows are `energy[i]`
 /// and `team[i]`; `initiative[t]` is team `t`'s.
