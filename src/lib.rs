@@ -7,3 +7,4 @@ pub mod cli;
 pub mod games;
 pub mod platform;
 pub mod rng;
+pub mod stats;

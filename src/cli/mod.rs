@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+mod analyze;
 mod powers;
 mod rumble;
 pub mod simulate;
@@ -39,6 +40,11 @@ enum Command {
         #[command(subcommand)]
         game: SimulateCommand,
     },
+    /// Balance analyses over many paired battles.
+    Analyze {
+        #[command(subcommand)]
+        command: AnalyzeCommand,
+    },
     /// Run an experiment file (TOML naming the command and all its settings).
     Run {
         /// The experiment file, e.g. experiments/rumble-ffa.toml.
@@ -67,6 +73,13 @@ enum SimulateCommand {
         #[command(flatten)]
         ffa: simulate::FfaFlags,
     },
+}
+
+#[derive(Subcommand, Debug)]
+enum AnalyzeCommand {
+    /// Auto Rumble: what each power is worth in coins, with 95% intervals; pairs that combine
+    /// or counter (AR-44).
+    Powers(analyze::PowerFlags),
 }
 
 #[derive(Subcommand, Debug)]
@@ -134,6 +147,9 @@ pub fn main() -> ExitCode {
         Command::Simulate {
             game: SimulateCommand::Rumble { flags, ffa },
         } => simulate::simulate_rumble(&flags, &ffa),
+        Command::Analyze {
+            command: AnalyzeCommand::Powers(flags),
+        } => analyze::powers(&flags),
         Command::Run { file, flags } => simulate::run_experiment(&file, &flags),
         Command::Bench { matches, threads } => {
             if matches == 0 || threads == Some(0) {

@@ -177,7 +177,7 @@ const PARQUET: Option<Encoder> = Some(crate::platform::parquet::encode);
 #[cfg(not(feature = "parquet"))]
 const PARQUET: Option<Encoder> = None;
 
-fn encoder() -> Result<Encoder, String> {
+pub(crate) fn encoder() -> Result<Encoder, String> {
     PARQUET.ok_or_else(|| {
         "this skirmish was built without Parquet support (--no-default-features); rebuild with \
          the default features to write datasets"

@@ -316,6 +316,8 @@ impl Loadout {
             phases: 0,
         };
         let total_strength: i64 = held.iter().map(|h| h.strength as i64).sum();
+        // AR-43: `coins` effects are settled here, before the battle.
+        let mut bonus_coins = 0i64;
         let mut n_counters = 0usize;
         let mut use_clause = [NO_CLAUSE; MAX_HELD];
         for (k, h) in held.iter().enumerate() {
@@ -357,7 +359,25 @@ impl Loadout {
                         (&mut l.round_start, &mut l.n_round_start, phase::ROUND_START)
                     }
                     When::RoundEnd => (&mut l.round_end, &mut l.n_round_end, phase::ROUND_END),
-                    When::Passive => (&mut l.passive, &mut l.n_passive, phase::PASSIVE),
+                    When::Passive => {
+                        let other = total_strength - h.strength as i64;
+                        for e in c.effects() {
+                            if e.kind == EffectKind::Coins {
+                                bonus_coins += e.value.eval(|q| match q {
+                                    Quantity::Strength => h.strength,
+                                    Quantity::OtherStrength => {
+                                        other.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+                                    }
+                                    _ => 0,
+                                }) as i64;
+                            }
+                        }
+                        // A clause of `coins` alone has nothing left to do in the battle.
+                        if c.effects().iter().all(|e| e.kind == EffectKind::Coins) {
+                            continue;
+                        }
+                        (&mut l.passive, &mut l.n_passive, phase::PASSIVE)
+                    }
                     When::Use => {
                         use_clause[k] = i as u8;
                         l.phases |= phase::USE;
@@ -371,6 +391,15 @@ impl Loadout {
                 l.phases |= bit | effect_bits(c);
             }
             n_counters += def.counters.len();
+        }
+        if bonus_coins != 0 {
+            let c = coins as i64 + bonus_coins;
+            if c.unsigned_abs() > rules::MAX_ABS_COINS as u64 {
+                return Err(LoadoutError::CoinsOutOfRange(c));
+            }
+            l.coins = c as i32;
+            l.energy = rules::starting_energy(l.coins);
+            l.damage = rules::attack_damage(l.coins);
         }
         // AR-17: the attack and each held power with a `use` clause, each exactly once.
         let mut seen_attack = false;
@@ -487,7 +516,8 @@ fn effect_bits(c: &Clause) -> u32 {
             | EffectKind::CounterAdd(_)
             | EffectKind::CounterMultiply(_)
             | EffectKind::CounterSet(_)
-            | EffectKind::CopySelf => {}
+            | EffectKind::CopySelf
+            | EffectKind::Coins => {}
             _ => bits |= phase::GENERAL,
         }
     }

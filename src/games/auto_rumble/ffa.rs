@@ -254,7 +254,8 @@ impl Ffa {
         }
         let mut rng = match_stream_rng(seed, Stream::Initiative);
         for h in 0..n {
-            out.initiative[h] = rules::initiative(out.coins[h], unit_f64(&mut rng));
+            // The loadout's coins include `coins` effects (AR-43).
+            out.initiative[h] = rules::initiative(out.builds[h].coins, unit_f64(&mut rng));
         }
         n
     }

@@ -13,6 +13,7 @@ pub mod ffa;
 pub mod kernel;
 pub mod power_expr;
 pub mod power_file;
+pub mod power_value;
 pub mod powers;
 pub mod reference;
 pub mod roster;

@@ -265,6 +265,10 @@ pub enum EffectKind {
     /// Next round the target's costed and triggered powers do not act; passive ones still do
     /// (Jammer, AR-32).
     Lock,
+    /// Passive: the holder counts as having the value more unspent coins for its Energy,
+    /// initiative and attack (AR-2, AR-43). Resolved when the loadout is compiled; the
+    /// calibration powers of the power-value analysis are made of it.
+    Coins,
 }
 
 pub const EFFECT_NAMES: &[&str] = &[
@@ -295,6 +299,7 @@ pub const EFFECT_NAMES: &[&str] = &[
     "ward",
     "after_defence_percent",
     "execute_undefended",
+    "coins",
 ];
 
 /// A hero a power summons (AR-36): it joins the holder's team right after the holder, with the
@@ -324,6 +329,7 @@ impl EffectKind {
                 | EffectKind::NoAttack
                 | EffectKind::AfterDefencePercent
                 | EffectKind::ExecuteUndefended
+                | EffectKind::Coins
         )
     }
 }
@@ -385,6 +391,23 @@ pub struct PowerDef {
 impl PowerDef {
     pub fn is_faithful(&self) -> bool {
         self.interpretation.is_none()
+    }
+
+    /// Whether anything the power does reads its own strength (the winning bid): its value then
+    /// depends on the bid, and the power-value analysis measures it at several strengths.
+    pub fn reads_strength(&self) -> bool {
+        let q = |q: Quantity| q == Quantity::Strength;
+        self.clauses.iter().any(|c| {
+            c.conds().iter().any(|k| k.reads(q))
+                || c.cost.spend.reads(q)
+                || c.cost.burn.reads(q)
+                || c.effects()
+                    .iter()
+                    .any(|e| e.value.reads(q) || e.cond.is_some_and(|k| k.reads(q)))
+        }) || self
+            .summons
+            .iter()
+            .any(|s| s.energy.reads(q) || s.attack.is_some_and(|a| a.reads(q)))
     }
 
     /// A costed clause walked from the use order: the power appears in use orders (AR-17).
@@ -506,6 +529,7 @@ fn effect_name(k: EffectKind) -> &'static str {
         EffectKind::AfterDefencePercent => "after_defence_percent",
         EffectKind::ExecuteUndefended => "execute_undefended",
         EffectKind::EveryoneAttacksOnly => "everyone_attacks_only",
+        EffectKind::Coins => "coins",
     }
 }
 
@@ -556,6 +580,9 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
         EffectKind::EveryoneAttacksOnly => {
             format!("every hero's attack hits only {who}, as seen from that hero")
         }
+        EffectKind::Coins => format!(
+            "it counts as having {v} more unspent coins (Energy, initiative and attack, AR-43)"
+        ),
         EffectKind::Dodge => format!(
             "this round, attack hits 1, 1 + {v}, 1 + 2 x {v}, ... against {who} are prevented"
         ),
@@ -1076,6 +1103,13 @@ fn clause(
         e.value.round = round;
         let to = e.to.unwrap_or(target);
         check_effect(cx, &f("effects"), d.span(), when, &e, to)?;
+        if e.kind == EffectKind::Coins && n_conds > 0 {
+            return Err(cx.err(
+                Some(d.span()),
+                f("if"),
+                "`coins` is settled before the battle, so its clause takes no `if` (AR-43): drop the condition",
+            ));
+        }
         effects[k] = e;
     }
     // Target quantities need one target.
@@ -1358,7 +1392,8 @@ fn effect(
             | "no_attack"
             | "ward"
             | "after_defence_percent"
-            | "execute_undefended" => {
+            | "execute_undefended"
+            | "coins" => {
                 if word.is_some() {
                     return Err(cx.err(
                         Some(span.clone()),
@@ -1458,6 +1493,7 @@ fn effect(
         ("ward", _) => EffectKind::Ward,
         ("after_defence_percent", _) => EffectKind::AfterDefencePercent,
         ("execute_undefended", _) => EffectKind::ExecuteUndefended,
+        ("coins", _) => EffectKind::Coins,
         _ => unreachable!("every effect key is matched above"),
     };
     if (e.ignore_defence || e.unpreventable) && e.kind != EffectKind::Damage {
@@ -1488,7 +1524,7 @@ fn check_effect(
         ));
     }
     if when == When::Passive && !passive_kind {
-        return fail("a passive clause only changes the holder's attack (`attack_bonus`, `first_hit_bonus`); to act each round use `round_start`, once use `battle_start` (AR-25)".into());
+        return fail("a passive clause only changes the holder's attack or coins (`attack_bonus`, `first_hit_bonus`, `coins`...); to act each round use `round_start`, once use `battle_start` (AR-25)".into());
     }
     if to == Target::Other && !when.has_other() {
         return fail(format!(
@@ -1505,6 +1541,13 @@ fn check_effect(
             "`{}` acts on the holder only: drop `to`",
             effect_name(e.kind)
         ));
+    }
+    if e.kind == EffectKind::Coins
+        && (e.cond.is_some()
+            || e.value
+                .reads(|q| !matches!(q, Quantity::Strength | Quantity::OtherStrength)))
+    {
+        return fail("`coins` is settled before the battle: its value may read only `strength` and `other_strength`, and it takes no `if` (AR-43)".into());
     }
     if e.kind == EffectKind::ReduceHit && when != When::Attacked {
         return fail("`reduce_hit` changes the attack hit arriving: it belongs in an `attacked` clause (AR-38)".into());

@@ -1,0 +1,236 @@
+//! `skirmish analyze powers`: every power's coin value, win-rate effect, pairs (AR-44).
+
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::games::auto_rumble::power_value::{PowerValue, Stop, ValueSettings};
+use crate::platform::tally::thousands;
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct PowerFlags {
+    /// Power file whose powers are valued (and which the field draws from) [default: the
+    /// built-in six sample powers].
+    #[arg(long, value_name = "FILE", alias = "power-file")]
+    pub powers: Option<String>,
+    /// Value only this power; repeat for several [default: every power of the file].
+    #[arg(long, value_name = "NAME")]
+    pub power: Vec<String>,
+    /// Heroes per battle, MIN..MAX [default 3..8].
+    #[arg(long, allow_hyphen_values = true)]
+    pub heroes: Option<String>,
+    /// Every hero's unspent coins as drawn, MIN..MAX [default -30..60].
+    #[arg(long, allow_hyphen_values = true)]
+    pub coins: Option<String>,
+    /// Powers per field hero (slots 2 and up), MIN..MAX [default 0..2].
+    #[arg(long, allow_hyphen_values = true)]
+    pub field_powers: Option<String>,
+    /// Strength of each field power, MIN..MAX [default 1..30].
+    #[arg(long, allow_hyphen_values = true)]
+    pub field_strength: Option<String>,
+    /// Strengths at which powers that read their strength are valued [default 10,20,40].
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub strengths: Vec<i32>,
+    /// Coin offsets of the win-rate-versus-coins curve
+    /// [default -60,-45,-30,-20,-10,10,20,30,45,60,80,100,125,150].
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub grid: Vec<i32>,
+    /// Target 95% half-width of every coin value, in coins [default 1].
+    #[arg(long)]
+    pub precision: Option<f64>,
+    /// Battle budget: stop here if the precision is not reached [default 50,000,000].
+    #[arg(long)]
+    pub max_battles: Option<u64>,
+    /// Rosters between checks of the precision [default 2,000].
+    #[arg(long)]
+    pub batch: Option<u64>,
+    /// Pairs of powers held together, sampled per roster [default 8; 0: none].
+    #[arg(long)]
+    pub synergy: Option<u32>,
+    /// (power, rival's power) pairs sampled per roster [default 8; 0: none].
+    #[arg(long)]
+    pub counter: Option<u32>,
+    /// Round limit (AR-14) [default 30].
+    #[arg(long)]
+    pub max_rounds: Option<u32>,
+    /// Hero capacity (AR-15) [default 256 here, AR-44].
+    #[arg(long)]
+    pub capacity: Option<u32>,
+    /// Master seed: roster r's randomness comes only from (seed, r) [default 42].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads [default: all cores]. The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder for the Parquet tables [default runs/powers].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn parse_range<T: FromStr + Copy>(flag: &str, text: &str) -> Result<[T; 2], String> {
+    let bad =
+        || format!("--{flag} `{text}`: expected MIN..MAX (inclusive) or one number, e.g. 3..8");
+    let parse = |s: &str| s.trim().parse::<T>().map_err(|_| bad());
+    match text.split_once("..") {
+        Some((a, b)) => Ok([parse(a)?, parse(b.trim_start_matches('='))?]),
+        None => {
+            let v = parse(text)?;
+            Ok([v, v])
+        }
+    }
+}
+
+impl PowerFlags {
+    pub fn settings(&self) -> Result<ValueSettings, String> {
+        let mut s = ValueSettings {
+            power_file: self.powers.clone(),
+            powers: self.power.iter().map(|p| p.trim().to_string()).collect(),
+            ..ValueSettings::default()
+        };
+        if let Some(t) = &self.heroes {
+            s.heroes = parse_range("heroes", t)?;
+        }
+        if let Some(t) = &self.coins {
+            s.coins = parse_range("coins", t)?;
+        }
+        if let Some(t) = &self.field_powers {
+            s.field_powers = parse_range("field-powers", t)?;
+        }
+        if let Some(t) = &self.field_strength {
+            s.field_strength = parse_range("field-strength", t)?;
+        }
+        if !self.strengths.is_empty() {
+            s.strengths = self.strengths.clone();
+        }
+        if !self.grid.is_empty() {
+            s.grid = self.grid.clone();
+        }
+        if let Some(p) = self.precision {
+            s.precision = p;
+        }
+        if let Some(m) = self.max_battles {
+            s.max_battles = m;
+        }
+        if let Some(b) = self.batch {
+            s.batch = b;
+        }
+        if let Some(m) = self.synergy {
+            s.synergy_per_roster = m;
+        }
+        if let Some(m) = self.counter {
+            s.counter_per_roster = m;
+        }
+        if let Some(m) = self.max_rounds {
+            s.max_rounds = m;
+        }
+        if let Some(c) = self.capacity {
+            s.capacity = c;
+        }
+        Ok(s)
+    }
+}
+
+fn bar(max: u64, show: bool) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(max), ProgressDrawTarget::stderr_with_hz(4));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} battles (budget)  {msg}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+/// `skirmish analyze powers`.
+pub fn powers(flags: &PowerFlags) -> Result<String, String> {
+    let settings = flags.settings()?;
+    let v = PowerValue::new(settings)?;
+    let seed = flags.seed.unwrap_or(42);
+    let out = flags
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("runs/powers"));
+    let threads = flags
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        return Err("--threads: give at least 1".into());
+    }
+    let encode = super::simulate::encoder()?;
+    let pool = crate::platform::runner::pool(threads)?;
+    let per = v.battles_per_roster();
+    let pb = bar(v.settings.max_battles / per * per, !flags.quiet);
+    let target = v.settings.precision;
+    let start = Instant::now();
+    let est = pool.install(|| {
+        v.run(seed, |p| {
+            pb.set_position(p.battles);
+            pb.set_message(if p.worst.is_finite() {
+                format!("widest coin interval ±{:.2} (target ±{target})", p.worst)
+            } else {
+                format!("some coin value not yet settled (target ±{target})")
+            });
+        })
+    });
+    let secs = start.elapsed().as_secs_f64();
+    pb.finish_and_clear();
+    // Every table is encoded before anything is written: an error leaves no partial output.
+    let tables = v.tables(&est);
+    let files = tables
+        .iter()
+        .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let ranking = v.render(&est);
+    let stop = match est.stop {
+        Stop::Precision => format!("every coin value within ±{target} (95%)"),
+        Stop::Budget => format!(
+            "battle budget spent ({}); widest coin interval ±{:.2}, target ±{target}: raise --max-battles",
+            thousands(v.settings.max_battles),
+            est.worst_half_width()
+        ),
+        Stop::Running => unreachable!("a finished run has stopped"),
+    };
+    let head = format!(
+        "power values: {} powers, {} rosters x {} battles = {} battles in {:.1} s ({} battles/s on {} threads); stopped: {stop}{}\n",
+        v.powers.len(),
+        thousands(est.rosters),
+        per,
+        thousands(est.battles),
+        secs,
+        thousands((est.battles as f64 / secs.max(1e-9)) as u64),
+        threads,
+        if est.capped > 0 {
+            format!(
+                "; {} battles hit the hero capacity (AR-15)",
+                thousands(est.capped)
+            )
+        } else {
+            String::new()
+        }
+    );
+    std::fs::create_dir_all(&out).map_err(|e| format!("--out {}: {e}", out.display()))?;
+    for (name, bytes) in &files {
+        crate::platform::dataset::atomic_write(&out, name, bytes)?;
+    }
+    let mut summary = format!(
+        "skirmish analyze powers, seed {seed}\nsettings: {:?}\n{} rosters, {} battles; stopped: {stop}\n\n{ranking}",
+        v.settings, est.rosters, est.battles
+    );
+    summary.push('\n');
+    crate::platform::dataset::atomic_write(&out, "summary.txt", summary.as_bytes())?;
+    Ok(format!(
+        "{head}\n{ranking}\ntables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\n",
+        out.display()
+    ))
+}
