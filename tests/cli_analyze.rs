@@ -1,0 +1,177 @@
+//! `skirmish analyze powers` as a user runs it: the ranking, the Parquet tables read back by
+//! polars, the same bytes on any thread count, and bad input refused with nothing written.
+#![cfg(feature = "parquet")]
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use skirmish::platform::parquet;
+
+fn skirmish(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skirmish-analyze-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    d
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+const TABLES: [&str; 4] = ["powers", "heroes", "curve", "pairs"];
+
+fn analyze(out: &PathBuf, threads: &str) -> Output {
+    skirmish(&[
+        "analyze",
+        "powers",
+        "--powers",
+        "experiments/powers/calibration.toml",
+        "--power",
+        "Calibration +15",
+        "--power",
+        "Cosmic Shield",
+        "--power",
+        "Refund",
+        "--heroes",
+        "3..5",
+        "--precision",
+        "2",
+        "--batch",
+        "500",
+        "--seed",
+        "9",
+        "--threads",
+        threads,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn analyze_prints_the_ranking_and_writes_tables_polars_reads() {
+    let out = tmp("tables");
+    let o = analyze(&out, "2");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let s = text(&o.stdout);
+    assert!(
+        s.contains("stopped: every coin value within ±2 (95%)"),
+        "{s}"
+    );
+    assert!(s.contains("coin value [95%]"), "{s}");
+    assert!(s.contains("coin value by heroes in the battle"), "{s}");
+    assert!(s.contains("strongest synergies"), "{s}");
+    // Cosmic Shield is worth more than 15 coins: it ranks above Calibration +15.
+    let shield = s.find("Cosmic Shield").unwrap();
+    let cal = s.find("Calibration +15").unwrap();
+    assert!(shield < cal, "{s}");
+
+    let powers = parquet::read(&out.join("powers.parquet")).unwrap();
+    // Calibration +15 and Cosmic Shield at one strength, Refund at three.
+    assert_eq!(powers.height(), 5);
+    for c in [
+        "power",
+        "strength",
+        "rosters",
+        "win_rate_effect",
+        "coin_value",
+        "coin_lo",
+        "coin_hi",
+        "censored",
+        "facing_effect",
+    ] {
+        assert!(powers.column(c).is_ok(), "powers has {c}");
+    }
+    let heroes = parquet::read(&out.join("heroes.parquet")).unwrap();
+    assert_eq!(heroes.height(), 5 * 3, "every row for 3, 4 and 5 heroes");
+    let curve = parquet::read(&out.join("curve.parquet")).unwrap();
+    assert_eq!(
+        curve.height(),
+        4 * 17,
+        "17 points for all rosters and each hero count"
+    );
+    let pairs = parquet::read(&out.join("pairs.parquet")).unwrap();
+    assert_eq!(pairs.height(), 3 + 9, "3 synergy pairs and 9 counter pairs");
+    assert!(
+        fs::read_to_string(out.join("summary.txt"))
+            .unwrap()
+            .contains("seed 9")
+    );
+}
+
+#[test]
+fn analyze_writes_the_same_bytes_on_one_thread_and_on_two() {
+    let (a, b) = (tmp("t1"), tmp("t2"));
+    assert!(analyze(&a, "1").status.success());
+    assert!(analyze(&b, "2").status.success());
+    for t in TABLES {
+        let name = format!("{t}.parquet");
+        assert_eq!(
+            fs::read(a.join(&name)).unwrap(),
+            fs::read(b.join(&name)).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn analyze_refuses_bad_settings_and_writes_nothing() {
+    for (args, says) in [
+        (vec!["--heroes", "1..4"], "--heroes"),
+        (
+            vec!["--power", "Cosmic Sheild"],
+            "did you mean `Cosmic Shield`",
+        ),
+        (vec!["--grid", "0,10"], "--grid"),
+        (vec!["--precision", "0"], "--precision"),
+        (vec!["--powers", "no/such/file.toml"], "no/such/file.toml"),
+    ] {
+        let out = tmp("bad");
+        let mut all = vec![
+            "analyze",
+            "powers",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        all.extend(args.iter());
+        let o = skirmish(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = text(&o.stderr);
+        assert!(e.contains(says), "{args:?}: {e}");
+        assert!(!out.exists(), "{args:?} wrote {out:?}");
+    }
+}
+
+#[test]
+fn analyze_reports_a_spent_budget() {
+    let out = tmp("budget");
+    let o = skirmish(&[
+        "analyze",
+        "powers",
+        "--precision",
+        "0.01",
+        "--max-battles",
+        "20000",
+        "--batch",
+        "100",
+        "--synergy",
+        "0",
+        "--counter",
+        "0",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let s = text(&o.stdout);
+    assert!(s.contains("battle budget spent"), "{s}");
+    assert!(s.contains("raise --max-battles"), "{s}");
+}
