@@ -94,8 +94,8 @@ fn analyze_prints_the_ranking_and_writes_tables_polars_reads() {
     let curve = parquet::read(&out.join("curve.parquet")).unwrap();
     assert_eq!(
         curve.height(),
-        4 * 17,
-        "17 points for all rosters and each hero count"
+        4 * 15,
+        "15 points for all rosters and each hero count"
     );
     let pairs = parquet::read(&out.join("pairs.parquet")).unwrap();
     assert_eq!(pairs.height(), 3 + 9, "3 synergy pairs and 9 counter pairs");

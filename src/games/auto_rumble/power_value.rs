@@ -73,7 +73,7 @@ impl Default for ValueSettings {
             field_strength: [1, 30],
             strengths: vec![10, 20, 40],
             grid: vec![
-                -100, -80, -60, -45, -30, -20, -10, 10, 20, 30, 45, 60, 80, 100, 125, 150,
+                -60, -45, -30, -20, -10, 10, 20, 30, 45, 60, 80, 100, 125, 150,
             ],
             precision: 1.0,
             max_battles: 50_000_000,
