@@ -21,6 +21,10 @@ pub enum Stream {
     Initiative = 2,
     /// Chance during a battle (no Auto Rumble rule uses it yet).
     Battle = 3,
+    /// The full game's pool: the starting powers and each round's reveal (AR-50).
+    Pool = 4,
+    /// Strategies' own choices in the full game (AR-50).
+    Bidding = 5,
 }
 
 /// SplitMix64's finaliser: a bijective 64-bit mixer with full avalanche.

@@ -3,7 +3,7 @@
 #![cfg(feature = "parquet")]
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use skirmish::platform::parquet;
@@ -27,7 +27,7 @@ fn text(b: &[u8]) -> String {
 
 const TABLES: [&str; 4] = ["powers", "heroes", "curve", "pairs"];
 
-fn analyze(out: &PathBuf, threads: &str) -> Output {
+fn analyze(out: &Path, threads: &str) -> Output {
     skirmish(&[
         "analyze",
         "powers",

@@ -10,6 +10,7 @@ pub mod catalogue;
 pub mod data_kernel;
 pub mod data_reference;
 pub mod ffa;
+pub mod game;
 pub mod kernel;
 pub mod power_expr;
 pub mod power_file;
@@ -20,6 +21,7 @@ pub mod roster;
 pub mod rules;
 pub mod scenario;
 pub mod state;
+pub mod strategy;
 pub mod trace;
 
 pub use kernel::{EndReason, Kernel, Outcome};
