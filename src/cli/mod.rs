@@ -11,6 +11,7 @@ mod analyze;
 mod powers;
 mod rumble;
 pub mod simulate;
+mod tournament;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -45,6 +46,11 @@ enum Command {
         #[command(subcommand)]
         command: AnalyzeCommand,
     },
+    /// Tournaments between strategies, played as full games on all cores.
+    Tournament {
+        #[command(subcommand)]
+        game: TournamentCommand,
+    },
     /// Run an experiment file (TOML naming the command and all its settings).
     Run {
         /// The experiment file, e.g. experiments/rumble-ffa.toml.
@@ -73,6 +79,13 @@ enum SimulateCommand {
         #[command(flatten)]
         ffa: simulate::FfaFlags,
     },
+}
+
+#[derive(Subcommand, Debug)]
+enum TournamentCommand {
+    /// Auto Rumble: full ten-round games (bids, then a battle each round) between bidding
+    /// strategies, seats rotated; win rates, head to head, coins left, powers won.
+    Rumble(tournament::TournamentFlags),
 }
 
 #[derive(Subcommand, Debug)]
@@ -150,6 +163,9 @@ pub fn main() -> ExitCode {
         Command::Analyze {
             command: AnalyzeCommand::Powers(flags),
         } => analyze::powers(&flags),
+        Command::Tournament {
+            game: TournamentCommand::Rumble(flags),
+        } => tournament::rumble(&flags),
         Command::Run { file, flags } => simulate::run_experiment(&file, &flags),
         Command::Bench { matches, threads } => {
             if matches == 0 || threads == Some(0) {

@@ -113,6 +113,35 @@ pub fn read(path: &std::path::Path) -> Result<DataFrame, String> {
     decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// One column of a Parquet file as floats (integers widen), for readers outside this module.
+pub fn read_f64s(path: &std::path::Path, column: &str) -> Result<Vec<f64>, String> {
+    let df = read(path)?;
+    let c = df
+        .column(column)
+        .map_err(|_| format!("{}: no column `{column}`", path.display()))?;
+    let c = c
+        .cast(&DataType::Float64)
+        .map_err(|e| format!("{}: column `{column}` is not numeric ({e})", path.display()))?;
+    Ok(c.f64()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .iter()
+        .map(|v| v.unwrap_or(f64::NAN))
+        .collect())
+}
+
+/// One column of a Parquet file as strings.
+pub fn read_strings(path: &std::path::Path, column: &str) -> Result<Vec<String>, String> {
+    let df = read(path)?;
+    let c = df
+        .column(column)
+        .map_err(|_| format!("{}: no column `{column}`", path.display()))?;
+    Ok(c.str()
+        .map_err(|e| format!("{}: column `{column}` is not text ({e})", path.display()))?
+        .iter()
+        .map(|v| v.unwrap_or_default().to_string())
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

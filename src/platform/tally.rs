@@ -57,6 +57,26 @@ pub struct Tally {
     /// Work done (hits for Auto Rumble), for throughput reports.
     pub work: u64,
     pub groups: BTreeMap<String, BTreeMap<String, Count>>,
+    /// Integer sums to average per group and label (coins left per strategy...).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub means: BTreeMap<String, BTreeMap<String, Mean>>,
+}
+
+/// A sum of integers and how many: its mean is exact to report and order-free to merge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mean {
+    pub n: u64,
+    pub sum: i64,
+}
+
+impl Mean {
+    pub fn add(&mut self, x: i64) {
+        self.n += 1;
+        self.sum += x;
+    }
+    pub fn mean(&self) -> f64 {
+        self.sum as f64 / self.n.max(1) as f64
+    }
 }
 
 impl Tally {
@@ -72,7 +92,25 @@ impl Tally {
         g.get_mut(label).expect("inserted above")
     }
 
+    pub fn mean(&mut self, group: &str, label: &str) -> &mut Mean {
+        if !self.means.contains_key(group) {
+            self.means.insert(group.to_string(), BTreeMap::new());
+        }
+        let g = self.means.get_mut(group).expect("inserted above");
+        if !g.contains_key(label) {
+            g.insert(label.to_string(), Mean::default());
+        }
+        g.get_mut(label).expect("inserted above")
+    }
+
     pub fn merge(&mut self, other: &Tally) {
+        for (g, labels) in &other.means {
+            for (l, m) in labels {
+                let mine = self.mean(g, l);
+                mine.n += m.n;
+                mine.sum += m.sum;
+            }
+        }
         self.matches += other.matches;
         self.draws += other.draws;
         self.work += other.work;
@@ -108,6 +146,17 @@ impl Tally {
                     100.0 * c.rate(),
                     100.0 * lo,
                     100.0 * hi,
+                ));
+            }
+        }
+        for (group, labels) in &self.means {
+            out.push_str(&format!("\n{group}   (count, mean)\n"));
+            let width = labels.keys().map(|l| l.len()).max().unwrap_or(0);
+            for (label, m) in labels {
+                out.push_str(&format!(
+                    "  {label:<width$}  {:>12}  {:9.2}\n",
+                    thousands(m.n),
+                    m.mean()
                 ));
             }
         }

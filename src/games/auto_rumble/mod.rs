@@ -22,6 +22,7 @@ pub mod rules;
 pub mod scenario;
 pub mod state;
 pub mod strategy;
+pub mod tournament;
 pub mod trace;
 
 pub use kernel::{EndReason, Kernel, Outcome};

@@ -1,0 +1,212 @@
+//! `skirmish tournament rumble`: full ten-round games between bidding strategies (AR-45 .. AR-50).
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::games::auto_rumble::tournament::{Tournament, ValueSource, head_to_head};
+use crate::platform::job::Job;
+
+#[derive(Args, Debug, Clone)]
+pub struct TournamentFlags {
+    /// Strategies, comma-separated, each `name` or `name(param=value,...)`: random, hoarder,
+    /// spreader, sniper, value, outbid [default value,hoarder,sniper,spreader,random,outbid].
+    #[arg(long)]
+    pub strategies: Option<String>,
+    /// Games to play.
+    #[arg(long, default_value_t = 100_000)]
+    pub games: u64,
+    /// Players per game, 3-12 [default: the number of strategies]; seats rotate over them.
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// Power file the pool draws from [default: the built-in six sample powers].
+    #[arg(long, value_name = "FILE", alias = "power-file")]
+    pub powers: Option<String>,
+    /// Coin values for the value-aware strategies: `powers.parquet` from `skirmish analyze
+    /// powers` with the same power file [default: measured now].
+    #[arg(long, value_name = "FILE")]
+    pub values: Option<PathBuf>,
+    /// Precision of the values measured now, in coins [default 2].
+    #[arg(long, default_value_t = 2.0)]
+    pub value_precision: f64,
+    /// Master seed: game g's randomness comes only from (seed, g).
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Dataset folder (created; an earlier run of the same command there is resumed).
+    #[arg(long, default_value = "runs/tournament")]
+    pub out: PathBuf,
+    /// Games per chunk: one part file per chunk and table.
+    #[arg(long, default_value_t = 10_000)]
+    pub chunk_size: u64,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Battle round limit (AR-14).
+    #[arg(long, default_value_t = 30)]
+    pub max_rounds: u32,
+    /// Hero capacity (AR-15) [default 256, as for power values, AR-44].
+    #[arg(long, default_value_t = 256)]
+    pub capacity: u32,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+pub const DEFAULT_STRATEGIES: &str = "value,hoarder,sniper,spreader,random,outbid";
+
+/// Splits `a,b(x=1,y=2),c` at the commas outside parentheses.
+fn split_specs(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut cur = String::new();
+    for ch in s.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    out.push(cur);
+    out.into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+#[cfg(feature = "parquet")]
+fn read_values(
+    path: &Path,
+    t_cat: &crate::games::auto_rumble::catalogue::Catalogue,
+) -> Result<Vec<f64>, String> {
+    use crate::platform::parquet::{read_f64s, read_strings};
+    let names = read_strings(path, "power")?;
+    let strength = read_f64s(path, "strength")?;
+    let value = read_f64s(path, "coin_value")?;
+    let mut out = Vec::with_capacity(t_cat.len());
+    for d in &t_cat.defs {
+        // The middle strength's row, like the analysis' own default (AR-44).
+        let mut rows: Vec<usize> = (0..names.len()).filter(|&i| names[i] == d.name).collect();
+        if rows.is_empty() {
+            return Err(format!(
+                "--values {}: no value for `{}`: run `skirmish analyze powers` with the same power file",
+                path.display(),
+                d.name
+            ));
+        }
+        rows.sort_by(|&a, &b| strength[a].total_cmp(&strength[b]));
+        out.push(value[rows[(rows.len() - 1) / 2]]);
+    }
+    Ok(out)
+}
+
+#[cfg(not(feature = "parquet"))]
+fn read_values(
+    _: &Path,
+    _: &crate::games::auto_rumble::catalogue::Catalogue,
+) -> Result<Vec<f64>, String> {
+    Err("--values needs Parquet support: rebuild with the default features".into())
+}
+
+/// `skirmish tournament rumble`.
+pub fn rumble(f: &TournamentFlags) -> Result<String, String> {
+    let specs = split_specs(f.strategies.as_deref().unwrap_or(DEFAULT_STRATEGIES));
+    let source = match &f.values {
+        None => {
+            if !(f.value_precision > 0.0 && f.value_precision.is_finite()) {
+                return Err("--value-precision: give a positive number of coins, e.g. 2".into());
+            }
+            ValueSource::Measured {
+                precision: f.value_precision,
+                seed: f.seed,
+            }
+        }
+        Some(p) => {
+            let cat = match &f.powers {
+                None => crate::games::auto_rumble::catalogue::Catalogue::builtin(),
+                Some(file) => crate::games::auto_rumble::catalogue::Catalogue::new(
+                    crate::games::auto_rumble::power_file::load(Path::new(file))
+                        .map_err(|e| e.to_string())?,
+                ),
+            };
+            ValueSource::Given {
+                values: read_values(p, &cat)?,
+                from: p.display().to_string(),
+            }
+        }
+    };
+    let t = Tournament::new(
+        &specs,
+        f.players,
+        f.powers.as_deref(),
+        source,
+        f.max_rounds,
+        f.capacity,
+    )?;
+    let encode = super::simulate::encoder()?;
+    let command = format!(
+        "skirmish tournament rumble --strategies '{}' --games {} --players {} --seed {} --chunk-size {} --max-rounds {} --capacity {}{}{}",
+        t.names.join(","),
+        f.games,
+        t.game.players,
+        f.seed,
+        f.chunk_size,
+        f.max_rounds,
+        f.capacity,
+        f.powers
+            .as_ref()
+            .map(|p| format!(" --powers '{p}'"))
+            .unwrap_or_default(),
+        f.values
+            .as_ref()
+            .map(|p| format!(" --values '{}'", p.display()))
+            .unwrap_or_else(|| format!(" --value-precision {}", f.value_precision)),
+    );
+    let settings = serde_json::json!({
+        "strategies": t.names,
+        "players": t.game.players,
+        "power_file": f.powers,
+        "values": t.values,
+        "values_from": t.values_from,
+        "max_rounds": f.max_rounds,
+        "capacity": f.capacity,
+    });
+    let job = Job {
+        sim: &t,
+        settings,
+        seed: f.seed,
+        matches: f.games,
+        chunk_size: f.chunk_size,
+        out: f.out.clone(),
+        threads: f
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        shard: None,
+        progress: !f.quiet,
+        command,
+        experiment: None,
+    };
+    job.check()?;
+    let (report, ds) = job.execute(encode)?;
+    let mut s = format!("strategies' coin values: {}\n", t.values_from);
+    s.push_str(&job.summary(&report, &ds).replace("matches", "games"));
+    s.push_str(&head_to_head(&t.names, &report.tally));
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strategy_lists_split_outside_parentheses() {
+        assert_eq!(
+            split_specs("value(shade=0.5, min=1), sniper ,random"),
+            vec!["value(shade=0.5, min=1)", "sniper", "random"]
+        );
+    }
+}

@@ -1,0 +1,125 @@
+//! `skirmish tournament rumble` as a user runs it (AR-45 .. AR-50).
+#![cfg(feature = "parquet")]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use skirmish::platform::parquet;
+
+fn skirmish(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skirmish-tournament-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    d
+}
+
+fn run(out: &Path, threads: &str) -> Output {
+    skirmish(&[
+        "tournament",
+        "rumble",
+        "--strategies",
+        "value(shade=0.5),hoarder,sniper(n=1),spreader,random",
+        "--games",
+        "300",
+        "--chunk-size",
+        "100",
+        "--value-precision",
+        "4",
+        "--threads",
+        threads,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn a_tournament_prints_its_tables_and_writes_games_players_and_rounds() {
+    let out = tmp("tables");
+    let o = run(&out, "2");
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for want in [
+        "300 games played",
+        "win rate by strategy (per seat)",
+        "value(shade=0.5)",
+        "coins left at the end, by strategy",
+        "powers won, by strategy",
+        "head to head",
+    ] {
+        assert!(s.contains(want), "{want}: {s}");
+    }
+    let read = |t: &str| parquet::read(&out.join(t).join("part-00000.parquet")).unwrap();
+    assert_eq!(read("games").height(), 100, "one row per game of the chunk");
+    assert_eq!(read("players").height(), 100 * 5);
+    assert_eq!(read("rounds").height(), 100 * 5 * 10);
+    // Exactly one winner per decided game, and it is the games table's winner.
+    let won = read("players")
+        .column("won")
+        .unwrap()
+        .bool()
+        .unwrap()
+        .sum()
+        .unwrap() as usize;
+    let decided = read("games")
+        .column("winner_seat")
+        .unwrap()
+        .u16()
+        .unwrap()
+        .len()
+        - read("games").column("winner_seat").unwrap().null_count();
+    assert_eq!(won, decided);
+}
+
+#[test]
+fn a_tournament_writes_the_same_bytes_on_one_thread_and_on_two() {
+    let (a, b) = (tmp("t1"), tmp("t2"));
+    assert!(run(&a, "1").status.success());
+    assert!(run(&b, "2").status.success());
+    for t in ["games", "players", "rounds"] {
+        for part in ["part-00000.parquet", "part-00002.parquet"] {
+            assert_eq!(
+                fs::read(a.join(t).join(part)).unwrap(),
+                fs::read(b.join(t).join(part)).unwrap(),
+                "{t}/{part}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_tournament_refuses_unknown_strategies_and_bad_tables_and_writes_nothing() {
+    for (args, says) in [
+        (vec!["--strategies", "valeu,random"], "did you mean `value`"),
+        (
+            vec!["--strategies", "value(greed=1),random"],
+            "no parameter `greed`",
+        ),
+        (vec!["--players", "2"], "3 to 12 players"),
+        (vec!["--strategies", "random,random"], "listed twice"),
+    ] {
+        let out = tmp("bad");
+        let mut all = vec![
+            "tournament",
+            "rumble",
+            "--games",
+            "10",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        all.extend(args.iter());
+        let o = skirmish(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(says), "{args:?}: {e}");
+        assert!(!out.exists(), "{args:?} wrote {out:?}");
+    }
+}
