@@ -1,12 +1,12 @@
 //! `skirmish analyze powers`: every power's coin value, win-rate effect, pairs (AR-44).
 
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::simulate::parse_range;
 use crate::games::auto_rumble::power_value::{PowerValue, Stop, ValueSettings};
 use crate::platform::tally::thousands;
 
@@ -71,19 +71,6 @@ pub struct PowerFlags {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-}
-
-fn parse_range<T: FromStr + Copy>(flag: &str, text: &str) -> Result<[T; 2], String> {
-    let bad =
-        || format!("--{flag} `{text}`: expected MIN..MAX (inclusive) or one number, e.g. 3..8");
-    let parse = |s: &str| s.trim().parse::<T>().map_err(|_| bad());
-    match text.split_once("..") {
-        Some((a, b)) => Ok([parse(a)?, parse(b.trim_start_matches('='))?]),
-        None => {
-            let v = parse(text)?;
-            Ok([v, v])
-        }
-    }
 }
 
 impl PowerFlags {

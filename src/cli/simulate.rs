@@ -78,7 +78,7 @@ pub const DEFAULT_CHUNK: u64 = 50_000;
 pub const DEFAULT_OUT: &str = "runs/rumble-ffa";
 
 /// `MIN..MAX`, `MIN..=MAX` or a single `N`.
-fn parse_range<T: FromStr + Copy>(flag: &str, text: &str) -> Result<[T; 2], String> {
+pub(crate) fn parse_range<T: FromStr + Copy>(flag: &str, text: &str) -> Result<[T; 2], String> {
     let bad =
         || format!("--{flag} `{text}`: expected MIN..MAX (inclusive) or one number, e.g. 2..6");
     let parse = |s: &str| s.trim().parse::<T>().map_err(|_| bad());

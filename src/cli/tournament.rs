@@ -126,13 +126,7 @@ pub fn rumble(f: &TournamentFlags) -> Result<String, String> {
             }
         }
         Some(p) => {
-            let cat = match &f.powers {
-                None => crate::games::auto_rumble::catalogue::Catalogue::builtin(),
-                Some(file) => crate::games::auto_rumble::catalogue::Catalogue::new(
-                    crate::games::auto_rumble::power_file::load(Path::new(file))
-                        .map_err(|e| e.to_string())?,
-                ),
-            };
+            let cat = crate::games::auto_rumble::catalogue::Catalogue::load(f.powers.as_deref())?;
             ValueSource::Given {
                 values: read_values(p, &cat)?,
                 from: p.display().to_string(),

@@ -82,6 +82,16 @@ impl Catalogue {
     }
 
     /// The six sample powers (experiments/powers/sample.toml, built in).
+    /// The catalogue of a power file, or the built-in six without one.
+    pub fn load(power_file: Option<&str>) -> Result<Catalogue, String> {
+        match power_file {
+            None => Ok(Catalogue::builtin()),
+            Some(f) => super::power_file::load(std::path::Path::new(f))
+                .map(Catalogue::new)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
     pub fn builtin() -> Catalogue {
         Catalogue::new(super::power_file::builtin().to_vec())
     }
@@ -490,13 +500,22 @@ pub fn loadout_of_spec(
 
 /// The default use order: the attack, then held powers with a `use` clause, as held (AR-17).
 pub fn default_order(cat: &Catalogue, held: &[Held]) -> Vec<Use> {
-    std::iter::once(Use::Attack)
-        .chain(
-            held.iter()
-                .filter(|h| cat.is_used(h.power))
-                .map(|h| Use::Power(h.power)),
-        )
-        .collect()
+    let mut out = [Use::Attack; MAX_USE];
+    let n = default_order_into(cat, held, &mut out);
+    out[..n].to_vec()
+}
+
+/// [`default_order`] into a fixed array, for hot paths; returns its length.
+pub fn default_order_into(cat: &Catalogue, held: &[Held], out: &mut [Use; MAX_USE]) -> usize {
+    out[0] = Use::Attack;
+    let mut n = 1;
+    for h in held.iter().take(MAX_USE - 1) {
+        if cat.is_used(h.power) {
+            out[n] = Use::Power(h.power);
+            n += 1;
+        }
+    }
+    n
 }
 
 fn effect_bits(c: &Clause) -> u32 {

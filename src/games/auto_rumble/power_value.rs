@@ -109,6 +109,8 @@ pub struct PowerValue {
     pub grid: Vec<i32>,
     /// Index of 0 in `grid`.
     zero: usize,
+    /// The middle strength: pairs, the rival and powers that do not read theirs use it.
+    mid: i32,
     /// Pairs (indices into `powers`) the focal hero can hold together.
     pub synergy: Vec<(usize, usize)>,
     /// (focal's power, rival's power), every ordered pair.
@@ -126,12 +128,7 @@ fn loadout_error(what: &str, e: impl std::fmt::Display) -> String {
 impl PowerValue {
     /// Checks every setting; messages name the setting and the fix.
     pub fn new(settings: ValueSettings) -> Result<PowerValue, String> {
-        let cat = match &settings.power_file {
-            None => Catalogue::builtin(),
-            Some(f) => Catalogue::new(
-                super::power_file::load(std::path::Path::new(f)).map_err(|e| e.to_string())?,
-            ),
-        };
+        let cat = Catalogue::load(settings.power_file.as_deref())?;
         let s = &settings;
         for (field, r) in [
             ("heroes", [s.heroes[0] as i64, s.heroes[1] as i64]),
@@ -258,8 +255,7 @@ impl PowerValue {
                     power: p,
                     strength: st,
                 }];
-                Loadout::compile(&cat, 0, &held, &order_of(&cat, &held))
-                    .map_err(|e| loadout_error(cat.name(p), e))?;
+                compile(&cat, 0, &held).map_err(|e| loadout_error(cat.name(p), e))?;
                 arms.push(Arm {
                     power: i,
                     strength: st,
@@ -280,7 +276,7 @@ impl PowerValue {
                         strength: mid,
                     },
                 ];
-                match Loadout::compile(&cat, 0, &held, &order_of(&cat, &held)) {
+                match compile(&cat, 0, &held) {
                     Ok(_) => synergy.push((i, j)),
                     Err(_) => unpairable.push((
                         cat.name(powers[i]).to_string(),
@@ -304,6 +300,7 @@ impl PowerValue {
             arms,
             grid,
             zero,
+            mid,
             synergy,
             counter,
             unpairable,
@@ -415,7 +412,7 @@ impl PowerValue {
                 .unwrap_or_else(|_| {
                     // Two field powers that cannot be held together: the hero holds the first.
                     let one = &held[..k.min(1)];
-                    Loadout::compile(&self.cat, w.coins[h], one, &order_of(&self.cat, one))
+                    compile(&self.cat, w.coins[h], one)
                         .expect("one power compiles (checked at setup)")
                 });
         }
@@ -429,15 +426,8 @@ impl PowerValue {
     /// One battle of the drawn roster with the focal hero holding `focal` and `extra` more
     /// coins, and the rival holding `rival`: 1 if the focal hero's team wins.
     fn battle(&self, w: &mut Worker, n: usize, focal: &[Held], extra: i32, rival: &[Held]) -> i64 {
-        w.builds[0] = Loadout::compile(
-            &self.cat,
-            w.coins[0] + extra,
-            focal,
-            &order_of(&self.cat, focal),
-        )
-        .expect("checked at setup");
-        w.builds[1] = Loadout::compile(&self.cat, w.coins[1], rival, &order_of(&self.cat, rival))
-            .expect("checked at setup");
+        w.builds[0] = compile(&self.cat, w.coins[0] + extra, focal).expect("checked at setup");
+        w.builds[1] = compile(&self.cat, w.coins[1], rival).expect("checked at setup");
         for h in 0..n {
             w.initiative[h] = rules::initiative(w.builds[h].coins, w.base[h]);
         }
@@ -479,7 +469,7 @@ impl PowerValue {
             let h = self.held(a);
             w.arm_d[a] = (self.battle(w, n, &[h], 0, &[]) - w0) as i8;
         }
-        let mid = self.default_strength();
+        let mid = self.mid;
         for q in 0..self.rival_arms() {
             let h = Held {
                 power: self.powers[q],
@@ -534,12 +524,6 @@ impl PowerValue {
             acc.counter[j].add(dpq - w.arm_d[ap] as i64 - w.rival_d[q] as i64);
         }
         acc.battles += self.battles_per_roster();
-    }
-
-    fn default_strength(&self) -> i32 {
-        let mut s = self.settings.strengths.clone();
-        s.sort_unstable();
-        s[(s.len() - 1) / 2]
     }
 
     /// Plays rosters `range` on the current rayon pool.
@@ -696,8 +680,20 @@ impl PowerValue {
 
 /// The use order a hero gets for powers it is handed: the attack, then the powers with a `use`
 /// clause in the order given ("newly won powers go to the bottom of the use order", AR-44).
-fn order_of(cat: &Catalogue, held: &[Held]) -> Vec<Use> {
-    super::catalogue::default_order(cat, held)
+fn order_of(cat: &Catalogue, held: &[Held]) -> ([Use; MAX_USE], usize) {
+    let mut order = [Use::Attack; MAX_USE];
+    let n = super::catalogue::default_order_into(cat, held, &mut order);
+    (order, n)
+}
+
+/// Compiles a hero handed `held` with its default order (AR-44); no allocation.
+fn compile(
+    cat: &Catalogue,
+    coins: i32,
+    held: &[Held],
+) -> Result<Loadout, super::catalogue::LoadoutError> {
+    let (order, n) = order_of(cat, held);
+    Loadout::compile(cat, coins, held, &order[..n])
 }
 
 /// A worker's scratch.

@@ -43,12 +43,7 @@ impl Tournament {
         max_rounds: u32,
         capacity: u32,
     ) -> Result<Tournament, String> {
-        let cat = match power_file {
-            None => Catalogue::builtin(),
-            Some(f) => Catalogue::new(
-                super::power_file::load(std::path::Path::new(f)).map_err(|e| e.to_string())?,
-            ),
-        };
+        let cat = Catalogue::load(power_file)?;
         if specs.is_empty() {
             return Err(
                 "--strategies: name at least one, e.g. value,hoarder,sniper,spreader,random".into(),
