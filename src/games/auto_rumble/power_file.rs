@@ -1614,6 +1614,25 @@ effects = [{ add_defence = "X" }, { counter = "X", multiply = 2 }]
         );
     }
 
+    // AR-43: `coins` is settled before the battle: passive only, no `if`, strength alone.
+    #[test]
+    fn coins_is_settled_before_the_battle() {
+        let ok = "[[power]]\nname = \"Refund\"\nsource = \"t\"\ntext = \"t\"\n[[power.clause]]\nwhen = \"passive\"\neffects = [{ coins = \"strength\" }]\n";
+        assert!(parse(ok, "t.toml").is_ok());
+        let e = err(&ok.replace("\"strength\"", "\"energy\""));
+        assert!(e.to_string().contains("AR-43"), "{e}");
+        let e = err(&ok.replace(
+            "when = \"passive\"",
+            "when = \"passive\"\nif = \"round > 1\"",
+        ));
+        assert!(e.to_string().contains("takes no `if`"), "{e}");
+        let e = err(&ok.replace("when = \"passive\"", "when = \"round_start\""));
+        assert!(
+            e.to_string().contains("belongs in a `passive` clause"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn misspelt_field_trigger_and_quantity_get_suggestions() {
         let e = err(&CRYSTALLIZE.replace("effects =", "efects ="));
