@@ -332,3 +332,53 @@ fn strategies_parse_with_parameters_and_refuse_unknown_ones() {
         assert_eq!(Kind::parse(&k.spec()).unwrap(), k, "spec round-trips");
     }
 }
+
+// AR-51: the planner bids shade x value only on the catalogue's `top` most valuable powers, and in
+// the last `fill` rounds 1 coin on anything else worth more than 0 that it can still take.
+#[test]
+fn the_planner_keeps_its_slots_for_its_top_powers_and_fills_late_for_one_coin() {
+    use skirmish::games::auto_rumble::game::View;
+    use skirmish::rng::{Stream, match_stream_rng};
+    let cat = cat();
+    let sizes = Sizes::new(&cat);
+    // Values by power id: 10, 20, ..., 60, and one power worth nothing.
+    let mut values: Vec<f64> = (1..=cat.len()).map(|i| 10.0 * i as f64).collect();
+    values[0] = -3.0;
+    let planner = Strategy::new(
+        Kind::parse("planner(shade=0.5, top=2, fill=2)").unwrap(),
+        values,
+    );
+    let mut players = vec![Player::new(0.5), Player::new(0.5), Player::new(0.5)];
+    players[0].balance = 100;
+    let offered: Vec<PowerId> = (0..cat.len() as PowerId).collect();
+    let (best, second) = (cat.len() - 1, cat.len() - 2);
+    let mut rng = match_stream_rng(1, Stream::Bidding);
+    let mut bids_in = |round: usize, players: &[Player]| {
+        let view = View {
+            round,
+            seat: 0,
+            players,
+            offered: &offered,
+            cat: &cat,
+        };
+        let mut bids = vec![0; offered.len()];
+        planner.bid(&view, &sizes, &mut rng, &mut bids);
+        bids
+    };
+    let early = bids_in(0, &players);
+    assert_eq!(early[best], 30, "0.5 x 60");
+    assert_eq!(early[second], 25, "0.5 x 50");
+    assert!(
+        early[..second].iter().all(|&b| b == 0),
+        "nothing else before the fill rounds: {early:?}"
+    );
+    let late = bids_in(8, &players);
+    assert_eq!(late[best], 30);
+    assert_eq!(late[0], 0, "worth nothing: no bid, even when filling");
+    assert!(late[1..second].iter().all(|&b| b == 1), "{late:?}");
+    assert_eq!(
+        planner.kind.spec(),
+        "planner(shade=0.5, top=2, fill=2)",
+        "the spelling round-trips"
+    );
+}

@@ -3,7 +3,6 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use skirmish::games::auto_rumble::roster::random_roster;
 use skirmish::games::auto_rumble::trace::Silent;
@@ -12,25 +11,28 @@ use skirmish::rng::{Stream, stream_rng};
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+// Both per thread: tests run side by side, and each counts only its own allocations.
 thread_local! {
     static ARMED: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count_one() {
+    if ARMED.with(|a| a.get()) {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+    }
 }
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if ARMED.with(|a| a.get()) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
+        count_one();
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if ARMED.with(|a| a.get()) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
+        count_one();
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -39,11 +41,11 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn counted<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = ALLOCATIONS.with(|n| n.get());
     ARMED.with(|a| a.set(true));
     let out = f();
     ARMED.with(|a| a.set(false));
-    (out, ALLOCATIONS.load(Ordering::Relaxed) - before)
+    (out, ALLOCATIONS.with(|n| n.get()) - before)
 }
 
 #[test]
@@ -140,4 +142,41 @@ fn data_kernel_battles_allocate_nothing_after_warm_up() {
     });
     assert_eq!(n, 0, "data battles allocated {n} times after warm-up");
     assert!(capped, "the Amoeba battles must fill the table (AR-15)");
+}
+
+// Issue 6: whole games (pool, reveals, submissions, every strategy's bids, settling, ten battles)
+// allocate nothing once a table is warm: bids are written into fixed rows, never collected. The
+// six sample powers keep every battle in the kernel's class (archive powers with reactions still
+// play on the allocating data reference: issue 4).
+#[test]
+fn full_games_bidding_included_allocate_nothing_after_warm_up() {
+    use skirmish::games::auto_rumble::catalogue::Catalogue;
+    use skirmish::games::auto_rumble::game::{self, GameSettings, Sizes, Table};
+    use skirmish::games::auto_rumble::strategy::{Kind, NAMES, Strategy};
+    let cat = Catalogue::builtin();
+    let sizes = Sizes::new(&cat);
+    // Values that differ per power, so value-aware strategies bid on some and not others.
+    let values: Vec<f64> = (0..cat.len()).map(|i| i as f64 * 4.0 - 6.0).collect();
+    let strategies: Vec<Strategy> = NAMES
+        .iter()
+        .map(|n| Strategy::new(Kind::parse(n).unwrap(), values.clone()))
+        .collect();
+    let seats: Vec<&Strategy> = strategies.iter().collect();
+    let settings = GameSettings {
+        players: seats.len(),
+        max_rounds: 30,
+        capacity: 256,
+    };
+    let mut table = Table::new(&cat, settings.capacity);
+    game::play(&cat, &sizes, &settings, &seats, 1, &mut table);
+    let (sold, n) = counted(|| {
+        (2..40u64)
+            .map(|seed| {
+                let g = game::play(&cat, &sizes, &settings, &seats, seed, &mut table);
+                g.rounds.iter().map(|r| r.sold as u32).sum::<u32>()
+            })
+            .sum::<u32>()
+    });
+    assert_eq!(n, 0, "38 full games allocated {n} times after warm-up");
+    assert!(sold > 38 * 15, "the games must sell powers ({sold} sold)");
 }

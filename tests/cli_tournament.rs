@@ -123,3 +123,55 @@ fn a_tournament_refuses_unknown_strategies_and_bad_tables_and_writes_nothing() {
         assert!(!out.exists(), "{args:?} wrote {out:?}");
     }
 }
+
+#[test]
+fn a_tournament_experiment_file_runs_and_is_recorded_and_a_typo_is_refused() {
+    let dir = tmp("experiment");
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t.toml");
+    let out = dir.join("out");
+    fs::write(
+        &file,
+        "command = \"tournament rumble\"\nstrategies = [\"hoarder(bid=2)\", \"spreader\", \"planner(top=3)\"]\n\
+         games = 500\nvalue_precision = 4\nseed = 7\nchunk_size = 50\n",
+    )
+    .unwrap();
+    let args = |o: &Path| {
+        vec![
+            "run".to_string(),
+            file.to_str().unwrap().to_string(),
+            "--matches".into(),
+            "60".into(),
+            "--quiet".into(),
+            "--out".into(),
+            o.to_str().unwrap().to_string(),
+        ]
+    };
+    let o = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args(&out))
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // --matches overrides the file's 500 games; the file's parameters reach the strategies.
+    assert!(s.contains("60 games played"), "{s}");
+    assert!(s.contains("planner(shade=0.3, top=3, fill=5)"), "{s}");
+    let manifest = fs::read_to_string(out.join("manifest.json")).unwrap();
+    assert!(manifest.contains("hoarder(bid=2)") && manifest.contains("\"seed\": 7"), "{manifest}");
+    assert!(manifest.contains("tournament rumble"), "the file's text is kept: {manifest}");
+
+    fs::write(
+        &file,
+        "command = \"tournament rumble\"\nstrategies = [\"hoarder\", \"spreader\", \"random\"]\ngame = 10\n",
+    )
+    .unwrap();
+    let bad = dir.join("bad");
+    let o = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args(&bad))
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(e.contains("t.toml:3:1") && e.contains("unknown field `game`"), "{e}");
+    assert!(!bad.exists(), "nothing written");
+}

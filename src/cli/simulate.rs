@@ -247,7 +247,7 @@ pub fn simulate_rumble(flags: &RunFlags, ffa: &FfaFlags) -> Result<String, Strin
 /// `skirmish run FILE.toml`: the file gives the command and settings; flags given override it.
 pub fn run_experiment(path: &Path, flags: &RunFlags) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let exp: Experiment = toml::from_str(&text).map_err(|e| {
+    let located = |e: toml::de::Error| {
         let at = e
             .span()
             .map(|s| {
@@ -257,10 +257,21 @@ pub fn run_experiment(path: &Path, flags: &RunFlags) -> Result<String, String> {
             })
             .unwrap_or_default();
         format!("{}{at}: {}", path.display(), e.message())
-    })?;
+    };
+    let command = toml::from_str::<toml::Table>(&text)
+        .map_err(located)?
+        .get("command")
+        .and_then(|c| c.as_str().map(|c| c.trim().to_string()));
+    if command.as_deref() == Some("tournament rumble") {
+        let exp: super::tournament::TournamentExperiment =
+            toml::from_str(&text).map_err(located)?;
+        return super::tournament::rumble_with(&exp.flags(flags), Some(text.clone()))
+            .map_err(|e| format!("{}: {e}", path.display()));
+    }
+    let exp: Experiment = toml::from_str(&text).map_err(located)?;
     if exp.command.trim() != "simulate rumble" {
         return Err(format!(
-            "{}: command `{}` is not one `skirmish run` knows; use command = \"simulate rumble\"",
+            "{}: command `{}` is not one `skirmish run` knows; use command = \"simulate rumble\" or \"tournament rumble\"",
             path.display(),
             exp.command
         ));

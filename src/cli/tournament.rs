@@ -10,7 +10,8 @@ use crate::platform::job::Job;
 #[derive(Args, Debug, Clone)]
 pub struct TournamentFlags {
     /// Strategies, comma-separated, each `name` or `name(param=value,...)`: random, hoarder,
-    /// spreader, sniper, value, outbid [default value,hoarder,sniper,spreader,random,outbid].
+    /// spreader, sniper, value, outbid, planner (AR-51)
+    /// [default value,hoarder,sniper,spreader,random,outbid,planner].
     #[arg(long)]
     pub strategies: Option<String>,
     /// Games to play.
@@ -35,8 +36,8 @@ pub struct TournamentFlags {
     /// Dataset folder (created; an earlier run of the same command there is resumed).
     #[arg(long, default_value = "runs/tournament")]
     pub out: PathBuf,
-    /// Games per chunk: one part file per chunk and table.
-    #[arg(long, default_value_t = 10_000)]
+    /// Games per chunk: one part file per chunk and table; chunks are what threads share out.
+    #[arg(long, default_value_t = 1_000)]
     pub chunk_size: u64,
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
@@ -52,7 +53,7 @@ pub struct TournamentFlags {
     pub quiet: bool,
 }
 
-pub const DEFAULT_STRATEGIES: &str = "value,hoarder,sniper,spreader,random,outbid";
+pub const DEFAULT_STRATEGIES: &str = "value,hoarder,sniper,spreader,random,outbid,planner";
 
 /// Splits `a,b(x=1,y=2),c` at the commas outside parentheses.
 fn split_specs(s: &str) -> Vec<String> {
@@ -112,8 +113,59 @@ fn read_values(
     Err("--values needs Parquet support: rebuild with the default features".into())
 }
 
+/// A tournament experiment file (`skirmish run FILE` with `command = "tournament rumble"`): the
+/// flags of `skirmish tournament rumble` as keys, strategies as a list. Unknown keys are errors.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentExperiment {
+    /// `tournament rumble`: read first, to choose this shape of file.
+    #[allow(dead_code)]
+    pub command: String,
+    pub strategies: Vec<String>,
+    pub games: Option<u64>,
+    pub players: Option<usize>,
+    pub powers: Option<String>,
+    pub values: Option<PathBuf>,
+    pub value_precision: Option<f64>,
+    pub seed: Option<u64>,
+    pub out: Option<PathBuf>,
+    pub chunk_size: Option<u64>,
+    pub max_rounds: Option<u32>,
+    pub capacity: Option<u32>,
+}
+
+impl TournamentExperiment {
+    /// The flags this file stands for; flags given on the command line (`run`'s) win.
+    pub fn flags(&self, run: &super::simulate::RunFlags) -> TournamentFlags {
+        TournamentFlags {
+            strategies: Some(self.strategies.join(",")),
+            games: run.matches.or(self.games).unwrap_or(100_000),
+            players: self.players,
+            powers: self.powers.clone(),
+            values: self.values.clone(),
+            value_precision: self.value_precision.unwrap_or(2.0),
+            seed: run.seed.or(self.seed).unwrap_or(42),
+            out: run
+                .out
+                .clone()
+                .or(self.out.clone())
+                .unwrap_or_else(|| PathBuf::from("runs/tournament")),
+            chunk_size: run.chunk_size.or(self.chunk_size).unwrap_or(1_000),
+            threads: run.threads,
+            max_rounds: self.max_rounds.unwrap_or(30),
+            capacity: self.capacity.unwrap_or(256),
+            quiet: run.quiet,
+        }
+    }
+}
+
 /// `skirmish tournament rumble`.
 pub fn rumble(f: &TournamentFlags) -> Result<String, String> {
+    rumble_with(f, None)
+}
+
+/// A tournament, with the experiment file's text (stored in the manifest) when it came from one.
+pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<String, String> {
     let specs = split_specs(f.strategies.as_deref().unwrap_or(DEFAULT_STRATEGIES));
     let source = match &f.values {
         None => {
@@ -182,7 +234,7 @@ pub fn rumble(f: &TournamentFlags) -> Result<String, String> {
         shard: None,
         progress: !f.quiet,
         command,
-        experiment: None,
+        experiment,
     };
     job.check()?;
     let (report, ds) = job.execute(encode)?;

@@ -37,9 +37,16 @@ pub enum Kind {
     /// that is below the power's value it bids exactly that, else `shade` x the value. Powers
     /// worth more than `min` coins only.
     Outbid { shade: f64, min: f64 },
+    /// Plans its eight slots: bids `shade` x value only on the `top` most valuable powers of the
+    /// catalogue, and in the last `fill` rounds 1 coin on any other power worth more than 0 that
+    /// still fits (the hoarder's cheap filler). Spends few coins, which the final battle turns
+    /// into Energy, damage and initiative (AR-2), and keeps its slots for the powers that matter.
+    Planner { shade: f64, top: u8, fill: u8 },
 }
 
-pub const NAMES: &[&str] = &["random", "hoarder", "spreader", "sniper", "value", "outbid"];
+pub const NAMES: &[&str] = &[
+    "random", "hoarder", "spreader", "sniper", "value", "outbid", "planner",
+];
 
 impl Kind {
     pub fn name(&self) -> &'static str {
@@ -50,6 +57,7 @@ impl Kind {
             Kind::Sniper { .. } => "sniper",
             Kind::Value { .. } => "value",
             Kind::Outbid { .. } => "outbid",
+            Kind::Planner { .. } => "planner",
         }
     }
 
@@ -91,6 +99,11 @@ impl Kind {
                 shade: 0.8,
                 min: 2.0,
             },
+            "planner" => Kind::Planner {
+                shade: 0.3,
+                top: 8,
+                fill: 5,
+            },
             other => {
                 return Err(format!(
                     "unknown strategy `{other}`: {}; known: {}",
@@ -120,6 +133,13 @@ impl Kind {
                     *shade = v
                 }
                 (Kind::Outbid { min, .. }, "min") => *min = v,
+                (Kind::Planner { shade, .. }, "shade") if (0.0..=10.0).contains(&v) => *shade = v,
+                (Kind::Planner { top, .. }, "top") if (0.0..=255.0).contains(&v) && v.fract() == 0.0 => {
+                    *top = v as u8
+                }
+                (Kind::Planner { fill, .. }, "fill") if (0.0..=10.0).contains(&v) && v.fract() == 0.0 => {
+                    *fill = v as u8
+                }
                 _ => return Err(bad()),
             }
         }
@@ -135,6 +155,9 @@ impl Kind {
             Kind::Sniper { n } => format!("sniper(n={n})"),
             Kind::Value { shade } => format!("value(shade={shade})"),
             Kind::Outbid { shade, min } => format!("outbid(shade={shade}, min={min})"),
+            Kind::Planner { shade, top, fill } => {
+                format!("planner(shade={shade}, top={top}, fill={fill})")
+            }
         }
     }
 }
@@ -145,6 +168,7 @@ fn example(name: &str) -> &'static str {
         "hoarder" => "hoarder(bid=1)",
         "sniper" => "sniper(n=2)",
         "outbid" => "outbid(shade=0.8, min=2)",
+        "planner" => "planner(shade=0.3, top=8, fill=5)",
         _ => "value(shade=0.8)",
     }
 }
@@ -186,7 +210,10 @@ impl Strategy {
                 let l = self.ranked.len();
                 [self.ranked[l - 1], self.ranked[l.saturating_sub(2)]]
             }
-            Kind::Sniper { .. } | Kind::Value { .. } | Kind::Outbid { .. } => [top(0), top(1)],
+            Kind::Sniper { .. }
+            | Kind::Value { .. }
+            | Kind::Outbid { .. }
+            | Kind::Planner { .. } => [top(0), top(1)],
         }
     }
 
@@ -249,6 +276,20 @@ impl Strategy {
                         } else {
                             (shade * v).floor() as i32
                         };
+                    }
+                }
+            }
+            Kind::Planner { shade, top, fill } => {
+                let filling = view.round + fill as usize >= super::game::ROUNDS;
+                for (b, &q) in bids.iter_mut().zip(offered) {
+                    let v = self.value(q);
+                    if v <= 0.0 || !sizes.fits(me, q) {
+                        continue;
+                    }
+                    if self.favourite(q, top) {
+                        *b = ((shade * v).floor() as i32).max(1);
+                    } else if filling {
+                        *b = 1;
                     }
                 }
             }
