@@ -157,8 +157,14 @@ fn a_tournament_experiment_file_runs_and_is_recorded_and_a_typo_is_refused() {
     assert!(s.contains("60 games played"), "{s}");
     assert!(s.contains("planner(shade=0.3, top=3, fill=5)"), "{s}");
     let manifest = fs::read_to_string(out.join("manifest.json")).unwrap();
-    assert!(manifest.contains("hoarder(bid=2)") && manifest.contains("\"seed\": 7"), "{manifest}");
-    assert!(manifest.contains("tournament rumble"), "the file's text is kept: {manifest}");
+    assert!(
+        manifest.contains("hoarder(bid=2)") && manifest.contains("\"seed\": 7"),
+        "{manifest}"
+    );
+    assert!(
+        manifest.contains("tournament rumble"),
+        "the file's text is kept: {manifest}"
+    );
 
     fs::write(
         &file,
@@ -172,6 +178,9 @@ fn a_tournament_experiment_file_runs_and_is_recorded_and_a_typo_is_refused() {
         .unwrap();
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success());
-    assert!(e.contains("t.toml:3:1") && e.contains("unknown field `game`"), "{e}");
+    assert!(
+        e.contains("t.toml:3:1") && e.contains("unknown field `game`"),
+        "{e}"
+    );
     assert!(!bad.exists(), "nothing written");
 }

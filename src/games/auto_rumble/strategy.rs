@@ -134,10 +134,14 @@ impl Kind {
                 }
                 (Kind::Outbid { min, .. }, "min") => *min = v,
                 (Kind::Planner { shade, .. }, "shade") if (0.0..=10.0).contains(&v) => *shade = v,
-                (Kind::Planner { top, .. }, "top") if (0.0..=255.0).contains(&v) && v.fract() == 0.0 => {
+                (Kind::Planner { top, .. }, "top")
+                    if (0.0..=255.0).contains(&v) && v.fract() == 0.0 =>
+                {
                     *top = v as u8
                 }
-                (Kind::Planner { fill, .. }, "fill") if (0.0..=10.0).contains(&v) && v.fract() == 0.0 => {
+                (Kind::Planner { fill, .. }, "fill")
+                    if (0.0..=10.0).contains(&v) && v.fract() == 0.0 =>
+                {
                     *fill = v as u8
                 }
                 _ => return Err(bad()),
