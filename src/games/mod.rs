@@ -1,4 +1,5 @@
 //! One folder per game, each with the same inner shape (see `auto_rumble`).
 
 pub mod auto_rumble;
+pub mod clan_melee;
 pub mod file_error;

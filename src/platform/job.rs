@@ -122,12 +122,13 @@ impl<S: Simulation> Job<'_, S> {
         ));
         let t = &r.tally;
         s.push_str(&format!(
-            "summary over {} matches (seed {}): {} draws ({:.2}%), {} hits resolved\n",
+            "summary over {} matches (seed {}): {} draws ({:.2}%), {} {}\n",
             thousands(t.matches),
             self.seed,
             thousands(t.draws),
             100.0 * t.draws as f64 / t.matches.max(1) as f64,
             thousands(t.work),
+            self.sim.work_unit(),
         ));
         s.push_str(&t.render());
         s

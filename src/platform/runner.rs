@@ -28,6 +28,10 @@ pub trait Simulation: Sync {
     fn name(&self) -> &'static str;
     /// The tables every chunk produces, in order.
     fn tables(&self) -> Vec<&'static str>;
+    /// What [`Tally::work`] counts, for the summary ("hits resolved", "battles played"...).
+    fn work_unit(&self) -> &'static str {
+        "hits resolved"
+    }
     fn worker(&self) -> Self::Worker;
     /// Plays matches `matches` under `master`. With `record`, returns one [`Table`] per
     /// [`Simulation::tables`] entry; without, only the tally (the kernel-only benchmark).

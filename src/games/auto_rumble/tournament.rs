@@ -172,6 +172,10 @@ impl Simulation for Tournament {
         }
     }
 
+    fn work_unit(&self) -> &'static str {
+        "battles played"
+    }
+
     fn play(
         &self,
         w: &mut Worker,

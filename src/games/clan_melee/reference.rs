@@ -1,0 +1,184 @@
+//! The plain reference model of a melee: a `Vec` of member structs, written to read like the
+//! rules (CM-6 .. CM-12), with no concern for speed. `engine.rs` must agree with it exactly,
+//! draw for draw (`tests/clan_melee_differential.rs`).
+
+use rand::RngExt;
+
+use super::clan::HP_CAP;
+use super::engine::{ClanResult, End, Outcome, Settings};
+use super::rules::{self, Mode};
+use super::state::Field;
+use crate::rng::{MatchRng, Stream, match_stream_rng, unit_f64};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub hp: i32,
+    pub max: i32,
+    pub kind: u16,
+    pub clan: u8,
+    pub healer: bool,
+}
+
+/// Builds the members of every valid clan (CM-5).
+pub fn setup(field: &Field, h: i32, rng: &mut MatchRng) -> (Vec<Member>, Vec<ClanResult>) {
+    let mut members = Vec::new();
+    let mut results = Vec::new();
+    for (c, clan) in field.clans.iter().enumerate() {
+        let mut made = Vec::new();
+        let built = clan.build(h, rng, &mut made);
+        let total: i64 = made.iter().map(|m| m.hp.min(HP_CAP) as i64).sum();
+        let wrong_id = clan.clan_id.is_some_and(|id| id as usize != c);
+        let disqualified = match built {
+            Err(e) => Some(e),
+            Ok(()) if wrong_id => Some(format!(
+                "its members carry clan ID {} but it plays as clan {c}",
+                clan.clan_id.unwrap()
+            )),
+            Ok(()) if total > h as i64 => Some(format!(
+                "its members' hit points total {total}, over the budget of {h}"
+            )),
+            Ok(()) => None,
+        };
+        if disqualified.is_none() {
+            for m in &made {
+                let kind = field.kind_base[c] + m.kind;
+                let hp = m.hp.min(HP_CAP);
+                members.push(Member {
+                    hp,
+                    max: hp,
+                    kind,
+                    clan: c as u8,
+                    healer: field.kinds[kind as usize].healer,
+                });
+            }
+        }
+        let n = if disqualified.is_none() {
+            made.len()
+        } else {
+            0
+        };
+        results.push(ClanResult {
+            members: n as u32,
+            hp: if disqualified.is_none() { total } else { 0 },
+            disqualified,
+            survivors: 0,
+            hp_left: 0,
+        });
+    }
+    (members, results)
+}
+
+/// A member's action points against `other` (CM-1, CM-2, CM-24).
+fn get_ap(field: &Field, mode: Mode, me: &mut Member, other: &mut Member) -> i32 {
+    let (wanted, side_effect) = field.decide(
+        mode, me.kind, me.hp, me.max, other.kind, other.hp, other.max,
+    );
+    if let Some(d) = side_effect {
+        other.hp = rules::damage(other.hp, d);
+    }
+    let mut ap = rules::cap(wanted, me.hp);
+    if mode == Mode::Sane && ap < 0 {
+        ap = 0;
+    }
+    me.hp = rules::damage(me.hp, rules::self_damage(ap));
+    me.max -= 1;
+    if me.hp > me.max {
+        me.hp = me.max;
+    }
+    ap
+}
+
+/// `actor` spends `ap` on `target` (CM-8).
+fn act(actor: &Member, ap: i32, target: &mut Member, target_ap: i32, rng: &mut MatchRng) {
+    if actor.healer {
+        target.hp = rules::heal(target.hp, target.max, ap);
+    } else {
+        let ran_away = target_ap <= 0;
+        if !ran_away || unit_f64(rng) < 0.5 {
+            target.hp = rules::damage(target.hp, ap);
+        }
+    }
+}
+
+/// Plays one melee, exactly as `engine::Melee::play` must.
+pub fn play(field: &Field, h: i32, settings: &Settings, seed: u64) -> Outcome {
+    let mode = settings.mode;
+    let mut roster_rng = match_stream_rng(seed, Stream::Roster);
+    let mut rng = match_stream_rng(seed, Stream::Battle);
+    let (mut members, mut clans) = setup(field, h, &mut roster_rng);
+    let participants = members.len() as u32;
+    let k = field.clans.len();
+    let mut in_play = k;
+    let mut turns = 0;
+    let mut interactions = 0u64;
+    let mut end = End::Won;
+    let mut survivors = vec![0u32; k];
+    let mut totals = vec![0i32; k];
+    while in_play > 1 {
+        if turns >= settings.max_turns {
+            end = End::TurnCap;
+            break;
+        }
+        let n = members.len();
+        for i in (1..n).rev() {
+            let j = rng.random_range(0..=i as u32) as usize;
+            members.swap(i, j);
+        }
+        for pair in members.chunks_exact_mut(2) {
+            let (left, right) = pair.split_at_mut(1);
+            let (p1, p2) = (&mut left[0], &mut right[0]);
+            let ap1 = get_ap(field, mode, p1, p2);
+            let ap2 = get_ap(field, mode, p2, p1);
+            act(p1, ap1, p2, ap2, &mut rng);
+            act(p2, ap2, p1, ap1, &mut rng);
+            interactions += 1;
+        }
+        if n % 2 == 1 {
+            let last = &mut members[n - 1];
+            last.max -= 1;
+            last.hp = last.hp.min(last.max);
+        }
+        members.retain(|m| mode.alive(m.hp));
+        turns += 1;
+        survivors = vec![0; k];
+        totals = vec![0; k];
+        for m in &members {
+            survivors[m.clan as usize] += 1;
+            totals[m.clan as usize] = totals[m.clan as usize].wrapping_add(m.hp);
+        }
+        in_play = survivors.iter().filter(|&&s| s > 0).count();
+        let stuck = members
+            .iter()
+            .all(|m| m.healer && !field.kinds[m.kind as usize].effect && m.hp < 0 && m.max < 0);
+        if in_play > 1 && mode == Mode::Reference && stuck {
+            end = End::Deadlock;
+            break;
+        }
+    }
+    if in_play == 0 {
+        end = End::AllSlain;
+    }
+    for (c, r) in clans.iter_mut().enumerate() {
+        r.survivors = survivors[c];
+        r.hp_left = totals[c];
+    }
+    let survivor = if end == End::Won {
+        survivors.iter().position(|&s| s > 0).map(|c| c as u8)
+    } else {
+        None
+    };
+    let credited = match (survivor, mode) {
+        (Some(c), Mode::Reference) if totals[c as usize] <= 0 => Some(0),
+        (s, _) => s,
+    };
+    Outcome {
+        budget: h,
+        end,
+        survivor,
+        credited,
+        turns,
+        interactions,
+        participants,
+        clans,
+    }
+}

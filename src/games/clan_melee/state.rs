@@ -1,0 +1,163 @@
+//! The field (every clan's kinds and rules in flat, id-indexed tables) and the participants as
+//! struct-of-arrays columns. The engine and the reference model both decide through
+//! [`Field::decide`], so a rule means one thing everywhere.
+
+use super::clan::{Case, Clan};
+use super::expr::{Env, Op, Var};
+
+/// Most clans in one melee (a clan index is a `u8`).
+pub const MAX_CLANS: usize = 255;
+
+/// One member kind of the field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldKind {
+    pub clan: u8,
+    pub healer: bool,
+    /// Its rule can hurt the partner at decision time (CM-24).
+    pub effect: bool,
+    cases_start: u32,
+    cases_len: u32,
+}
+
+/// The clans of a melee, compiled together. Clan ids are positions in `clans` (CM-5).
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub clans: Vec<Clan>,
+    pub kinds: Vec<FieldKind>,
+    /// `kind_base[c]` is the field kind id of clan c's kind 0.
+    pub kind_base: Vec<u16>,
+    cases: Vec<Case>,
+    ops: Vec<Op>,
+}
+
+impl Field {
+    pub fn new(clans: Vec<Clan>) -> Result<Field, String> {
+        if clans.len() < 2 || clans.len() > MAX_CLANS {
+            return Err(format!(
+                "a melee needs 2 to {MAX_CLANS} clans; {} given",
+                clans.len()
+            ));
+        }
+        let mut kinds = Vec::new();
+        let mut kind_base = Vec::new();
+        let mut cases = Vec::new();
+        let mut ops = Vec::new();
+        for (c, clan) in clans.iter().enumerate() {
+            kind_base.push(kinds.len() as u16);
+            let base = ops.len() as u32;
+            ops.extend_from_slice(&clan.ops);
+            let shift = |p: super::expr::Prog| super::expr::Prog {
+                start: p.start + base,
+                len: p.len,
+            };
+            for k in &clan.kinds {
+                let start = cases.len() as u32;
+                for case in &k.cases {
+                    cases.push(Case {
+                        when: case.when.map(shift),
+                        ap: shift(case.ap),
+                        damage_other: case.damage_other.map(shift),
+                    });
+                }
+                kinds.push(FieldKind {
+                    clan: c as u8,
+                    healer: k.healer,
+                    effect: k.has_effect(),
+                    cases_start: start,
+                    cases_len: k.cases.len() as u32,
+                });
+            }
+        }
+        if kinds.len() > u16::MAX as usize {
+            return Err(format!(
+                "the field has {} member kinds; at most {}",
+                kinds.len(),
+                u16::MAX
+            ));
+        }
+        Ok(Field {
+            clans,
+            kinds,
+            kind_base,
+            cases,
+            ops,
+        })
+    }
+
+    /// A member of kind `me` with (`hp`, `max`) decides against a partner of kind `other` with
+    /// (`ohp`, `omax`) (CM-6): the rule's action points, and the damage its case deals to the
+    /// partner first, if any (CM-24). The cap and the mode are the caller's.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn decide(
+        &self,
+        mode: super::rules::Mode,
+        me: u16,
+        hp: i32,
+        max: i32,
+        other: u16,
+        ohp: i32,
+        omax: i32,
+    ) -> (i32, Option<i32>) {
+        let k = self.kinds[me as usize];
+        let o = self.kinds[other as usize];
+        let mut env: Env = [0; 9];
+        env[Var::MeHp as usize] = hp;
+        env[Var::MeMax as usize] = max;
+        env[Var::OtherHp as usize] = ohp;
+        env[Var::OtherMax as usize] = omax;
+        env[Var::Same as usize] = (k.clan == o.clan) as i32;
+        env[Var::OtherHealer as usize] = o.healer as i32;
+        env[Var::OtherWarrior as usize] = !o.healer as i32;
+        let cases = &self.cases[k.cases_start as usize..(k.cases_start + k.cases_len) as usize];
+        for c in cases {
+            if let Some(w) = c.when
+                && w.run(&self.ops, &env) == 0
+            {
+                continue;
+            }
+            // Sane mode deals no negative damage, as it spends no negative action points (CM-10).
+            let hit = c.damage_other.map(|d| mode.floor(d.run(&self.ops, &env)));
+            if let Some(d) = hit {
+                // The side effect lands before the action points are read (CM-24).
+                env[Var::OtherHp as usize] = super::rules::damage(ohp, d);
+            }
+            return (c.ap.run(&self.ops, &env), hit);
+        }
+        unreachable!("the last case has no `when` (checked when the clan compiled)")
+    }
+}
+
+/// The participants of a melee, one column per attribute: a turn streams through `hp`, `max` and
+/// `kind` in pairs, and removing the dead compacts all three in one pass.
+#[derive(Clone, Debug, Default)]
+pub struct Participants {
+    pub hp: Vec<i32>,
+    pub max: Vec<i32>,
+    pub kind: Vec<u16>,
+}
+
+impl Participants {
+    pub fn len(&self) -> usize {
+        self.hp.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.hp.is_empty()
+    }
+    pub fn clear(&mut self) {
+        self.hp.clear();
+        self.max.clear();
+        self.kind.clear();
+    }
+    pub fn push(&mut self, hp: i32, max: i32, kind: u16) {
+        self.hp.push(hp);
+        self.max.push(max);
+        self.kind.push(kind);
+    }
+    #[inline]
+    pub fn swap(&mut self, i: usize, j: usize) {
+        self.hp.swap(i, j);
+        self.max.swap(i, j);
+        self.kind.swap(i, j);
+    }
+}
