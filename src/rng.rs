@@ -25,6 +25,8 @@ pub enum Stream {
     Pool = 4,
     /// Strategies' own choices in the full game (AR-50).
     Bidding = 5,
+    /// A Clan Melee's budget: the classic 5% wiggle (CM-30).
+    Budget = 6,
 }
 
 /// SplitMix64's finaliser: a bijective 64-bit mixer with full avalanche.

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 mod analyze;
+mod clan_melee;
 mod powers;
 mod rumble;
 pub mod simulate;
@@ -86,6 +87,9 @@ enum TournamentCommand {
     /// Auto Rumble: full ten-round games (bids, then a battle each round) between bidding
     /// strategies, seats rotated; win rates, head to head, coins left, powers won.
     Rumble(tournament::TournamentFlags),
+    /// Clan Melee: melees between clans at each budget (the nine classic clans by default);
+    /// wins per clan and budget, draws, deadlocks and turn caps.
+    ClanMelee(clan_melee::ClanMeleeFlags),
 }
 
 #[derive(Subcommand, Debug)]
@@ -166,6 +170,9 @@ pub fn main() -> ExitCode {
         Command::Tournament {
             game: TournamentCommand::Rumble(flags),
         } => tournament::rumble(&flags),
+        Command::Tournament {
+            game: TournamentCommand::ClanMelee(flags),
+        } => clan_melee::tournament(&flags),
         Command::Run { file, flags } => simulate::run_experiment(&file, &flags),
         Command::Bench { matches, threads } => {
             if matches == 0 || threads == Some(0) {

@@ -68,6 +68,37 @@ pub struct Column {
     pub values: Values,
 }
 
+/// A column from its parts.
+pub fn col(name: &'static str, doc: &'static str, values: Values) -> Column {
+    Column { name, doc, values }
+}
+
+/// Interns strings into a `Values::Label` column as rows arrive.
+#[derive(Debug, Default)]
+pub struct LabelBuilder {
+    labels: Vec<String>,
+    codes: Vec<u16>,
+}
+
+impl LabelBuilder {
+    pub fn push(&mut self, s: &str) {
+        let code = match self.labels.iter().position(|l| l == s) {
+            Some(i) => i,
+            None => {
+                self.labels.push(s.to_string());
+                self.labels.len() - 1
+            }
+        };
+        self.codes.push(code as u16);
+    }
+    pub fn finish(self) -> Values {
+        Values::Label {
+            labels: self.labels,
+            codes: self.codes,
+        }
+    }
+}
+
 /// One table of one chunk (for example the `matches` rows of matches 200,000..300,000).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
