@@ -180,3 +180,27 @@ fn full_games_bidding_included_allocate_nothing_after_warm_up() {
     assert_eq!(n, 0, "38 full games allocated {n} times after warm-up");
     assert!(sold > 38 * 15, "the games must sell powers ({sold} sold)");
 }
+
+// Clan Melee (issue 7): once a melee is set up, its turns (shuffle, pairs, the rules, removing
+// the dead) allocate nothing, in both modes.
+#[test]
+fn clan_melee_turns_allocate_nothing() {
+    use skirmish::games::clan_melee::clans;
+    use skirmish::games::clan_melee::engine::Melee;
+    use skirmish::games::clan_melee::rules::Mode;
+    use skirmish::rng::match_stream_rng;
+    let field = clans::reference_field();
+    let mut melee = Melee::new();
+    for mode in [Mode::Sane, Mode::Reference] {
+        melee.setup(&field, 100_000, &mut match_stream_rng(3, Stream::Roster));
+        let start = melee.p.len();
+        let mut rng = match_stream_rng(3, Stream::Battle);
+        let (pairs, n) = counted(|| {
+            (0..200)
+                .map(|_| melee.turn(&field, mode, &mut rng))
+                .sum::<u64>()
+        });
+        assert_eq!(n, 0, "{mode:?}: 200 turns allocated {n} times");
+        assert!(pairs > 50_000 && melee.p.len() < start, "{pairs} pairs");
+    }
+}

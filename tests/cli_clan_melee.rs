@@ -1,0 +1,135 @@
+//! `skirmish tournament clan-melee` as a user runs it (CM-30, CM-31).
+#![cfg(feature = "parquet")]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use skirmish::platform::parquet;
+
+fn skirmish(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skirmish-clan-melee-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    d
+}
+
+fn run(out: &Path, mode: &str, threads: &str) -> Output {
+    skirmish(&[
+        "tournament",
+        "clan-melee",
+        "--mode",
+        mode,
+        "--budgets",
+        "100,1000,10000",
+        "--melees",
+        "6",
+        "--chunk-size",
+        "4",
+        "--threads",
+        threads,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn both_modes_print_the_win_table_and_write_melees_and_clans() {
+    for mode in ["sane", "reference"] {
+        let out = tmp(mode);
+        let o = run(&out, mode, "2");
+        let s = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        for want in [
+            &format!("mode: {mode}"),
+            "18 melees played",
+            "wins per clan and budget",
+            "ClanSALTfightingArtichokes",
+            "(deadlock)",
+            "(turn cap)",
+        ] {
+            assert!(s.contains(want), "{want}: {s}");
+        }
+        let melees = parquet::read(&out.join("melees").join("part-00000.parquet")).unwrap();
+        assert_eq!(melees.height(), 4);
+        let clans = parquet::read(&out.join("clans").join("part-00000.parquet")).unwrap();
+        assert_eq!(clans.height(), 4 * 9, "one row per clan per melee");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes_on_one_thread_and_on_two() {
+    let (a, b) = (tmp("t1"), tmp("t2"));
+    assert!(run(&a, "reference", "1").status.success());
+    assert!(run(&b, "reference", "2").status.success());
+    for t in ["melees", "clans"] {
+        for part in 0..5 {
+            let f = format!("part-{part:05}.parquet");
+            assert_eq!(
+                fs::read(a.join(t).join(&f)).unwrap(),
+                fs::read(b.join(t).join(&f)).unwrap(),
+                "{t}/{f}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_flags_and_a_malformed_clan_exit_2_and_write_nothing() {
+    let out = tmp("bad");
+    let dir = tmp("badclans");
+    fs::create_dir_all(&dir).unwrap();
+    let clan = dir.join("broken.toml");
+    fs::write(&clan, "name = \"x\"\n[[roster]]\nmembers = []\n[kinds.k]\ntype = \"warior\"\nrule = [{ ap = 1 }]\n").unwrap();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["--mode".into(), "zany".into()],
+            "write sane or reference",
+        ),
+        (
+            vec!["--budgets".into(), "100,ten".into()],
+            "`ten` is not a budget",
+        ),
+        (vec!["--melees".into(), "0".into()], "at least 1 melee"),
+        (
+            vec![
+                "--clans".into(),
+                format!("experiments/clan-melee/0-clan1.toml,{}", clan.display()),
+            ],
+            "kinds.k.type",
+        ),
+        (
+            vec![
+                "--clans".into(),
+                "experiments/clan-melee/0-clan1.toml".into(),
+            ],
+            "2 to 255 clans",
+        ),
+    ];
+    for (extra, want) in cases {
+        let mut args = vec![
+            "tournament".to_string(),
+            "clan-melee".into(),
+            "--quiet".into(),
+            "--out".into(),
+            out.display().to_string(),
+        ];
+        args.extend(extra);
+        let o = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(e.contains(want), "{want}: {e}");
+        assert!(!out.exists(), "nothing written for {args:?}");
+    }
+}
