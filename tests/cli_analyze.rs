@@ -2,23 +2,17 @@
 //! polars, the same bytes on any thread count, and bad input refused with nothing written.
 #![cfg(feature = "parquet")]
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+use common::skirmish;
 use skirmish::platform::parquet;
 
-fn skirmish(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skirmish"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("skirmish-analyze-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&d);
-    d
+    common::tmp("analyze", name)
 }
 
 fn text(b: &[u8]) -> String {

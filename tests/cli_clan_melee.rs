@@ -1,23 +1,17 @@
 //! `skirmish tournament clan-melee` as a user runs it (CM-30, CM-31).
 #![cfg(feature = "parquet")]
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::skirmish;
 use skirmish::platform::parquet;
 
-fn skirmish(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skirmish"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("skirmish-clan-melee-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&d);
-    d
+    common::tmp("clan-melee", name)
 }
 
 fn run(out: &Path, mode: &str, threads: &str) -> Output {

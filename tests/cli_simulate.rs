@@ -6,23 +6,17 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::dataset_files;
+use common::{dataset_files, skirmish};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_skirmish"))
 }
 
-fn skirmish(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("skirmish-cli-sim-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&d);
-    d
+    common::tmp("cli-sim", name)
 }
 
 fn text(b: &[u8]) -> String {

@@ -3,3 +3,4 @@
 pub mod auto_rumble;
 pub mod clan_melee;
 pub mod file_error;
+pub mod names;

@@ -1,8 +1,10 @@
-//! Helpers shared by the platform's integration tests.
+//! Helpers shared by the integration tests (each test binary uses some of them).
+#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 /// Every part file of a rumble dataset, `table/part-NNNNN.parquet` -> bytes.
 pub fn dataset_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -15,4 +17,19 @@ pub fn dataset_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         }
     }
     out
+}
+
+/// Runs the built `skirmish` binary with `args`.
+pub fn skirmish(args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// A fresh (removed) temporary path, unique to this test process, `prefix` and `name`.
+pub fn tmp(prefix: &str, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("skirmish-{prefix}-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    d
 }

@@ -10,6 +10,7 @@ use super::power_expr::Quantity;
 use super::power_file::{Clause, EffectKind, PowerDef, Target, When};
 use super::powers::closest_name;
 use super::rules;
+use crate::games::names::normalise;
 
 /// A power's id in its catalogue: its position in the file (includes first).
 pub type PowerId = u16;
@@ -126,13 +127,6 @@ impl Catalogue {
     pub fn is_used(&self, id: PowerId) -> bool {
         self.defs[id as usize].use_clause().is_some()
     }
-}
-
-fn normalise(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// One item of a use order: the default attack or a held power's `use` clause.

@@ -16,7 +16,7 @@ use super::data_kernel::{DataKernel, NoHook, in_kernel_class};
 use super::data_reference;
 use super::{EndReason, rules};
 use crate::platform::runner::Simulation;
-use crate::platform::table::{Column, ListBuilder, Table, Values};
+use crate::platform::table::{ListBuilder, Table, Values, col};
 use crate::platform::tally::{Count, Tally};
 use crate::rng::{Stream, match_seed, match_stream_rng, unit_f64};
 
@@ -338,10 +338,6 @@ impl Rows {
             h_copies: Vec::with_capacity(heroes),
         }
     }
-}
-
-fn col(name: &'static str, doc: &'static str, values: Values) -> Column {
-    Column { name, doc, values }
 }
 
 impl Ffa {

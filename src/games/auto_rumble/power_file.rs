@@ -29,6 +29,7 @@ use toml::Spanned;
 
 use super::power_expr::{Cond, Expr, Names, Quantity, Round, parse_cond, parse_expr};
 use super::powers::closest_name;
+use crate::games::names::normalise;
 
 /// When a clause fires (AR-25).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -775,13 +776,6 @@ pub fn builtin() -> &'static [PowerDef] {
         )
         .expect("the built-in catalogue is valid (tested)")
     })
-}
-
-fn normalise(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 fn unknown_field_hint(msg: &str) -> String {

@@ -21,7 +21,7 @@ use super::catalogue::{Catalogue, Held, Loadout, MAX_HELD, MAX_USE, PowerId, Use
 use super::data_kernel::{self, DataKernel};
 use super::ffa::MAX_HEROES;
 use super::rules;
-use crate::platform::table::{Column, Table, Values};
+use crate::platform::table::{Table, Values, col};
 use crate::rng::{Stream, match_seed, match_stream_rng, unit_f64};
 use crate::stats::{Censor, Inverse, Sums, covariance, invert_curve};
 
@@ -847,10 +847,6 @@ fn label(labels: &[String], codes: Vec<u16>) -> Values {
         labels: labels.to_vec(),
         codes,
     }
-}
-
-fn col(name: &'static str, doc: &'static str, values: Values) -> Column {
-    Column { name, doc, values }
 }
 
 fn censor_name(c: Censor) -> u16 {

@@ -106,42 +106,8 @@ impl PowerSet {
     }
 }
 
-fn normalise(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// The candidate closest to `name` (by edit distance on lower-case letters and digits), if any is
-/// close enough to be a likely typo: the "did you mean" of every error message.
-pub fn closest_name<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let key = normalise(name);
-    candidates
-        .into_iter()
-        .map(|c| (edit_distance(&key, &normalise(c)), c))
-        .filter(|(d, _)| *d <= 3.max(key.len() / 3))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-/// Levenshtein distance, for suggestions in error messages.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
+use crate::games::names::normalise;
+pub use crate::games::names::{closest_name, edit_distance};
 
 #[cfg(test)]
 mod tests {

@@ -8,7 +8,7 @@ use super::game::{self, GameSettings, MAX_PLAYERS, ROUNDS, Sizes, Table as GameT
 use super::power_value::{PowerValue, ValueSettings};
 use super::strategy::{Kind, Strategy};
 use crate::platform::runner::Simulation;
-use crate::platform::table::{Column, ListBuilder, Table, Values};
+use crate::platform::table::{ListBuilder, Table, Values, col};
 use crate::platform::tally::Tally;
 use crate::rng::match_seed;
 
@@ -149,10 +149,6 @@ impl Tournament {
 
 pub struct Worker {
     table: GameTable,
-}
-
-fn col(name: &'static str, doc: &'static str, values: Values) -> Column {
-    Column { name, doc, values }
 }
 
 impl Simulation for Tournament {

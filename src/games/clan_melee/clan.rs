@@ -256,7 +256,7 @@ impl Clan {
                 .position(|n| n.as_str() == name)
                 .map(|i| i as u16)
                 .ok_or_else(|| {
-                    let hint = crate::games::auto_rumble::powers::closest_name(
+                    let hint = crate::games::names::closest_name(
                         name,
                         names.iter().map(|s| s.as_str()),
                     )
@@ -411,6 +411,29 @@ impl Clan {
     pub fn load(path: &std::path::Path) -> Result<Clan, FileError> {
         let text = crate::games::file_error::read(path, "clan file")?;
         Clan::parse(&path.display().to_string(), &text)
+    }
+
+    /// The clan entering a melee at budget `h` as clan `position` (CM-5): its roster built into
+    /// `out` and checked. `Ok` is its hit points after the cap; `Err` the reason it is
+    /// disqualified for this melee.
+    pub fn enter(
+        &self,
+        position: usize,
+        h: i32,
+        rng: &mut impl Rng,
+        out: &mut Vec<Made>,
+    ) -> Result<i64, String> {
+        self.build(h, rng, out)?;
+        let total: i64 = out.iter().map(|m| m.hp.min(HP_CAP) as i64).sum();
+        match self.clan_id {
+            Some(id) if id as usize != position => Err(format!(
+                "its members carry clan ID {id} but it plays as clan {position}"
+            )),
+            _ if total > h as i64 => Err(format!(
+                "its members' hit points total {total}, over the budget of {h}"
+            )),
+            _ => Ok(total),
+        }
     }
 
     /// The members this clan fields at budget `h` (CM-22), drawing kinds from `rng`; `Err` is the

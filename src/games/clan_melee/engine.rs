@@ -110,28 +110,17 @@ impl Melee {
                 survivors: 0,
                 hp_left: 0,
             };
-            let built = clan.build(h, rng, &mut self.made);
-            let total: i64 = self.made.iter().map(|m| m.hp.min(HP_CAP) as i64).sum();
-            r.disqualified = match built {
-                Err(e) => Some(e),
-                Ok(()) => match clan.clan_id {
-                    Some(id) if id as usize != c => Some(format!(
-                        "its members carry clan ID {id} but it plays as clan {c}"
-                    )),
-                    _ if total > h as i64 => Some(format!(
-                        "its members' hit points total {total}, over the budget of {h}"
-                    )),
-                    _ => None,
-                },
-            };
-            if r.disqualified.is_none() {
-                let base = field.kind_base[c];
-                for m in &self.made {
-                    let hp = m.hp.min(HP_CAP);
-                    self.p.push(hp, hp, base + m.kind);
+            match clan.enter(c, h, rng, &mut self.made) {
+                Err(e) => r.disqualified = Some(e),
+                Ok(total) => {
+                    let base = field.kind_base[c];
+                    for m in &self.made {
+                        let hp = m.hp.min(HP_CAP);
+                        self.p.push(hp, hp, base + m.kind);
+                    }
+                    r.members = self.made.len() as u32;
+                    r.hp = total;
                 }
-                r.members = self.made.len() as u32;
-                r.hp = total;
             }
             out.push(r);
         }

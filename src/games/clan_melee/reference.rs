@@ -25,21 +25,8 @@ pub fn setup(field: &Field, h: i32, rng: &mut MatchRng) -> (Vec<Member>, Vec<Cla
     let mut results = Vec::new();
     for (c, clan) in field.clans.iter().enumerate() {
         let mut made = Vec::new();
-        let built = clan.build(h, rng, &mut made);
-        let total: i64 = made.iter().map(|m| m.hp.min(HP_CAP) as i64).sum();
-        let wrong_id = clan.clan_id.is_some_and(|id| id as usize != c);
-        let disqualified = match built {
-            Err(e) => Some(e),
-            Ok(()) if wrong_id => Some(format!(
-                "its members carry clan ID {} but it plays as clan {c}",
-                clan.clan_id.unwrap()
-            )),
-            Ok(()) if total > h as i64 => Some(format!(
-                "its members' hit points total {total}, over the budget of {h}"
-            )),
-            Ok(()) => None,
-        };
-        if disqualified.is_none() {
+        let entered = clan.enter(c, h, rng, &mut made);
+        if entered.is_ok() {
             for m in &made {
                 let kind = field.kind_base[c] + m.kind;
                 let hp = m.hp.min(HP_CAP);
@@ -52,15 +39,14 @@ pub fn setup(field: &Field, h: i32, rng: &mut MatchRng) -> (Vec<Member>, Vec<Cla
                 });
             }
         }
-        let n = if disqualified.is_none() {
-            made.len()
-        } else {
-            0
-        };
         results.push(ClanResult {
-            members: n as u32,
-            hp: if disqualified.is_none() { total } else { 0 },
-            disqualified,
+            members: if entered.is_ok() {
+                made.len() as u32
+            } else {
+                0
+            },
+            hp: *entered.as_ref().unwrap_or(&0),
+            disqualified: entered.err(),
             survivors: 0,
             hp_left: 0,
         });
