@@ -31,3 +31,55 @@ fn engine_and_reference_agree_on_random_melees_in_both_modes() {
     assert!(ends.contains(&("sane", "won")), "{ends:?}");
     assert!(ends.contains(&("reference", "won")), "{ends:?}");
 }
+
+// CM-20: the engine's rules folded per partner class (`pairs.rs`) answer exactly what the
+// interpreter answers, for every kind of the reference field against every partner kind, at
+// ordinary, boundary, zombie and wrapped hit points, in both modes (the Splicer's side effect
+// included).
+#[test]
+fn folded_rules_answer_as_the_interpreter_for_every_kind_pair() {
+    use rand::RngExt;
+    let field = clans::reference_field();
+    let mut rng = skirmish::rng::match_stream_rng(5, skirmish::rng::Stream::Battle);
+    let edge = [
+        0,
+        1,
+        -1,
+        2,
+        3,
+        9,
+        10,
+        11,
+        20,
+        999,
+        1000,
+        -6,
+        -7,
+        i32::MAX,
+        i32::MIN,
+    ];
+    let pick = |rng: &mut skirmish::rng::MatchRng| {
+        if rng.random_bool(0.3) {
+            edge[rng.random_range(0..edge.len())]
+        } else {
+            rng.random_range(-50..1001)
+        }
+    };
+    let n = field.kinds.len() as u16;
+    let mut checked = 0;
+    for me in 0..n {
+        for other in 0..n {
+            for _ in 0..60 {
+                let v: Vec<i32> = (0..4).map(|_| pick(&mut rng)).collect();
+                for mode in [Mode::Sane, Mode::Reference] {
+                    let slow = field.decide(mode, me, v[0], v[1], other, v[2], v[3]);
+                    let slot = field.pair_slot(me, other);
+                    let fast = field.pairs.decide(mode, slot, (v[0], v[1]), (v[2], v[3]));
+                    assert_eq!(fast, slow, "kind {me} vs {other} at {v:?}, {mode:?}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+}

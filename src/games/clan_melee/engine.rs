@@ -2,8 +2,6 @@
 //! to melee; a turn shuffles, pairs, resolves and compacts them in place, allocating nothing.
 //! `reference.rs` is the plain model it is tested against, draw for draw.
 
-use rand::RngExt;
-
 use super::clan::{HP_CAP, Made};
 use super::rules::{self, Mode};
 use super::state::{Field, Participants};
@@ -132,11 +130,7 @@ impl Melee {
     pub fn turn(&mut self, field: &Field, mode: Mode, rng: &mut MatchRng) -> u64 {
         let p = &mut self.p;
         let n = p.len();
-        // Fisher-Yates from the top (CM-6).
-        for i in (1..n).rev() {
-            let j = rng.random_range(0..=i as u32) as usize;
-            p.swap(i, j);
-        }
+        p.shuffle(rng);
         let pairs = n / 2;
         for q in 0..pairs {
             let (a, b) = (2 * q, 2 * q + 1);
@@ -264,7 +258,8 @@ pub fn decide(
     ohp: &mut i32,
     omax: i32,
 ) -> i32 {
-    let (raw, hit) = field.decide(mode, me, *hp, *max, other, *ohp, omax);
+    let slot = field.pair_slot(me, other);
+    let (raw, hit) = field.pairs.decide(mode, slot, (*hp, *max), (*ohp, omax));
     if let Some(d) = hit {
         *ohp = rules::damage(*ohp, d);
     }

@@ -107,45 +107,60 @@ pub fn eval(ops: &[Op], env: &Env) -> i32 {
                 stack[sp] = env[v as usize];
                 sp += 1;
             }
-            Op::Neg => stack[sp - 1] = stack[sp - 1].wrapping_neg(),
-            Op::Not => stack[sp - 1] = (stack[sp - 1] == 0) as i32,
+            Op::Neg | Op::Not => stack[sp - 1] = unary(*op, stack[sp - 1]),
             bin => {
                 sp -= 1;
-                let (a, b) = (stack[sp - 1], stack[sp]);
-                stack[sp - 1] = match bin {
-                    Op::Add => a.wrapping_add(b),
-                    Op::Sub => a.wrapping_sub(b),
-                    Op::Mul => a.wrapping_mul(b),
-                    Op::Div => {
-                        if b == 0 {
-                            0
-                        } else {
-                            a.wrapping_div(b)
-                        }
-                    }
-                    Op::Rem => {
-                        if b == 0 {
-                            0
-                        } else {
-                            a.wrapping_rem(b)
-                        }
-                    }
-                    Op::Lt => (a < b) as i32,
-                    Op::Le => (a <= b) as i32,
-                    Op::Gt => (a > b) as i32,
-                    Op::Ge => (a >= b) as i32,
-                    Op::Eq => (a == b) as i32,
-                    Op::Ne => (a != b) as i32,
-                    Op::And => (a != 0 && b != 0) as i32,
-                    Op::Or => (a != 0 || b != 0) as i32,
-                    Op::Min => a.min(b),
-                    Op::Max => a.max(b),
-                    _ => unreachable!("unary ops handled above"),
-                };
+                stack[sp - 1] = binary(bin, stack[sp - 1], stack[sp]);
             }
         }
     }
     stack[0]
+}
+
+/// A unary op on a value: the one definition the interpreter and the pair compiler
+/// (`pairs.rs`) share.
+#[inline(always)]
+pub fn unary(op: Op, a: i32) -> i32 {
+    match op {
+        Op::Neg => a.wrapping_neg(),
+        Op::Not => (a == 0) as i32,
+        _ => unreachable!("{op:?} is not unary"),
+    }
+}
+
+/// A binary op on two values (CM-21: wrapping, truncating, a division by zero is 0).
+#[inline(always)]
+pub fn binary(op: Op, a: i32, b: i32) -> i32 {
+    match op {
+        Op::Add => a.wrapping_add(b),
+        Op::Sub => a.wrapping_sub(b),
+        Op::Mul => a.wrapping_mul(b),
+        Op::Div => {
+            if b == 0 {
+                0
+            } else {
+                a.wrapping_div(b)
+            }
+        }
+        Op::Rem => {
+            if b == 0 {
+                0
+            } else {
+                a.wrapping_rem(b)
+            }
+        }
+        Op::Lt => (a < b) as i32,
+        Op::Le => (a <= b) as i32,
+        Op::Gt => (a > b) as i32,
+        Op::Ge => (a >= b) as i32,
+        Op::Eq => (a == b) as i32,
+        Op::Ne => (a != b) as i32,
+        Op::And => (a != 0 && b != 0) as i32,
+        Op::Or => (a != 0 || b != 0) as i32,
+        Op::Min => a.min(b),
+        Op::Max => a.max(b),
+        _ => unreachable!("{op:?} is not binary"),
+    }
 }
 
 /// Why an expression does not compile: the message says the fix.

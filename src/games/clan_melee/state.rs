@@ -4,6 +4,9 @@
 
 use super::clan::{Case, Clan};
 use super::expr::{Env, Op, Var};
+use super::pairs::Pairs;
+use crate::rng::MatchRng;
+use rand::RngExt;
 
 /// Most clans in one melee (a clan index is a `u8`).
 pub const MAX_CLANS: usize = 255;
@@ -28,6 +31,8 @@ pub struct Field {
     pub kind_base: Vec<u16>,
     cases: Vec<Case>,
     ops: Vec<Op>,
+    /// The same rules folded per partner class, for the engine (`pairs.rs`).
+    pub pairs: Pairs,
 }
 
 impl Field {
@@ -75,13 +80,27 @@ impl Field {
                 u16::MAX
             ));
         }
+        let pairs = Pairs::new(
+            kinds
+                .iter()
+                .map(|k| &cases[k.cases_start as usize..(k.cases_start + k.cases_len) as usize]),
+            &ops,
+        );
         Ok(Field {
             clans,
             kinds,
             kind_base,
             cases,
             ops,
+            pairs,
         })
+    }
+
+    /// Where kind `me`'s folded rule facing a partner of kind `other` lives in [`Field::pairs`].
+    #[inline(always)]
+    pub fn pair_slot(&self, me: u16, other: u16) -> usize {
+        let o = self.kinds[other as usize];
+        Pairs::slot(me, self.kinds[me as usize].clan == o.clan, o.healer)
     }
 
     /// A member of kind `me` with (`hp`, `max`) decides against a partner of kind `other` with
@@ -154,6 +173,54 @@ impl Participants {
         self.max.push(max);
         self.kind.push(kind);
     }
+    /// CM-6: a uniform shuffle, Fisher-Yates from the top: for i = n-1 down to 1, swap i with a
+    /// draw from [0, i]. The draws are made `AHEAD` steps early, in the same order, so the
+    /// random slot each swap touches can be fetched into cache while earlier swaps run: the same
+    /// permutation as the plain loop (the reference model's), but a million-member turn no
+    /// longer waits on memory at every step.
+    pub fn shuffle(&mut self, rng: &mut MatchRng) {
+        const AHEAD: usize = 16;
+        let n = self.len();
+        if n < 2 {
+            return;
+        }
+        let draw = |i: usize, rng: &mut MatchRng| rng.random_range(0..=i as u32) as usize;
+        let mut ring = [0usize; AHEAD];
+        // Step s swaps i = n - 1 - s; its draw sits at ring[s % AHEAD].
+        let steps = n - 1;
+        for (s, slot) in ring.iter_mut().enumerate().take(steps) {
+            *slot = draw(n - 1 - s, rng);
+            self.prefetch(*slot);
+        }
+        for s in 0..steps {
+            let i = n - 1 - s;
+            let j = ring[s % AHEAD];
+            if s + AHEAD < steps {
+                let next = draw(i - AHEAD, rng);
+                ring[s % AHEAD] = next;
+                self.prefetch(next);
+            }
+            self.swap(i, j);
+        }
+    }
+
+    /// Asks for slot `j`'s cache lines ahead of use; a hint only.
+    #[inline(always)]
+    fn prefetch(&self, j: usize) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // SAFETY: a prefetch never faults and changes no state; `j` is in bounds anyway.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(self.hp.as_ptr().wrapping_add(j).cast());
+                _mm_prefetch::<_MM_HINT_T0>(self.max.as_ptr().wrapping_add(j).cast());
+                _mm_prefetch::<_MM_HINT_T0>(self.kind.as_ptr().wrapping_add(j).cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = j;
+    }
+
     #[inline]
     pub fn swap(&mut self, i: usize, j: usize) {
         self.hp.swap(i, j);
