@@ -127,3 +127,103 @@ fn bad_flags_and_a_malformed_clan_exit_2_and_write_nothing() {
         assert!(!out.exists(), "nothing written for {args:?}");
     }
 }
+
+fn study(out: &Path, threads: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "analyze",
+        "clan-melee",
+        "--ap",
+        "0,10,30",
+        "--healer-share",
+        "0,50",
+        "--budgets",
+        "300,2000",
+        "--melees",
+        "8",
+        "--chunk-size",
+        "3",
+        "--threads",
+        threads,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    skirmish(&args)
+}
+
+// CM-40 .. CM-42: both studies print win rates and clans outlasted per value and budget, write
+// one study row per (challenger, budget) with its intervals, one melee row per melee, and the
+// challengers as clan files a host can reuse; the bytes do not depend on the thread count.
+#[test]
+fn the_study_answers_both_questions_with_intervals_and_repeats_exactly() {
+    let (a, b) = (tmp("study1"), tmp("study2"));
+    let o = study(&a, "1", &[]);
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for want in [
+        "80 melees played",
+        "warrior AP: the challenger's win rate",
+        "healer share: share of the other 9 clans the challenger outlasted",
+        "AP 30",
+        "healers 50%",
+        "best",
+    ] {
+        assert!(s.contains(want), "{want}: {s}");
+    }
+    let t = parquet::read(&a.join("study.parquet")).unwrap();
+    assert_eq!(t.height(), 5 * 2, "one row per challenger and budget");
+    let melees: usize = (0..27)
+        .map(|p| {
+            parquet::read(&a.join("melees").join(format!("part-{p:05}.parquet")))
+                .unwrap()
+                .height()
+        })
+        .sum();
+    assert_eq!(melees, 80);
+    for f in ["ap0.toml", "ap30.toml", "healers50.toml"] {
+        let text = fs::read_to_string(a.join("challengers").join(f)).unwrap();
+        skirmish::games::clan_melee::clan::Clan::parse(f, &text).unwrap();
+    }
+    assert!(study(&b, "2", &[]).status.success());
+    assert_eq!(
+        common::table_files(&a, &["melees"]),
+        common::table_files(&b, &["melees"]),
+        "same seed, same bytes on 1 and 2 threads"
+    );
+    assert_eq!(
+        fs::read(a.join("study.parquet")).unwrap(),
+        fs::read(b.join("study.parquet")).unwrap()
+    );
+}
+
+#[test]
+fn a_bad_study_setting_exits_2_names_the_flag_and_writes_nothing() {
+    for (flag, value, says) in [
+        ("--healer-share", "0,120", "--healer-share: `120`"),
+        ("--ap", "10,10", "listed twice"),
+        ("--piece", "0", "--piece 0"),
+        (
+            "--study",
+            "healers",
+            "write warrior-ap, healer-share or both",
+        ),
+    ] {
+        let out = tmp(&format!("bad-study-{}", flag.trim_start_matches('-')));
+        let o = skirmish(&[
+            "analyze",
+            "clan-melee",
+            "--melees",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+            flag,
+            value,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{says}: {err}");
+        assert!(!out.exists(), "{flag} {value} wrote {}", out.display());
+    }
+}

@@ -8,8 +8,10 @@ use crate::games::clan_melee::clans;
 use crate::games::clan_melee::engine::{DEFAULT_MAX_TURNS, Settings};
 use crate::games::clan_melee::rules::Mode;
 use crate::games::clan_melee::state::Field;
+use crate::games::clan_melee::study::{ClanStudy, Study, Variant, healer_clan, warrior_clan};
 use crate::games::clan_melee::tournament::{CLASSIC_BUDGETS, ClanTournament, win_table};
 use crate::platform::job::Job;
+use crate::platform::tally::thousands;
 
 #[derive(Args, Debug, Clone)]
 pub struct ClanMeleeFlags {
@@ -161,4 +163,304 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     let mut s = format!("mode: {}\n{head}", t.settings.mode.name());
     s.push_str(&win_table(&t, &report.tally));
     Ok(s)
+}
+
+/// `skirmish analyze clan-melee` (CM-40 .. CM-42).
+#[derive(Args, Debug, Clone)]
+pub struct StudyFlags {
+    /// Which question: warrior-ap, healer-share or both.
+    #[arg(long, default_value = "both")]
+    pub study: String,
+    /// Action-point levels of the warrior study, comma-separated.
+    #[arg(long, default_value = "0,1,5,10,11,12,14,16,20,25,30,40,50")]
+    pub ap: String,
+    /// Healers' shares of the budget (percent) of the healer study, comma-separated.
+    #[arg(long, default_value = "0,10,20,30,40,50,60,70")]
+    pub healer_share: String,
+    /// The healer study's warriors ask this many AP of every enemy.
+    #[arg(long, default_value_t = 10)]
+    pub warrior_ap: i32,
+    /// Hit points of each challenger member (1 to 1000; the cap, 1000, lives longest).
+    #[arg(long, default_value_t = 1000)]
+    pub piece: i32,
+    /// Base budgets in hit points, comma-separated.
+    #[arg(long, default_value = "1000,10000,100000")]
+    pub budgets: String,
+    /// Melees per challenger and budget.
+    #[arg(long, default_value_t = 200)]
+    pub melees: u64,
+    /// sane (the seed's rules, no zombies) or reference (the classic engine, quirks included).
+    #[arg(long, default_value = "sane")]
+    pub mode: String,
+    /// Play each base budget exactly, without the classic 5% wiggle.
+    #[arg(long)]
+    pub no_wiggle: bool,
+    /// Turns after which a melee stops, reported as a turn cap (CM-12).
+    #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
+    pub max_turns: u32,
+    /// Master seed.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Output folder: the melees dataset, study.parquet, summary.txt and the challengers' clan
+    /// files (challengers/*.toml).
+    #[arg(long, default_value = "runs/clan-melee-study")]
+    pub out: PathBuf,
+    /// Melees per chunk [default: --melees].
+    #[arg(long)]
+    pub chunk_size: Option<u64>,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn ints(flag: &str, s: &str, lo: i32, hi: i32) -> Result<Vec<i32>, String> {
+    let v = s
+        .split(',')
+        .map(|x| {
+            x.trim()
+                .parse::<i32>()
+                .ok()
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or_else(|| {
+                    format!(
+                        "{flag}: `{}` is not a whole number from {lo} to {hi}; e.g. {flag} {lo},{hi}",
+                        x.trim()
+                    )
+                })
+        })
+        .collect::<Result<Vec<i32>, String>>()?;
+    let mut seen = std::collections::BTreeSet::new();
+    if let Some(d) = v.iter().find(|x| !seen.insert(**x)) {
+        return Err(format!("{flag}: {d} is listed twice; list each value once"));
+    }
+    Ok(v)
+}
+
+/// Builds the study and the challengers' clan texts (every check before anything is written).
+pub fn build_study(f: &StudyFlags) -> Result<(ClanStudy, Vec<(String, String)>), String> {
+    let mode = Mode::parse(&f.mode)?;
+    let studies: Vec<Study> = match f.study.as_str() {
+        "both" => vec![Study::WarriorAp, Study::HealerShare],
+        "warrior-ap" => vec![Study::WarriorAp],
+        "healer-share" => vec![Study::HealerShare],
+        s => {
+            return Err(format!(
+                "--study `{s}`: write warrior-ap, healer-share or both"
+            ));
+        }
+    };
+    if !(1..=1000).contains(&f.piece) {
+        return Err(format!(
+            "--piece {}: members hold 1 to 1000 hp (the cap, CM-3)",
+            f.piece
+        ));
+    }
+    if f.melees == 0 {
+        return Err("--melees: play at least 1 melee per challenger and budget".into());
+    }
+    if f.max_turns == 0 {
+        return Err("--max-turns: allow at least 1 turn".into());
+    }
+    let budgets = budgets(&f.budgets)?;
+    let mut variants = Vec::new();
+    let mut texts = Vec::new();
+    for study in studies {
+        let (values, text): (Vec<i32>, Box<dyn Fn(i32) -> String>) = match study {
+            Study::WarriorAp => (
+                ints("--ap", &f.ap, -1000, 10_000)?,
+                Box::new(|ap| warrior_clan(ap, f.piece)),
+            ),
+            Study::HealerShare => (
+                ints("--healer-share", &f.healer_share, 0, 100)?,
+                Box::new(|s| healer_clan(s, f.warrior_ap, f.piece)),
+            ),
+        };
+        for v in values {
+            let t = text(v);
+            variants.push(Variant::new(study, v, &t)?);
+            let file = study.label(v).to_lowercase().replace(['%', ' '], "");
+            texts.push((format!("{file}.toml"), t));
+        }
+    }
+    Ok((
+        ClanStudy {
+            variants,
+            budgets,
+            melees: f.melees,
+            settings: Settings {
+                mode,
+                max_turns: f.max_turns,
+            },
+            wiggle: !f.no_wiggle,
+        },
+        texts,
+    ))
+}
+
+/// The printed answer: per study, the challenger's win rate and the share of clans it outlasted,
+/// by value and budget, and the best value per budget.
+pub fn study_report(s: &ClanStudy, tally: &crate::platform::tally::Tally) -> String {
+    let mut out = String::new();
+    let clans = s.variants.first().map_or(10, |v| v.field.clans.len());
+    let row = |out: &mut String, label: &str, cells: Vec<String>| {
+        out.push_str(&format!("{label:<16}"));
+        for c in cells {
+            out.push_str(&format!("{c:>22}"));
+        }
+        out.push('\n');
+    };
+    let pct = |x: f64, lo: f64, hi: f64| {
+        format!("{:.1}% [{:.0}-{:.0}]", 100.0 * x, 100.0 * lo, 100.0 * hi)
+    };
+    for study in [Study::WarriorAp, Study::HealerShare] {
+        let vs: Vec<&Variant> = s.variants.iter().filter(|v| v.study == study).collect();
+        if vs.is_empty() {
+            continue;
+        }
+        let head: Vec<String> = s
+            .budgets
+            .iter()
+            .map(|b| format!("budget {}", thousands(*b as u64)))
+            .collect();
+        out.push_str(&format!(
+            "\n{}: the challenger's win rate against the nine reference clans (95% Wilson interval; {:.0}% is a fair share)\n",
+            study.name(),
+            100.0 / clans as f64
+        ));
+        row(&mut out, "", head.clone());
+        for v in &vs {
+            let cells = s
+                .budgets
+                .iter()
+                .map(|&b| {
+                    let n = s.count(tally, v, b);
+                    let (lo, hi) = n.wilson95();
+                    pct(n.rate(), lo, hi)
+                })
+                .collect();
+            row(&mut out, &study.label(v.value), cells);
+        }
+        // Best by win rate, then by clans outlasted; values whose win-rate interval reaches the
+        // best rate are not ruled out.
+        let best = s
+            .budgets
+            .iter()
+            .map(|&b| {
+                let key =
+                    |v: &Variant| (s.count(tally, v, b).rate(), s.outlasted(tally, v, b).mean());
+                let Some(top) = vs
+                    .iter()
+                    .max_by(|x, y| key(x).partial_cmp(&key(y)).expect("finite"))
+                else {
+                    return String::new();
+                };
+                let rate = s.count(tally, top, b).rate();
+                let close = vs
+                    .iter()
+                    .filter(|w| w.value != top.value && s.count(tally, w, b).wilson95().1 >= rate)
+                    .count();
+                let more = if close > 0 {
+                    format!(" (+{close} close)")
+                } else {
+                    String::new()
+                };
+                format!("{}{more}", study.label(top.value))
+            })
+            .collect();
+        row(&mut out, "best", best);
+        out.push_str(&format!(
+            "{}: share of the other {} clans the challenger outlasted (level counts half; 95% interval)\n",
+            study.name(),
+            clans - 1
+        ));
+        row(&mut out, "", head);
+        for v in &vs {
+            let cells = s
+                .budgets
+                .iter()
+                .map(|&b| {
+                    let (m, lo, hi) = s.outlasted_share(&s.outlasted(tally, v, b));
+                    pct(m, lo, hi)
+                })
+                .collect();
+            row(&mut out, &study.label(v.value), cells);
+        }
+    }
+    out
+}
+
+/// `skirmish analyze clan-melee`.
+pub fn study(f: &StudyFlags) -> Result<String, String> {
+    let (s, texts) = build_study(f)?;
+    let encode = super::simulate::encoder()?;
+    let chunk_size = f.chunk_size.unwrap_or(f.melees).max(1);
+    let command = format!(
+        "skirmish analyze clan-melee --study {} --ap {} --healer-share {} --warrior-ap {} --piece {} --budgets {} --melees {} --mode {} --max-turns {} --seed {} --chunk-size {chunk_size}{}",
+        f.study,
+        f.ap,
+        f.healer_share,
+        f.warrior_ap,
+        f.piece,
+        f.budgets,
+        f.melees,
+        s.settings.mode.name(),
+        f.max_turns,
+        f.seed,
+        if s.wiggle { "" } else { " --no-wiggle" },
+    );
+    let settings = serde_json::json!({
+        "study": f.study,
+        "variants": s.variants.iter().map(|v| v.study.label(v.value)).collect::<Vec<_>>(),
+        "warrior_ap": f.warrior_ap,
+        "piece": f.piece,
+        "budgets": s.budgets,
+        "melees_per_budget": s.melees,
+        "mode": s.settings.mode.name(),
+        "wiggle": s.wiggle,
+        "max_turns": s.settings.max_turns,
+    });
+    let job = Job {
+        sim: &s,
+        settings,
+        seed: f.seed,
+        matches: s.matches(),
+        chunk_size,
+        out: f.out.clone(),
+        threads: f
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        shard: None,
+        progress: !f.quiet,
+        command,
+        experiment: None,
+    };
+    job.check()?;
+    let (report, ds) = job.execute(encode)?;
+    let table = encode(&s.table(&report.tally))?;
+    let answer = study_report(&s, &report.tally);
+    let head: String = job
+        .summary(&report, &ds)
+        .replace("matches", "melees")
+        .lines()
+        .take(3)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let dir = ds.dir().to_path_buf();
+    crate::platform::dataset::atomic_write(&dir, "study.parquet", &table)?;
+    let challengers = dir.join("challengers");
+    std::fs::create_dir_all(&challengers)
+        .map_err(|e| format!("--out {}: {e}", challengers.display()))?;
+    for (name, text) in &texts {
+        crate::platform::dataset::atomic_write(&challengers, name, text.as_bytes())?;
+    }
+    crate::platform::dataset::atomic_write(&dir, "summary.txt", answer.as_bytes())?;
+    Ok(format!(
+        "mode: {}\n{head}{answer}\ntables: {}/study.parquet (one row per challenger and budget), melees/ (one row per melee); the challengers' clan files: {}\n",
+        s.settings.mode.name(),
+        dir.display(),
+        challengers.display()
+    ))
 }

@@ -97,6 +97,9 @@ enum AnalyzeCommand {
     /// Auto Rumble: what each power is worth in coins, with 95% intervals; pairs that combine
     /// or counter (AR-44).
     Powers(analyze::PowerFlags),
+    /// Clan Melee: the best fixed warrior AP level and the best healer share, as challenger
+    /// clans against the nine reference clans, with 95% intervals (CM-40).
+    ClanMelee(clan_melee::StudyFlags),
 }
 
 #[derive(Subcommand, Debug)]
@@ -167,6 +170,9 @@ pub fn main() -> ExitCode {
         Command::Analyze {
             command: AnalyzeCommand::Powers(flags),
         } => analyze::powers(&flags),
+        Command::Analyze {
+            command: AnalyzeCommand::ClanMelee(flags),
+        } => clan_melee::study(&flags),
         Command::Tournament {
             game: TournamentCommand::Rumble(flags),
         } => tournament::rumble(&flags),

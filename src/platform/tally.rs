@@ -67,15 +67,30 @@ pub struct Tally {
 pub struct Mean {
     pub n: u64,
     pub sum: i64,
+    /// Sum of squares, for the interval; integers keep merging exact in any order.
+    #[serde(default)]
+    pub sum_sq: i64,
 }
 
 impl Mean {
     pub fn add(&mut self, x: i64) {
         self.n += 1;
         self.sum += x;
+        self.sum_sq += x * x;
     }
     pub fn mean(&self) -> f64 {
         self.sum as f64 / self.n.max(1) as f64
+    }
+    /// 95% normal interval of the mean (sample variance; a single value has no width).
+    pub fn ci95(&self) -> (f64, f64) {
+        let m = self.mean();
+        if self.n < 2 {
+            return (m, m);
+        }
+        let n = self.n as f64;
+        let var = ((self.sum_sq as f64 - n * m * m) / (n - 1.0)).max(0.0);
+        let half = 1.959_963_984_540_054 * (var / n).sqrt();
+        (m - half, m + half)
     }
 }
 
@@ -109,6 +124,7 @@ impl Tally {
                 let mine = self.mean(g, l);
                 mine.n += m.n;
                 mine.sum += m.sum;
+                mine.sum_sq += m.sum_sq;
             }
         }
         self.matches += other.matches;

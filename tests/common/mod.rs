@@ -8,8 +8,13 @@ use std::process::Output;
 
 /// Every part file of a rumble dataset, `table/part-NNNNN.parquet` -> bytes.
 pub fn dataset_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    table_files(dir, &["matches", "heroes"])
+}
+
+/// Every part file of the named tables of a dataset, `table/part-NNNNN.parquet` -> bytes.
+pub fn table_files(dir: &Path, tables: &[&str]) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
-    for table in ["matches", "heroes"] {
+    for &table in tables {
         for e in fs::read_dir(dir.join(table)).unwrap() {
             let p = e.unwrap().path();
             let name = format!("{table}/{}", p.file_name().unwrap().to_str().unwrap());

@@ -62,6 +62,9 @@ pub struct ClanResult {
     pub survivors: u32,
     /// Total hp of its survivors, a wrapping 32-bit sum as the reference computes it (CM-11).
     pub hp_left: i32,
+    /// The last turn after which it still had members (0: none after turn 1, or none fielded);
+    /// what ranks clans that did not win (CM-42).
+    pub lasted: u32,
 }
 
 /// What a melee did.
@@ -88,6 +91,7 @@ pub struct Melee {
     made: Vec<Made>,
     survivors: Vec<u32>,
     totals: Vec<i32>,
+    lasted: Vec<u32>,
 }
 
 impl Melee {
@@ -107,6 +111,7 @@ impl Melee {
                 disqualified: None,
                 survivors: 0,
                 hp_left: 0,
+                lasted: 0,
             };
             match clan.enter(c, h, rng, &mut self.made) {
                 Err(e) => r.disqualified = Some(e),
@@ -202,6 +207,8 @@ impl Melee {
         // CM-8: "clans in play" starts at the field's size, so at least one turn runs.
         let mut in_play = field.clans.len();
         let (mut turns, mut interactions) = (0u32, 0u64);
+        self.lasted.clear();
+        self.lasted.resize(field.clans.len(), 0);
         let mut end = End::Won;
         while in_play > 1 {
             if turns >= settings.max_turns {
@@ -211,6 +218,11 @@ impl Melee {
             interactions += self.turn(field, settings.mode, &mut rng);
             turns += 1;
             in_play = self.census(field);
+            for (l, &s) in self.lasted.iter_mut().zip(&self.survivors) {
+                if s > 0 {
+                    *l = turns;
+                }
+            }
             if in_play > 1 && settings.mode == Mode::Reference && self.deadlocked(field) {
                 end = End::Deadlock;
                 break;
@@ -222,6 +234,7 @@ impl Melee {
         for (c, r) in clans.iter_mut().enumerate() {
             r.survivors = self.survivors.get(c).copied().unwrap_or(0);
             r.hp_left = self.totals.get(c).copied().unwrap_or(0);
+            r.lasted = self.lasted[c];
         }
         let survivor = (end == End::Won)
             .then(|| self.survivors.iter().position(|&s| s > 0).map(|c| c as u8))

@@ -7,7 +7,8 @@
 //! - `state.rs`: the field's flat kind tables and the struct-of-arrays participants;
 //! - `pairs.rs`: the rules folded per partner class and compiled to closures (the engine's path);
 //! - `engine.rs`: the optimised melee; `reference.rs`: the plain model it is tested against;
-//! - `clans.rs`: the nine reference clans, built in; `tournament.rs`: melees on the platform.
+//! - `clans.rs`: the nine reference clans, built in; `tournament.rs`: melees on the platform;
+//! - `study.rs`: challenger clans against the reference field (best warrior AP, healer share).
 
 pub mod clan;
 pub mod clans;
@@ -17,4 +18,5 @@ pub mod pairs;
 pub mod reference;
 pub mod rules;
 pub mod state;
+pub mod study;
 pub mod tournament;

@@ -49,6 +49,7 @@ pub fn setup(field: &Field, h: i32, rng: &mut MatchRng) -> (Vec<Member>, Vec<Cla
             disqualified: entered.err(),
             survivors: 0,
             hp_left: 0,
+            lasted: 0,
         });
     }
     (members, results)
@@ -100,6 +101,7 @@ pub fn play(field: &Field, h: i32, settings: &Settings, seed: u64) -> Outcome {
     let mut end = End::Won;
     let mut survivors = vec![0u32; k];
     let mut totals = vec![0i32; k];
+    let mut lasted = vec![0u32; k];
     while in_play > 1 {
         if turns >= settings.max_turns {
             end = End::TurnCap;
@@ -133,6 +135,11 @@ pub fn play(field: &Field, h: i32, settings: &Settings, seed: u64) -> Outcome {
             totals[m.clan as usize] = totals[m.clan as usize].wrapping_add(m.hp);
         }
         in_play = survivors.iter().filter(|&&s| s > 0).count();
+        for c in 0..k {
+            if survivors[c] > 0 {
+                lasted[c] = turns;
+            }
+        }
         let stuck = members
             .iter()
             .all(|m| m.healer && !field.kinds[m.kind as usize].effect && m.hp < 0 && m.max < 0);
@@ -147,6 +154,7 @@ pub fn play(field: &Field, h: i32, settings: &Settings, seed: u64) -> Outcome {
     for (c, r) in clans.iter_mut().enumerate() {
         r.survivors = survivors[c];
         r.hp_left = totals[c];
+        r.lasted = lasted[c];
     }
     let survivor = if end == End::Won {
         survivors.iter().position(|&s| s > 0).map(|c| c as u8)

@@ -82,7 +82,7 @@ impl Simulation for ClanTournament {
         let mut c_clan = LabelBuilder::default();
         let (mut c_members, mut c_hp, mut c_left, mut c_surv) = (vec![], vec![], vec![], vec![]);
         let mut c_dq = LabelBuilder::default();
-        let (mut c_survived, mut c_credited) = (vec![], vec![]);
+        let (mut c_survived, mut c_credited, mut c_lasted) = (vec![], vec![], vec![]);
         let names: Vec<&str> = self.field.clans.iter().map(|c| c.name.as_str()).collect();
         for m in matches {
             let seed = match_seed(master, m);
@@ -128,6 +128,7 @@ impl Simulation for ClanTournament {
                 c_left.push(r.hp_left);
                 c_survived.push(o.survivor == Some(c as u8));
                 c_credited.push(o.credited == Some(c as u8));
+                c_lasted.push(r.lasted);
             }
         }
         if !record {
@@ -221,6 +222,11 @@ impl Simulation for ClanTournament {
                     "credited",
                     "credited with the win",
                     Values::Bool(c_credited),
+                ),
+                col(
+                    "lasted",
+                    "the last turn after which the clan still had members (0: none after turn 1)",
+                    Values::U32(c_lasted),
                 ),
             ],
         };
