@@ -308,7 +308,7 @@ pub fn study_report(s: &ClanStudy, tally: &crate::platform::tally::Tally) -> Str
     let row = |out: &mut String, label: &str, cells: Vec<String>| {
         out.push_str(&format!("{label:<16}"));
         for c in cells {
-            out.push_str(&format!("{c:>22}"));
+            out.push_str(&format!("{c:>25}"));
         }
         out.push('\n');
     };
@@ -344,7 +344,7 @@ pub fn study_report(s: &ClanStudy, tally: &crate::platform::tally::Tally) -> Str
             row(&mut out, &study.label(v.value), cells);
         }
         // Best by win rate, then by clans outlasted; values whose win-rate interval reaches the
-        // best rate are not ruled out.
+        // best rate are not ruled out ("close"). With no wins at all, the longest-lasting value.
         let best = s
             .budgets
             .iter()
@@ -358,6 +358,9 @@ pub fn study_report(s: &ClanStudy, tally: &crate::platform::tally::Tally) -> Str
                     return String::new();
                 };
                 let rate = s.count(tally, top, b).rate();
+                if rate == 0.0 {
+                    return format!("none; lasts: {}", study.label(top.value));
+                }
                 let close = vs
                     .iter()
                     .filter(|w| w.value != top.value && s.count(tally, w, b).wilson95().1 >= rate)
