@@ -71,7 +71,7 @@ fn kernel_matches_reference_on_10000_random_battles() {
 }
 
 /// Battles where no hero holds a power take the kernel's specialised path when nobody observes
-/// (`powerless_round`): hold it to the reference too, including zero-damage heroes (coins <= -30,
+/// (`powerless_round`, and `powerless_rounds` for runs of rounds in which nobody can fall): hold it to the reference too, including zero-damage heroes (coins <= -30,
 /// AR-2) whose battles end in stalemates (AR-13) and round limits (AR-14), and the end state that
 /// datasets read (each hero's final Energy).
 #[test]
@@ -83,10 +83,12 @@ fn powerless_fast_path_matches_reference_on_5000_battles() {
         let n = rng.random_range(2..=8usize);
         let heroes: Vec<_> = (0..n)
             .map(|h| {
-                let coins = if i % 2 == 0 {
-                    rng.random_range(-60..=60)
-                } else {
-                    [-40, -31, 0, 10][rng.random_range(0..4)]
+                let coins = match i % 3 {
+                    0 => rng.random_range(-60..=60),
+                    1 => [-40, -31, 0, 10][rng.random_range(0..4)],
+                    // Large Energies: long runs of rounds in which nobody can fall, which the
+                    // kernel plays together (`powerless_rounds`), cut by round limits too.
+                    _ => rng.random_range(-20..=400),
                 };
                 skirmish::games::auto_rumble::HeroSpec::new(&format!("H{h}"), coins, &[])
             })
@@ -112,5 +114,5 @@ fn powerless_fast_path_matches_reference_on_5000_battles() {
             (got.rounds >= 3 && got.hits > 0 && heroes.iter().all(|h| h.coins <= -30)) as u32;
     }
     assert!(limited > 200, "round limit decided only {limited} battles");
-    assert!(stalemated > 50, "only {stalemated} all-zero-damage battles");
+    assert!(stalemated > 30, "only {stalemated} all-zero-damage battles");
 }

@@ -44,7 +44,8 @@ pub fn wilson(wins: u64, trials: u64, z: f64) -> (f64, f64) {
     let z2 = z * z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // Clamped to hold the rate itself: at 0 or 1 wins in n, rounding may land a hair inside it.
+    ((centre - half).clamp(0.0, p), (centre + half).clamp(p, 1.0))
 }
 
 /// Named groups of labelled counts: `group -> label -> count`. Ordered maps keep the summary and

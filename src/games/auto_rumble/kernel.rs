@@ -179,7 +179,15 @@ impl Kernel {
             tally.lost_energy = false;
 
             if powerless {
-                self.powerless_round(builds, &mut tally);
+                // Rounds in which every hero keeps its plan and nobody can fall end alike, so
+                // they are played together (same Energies, hits and rounds as one by one).
+                let ahead = self.powerless_rounds_ahead(builds, max_rounds - (rounds - 1));
+                if ahead >= 2 {
+                    self.powerless_rounds(builds, ahead, &mut tally);
+                    rounds += ahead - 1;
+                } else {
+                    self.powerless_round(builds, &mut tally);
+                }
             } else {
                 self.start_of_round(builds, tally.alive, obs);
                 self.actions(builds, &mut tally, obs);
@@ -227,6 +235,77 @@ impl Kernel {
             hits: tally.hits,
             survivors: tally.alive,
         }
+    }
+
+    /// How many whole rounds from this one, at most `limit`, can be played at once when no hero
+    /// holds a power: those in which every alive hero keeps the plan it has now (AR-3: its
+    /// Energy stays on the same side of the attack's cost) and nobody falls (AR-5), so each round
+    /// takes the same Energy from each hero whatever the initiative order. 0 when no one loses
+    /// Energy (the stalemate count must run round by round, AR-13).
+    #[inline(always)]
+    fn powerless_rounds_ahead(&self, builds: &[TeamBuild], limit: u32) -> u32 {
+        let f = &self.front;
+        let n = f.len;
+        let damage = |i: usize| rules::hit_damage(builds[f.team[i] as usize].damage, false) as i64;
+        let mut total = 0i64;
+        for i in 0..n {
+            if f.energy[i] >= rules::ATTACK_COST {
+                total += damage(i);
+            }
+        }
+        if total == 0 {
+            return 0;
+        }
+        let mut k = limit as i64;
+        for i in 0..n {
+            let e = f.energy[i] as i64;
+            if e <= 0 {
+                continue;
+            }
+            let attacks = e >= rules::ATTACK_COST as i64;
+            let taken = total - if attacks { damage(i) } else { 0 };
+            if taken == 0 {
+                continue;
+            }
+            // Alive after k rounds: e - k x taken > 0.
+            k = k.min((e - 1) / taken);
+            if attacks {
+                // Still attacking at the start of round k: e - (k - 1) x taken >= the cost.
+                k = k.min((e - rules::ATTACK_COST as i64) / taken + 1);
+            }
+        }
+        k.max(0) as u32
+    }
+
+    /// `rounds` rounds as [`Kernel::powerless_rounds_ahead`] allows: each alive hero loses what
+    /// the attackers deal it, `rounds` times; every attack hits every other hero (AR-1).
+    fn powerless_rounds(&mut self, builds: &[TeamBuild], rounds: u32, tally: &mut Tally) {
+        let f = &mut self.front;
+        let n = f.len;
+        let (energy, team) = (&mut f.energy[..n], &f.team[..n]);
+        let (mut total, mut attackers, mut alive) = (0i64, 0u64, 0u64);
+        for i in 0..n {
+            alive += (energy[i] > 0) as u64;
+            if energy[i] >= rules::ATTACK_COST {
+                attackers += 1;
+                total += rules::hit_damage(builds[team[i] as usize].damage, false) as i64;
+            }
+        }
+        for i in 0..n {
+            let e = energy[i];
+            if e <= 0 {
+                continue;
+            }
+            let own = if e >= rules::ATTACK_COST {
+                rules::hit_damage(builds[team[i] as usize].damage, false) as i64
+            } else {
+                0
+            };
+            // No one falls in these rounds, so the result fits an i32 above 0.
+            energy[i] = (e as i64 - rounds as i64 * (total - own)) as i32;
+        }
+        tally.hits += rounds as u64 * attackers * (alive - 1);
+        tally.lost_energy = true;
     }
 
     /// A whole round when no hero holds a power (the general phases, specialised): plans from
@@ -526,4 +605,38 @@ fn die(team: u16, team_alive: &mut [u32], round_deaths: &mut [u32], tally: &mut 
     round_deaths[t] += 1;
     tally.round_deaths += 1;
     tally.alive -= 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::auto_rumble::roster::{HeroSpec, Lineup};
+    use crate::games::auto_rumble::trace::Silent;
+
+    // AR-3, AR-5: after round 1 of the default battle (three heroes at 100 Energy dealing 10)
+    // each hero has 80 and loses 20 a round, so rounds 2-4 end alike and are played together.
+    // Rounds 5 and 6 are played alone: in round 5 A (first in initiative) and B hit before C
+    // can act, C falls; in round 6 A, at 10, still attacks and B falls.
+    #[test]
+    fn rounds_in_which_nobody_can_fall_are_played_together() {
+        let heroes: Vec<HeroSpec> = ["A", "B", "C"]
+            .iter()
+            .map(|n| HeroSpec::new(n, 0, &[]))
+            .collect();
+        let l = Lineup::compile(&heroes).unwrap();
+        let mut k = Kernel::new(16);
+        let o = k.run(&l.builds, &[0.3, 0.2, 0.1], 1, &mut Silent);
+        assert_eq!((o.rounds, o.hits), (1, 6));
+        assert_eq!(k.powerless_rounds_ahead(&l.builds, 29), 3);
+        assert_eq!(
+            k.powerless_rounds_ahead(&l.builds, 2),
+            2,
+            "the round limit cuts the run"
+        );
+        let o = k.run(&l.builds, &[0.3, 0.2, 0.1], 30, &mut Silent);
+        assert_eq!(
+            (o.rounds, o.hits, o.winner),
+            (6, 6 * 4 + 2 + 2 + 1, Some(0))
+        );
+    }
 }
