@@ -256,25 +256,36 @@ impl Kernel {
         if total == 0 {
             return 0;
         }
-        let mut k = limit as i64;
+        // Playing rounds together pays from two rounds on; rule that out with multiplications
+        // before dividing (most late rounds of a battle fail here).
+        let cost = rules::ATTACK_COST as i64;
+        let taken = |i: usize, e: i64| total - if e >= cost { damage(i) } else { 0 };
         for i in 0..n {
             let e = f.energy[i] as i64;
-            if e <= 0 {
-                continue;
-            }
-            let attacks = e >= rules::ATTACK_COST as i64;
-            let taken = total - if attacks { damage(i) } else { 0 };
-            if taken == 0 {
-                continue;
-            }
-            // Alive after k rounds: e - k x taken > 0.
-            k = k.min((e - 1) / taken);
-            if attacks {
-                // Still attacking at the start of round k: e - (k - 1) x taken >= the cost.
-                k = k.min((e - rules::ATTACK_COST as i64) / taken + 1);
+            if e > 0 {
+                let t = taken(i, e);
+                if e - 2 * t <= 0 || (e >= cost && e - t < cost) {
+                    return 0;
+                }
             }
         }
-        k.max(0) as u32
+        let mut k = limit;
+        for i in 0..n {
+            let e = f.energy[i] as i64;
+            let t = taken(i, e);
+            if e <= 0 || t == 0 {
+                continue;
+            }
+            // Both fit a u32 now (t < e / 2); 32-bit division is the cheap one.
+            let (e, t) = (e as u32, t as u32);
+            // Alive after k rounds: e - k x taken > 0.
+            k = k.min((e - 1) / t);
+            if e >= rules::ATTACK_COST as u32 {
+                // Still attacking at the start of round k: e - (k - 1) x taken >= the cost.
+                k = k.min((e - rules::ATTACK_COST as u32) / t + 1);
+            }
+        }
+        k
     }
 
     /// `rounds` rounds as [`Kernel::powerless_rounds_ahead`] allows: each alive hero loses what

@@ -178,4 +178,22 @@ mod tests {
         assert_eq!(stalemate_energy(10), 5);
         assert_eq!(stalemate_energy(11), 5);
     }
+    // AR-6: highest initiative first, ties in creation order, against a plain stable sort.
+    #[test]
+    fn initiative_order_is_highest_first_with_ties_in_creation_order() {
+        use rand::RngExt;
+        let mut rng = crate::rng::stream_rng(3, 0, crate::rng::Stream::Initiative);
+        let mut order = Vec::new();
+        for case in 0..3_000 {
+            let n = rng.random_range(0..=24usize);
+            // Few distinct values, so ties are common; -0.0 ties with 0.0.
+            let ini: Vec<f64> = (0..n)
+                .map(|_| [0.0, -0.0, 1.5, 1.5, -3.25, 7.0, 12.0][rng.random_range(0..7)])
+                .collect();
+            let mut want: Vec<u16> = (0..n as u16).collect();
+            want.sort_by(|&a, &b| ini[b as usize].partial_cmp(&ini[a as usize]).unwrap());
+            initiative_order(&ini, &mut order);
+            assert_eq!(order, want, "case {case}: {ini:?}");
+        }
+    }
 }
