@@ -179,3 +179,29 @@ fn data_kernel_matches_data_reference_on_archive_powers_in_its_class() {
         assert_eq!(got, want.outcome, "battle {i}: outcomes differ");
     }
 }
+
+// AR-3, AR-5: powerless battles, silent, take the data kernel's run-ahead path (`powerless.rs`):
+// long battles (Energies up to 500) whose quiet stretches are played as one step, cut by round
+// limits; outcomes must equal the data reference's and the hand-written kernel's.
+#[test]
+fn data_kernel_plays_powerless_runs_as_the_reference_does() {
+    let cat = Catalogue::builtin();
+    let mut kernel = DataKernel::new(64);
+    let mut hand = Kernel::new(64);
+    for i in 0..3_000u64 {
+        let mut rng = stream_rng(0x90E5, i, Stream::Roster);
+        let n = rng.random_range(2..=8usize);
+        let heroes: Vec<HeroSpec> = (0..n)
+            .map(|h| HeroSpec::new(&format!("H{h}"), rng.random_range(-40..=400), &[]))
+            .collect();
+        let max_rounds = rng.random_range(1..=40);
+        let lineup = Lineup::compile(&heroes).unwrap();
+        let ini = lineup.initiatives(&mut stream_rng(0x90E5, i, Stream::Initiative));
+        let builds: Vec<Loadout> = heroes.iter().map(|h| loadout(&cat, h)).collect();
+        let got = kernel.run(&cat, &builds, &ini, max_rounds, &mut NoHook);
+        let want = data_reference::play(&cat, &builds, &ini, max_rounds, 64);
+        assert_eq!(got, want.outcome, "battle {i}: {heroes:?}");
+        let hand_written = hand.run(&lineup.builds, &ini, max_rounds, &mut Silent);
+        assert_eq!(hand_written, got, "battle {i}: hand-written kernel differs");
+    }
+}

@@ -12,6 +12,7 @@ use super::catalogue::{Catalogue, HeldClause, Loadout, MAX_HERO_COUNTERS, NO_CLA
 use super::kernel::{EndReason, Outcome};
 use super::power_expr::Quantity;
 use super::power_file::{Clause, EffectKind, Limit};
+use super::powerless;
 use super::rules;
 use super::state::{HeroId, RoundView};
 
@@ -275,7 +276,24 @@ impl DataKernel {
                 });
             }
             if phases == 0 {
-                self.powerless_round(builds, &mut tally);
+                // Rounds in which every hero keeps its plan and nobody can fall end alike, so
+                // they are played together (same Energies, hits and rounds as one by one) unless
+                // a hook watches each round.
+                let f = &mut self.front;
+                let (energy, team) = (&mut f.energy[..f.len], &f.team[..f.len]);
+                let damage = |i: usize| builds[team[i] as usize].damage.max(0);
+                let ahead = if H::ENABLED {
+                    0
+                } else {
+                    powerless::rounds_ahead(energy, damage, max_rounds - (rounds - 1))
+                };
+                if ahead >= 2 {
+                    tally.hits += powerless::play_rounds(energy, damage, ahead);
+                    tally.lost_energy = true;
+                    rounds += ahead - 1;
+                } else {
+                    self.powerless_round(builds, &mut tally);
+                }
             } else {
                 self.plan(cat, builds, &tally, phases);
                 self.actions(cat, builds, &mut tally);

@@ -5,6 +5,7 @@
 //! Its twin, [`super::reference`], plays the same rules plainly; tests/auto_rumble_differential.rs
 //! holds them to identical per-round Energies.
 
+use super::powerless;
 use super::powers::{Power, PowerSet};
 use super::roster::{TeamBuild, UseItem};
 use super::rules;
@@ -181,9 +182,13 @@ impl Kernel {
             if powerless {
                 // Rounds in which every hero keeps its plan and nobody can fall end alike, so
                 // they are played together (same Energies, hits and rounds as one by one).
-                let ahead = self.powerless_rounds_ahead(builds, max_rounds - (rounds - 1));
+                let f = &mut self.front;
+                let (energy, team) = (&mut f.energy[..f.len], &f.team[..f.len]);
+                let damage = |i: usize| rules::hit_damage(builds[team[i] as usize].damage, false);
+                let ahead = powerless::rounds_ahead(energy, damage, max_rounds - (rounds - 1));
                 if ahead >= 2 {
-                    self.powerless_rounds(builds, ahead, &mut tally);
+                    tally.hits += powerless::play_rounds(energy, damage, ahead);
+                    tally.lost_energy = true;
                     rounds += ahead - 1;
                 } else {
                     self.powerless_round(builds, &mut tally);
@@ -235,88 +240,6 @@ impl Kernel {
             hits: tally.hits,
             survivors: tally.alive,
         }
-    }
-
-    /// How many whole rounds from this one, at most `limit`, can be played at once when no hero
-    /// holds a power: those in which every alive hero keeps the plan it has now (AR-3: its
-    /// Energy stays on the same side of the attack's cost) and nobody falls (AR-5), so each round
-    /// takes the same Energy from each hero whatever the initiative order. 0 when no one loses
-    /// Energy (the stalemate count must run round by round, AR-13).
-    #[inline(always)]
-    fn powerless_rounds_ahead(&self, builds: &[TeamBuild], limit: u32) -> u32 {
-        let f = &self.front;
-        let n = f.len;
-        let damage = |i: usize| rules::hit_damage(builds[f.team[i] as usize].damage, false) as i64;
-        let mut total = 0i64;
-        for i in 0..n {
-            if f.energy[i] >= rules::ATTACK_COST {
-                total += damage(i);
-            }
-        }
-        if total == 0 {
-            return 0;
-        }
-        // Playing rounds together pays from two rounds on; rule that out with multiplications
-        // before dividing (most late rounds of a battle fail here).
-        let cost = rules::ATTACK_COST as i64;
-        let taken = |i: usize, e: i64| total - if e >= cost { damage(i) } else { 0 };
-        for i in 0..n {
-            let e = f.energy[i] as i64;
-            if e > 0 {
-                let t = taken(i, e);
-                if e - 2 * t <= 0 || (e >= cost && e - t < cost) {
-                    return 0;
-                }
-            }
-        }
-        let mut k = limit;
-        for i in 0..n {
-            let e = f.energy[i] as i64;
-            let t = taken(i, e);
-            if e <= 0 || t == 0 {
-                continue;
-            }
-            // Both fit a u32 now (t < e / 2); 32-bit division is the cheap one.
-            let (e, t) = (e as u32, t as u32);
-            // Alive after k rounds: e - k x taken > 0.
-            k = k.min((e - 1) / t);
-            if e >= rules::ATTACK_COST as u32 {
-                // Still attacking at the start of round k: e - (k - 1) x taken >= the cost.
-                k = k.min((e - rules::ATTACK_COST as u32) / t + 1);
-            }
-        }
-        k
-    }
-
-    /// `rounds` rounds as [`Kernel::powerless_rounds_ahead`] allows: each alive hero loses what
-    /// the attackers deal it, `rounds` times; every attack hits every other hero (AR-1).
-    fn powerless_rounds(&mut self, builds: &[TeamBuild], rounds: u32, tally: &mut Tally) {
-        let f = &mut self.front;
-        let n = f.len;
-        let (energy, team) = (&mut f.energy[..n], &f.team[..n]);
-        let (mut total, mut attackers, mut alive) = (0i64, 0u64, 0u64);
-        for i in 0..n {
-            alive += (energy[i] > 0) as u64;
-            if energy[i] >= rules::ATTACK_COST {
-                attackers += 1;
-                total += rules::hit_damage(builds[team[i] as usize].damage, false) as i64;
-            }
-        }
-        for i in 0..n {
-            let e = energy[i];
-            if e <= 0 {
-                continue;
-            }
-            let own = if e >= rules::ATTACK_COST {
-                rules::hit_damage(builds[team[i] as usize].damage, false) as i64
-            } else {
-                0
-            };
-            // No one falls in these rounds, so the result fits an i32 above 0.
-            energy[i] = (e as i64 - rounds as i64 * (total - own)) as i32;
-        }
-        tally.hits += rounds as u64 * attackers * (alive - 1);
-        tally.lost_energy = true;
     }
 
     /// A whole round when no hero holds a power (the general phases, specialised): plans from
@@ -638,12 +561,11 @@ mod tests {
         let mut k = Kernel::new(16);
         let o = k.run(&l.builds, &[0.3, 0.2, 0.1], 1, &mut Silent);
         assert_eq!((o.rounds, o.hits), (1, 6));
-        assert_eq!(k.powerless_rounds_ahead(&l.builds, 29), 3);
-        assert_eq!(
-            k.powerless_rounds_ahead(&l.builds, 2),
-            2,
-            "the round limit cuts the run"
-        );
+        let f = &k.front;
+        let damage = |i: usize| rules::hit_damage(l.builds[f.team[i] as usize].damage, false);
+        let ahead = |limit| powerless::rounds_ahead(&f.energy[..f.len], damage, limit);
+        assert_eq!(ahead(29), 3);
+        assert_eq!(ahead(2), 2, "the round limit cuts the run");
         let o = k.run(&l.builds, &[0.3, 0.2, 0.1], 30, &mut Silent);
         assert_eq!(
             (o.rounds, o.hits, o.winner),

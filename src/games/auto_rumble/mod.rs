@@ -15,6 +15,7 @@ pub mod kernel;
 pub mod power_expr;
 pub mod power_file;
 pub mod power_value;
+pub mod powerless;
 pub mod powers;
 pub mod reference;
 pub mod roster;

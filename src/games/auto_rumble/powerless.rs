@@ -1,0 +1,80 @@
+//! Runs of powerless rounds played at once, for both kernels (AR-3, AR-5, AR-13).
+//!
+//! When no hero holds a power, a round in which every alive hero keeps the plan it has now (its
+//! Energy stays on the same side of the attack's cost, AR-3) and nobody falls (AR-5) takes the
+//! same Energy from each hero whatever the initiative order: the sum of what the other attackers
+//! deal. So a run of such rounds ends exactly as if played one by one, and is played as one
+//! step. Rows are the kernels' hero rows (`energy[i] <= 0` is a dead row not yet compacted);
+//! `damage(i)` is row i's hit damage (>= 0). Without powers a team is one hero.
+
+use super::rules::ATTACK_COST;
+
+/// How many whole rounds from this one, at most `limit`, can be played at once; 0 when fewer
+/// than two can, or when no one loses Energy (then the stalemate count must run round by round,
+/// AR-13).
+#[inline(always)]
+pub fn rounds_ahead(energy: &[i32], damage: impl Fn(usize) -> i32, limit: u32) -> u32 {
+    let cost = ATTACK_COST as i64;
+    let total: i64 = (0..energy.len())
+        .filter(|&i| energy[i] >= ATTACK_COST)
+        .map(|i| damage(i) as i64)
+        .sum();
+    if total == 0 {
+        return 0;
+    }
+    let taken = |i: usize, e: i64| total - if e >= cost { damage(i) as i64 } else { 0 };
+    // Playing rounds together pays from two rounds on; rule that out with multiplications
+    // before dividing (most late rounds of a battle fail here).
+    for (i, &e) in energy.iter().enumerate() {
+        let e = e as i64;
+        if e > 0 {
+            let t = taken(i, e);
+            if e - 2 * t <= 0 || (e >= cost && e - t < cost) {
+                return 0;
+            }
+        }
+    }
+    let mut k = limit;
+    for (i, &e) in energy.iter().enumerate() {
+        let t = taken(i, e as i64);
+        if e <= 0 || t == 0 {
+            continue;
+        }
+        // Both fit a u32 now (t < e / 2); 32-bit division is the cheap one.
+        let (e, t) = (e as u32, t as u32);
+        // Alive after k rounds: e - k x taken > 0.
+        k = k.min((e - 1) / t);
+        if e >= ATTACK_COST as u32 {
+            // Still attacking at the start of round k: e - (k - 1) x taken >= the cost.
+            k = k.min((e - ATTACK_COST as u32) / t + 1);
+        }
+    }
+    k
+}
+
+/// Plays `rounds` rounds as [`rounds_ahead`] allowed: each alive hero loses what the attackers
+/// deal it, `rounds` times; every attack hits every other alive hero (AR-1). Returns the hits.
+#[inline(always)]
+pub fn play_rounds(energy: &mut [i32], damage: impl Fn(usize) -> i32, rounds: u32) -> u64 {
+    let (mut total, mut attackers, mut alive) = (0i64, 0u64, 0u64);
+    for (i, &e) in energy.iter().enumerate() {
+        alive += (e > 0) as u64;
+        if e >= ATTACK_COST {
+            attackers += 1;
+            total += damage(i) as i64;
+        }
+    }
+    for (i, e) in energy.iter_mut().enumerate() {
+        if *e <= 0 {
+            continue;
+        }
+        let own = if *e >= ATTACK_COST {
+            damage(i) as i64
+        } else {
+            0
+        };
+        // No one falls in these rounds, so the result fits an i32 above 0.
+        *e = (*e as i64 - rounds as i64 * (total - own)) as i32;
+    }
+    rounds as u64 * attackers * (alive - 1)
+}
