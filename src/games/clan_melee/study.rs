@@ -12,12 +12,12 @@ use std::ops::Range;
 use super::clan::Clan;
 use super::clans;
 use super::engine::{Melee, Outcome, Settings};
-use super::rules;
 use super::state::Field;
+use super::tournament::melee_budget;
 use crate::platform::runner::Simulation;
 use crate::platform::table::{LabelBuilder, Table, Values, col};
 use crate::platform::tally::{Count, Mean, Tally};
-use crate::rng::{Stream, match_seed, match_stream_rng};
+use crate::rng::match_seed;
 
 /// One question of the analysis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,11 +289,7 @@ impl Simulation for ClanStudy {
             // CM-41: the same seed for melee `within` in every variant.
             let seed = match_seed(master, within);
             let base = self.budgets[(within / self.melees) as usize];
-            let h = if self.wiggle {
-                rules::wiggle(base, &mut match_stream_rng(seed, Stream::Budget))
-            } else {
-                base
-            } as i32;
+            let h = melee_budget(base, self.wiggle, seed);
             let o = w.play(&v.field, h, &self.settings, seed);
             let me = v.challenger();
             let mine = o.credited == Some(me);
@@ -394,6 +390,7 @@ mod tests {
     use super::*;
     use crate::games::clan_melee::clan::Made;
     use crate::games::clan_melee::engine::{ClanResult, End};
+    use crate::rng::{Stream, match_stream_rng};
 
     fn roster(text: &str, h: i32) -> Vec<(u16, i32)> {
         let clan = Clan::parse("challenger", text).unwrap();

@@ -24,6 +24,16 @@ pub struct ClanTournament {
     pub wiggle: bool,
 }
 
+/// The budget a melee with this `seed` plays at `base`: wiggled (CM-30) from its Budget stream.
+pub fn melee_budget(base: i64, wiggle: bool, seed: u64) -> i32 {
+    let h = if wiggle {
+        rules::wiggle(base, &mut match_stream_rng(seed, Stream::Budget))
+    } else {
+        base
+    };
+    h as i32
+}
+
 pub const ENDS: [End; 4] = [End::Won, End::AllSlain, End::Deadlock, End::TurnCap];
 
 impl ClanTournament {
@@ -34,12 +44,7 @@ impl ClanTournament {
     /// Melee `m`'s base and budget.
     pub fn budget(&self, m: u64, seed: u64) -> (i64, i32) {
         let base = self.budgets[(m / self.melees) as usize];
-        let h = if self.wiggle {
-            rules::wiggle(base, &mut match_stream_rng(seed, Stream::Budget))
-        } else {
-            base
-        };
-        (base, h as i32)
+        (base, melee_budget(base, self.wiggle, seed))
     }
 
     pub fn group(base: i64) -> String {
