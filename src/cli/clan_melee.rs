@@ -104,6 +104,17 @@ pub fn build(f: &ClanMeleeFlags) -> Result<ClanTournament, String> {
     })
 }
 
+/// The run summary's header lines (throughput, dataset, totals), in melees: the per-budget
+/// groups are printed as tables of their own.
+fn summary_head<S: crate::platform::runner::Simulation>(
+    job: &Job<S>,
+    report: &crate::platform::runner::RunReport,
+    ds: &crate::platform::dataset::Dataset,
+) -> String {
+    let summary = job.summary(report, ds).replace("matches", "melees");
+    summary.lines().take(3).map(|l| format!("{l}\n")).collect()
+}
+
 /// `skirmish tournament clan-melee`.
 pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     let t = build(f)?;
@@ -157,9 +168,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     };
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    let summary = job.summary(&report, &ds).replace("matches", "melees");
-    // The per-budget groups are in the win table; keep the summary's header lines.
-    let head: String = summary.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let head = summary_head(&job, &report, &ds);
     let mut s = format!("mode: {}\n{head}", t.settings.mode.name());
     s.push_str(&win_table(&t, &report.tally));
     Ok(s)
@@ -444,13 +453,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     let (report, ds) = job.execute(encode)?;
     let table = encode(&s.table(&report.tally))?;
     let answer = study_report(&s, &report.tally);
-    let head: String = job
-        .summary(&report, &ds)
-        .replace("matches", "melees")
-        .lines()
-        .take(3)
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let head = summary_head(&job, &report, &ds);
     let dir = ds.dir().to_path_buf();
     crate::platform::dataset::atomic_write(&dir, "study.parquet", &table)?;
     let challengers = dir.join("challengers");

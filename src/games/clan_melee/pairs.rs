@@ -220,15 +220,11 @@ pub struct Pairs {
 
 impl fmt::Debug for Pairs {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let constant = self
-            .entries
-            .iter()
-            .filter(|e| matches!(e, Entry::Const(_)))
-            .count();
         write!(
             f,
-            "Pairs {{ {} entries, {constant} constant, {} cases }}",
+            "Pairs {{ {} entries, {} constant, {} cases }}",
             self.entries.len(),
+            self.constant(),
             self.cases.len()
         )
     }
@@ -323,14 +319,16 @@ impl Pairs {
         unreachable!("the last case has no `when` (checked when the clan compiled)")
     }
 
-    /// Share of (kind, class) rules that fold to a constant.
-    pub fn constant_share(&self) -> f64 {
-        let c = self
-            .entries
+    fn constant(&self) -> usize {
+        self.entries
             .iter()
             .filter(|e| matches!(e, Entry::Const(_)))
-            .count();
-        c as f64 / self.entries.len().max(1) as f64
+            .count()
+    }
+
+    /// Share of (kind, class) rules that fold to a constant.
+    pub fn constant_share(&self) -> f64 {
+        self.constant() as f64 / self.entries.len().max(1) as f64
     }
 }
 
