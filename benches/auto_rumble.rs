@@ -10,6 +10,9 @@
 //! Each workload runs twice: `battles` / `attacks` on the hand-written kernel (the six sample
 //! powers as code) and `data_battles` / `data_attacks` on the data kernel (the same six read from
 //! experiments/powers/sample.toml), so the cost of powers as data is one comparison away.
+//!
+//! `archive_6_heroes` plays rosters of all 37 archive powers (reactions, summons, effects on other
+//! heroes: outside the fast path's class) on the general kernel and on the data reference.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -106,6 +109,93 @@ fn workload(
     g.finish();
 }
 
+/// 256 seeded rosters of six heroes, each holding up to four archive powers at random strengths,
+/// in a random use order, with coins -30..=60.
+fn archive_rosters(cat: &Catalogue) -> Vec<Vec<Loadout>> {
+    use rand::RngExt;
+    use rand::seq::SliceRandom;
+    use skirmish::games::auto_rumble::catalogue::{Held, default_order};
+    (0..256u64)
+        .map(|i| {
+            let mut rng = stream_rng(37, i, Stream::Roster);
+            (0..6)
+                .map(|_| {
+                    loop {
+                        let mut held = Vec::new();
+                        for power in 0..cat.len() as u16 {
+                            if rng.random_bool(0.12) {
+                                let strength = rng.random_range(0..=40);
+                                held.push(Held { power, strength });
+                            }
+                        }
+                        held.shuffle(&mut rng);
+                        held.truncate(4);
+                        let mut order = default_order(cat, &held);
+                        order.shuffle(&mut rng);
+                        let coins = rng.random_range(-30..=60);
+                        if let Ok(l) = Loadout::compile(cat, coins, &held, &order) {
+                            break l;
+                        }
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The archive rosters on the general kernel and on the data reference (same battles).
+fn archive_workload(c: &mut Criterion) {
+    use skirmish::games::auto_rumble::data_reference;
+    use skirmish::games::auto_rumble::general_kernel::GeneralKernel;
+    let cat = Catalogue::new(
+        skirmish::games::auto_rumble::power_file::load(std::path::Path::new(
+            "experiments/powers/archive.toml",
+        ))
+        .unwrap(),
+    );
+    let rosters = archive_rosters(&cat);
+    let cap = rules::DEFAULT_CAPACITY;
+    let initiative = |i: u64| -> Vec<f64> {
+        use rand::RngExt;
+        let mut rng = stream_rng(42, i, Stream::Initiative);
+        (0..6).map(|_| rng.random_range(0.0..1.0)).collect()
+    };
+    let mut general = GeneralKernel::new(cap);
+    let run_general = |k: &mut GeneralKernel| {
+        let mut hits = 0;
+        for (i, b) in rosters.iter().enumerate() {
+            let ini = initiative(i as u64);
+            hits += k
+                .run(&cat, b, &ini, rules::DEFAULT_MAX_ROUNDS, &mut NoHook)
+                .hits;
+        }
+        hits
+    };
+    let run_reference = || {
+        let mut hits = 0;
+        for (i, b) in rosters.iter().enumerate() {
+            let ini = initiative(i as u64);
+            hits += data_reference::play(&cat, b, &ini, rules::DEFAULT_MAX_ROUNDS, cap)
+                .outcome
+                .hits;
+        }
+        hits
+    };
+    assert_eq!(run_general(&mut general), run_reference(), "same battles");
+    let mut g = c.benchmark_group("archive_6_heroes");
+    g.sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    g.throughput(Throughput::Elements(rosters.len() as u64));
+    g.bench_function("general_battles", |b| {
+        b.iter(|| black_box(run_general(&mut general)))
+    });
+    g.bench_function("reference_battles", |b| {
+        b.iter(|| black_box(run_reference()))
+    });
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
     // The default battle: three heroes, no coins left over, no powers.
     let plain = vec![
@@ -127,6 +217,8 @@ fn benches(c: &mut Criterion) {
         .map(|i| HeroSpec::new(&format!("A{i}"), 0, &[Power::Amoeba, Power::CosmicShield]))
         .collect();
     workload(c, "amoeba_cosmic_worst", vec![amoeba], 1, 10);
+
+    archive_workload(c);
 }
 
 criterion_group!(auto_rumble, benches);

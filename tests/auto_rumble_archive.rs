@@ -1,6 +1,6 @@
 //! One small battle per archive power (experiments/powers/archive.toml), numbers worked by hand.
-//! Each battle is played by the data reference and, where the loadouts are in its class, by the
-//! data kernel too (the two must agree). Heroes enter in the order given, initiative falling
+//! Each battle is played by the data reference, by the general kernel, and, where the loadouts are
+//! in its class, by the data kernel's fast path too (all must agree). Heroes enter in the order given, initiative falling
 //! (0.9, 0.8, ...). A hero with 0 coins has 100 Energy and deals 10 per hit (AR-2).
 
 use std::path::Path;
@@ -9,6 +9,7 @@ use skirmish::games::auto_rumble::EndReason;
 use skirmish::games::auto_rumble::catalogue::{Catalogue, Held, Loadout, Use, default_order};
 use skirmish::games::auto_rumble::data_kernel::{DataKernel, Rounds, in_kernel_class};
 use skirmish::games::auto_rumble::data_reference::{self, Replay};
+use skirmish::games::auto_rumble::general_kernel::GeneralKernel;
 
 fn archive() -> Catalogue {
     Catalogue::new(
@@ -48,11 +49,19 @@ fn hero(cat: &Catalogue, coins: i32, powers: &[&str], order: Option<&[&str]>) ->
 }
 
 fn play(cat: &Catalogue, builds: &[Loadout], max_rounds: u32) -> Replay {
+    play_within(cat, builds, max_rounds, 4096)
+}
+
+fn play_within(cat: &Catalogue, builds: &[Loadout], max_rounds: u32, capacity: usize) -> Replay {
     let ini: Vec<f64> = (0..builds.len()).map(|k| 0.9 - 0.1 * k as f64).collect();
-    let want = data_reference::play(cat, builds, &ini, max_rounds, 4096);
+    let want = data_reference::play(cat, builds, &ini, max_rounds, capacity);
+    let mut rec = Rounds::default();
+    let got = GeneralKernel::new(capacity).run(cat, builds, &ini, max_rounds, &mut rec);
+    assert_eq!(rec.0, want.rounds, "general kernel and reference disagree");
+    assert_eq!(got, want.outcome, "general kernel and reference disagree");
     if in_kernel_class(builds) {
         let mut rec = Rounds::default();
-        let got = DataKernel::new(4096).run(cat, builds, &ini, max_rounds, &mut rec);
+        let got = DataKernel::new(capacity).run(cat, builds, &ini, max_rounds, &mut rec);
         assert_eq!(rec.0, want.rounds, "kernel and reference disagree");
         assert_eq!(got, want.outcome, "kernel and reference disagree");
     }
@@ -516,4 +525,40 @@ fn city_militia_attacks_only_its_summoner_until_killed() {
         hero(&c, 0, &[], None),
     ];
     assert_eq!(round(&play(&c, &b, 1), 1), [(0, 90), (1, 80)]);
+}
+
+// AR-52: A's hit leaves B at 2 and the Poxwalker's bite (a reaction) finishes it. B is eliminated
+// once, quietly: its Lich does not bring it back, C's Vulture sees nothing, C's Souleater counts
+// it once (+30).
+#[test]
+fn a_reaction_that_finishes_a_hero_eliminates_it_once_and_quietly() {
+    let c = archive();
+    // B: coins -88, so 12 Energy and no damage (AR-2).
+    let b = [
+        hero(&c, 0, &["Pox"], None),
+        hero(&c, -88, &["Lich"], None),
+        hero(&c, 0, &["Souleater", "Vulture"], None),
+    ];
+    let r = play(&c, &b, 1);
+    // A bites B (12 - 10 - 5) and C (100 - 10 - 5), a Poxwalker joining for each (ids 3, 4);
+    // C hits A; Souleater: 85 + 30.
+    assert_eq!(round(&r, 1), [(0, 90), (3, 5), (4, 5), (2, 115)]);
+}
+
+// AR-52, AR-15: B, killed by A's hit, keeps its place until its death is settled, so the
+// Poxwalker the bite would summon in between does not fit a table of 2, and Lich's revive
+// leaves exactly 2 heroes.
+#[test]
+fn a_hero_on_its_way_out_keeps_its_place_toward_capacity() {
+    let c = archive();
+    // B: coins -95, so 5 Energy (A's 10 kills it) and no damage.
+    let b = [hero(&c, 0, &["Pox"], None), hero(&c, -95, &["Lich"], None)];
+    let r = play_within(&c, &b, 1, 2);
+    assert_eq!(round(&r, 1), [(0, 100), (1, 50)]);
+    assert!(r.outcome.capped, "the summon did not fit (AR-15)");
+    assert!(r.births.is_empty());
+    // With room for 3 the Poxwalker joins after A.
+    let r = play_within(&c, &b, 1, 3);
+    assert_eq!(round(&r, 1), [(0, 100), (2, 5), (1, 50)]);
+    assert!(!r.outcome.capped);
 }

@@ -205,3 +205,168 @@ fn data_kernel_plays_powerless_runs_as_the_reference_does() {
         assert_eq!(hand_written, got, "battle {i}: hand-written kernel differs");
     }
 }
+
+/// A birth as the general kernel reports it: round, parent, id, and which power's which summon.
+type Born = (u32, u32, u32, Option<(u16, u8)>);
+
+/// Records what the general kernel reports: each round's alive heroes and every birth.
+#[derive(Default)]
+struct Replayed {
+    rounds: Vec<Vec<(u32, i32)>>,
+    births: Vec<Born>,
+}
+
+impl skirmish::games::auto_rumble::data_kernel::RoundHook for Replayed {
+    const ENABLED: bool = true;
+    fn round_end(&mut self, _: u32, v: skirmish::games::auto_rumble::state::RoundView<'_>) {
+        self.rounds.push(
+            v.id.iter()
+                .zip(v.energy)
+                .filter(|(_, e)| **e > 0)
+                .map(|(&i, &e)| (i, e))
+                .collect(),
+        );
+    }
+    fn born(&mut self, round: u32, parent: u32, id: u32, summon: Option<(u16, u8)>) {
+        self.births.push((round, parent, id, summon));
+    }
+}
+
+fn archive() -> Catalogue {
+    Catalogue::new(
+        skirmish::games::auto_rumble::power_file::load(std::path::Path::new(
+            "experiments/powers/archive.toml",
+        ))
+        .unwrap(),
+    )
+}
+
+/// A random hero of archive powers: up to `most` of them, strengths 0..=40, a shuffled order.
+fn random_archive_loadout(cat: &Catalogue, rng: &mut impl rand::Rng, most: usize) -> Loadout {
+    use rand::seq::SliceRandom;
+    use skirmish::games::auto_rumble::catalogue::default_order;
+    loop {
+        let mut held = Vec::new();
+        for power in 0..cat.len() as u16 {
+            if rng.random_bool(0.12) {
+                held.push(Held {
+                    power,
+                    strength: rng.random_range(0..=40),
+                });
+            }
+        }
+        held.shuffle(rng);
+        held.truncate(most);
+        let mut order = default_order(cat, &held);
+        order.shuffle(rng);
+        // Some combinations hold too many counters or clauses: draw again.
+        if let Ok(l) = Loadout::compile(cat, rng.random_range(-30..=60), &held, &order) {
+            return l;
+        }
+    }
+}
+
+// The general path of the data kernel (every clause of the format: reactions, effects on other
+// heroes, taxes, locks, wards, summons, wins) against the data reference, battle by battle: the
+// same alive heroes and Energies after every round, the same copies and summons in the same
+// order, the same outcome. Rosters of all 37 archive powers, small capacities (AR-15) and short
+// round limits (AR-14) included, and forced initiative ties (AR-6).
+#[test]
+fn general_kernel_matches_data_reference_on_every_archive_power() {
+    use skirmish::games::auto_rumble::general_kernel::GeneralKernel;
+    let cat = archive();
+    let mut kernels: Vec<GeneralKernel> =
+        CAPACITIES.iter().map(|&c| GeneralKernel::new(c)).collect();
+    let (mut births, mut summons, mut outside, mut wins) = (0, 0, 0, 0);
+    for i in 0..12_000u64 {
+        let mut rng = stream_rng(0x6E4E, i, Stream::Roster);
+        let n = rng.random_range(2..=6);
+        let builds: Vec<Loadout> = (0..n)
+            .map(|_| random_archive_loadout(&cat, &mut rng, 4))
+            .collect();
+        let ini: Vec<f64> = (0..n)
+            .map(|_| {
+                if i % 5 == 0 {
+                    [0.0, 0.5][rng.random_range(0..2)]
+                } else {
+                    rng.random_range(0.0..1.0)
+                }
+            })
+            .collect();
+        let k = rng.random_range(0..CAPACITIES.len());
+        let max_rounds = if i % 3 == 0 {
+            rng.random_range(1..=8)
+        } else {
+            30
+        };
+        let mut rec = Replayed::default();
+        let got = kernels[k].run(&cat, &builds, &ini, max_rounds, &mut rec);
+        let want = data_reference::play(&cat, &builds, &ini, max_rounds, CAPACITIES[k]);
+        let names: Vec<Vec<&str>> = builds
+            .iter()
+            .map(|l| {
+                let mut v: Vec<&str> = l.clauses[..l.n_clauses as usize]
+                    .iter()
+                    .map(|c| cat.name(c.power))
+                    .collect();
+                v.dedup();
+                v
+            })
+            .collect();
+        assert_eq!(
+            rec.rounds, want.rounds,
+            "battle {i}: per-round Energies differ; powers {names:?}, births {:?}",
+            want.births
+        );
+        let got_births: Vec<_> = rec
+            .births
+            .iter()
+            .map(|&(round, parent, id, summon)| {
+                let name =
+                    summon.map(|(p, k)| cat.defs[p as usize].summons[k as usize].name.clone());
+                (round, parent, id, name)
+            })
+            .collect();
+        let want_births: Vec<_> = want
+            .births
+            .iter()
+            .map(|b| (b.round, b.parent, b.id, b.summon.clone()))
+            .collect();
+        assert_eq!(got_births, want_births, "battle {i}: births differ");
+        assert_eq!(got, want.outcome, "battle {i}: outcomes differ");
+        births += !want.births.is_empty() as u32;
+        summons += want.births.iter().any(|b| b.summon.is_some()) as u32;
+        outside += !in_kernel_class(&builds) as u32;
+        wins += (got.end == skirmish::games::auto_rumble::EndReason::PowerWin) as u32;
+    }
+    // The draw reaches what it is meant to test.
+    assert!(
+        outside > 10_000,
+        "only {outside} battles outside the fast class"
+    );
+    assert!(births > 1_000, "copies or summons in only {births} battles");
+    assert!(summons > 300, "summons in only {summons} battles");
+    assert!(wins > 30, "power wins in only {wins} battles");
+}
+
+// The general path plays the fast path's class too, and must agree with it there.
+#[test]
+fn general_kernel_matches_the_fast_path_on_the_six() {
+    use skirmish::games::auto_rumble::general_kernel::GeneralKernel;
+    let cat = Catalogue::builtin();
+    let mut fast = DataKernel::new(64);
+    let mut general = GeneralKernel::new(64);
+    for i in 0..3_000u64 {
+        let mut rng = stream_rng(0x6E4F, i, Stream::Roster);
+        let heroes = random_roster(&mut rng, 2..=8, -30..=60);
+        let lineup = Lineup::compile(&heroes).unwrap();
+        let ini = lineup.initiatives(&mut stream_rng(0x6E4F, i, Stream::Initiative));
+        let builds: Vec<Loadout> = heroes.iter().map(|h| loadout(&cat, h)).collect();
+        let mut a = Rounds::default();
+        let mut b = Replayed::default();
+        let got = general.run(&cat, &builds, &ini, 30, &mut b);
+        let want = fast.run(&cat, &builds, &ini, 30, &mut a);
+        assert_eq!(b.rounds, a.0, "battle {i}: per-round Energies differ");
+        assert_eq!(got, want, "battle {i}: outcomes differ");
+    }
+}

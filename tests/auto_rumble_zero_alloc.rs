@@ -144,10 +144,76 @@ fn data_kernel_battles_allocate_nothing_after_warm_up() {
     assert!(capped, "the Amoeba battles must fill the table (AR-15)");
 }
 
+/// The 37 archive powers (reactions, summons, effects on other heroes: the general path).
+fn archive() -> skirmish::games::auto_rumble::catalogue::Catalogue {
+    skirmish::games::auto_rumble::catalogue::Catalogue::new(
+        skirmish::games::auto_rumble::power_file::load(std::path::Path::new(
+            "experiments/powers/archive.toml",
+        ))
+        .unwrap(),
+    )
+}
+
+// Issue 4: the general path plays every clause of the format (reactions, summons, wards, taxes,
+// effects on other heroes) on its struct-of-arrays table without allocating once warm.
+#[test]
+fn general_kernel_battles_allocate_nothing_after_warm_up() {
+    use rand::RngExt;
+    use skirmish::games::auto_rumble::catalogue::{Held, Loadout, default_order};
+    use skirmish::games::auto_rumble::data_kernel::{self, DataKernel, in_kernel_class};
+    let cat = archive();
+    let rosters: Vec<Vec<Loadout>> = (0..400u64)
+        .map(|i| {
+            let mut rng = stream_rng(0xA770, i, Stream::Roster);
+            let n = rng.random_range(2..=6);
+            (0..n)
+                .map(|_| {
+                    loop {
+                        let mut held = Vec::new();
+                        for power in 0..cat.len() as u16 {
+                            if rng.random_bool(0.12) {
+                                held.push(Held {
+                                    power,
+                                    strength: rng.random_range(0..=40),
+                                });
+                            }
+                        }
+                        held.truncate(4);
+                        let order = default_order(&cat, &held);
+                        if let Ok(l) =
+                            Loadout::compile(&cat, rng.random_range(-30..=60), &held, &order)
+                        {
+                            break l;
+                        }
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let ini = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4];
+    let mut kernel = DataKernel::new(256);
+    let play_all = |kernel: &mut DataKernel| {
+        let (mut general, mut births) = (0, 0);
+        for b in &rosters {
+            let o = data_kernel::play(kernel, &cat, b, &ini[..b.len()], 30);
+            general += !in_kernel_class(b) as u32;
+            births += (o.survivors as usize > b.len()) as u32;
+        }
+        (general, births)
+    };
+    play_all(&mut kernel); // warm-up: the general path's scratch, the per-team counts
+    let ((general, births), n) = counted(|| play_all(&mut kernel));
+    assert_eq!(n, 0, "archive battles allocated {n} times after warm-up");
+    assert!(general > 300, "only {general} battles on the general path");
+    assert!(
+        births > 20,
+        "copies or summons survived in only {births} battles"
+    );
+}
+
 // Issue 6: whole games (pool, reveals, submissions, every strategy's bids, settling, ten battles)
-// allocate nothing once a table is warm: bids are written into fixed rows, never collected. The
-// six sample powers keep every battle in the kernel's class (archive powers with reactions still
-// play on the allocating data reference: issue 4).
+// allocate nothing once a table is warm: bids are written into fixed rows, never collected. With
+// the six sample powers every battle takes the fast path; with the archive, the general path too.
 #[test]
 fn full_games_bidding_included_allocate_nothing_after_warm_up() {
     use skirmish::games::auto_rumble::catalogue::Catalogue;
@@ -179,6 +245,33 @@ fn full_games_bidding_included_allocate_nothing_after_warm_up() {
     });
     assert_eq!(n, 0, "38 full games allocated {n} times after warm-up");
     assert!(sold > 38 * 15, "the games must sell powers ({sold} sold)");
+
+    // The archive's 37 powers: battles with reactions and summons take the general path.
+    let cat = archive();
+    let sizes = Sizes::new(&cat);
+    let values: Vec<f64> = (0..cat.len()).map(|i| (i % 9) as f64 * 3.0 - 4.0).collect();
+    let strategies: Vec<Strategy> = NAMES
+        .iter()
+        .map(|n| Strategy::new(Kind::parse(n).unwrap(), values.clone()))
+        .collect();
+    let seats: Vec<&Strategy> = strategies.iter().collect();
+    let mut table = Table::new(&cat, settings.capacity);
+    for seed in 1..20u64 {
+        game::play(&cat, &sizes, &settings, &seats, seed, &mut table);
+    }
+    let (sold, n) = counted(|| {
+        (20..40u64)
+            .map(|seed| {
+                let g = game::play(&cat, &sizes, &settings, &seats, seed, &mut table);
+                g.rounds.iter().map(|r| r.sold as u32).sum::<u32>()
+            })
+            .sum::<u32>()
+    });
+    assert_eq!(n, 0, "20 archive games allocated {n} times after warm-up");
+    assert!(
+        sold > 20 * 15,
+        "the archive games must sell powers ({sold} sold)"
+    );
 }
 
 // Clan Melee (issue 7): once a melee is set up, its turns (shuffle, pairs, the rules, removing

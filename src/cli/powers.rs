@@ -6,8 +6,9 @@ use crate::games::auto_rumble::catalogue::{Catalogue, Held, Loadout, default_ord
 use crate::games::auto_rumble::data_kernel::in_kernel_class;
 use crate::games::auto_rumble::power_file::{self, PowerDef};
 
-/// Where each power's battles run: "kernel" (the struct-of-arrays data kernel) or "reference"
-/// (the plain model, for reactions and effects on other heroes: slower).
+/// Which path of the struct-of-arrays data kernel plays each power's battles: "fast"
+/// (self-contained powers) or "general" (reactions, summons, effects on other heroes: every
+/// clause of the format, slower per hit). Neither allocates.
 fn engines(defs: &[PowerDef]) -> Vec<&'static str> {
     let cat = Catalogue::new(defs.to_vec());
     (0..cat.len() as u16)
@@ -17,8 +18,8 @@ fn engines(defs: &[PowerDef]) -> Vec<&'static str> {
                 strength: 0,
             }];
             match Loadout::compile(&cat, 0, &held, &default_order(&cat, &held)) {
-                Ok(l) if in_kernel_class(&[l]) => "kernel",
-                _ => "reference",
+                Ok(l) if in_kernel_class(&[l]) => "fast",
+                _ => "general",
             }
         })
         .collect()
@@ -44,8 +45,8 @@ pub fn check(file: &Path) -> Result<String, String> {
     for (d, engine) in defs.iter().zip(engines(&defs)) {
         out.push_str(&d.describe());
         out.push_str(match engine {
-            "kernel" => "  runs in the struct-of-arrays kernel\n",
-            _ => "  runs on the reference model (reactions or effects on other heroes: slower)\n",
+            "fast" => "  runs on the kernel's fast path\n",
+            _ => "  runs on the kernel's general path (reactions or effects on other heroes)\n",
         });
         out.push('\n');
     }
@@ -65,14 +66,14 @@ pub fn list(file: Option<&Path>) -> Result<String, String> {
     let width = defs.iter().map(|d| d.name.len()).max().unwrap_or(4).max(4);
     let mut out = format!("{label}: {} powers\n", defs.len());
     out.push_str(&format!(
-        "{:<width$}  source  reading   runs on    acts\n",
+        "{:<width$}  source  reading   path     acts\n",
         "name"
     ));
     for (d, engine) in defs.iter().zip(engines(&defs)) {
         let mut whens: Vec<&str> = d.clauses.iter().map(|c| c.when.name()).collect();
         whens.dedup();
         out.push_str(&format!(
-            "{:<width$}  {:<6}  {:<8}  {:<9}  {}\n",
+            "{:<width$}  {:<6}  {:<8}  {:<7}  {}\n",
             d.name,
             d.source,
             if d.is_faithful() {

@@ -1,14 +1,16 @@
 //! The battle kernel for powers as data: the struct-of-arrays table walked phase by phase, each
 //! hero's clauses read from its compiled [`Loadout`], no allocation once a [`DataKernel`] exists.
 //!
-//! It plays the *self-contained* class of powers: clauses whose effects act on their holder
-//! (Energy, Defence, prevention, counters, copies, attack bonuses) and read no per-hit history.
-//! The six sample powers and most round-start and use-order powers are in it. Loadouts outside
-//! it (reactions, effects on other heroes, taxes, locks, wins) are played by
-//! [`super::data_reference`] through [`play`], which picks the kernel when it can.
-//! tests/auto_rumble_data_differential.rs holds the two to identical rounds.
+//! Its fast path ([`DataKernel::run`]) plays the *self-contained* class of powers: clauses whose
+//! effects act on their holder (Energy, Defence, prevention, counters, copies, attack bonuses)
+//! and read no per-hit history. The six sample powers and most round-start and use-order powers
+//! are in it. Loadouts outside it (reactions, effects on other heroes, taxes, locks, wards,
+//! summons, wins) are played by [`super::general_kernel`], which plays every clause, also
+//! without allocating; [`play`] picks the path. tests/auto_rumble_data_differential.rs holds
+//! both to the data reference, round by round.
 
 use super::catalogue::{Catalogue, HeldClause, Loadout, MAX_HERO_COUNTERS, NO_CLAUSE, phase};
+use super::general_kernel::GeneralKernel;
 use super::kernel::{EndReason, Outcome};
 use super::power_expr::Quantity;
 use super::power_file::{Clause, EffectKind, Limit};
@@ -28,6 +30,10 @@ pub fn in_kernel_class(builds: &[Loadout]) -> bool {
 pub trait RoundHook {
     const ENABLED: bool;
     fn round_end(&mut self, round: u32, view: RoundView<'_>);
+    /// A copy or summon (`summon`: which power's which) joined after `parent` in `round` (0: the
+    /// battle start). Only [`super::general_kernel`] reports births.
+    #[inline(always)]
+    fn born(&mut self, _round: u32, _parent: HeroId, _id: HeroId, _summon: Option<(u16, u8)>) {}
 }
 
 /// No hook: compiles away.
@@ -150,6 +156,8 @@ pub struct DataKernel {
     team_alive: Vec<u32>,
     round_deaths: Vec<u32>,
     sort: Vec<u16>,
+    /// The general path's scratch, made by the first battle that needs it.
+    general: Option<Box<GeneralKernel>>,
 }
 
 impl DataKernel {
@@ -164,11 +172,19 @@ impl DataKernel {
             team_alive: Vec::new(),
             round_deaths: Vec::new(),
             sort: Vec::new(),
+            general: None,
         }
     }
 
     pub fn capacity(&self) -> usize {
         self.front.capacity()
+    }
+
+    /// The general path's kernel, of the same capacity (made on first use).
+    pub fn general(&mut self) -> &mut GeneralKernel {
+        let capacity = self.capacity();
+        self.general
+            .get_or_insert_with(|| Box::new(GeneralKernel::new(capacity)))
     }
 
     /// Heroes of `team` alive at the end of the last battle.
@@ -788,8 +804,8 @@ fn die(team: u16, team_alive: &mut [u32], round_deaths: &mut [u32], tally: &mut 
     tally.alive -= 1;
 }
 
-/// Plays one battle of any loadouts: the kernel when they are in its class, else the reference
-/// model (which allocates; see the module note).
+/// Plays one battle of any loadouts: the fast path when they are in its class, else the general
+/// kernel (see the module note).
 pub fn play(
     kernel: &mut DataKernel,
     cat: &Catalogue,
@@ -800,6 +816,8 @@ pub fn play(
     if in_kernel_class(builds) {
         kernel.run(cat, builds, initiative, max_rounds, &mut NoHook)
     } else {
-        super::data_reference::play(cat, builds, initiative, max_rounds, kernel.capacity()).outcome
+        kernel
+            .general()
+            .run(cat, builds, initiative, max_rounds, &mut NoHook)
     }
 }

@@ -103,6 +103,8 @@ struct Battle<'a> {
     negated: i32,
     /// This round's battle-wide attack rule (Assassin's Game, AR-39).
     everyone_only: Option<Target>,
+    /// Heroes at Energy <= 0 whose elimination is not settled yet (AR-52).
+    dying: usize,
 }
 
 /// Plays one battle. `initiative[t]` is team `t`'s initiative.
@@ -132,6 +134,7 @@ pub fn play(
         in_flight: 0,
         negated: 0,
         everyone_only: None,
+        dying: 0,
     };
     for t in order {
         let l = &builds[t];
@@ -174,8 +177,11 @@ pub fn play(
         b.phase(When::RoundStart);
         if b.won.is_none() {
             b.everyone_only = None;
+            // AR-5: the dead make no plan (nor impose their passive rules on the round).
             for i in 0..b.heroes.len() {
-                b.make_plan(i);
+                if b.heroes[i].energy > 0 {
+                    b.make_plan(i);
+                }
             }
             b.actions();
         }
@@ -370,6 +376,12 @@ impl Battle<'_> {
 
     fn opposed(&self, a: usize, b: usize) -> bool {
         opposed(&self.heroes[a], &self.heroes[b])
+    }
+
+    /// AR-15, AR-52: alive heroes, heroes on their way out and newcomers waiting to join stay
+    /// within capacity.
+    fn room(&self) -> bool {
+        self.alive_count() as usize + self.dying + self.born.len() < self.capacity
     }
 
     fn index(&self, id: HeroId) -> Option<usize> {
@@ -736,7 +748,7 @@ impl Battle<'_> {
             }
             EffectKind::CopySelf => {
                 // AR-15: alive heroes plus copies waiting to join stay within capacity.
-                if (self.alive_count() as usize + self.born.len()) < self.capacity {
+                if self.room() {
                     let mut copy = self.heroes[t].clone();
                     copy.id = self.next_id;
                     self.next_id += 1;
@@ -774,7 +786,7 @@ impl Battle<'_> {
                 self.negated += r;
             }
             EffectKind::CopyWith => {
-                if v > 0 && (self.alive_count() as usize + self.born.len()) < self.capacity {
+                if v > 0 && self.room() {
                     let mut copy = self.heroes[t].clone();
                     copy.id = self.next_id;
                     copy.energy = v;
@@ -795,7 +807,7 @@ impl Battle<'_> {
                 if energy <= 0 {
                     return;
                 }
-                if (self.alive_count() as usize + self.born.len()) < self.capacity {
+                if self.room() {
                     let h = &self.heroes[i];
                     let mut s = fresh(self.next_id, h.team, energy, build, damage, Some(h.id));
                     s.summon = Some((hc.power, k));
@@ -821,6 +833,7 @@ impl Battle<'_> {
         let before = self.heroes[t].energy;
         self.heroes[t].energy = before.saturating_sub(amount);
         if self.heroes[t].energy <= 0 {
+            self.dying += 1;
             self.dies(t, by, quiet);
         }
         self.heroes[t].energy > 0
@@ -899,9 +912,12 @@ impl Battle<'_> {
             h.energy = h.energy.saturating_sub(rest);
             h.damage_round = h.damage_round.saturating_add(rest);
             self.lost_energy = true;
+            // AR-52: eliminated by this hit, not by a reaction to it (which eliminates quietly).
+            let killed = self.heroes[t].energy <= 0;
+            self.dying += killed as usize;
             self.react(t, When::Damaged, by, quiet);
             self.react(by, When::DealtDamage, t, quiet);
-            if self.heroes[t].energy <= 0 {
+            if killed {
                 self.dies(t, Some(by), quiet);
             }
         }
@@ -922,10 +938,12 @@ impl Battle<'_> {
                 }
                 self.fire(t, &hc, None, true);
                 if self.heroes[t].energy > 0 {
+                    self.dying -= 1;
                     return; // AR-27: revived, it never left
                 }
             }
         }
+        self.dying -= 1;
         self.heroes[t].died_round = self.round;
         if quiet {
             return;

@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 
 use super::catalogue::{Catalogue, Held, Loadout, MAX_HELD, MAX_USE, PowerId, Use};
 use super::data_kernel::{DataKernel, NoHook, in_kernel_class};
-use super::data_reference;
 use super::{EndReason, rules};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{ListBuilder, Table, Values, col};
@@ -345,8 +344,8 @@ impl Ffa {
         self.cat.defs.iter().map(|d| d.name.clone()).collect()
     }
 
-    /// Plays the drawn roster: the data kernel when its loadouts are in its class, else the data
-    /// reference (which allocates; the built-in six are always in the class).
+    /// Plays the drawn roster: the data kernel's fast path when its loadouts are in its class,
+    /// else its general path.
     fn battle(&self, w: &mut FfaWorker, n: usize) -> Played {
         let r = &*w.rosters;
         let (builds, ini) = (&r.builds[..n], &r.initiative[..n]);
@@ -372,27 +371,12 @@ impl Ffa {
                 p.alive[h] = w.kernel.team_alive(h as u16);
             }
         } else {
-            let cap = w.kernel.capacity();
-            let rep = data_reference::play(&self.cat, builds, ini, max_rounds, cap);
-            p.outcome = rep.outcome;
-            // Copies' teams follow their originals (ids below n are the originals).
-            let mut team: Vec<u16> = (0..n as u16).collect();
-            for b in &rep.births {
-                debug_assert_eq!(b.id as usize, team.len());
-                team.push(team[b.parent as usize]);
-            }
-            // Summons are not copies: `copies_alive` counts copies only.
-            let mut summoned = vec![false; team.len()];
-            for b in &rep.births {
-                summoned[b.id as usize] = b.summon.is_some();
-            }
-            for &(id, e) in rep.rounds.last().into_iter().flatten() {
-                if (id as usize) < n {
-                    p.energy[id as usize] = Some(e);
-                }
-                if !summoned[id as usize] {
-                    p.alive[team[id as usize] as usize] += 1;
-                }
+            let g = w.kernel.general();
+            p.outcome = g.run(&self.cat, builds, ini, max_rounds, &mut NoHook);
+            for h in 0..n {
+                p.energy[h] = g.hero_energy(h as u32);
+                // Copies count; summons (and their copies) do not.
+                p.alive[h] = g.team_alive(h as u16);
             }
         }
         p

@@ -11,6 +11,7 @@ pub mod data_kernel;
 pub mod data_reference;
 pub mod ffa;
 pub mod game;
+pub mod general_kernel;
 pub mod kernel;
 pub mod power_expr;
 pub mod power_file;
