@@ -370,3 +370,76 @@ fn general_kernel_matches_the_fast_path_on_the_six() {
         assert_eq!(got, want, "battle {i}: outcomes differ");
     }
 }
+
+// Counts read in the phase that makes copies: a copy joins when its phase ends (AR-11), so
+// clauses later in that phase (its own holder's or another hero's) must not count it yet.
+#[test]
+fn copies_are_not_counted_before_their_phase_ends_on_either_path() {
+    use skirmish::games::auto_rumble::general_kernel::GeneralKernel;
+    let text = r#"
+[[power]]
+name = "Split"
+source = "test"
+text = "At the end of each round, copy yourself."
+[[power.clause]]
+when = "round_end"
+if = "energy > 20"
+effects = ["copy_self"]
+
+[[power]]
+name = "Census"
+source = "test"
+text = "At the end of each round, +1 Energy per ally and +2 per opponent alive, +1 Defence per team."
+[[power.clause]]
+when = "round_end"
+effects = [{ add_energy = "allies_alive + 2 * opponents_alive" }, { add_defence = "teams_alive" }]
+
+[[power]]
+name = "Early Split"
+source = "test"
+text = "At the start of each round, copy yourself."
+[[power.clause]]
+when = "round_start"
+if = "round == 1"
+effects = ["copy_self"]
+
+[[power]]
+name = "Early Census"
+source = "test"
+text = "At the start of each round, +1 Energy per hero alive on either side."
+[[power.clause]]
+when = "round_start"
+effects = [{ add_energy = "allies_alive + 2 * opponents_alive" }]
+"#;
+    let cat =
+        Catalogue::new(skirmish::games::auto_rumble::power_file::parse(text, "test").unwrap());
+    let mut fast = DataKernel::new(64);
+    let mut general = GeneralKernel::new(64);
+    for i in 0..2_000u64 {
+        let mut rng = stream_rng(0xCE05, i, Stream::Roster);
+        let n = rng.random_range(2..=4);
+        let builds: Vec<Loadout> = (0..n)
+            .map(|_| {
+                use rand::seq::SliceRandom;
+                let mut held: Vec<Held> = (0..4u16)
+                    .filter(|_| rng.random_bool(0.6))
+                    .map(|power| Held { power, strength: 0 })
+                    .collect();
+                held.shuffle(&mut rng);
+                let order = skirmish::games::auto_rumble::catalogue::default_order(&cat, &held);
+                Loadout::compile(&cat, rng.random_range(-30..=30), &held, &order).unwrap()
+            })
+            .collect();
+        assert!(in_kernel_class(&builds));
+        let ini: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..1.0)).collect();
+        let want = data_reference::play(&cat, &builds, &ini, 8, 64);
+        let mut a = Rounds::default();
+        let got = fast.run(&cat, &builds, &ini, 8, &mut a);
+        assert_eq!(a.0, want.rounds, "battle {i}: fast path differs");
+        assert_eq!(got, want.outcome, "battle {i}: fast path differs");
+        let mut b = Replayed::default();
+        let got = general.run(&cat, &builds, &ini, 8, &mut b);
+        assert_eq!(b.rounds, want.rounds, "battle {i}: general path differs");
+        assert_eq!(got, want.outcome, "battle {i}: general path differs");
+    }
+}

@@ -417,7 +417,7 @@ impl DataKernel {
             }
         }
         if tally.copies > 0 {
-            self.rebuild();
+            self.join(tally);
         }
     }
 
@@ -525,16 +525,15 @@ impl DataKernel {
                     f.counters[i][hc.counter_base as usize + k as usize] = v;
                 }
                 EffectKind::CopySelf => {
-                    // AR-15: alive heroes plus copies waiting to join stay within capacity.
-                    if (tally.alive as usize) < f.capacity() {
+                    // AR-15: alive heroes plus copies waiting to join stay within capacity. The
+                    // copy is counted alive when it joins (`join`), not before (AR-11).
+                    if (tally.alive as usize + tally.copies) < f.capacity() {
                         let k = tally.copies;
                         self.pending.push_row(f, i);
                         self.pending.id[k] = tally.next_id;
                         self.pending_parent[k] = i as u32;
                         tally.copies += 1;
                         tally.next_id += 1;
-                        tally.alive += 1;
-                        self.team_alive[f.team[i] as usize] += 1;
                     } else {
                         tally.capped = true;
                     }
@@ -665,7 +664,7 @@ impl DataKernel {
             }
         }
         if tally.copies > 0 {
-            self.rebuild();
+            self.join(tally);
         }
     }
 
@@ -756,6 +755,20 @@ impl DataKernel {
                 );
             }
         }
+    }
+
+    /// The phase's copies join: counted alive from now on (a clause later in their phase did not
+    /// see them, AR-11), and placed after their originals.
+    fn join(&mut self, tally: &mut Tally) {
+        for j in 0..self.pending.len {
+            let t = self.pending.team[j] as usize;
+            if self.team_alive[t] == 0 {
+                tally.teams_alive += 1; // the original fell after copying itself
+            }
+            self.team_alive[t] += 1;
+            tally.alive += 1;
+        }
+        self.rebuild();
     }
 
     /// Drops the dead and inserts the waiting copies after their originals (AR-11).
