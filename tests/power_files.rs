@@ -284,3 +284,94 @@ fn battle_trace_names_summons_after_their_summoner() {
         "{out}"
     );
 }
+
+// Issue 4: `--narrate` with `--powers`. The sample read from the power file tells the same story
+// as the hand-written narration: the same Energies after every round, the same hits and splits,
+// the same winner.
+#[test]
+fn narrate_with_powers_tells_the_sample_with_the_rules_numbers() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "rumble",
+            "battle",
+            "experiments/sample-round-1.toml",
+            "--narrate",
+        ];
+        args.extend_from_slice(extra);
+        let o = skirmish(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let hand = run(&[]);
+    let data = run(&["--powers", "experiments/powers/sample.toml"]);
+    let after = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("After round"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(after(&hand).len(), 4, "{hand}");
+    assert_eq!(after(&data), after(&hand), "{data}");
+    for line in [
+        "Charlie is hit for 16 by Alice; loses 16 Energy (97).",
+        "Bob is hit for 15 by Charlie: defence absorbs 14 (0 left); loses 1 Energy (109).",
+        "Alice is hit for 14 by Bob: prevention absorbs 14 (21 left); loses 0 Energy (118).",
+        "Bob splits: Bob 1 (60), Bob 2 (60).",
+        "Bob's Cosmic Shield fires at the start of the round.",
+        "Bob gains 30 defence (30).",
+        "Charlie plans Attack (10), Crystallize (20) from 113 Energy.",
+    ] {
+        assert!(data.contains(line), "missing {line:?} in\n{data}");
+    }
+    let last = |s: &str| {
+        s.lines()
+            .rfind(|l| l.contains(" wins "))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(last(&data), last(&hand));
+}
+
+// Reactions, summons and eliminations in the narration (AR-27, AR-36, AR-52): A's attack leaves
+// B at 2, the Poxwalker's bite finishes it quietly, and a Poxwalker joins A's team.
+#[test]
+fn narrate_with_powers_tells_reactions_summons_and_eliminations() {
+    let f = write(
+        "pox.toml",
+        "[[hero]]\nname = \"Ann\"\ncoins = 0\nbase_initiative = 0.9\npowers = [\"Pox\"]\n\
+         [[hero]]\nname = \"Ben\"\ncoins = -88\nbase_initiative = 0.8\npowers = [\"Lich\"]\n\
+         [[hero]]\nname = \"Cat\"\ncoins = 0\nbase_initiative = 0.7\npowers = [\"Souleater\", \"Vulture\"]\n",
+    );
+    let o = skirmish(&[
+        "rumble",
+        "battle",
+        &f,
+        "--narrate",
+        "--max-rounds",
+        "1",
+        "--powers",
+        "experiments/powers/archive.toml",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    for line in [
+        "Ben is hit for 10 by Ann; loses 10 Energy (2).",
+        "Ann's Pox fires as it damages Ben.",
+        "Ben is struck for 5 by Ann; loses 5 Energy (-3).",
+        "Ben is eliminated.",
+        "Ann's Poxwalker joins with 5 Energy.",
+        "Cat gains 30 Energy (115).",
+        "After round 1: Ann 90, Ann's Poxwalker 5, Ann's Poxwalker 5, Cat 115.",
+    ] {
+        assert!(out.contains(line), "missing {line:?} in\n{out}");
+    }
+    assert!(
+        !out.contains("Lich fires"),
+        "a quiet elimination fires no death clause: {out}"
+    );
+    assert!(
+        !out.contains("Vulture fires"),
+        "nor opponent_eliminated: {out}"
+    );
+}

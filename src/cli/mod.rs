@@ -133,12 +133,7 @@ struct BattleArgs {
     #[arg(long)]
     narrate: bool,
     /// Power file the heroes' powers come from (default: the built-in six sample powers).
-    #[arg(
-        long,
-        value_name = "FILE",
-        conflicts_with = "narrate",
-        alias = "power-file"
-    )]
+    #[arg(long, value_name = "FILE", alias = "power-file")]
     powers: Option<PathBuf>,
     /// Seed for base initiatives the file does not give (overrides `battle.seed`).
     #[arg(long)]

@@ -48,7 +48,8 @@ pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
 
 /// `--powers FILE`: the heroes' powers come from a power file. The battle is played by the data
 /// reference model (every clause of the format; one battle needs no speed), so reactions and
-/// effects on other heroes work too. `--narrate` is not available on this path yet.
+/// effects on other heroes work too; `--narrate` tells it from the reference's events
+/// ([`crate::games::auto_rumble::data_trace`]).
 fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<String, String> {
     use crate::games::auto_rumble::catalogue::{Catalogue, NO_CLAUSE};
     use crate::games::auto_rumble::data_reference;
@@ -70,7 +71,12 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
     let initiative = sc.initiatives(&mut stream_rng(sc.seed, 0, Stream::Initiative));
     let builds: Vec<_> = sc.heroes.iter().map(|h| h.loadout).collect();
     let team_names: Vec<String> = sc.heroes.iter().map(|h| h.name.clone()).collect();
-    let r = data_reference::play(&cat, &builds, &initiative, sc.max_rounds, sc.capacity);
+    let (r, events) = if args.narrate {
+        data_reference::play_narrated(&cat, &builds, &initiative, sc.max_rounds, sc.capacity)
+    } else {
+        let r = data_reference::play(&cat, &builds, &initiative, sc.max_rounds, sc.capacity);
+        (r, Vec::new())
+    };
     let mut names = Names::new(&team_names);
     let mut births = r.births.iter().peekable();
     let mut trace = String::new();
@@ -143,6 +149,14 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
             held.join(", "),
             order.join(", ")
         );
+    }
+    if args.narrate {
+        text.push_str(&crate::games::auto_rumble::data_trace::render(
+            &cat,
+            &team_names,
+            &events,
+        ));
+        text.push('\n');
     }
     let alive = |t: u16| {
         r.rounds.last().map_or(0, |last| {

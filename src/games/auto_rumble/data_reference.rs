@@ -6,6 +6,7 @@
 //! `docs/rules/auto-rumble.md`.
 
 use super::catalogue::{Catalogue, HeldClause, Loadout, NO_CLAUSE};
+use super::data_trace::Event;
 use super::kernel::{EndReason, Outcome};
 use super::power_expr::Quantity;
 use super::power_file::{Clause, Effect, EffectKind, Limit, Target, When};
@@ -62,6 +63,27 @@ struct Hero {
     first_hit_bonus: i32,
 }
 
+/// Where a hit went, for the narration.
+#[derive(Clone, Copy, Default)]
+struct Absorbed {
+    dodged: bool,
+    reduced: i32,
+    ward: i32,
+    /// Absorbed, and left.
+    defence: (i32, i32),
+    prevention: (i32, i32),
+    lost: i32,
+}
+
+impl Absorbed {
+    fn dodged() -> Absorbed {
+        Absorbed {
+            dodged: true,
+            ..Absorbed::default()
+        }
+    }
+}
+
 /// A battle as the reference plays it: the outcome and each round's alive heroes and Energy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replay {
@@ -105,6 +127,8 @@ struct Battle<'a> {
     everyone_only: Option<Target>,
     /// Heroes at Energy <= 0 whose elimination is not settled yet (AR-52).
     dying: usize,
+    /// What happened, when narrating (`play_narrated`).
+    log: Option<Vec<Event>>,
 }
 
 /// Plays one battle. `initiative[t]` is team `t`'s initiative.
@@ -115,6 +139,36 @@ pub fn play(
     max_rounds: u32,
     capacity: usize,
 ) -> Replay {
+    play_logged(cat, builds, initiative, max_rounds, capacity, None).0
+}
+
+/// Plays one battle and reports every event, for [`super::data_trace::render`].
+pub fn play_narrated(
+    cat: &Catalogue,
+    builds: &[Loadout],
+    initiative: &[f64],
+    max_rounds: u32,
+    capacity: usize,
+) -> (Replay, Vec<Event>) {
+    let (r, log) = play_logged(
+        cat,
+        builds,
+        initiative,
+        max_rounds,
+        capacity,
+        Some(Vec::new()),
+    );
+    (r, log.unwrap_or_default())
+}
+
+fn play_logged(
+    cat: &Catalogue,
+    builds: &[Loadout],
+    initiative: &[f64],
+    max_rounds: u32,
+    capacity: usize,
+    log: Option<Vec<Event>>,
+) -> (Replay, Option<Vec<Event>>) {
     let mut order: Vec<usize> = (0..builds.len()).collect();
     // AR-6: highest initiative first; the stable sort keeps roster order among equals.
     order.sort_by(|&a, &b| initiative[b].partial_cmp(&initiative[a]).unwrap());
@@ -135,6 +189,7 @@ pub fn play(
         negated: 0,
         everyone_only: None,
         dying: 0,
+        log,
     };
     for t in order {
         let l = &builds[t];
@@ -157,6 +212,10 @@ pub fn play(
         b.round += 1;
         b.lost_energy = false;
         b.heroes_at_start = b.alive_count();
+        b.log(|b| Event::RoundStart {
+            round: b.round as u32,
+            alive: b.heroes_at_start as u32,
+        });
         // Per-round state (AR-4, AR-31, AR-32).
         for h in &mut b.heroes {
             h.defence = 0;
@@ -190,21 +249,34 @@ pub fn play(
         }
         if b.won.is_some() {
             rounds.push(b.snapshot());
+            b.log_round_end();
             break;
         }
         // AR-13.
         quiet = if b.lost_energy { 0 } else { quiet + 1 };
         if quiet == rules::STALEMATE_QUIET_ROUNDS {
             quiet = 0;
-            for h in b.heroes.iter_mut().filter(|h| h.energy > 0) {
+            for i in 0..b.heroes.len() {
+                let h = &mut b.heroes[i];
+                if h.energy <= 0 {
+                    continue;
+                }
+                let before = h.energy;
                 h.energy = rules::stalemate_energy(h.energy);
                 if h.energy <= 0 {
                     h.died_round = b.round;
                 }
+                let (hero, after) = (h.id, h.energy);
+                b.log(|_| Event::Stalemate {
+                    hero,
+                    before,
+                    after,
+                });
             }
         }
         b.heroes.retain(|h| h.energy > 0);
         rounds.push(b.snapshot());
+        b.log_round_end();
         if b.teams_alive() <= 1 {
             break;
         }
@@ -224,7 +296,7 @@ pub fn play(
             .find(|h| h.energy > 0)
             .map(|h| h.team as u16)
     };
-    Replay {
+    let replay = Replay {
         outcome: Outcome {
             winner,
             rounds: b.round as u32,
@@ -235,7 +307,8 @@ pub fn play(
         },
         rounds,
         births: b.births,
-    }
+    };
+    (replay, b.log)
 }
 
 /// Whether two heroes fight each other (AR-1, AR-42): heroes of different teams do; a hostile
@@ -321,6 +394,21 @@ fn round_limit_winner(heroes: &[Hero], initiative: &[f64]) -> Option<u16> {
 }
 
 impl Battle<'_> {
+    /// Records an event when narrating; builds nothing otherwise.
+    fn log(&mut self, e: impl FnOnce(&Self) -> Event) {
+        if let Some(mut log) = self.log.take() {
+            log.push(e(self));
+            self.log = Some(log);
+        }
+    }
+
+    fn log_round_end(&mut self) {
+        self.log(|b| Event::RoundEnd {
+            round: b.round as u32,
+            heroes: b.snapshot(),
+        });
+    }
+
     fn snapshot(&self) -> Vec<(HeroId, i32)> {
         self.heroes
             .iter()
@@ -403,6 +491,15 @@ impl Battle<'_> {
             let summon = copy
                 .summon
                 .map(|(p, k)| self.cat.defs[p as usize].summons[k as usize].name.clone());
+            let (id, energy, parent_energy) = (copy.id, copy.energy, self.heroes[p].energy);
+            let named = summon.clone();
+            self.log(|_| Event::Born {
+                parent,
+                parent_energy,
+                id,
+                energy,
+                summon: named,
+            });
             self.births.push(Birth {
                 round: self.round as u32,
                 parent,
@@ -435,7 +532,9 @@ impl Battle<'_> {
         let h = &self.heroes[i];
         let l = h.build;
         let mut budget = h.energy - h.tax_now;
+        let budget_at_start = budget;
         let mut plan = Vec::new();
+        let mut items = Vec::new();
         let mut used = 0;
         for &u in l.uses() {
             if u == NO_CLAUSE {
@@ -447,6 +546,7 @@ impl Battle<'_> {
                 }
                 budget -= rules::ATTACK_COST;
                 plan.push(u);
+                items.push((None, rules::ATTACK_COST));
                 continue;
             }
             let hc = l.clauses[u as usize];
@@ -468,8 +568,15 @@ impl Battle<'_> {
             }
             budget -= cost as i32;
             plan.push(u);
+            items.push((Some(hc.power), cost as i32));
             used += 1;
         }
+        let hero = self.heroes[i].id;
+        self.log(|_| Event::Plan {
+            hero,
+            budget: budget_at_start,
+            items,
+        });
         let h = &mut self.heroes[i];
         h.plan = plan;
         h.powers_used = used;
@@ -630,6 +737,12 @@ impl Battle<'_> {
         }
         self.heroes[i].once_round |= hc.bit as u32;
         self.heroes[i].once_game |= hc.bit as u32;
+        self.log(|b| Event::Fires {
+            hero: b.heroes[i].id,
+            power: hc.power,
+            when: c.when,
+            other: other.map(|o| b.heroes[o].id),
+        });
         if c.when != When::Use && c.when != When::Death {
             // AR-38: a triggered clause's Burn is paid when it fires, if the holder can pay it
             // and live; otherwise the clause does not fire.
@@ -697,6 +810,56 @@ impl Battle<'_> {
         quiet: bool,
     ) {
         let v = e.value.eval(|q| self.read(i, hc, read_at, q));
+        // Narration: what the effect changed (hits, losses and newcomers report themselves).
+        let reported = match e.kind {
+            EffectKind::AddEnergy => v >= 0,
+            EffectKind::SetEnergy => v >= self.heroes[t].energy,
+            EffectKind::Damage
+            | EffectKind::LoseEnergy
+            | EffectKind::Eliminate
+            | EffectKind::CopySelf
+            | EffectKind::CopyWith
+            | EffectKind::Summon(_) => false,
+            k => !k.is_passive(),
+        };
+        self.apply_value(i, hc, e, t, read_at, quiet, v);
+        let after = |b: &Self| {
+            let h = &b.heroes[t];
+            match e.kind {
+                EffectKind::AddEnergy | EffectKind::SetEnergy | EffectKind::Revive => h.energy,
+                EffectKind::AddDefence | EffectKind::LoseDefence => h.defence,
+                EffectKind::AddPrevention => h.prevention,
+                EffectKind::CounterAdd(k)
+                | EffectKind::CounterMultiply(k)
+                | EffectKind::CounterSet(k) => h.counters[hc.counter_base as usize + k as usize],
+                EffectKind::Tax => h.tax_next,
+                EffectKind::Vulnerable => h.vulnerable,
+                _ => v,
+            }
+        };
+        if reported && t < self.heroes.len() {
+            self.log(|b| Event::Effect {
+                by: b.heroes[i].id,
+                target: b.heroes[t].id,
+                power: hc.power,
+                kind: e.kind,
+                value: v,
+                after: after(b),
+            });
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn apply_value(
+        &mut self,
+        i: usize,
+        hc: &HeldClause,
+        e: &Effect,
+        t: usize,
+        read_at: Option<usize>,
+        quiet: bool,
+        v: i32,
+    ) {
         match e.kind {
             EffectKind::AddEnergy => {
                 if v < 0 {
@@ -755,6 +918,9 @@ impl Battle<'_> {
                     self.born.push((self.heroes[t].id, copy));
                 } else {
                     self.capped = true;
+                    self.log(|b| Event::Capped {
+                        hero: b.heroes[t].id,
+                    });
                 }
             }
             EffectKind::Eliminate => {
@@ -794,6 +960,9 @@ impl Battle<'_> {
                     self.born.push((self.heroes[t].id, copy));
                 } else if v > 0 {
                     self.capped = true;
+                    self.log(|b| Event::Capped {
+                        hero: b.heroes[t].id,
+                    });
                 }
             }
             EffectKind::Summon(k) => {
@@ -816,6 +985,9 @@ impl Battle<'_> {
                     self.born.push((self.heroes[i].id, s));
                 } else {
                     self.capped = true;
+                    self.log(|b| Event::Capped {
+                        hero: b.heroes[i].id,
+                    });
                 }
             }
             // Passive effects act through the plan (`make_plan`), never when applied.
@@ -832,6 +1004,11 @@ impl Battle<'_> {
         self.lost_energy = true;
         let before = self.heroes[t].energy;
         self.heroes[t].energy = before.saturating_sub(amount);
+        self.log(|b| Event::Loss {
+            hero: b.heroes[t].id,
+            amount,
+            energy: b.heroes[t].energy,
+        });
         if self.heroes[t].energy <= 0 {
             self.dying += 1;
             self.dies(t, by, quiet);
@@ -858,6 +1035,7 @@ impl Battle<'_> {
             h.attack_hits_round += 1;
             // AR-35: Bullet Time's dodge counts attack hits: 1, 1 + n, 1 + 2n, ... are prevented.
             if h.dodge > 0 && (h.attack_hits_round - 1) % h.dodge == 0 {
+                self.log_hit(by, t, true, amount, Absorbed::dodged());
                 self.react(t, When::Attacked, by, quiet);
                 self.react(by, When::Hit, t, quiet);
                 return;
@@ -865,12 +1043,15 @@ impl Battle<'_> {
         }
         let mut rest =
             (amount as i64 * self.heroes[t].vulnerable as i64).min(i32::MAX as i64) as i32;
+        let arrived = rest;
+        let mut seen = Absorbed::default();
         if attack {
             // AR-38: `attacked` reactions see the hit as it arrives and may reduce it.
             self.in_flight = rest;
             self.negated = 0;
             self.react(t, When::Attacked, by, quiet);
             rest = self.in_flight;
+            seen.reduced = arrived - rest;
         }
         let had_defence = self.heroes[t].defence > 0;
         let (pct, execute) = if attack {
@@ -883,6 +1064,7 @@ impl Battle<'_> {
             let w = rest.min(self.heroes[t].ward);
             self.heroes[t].ward -= w;
             rest -= w;
+            seen.ward = w;
             if let Some(k) = self.heroes[t].warder.and_then(|id| self.index(id))
                 && self.heroes[k].energy > 0
             {
@@ -894,6 +1076,7 @@ impl Battle<'_> {
             let d = rest.min(h.defence);
             h.defence -= d;
             rest -= d;
+            seen.defence = (d, h.defence);
         }
         if pct != 100 && rest > 0 {
             // AR-40: rounded up.
@@ -903,6 +1086,7 @@ impl Battle<'_> {
             let p = rest.min(h.prevention);
             h.prevention -= p;
             rest -= p;
+            seen.prevention = (p, h.prevention);
         }
         if attack {
             self.react(by, When::Hit, t, quiet);
@@ -912,6 +1096,8 @@ impl Battle<'_> {
             h.energy = h.energy.saturating_sub(rest);
             h.damage_round = h.damage_round.saturating_add(rest);
             self.lost_energy = true;
+            seen.lost = rest;
+            self.log_hit(by, t, attack, arrived, seen);
             // AR-52: eliminated by this hit, not by a reaction to it (which eliminates quietly).
             let killed = self.heroes[t].energy <= 0;
             self.dying += killed as usize;
@@ -920,12 +1106,33 @@ impl Battle<'_> {
             if killed {
                 self.dies(t, Some(by), quiet);
             }
+        } else {
+            self.log_hit(by, t, attack, arrived, seen);
         }
         if execute && !had_defence && self.heroes[t].energy > 0 {
             // AR-40: the undefended target is eliminated outright.
             let e = self.heroes[t].energy;
             self.lose(t, e, Some(by), quiet);
         }
+    }
+
+    /// Narration of a hit on `t` of `amount` (after `vulnerable`) and where it went.
+    fn log_hit(&mut self, by: usize, t: usize, attack: bool, amount: i32, a: Absorbed) {
+        self.log(|b| Event::Hit {
+            by: b.heroes[by].id,
+            target: b.heroes[t].id,
+            attack,
+            amount,
+            dodged: a.dodged,
+            reduced: a.reduced,
+            ward: a.ward,
+            defence: a.defence.0,
+            defence_left: a.defence.1,
+            prevention: a.prevention.0,
+            prevention_left: a.prevention.1,
+            lost: a.lost,
+            energy: b.heroes[t].energy,
+        });
     }
 
     /// `t` reached Energy <= 0: its death reactions (a revive keeps it in), else it leaves:
@@ -945,6 +1152,9 @@ impl Battle<'_> {
         }
         self.dying -= 1;
         self.heroes[t].died_round = self.round;
+        self.log(|b| Event::Eliminated {
+            hero: b.heroes[t].id,
+        });
         if quiet {
             return;
         }
@@ -999,6 +1209,10 @@ impl Battle<'_> {
     /// carries the first-hit bonus.
     fn attack(&mut self, i: usize) {
         let n = self.heroes.len();
+        self.log(|b| Event::Attack {
+            hero: b.heroes[i].id,
+            damage: b.heroes[i].hit,
+        });
         // AR-39: a rule may narrow the attack to one hero, picked as the attack starts.
         let only = match self.heroes[i].attack_only.or(self.everyone_only) {
             None => None,

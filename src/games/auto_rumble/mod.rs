@@ -9,6 +9,7 @@ pub mod bidding;
 pub mod catalogue;
 pub mod data_kernel;
 pub mod data_reference;
+pub mod data_trace;
 pub mod ffa;
 pub mod game;
 pub mod general_kernel;

@@ -319,12 +319,16 @@ impl Observer for Narrator {
             .zip(heroes.energy)
             .map(|(&id, e)| format!("{} {e}", self.n(id)))
             .collect();
-        let shown = if list.len() > 12 {
-            format!("{} ... and {} more", list[..12].join(", "), list.len() - 12)
-        } else {
-            list.join(", ")
-        };
-        self.line(format_args!("  After round {round}: {shown}."));
+        self.line(format_args!("  After round {round}: {}.", roll_call(&list)));
+    }
+}
+
+/// The alive heroes after a round, as the narration lists them: the first 12, then a count.
+pub fn roll_call(list: &[String]) -> String {
+    if list.len() > 12 {
+        format!("{} ... and {} more", list[..12].join(", "), list.len() - 12)
+    } else {
+        list.join(", ")
     }
 }
 
