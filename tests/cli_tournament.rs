@@ -178,3 +178,17 @@ fn a_tournament_experiment_file_runs_and_is_recorded_and_a_typo_is_refused() {
     );
     assert!(!bad.exists(), "nothing written");
 }
+
+// A finished tournament run again into its folder is recognised as the same run and kept: the
+// settings recorded in the manifest (coin values included, floats with every digit) read back
+// equal to the command's own.
+#[test]
+fn a_tournament_run_again_into_its_folder_resumes_instead_of_refusing() {
+    let out = tmp("again");
+    let o = run(&out, "2");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&out, "1");
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(s.contains("0 parts written now"), "{s}");
+}
