@@ -3,22 +3,15 @@
 //! in its class, by the data kernel's fast path too (all must agree). Heroes enter in the order given, initiative falling
 //! (0.9, 0.8, ...). A hero with 0 coins has 100 Energy and deals 10 per hit (AR-2).
 
-use std::path::Path;
+mod common;
+
+use common::archive;
 
 use skirmish::games::auto_rumble::EndReason;
 use skirmish::games::auto_rumble::catalogue::{Catalogue, Held, Loadout, Use, default_order};
 use skirmish::games::auto_rumble::data_kernel::{DataKernel, Rounds, in_kernel_class};
 use skirmish::games::auto_rumble::data_reference::{self, Replay};
 use skirmish::games::auto_rumble::general_kernel::GeneralKernel;
-
-fn archive() -> Catalogue {
-    Catalogue::new(
-        skirmish::games::auto_rumble::power_file::load(Path::new(
-            "experiments/powers/archive.toml",
-        ))
-        .unwrap(),
-    )
-}
 
 /// A hero: coins, powers (strength 0, or `name=strength`), optional use order.
 fn hero(cat: &Catalogue, coins: i32, powers: &[&str], order: Option<&[&str]>) -> Loadout {

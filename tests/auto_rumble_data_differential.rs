@@ -3,6 +3,10 @@
 //! Same per-round Energies, same outcomes, on random rosters (2-8 heroes, coins -30..=60, random
 //! subsets and orders of the six, forced initiative ties, small capacities, short round limits).
 
+mod common;
+
+use common::{archive, random_archive_loadout};
+
 use rand::RngExt;
 use skirmish::games::auto_rumble::Kernel;
 use skirmish::games::auto_rumble::catalogue::{Catalogue, Held, Loadout, Use};
@@ -229,40 +233,6 @@ impl skirmish::games::auto_rumble::data_kernel::RoundHook for Replayed {
     }
     fn born(&mut self, round: u32, parent: u32, id: u32, summon: Option<(u16, u8)>) {
         self.births.push((round, parent, id, summon));
-    }
-}
-
-fn archive() -> Catalogue {
-    Catalogue::new(
-        skirmish::games::auto_rumble::power_file::load(std::path::Path::new(
-            "experiments/powers/archive.toml",
-        ))
-        .unwrap(),
-    )
-}
-
-/// A random hero of archive powers: up to `most` of them, strengths 0..=40, a shuffled order.
-fn random_archive_loadout(cat: &Catalogue, rng: &mut impl rand::Rng, most: usize) -> Loadout {
-    use rand::seq::SliceRandom;
-    use skirmish::games::auto_rumble::catalogue::default_order;
-    loop {
-        let mut held = Vec::new();
-        for power in 0..cat.len() as u16 {
-            if rng.random_bool(0.12) {
-                held.push(Held {
-                    power,
-                    strength: rng.random_range(0..=40),
-                });
-            }
-        }
-        held.shuffle(rng);
-        held.truncate(most);
-        let mut order = default_order(cat, &held);
-        order.shuffle(rng);
-        // Some combinations hold too many counters or clauses: draw again.
-        if let Ok(l) = Loadout::compile(cat, rng.random_range(-30..=60), &held, &order) {
-            return l;
-        }
     }
 }
 

@@ -1,6 +1,10 @@
 //! After warm-up a battle performs zero heap allocations, Amoeba replication up to a full table
 //! included. A counting global allocator counts allocations made on this test's thread.
 
+mod common;
+
+use common::{archive, random_archive_loadout};
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -144,22 +148,12 @@ fn data_kernel_battles_allocate_nothing_after_warm_up() {
     assert!(capped, "the Amoeba battles must fill the table (AR-15)");
 }
 
-/// The 37 archive powers (reactions, summons, effects on other heroes: the general path).
-fn archive() -> skirmish::games::auto_rumble::catalogue::Catalogue {
-    skirmish::games::auto_rumble::catalogue::Catalogue::new(
-        skirmish::games::auto_rumble::power_file::load(std::path::Path::new(
-            "experiments/powers/archive.toml",
-        ))
-        .unwrap(),
-    )
-}
-
 // Issue 4: the general path plays every clause of the format (reactions, summons, wards, taxes,
 // effects on other heroes) on its struct-of-arrays table without allocating once warm.
 #[test]
 fn general_kernel_battles_allocate_nothing_after_warm_up() {
     use rand::RngExt;
-    use skirmish::games::auto_rumble::catalogue::{Held, Loadout, default_order};
+    use skirmish::games::auto_rumble::catalogue::Loadout;
     use skirmish::games::auto_rumble::data_kernel::{self, DataKernel, in_kernel_class};
     let cat = archive();
     let rosters: Vec<Vec<Loadout>> = (0..400u64)
@@ -167,26 +161,7 @@ fn general_kernel_battles_allocate_nothing_after_warm_up() {
             let mut rng = stream_rng(0xA770, i, Stream::Roster);
             let n = rng.random_range(2..=6);
             (0..n)
-                .map(|_| {
-                    loop {
-                        let mut held = Vec::new();
-                        for power in 0..cat.len() as u16 {
-                            if rng.random_bool(0.12) {
-                                held.push(Held {
-                                    power,
-                                    strength: rng.random_range(0..=40),
-                                });
-                            }
-                        }
-                        held.truncate(4);
-                        let order = default_order(&cat, &held);
-                        if let Ok(l) =
-                            Loadout::compile(&cat, rng.random_range(-30..=60), &held, &order)
-                        {
-                            break l;
-                        }
-                    }
-                })
+                .map(|_| random_archive_loadout(&cat, &mut rng, 4))
                 .collect()
         })
         .collect();

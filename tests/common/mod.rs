@@ -38,3 +38,43 @@ pub fn tmp(prefix: &str, name: &str) -> PathBuf {
     let _ = fs::remove_dir_all(&d);
     d
 }
+
+/// The 37 archive powers (experiments/powers/archive.toml) as a catalogue.
+pub fn archive() -> skirmish::games::auto_rumble::catalogue::Catalogue {
+    skirmish::games::auto_rumble::catalogue::Catalogue::new(
+        skirmish::games::auto_rumble::power_file::load(Path::new(
+            "experiments/powers/archive.toml",
+        ))
+        .unwrap(),
+    )
+}
+
+/// A random hero of archive powers: up to `most` of them, strengths 0..=40, a shuffled order.
+pub fn random_archive_loadout(
+    cat: &skirmish::games::auto_rumble::catalogue::Catalogue,
+    rng: &mut impl rand::Rng,
+    most: usize,
+) -> skirmish::games::auto_rumble::catalogue::Loadout {
+    use rand::RngExt;
+    use rand::seq::SliceRandom;
+    use skirmish::games::auto_rumble::catalogue::{Held, Loadout, default_order};
+    loop {
+        let mut held = Vec::new();
+        for power in 0..cat.len() as u16 {
+            if rng.random_bool(0.12) {
+                held.push(Held {
+                    power,
+                    strength: rng.random_range(0..=40),
+                });
+            }
+        }
+        held.shuffle(rng);
+        held.truncate(most);
+        let mut order = default_order(cat, &held);
+        order.shuffle(rng);
+        // Some combinations hold too many counters or clauses: draw again.
+        if let Ok(l) = Loadout::compile(cat, rng.random_range(-30..=60), &held, &order) {
+            return l;
+        }
+    }
+}

@@ -1218,27 +1218,10 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     }
 }
 
-/// AR-14 at the round limit: most Energy, then higher initiative, among heroes that are not
-/// hostile summons; two teams tied on both is a draw.
+/// AR-14 at the round limit, among heroes that are not hostile summons (AR-42).
 fn round_limit_winner(f: &Rows, initiative: &[f64]) -> Option<u16> {
-    let mut best: Option<(i32, f64, u16)> = None;
-    let mut tied = false;
-    for i in 0..f.len {
-        if f.energy[i] <= 0 || f.hostile[i] {
-            continue;
-        }
-        let (e, ini, t) = (f.energy[i], initiative[f.team[i] as usize], f.team[i]);
-        match best {
-            None => best = Some((e, ini, t)),
-            Some((be, bi, bt)) => {
-                if (e, ini) > (be, bi) {
-                    best = Some((e, ini, t));
-                    tied = false;
-                } else if e == be && ini == bi && bt != t {
-                    tied = true;
-                }
-            }
-        }
-    }
-    if tied { None } else { best.map(|b| b.2) }
+    let rows = (0..f.len)
+        .filter(|&i| !f.hostile[i])
+        .map(|i| (f.energy[i], f.team[i]));
+    rules::round_limit_winner_of(rows, initiative)
 }

@@ -102,9 +102,18 @@ pub fn initiative_order(initiative: &[f64], order: &mut Vec<u16>) {
 /// initiative, wins for its team; two teams tied on both is a draw (`None`). Rows are `energy[i]`
 /// and `team[i]`; `initiative[t]` is team `t`'s.
 pub fn round_limit_winner(energy: &[i32], team: &[u16], initiative: &[f64]) -> Option<u16> {
+    round_limit_winner_of(energy.iter().copied().zip(team.iter().copied()), initiative)
+}
+
+/// [`round_limit_winner`] over `(Energy, team)` rows given one by one (the general path leaves
+/// hostile summons out, AR-42).
+pub fn round_limit_winner_of(
+    rows: impl Iterator<Item = (i32, u16)>,
+    initiative: &[f64],
+) -> Option<u16> {
     let mut best: Option<(i32, f64, u16)> = None;
     let mut tied = false;
-    for (&e, &t) in energy.iter().zip(team) {
+    for (e, t) in rows {
         if e <= 0 {
             continue; // a dead row not yet compacted away
         }
