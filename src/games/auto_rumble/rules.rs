@@ -88,13 +88,21 @@ pub const fn stalemate_energy(energy: i32) -> i32 {
 /// An insertion sort into a reused buffer: rosters are small and nothing is allocated.
 pub fn initiative_order(initiative: &[f64], order: &mut Vec<u16>) {
     order.clear();
-    for t in 0..initiative.len() as u16 {
-        let mut k = order.len();
-        order.push(t);
-        while k > 0 && initiative[order[k - 1] as usize] < initiative[t as usize] {
-            order.swap(k - 1, k);
-            k -= 1;
+    order.extend(0..initiative.len() as u16);
+    // Team k moves up past every earlier team with a strictly lower initiative.
+    for k in 1..order.len() {
+        let x = initiative[k];
+        let mut j = k;
+        while j > 0 {
+            let before = order[j - 1];
+            if initiative[before as usize] < x {
+                order[j] = before;
+                j -= 1;
+            } else {
+                break;
+            }
         }
+        order[j] = k as u16;
     }
 }
 
