@@ -354,40 +354,19 @@ impl DataKernel {
         }
     }
 
-    /// A whole round when no hero holds a power: plans from the Energy held at the start of the
-    /// round (AR-3), then each planned attack, in initiative order, hits every other alive hero
-    /// (AR-1, AR-5). Without powers there are no copies (a team is one hero), no Defence and no
-    /// prevention.
+    /// A whole round when no hero holds a power ([`powerless::play_round`]).
     #[inline(always)]
     fn powerless_round(&mut self, builds: &[Loadout], tally: &mut Tally) {
         let f = &mut self.front;
         let n = f.len;
-        let (energy, plan, team) = (&mut f.energy[..n], &mut f.plan[..n], &f.team[..n]);
-        for (p, &e) in plan.iter_mut().zip(energy.iter()) {
-            *p = (e >= rules::ATTACK_COST) as u16;
-        }
-        let mut hits = 0u64;
-        let mut lost = false;
-        for i in 0..n {
-            if energy[i] <= 0 || plan[i] == 0 {
-                continue;
-            }
-            let damage = builds[team[i] as usize].damage.max(0);
-            for j in 0..n {
-                let e = energy[j];
-                if j == i || e <= 0 {
-                    continue;
-                }
-                hits += 1;
-                if damage > 0 {
-                    energy[j] = e - damage;
-                    lost = true;
-                    if e - damage <= 0 {
-                        die(team[j], &mut self.team_alive, &mut self.round_deaths, tally);
-                    }
-                }
-            }
-        }
+        let (team_alive, round_deaths) = (&mut self.team_alive, &mut self.round_deaths);
+        let (hits, lost) = powerless::play_round(
+            &mut f.energy[..n],
+            &mut f.plan[..n],
+            &f.team[..n],
+            |i| builds[f.team[i] as usize].damage.max(0),
+            |t| die(t, team_alive, round_deaths, tally),
+        );
         tally.hits += hits;
         tally.lost_energy |= lost;
     }

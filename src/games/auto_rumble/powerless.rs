@@ -1,4 +1,5 @@
-//! Runs of powerless rounds played at once, for both kernels (AR-3, AR-5, AR-13).
+//! Powerless rounds for both kernels (AR-1, AR-3, AR-5, AR-13): one round, and runs of rounds
+//! played at once.
 //!
 //! When no hero holds a power, a round in which every alive hero keeps the plan it has now (its
 //! Energy stays on the same side of the attack's cost, AR-3) and nobody falls (AR-5) takes the
@@ -77,4 +78,48 @@ pub fn play_rounds(energy: &mut [i32], damage: impl Fn(usize) -> i32, rounds: u3
         *e = (*e as i64 - rounds as i64 * (total - own)) as i32;
     }
     rounds as u64 * attackers * (alive - 1)
+}
+
+/// One whole round when no hero holds a power: plans from the Energy held at the start of the
+/// round (AR-3, into `plan`), then each planned attack, in initiative order, hits every other
+/// alive hero (AR-1, AR-5). Without powers there are no copies (a team is one hero), no Defence
+/// and no prevention. `dies(team)` is told of each hero that falls. Returns the hits and whether
+/// anyone lost Energy.
+#[inline(always)]
+pub fn play_round<P: Copy + From<bool> + PartialEq>(
+    energy: &mut [i32],
+    plan: &mut [P],
+    team: &[u16],
+    damage: impl Fn(usize) -> i32,
+    mut dies: impl FnMut(u16),
+) -> (u64, bool) {
+    let n = energy.len();
+    let (plan, team) = (&mut plan[..n], &team[..n]);
+    for (p, &e) in plan.iter_mut().zip(energy.iter()) {
+        *p = P::from(e >= ATTACK_COST);
+    }
+    let none = P::from(false);
+    let mut hits = 0u64;
+    let mut lost = false;
+    for i in 0..n {
+        if energy[i] <= 0 || plan[i] == none {
+            continue; // AR-5: the dead take no action; AR-3: the attack does not fit
+        }
+        let damage = damage(i);
+        for j in 0..n {
+            let e = energy[j];
+            if j == i || e <= 0 {
+                continue;
+            }
+            hits += 1;
+            if damage > 0 {
+                energy[j] = e - damage;
+                lost = true;
+                if e - damage <= 0 {
+                    dies(team[j]);
+                }
+            }
+        }
+    }
+    (hits, lost)
 }
