@@ -2,10 +2,10 @@
 //! reference field at random budgets, in both modes, must agree in every number.
 
 use skirmish::games::clan_melee::clans;
-use skirmish::games::clan_melee::engine::{Melee, Settings};
+use skirmish::games::clan_melee::engine::{Melee, Resolve, Settings};
 use skirmish::games::clan_melee::reference;
 use skirmish::games::clan_melee::rules::Mode;
-use skirmish::rng::match_seed;
+use skirmish::rng::{Stream, match_seed, match_stream_rng};
 
 #[test]
 fn engine_and_reference_agree_on_random_melees_in_both_modes() {
@@ -82,4 +82,35 @@ fn folded_rules_answer_as_the_interpreter_for_every_kind_pair() {
         }
     }
     assert!(checked > 100_000, "{checked}");
+}
+
+// CM-13: a turn's pairs are independent and their coins keyed by pair, so resolving them grouped
+// by kind pair (the engine's fast order) and in pair order give the same turn, member for member.
+#[test]
+fn pairs_resolved_grouped_or_in_order_give_the_same_turns() {
+    let field = clans::reference_field();
+    let (mut grouped, mut ordered) = (Melee::new(), Melee::new());
+    let mut played = 0;
+    for (i, h) in [40, 300, 2_000, 20_000, 70_000].into_iter().enumerate() {
+        for mode in [Mode::Sane, Mode::Reference] {
+            let seed = match_seed(5, i as u64);
+            for m in [&mut grouped, &mut ordered] {
+                m.setup(&field, h, &mut match_stream_rng(seed, Stream::Roster));
+            }
+            let mut rng_g = match_stream_rng(seed, Stream::Battle);
+            let mut rng_o = rng_g.clone();
+            for turn in 0..60 {
+                let a = grouped.turn_in(&field, mode, &mut rng_g, Resolve::Buckets);
+                let b = ordered.turn_in(&field, mode, &mut rng_o, Resolve::Pairs);
+                assert_eq!(a, b);
+                played += a;
+                let (g, o) = (&grouped.p, &ordered.p);
+                assert!(
+                    g.hp == o.hp && g.max == o.max && g.kind == o.kind,
+                    "H {h}, {mode:?}, turn {turn}: the two orders differ"
+                );
+            }
+        }
+    }
+    assert!(played > 100_000, "only {played} pairs compared");
 }

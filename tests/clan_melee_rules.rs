@@ -1,10 +1,11 @@
 //! Clan Melee rules (docs/rules/clan-melee.md), each pinned by a small field written in the clan
 //! format.
 
+use rand::Rng;
 use skirmish::games::clan_melee::clan::Clan;
-use skirmish::games::clan_melee::engine::{End, Melee, Settings};
+use skirmish::games::clan_melee::engine::{End, Melee, Settings, roles};
 use skirmish::games::clan_melee::rules::{self, Mode};
-use skirmish::games::clan_melee::state::Field;
+use skirmish::games::clan_melee::state::{Field, Participants};
 use skirmish::rng::{Stream, match_stream_rng};
 
 /// A one-kind clan: `count` members of `hp`, type `ty`, rule `ap` (an expression).
@@ -131,6 +132,52 @@ fn a_clan_over_budget_or_with_the_wrong_id_is_disqualified_and_the_rest_play() {
     assert_eq!(o.clans[0].hp, 100, "equal to the budget is allowed");
 }
 
+// CM-6, CM-13: the pairs are a uniformly random matching with fair roles and a uniform sit-out,
+// exactly as likely as after a full shuffle. Four members: 3 matchings x 2 x 2 roles, each
+// outcome 1/12; five members: each sits out 1/5 of the turns.
+#[test]
+fn pairs_are_a_uniform_matching_with_fair_roles_and_a_uniform_sit_out() {
+    let trials = 24_000u64;
+    let mut seen = std::collections::BTreeMap::new();
+    let mut sat_out = [0u32; 5];
+    for seed in 0..trials {
+        for n in [4u16, 5] {
+            let mut p = Participants::default();
+            for k in 0..n {
+                p.push(1, 1, k);
+            }
+            let mut rng = match_stream_rng(seed, Stream::Battle);
+            p.draw_pairs(&mut rng);
+            let key = rng.next_u64();
+            let mut pairs: Vec<(u16, u16)> = (0..n as usize / 2)
+                .map(|q| {
+                    let (a, b) = roles(key, q);
+                    (p.kind[a], p.kind[b])
+                })
+                .collect();
+            if n == 5 {
+                sat_out[p.kind[4] as usize] += 1;
+            } else {
+                // The same matching with the same roles, whichever pair came first.
+                pairs.sort();
+                *seen.entry(pairs).or_insert(0u32) += 1;
+            }
+        }
+    }
+    assert_eq!(seen.len(), 12, "{seen:?}");
+    for (pairs, &count) in &seen {
+        // Expected 2,000 each, standard deviation about 43.
+        assert!((1_800..2_200).contains(&count), "{pairs:?}: {count}");
+    }
+    for (k, &count) in sat_out.iter().enumerate() {
+        // Expected 4,800 each, standard deviation about 62.
+        assert!(
+            (4_500..5_100).contains(&count),
+            "member {k} sat out {count} times"
+        );
+    }
+}
+
 // CM-7: p1 decides seeing p2 untouched; p2 sees p1 after p1's decay. Each asks other.max - 25:
 // p1 asks 5 (sees 30), p2 asks 4 (sees 29); each decays to 29 and is hit by the other.
 #[test]
@@ -144,7 +191,7 @@ fn p2_decides_seeing_p1_after_p1_paid_and_decayed() {
     }
 }
 
-// CM-8: a warrior hits a partner that ran away (AP <= 0) only when its draw is below 0.5.
+// CM-8, CM-13: a warrior hits a partner that ran away (AP <= 0) only on heads of its coin.
 #[test]
 fn a_warrior_hits_a_runaway_half_the_time() {
     let f = field(vec![

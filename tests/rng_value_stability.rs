@@ -3,7 +3,9 @@
 //! first. Update the constants only with a deliberate, documented break.
 
 use rand::Rng;
-use skirmish::rng::{Stream, match_seed, match_stream_seed, stream_rng, stream_seed, unit_f64};
+use skirmish::rng::{
+    Stream, keyed_coin, match_seed, match_stream_seed, stream_rng, stream_seed, unit_f64,
+};
 
 #[test]
 fn stream_derivation_and_xoshiro_outputs_are_stable() {
@@ -38,3 +40,18 @@ const EXPECTED_OUTPUTS: [u64; 3] = [
     9261594584370558910,
 ];
 const EXPECTED_UNIT: f64 = 0.8006192665542263;
+
+/// Clan Melee's keyed coins (CM-13): fixed answers for a fixed key, and fair.
+#[test]
+fn keyed_coins_are_stable_and_fair() {
+    let got: Vec<bool> = (0..16).map(|i| keyed_coin(0xC0FFEE, i)).collect();
+    let expected: Vec<bool> = EXPECTED_COINS.chars().map(|c| c == 'H').collect();
+    assert_eq!(got, expected);
+    let heads = (0..100_000).filter(|&i| keyed_coin(7, i)).count();
+    assert!(
+        (49_000..51_000).contains(&heads),
+        "{heads} heads of 100,000"
+    );
+}
+
+const EXPECTED_COINS: &str = "TTTHTTHTHTHHHTTT";

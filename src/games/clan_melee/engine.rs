@@ -1,11 +1,14 @@
 //! The optimised melee (CM-6 .. CM-9): participants in struct-of-arrays columns reused from melee
-//! to melee; a turn shuffles, pairs, resolves and compacts them in place, allocating nothing.
+//! to melee; a turn draws the pairs, resolves them grouped by kind pair and compacts the
+//! survivors in place, allocating nothing.
 //! `reference.rs` is the plain model it is tested against, draw for draw.
 
 use super::clan::{HP_CAP, Made};
+use super::pairs::Pairs;
 use super::rules::{self, Mode};
 use super::state::{Field, Participants};
-use crate::rng::{MatchRng, Stream, match_stream_rng, unit_f64};
+use crate::rng::{MatchRng, Stream, keyed_coin, match_stream_rng};
+use rand::Rng;
 
 /// A melee's settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +95,10 @@ pub struct Melee {
     survivors: Vec<u32>,
     totals: Vec<i32>,
     lasted: Vec<u32>,
+    /// Grouping a turn's pairs by kind pair: each pair's group, the groups' ends, the order.
+    keys: Vec<u32>,
+    ends: Vec<u32>,
+    order: Vec<u32>,
 }
 
 impl Melee {
@@ -127,51 +134,116 @@ impl Melee {
             }
             out.push(r);
         }
+        // The grouping scratch, sized now so that turns allocate nothing.
+        if field.kinds.len() <= BUCKET_KINDS_MAX {
+            let pairs = self.p.len().min(BUCKET_PARTICIPANTS_MAX) / 2;
+            self.keys.reserve(pairs);
+            self.order.reserve(pairs);
+            self.ends.reserve(field.kinds.len().pow(2) + 1);
+        }
         out
     }
 
-    /// One turn (CM-6 .. CM-8): shuffle, resolve pairs (0,1), (2,3), ..., the odd one out decays,
-    /// then the dead are removed. Returns the interactions played.
+    /// One turn (CM-6 .. CM-9): draw the pairs, resolve them, the odd one out decays, then the
+    /// dead are removed. Returns the interactions played.
     pub fn turn(&mut self, field: &Field, mode: Mode, rng: &mut MatchRng) -> u64 {
-        let p = &mut self.p;
-        let n = p.len();
-        p.shuffle(rng);
+        self.turn_in(field, mode, rng, Resolve::Auto)
+    }
+
+    /// [`Melee::turn`] with the order in which pairs are resolved chosen by the caller. Every
+    /// order gives the same result (pairs are independent and their coins are keyed by pair,
+    /// CM-13); the tests hold the orders to that.
+    pub fn turn_in(
+        &mut self,
+        field: &Field,
+        mode: Mode,
+        rng: &mut MatchRng,
+        order: Resolve,
+    ) -> u64 {
+        let n = self.p.len();
+        self.p.draw_pairs(rng);
+        // CM-13: one draw per turn keys every coin of the turn (roles, run-away hits).
+        let key = rng.next_u64();
         let pairs = n / 2;
-        for q in 0..pairs {
-            let (a, b) = (2 * q, 2 * q + 1);
-            let (ka, kb) = (p.kind[a], p.kind[b]);
-            let (mut ha, mut ma, mut hb, mut mb) = (p.hp[a], p.max[a], p.hp[b], p.max[b]);
-            // CM-7: p1 decides seeing p2 untouched; p2 sees p1 after p1 paid and decayed.
-            let ap1 = decide(field, mode, ka, &mut ha, &mut ma, kb, &mut hb, mb);
-            let ap2 = decide(field, mode, kb, &mut hb, &mut mb, ka, &mut ha, ma);
-            // CM-8: p1 acts on p2, then p2 on p1.
-            hb = act(field, ka, ap1, hb, mb, ap2, rng);
-            ha = act(field, kb, ap2, ha, ma, ap1, rng);
-            p.hp[a] = ha;
-            p.max[a] = ma;
-            p.hp[b] = hb;
-            p.max[b] = mb;
+        let buckets = match order {
+            Resolve::Pairs => false,
+            Resolve::Buckets => true,
+            Resolve::Auto => n <= BUCKET_PARTICIPANTS_MAX && pairs >= 2,
+        };
+        if buckets && field.kinds.len() <= BUCKET_KINDS_MAX {
+            self.resolve_by_kind_pair(field, mode, key);
+        } else {
+            let p = &mut self.p;
+            for q in 0..pairs {
+                let (a, b) = roles(key, q);
+                Meeting::new(field, p.kind[a], p.kind[b]).resolve(field, mode, p, (a, b), q, key);
+            }
         }
+        let p = &mut self.p;
         if n % 2 == 1 {
             // CM-9: the odd participant sits out: decay only.
             let (h, m) = rules::decay(p.hp[n - 1], p.max[n - 1]);
             p.hp[n - 1] = h;
             p.max[n - 1] = m;
         }
-        // The dead leave at the end of the turn; survivors keep their order (CM-8).
+        // The dead leave at the end of the turn; survivors keep their order (CM-8). Every row
+        // is copied and only the living advance the cursor: no branch on who died.
         let mut w = 0;
         for r in 0..n {
-            if mode.alive(p.hp[r]) {
-                p.hp[w] = p.hp[r];
-                p.max[w] = p.max[r];
-                p.kind[w] = p.kind[r];
-                w += 1;
-            }
+            let h = p.hp[r];
+            p.hp[w] = h;
+            p.max[w] = p.max[r];
+            p.kind[w] = p.kind[r];
+            w += mode.alive(h) as usize;
         }
         p.hp.truncate(w);
         p.max.truncate(w);
         p.kind.truncate(w);
         pairs as u64
+    }
+
+    /// Resolves the turn's pairs grouped by (p1's kind, p2's kind), a counting sort of the pair
+    /// indices: within a group every pair runs the same rule code and the same act, so the
+    /// branches that a random pairing makes unpredictable become predictable.
+    fn resolve_by_kind_pair(&mut self, field: &Field, mode: Mode, key: u64) {
+        let p = &mut self.p;
+        let kinds = field.kinds.len();
+        let pairs = p.len() / 2;
+        // keys[q]: pair q's group times 2, plus 1 when p1 sits at 2q + 1.
+        self.keys.clear();
+        self.keys.extend((0..pairs).map(|q| {
+            let (a, b) = roles(key, q);
+            (p.kind[a] as u32 * kinds as u32 + p.kind[b] as u32) << 1 | (a & 1) as u32
+        }));
+        // ends[g] becomes the end of group g in `order` once the pairs are placed.
+        self.ends.clear();
+        self.ends.resize(kinds * kinds + 1, 0);
+        for &k in &self.keys {
+            self.ends[(k >> 1) as usize + 1] += 1;
+        }
+        for g in 1..self.ends.len() {
+            self.ends[g] += self.ends[g - 1];
+        }
+        self.order.clear();
+        self.order.resize(pairs, 0);
+        for (q, &k) in self.keys.iter().enumerate() {
+            let at = &mut self.ends[(k >> 1) as usize];
+            self.order[*at as usize] = q as u32;
+            *at += 1;
+        }
+        let mut i = 0;
+        while i < pairs {
+            let g = (self.keys[self.order[i] as usize] >> 1) as usize;
+            let end = self.ends[g] as usize;
+            let meet = Meeting::new(field, (g / kinds) as u16, (g % kinds) as u16);
+            for &q in &self.order[i..end] {
+                let q = q as usize;
+                let flip = (self.keys[q] & 1) as usize;
+                let ab = (2 * q + flip, 2 * q + 1 - flip);
+                meet.resolve(field, mode, p, ab, q, key);
+            }
+            i = end;
+        }
     }
 
     /// Survivors and their wrapping hp total per clan; returns the clans still in play.
@@ -257,21 +329,96 @@ impl Melee {
     }
 }
 
-/// CM-1, CM-2, CM-24: a member's action points for this interaction: its rule (whose side effect,
-/// if any, lands on the partner now), the cap, the mode's floor, self-damage, then decay.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-pub fn decide(
+/// How pairs are ordered for resolving (any order gives the same turn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolve {
+    /// Grouped by kind pair when the field and the turn are small enough, else in pair order.
+    Auto,
+    /// In pair order.
+    Pairs,
+    /// Grouped by kind pair whenever the field allows it.
+    Buckets,
+}
+
+/// Grouping needs a counter per kind pair: at most 64 x 64 of them.
+const BUCKET_KINDS_MAX: usize = 64;
+/// Grouped pairs are gathered out of order; above this many participants (a huge first turn)
+/// the columns no longer sit in cache and pair order is faster.
+const BUCKET_PARTICIPANTS_MAX: usize = 1 << 16;
+
+/// CM-6, CM-13: the positions of pair q's (p1, p2): its members sit at 2q and 2q + 1, and the
+/// turn's coin 3q says which is p1 (heads: the one at 2q).
+#[inline(always)]
+pub fn roles(key: u64, q: usize) -> (usize, usize) {
+    if keyed_coin(key, 3 * q as u64) {
+        (2 * q, 2 * q + 1)
+    } else {
+        (2 * q + 1, 2 * q)
+    }
+}
+
+/// What the two kinds of a pair fix about their interaction: where each one's folded rule
+/// against the other lives, and whether each heals.
+#[derive(Clone, Copy, Debug)]
+struct Meeting {
+    slot_a: usize,
+    slot_b: usize,
+    heal_a: bool,
+    heal_b: bool,
+}
+
+impl Meeting {
+    #[inline(always)]
+    fn new(field: &Field, ka: u16, kb: u16) -> Meeting {
+        let (ea, eb) = (field.kinds[ka as usize], field.kinds[kb as usize]);
+        let same = ea.clan == eb.clan;
+        Meeting {
+            slot_a: Pairs::slot(ka, same, eb.healer),
+            slot_b: Pairs::slot(kb, same, ea.healer),
+            heal_a: ea.healer,
+            heal_b: eb.healer,
+        }
+    }
+
+    /// Pair q's interaction, p1 at position `a`, p2 at `b`.
+    #[inline(always)]
+    fn resolve(
+        self,
+        field: &Field,
+        mode: Mode,
+        p: &mut Participants,
+        (a, b): (usize, usize),
+        q: usize,
+        key: u64,
+    ) {
+        let (mut ha, mut ma, mut hb, mut mb) = (p.hp[a], p.max[a], p.hp[b], p.max[b]);
+        // CM-7: p1 decides seeing p2 untouched; p2 sees p1 after p1 paid and decayed.
+        let ap1 = decide(field, mode, self.slot_a, &mut ha, &mut ma, &mut hb, mb);
+        let ap2 = decide(field, mode, self.slot_b, &mut hb, &mut mb, &mut ha, ma);
+        // CM-8: p1 acts on p2, then p2 on p1; CM-13: their run-away coins are 3q + 1, 3q + 2.
+        let c = 3 * q as u64;
+        hb = act(self.heal_a, ap1, hb, mb, ap2, key, c + 1);
+        ha = act(self.heal_b, ap2, ha, ma, ap1, key, c + 2);
+        p.hp[a] = ha;
+        p.max[a] = ma;
+        p.hp[b] = hb;
+        p.max[b] = mb;
+    }
+}
+
+/// CM-1, CM-2, CM-24: a member's action points for this interaction: its rule facing this
+/// partner (`slot`, see [`Pairs::slot`]; a side effect, if any, lands on the partner now), the
+/// cap, the mode's floor, self-damage, then decay.
+#[inline(always)]
+fn decide(
     field: &Field,
     mode: Mode,
-    me: u16,
+    slot: usize,
     hp: &mut i32,
     max: &mut i32,
-    other: u16,
     ohp: &mut i32,
     omax: i32,
 ) -> i32 {
-    let slot = field.pair_slot(me, other);
     let (raw, hit) = field.pairs.decide(mode, slot, (*hp, *max), (*ohp, omax));
     if let Some(d) = hit {
         *ohp = rules::damage(*ohp, d);
@@ -283,22 +430,18 @@ pub fn decide(
 }
 
 /// CM-8: an actor spends `ap` on its target: a healer always heals (any clan, any sign); a
-/// warrior hits, but only half the time (one draw) when the target ran away (its AP <= 0).
-/// Returns the target's new hp.
-#[inline]
-pub fn act(
-    field: &Field,
-    actor: u16,
-    ap: i32,
-    hp: i32,
-    max: i32,
-    target_ap: i32,
-    rng: &mut MatchRng,
-) -> i32 {
-    if field.kinds[actor as usize].healer {
-        rules::heal(hp, max, ap)
-    } else if target_ap > 0 || unit_f64(rng) < 0.5 {
-        rules::damage(hp, ap)
+/// warrior hits, but only on heads of the turn's coin `coin` when the target ran away (its
+/// AP <= 0). Returns the target's new hp.
+#[inline(always)]
+fn act(healer: bool, ap: i32, hp: i32, max: i32, target_ap: i32, key: u64, coin: u64) -> i32 {
+    // Computed both ways and selected: which way goes is a coin toss to the branch predictor.
+    let healed = rules::heal(hp, max, ap);
+    let hit = rules::damage(hp, ap);
+    let lands = (target_ap > 0) | keyed_coin(key, coin);
+    if healer {
+        healed
+    } else if lands {
+        hit
     } else {
         hp
     }

@@ -2,13 +2,13 @@
 //! rules (CM-6 .. CM-12), with no concern for speed. `engine.rs` must agree with it exactly,
 //! draw for draw (`tests/clan_melee_differential.rs`).
 
-use rand::RngExt;
+use rand::{Rng, RngExt};
 
 use super::clan::HP_CAP;
 use super::engine::{ClanResult, End, Outcome, Settings};
 use super::rules::{self, Mode};
 use super::state::Field;
-use crate::rng::{MatchRng, Stream, match_stream_rng, unit_f64};
+use crate::rng::{MatchRng, Stream, keyed_coin, match_stream_rng};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Member {
@@ -75,13 +75,14 @@ fn get_ap(field: &Field, mode: Mode, me: &mut Member, other: &mut Member) -> i32
     ap
 }
 
-/// `actor` spends `ap` on `target` (CM-8).
-fn act(actor: &Member, ap: i32, target: &mut Member, target_ap: i32, rng: &mut MatchRng) {
+/// `actor` spends `ap` on `target` (CM-8); `coin` is the turn's run-away coin for this act
+/// (CM-13).
+fn act(actor: &Member, ap: i32, target: &mut Member, target_ap: i32, coin: impl Fn() -> bool) {
     if actor.healer {
         target.hp = rules::heal(target.hp, target.max, ap);
     } else {
         let ran_away = target_ap <= 0;
-        if !ran_away || unit_f64(rng) < 0.5 {
+        if !ran_away || coin() {
             target.hp = rules::damage(target.hp, ap);
         }
     }
@@ -108,17 +109,34 @@ pub fn play(field: &Field, h: i32, settings: &Settings, seed: u64) -> Outcome {
             break;
         }
         let n = members.len();
-        for i in (1..n).rev() {
-            let j = rng.random_range(0..=i as u32) as usize;
-            members.swap(i, j);
+        // CM-6: a random matching. With an odd count, who sits out goes last; then each
+        // position 2q in turn meets a member drawn from the positions after it.
+        if n >= 2 {
+            if n % 2 == 1 {
+                let j = rng.random_range(0..n as u32) as usize;
+                members.swap(j, n - 1);
+            }
+            let m = n - n % 2;
+            for q in 0..m / 2 {
+                let j = rng.random_range(2 * q as u32 + 1..m as u32) as usize;
+                members.swap(2 * q + 1, j);
+            }
         }
-        for pair in members.chunks_exact_mut(2) {
+        // CM-13: then one draw keys the turn's coins: for pair q, coin 3q says who is p1 (heads:
+        // the member at 2q), coins 3q + 1 and 3q + 2 are p1's and p2's run-away hits.
+        let key = rng.next_u64();
+        for (q, pair) in members.chunks_exact_mut(2).enumerate() {
+            let q = q as u64;
             let (left, right) = pair.split_at_mut(1);
-            let (p1, p2) = (&mut left[0], &mut right[0]);
+            let (p1, p2) = if keyed_coin(key, 3 * q) {
+                (&mut left[0], &mut right[0])
+            } else {
+                (&mut right[0], &mut left[0])
+            };
             let ap1 = get_ap(field, mode, p1, p2);
             let ap2 = get_ap(field, mode, p2, p1);
-            act(p1, ap1, p2, ap2, &mut rng);
-            act(p2, ap2, p1, ap1, &mut rng);
+            act(p1, ap1, p2, ap2, || keyed_coin(key, 3 * q + 1));
+            act(p2, ap2, p1, ap1, || keyed_coin(key, 3 * q + 2));
             interactions += 1;
         }
         if n % 2 == 1 {

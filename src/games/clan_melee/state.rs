@@ -173,34 +173,41 @@ impl Participants {
         self.max.push(max);
         self.kind.push(kind);
     }
-    /// CM-6: a uniform shuffle, Fisher-Yates from the top: for i = n-1 down to 1, swap i with a
-    /// draw from [0, i]. The draws are made `AHEAD` steps early, in the same order, so the
-    /// random slot each swap touches can be fetched into cache while earlier swaps run: the same
-    /// permutation as the plain loop (the reference model's), but a million-member turn no
-    /// longer waits on memory at every step.
-    pub fn shuffle(&mut self, rng: &mut MatchRng) {
+    /// CM-6: draws the turn's pairs, a uniformly random matching: with an odd count a uniform
+    /// draw first picks who sits out, swapped to the last position; then for q = 0, 1, ...
+    /// position 2q is paired with a uniform draw from positions [2q + 1, m) (m: the even count),
+    /// swapped to position 2q + 1. (Who of the two is p1 is the turn's coin, CM-13.) One draw
+    /// per pair, half a full shuffle's. The draws are made `AHEAD` pairs early, in the same
+    /// order, so the random slot each swap touches can be fetched into cache while earlier swaps
+    /// run (a million-member turn no longer waits on memory at every step).
+    pub fn draw_pairs(&mut self, rng: &mut MatchRng) {
         const AHEAD: usize = 16;
         let n = self.len();
         if n < 2 {
             return;
         }
-        let draw = |i: usize, rng: &mut MatchRng| rng.random_range(0..=i as u32) as usize;
+        if n % 2 == 1 {
+            let j = rng.random_range(0..n as u32) as usize;
+            self.swap(j, n - 1);
+        }
+        let m = n - n % 2;
+        let pairs = m / 2;
+        let draw =
+            |q: usize, rng: &mut MatchRng| rng.random_range(2 * q as u32 + 1..m as u32) as usize;
+        // Pair q's draw sits at ring[q % AHEAD].
         let mut ring = [0usize; AHEAD];
-        // Step s swaps i = n - 1 - s; its draw sits at ring[s % AHEAD].
-        let steps = n - 1;
-        for (s, slot) in ring.iter_mut().enumerate().take(steps) {
-            *slot = draw(n - 1 - s, rng);
+        for (q, slot) in ring.iter_mut().enumerate().take(pairs) {
+            *slot = draw(q, rng);
             self.prefetch(*slot);
         }
-        for s in 0..steps {
-            let i = n - 1 - s;
-            let j = ring[s % AHEAD];
-            if s + AHEAD < steps {
-                let next = draw(i - AHEAD, rng);
-                ring[s % AHEAD] = next;
+        for q in 0..pairs {
+            let j = ring[q % AHEAD];
+            if q + AHEAD < pairs {
+                let next = draw(q + AHEAD, rng);
+                ring[q % AHEAD] = next;
                 self.prefetch(next);
             }
-            self.swap(i, j);
+            self.swap(2 * q + 1, j);
         }
     }
 
@@ -221,7 +228,7 @@ impl Participants {
         let _ = j;
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn swap(&mut self, i: usize, j: usize) {
         self.hp.swap(i, j);
         self.max.swap(i, j);
