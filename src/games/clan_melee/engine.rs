@@ -168,7 +168,13 @@ impl Melee {
         let buckets = match order {
             Resolve::Pairs => false,
             Resolve::Buckets => true,
-            Resolve::Auto => n <= BUCKET_PARTICIPANTS_MAX && pairs >= 2,
+            // Grouping costs a pass over every kind pair's counter: worth it only when there
+            // are enough pairs to share them.
+            Resolve::Auto => {
+                n <= BUCKET_PARTICIPANTS_MAX
+                    && pairs * 16 >= field.kinds.len().pow(2)
+                    && pairs >= 32
+            }
         };
         if buckets && field.kinds.len() <= BUCKET_KINDS_MAX {
             self.resolve_by_kind_pair(field, mode, key);

@@ -182,6 +182,8 @@ impl Participants {
     /// run (a million-member turn no longer waits on memory at every step).
     pub fn draw_pairs(&mut self, rng: &mut MatchRng) {
         const AHEAD: usize = 16;
+        // Below this many participants (160 KB of columns) there is no memory wait to hide.
+        const PREFETCH_FROM: usize = 1 << 14;
         let n = self.len();
         if n < 2 {
             return;
@@ -194,6 +196,14 @@ impl Participants {
         let pairs = m / 2;
         let draw =
             |q: usize, rng: &mut MatchRng| rng.random_range(2 * q as u32 + 1..m as u32) as usize;
+        if n <= PREFETCH_FROM {
+            // The columns sit in cache: the same draws without the ring.
+            for q in 0..pairs {
+                let j = draw(q, rng);
+                self.swap(2 * q + 1, j);
+            }
+            return;
+        }
         // Pair q's draw sits at ring[q % AHEAD].
         let mut ring = [0usize; AHEAD];
         for (q, slot) in ring.iter_mut().enumerate().take(pairs) {
