@@ -122,13 +122,23 @@ impl<S: Simulation> Job<'_, S> {
         ));
         let t = &r.tally;
         s.push_str(&format!(
-            "summary over {} matches (seed {}): {} draws ({:.2}%), {} {}\n",
+            "summary over {} matches (seed {}): {} draws ({:.2}%), {} {}{}\n",
             thousands(t.matches),
             self.seed,
             thousands(t.draws),
             100.0 * t.draws as f64 / t.matches.max(1) as f64,
             thousands(t.work),
             self.sim.work_unit(),
+            // The work's rate, when all of it was done in this run's wall time.
+            if r.parts_kept == 0 {
+                format!(
+                    " ({:.1} M/s overall, {:.1} M/s per thread)",
+                    t.work as f64 / secs / 1e6,
+                    t.work as f64 / secs / 1e6 / r.threads as f64
+                )
+            } else {
+                String::new()
+            },
         ));
         s.push_str(&t.render());
         s

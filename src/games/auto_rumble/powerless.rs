@@ -16,10 +16,14 @@ use super::rules::ATTACK_COST;
 #[inline(always)]
 pub fn rounds_ahead(energy: &[i32], damage: impl Fn(usize) -> i32, limit: u32) -> u32 {
     let cost = ATTACK_COST as i64;
-    let total: i64 = (0..energy.len())
-        .filter(|&i| energy[i] >= ATTACK_COST)
-        .map(|i| damage(i) as i64)
-        .sum();
+    // A plain loop rather than an iterator sum: the latter's `fold` is left out of line when
+    // the crate is split into codegen units (callgrind: about 70 instructions per call).
+    let mut total = 0i64;
+    for (i, &e) in energy.iter().enumerate() {
+        if e >= ATTACK_COST {
+            total += damage(i) as i64;
+        }
+    }
     if total == 0 {
         return 0;
     }
