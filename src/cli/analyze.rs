@@ -150,7 +150,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         .unwrap_or_else(|| PathBuf::from("runs/powers"));
     let threads = flags
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        .unwrap_or_else(super::simulate::default_threads);
     if threads == 0 {
         return Err("--threads: give at least 1".into());
     }

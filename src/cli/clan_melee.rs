@@ -158,9 +158,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
         matches: t.matches(),
         chunk_size,
         out: f.out.clone(),
-        threads: f
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: f.threads.unwrap_or_else(super::simulate::default_threads),
         shard: None,
         progress: !f.quiet,
         command,
@@ -441,9 +439,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         matches: s.matches(),
         chunk_size,
         out: f.out.clone(),
-        threads: f
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: f.threads.unwrap_or_else(super::simulate::default_threads),
         shard: None,
         progress: !f.quiet,
         command,

@@ -185,7 +185,8 @@ pub(crate) fn encoder() -> Result<Encoder, String> {
     })
 }
 
-fn default_threads() -> usize {
+/// Worker threads when `--threads` is not given: every core.
+pub(crate) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 

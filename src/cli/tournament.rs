@@ -228,9 +228,7 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
         matches: f.games,
         chunk_size: f.chunk_size,
         out: f.out.clone(),
-        threads: f
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: f.threads.unwrap_or_else(super::simulate::default_threads),
         shard: None,
         progress: !f.quiet,
         command,
