@@ -156,6 +156,8 @@ pub struct DataKernel {
     team_alive: Vec<u32>,
     round_deaths: Vec<u32>,
     sort: Vec<u16>,
+    /// Each entered row's hit damage (AR-2), for powerless battles: their rows never move.
+    hit: Vec<i32>,
     /// The general path's scratch, made by the first battle that needs it.
     general: Option<Box<GeneralKernel>>,
 }
@@ -169,6 +171,7 @@ impl DataKernel {
             back: Table::with_capacity(capacity),
             pending: Table::with_capacity(capacity),
             pending_parent: vec![0; capacity],
+            hit: vec![0; capacity],
             team_alive: Vec::new(),
             round_deaths: Vec::new(),
             sort: Vec::new(),
@@ -254,6 +257,7 @@ impl DataKernel {
             f.prevention[k] = 0;
             f.team[k] = t;
             f.id[k] = t as HeroId;
+            self.hit[k] = b.damage.max(0);
             f.once_game[k] = 0;
             f.once_round[k] = 0;
             if b.phases != 0 {
@@ -296,8 +300,8 @@ impl DataKernel {
                 // they are played together (same Energies, hits and rounds as one by one) unless
                 // a hook watches each round.
                 let f = &mut self.front;
-                let (energy, team) = (&mut f.energy[..f.len], &f.team[..f.len]);
-                let damage = |i: usize| builds[team[i] as usize].damage.max(0);
+                let (energy, hit) = (&mut f.energy[..f.len], &self.hit[..f.len]);
+                let damage = |i: usize| hit[i];
                 let ahead = if H::ENABLED {
                     0
                 } else {
@@ -308,7 +312,7 @@ impl DataKernel {
                     tally.lost_energy = true;
                     rounds += ahead - 1;
                 } else {
-                    self.powerless_round(builds, &mut tally);
+                    self.powerless_round(&mut tally);
                 }
             } else {
                 self.plan(cat, builds, &tally, phases);
@@ -356,15 +360,16 @@ impl DataKernel {
 
     /// A whole round when no hero holds a power ([`powerless::play_round`]).
     #[inline(always)]
-    fn powerless_round(&mut self, builds: &[Loadout], tally: &mut Tally) {
+    fn powerless_round(&mut self, tally: &mut Tally) {
         let f = &mut self.front;
         let n = f.len;
+        let hit = &self.hit[..n];
         let (team_alive, round_deaths) = (&mut self.team_alive, &mut self.round_deaths);
         let (hits, lost) = powerless::play_round(
             &mut f.energy[..n],
             &mut f.plan[..n],
             &f.team[..n],
-            |i| builds[f.team[i] as usize].damage.max(0),
+            |i| hit[i],
             |t| die(t, team_alive, round_deaths, tally),
         );
         tally.hits += hits;

@@ -50,6 +50,8 @@ pub struct Kernel {
     team_alive: Vec<u32>,
     round_deaths: Vec<u32>,
     sort: Vec<u16>,
+    /// Each entered row's hit damage (AR-2), for powerless battles: their rows never move.
+    hit: Vec<i32>,
 }
 
 /// Per-battle counters that the phases share.
@@ -70,6 +72,7 @@ impl Kernel {
             back: HeroTable::with_capacity(capacity),
             pending: HeroTable::with_capacity(capacity),
             pending_parent: vec![0; capacity],
+            hit: vec![0; capacity],
             team_alive: Vec::new(),
             round_deaths: Vec::new(),
             sort: Vec::new(),
@@ -150,6 +153,7 @@ impl Kernel {
             front.crystal[k] = 1;
             front.team[k] = t;
             front.id[k] = t as HeroId;
+            self.hit[k] = rules::hit_damage(b.damage, false);
             front.len = k + 1;
             self.team_alive[t as usize] = 1;
             tally.teams_alive += 1;
@@ -183,15 +187,15 @@ impl Kernel {
                 // Rounds in which every hero keeps its plan and nobody can fall end alike, so
                 // they are played together (same Energies, hits and rounds as one by one).
                 let f = &mut self.front;
-                let (energy, team) = (&mut f.energy[..f.len], &f.team[..f.len]);
-                let damage = |i: usize| rules::hit_damage(builds[team[i] as usize].damage, false);
+                let (energy, hit) = (&mut f.energy[..f.len], &self.hit[..f.len]);
+                let damage = |i: usize| hit[i];
                 let ahead = powerless::rounds_ahead(energy, damage, max_rounds - (rounds - 1));
                 if ahead >= 2 {
                     tally.hits += powerless::play_rounds(energy, damage, ahead);
                     tally.lost_energy = true;
                     rounds += ahead - 1;
                 } else {
-                    self.powerless_round(builds, &mut tally);
+                    self.powerless_round(&mut tally);
                 }
             } else {
                 self.start_of_round(builds, tally.alive, obs);
@@ -244,15 +248,16 @@ impl Kernel {
 
     /// A whole round when no hero holds a power ([`powerless::play_round`]).
     #[inline(always)]
-    fn powerless_round(&mut self, builds: &[TeamBuild], tally: &mut Tally) {
+    fn powerless_round(&mut self, tally: &mut Tally) {
         let f = &mut self.front;
         let n = f.len;
+        let hit = &self.hit[..n];
         let (team_alive, round_deaths) = (&mut self.team_alive, &mut self.round_deaths);
         let (hits, lost) = powerless::play_round(
             &mut f.energy[..n],
             &mut f.plan[..n],
             &f.team[..n],
-            |i| rules::hit_damage(builds[f.team[i] as usize].damage, false),
+            |i| hit[i],
             |t| die(t, team_alive, round_deaths, tally),
         );
         tally.hits += hits;
