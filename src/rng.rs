@@ -73,12 +73,12 @@ pub fn match_stream_rng(seed: u64, stream: Stream) -> MatchRng {
     MatchRng::from_seed(match_stream_seed(seed, stream))
 }
 
-/// A fair coin: heads (true) when the top bit of SplitMix64's output number `index + 1` under
-/// `key` is 0. Counter-based, so a turn's coins can be read in any order, by any thread, and give
-/// the same answers (CM-13).
+/// SplitMix64's output number `index + 1` under `key`: 64 bits that look independent of every
+/// other index's. Counter-based, so a turn's coins can be read in any order, by any thread, and
+/// give the same answers (CM-13).
 #[inline(always)]
-pub fn keyed_coin(key: u64, index: u64) -> bool {
-    fmix64(key.wrapping_add(GOLDEN.wrapping_mul(index.wrapping_add(1)))) >> 63 == 0
+pub fn keyed_bits(key: u64, index: u64) -> u64 {
+    fmix64(key.wrapping_add(GOLDEN.wrapping_mul(index.wrapping_add(1))))
 }
 
 /// A uniform draw in [0, 1) with 53 bits, written out so that it never depends on a `rand`

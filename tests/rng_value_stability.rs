@@ -3,9 +3,8 @@
 //! first. Update the constants only with a deliberate, documented break.
 
 use rand::Rng;
-use skirmish::rng::{
-    Stream, keyed_coin, match_seed, match_stream_seed, stream_rng, stream_seed, unit_f64,
-};
+use skirmish::games::clan_melee::rules::Coins;
+use skirmish::rng::{Stream, match_seed, match_stream_seed, stream_rng, stream_seed, unit_f64};
 
 #[test]
 fn stream_derivation_and_xoshiro_outputs_are_stable() {
@@ -41,17 +40,20 @@ const EXPECTED_OUTPUTS: [u64; 3] = [
 ];
 const EXPECTED_UNIT: f64 = 0.8006192665542263;
 
-/// Clan Melee's keyed coins (CM-13): fixed answers for a fixed key, and fair.
+/// Clan Melee's pair coins (CM-13): fixed answers for a fixed key; each of the eight outcomes of
+/// a pair's three coins equally likely (so each coin fair and the three independent).
 #[test]
-fn keyed_coins_are_stable_and_fair() {
-    let got: Vec<bool> = (0..16).map(|i| keyed_coin(0xC0FFEE, i)).collect();
-    let expected: Vec<bool> = EXPECTED_COINS.chars().map(|c| c == 'H').collect();
-    assert_eq!(got, expected);
-    let heads = (0..100_000).filter(|&i| keyed_coin(7, i)).count();
-    assert!(
-        (49_000..51_000).contains(&heads),
-        "{heads} heads of 100,000"
-    );
+fn pair_coins_are_stable_fair_and_independent() {
+    let got: Vec<u32> = (0..16).map(|q| Coins::of(0xC0FFEE, q).0).collect();
+    assert_eq!(got, EXPECTED_PAIR_COINS);
+    let mut seen = [0u32; 8];
+    for q in 0..80_000 {
+        seen[Coins::of(7, q).0 as usize] += 1;
+    }
+    for (outcome, &count) in seen.iter().enumerate() {
+        // Expected 10,000 each, standard deviation about 94.
+        assert!((9_600..10_400).contains(&count), "{outcome:03b}: {count}");
+    }
 }
 
-const EXPECTED_COINS: &str = "TTTHTTHTHTHHHTTT";
+const EXPECTED_PAIR_COINS: [u32; 16] = [6, 7, 4, 2, 6, 7, 0, 6, 0, 5, 3, 2, 3, 6, 6, 5];

@@ -5,9 +5,9 @@
 
 use super::clan::{HP_CAP, Made};
 use super::pairs::Pairs;
-use super::rules::{self, Mode};
-use super::state::{Field, Participants};
-use crate::rng::{MatchRng, Stream, keyed_coin, match_stream_rng};
+use super::rules::{self, Coins, Mode};
+use super::state::{Field, PairColumns, Participants};
+use crate::rng::{MatchRng, Stream, match_stream_rng};
 use rand::Rng;
 
 /// A melee's settings.
@@ -179,10 +179,11 @@ impl Melee {
         if buckets && field.kinds.len() <= BUCKET_KINDS_MAX {
             self.resolve_by_kind_pair(field, mode, key);
         } else {
-            let p = &mut self.p;
-            for q in 0..pairs {
-                let (a, b) = roles(key, q);
-                Meeting::new(field, p.kind[a], p.kind[b]).resolve(field, mode, p, (a, b), q, key);
+            let c = self.p.pair_columns();
+            for (q, ((h, m), k)) in c.hp.iter_mut().zip(c.max).zip(c.kind).enumerate() {
+                let coins = Coins::of(key, q);
+                let f = coins.p1_offset();
+                Meeting::new(field, k[f], k[f ^ 1]).resolve(field, mode, h, m, coins);
             }
         }
         let p = &mut self.p;
@@ -194,13 +195,16 @@ impl Melee {
         }
         // The dead leave at the end of the turn; survivors keep their order (CM-8). Every row
         // is copied and only the living advance the cursor: no branch on who died.
+        let (hp, max, kind) = (&mut p.hp[..n], &mut p.max[..n], &mut p.kind[..n]);
         let mut w = 0;
         for r in 0..n {
-            let h = p.hp[r];
-            p.hp[w] = h;
-            p.max[w] = p.max[r];
-            p.kind[w] = p.kind[r];
-            w += mode.alive(h) as usize;
+            let h = hp[r];
+            // w <= r always; the min says so to the compiler, which then checks no bounds.
+            let at = w.min(r);
+            hp[at] = h;
+            max[at] = max[r];
+            kind[at] = kind[r];
+            w = at + mode.alive(h) as usize;
         }
         p.hp.truncate(w);
         p.max.truncate(w);
@@ -212,20 +216,21 @@ impl Melee {
     /// indices: within a group every pair runs the same rule code and the same act, so the
     /// branches that a random pairing makes unpredictable become predictable.
     fn resolve_by_kind_pair(&mut self, field: &Field, mode: Mode, key: u64) {
-        let p = &mut self.p;
         let kinds = field.kinds.len();
-        let pairs = p.len() / 2;
-        // keys[q]: pair q's group times 2, plus 1 when p1 sits at 2q + 1.
+        let PairColumns { hp, max, kind } = self.p.pair_columns();
+        let pairs = hp.len();
+        // keys[q]: pair q's group times 8, plus its three coins.
         self.keys.clear();
-        self.keys.extend((0..pairs).map(|q| {
-            let (a, b) = roles(key, q);
-            (p.kind[a] as u32 * kinds as u32 + p.kind[b] as u32) << 1 | (a & 1) as u32
+        self.keys.extend(kind.iter().enumerate().map(|(q, k)| {
+            let coins = Coins::of(key, q);
+            let f = coins.p1_offset();
+            (k[f] as u32 * kinds as u32 + k[f ^ 1] as u32) << 3 | coins.0
         }));
         // ends[g] becomes the end of group g in `order` once the pairs are placed.
         self.ends.clear();
         self.ends.resize(kinds * kinds + 1, 0);
         for &k in &self.keys {
-            self.ends[(k >> 1) as usize + 1] += 1;
+            self.ends[(k >> 3) as usize + 1] += 1;
         }
         for g in 1..self.ends.len() {
             self.ends[g] += self.ends[g - 1];
@@ -233,20 +238,19 @@ impl Melee {
         self.order.clear();
         self.order.resize(pairs, 0);
         for (q, &k) in self.keys.iter().enumerate() {
-            let at = &mut self.ends[(k >> 1) as usize];
+            let at = &mut self.ends[(k >> 3) as usize];
             self.order[*at as usize] = q as u32;
             *at += 1;
         }
         let mut i = 0;
         while i < pairs {
-            let g = (self.keys[self.order[i] as usize] >> 1) as usize;
+            let g = (self.keys[self.order[i] as usize] >> 3) as usize;
             let end = self.ends[g] as usize;
             let meet = Meeting::new(field, (g / kinds) as u16, (g % kinds) as u16);
             for &q in &self.order[i..end] {
                 let q = q as usize;
-                let flip = (self.keys[q] & 1) as usize;
-                let ab = (2 * q + flip, 2 * q + 1 - flip);
-                meet.resolve(field, mode, p, ab, q, key);
+                let coins = Coins(self.keys[q] & 7);
+                meet.resolve(field, mode, &mut hp[q], &mut max[q], coins);
             }
             i = end;
         }
@@ -353,14 +357,11 @@ const BUCKET_KINDS_MAX: usize = 64;
 const BUCKET_PARTICIPANTS_MAX: usize = 1 << 16;
 
 /// CM-6, CM-13: the positions of pair q's (p1, p2): its members sit at 2q and 2q + 1, and the
-/// turn's coin 3q says which is p1 (heads: the one at 2q).
+/// pair's first coin says which is p1 (heads: the one at 2q).
 #[inline(always)]
 pub fn roles(key: u64, q: usize) -> (usize, usize) {
-    if keyed_coin(key, 3 * q as u64) {
-        (2 * q, 2 * q + 1)
-    } else {
-        (2 * q + 1, 2 * q)
-    }
+    let f = Coins::of(key, q).p1_offset();
+    (2 * q + f, 2 * q + (f ^ 1))
 }
 
 /// What the two kinds of a pair fix about their interaction: where each one's folded rule
@@ -386,29 +387,29 @@ impl Meeting {
         }
     }
 
-    /// Pair q's interaction, p1 at position `a`, p2 at `b`.
+    /// One pair's interaction: `hp` and `max` are the pair's two rows (positions 2q, 2q + 1),
+    /// p1 at `coins.p1_offset()`.
     #[inline(always)]
     fn resolve(
         self,
         field: &Field,
         mode: Mode,
-        p: &mut Participants,
-        (a, b): (usize, usize),
-        q: usize,
-        key: u64,
+        hp: &mut [i32; 2],
+        max: &mut [i32; 2],
+        coins: Coins,
     ) {
-        let (mut ha, mut ma, mut hb, mut mb) = (p.hp[a], p.max[a], p.hp[b], p.max[b]);
+        let (a, b) = (coins.p1_offset(), coins.p1_offset() ^ 1);
+        let (mut ha, mut ma, mut hb, mut mb) = (hp[a], max[a], hp[b], max[b]);
         // CM-7: p1 decides seeing p2 untouched; p2 sees p1 after p1 paid and decayed.
         let ap1 = decide(field, mode, self.slot_a, &mut ha, &mut ma, &mut hb, mb);
         let ap2 = decide(field, mode, self.slot_b, &mut hb, &mut mb, &mut ha, ma);
-        // CM-8: p1 acts on p2, then p2 on p1; CM-13: their run-away coins are 3q + 1, 3q + 2.
-        let c = 3 * q as u64;
-        hb = act(self.heal_a, ap1, hb, mb, ap2, key, c + 1);
-        ha = act(self.heal_b, ap2, ha, ma, ap1, key, c + 2);
-        p.hp[a] = ha;
-        p.max[a] = ma;
-        p.hp[b] = hb;
-        p.max[b] = mb;
+        // CM-8: p1 acts on p2, then p2 on p1, with the pair's run-away coins (CM-13).
+        hb = act(self.heal_a, ap1, hb, mb, ap2, coins.p1_lands());
+        ha = act(self.heal_b, ap2, ha, ma, ap1, coins.p2_lands());
+        hp[a] = ha;
+        max[a] = ma;
+        hp[b] = hb;
+        max[b] = mb;
     }
 }
 
@@ -436,14 +437,14 @@ fn decide(
 }
 
 /// CM-8: an actor spends `ap` on its target: a healer always heals (any clan, any sign); a
-/// warrior hits, but only on heads of the turn's coin `coin` when the target ran away (its
-/// AP <= 0). Returns the target's new hp.
+/// warrior hits, but when the target ran away (its AP <= 0) only if its coin `lands`. Returns
+/// the target's new hp.
 #[inline(always)]
-fn act(healer: bool, ap: i32, hp: i32, max: i32, target_ap: i32, key: u64, coin: u64) -> i32 {
+fn act(healer: bool, ap: i32, hp: i32, max: i32, target_ap: i32, lands: bool) -> i32 {
     // Computed both ways and selected: which way goes is a coin toss to the branch predictor.
     let healed = rules::heal(hp, max, ap);
     let hit = rules::damage(hp, ap);
-    let lands = (target_ap > 0) | keyed_coin(key, coin);
+    let lands = (target_ap > 0) | lands;
     if healer {
         healed
     } else if lands {

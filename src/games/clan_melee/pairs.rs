@@ -6,7 +6,8 @@
 //! constants, constant parts are computed, cases that can never fire are dropped, and a rule left
 //! with one constant answer (a barbarian facing another clan: 10) is a table lookup. What remains
 //! compiles to closures specialised by node shape and operator, so a decision runs native code
-//! instead of an interpreter loop.
+//! instead of an interpreter loop: a rule without side effects becomes one closure (its cases
+//! nested, a test between two constants fused into a single call), so a decision is one call.
 //!
 //! The reference model keeps interpreting the unfolded programs ([`super::state::Field::decide`]);
 //! the differential test and the tests below hold the two to the same answers. Folding uses the
@@ -203,18 +204,81 @@ struct FoldedCase {
     damage_other: Option<Fun>,
 }
 
+/// A folded case: its test (none: always), its action points, its side effect.
+type Kept = (Option<Tree>, Tree, Option<Tree>);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Entry {
     /// The rule's answer whatever the hit points.
     Const(i32),
-    /// The cases left, a range of `cases`.
+    /// A rule without side effects, compiled whole to one closure, `rules[i]`.
+    Rule(u32),
+    /// A rule with a side effect: its cases, a range of `cases`.
     Cases { start: u32, len: u32 },
+}
+
+/// A guard `me/other var <op> constant` choosing between two constants: one call for the
+/// commonest rule shape (a coward: `other.hp < 10` -> 10, else 0).
+fn pick_vk<const O: usize>(v: usize, k: i32, then: i32, other: i32) -> Fun {
+    Box::new(move |e| {
+        if binary(BIN[O], e[v & 3], k) != 0 {
+            then
+        } else {
+            other
+        }
+    })
+}
+fn pick_vv<const O: usize>(v: usize, w: usize, then: i32, other: i32) -> Fun {
+    Box::new(move |e| {
+        if binary(BIN[O], e[v & 3], e[w & 3]) != 0 {
+            then
+        } else {
+            other
+        }
+    })
+}
+
+/// Compiles a side-effect-free rule (its folded cases, the last one without a test) to one
+/// closure: first case whose test holds gives the action points.
+fn compile_rule(cases: &[Kept]) -> Fun {
+    match cases {
+        [(None, ap, _), ..] => compile(ap),
+        [(Some(w), ap, _), rest @ ..] => {
+            // Two constants behind a single comparison: no nested calls at all.
+            if let ([(None, Tree::K(other), _)], Tree::K(then), Tree::Bin(op, a, b)) = (rest, ap, w)
+            {
+                let (then, other) = (*then, *other);
+                match (&**a, &**b) {
+                    (Tree::V(v), Tree::K(k)) => {
+                        return by_op!(*op, pick_vk(slot(*v), *k, then, other));
+                    }
+                    (Tree::V(v), Tree::V(u)) => {
+                        return by_op!(*op, pick_vv(slot(*v), slot(*u), then, other));
+                    }
+                    _ => {}
+                }
+            }
+            let (w, rest) = (compile(w), compile_rule(rest));
+            match ap {
+                Tree::K(then) => {
+                    let then = *then;
+                    Box::new(move |e| if w(e) != 0 { then } else { rest(e) })
+                }
+                _ => {
+                    let ap = compile(ap);
+                    Box::new(move |e| if w(e) != 0 { ap(e) } else { rest(e) })
+                }
+            }
+        }
+        [] => unreachable!("the last case has no `when` (checked when the clan compiled)"),
+    }
 }
 
 /// Every kind's rule folded for each partner class, indexed by [`Pairs::slot`].
 #[derive(Clone)]
 pub struct Pairs {
     entries: Vec<Entry>,
+    rules: Arc<[Fun]>,
     cases: Arc<[FoldedCase]>,
 }
 
@@ -222,9 +286,10 @@ impl fmt::Debug for Pairs {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Pairs {{ {} entries, {} constant, {} cases }}",
+            "Pairs {{ {} entries, {} constant, {} rules, {} cases }}",
             self.entries.len(),
             self.constant(),
+            self.rules.len(),
             self.cases.len()
         )
     }
@@ -237,11 +302,12 @@ impl Pairs {
             Tree::from_postfix(&ops[p.start as usize..(p.start + p.len) as usize])
         };
         let mut entries = Vec::new();
+        let mut funs = Vec::new();
         let mut cases = Vec::new();
         for rule in rules {
             for class in 0..4 {
                 let (same, healer) = (class & 2 != 0, class & 1 != 0);
-                let mut kept: Vec<(Option<Tree>, Tree, Option<Tree>)> = Vec::new();
+                let mut kept: Vec<Kept> = Vec::new();
                 for c in rule {
                     let when = c.when.map(|w| tree(w).fold(same, healer));
                     if when == Some(Tree::K(0)) {
@@ -259,6 +325,10 @@ impl Pairs {
                 }
                 entries.push(match kept.as_slice() {
                     [(None, Tree::K(ap), None)] => Entry::Const(*ap),
+                    _ if kept.iter().all(|(_, _, d)| d.is_none()) => {
+                        funs.push(compile_rule(&kept));
+                        Entry::Rule(funs.len() as u32 - 1)
+                    }
                     _ => {
                         let start = cases.len() as u32;
                         for (w, ap, d) in &kept {
@@ -278,6 +348,7 @@ impl Pairs {
         }
         Pairs {
             entries,
+            rules: funs.into(),
             cases: cases.into(),
         }
     }
@@ -289,7 +360,7 @@ impl Pairs {
     }
 
     /// The same answer as [`super::state::Field::decide`] for a partner of `slot`'s class.
-    #[inline]
+    #[inline(always)]
     pub fn decide(
         &self,
         mode: Mode,
@@ -297,12 +368,28 @@ impl Pairs {
         me: (i32, i32),
         other: (i32, i32),
     ) -> (i32, Option<i32>) {
-        let (start, len) = match self.entries[slot] {
-            Entry::Const(ap) => return (ap, None),
-            Entry::Cases { start, len } => (start as usize, len as usize),
-        };
+        match self.entries[slot] {
+            Entry::Const(ap) => (ap, None),
+            Entry::Rule(i) => (
+                self.rules[i as usize](&[me.0, me.1, other.0, other.1]),
+                None,
+            ),
+            Entry::Cases { start, len } => self.decide_cases(mode, start, len, me, other),
+        }
+    }
+
+    /// A rule with a side effect, case by case (rare: kept out of the engine's loop).
+    #[inline(never)]
+    fn decide_cases(
+        &self,
+        mode: Mode,
+        start: u32,
+        len: u32,
+        me: (i32, i32),
+        other: (i32, i32),
+    ) -> (i32, Option<i32>) {
         let mut v: Vars = [me.0, me.1, other.0, other.1];
-        for c in &self.cases[start..start + len] {
+        for c in &self.cases[start as usize..(start + len) as usize] {
             if let Some(w) = &c.when
                 && w(&v) == 0
             {
@@ -382,6 +469,78 @@ mod tests {
                                 f(&v),
                                 eval(body, &env(v, same, healer)),
                                 "{src} at {v:?}, same {same}, healer {healer}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // A whole rule compiled to one closure (the two-constant guards included) answers as the
+    // interpreter walking its cases in order.
+    #[test]
+    fn rules_compiled_whole_agree_with_the_interpreter() {
+        let rules: [&[(Option<&str>, &str)]; 6] = [
+            &[(Some("other.hp < 10"), "10"), (None, "0")],
+            &[(Some("me.hp >= other.hp"), "12"), (None, "3")],
+            &[
+                (Some("same and other.hp < other.max / 2"), "20"),
+                (None, "0"),
+            ],
+            &[
+                (Some("same"), "0"),
+                (Some("other.healer"), "min(other.hp, 2 * (me.hp / 2) + 9)"),
+                (Some("other.hp <= other.max / 3"), "48"),
+                (None, "10 * min(11, other.max / other.hp)"),
+            ],
+            &[
+                (Some("not same"), "me.max - 1"),
+                (None, "other.hp == other.max"),
+            ],
+            &[(None, "other.max - other.hp - 1")],
+        ];
+        for rule in rules {
+            let mut ops = Vec::new();
+            let progs: Vec<_> = rule
+                .iter()
+                .map(|(w, ap)| {
+                    let w = w.map(|w| parse(w, DECISION_VARS, &mut ops).unwrap());
+                    (w, parse(ap, DECISION_VARS, &mut ops).unwrap())
+                })
+                .collect();
+            let body = |p: crate::games::clan_melee::expr::Prog| {
+                ops[p.start as usize..(p.start + p.len) as usize].to_vec()
+            };
+            for same in [false, true] {
+                for healer in [false, true] {
+                    let mut kept: Vec<Kept> = Vec::new();
+                    for (w, ap) in &progs {
+                        let w = w.map(|w| Tree::from_postfix(&body(w)).fold(same, healer));
+                        if w == Some(Tree::K(0)) {
+                            continue;
+                        }
+                        let last = matches!(w, None | Some(Tree::K(_)));
+                        let ap = Tree::from_postfix(&body(*ap)).fold(same, healer);
+                        kept.push((w.filter(|w| !matches!(w, Tree::K(_))), ap, None));
+                        if last {
+                            break;
+                        }
+                    }
+                    let f = compile_rule(&kept);
+                    for a in SAMPLES {
+                        for b in SAMPLES {
+                            let v = [a, b, b.wrapping_sub(a), a.wrapping_mul(3)];
+                            let e = env(v, same, healer);
+                            let want = progs
+                                .iter()
+                                .find(|(w, _)| w.is_none_or(|w| eval(&body(w), &e) != 0))
+                                .map(|(_, ap)| eval(&body(*ap), &e))
+                                .unwrap();
+                            assert_eq!(
+                                f(&v),
+                                want,
+                                "{rule:?} at {v:?}, same {same}, healer {healer}"
                             );
                         }
                     }

@@ -8,7 +8,7 @@ use super::clan::HP_CAP;
 use super::engine::{ClanResult, End, Outcome, Settings};
 use super::rules::{self, Mode};
 use super::state::Field;
-use crate::rng::{MatchRng, Stream, keyed_coin, match_stream_rng};
+use crate::rng::{MatchRng, Stream, match_stream_rng};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Member {
@@ -122,21 +122,21 @@ pub fn play(field: &Field, h: i32, settings: &Settings, seed: u64) -> Outcome {
                 members.swap(2 * q + 1, j);
             }
         }
-        // CM-13: then one draw keys the turn's coins: for pair q, coin 3q says who is p1 (heads:
-        // the member at 2q), coins 3q + 1 and 3q + 2 are p1's and p2's run-away hits.
+        // CM-13: then one draw keys the turn's coins: pair q's three say who is p1 and whether
+        // p1's and p2's hits on a partner who ran away land.
         let key = rng.next_u64();
         for (q, pair) in members.chunks_exact_mut(2).enumerate() {
-            let q = q as u64;
+            let coins = rules::Coins::of(key, q);
             let (left, right) = pair.split_at_mut(1);
-            let (p1, p2) = if keyed_coin(key, 3 * q) {
+            let (p1, p2) = if coins.p1_offset() == 0 {
                 (&mut left[0], &mut right[0])
             } else {
                 (&mut right[0], &mut left[0])
             };
             let ap1 = get_ap(field, mode, p1, p2);
             let ap2 = get_ap(field, mode, p2, p1);
-            act(p1, ap1, p2, ap2, || keyed_coin(key, 3 * q + 1));
-            act(p2, ap2, p1, ap1, || keyed_coin(key, 3 * q + 2));
+            act(p1, ap1, p2, ap2, || coins.p1_lands());
+            act(p2, ap2, p1, ap1, || coins.p2_lands());
             interactions += 1;
         }
         if n % 2 == 1 {

@@ -85,6 +85,35 @@ pub fn decay(hp: i32, max: i32) -> (i32, i32) {
     (hp.min(max), max)
 }
 
+/// CM-13: the three fair coins of pair q in a turn whose key is `key`: the top three bits of
+/// [`crate::rng::keyed_bits`]`(key, q)`, a clear bit for heads. Bit 2 says who is p1 (heads: the
+/// member at position 2q), bit 1 whether p1's hit lands on a partner who ran away, bit 0 the same
+/// for p2 (CM-8). One hash per pair, read in any order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Coins(pub u32);
+
+impl Coins {
+    #[inline(always)]
+    pub fn of(key: u64, q: usize) -> Coins {
+        Coins((crate::rng::keyed_bits(key, q as u64) >> 61) as u32)
+    }
+    /// Where p1 sits within its pair: 0 (position 2q, heads) or 1; p2 sits at the other.
+    #[inline(always)]
+    pub fn p1_offset(self) -> usize {
+        (self.0 >> 2 & 1) as usize
+    }
+    /// p1's hit on a partner who ran away lands (heads).
+    #[inline(always)]
+    pub fn p1_lands(self) -> bool {
+        self.0 & 2 == 0
+    }
+    /// p2's hit on a partner who ran away lands (heads).
+    #[inline(always)]
+    pub fn p2_lands(self) -> bool {
+        self.0 & 1 == 0
+    }
+}
+
 /// CM-30: the classic tournament's 5% wiggle: k = base / 20, amount uniform in [0, k), then
 /// plus or minus with a fair flip. A base below 20 has no wiggle.
 pub fn wiggle(base: i64, rng: &mut impl Rng) -> i64 {

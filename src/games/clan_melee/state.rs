@@ -156,6 +156,13 @@ pub struct Participants {
     pub kind: Vec<u16>,
 }
 
+/// [`Participants`] seen as pairs: row q holds positions 2q and 2q + 1 of each column.
+pub struct PairColumns<'a> {
+    pub hp: &'a mut [[i32; 2]],
+    pub max: &'a mut [[i32; 2]],
+    pub kind: &'a [[u16; 2]],
+}
+
 impl Participants {
     pub fn len(&self) -> usize {
         self.hp.len()
@@ -167,6 +174,15 @@ impl Participants {
         self.hp.clear();
         self.max.clear();
         self.kind.clear();
+    }
+    /// The columns cut into pairs (positions 2q, 2q + 1), the odd one out left off.
+    #[inline(always)]
+    pub fn pair_columns(&mut self) -> PairColumns<'_> {
+        PairColumns {
+            hp: self.hp.as_chunks_mut().0,
+            max: self.max.as_chunks_mut().0,
+            kind: self.kind.as_chunks().0,
+        }
     }
     pub fn push(&mut self, hp: i32, max: i32, kind: u16) {
         self.hp.push(hp);
