@@ -118,7 +118,11 @@ impl Names {
     pub fn split(&mut self, original: HeroId, copy: HeroId) {
         let o = original as usize;
         let g = self.generation[o];
-        let (first, second) = if g.is_multiple_of(2) { ("1", "2") } else { ("A", "B") };
+        let (first, second) = if g.is_multiple_of(2) {
+            ("1", "2")
+        } else {
+            ("A", "B")
+        };
         let sep = if g == 0 { " " } else { "" };
         let base = self.name[o].clone();
         self.name[o] = format!("{base}{sep}{first}");

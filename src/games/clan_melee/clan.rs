@@ -478,6 +478,17 @@ impl Clan {
                     let e = env(rest);
                     let n = count.run(ops, &e);
                     let hp = hp.run(ops, &e);
+                    if let Who::One(k) = who
+                        && hp >= 0
+                        && out.len() + (n.max(0) as usize) < limit
+                    {
+                        // Equal members without draws (a swarm of a million 1-hp members):
+                        // pushed at once, as the loop below would push them one by one.
+                        let n = n.max(0) as usize;
+                        out.extend(std::iter::repeat_n(Made { kind: *k, hp }, n));
+                        rest -= n as i64 * hp.min(HP_CAP) as i64;
+                        continue;
+                    }
                     for _ in 0..n.max(0) {
                         let k = pick(who, rng);
                         push(out, &mut rest, k, hp)?;

@@ -124,10 +124,10 @@ impl Melee {
                 Err(e) => r.disqualified = Some(e),
                 Ok(total) => {
                     let base = field.kind_base[c];
-                    for m in &self.made {
-                        let hp = m.hp.min(HP_CAP);
-                        self.p.push(hp, hp, base + m.kind);
-                    }
+                    let hp = self.made.iter().map(|m| m.hp.min(HP_CAP));
+                    self.p.hp.extend(hp.clone());
+                    self.p.max.extend(hp);
+                    self.p.kind.extend(self.made.iter().map(|m| base + m.kind));
                     r.members = self.made.len() as u32;
                     r.hp = total;
                 }
@@ -160,6 +160,24 @@ impl Melee {
         rng: &mut MatchRng,
         order: Resolve,
     ) -> u64 {
+        // One copy of the turn per mode: the mode's tests are constants inside it.
+        match mode {
+            Mode::Sane => self.turn_as::<false>(field, rng, order),
+            Mode::Reference => self.turn_as::<true>(field, rng, order),
+        }
+    }
+
+    fn turn_as<const REFERENCE: bool>(
+        &mut self,
+        field: &Field,
+        rng: &mut MatchRng,
+        order: Resolve,
+    ) -> u64 {
+        let mode = if REFERENCE {
+            Mode::Reference
+        } else {
+            Mode::Sane
+        };
         let n = self.p.len();
         self.p.draw_pairs(rng);
         // CM-13: one draw per turn keys every coin of the turn (roles, run-away hits).
@@ -177,7 +195,7 @@ impl Melee {
             }
         };
         if buckets && field.kinds.len() <= BUCKET_KINDS_MAX {
-            self.resolve_by_kind_pair(field, mode, key);
+            self.resolve_by_kind_pair::<REFERENCE>(field, key);
         } else {
             let c = self.p.pair_columns();
             for (q, ((h, m), k)) in c.hp.iter_mut().zip(c.max).zip(c.kind).enumerate() {
@@ -215,7 +233,12 @@ impl Melee {
     /// Resolves the turn's pairs grouped by (p1's kind, p2's kind), a counting sort of the pair
     /// indices: within a group every pair runs the same rule code and the same act, so the
     /// branches that a random pairing makes unpredictable become predictable.
-    fn resolve_by_kind_pair(&mut self, field: &Field, mode: Mode, key: u64) {
+    fn resolve_by_kind_pair<const REFERENCE: bool>(&mut self, field: &Field, key: u64) {
+        let mode = if REFERENCE {
+            Mode::Reference
+        } else {
+            Mode::Sane
+        };
         let kinds = field.kinds.len();
         let PairColumns { hp, max, kind } = self.p.pair_columns();
         let pairs = hp.len();
