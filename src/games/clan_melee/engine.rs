@@ -173,11 +173,7 @@ impl Melee {
         rng: &mut MatchRng,
         order: Resolve,
     ) -> u64 {
-        let mode = if REFERENCE {
-            Mode::Reference
-        } else {
-            Mode::Sane
-        };
+        let mode = Mode::of(REFERENCE);
         let n = self.p.len();
         self.p.draw_pairs(rng);
         // CM-13: one draw per turn keys every coin of the turn (roles, run-away hits).
@@ -234,11 +230,7 @@ impl Melee {
     /// indices: within a group every pair runs the same rule code and the same act, so the
     /// branches that a random pairing makes unpredictable become predictable.
     fn resolve_by_kind_pair<const REFERENCE: bool>(&mut self, field: &Field, key: u64) {
-        let mode = if REFERENCE {
-            Mode::Reference
-        } else {
-            Mode::Sane
-        };
+        let mode = Mode::of(REFERENCE);
         let kinds = field.kinds.len();
         let PairColumns { hp, max, kind } = self.p.pair_columns();
         let pairs = hp.len();

@@ -27,6 +27,16 @@ impl Mode {
         }
     }
 
+    /// Reference mode when `reference`, else sane (a constant inside code compiled per mode).
+    #[inline(always)]
+    pub const fn of(reference: bool) -> Mode {
+        if reference {
+            Mode::Reference
+        } else {
+            Mode::Sane
+        }
+    }
+
     pub fn parse(s: &str) -> Result<Mode, String> {
         match s {
             "sane" => Ok(Mode::Sane),
