@@ -18,10 +18,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use skirmish::games::auto_rumble::catalogue::{Catalogue, Loadout, loadout_of_spec};
-use skirmish::games::auto_rumble::data_kernel::{DataKernel, NoHook};
-use skirmish::games::auto_rumble::roster::random_roster;
-use skirmish::games::auto_rumble::trace::Silent;
+use skirmish::games::auto_rumble::input::roster::random_roster;
+use skirmish::games::auto_rumble::kernel::data::{DataKernel, NoHook};
+use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, Loadout, loadout_of_spec};
+use skirmish::games::auto_rumble::trace::hand::Silent;
 use skirmish::games::auto_rumble::{HeroSpec, Kernel, Lineup, Power, rules};
 use skirmish::rng::{Stream, stream_rng};
 
@@ -114,7 +114,7 @@ fn workload(
 fn archive_rosters(cat: &Catalogue) -> Vec<Vec<Loadout>> {
     use rand::RngExt;
     use rand::seq::SliceRandom;
-    use skirmish::games::auto_rumble::catalogue::{Held, default_order};
+    use skirmish::games::auto_rumble::powers::catalogue::{Held, default_order};
     (0..256u64)
         .map(|i| {
             let mut rng = stream_rng(37, i, Stream::Roster);
@@ -145,10 +145,10 @@ fn archive_rosters(cat: &Catalogue) -> Vec<Vec<Loadout>> {
 
 /// The archive rosters on the general kernel and on the data reference (same battles).
 fn archive_workload(c: &mut Criterion) {
-    use skirmish::games::auto_rumble::data_reference;
-    use skirmish::games::auto_rumble::general_kernel::GeneralKernel;
+    use skirmish::games::auto_rumble::kernel::general::GeneralKernel;
+    use skirmish::games::auto_rumble::reference::data;
     let cat = Catalogue::new(
-        skirmish::games::auto_rumble::power_file::load(std::path::Path::new(
+        skirmish::games::auto_rumble::powers::file::load(std::path::Path::new(
             "experiments/powers/archive.toml",
         ))
         .unwrap(),
@@ -175,7 +175,7 @@ fn archive_workload(c: &mut Criterion) {
         let mut hits = 0;
         for (i, b) in rosters.iter().enumerate() {
             let ini = initiative(i as u64);
-            hits += data_reference::play(&cat, b, &ini, rules::DEFAULT_MAX_ROUNDS, cap)
+            hits += data::play(&cat, b, &ini, rules::DEFAULT_MAX_ROUNDS, cap)
                 .outcome
                 .hits;
         }

@@ -11,8 +11,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use skirmish::games::clan_melee::clans;
-use skirmish::games::clan_melee::engine::Melee;
+use skirmish::games::clan_melee::input::clans;
+use skirmish::games::clan_melee::kernel::engine::Melee;
 use skirmish::games::clan_melee::rules::Mode;
 use skirmish::games::clan_melee::state::Field;
 use skirmish::rng::{Stream, match_stream_rng};

@@ -1,7 +1,7 @@
 //! Plays the default 3-hero battle many times: a target for `perf record` / callgrind.
 //!
 //!     cargo run --release --example profile_default -- 2000000
-use skirmish::games::auto_rumble::trace::Silent;
+use skirmish::games::auto_rumble::trace::hand::Silent;
 use skirmish::games::auto_rumble::{HeroSpec, Kernel, Lineup, rules};
 use skirmish::rng::{Stream, stream_rng};
 

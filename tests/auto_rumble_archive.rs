@@ -8,10 +8,12 @@ mod common;
 use common::archive;
 
 use skirmish::games::auto_rumble::EndReason;
-use skirmish::games::auto_rumble::catalogue::{Catalogue, Held, Loadout, Use, default_order};
-use skirmish::games::auto_rumble::data_kernel::{DataKernel, Rounds, in_kernel_class};
-use skirmish::games::auto_rumble::data_reference::{self, Replay};
-use skirmish::games::auto_rumble::general_kernel::GeneralKernel;
+use skirmish::games::auto_rumble::kernel::data::{DataKernel, Rounds, in_kernel_class};
+use skirmish::games::auto_rumble::kernel::general::GeneralKernel;
+use skirmish::games::auto_rumble::powers::catalogue::{
+    Catalogue, Held, Loadout, Use, default_order,
+};
+use skirmish::games::auto_rumble::reference::data::{self, Replay};
 
 /// A hero: coins, powers (strength 0, or `name=strength`), optional use order.
 fn hero(cat: &Catalogue, coins: i32, powers: &[&str], order: Option<&[&str]>) -> Loadout {
@@ -47,7 +49,7 @@ fn play(cat: &Catalogue, builds: &[Loadout], max_rounds: u32) -> Replay {
 
 fn play_within(cat: &Catalogue, builds: &[Loadout], max_rounds: u32, capacity: usize) -> Replay {
     let ini: Vec<f64> = (0..builds.len()).map(|k| 0.9 - 0.1 * k as f64).collect();
-    let want = data_reference::play(cat, builds, &ini, max_rounds, capacity);
+    let want = data::play(cat, builds, &ini, max_rounds, capacity);
     let mut rec = Rounds::default();
     let got = GeneralKernel::new(capacity).run(cat, builds, &ini, max_rounds, &mut rec);
     assert_eq!(rec.0, want.rounds, "general kernel and reference disagree");
@@ -355,7 +357,7 @@ when = "attacked"
 target = "other"
 effects = [{ damage = 5 }]
 "#;
-    let c = Catalogue::new(skirmish::games::auto_rumble::power_file::parse(text, "t").unwrap());
+    let c = Catalogue::new(skirmish::games::auto_rumble::powers::file::parse(text, "t").unwrap());
     let b = [
         hero(&c, 0, &["Thorns"], None),
         hero(&c, 0, &["Thorns"], None),

@@ -9,11 +9,12 @@ use common::{archive, random_archive_loadout};
 
 use rand::RngExt;
 use skirmish::games::auto_rumble::Kernel;
-use skirmish::games::auto_rumble::catalogue::{Catalogue, Held, Loadout, Use};
-use skirmish::games::auto_rumble::data_kernel::{DataKernel, NoHook, Rounds, in_kernel_class};
-use skirmish::games::auto_rumble::roster::random_roster;
-use skirmish::games::auto_rumble::trace::Silent;
-use skirmish::games::auto_rumble::{HeroSpec, Lineup, UseItem, data_reference, reference, rules};
+use skirmish::games::auto_rumble::input::roster::random_roster;
+use skirmish::games::auto_rumble::kernel::data::{DataKernel, NoHook, Rounds, in_kernel_class};
+use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, Held, Loadout, Use};
+use skirmish::games::auto_rumble::reference::{data as data_reference, hand as reference};
+use skirmish::games::auto_rumble::trace::hand::Silent;
+use skirmish::games::auto_rumble::{HeroSpec, Lineup, UseItem, rules};
 use skirmish::rng::{Stream, stream_rng};
 
 const CAPACITIES: [usize; 5] = [4, 9, 16, 64, 256];
@@ -126,9 +127,9 @@ fn data_kernel_matches_data_reference_and_hand_written_kernel_on_10000_battles()
 #[test]
 fn data_kernel_matches_data_reference_on_archive_powers_in_its_class() {
     use rand::seq::SliceRandom;
-    use skirmish::games::auto_rumble::catalogue::default_order;
+    use skirmish::games::auto_rumble::powers::catalogue::default_order;
     let cat = Catalogue::new(
-        skirmish::games::auto_rumble::power_file::load(std::path::Path::new(
+        skirmish::games::auto_rumble::powers::file::load(std::path::Path::new(
             "experiments/powers/archive.toml",
         ))
         .unwrap(),
@@ -220,7 +221,7 @@ struct Replayed {
     births: Vec<Born>,
 }
 
-impl skirmish::games::auto_rumble::data_kernel::RoundHook for Replayed {
+impl skirmish::games::auto_rumble::kernel::data::RoundHook for Replayed {
     const ENABLED: bool = true;
     fn round_end(&mut self, _: u32, v: skirmish::games::auto_rumble::state::RoundView<'_>) {
         self.rounds.push(
@@ -243,7 +244,7 @@ impl skirmish::games::auto_rumble::data_kernel::RoundHook for Replayed {
 // round limits (AR-14) included, and forced initiative ties (AR-6).
 #[test]
 fn general_kernel_matches_data_reference_on_every_archive_power() {
-    use skirmish::games::auto_rumble::general_kernel::GeneralKernel;
+    use skirmish::games::auto_rumble::kernel::general::GeneralKernel;
     let cat = archive();
     let mut kernels: Vec<GeneralKernel> =
         CAPACITIES.iter().map(|&c| GeneralKernel::new(c)).collect();
@@ -322,7 +323,7 @@ fn general_kernel_matches_data_reference_on_every_archive_power() {
 // The general path plays the fast path's class too, and must agree with it there.
 #[test]
 fn general_kernel_matches_the_fast_path_on_the_six() {
-    use skirmish::games::auto_rumble::general_kernel::GeneralKernel;
+    use skirmish::games::auto_rumble::kernel::general::GeneralKernel;
     let cat = Catalogue::builtin();
     let mut fast = DataKernel::new(64);
     let mut general = GeneralKernel::new(64);
@@ -345,7 +346,7 @@ fn general_kernel_matches_the_fast_path_on_the_six() {
 // clauses later in that phase (its own holder's or another hero's) must not count it yet.
 #[test]
 fn copies_are_not_counted_before_their_phase_ends_on_either_path() {
-    use skirmish::games::auto_rumble::general_kernel::GeneralKernel;
+    use skirmish::games::auto_rumble::kernel::general::GeneralKernel;
     let text = r#"
 [[power]]
 name = "Split"
@@ -382,7 +383,7 @@ when = "round_start"
 effects = [{ add_energy = "allies_alive + 2 * opponents_alive" }]
 "#;
     let cat =
-        Catalogue::new(skirmish::games::auto_rumble::power_file::parse(text, "test").unwrap());
+        Catalogue::new(skirmish::games::auto_rumble::powers::file::parse(text, "test").unwrap());
     let mut fast = DataKernel::new(64);
     let mut general = GeneralKernel::new(64);
     for i in 0..2_000u64 {
@@ -396,7 +397,8 @@ effects = [{ add_energy = "allies_alive + 2 * opponents_alive" }]
                     .map(|power| Held { power, strength: 0 })
                     .collect();
                 held.shuffle(&mut rng);
-                let order = skirmish::games::auto_rumble::catalogue::default_order(&cat, &held);
+                let order =
+                    skirmish::games::auto_rumble::powers::catalogue::default_order(&cat, &held);
                 Loadout::compile(&cat, rng.random_range(-30..=30), &held, &order).unwrap()
             })
             .collect();

@@ -6,9 +6,10 @@
 //! mostly small so AR-15 fires often, and round limits vary so AR-14's tie-breaks are exercised.
 
 use rand::RngExt;
-use skirmish::games::auto_rumble::roster::random_roster;
-use skirmish::games::auto_rumble::trace::{RoundRecorder, Silent};
-use skirmish::games::auto_rumble::{Kernel, Lineup, reference, rules};
+use skirmish::games::auto_rumble::input::roster::random_roster;
+use skirmish::games::auto_rumble::reference::hand as reference;
+use skirmish::games::auto_rumble::trace::hand::{RoundRecorder, Silent};
+use skirmish::games::auto_rumble::{Kernel, Lineup, rules};
 use skirmish::rng::{Stream, stream_rng};
 
 const CAPACITIES: [usize; 5] = [4, 9, 16, 64, 256];

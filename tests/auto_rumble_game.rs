@@ -1,13 +1,13 @@
 //! The full game (AR-45 .. AR-50): the sample's bidding through the game engine, the bidding rules,
 //! and whole games played by the strategies.
 
-use skirmish::games::auto_rumble::catalogue::{Catalogue, PowerId, Use};
-use skirmish::games::auto_rumble::data_kernel::{self, DataKernel};
+use skirmish::games::auto_rumble::game::strategy::{Kind, Strategy};
 use skirmish::games::auto_rumble::game::{
     self, GameSettings, INCOME, MAX_OFFER, Player, ROUNDS, Sizes, Table, settle,
 };
+use skirmish::games::auto_rumble::kernel::data::{self, DataKernel};
+use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, PowerId, Use};
 use skirmish::games::auto_rumble::rules;
-use skirmish::games::auto_rumble::strategy::{Kind, Strategy};
 
 fn cat() -> Catalogue {
     Catalogue::builtin()
@@ -127,7 +127,7 @@ fn the_samples_bids_through_the_game_engine_give_its_powers_and_balances() {
         .collect();
     assert_eq!(ini, vec![18.25, 10.75, 13.5]);
     let mut k = DataKernel::new(4096);
-    let o = data_kernel::play(&mut k, &cat, &builds, &ini, 30);
+    let o = data::play(&mut k, &cat, &builds, &ini, 30);
     assert_eq!((o.winner, o.rounds), (Some(1), 4));
 }
 
@@ -327,7 +327,7 @@ fn strategies_parse_with_parameters_and_refuse_unknown_ones() {
             .contains("no parameter `greed`")
     );
     assert!(Kind::parse("random(p=2)").is_err());
-    for name in skirmish::games::auto_rumble::strategy::NAMES {
+    for name in skirmish::games::auto_rumble::game::strategy::NAMES {
         let k = Kind::parse(name).unwrap();
         assert_eq!(Kind::parse(&k.spec()).unwrap(), k, "spec round-trips");
     }

@@ -2,11 +2,11 @@
 //! Where the sample's text slips against its own rules, the rules' number is asserted and the
 //! slip is recorded in docs/rules/auto-rumble.md (S-1 .. S-6).
 
-use skirmish::games::auto_rumble::bidding::resolve_round;
-use skirmish::games::auto_rumble::reference;
-use skirmish::games::auto_rumble::scenario;
+use skirmish::games::auto_rumble::game::bidding::resolve_round;
+use skirmish::games::auto_rumble::input::scenario;
+use skirmish::games::auto_rumble::reference::hand as reference;
 use skirmish::games::auto_rumble::state::{HeroId, RoundView};
-use skirmish::games::auto_rumble::trace::{Hit, JsonTrace, Observer, RoundRecorder};
+use skirmish::games::auto_rumble::trace::hand::{Hit, JsonTrace, Observer, RoundRecorder};
 use skirmish::games::auto_rumble::{EndReason, HeroSpec, Kernel, Lineup, Power, UseItem, rules};
 
 const ALICE: HeroId = 0;
@@ -40,7 +40,7 @@ fn heroes_from_bids() -> Vec<HeroSpec> {
                 name: name.to_string(),
                 coins: r.balances[p],
                 base_initiative: Some(bases[p]),
-                order: skirmish::games::auto_rumble::roster::default_order(&powers),
+                order: skirmish::games::auto_rumble::input::roster::default_order(&powers),
                 powers,
             }
         })

@@ -1,9 +1,10 @@
 //! One small battle per rule (docs/rules/auto-rumble.md), each played by the kernel and the
 //! reference model, which must agree before the rule's own numbers are checked.
 
-use skirmish::games::auto_rumble::trace::RoundRecorder;
+use skirmish::games::auto_rumble::reference::hand as reference;
+use skirmish::games::auto_rumble::trace::hand::RoundRecorder;
 use skirmish::games::auto_rumble::{
-    EndReason, HeroSpec, Kernel, Lineup, Outcome, Power, UseItem, reference, rules,
+    EndReason, HeroSpec, Kernel, Lineup, Outcome, Power, UseItem, rules,
 };
 
 /// Plays `heroes` (base initiatives default to 0.9, 0.8, ... in roster order) through both models.

@@ -8,8 +8,8 @@ use common::{archive, random_archive_loadout};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use skirmish::games::auto_rumble::roster::random_roster;
-use skirmish::games::auto_rumble::trace::Silent;
+use skirmish::games::auto_rumble::input::roster::random_roster;
+use skirmish::games::auto_rumble::trace::hand::Silent;
 use skirmish::games::auto_rumble::{HeroSpec, Kernel, Lineup, Power, rules};
 use skirmish::rng::{Stream, stream_rng};
 
@@ -112,8 +112,8 @@ fn battles_allocate_nothing_after_warm_up_amoeba_included() {
 // The data kernel too: the six read from the built-in file, Amoeba filling the table included.
 #[test]
 fn data_kernel_battles_allocate_nothing_after_warm_up() {
-    use skirmish::games::auto_rumble::catalogue::{Catalogue, Loadout, loadout_of_spec};
-    use skirmish::games::auto_rumble::data_kernel::{DataKernel, NoHook};
+    use skirmish::games::auto_rumble::kernel::data::{DataKernel, NoHook};
+    use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, Loadout, loadout_of_spec};
     let cat = Catalogue::builtin();
     let amoeba: Vec<Loadout> = (0..5)
         .map(|i| {
@@ -153,8 +153,8 @@ fn data_kernel_battles_allocate_nothing_after_warm_up() {
 #[test]
 fn general_kernel_battles_allocate_nothing_after_warm_up() {
     use rand::RngExt;
-    use skirmish::games::auto_rumble::catalogue::Loadout;
-    use skirmish::games::auto_rumble::data_kernel::{self, DataKernel, in_kernel_class};
+    use skirmish::games::auto_rumble::kernel::data::{self, DataKernel, in_kernel_class};
+    use skirmish::games::auto_rumble::powers::catalogue::Loadout;
     let cat = archive();
     let rosters: Vec<Vec<Loadout>> = (0..400u64)
         .map(|i| {
@@ -170,7 +170,7 @@ fn general_kernel_battles_allocate_nothing_after_warm_up() {
     let play_all = |kernel: &mut DataKernel| {
         let (mut general, mut births) = (0, 0);
         for b in &rosters {
-            let o = data_kernel::play(kernel, &cat, b, &ini[..b.len()], 30);
+            let o = data::play(kernel, &cat, b, &ini[..b.len()], 30);
             general += !in_kernel_class(b) as u32;
             births += (o.survivors as usize > b.len()) as u32;
         }
@@ -191,9 +191,9 @@ fn general_kernel_battles_allocate_nothing_after_warm_up() {
 // the six sample powers every battle takes the fast path; with the archive, the general path too.
 #[test]
 fn full_games_bidding_included_allocate_nothing_after_warm_up() {
-    use skirmish::games::auto_rumble::catalogue::Catalogue;
+    use skirmish::games::auto_rumble::game::strategy::{Kind, NAMES, Strategy};
     use skirmish::games::auto_rumble::game::{self, GameSettings, Sizes, Table};
-    use skirmish::games::auto_rumble::strategy::{Kind, NAMES, Strategy};
+    use skirmish::games::auto_rumble::powers::catalogue::Catalogue;
     let cat = Catalogue::builtin();
     let sizes = Sizes::new(&cat);
     // Values that differ per power, so value-aware strategies bid on some and not others.
@@ -253,8 +253,8 @@ fn full_games_bidding_included_allocate_nothing_after_warm_up() {
 // the dead) allocate nothing, in both modes.
 #[test]
 fn clan_melee_turns_allocate_nothing() {
-    use skirmish::games::clan_melee::clans;
-    use skirmish::games::clan_melee::engine::Melee;
+    use skirmish::games::clan_melee::input::clans;
+    use skirmish::games::clan_melee::kernel::engine::Melee;
     use skirmish::games::clan_melee::rules::Mode;
     use skirmish::rng::match_stream_rng;
     let field = clans::reference_field();

@@ -2,8 +2,8 @@
 //! `experiments/clan-melee/`: rosters pinned at the budgets the description lists, and each
 //! clan's decisions in a few situations (CM-20 .. CM-25).
 
-use skirmish::games::clan_melee::clan::{Clan, Made};
-use skirmish::games::clan_melee::clans;
+use skirmish::games::clan_melee::input::clan::{Clan, Made};
+use skirmish::games::clan_melee::input::clans;
 use skirmish::games::clan_melee::rules::Mode;
 use skirmish::games::clan_melee::state::Field;
 use skirmish::rng::{Stream, stream_rng};

@@ -1,8 +1,8 @@
 //! The optimised engine against the plain reference model (`reference.rs`): whole melees of the
 //! reference field at random budgets, in both modes, must agree in every number.
 
-use skirmish::games::clan_melee::clans;
-use skirmish::games::clan_melee::engine::{Melee, Resolve, Settings};
+use skirmish::games::clan_melee::input::clans;
+use skirmish::games::clan_melee::kernel::engine::{Melee, Resolve, Settings};
 use skirmish::games::clan_melee::reference;
 use skirmish::games::clan_melee::rules::Mode;
 use skirmish::rng::{Stream, match_seed, match_stream_rng};

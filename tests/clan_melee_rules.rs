@@ -2,8 +2,8 @@
 //! format.
 
 use rand::Rng;
-use skirmish::games::clan_melee::clan::Clan;
-use skirmish::games::clan_melee::engine::{End, Melee, Settings, roles};
+use skirmish::games::clan_melee::input::clan::Clan;
+use skirmish::games::clan_melee::kernel::engine::{End, Melee, Settings, roles};
 use skirmish::games::clan_melee::rules::{self, Mode};
 use skirmish::games::clan_melee::state::{Field, Participants};
 use skirmish::rng::{Stream, match_stream_rng};

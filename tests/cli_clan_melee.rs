@@ -183,7 +183,7 @@ fn the_study_answers_both_questions_with_intervals_and_repeats_exactly() {
     assert_eq!(melees, 80);
     for f in ["ap0.toml", "ap30.toml", "healers50.toml"] {
         let text = fs::read_to_string(a.join("challengers").join(f)).unwrap();
-        skirmish::games::clan_melee::clan::Clan::parse(f, &text).unwrap();
+        skirmish::games::clan_melee::input::clan::Clan::parse(f, &text).unwrap();
     }
     assert!(study(&b, "2", &[]).status.success());
     assert_eq!(

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use common::dataset_files;
 use polars::prelude::*;
-use skirmish::games::auto_rumble::ffa::{Ffa, FfaSettings};
+use skirmish::games::auto_rumble::simulation::ffa::{Ffa, FfaSettings};
 use skirmish::platform::job::Job;
 use skirmish::platform::parquet;
 use skirmish::platform::plan::Shard;

@@ -5,9 +5,9 @@
 //! 20,000 arbitrary inputs + 30,000 mutations per run, from fixed seeds (README records it).
 
 use rand::RngExt;
-use skirmish::games::auto_rumble::catalogue::{Catalogue, Held, Loadout, default_order};
-use skirmish::games::auto_rumble::data_kernel::{DataKernel, play};
-use skirmish::games::auto_rumble::power_file::parse;
+use skirmish::games::auto_rumble::kernel::data::{DataKernel, play};
+use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, Held, Loadout, default_order};
+use skirmish::games::auto_rumble::powers::file::parse;
 use skirmish::rng::{Stream, stream_rng};
 
 const ARBITRARY: u64 = 20_000;

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use skirmish::games::auto_rumble::Power;
-use skirmish::games::auto_rumble::power_file::{self, EffectKind, When};
+use skirmish::games::auto_rumble::powers::file::{self, EffectKind, When};
 
 fn skirmish(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skirmish"))
@@ -25,21 +25,18 @@ fn write(name: &str, text: &str) -> String {
 // The built-in catalogue is the six sample powers, in the sample's order.
 #[test]
 fn built_in_catalogue_is_the_six_sample_powers_in_order() {
-    let names: Vec<&str> = power_file::builtin()
-        .iter()
-        .map(|d| d.name.as_str())
-        .collect();
+    let names: Vec<&str> = file::builtin().iter().map(|d| d.name.as_str()).collect();
     let sample: Vec<&str> = Power::ALL.iter().map(|p| p.name()).collect();
     assert_eq!(names, sample);
-    let amoeba = &power_file::builtin()[0];
+    let amoeba = &file::builtin()[0];
     assert_eq!(amoeba.clauses[0].when, When::RoundEnd);
     assert_eq!(amoeba.clauses[0].effects()[1].kind, EffectKind::CopySelf);
 }
 
 #[test]
 fn archive_includes_the_sample_and_loads_every_power() {
-    let defs = power_file::load(Path::new("experiments/powers/archive.toml")).unwrap();
-    assert_eq!(&defs[..6], power_file::builtin());
+    let defs = file::load(Path::new("experiments/powers/archive.toml")).unwrap();
+    assert_eq!(&defs[..6], file::builtin());
     // All 36 powers of shared/rumble-powers.md, plus Pox (what the Poxwalkers hold).
     assert_eq!(defs.len(), 37);
     for d in &defs {

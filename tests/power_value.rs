@@ -2,7 +2,7 @@
 //! is known: `coins` powers are worth their coins by definition (AR-43), and a power with a
 //! smaller number is worth less than the same power with a bigger one.
 
-use skirmish::games::auto_rumble::power_value::{
+use skirmish::games::auto_rumble::analysis::power_value::{
     ArmEstimate, Estimates, PowerValue, Stop, ValueSettings,
 };
 use skirmish::stats::Censor;

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::simulate::parse_range;
-use crate::games::auto_rumble::power_value::{PowerValue, Stop, ValueSettings};
+use super::flags::parse_range;
+use crate::games::auto_rumble::analysis::power_value::{PowerValue, Stop, ValueSettings};
 use crate::platform::tally::thousands;
 
 #[derive(Args, Debug, Clone, Default)]
@@ -148,13 +148,11 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("runs/powers"));
-    let threads = flags
-        .threads
-        .unwrap_or_else(super::simulate::default_threads);
+    let threads = flags.threads.unwrap_or_else(super::flags::default_threads);
     if threads == 0 {
         return Err("--threads: give at least 1".into());
     }
-    let encode = super::simulate::encoder()?;
+    let encode = super::flags::encoder()?;
     let pool = crate::platform::runner::pool(threads)?;
     let per = v.battles_per_roster();
     let pb = bar(v.settings.max_battles / per * per, !flags.quiet);

@@ -4,12 +4,16 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::games::clan_melee::clans;
-use crate::games::clan_melee::engine::{DEFAULT_MAX_TURNS, Settings};
+use crate::games::clan_melee::analysis::study::{
+    ClanStudy, Study, Variant, healer_clan, warrior_clan,
+};
+use crate::games::clan_melee::input::clans;
+use crate::games::clan_melee::kernel::engine::{DEFAULT_MAX_TURNS, Settings};
 use crate::games::clan_melee::rules::Mode;
+use crate::games::clan_melee::simulation::tournament::{
+    CLASSIC_BUDGETS, ClanTournament, win_table,
+};
 use crate::games::clan_melee::state::Field;
-use crate::games::clan_melee::study::{ClanStudy, Study, Variant, healer_clan, warrior_clan};
-use crate::games::clan_melee::tournament::{CLASSIC_BUDGETS, ClanTournament, win_table};
 use crate::platform::job::Job;
 use crate::platform::tally::thousands;
 
@@ -118,7 +122,7 @@ fn summary_head<S: crate::platform::runner::Simulation>(
 /// `skirmish tournament clan-melee`.
 pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     let t = build(f)?;
-    let encode = super::simulate::encoder()?;
+    let encode = super::flags::encoder()?;
     let chunk_size = f.chunk_size.unwrap_or((f.melees / 5).max(1));
     if chunk_size == 0 {
         return Err("--chunk-size: at least 1".into());
@@ -158,7 +162,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
         matches: t.matches(),
         chunk_size,
         out: f.out.clone(),
-        threads: f.threads.unwrap_or_else(super::simulate::default_threads),
+        threads: f.threads.unwrap_or_else(super::flags::default_threads),
         shard: None,
         progress: !f.quiet,
         command,
@@ -405,7 +409,7 @@ pub fn study_report(s: &ClanStudy, tally: &crate::platform::tally::Tally) -> Str
 /// `skirmish analyze clan-melee`.
 pub fn study(f: &StudyFlags) -> Result<String, String> {
     let (s, texts) = build_study(f)?;
-    let encode = super::simulate::encoder()?;
+    let encode = super::flags::encoder()?;
     let chunk_size = f.chunk_size.unwrap_or(f.melees).max(1);
     let command = format!(
         "skirmish analyze clan-melee --study {} --ap {} --healer-share {} --warrior-ap {} --piece {} --budgets {} --melees {} --mode {} --max-turns {} --seed {} --chunk-size {chunk_size}{}",
@@ -439,7 +443,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         matches: s.matches(),
         chunk_size,
         out: f.out.clone(),
-        threads: f.threads.unwrap_or_else(super::simulate::default_threads),
+        threads: f.threads.unwrap_or_else(super::flags::default_threads),
         shard: None,
         progress: !f.quiet,
         command,
@@ -465,4 +469,125 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         dir.display(),
         challengers.display()
     ))
+}
+
+/// `skirmish clan-melee play`: one melee, told.
+#[derive(Args, Debug, Clone)]
+pub struct PlayFlags {
+    /// Clan files or folders (a folder's *.toml in name order), comma-separated [default: the
+    /// nine classic clans].
+    #[arg(long)]
+    pub clans: Option<String>,
+    /// The melee's budget in hit points, played exactly (no wiggle).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(i32).range(1..=100_000_000))]
+    pub budget: i32,
+    /// sane (the seed's rules, no zombies) or reference (the classic engine, quirks included).
+    #[arg(long, default_value = "sane")]
+    pub mode: String,
+    /// The melee's seed (CM-13 lists every draw).
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Turns after which the melee stops, reported as a turn cap (CM-12).
+    #[arg(long, default_value_t = DEFAULT_MAX_TURNS, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_turns: u32,
+    /// Tell the melee turn by turn, as a host would post it.
+    #[arg(long, conflicts_with = "trace")]
+    pub narrate: bool,
+    /// JSON Lines: each clan's survivors and hp after each turn, then the result.
+    #[arg(long)]
+    pub trace: bool,
+}
+
+fn field_of(clans: Option<&str>) -> Result<Field, String> {
+    let clans = match clans {
+        None => clans::reference(),
+        Some(list) => {
+            let paths: Vec<PathBuf> = list.split(',').map(|p| PathBuf::from(p.trim())).collect();
+            clans::load(&paths).map_err(|e| e.to_string())?
+        }
+    };
+    Field::new(clans).map_err(|e| format!("--clans: {e}"))
+}
+
+/// `skirmish clan-melee play`.
+pub fn play(f: &PlayFlags) -> Result<String, String> {
+    use crate::games::clan_melee::trace;
+    let settings = Settings {
+        mode: Mode::parse(&f.mode)?,
+        max_turns: f.max_turns,
+    };
+    let field = field_of(f.clans.as_deref())?;
+    if f.trace {
+        return Ok(trace::trace(&field, f.budget, &settings, f.seed));
+    }
+    let text = trace::narrate(&field, f.budget, &settings, f.seed);
+    if f.narrate {
+        return Ok(text);
+    }
+    // Without --narrate: the fielded clans and the verdict, not every turn.
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.retain(|l| !l.starts_with("Turn ") && !l.starts_with("  ("));
+    Ok(lines.join("\n") + "\n")
+}
+
+/// `skirmish clan-melee check FILE`: the clan compiled, and what it fields at a range of budgets.
+pub fn check(path: &std::path::Path) -> Result<String, String> {
+    use crate::games::clan_melee::input::clan::Clan;
+    use crate::rng::{Stream, match_stream_rng};
+    use std::fmt::Write as _;
+    let clan = Clan::load(path).map_err(|e| e.to_string())?;
+    let mut out = format!(
+        "{}: clan `{}`, {} kinds{}\n",
+        path.display(),
+        clan.name,
+        clan.kinds.len(),
+        clan.clan_id
+            .map_or(String::new(), |id| format!(", members carry clan ID {id}"))
+    );
+    for k in &clan.kinds {
+        let _ = writeln!(
+            out,
+            "  {} ({}): a rule of {} case{}{}",
+            k.name,
+            if k.healer { "healer" } else { "warrior" },
+            k.cases.len(),
+            if k.cases.len() == 1 { "" } else { "s" },
+            if k.has_effect() {
+                ", can hurt its partner at decision time"
+            } else {
+                ""
+            }
+        );
+    }
+    let mut made = Vec::new();
+    for h in [100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000] {
+        let mut rng = match_stream_rng(42, Stream::Roster);
+        match clan.enter(clan.clan_id.unwrap_or(0) as usize, h, &mut rng, &mut made) {
+            Ok(total) => {
+                let mut per_kind = vec![0u64; clan.kinds.len()];
+                for m in &made {
+                    per_kind[m.kind as usize] += 1;
+                }
+                let kinds: Vec<String> = clan
+                    .kinds
+                    .iter()
+                    .zip(&per_kind)
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(k, n)| format!("{n} {}", k.name))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "  at {}: {} members ({}), {} hp",
+                    thousands(h as u64),
+                    thousands(made.len() as u64),
+                    kinds.join(", "),
+                    thousands(total as u64)
+                );
+            }
+            Err(why) => {
+                let _ = writeln!(out, "  at {}: disqualified: {why}", thousands(h as u64));
+            }
+        }
+    }
+    Ok(out)
 }

@@ -1,6 +1,7 @@
 //! The `skirmish` command line. Each subcommand parses its flags, calls library code, and turns
 //! errors into one message on stderr with exit code 2.
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,8 +10,10 @@ use clap::{Args, Parser, Subcommand};
 
 mod analyze;
 mod clan_melee;
+pub mod flags;
 mod powers;
 mod rumble;
+mod run;
 pub mod simulate;
 mod tournament;
 
@@ -27,37 +30,39 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The games, their commands and their input files.
+    Games,
     /// Auto Rumble: bidding on powers, then automated hero battles.
     Rumble {
         #[command(subcommand)]
         command: RumbleCommand,
     },
-    /// Auto Rumble power files: validate them and read them back.
-    Powers {
+    /// Clan Melee: clans of warriors and healers in a free-for-all melee.
+    ClanMelee {
         #[command(subcommand)]
-        command: PowersCommand,
+        command: ClanMeleeCommand,
     },
     /// Play many seeded matches on all cores into a Parquet dataset, then summarise.
     Simulate {
         #[command(subcommand)]
         game: SimulateCommand,
     },
-    /// Balance analyses over many paired battles.
-    Analyze {
-        #[command(subcommand)]
-        command: AnalyzeCommand,
-    },
-    /// Tournaments between strategies, played as full games on all cores.
+    /// Tournaments between strategies or clans, played on all cores.
     Tournament {
         #[command(subcommand)]
         game: TournamentCommand,
     },
-    /// Run an experiment file (TOML naming the command and all its settings).
+    /// Balance analyses: `skirmish analyze <game> <question>`.
+    Analyze {
+        #[command(subcommand)]
+        game: AnalyzeCommand,
+    },
+    /// Run an experiment file of any game (TOML naming the command and all its settings).
     Run {
         /// The experiment file, e.g. experiments/rumble-ffa.toml.
         file: PathBuf,
         #[command(flatten)]
-        flags: simulate::RunFlags,
+        flags: flags::RunFlags,
     },
     /// Measure this machine: kernel battles/s and attacks/s on one and all threads, and the
     /// end-to-end rate with Parquet writing.
@@ -69,6 +74,12 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Old spelling of `skirmish rumble check` / `skirmish rumble powers` (kept for one release).
+    #[command(hide = true)]
+    Powers {
+        #[command(subcommand)]
+        command: PowersCommand,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -76,7 +87,7 @@ enum SimulateCommand {
     /// Random Auto Rumble free-for-all battles (rosters drawn from the ranges below).
     Rumble {
         #[command(flatten)]
-        flags: simulate::RunFlags,
+        flags: flags::RunFlags,
         #[command(flatten)]
         ffa: simulate::FfaFlags,
     },
@@ -94,12 +105,36 @@ enum TournamentCommand {
 
 #[derive(Subcommand, Debug)]
 enum AnalyzeCommand {
-    /// Auto Rumble: what each power is worth in coins, with 95% intervals; pairs that combine
-    /// or counter (AR-44).
+    /// Auto Rumble's questions.
+    Rumble {
+        #[command(subcommand)]
+        question: RumbleQuestion,
+    },
+    /// Clan Melee's questions (`analyze clan-melee` alone: the old spelling of `challengers`).
+    #[command(args_conflicts_with_subcommands = true)]
+    ClanMelee {
+        #[command(subcommand)]
+        question: Option<ClanMeleeQuestion>,
+        #[command(flatten)]
+        flags: clan_melee::StudyFlags,
+    },
+    /// Old spelling of `skirmish analyze rumble powers` (kept for one release).
+    #[command(hide = true)]
     Powers(analyze::PowerFlags),
-    /// Clan Melee: the best fixed warrior AP level and the best healer share, as challenger
-    /// clans against the nine reference clans, with 95% intervals (CM-40).
-    ClanMelee(clan_melee::StudyFlags),
+}
+
+#[derive(Subcommand, Debug)]
+enum RumbleQuestion {
+    /// What each power is worth in coins, with 95% intervals; pairs that combine or counter
+    /// (AR-44).
+    Powers(analyze::PowerFlags),
+}
+
+#[derive(Subcommand, Debug)]
+enum ClanMeleeQuestion {
+    /// The best fixed warrior AP level and the best healer share, as challenger clans against
+    /// the nine reference clans, with 95% intervals (CM-40).
+    Challengers(clan_melee::StudyFlags),
 }
 
 #[derive(Subcommand, Debug)]
@@ -119,7 +154,29 @@ enum PowersCommand {
 #[derive(Subcommand, Debug)]
 enum RumbleCommand {
     /// Play one battle from a scenario file (default: the rules' worked sample, round 1).
-    Battle(BattleArgs),
+    #[command(alias = "battle")]
+    Play(BattleArgs),
+    /// Check any Auto Rumble input file (a power file or a scenario) and print it back.
+    Check {
+        /// A power file (`[[power]]` tables) or a scenario (`[battle]`, `[[hero]]`).
+        file: PathBuf,
+    },
+    /// One line per power of a power file (default: the built-in six sample powers).
+    Powers {
+        /// The power file (TOML).
+        file: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum ClanMeleeCommand {
+    /// Play one melee (default: the nine classic clans at 1,000 hit points).
+    Play(clan_melee::PlayFlags),
+    /// Check a clan file and print what it fields at a range of budgets.
+    Check {
+        /// The clan file (TOML), e.g. experiments/clan-melee/3-salt-coward.toml.
+        file: PathBuf,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -149,40 +206,7 @@ struct BattleArgs {
 /// Runs the command line; returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Rumble {
-            command: RumbleCommand::Battle(args),
-        } => rumble::battle(args),
-        Command::Powers {
-            command: PowersCommand::Check { file },
-        } => powers::check(&file),
-        Command::Powers {
-            command: PowersCommand::List { file },
-        } => powers::list(file.as_deref()),
-        Command::Simulate {
-            game: SimulateCommand::Rumble { flags, ffa },
-        } => simulate::simulate_rumble(&flags, &ffa),
-        Command::Analyze {
-            command: AnalyzeCommand::Powers(flags),
-        } => analyze::powers(&flags),
-        Command::Analyze {
-            command: AnalyzeCommand::ClanMelee(flags),
-        } => clan_melee::study(&flags),
-        Command::Tournament {
-            game: TournamentCommand::Rumble(flags),
-        } => tournament::rumble(&flags),
-        Command::Tournament {
-            game: TournamentCommand::ClanMelee(flags),
-        } => clan_melee::tournament(&flags),
-        Command::Run { file, flags } => simulate::run_experiment(&file, &flags),
-        Command::Bench { matches, threads } => {
-            if matches == 0 || threads == Some(0) {
-                Err("bench: --matches and --threads must be at least 1".to_string())
-            } else {
-                simulate::bench(matches, threads)
-            }
-        }
-    };
+    let result = dispatch(cli.command);
     match result {
         Ok(text) => {
             let mut out = std::io::stdout().lock();
@@ -195,4 +219,91 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn dispatch(command: Command) -> Result<String, String> {
+    match command {
+        Command::Games => Ok(games()),
+        Command::Rumble { command } => match command {
+            RumbleCommand::Play(args) => rumble::battle(args),
+            RumbleCommand::Check { file } => rumble::check(&file),
+            RumbleCommand::Powers { file } => powers::list(file.as_deref()),
+        },
+        Command::ClanMelee { command } => match command {
+            ClanMeleeCommand::Play(flags) => clan_melee::play(&flags),
+            ClanMeleeCommand::Check { file } => clan_melee::check(&file),
+        },
+        Command::Powers { command } => match command {
+            PowersCommand::Check { file } => powers::check(&file),
+            PowersCommand::List { file } => powers::list(file.as_deref()),
+        },
+        Command::Simulate {
+            game: SimulateCommand::Rumble { flags, ffa },
+        } => simulate::simulate_rumble(&flags, &ffa),
+        Command::Analyze { game } => match game {
+            AnalyzeCommand::Rumble {
+                question: RumbleQuestion::Powers(flags),
+            }
+            | AnalyzeCommand::Powers(flags) => analyze::powers(&flags),
+            AnalyzeCommand::ClanMelee {
+                question: Some(ClanMeleeQuestion::Challengers(flags)),
+                ..
+            }
+            | AnalyzeCommand::ClanMelee {
+                question: None,
+                flags,
+            } => clan_melee::study(&flags),
+        },
+        Command::Tournament {
+            game: TournamentCommand::Rumble(flags),
+        } => tournament::rumble(&flags),
+        Command::Tournament {
+            game: TournamentCommand::ClanMelee(flags),
+        } => clan_melee::tournament(&flags),
+        Command::Run { file, flags } => match run::experiment(&file, &flags)? {
+            run::Experiment::Done(text) => Ok(text),
+            run::Experiment::Argv(argv) => {
+                let cli = Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(argv))
+                    .map_err(|e| {
+                        format!("{}: {}", file.display(), e.render().to_string().trim())
+                    })?;
+                if matches!(cli.command, Command::Run { .. }) {
+                    return Err(format!(
+                        "{}: an experiment file cannot run another",
+                        file.display()
+                    ));
+                }
+                dispatch(cli.command)
+            }
+        },
+        Command::Bench { matches, threads } => {
+            if matches == 0 || threads == Some(0) {
+                Err("bench: --matches and --threads must be at least 1".to_string())
+            } else {
+                simulate::bench(matches, threads)
+            }
+        }
+    }
+}
+
+/// `skirmish games`: every game, the commands that play it and the files a host writes for it.
+fn games() -> String {
+    let mut out = String::new();
+    for g in crate::games::GAMES {
+        let _ = writeln!(out, "{} ({}): {}", g.title, g.command, g.summary);
+        let _ = writeln!(
+            out,
+            "  rules: {}; readings: {}; guide: {}",
+            g.seed, g.rules, g.guide
+        );
+        for c in g.commands {
+            let _ = writeln!(out, "  skirmish {c}");
+        }
+        for (what, example) in g.inputs {
+            let _ = writeln!(out, "  input: {what}, e.g. {example}");
+        }
+        out.push('\n');
+    }
+    out.push_str("Every dataset command takes --seed, --out, --threads, --chunk-size, --shard and --quiet;\n`skirmish run FILE.toml` runs an experiment file of any of them.\n");
+    out
 }

@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use crate::games::auto_rumble::catalogue::{Catalogue, Held, Loadout, default_order};
-use crate::games::auto_rumble::data_kernel::in_kernel_class;
-use crate::games::auto_rumble::power_file::{self, PowerDef};
+use crate::games::auto_rumble::kernel::data::in_kernel_class;
+use crate::games::auto_rumble::powers::catalogue::{Catalogue, Held, Loadout, default_order};
+use crate::games::auto_rumble::powers::file::{self, PowerDef};
 
 /// Which path of the struct-of-arrays data kernel plays each power's battles: "fast"
 /// (self-contained powers) or "general" (reactions, summons, effects on other heroes: every
@@ -29,9 +29,9 @@ fn load(file: Option<&Path>) -> Result<(String, Vec<PowerDef>), String> {
     match file {
         None => Ok((
             "the built-in catalogue (experiments/powers/sample.toml)".to_string(),
-            power_file::builtin().to_vec(),
+            file::builtin().to_vec(),
         )),
-        Some(p) => power_file::load(p)
+        Some(p) => file::load(p)
             .map(|d| (p.display().to_string(), d))
             .map_err(|e| e.to_string()),
     }

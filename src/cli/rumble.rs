@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::BattleArgs;
-use crate::games::auto_rumble::scenario::{self, Scenario};
-use crate::games::auto_rumble::trace::{JsonTrace, Narrator, Silent};
+use crate::games::auto_rumble::input::scenario::{self, Scenario};
+use crate::games::auto_rumble::trace::hand::{JsonTrace, Narrator, Silent};
 use crate::games::auto_rumble::{EndReason, Kernel, Lineup, Outcome, rules};
 use crate::rng::{Stream, stream_rng};
 
@@ -49,13 +49,13 @@ pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
 /// `--powers FILE`: the heroes' powers come from a power file. The battle is played by the data
 /// reference model (every clause of the format; one battle needs no speed), so reactions and
 /// effects on other heroes work too; `--narrate` tells it from the reference's events
-/// ([`crate::games::auto_rumble::data_trace`]).
+/// ([`crate::games::auto_rumble::trace::data`]).
 fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<String, String> {
-    use crate::games::auto_rumble::catalogue::{Catalogue, NO_CLAUSE};
-    use crate::games::auto_rumble::data_reference;
-    use crate::games::auto_rumble::trace::{Names, json_str};
+    use crate::games::auto_rumble::powers::catalogue::{Catalogue, NO_CLAUSE};
+    use crate::games::auto_rumble::reference::data;
+    use crate::games::auto_rumble::trace::hand::{Names, json_str};
     let cat = Catalogue::new(
-        crate::games::auto_rumble::power_file::load(powers).map_err(|e| e.to_string())?,
+        crate::games::auto_rumble::powers::file::load(powers).map_err(|e| e.to_string())?,
     );
     let mut sc = match &args.file {
         Some(path) => scenario::load_with(path, &cat).map_err(|e| e.to_string())?,
@@ -72,9 +72,9 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
     let builds: Vec<_> = sc.heroes.iter().map(|h| h.loadout).collect();
     let team_names: Vec<String> = sc.heroes.iter().map(|h| h.name.clone()).collect();
     let (r, events) = if args.narrate {
-        data_reference::play_narrated(&cat, &builds, &initiative, sc.max_rounds, sc.capacity)
+        data::play_narrated(&cat, &builds, &initiative, sc.max_rounds, sc.capacity)
     } else {
-        let r = data_reference::play(&cat, &builds, &initiative, sc.max_rounds, sc.capacity);
+        let r = data::play(&cat, &builds, &initiative, sc.max_rounds, sc.capacity);
         (r, Vec::new())
     };
     let mut names = Names::new(&team_names);
@@ -151,7 +151,7 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
         );
     }
     if args.narrate {
-        text.push_str(&crate::games::auto_rumble::data_trace::render(
+        text.push_str(&crate::games::auto_rumble::trace::data::render(
             &cat,
             &team_names,
             &events,
@@ -267,4 +267,31 @@ fn verdict(l: &Lineup, o: &Outcome, k: &Kernel) -> String {
         );
     }
     s
+}
+
+/// `skirmish rumble check FILE`: a power file (`[[power]]` or `include`) is checked as
+/// `powers check` does; anything else is read as a scenario and its heroes printed back.
+pub(super) fn check(path: &std::path::Path) -> Result<String, String> {
+    let text =
+        crate::games::file_error::read(path, "Auto Rumble file").map_err(|e| e.to_string())?;
+    let table: Option<toml::Table> = toml::from_str(&text).ok();
+    let is_power_file = table
+        .as_ref()
+        .is_some_and(|t| t.contains_key("power") || t.contains_key("include"));
+    if is_power_file {
+        return super::powers::check(path);
+    }
+    let sc = scenario::load(path).map_err(|e| e.to_string())?;
+    let lineup = sc.lineup();
+    let mut out = format!(
+        "{}: a scenario of {} heroes (seed {}, at most {} rounds, capacity {})\n",
+        path.display(),
+        sc.heroes.len(),
+        sc.seed,
+        sc.max_rounds,
+        sc.capacity
+    );
+    let initiative = lineup.initiatives(&mut stream_rng(sc.seed, 0, Stream::Initiative));
+    out.push_str(&header(&lineup, &initiative));
+    Ok(out)
 }

@@ -1,46 +1,17 @@
 //! `skirmish simulate rumble`, `skirmish run FILE.toml` and `skirmish bench`.
 
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::games::auto_rumble::ffa::{Ffa, FfaSettings};
+use crate::games::auto_rumble::simulation::ffa::{Ffa, FfaSettings};
 use crate::platform::job::Job;
-use crate::platform::plan::{Plan, Shard};
-use crate::platform::runner::{self, Encoder};
+use crate::platform::plan::Plan;
+use crate::platform::runner;
 use crate::platform::tally::thousands;
 
-/// Flags every simulation shares: size, seed, where to write, how to split the work.
-#[derive(Args, Debug, Clone)]
-pub struct RunFlags {
-    /// Matches to play.
-    #[arg(long)]
-    pub matches: Option<u64>,
-    /// Master seed: match i's randomness comes only from (seed, i).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Dataset folder (created; an earlier run of the same command there is resumed).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Matches per chunk: one part file per chunk and table.
-    #[arg(long)]
-    pub chunk_size: Option<u64>,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Run only the K-th (from 0) of N equal slices of the chunks, e.g. 0/4. Without it,
-    /// SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX (with --shard-count) are used.
-    #[arg(long)]
-    pub shard: Option<String>,
-    /// Shard count for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K).
-    #[arg(long)]
-    pub shard_count: Option<u64>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-}
+use super::flags::{RunFlags, default_threads, encoder, parse_range, shard};
 
 /// Roster and battle settings of random Auto Rumble battles. Ranges are MIN..MAX, inclusive.
 #[derive(Args, Debug, Clone, Default)]
@@ -76,20 +47,6 @@ pub const DEFAULT_MATCHES: u64 = 1_000_000;
 pub const DEFAULT_SEED: u64 = 42;
 pub const DEFAULT_CHUNK: u64 = 50_000;
 pub const DEFAULT_OUT: &str = "runs/rumble-ffa";
-
-/// `MIN..MAX`, `MIN..=MAX` or a single `N`.
-pub(crate) fn parse_range<T: FromStr + Copy>(flag: &str, text: &str) -> Result<[T; 2], String> {
-    let bad =
-        || format!("--{flag} `{text}`: expected MIN..MAX (inclusive) or one number, e.g. 2..6");
-    let parse = |s: &str| s.trim().parse::<T>().map_err(|_| bad());
-    match text.split_once("..") {
-        Some((a, b)) => Ok([parse(a)?, parse(b.trim_start_matches('='))?]),
-        None => {
-            let v = parse(text)?;
-            Ok([v, v])
-        }
-    }
-}
 
 impl FfaFlags {
     /// Overrides `base` with the flags given.
@@ -172,31 +129,6 @@ fn canonical_command(j: (&FfaSettings, u64, u64, u64)) -> String {
     )
 }
 
-#[cfg(feature = "parquet")]
-const PARQUET: Option<Encoder> = Some(crate::platform::parquet::encode);
-#[cfg(not(feature = "parquet"))]
-const PARQUET: Option<Encoder> = None;
-
-pub(crate) fn encoder() -> Result<Encoder, String> {
-    PARQUET.ok_or_else(|| {
-        "this skirmish was built without Parquet support (--no-default-features); rebuild with \
-         the default features to write datasets"
-            .to_string()
-    })
-}
-
-/// Worker threads when `--threads` is not given: every core.
-pub(crate) fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-fn shard(flags: &RunFlags) -> Result<Option<Shard>, String> {
-    match &flags.shard {
-        Some(t) => Shard::parse(t).map(Some),
-        None => Shard::from_env(|k| std::env::var(k).ok(), flags.shard_count),
-    }
-}
-
 fn execute(
     settings: FfaSettings,
     flags: &RunFlags,
@@ -245,38 +177,14 @@ pub fn simulate_rumble(flags: &RunFlags, ffa: &FfaFlags) -> Result<String, Strin
     execute(settings, flags, None, None)
 }
 
-/// `skirmish run FILE.toml`: the file gives the command and settings; flags given override it.
-pub fn run_experiment(path: &Path, flags: &RunFlags) -> Result<String, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let located = |e: toml::de::Error| {
-        let at = e
-            .span()
-            .map(|s| {
-                let line = text[..s.start].matches('\n').count() + 1;
-                let col = s.start - text[..s.start].rfind('\n').map_or(0, |i| i + 1) + 1;
-                format!(":{line}:{col}")
-            })
-            .unwrap_or_default();
-        format!("{}{at}: {}", path.display(), e.message())
-    };
-    let command = toml::from_str::<toml::Table>(&text)
-        .map_err(located)?
-        .get("command")
-        .and_then(|c| c.as_str().map(|c| c.trim().to_string()));
-    if command.as_deref() == Some("tournament rumble") {
-        let exp: super::tournament::TournamentExperiment =
-            toml::from_str(&text).map_err(located)?;
-        return super::tournament::rumble_with(&exp.flags(flags), Some(text.clone()))
-            .map_err(|e| format!("{}: {e}", path.display()));
-    }
+/// An experiment file of `simulate rumble` (its text already read; `located` places a TOML error).
+pub fn run_ffa_experiment(
+    path: &Path,
+    text: String,
+    flags: &RunFlags,
+    located: impl Fn(toml::de::Error) -> String,
+) -> Result<String, String> {
     let exp: Experiment = toml::from_str(&text).map_err(located)?;
-    if exp.command.trim() != "simulate rumble" {
-        return Err(format!(
-            "{}: command `{}` is not one `skirmish run` knows; use command = \"simulate rumble\" or \"tournament rumble\"",
-            path.display(),
-            exp.command
-        ));
-    }
     let settings = exp.settings.clone();
     Ffa::new(settings.clone()).map_err(|e| format!("{}: settings.{e}", path.display()))?;
     execute(settings, flags, Some(&exp), Some(text))

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::games::auto_rumble::tournament::{Tournament, ValueSource, head_to_head};
+use crate::games::auto_rumble::simulation::tournament::{Tournament, ValueSource, head_to_head};
 use crate::platform::job::Job;
 
 #[derive(Args, Debug, Clone)]
@@ -82,7 +82,7 @@ fn split_specs(s: &str) -> Vec<String> {
 #[cfg(feature = "parquet")]
 fn read_values(
     path: &Path,
-    t_cat: &crate::games::auto_rumble::catalogue::Catalogue,
+    t_cat: &crate::games::auto_rumble::powers::catalogue::Catalogue,
 ) -> Result<Vec<f64>, String> {
     use crate::platform::parquet::{read_f64s, read_strings};
     let names = read_strings(path, "power")?;
@@ -108,7 +108,7 @@ fn read_values(
 #[cfg(not(feature = "parquet"))]
 fn read_values(
     _: &Path,
-    _: &crate::games::auto_rumble::catalogue::Catalogue,
+    _: &crate::games::auto_rumble::powers::catalogue::Catalogue,
 ) -> Result<Vec<f64>, String> {
     Err("--values needs Parquet support: rebuild with the default features".into())
 }
@@ -136,7 +136,7 @@ pub struct TournamentExperiment {
 
 impl TournamentExperiment {
     /// The flags this file stands for; flags given on the command line (`run`'s) win.
-    pub fn flags(&self, run: &super::simulate::RunFlags) -> TournamentFlags {
+    pub fn flags(&self, run: &super::flags::RunFlags) -> TournamentFlags {
         TournamentFlags {
             strategies: Some(self.strategies.join(",")),
             games: run.matches.or(self.games).unwrap_or(100_000),
@@ -178,7 +178,8 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
             }
         }
         Some(p) => {
-            let cat = crate::games::auto_rumble::catalogue::Catalogue::load(f.powers.as_deref())?;
+            let cat =
+                crate::games::auto_rumble::powers::catalogue::Catalogue::load(f.powers.as_deref())?;
             ValueSource::Given {
                 values: read_values(p, &cat)?,
                 from: p.display().to_string(),
@@ -193,7 +194,7 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
         f.max_rounds,
         f.capacity,
     )?;
-    let encode = super::simulate::encoder()?;
+    let encode = super::flags::encoder()?;
     let command = format!(
         "skirmish tournament rumble --strategies '{}' --games {} --players {} --seed {} --chunk-size {} --max-rounds {} --capacity {}{}{}",
         t.names.join(","),
@@ -228,7 +229,7 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
         matches: f.games,
         chunk_size: f.chunk_size,
         out: f.out.clone(),
-        threads: f.threads.unwrap_or_else(super::simulate::default_threads),
+        threads: f.threads.unwrap_or_else(super::flags::default_threads),
         shard: None,
         progress: !f.quiet,
         command,

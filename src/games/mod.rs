@@ -1,6 +1,70 @@
-//! One folder per game, each with the same inner shape (see `auto_rumble`).
+//! One folder per game, each with the same inner shape (ARCHITECTURE.md, "The shape of a game
+//! folder"), and the list of games that `skirmish games` prints.
 
 pub mod auto_rumble;
 pub mod clan_melee;
 pub mod file_error;
 pub mod names;
+
+/// What a host needs to find a game: its command name, rules, guide, commands and input files.
+pub struct Game {
+    /// The game's word in commands (`skirmish <command> play`, `simulate <command>`).
+    pub command: &'static str,
+    pub title: &'static str,
+    pub summary: &'static str,
+    /// The rules as written (`../shared/seeds/`).
+    pub seed: &'static str,
+    /// Every reading of the rules, numbered.
+    pub rules: &'static str,
+    /// The full guide: formats, every flag, every measured table.
+    pub guide: &'static str,
+    pub commands: &'static [&'static str],
+    /// `(what, an example shipped in experiments/)`.
+    pub inputs: &'static [(&'static str, &'static str)],
+}
+
+/// Every game skirmish plays.
+pub const GAMES: &[Game] = &[
+    Game {
+        command: "rumble",
+        title: "Auto Rumble",
+        summary: "bid on powers, then heroes battle automatically",
+        seed: "../shared/seeds/001_*.txt",
+        rules: "docs/rules/auto-rumble.md (AR-n)",
+        guide: "docs/auto-rumble.md",
+        commands: &[
+            "rumble play [SCENARIO] [--powers FILE] [--narrate | --trace] [--seed N]",
+            "rumble check FILE",
+            "rumble powers [POWER-FILE]",
+            "simulate rumble [--power-file FILE] [--matches N]",
+            "tournament rumble [--strategies LIST] [--games N]",
+            "analyze rumble powers [--powers FILE]",
+        ],
+        inputs: &[
+            ("scenario (one battle)", "experiments/sample-round-1.toml"),
+            ("power file", "experiments/powers/archive.toml"),
+            (
+                "experiment file",
+                "experiments/rumble-ffa.toml, experiments/rumble-tournament.toml",
+            ),
+        ],
+    },
+    Game {
+        command: "clan-melee",
+        title: "Clan Melee",
+        summary: "clans of warriors and healers, built to a budget, in a free-for-all melee",
+        seed: "../shared/seeds/000_*.txt",
+        rules: "docs/rules/clan-melee.md (CM-n)",
+        guide: "docs/clan-melee.md",
+        commands: &[
+            "clan-melee play [--clans FILES] [--budget N] [--narrate | --trace] [--seed N]",
+            "clan-melee check FILE",
+            "tournament clan-melee [--budgets LIST] [--melees N]",
+            "analyze clan-melee challengers [--budgets LIST]",
+        ],
+        inputs: &[
+            ("clan file", "experiments/clan-melee/3-salt-coward.toml"),
+            ("experiment file", "experiments/clan-melee-tournament.toml"),
+        ],
+    },
+];

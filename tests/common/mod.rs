@@ -40,9 +40,9 @@ pub fn tmp(prefix: &str, name: &str) -> PathBuf {
 }
 
 /// The 37 archive powers (experiments/powers/archive.toml) as a catalogue.
-pub fn archive() -> skirmish::games::auto_rumble::catalogue::Catalogue {
-    skirmish::games::auto_rumble::catalogue::Catalogue::new(
-        skirmish::games::auto_rumble::power_file::load(Path::new(
+pub fn archive() -> skirmish::games::auto_rumble::powers::catalogue::Catalogue {
+    skirmish::games::auto_rumble::powers::catalogue::Catalogue::new(
+        skirmish::games::auto_rumble::powers::file::load(Path::new(
             "experiments/powers/archive.toml",
         ))
         .unwrap(),
@@ -51,13 +51,13 @@ pub fn archive() -> skirmish::games::auto_rumble::catalogue::Catalogue {
 
 /// A random hero of archive powers: up to `most` of them, strengths 0..=40, a shuffled order.
 pub fn random_archive_loadout(
-    cat: &skirmish::games::auto_rumble::catalogue::Catalogue,
+    cat: &skirmish::games::auto_rumble::powers::catalogue::Catalogue,
     rng: &mut impl rand::Rng,
     most: usize,
-) -> skirmish::games::auto_rumble::catalogue::Loadout {
+) -> skirmish::games::auto_rumble::powers::catalogue::Loadout {
     use rand::RngExt;
     use rand::seq::SliceRandom;
-    use skirmish::games::auto_rumble::catalogue::{Held, Loadout, default_order};
+    use skirmish::games::auto_rumble::powers::catalogue::{Held, Loadout, default_order};
     loop {
         let mut held = Vec::new();
         for power in 0..cat.len() as u16 {

@@ -4,10 +4,10 @@
 
 use rand::{Rng, RngExt};
 
-use super::clan::HP_CAP;
-use super::engine::{ClanResult, End, Outcome, Settings};
-use super::rules::{self, Mode};
-use super::state::Field;
+use crate::games::clan_melee::input::clan::HP_CAP;
+use crate::games::clan_melee::kernel::engine::{ClanResult, End, Outcome, Settings};
+use crate::games::clan_melee::rules::{self, Mode};
+use crate::games::clan_melee::state::Field;
 use crate::rng::{MatchRng, Stream, match_stream_rng};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

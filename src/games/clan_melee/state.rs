@@ -2,9 +2,9 @@
 //! struct-of-arrays columns. The engine and the reference model both decide through
 //! [`Field::decide`], so a rule means one thing everywhere.
 
-use super::clan::{Case, Clan};
-use super::expr::{Env, Op, Var};
-use super::pairs::Pairs;
+use crate::games::clan_melee::input::clan::{Case, Clan};
+use crate::games::clan_melee::input::expr::{Env, Op, Var};
+use crate::games::clan_melee::kernel::pairs::Pairs;
 use crate::rng::MatchRng;
 use rand::RngExt;
 
@@ -51,9 +51,11 @@ impl Field {
             kind_base.push(kinds.len() as u16);
             let base = ops.len() as u32;
             ops.extend_from_slice(&clan.ops);
-            let shift = |p: super::expr::Prog| super::expr::Prog {
-                start: p.start + base,
-                len: p.len,
+            let shift = |p: crate::games::clan_melee::input::expr::Prog| {
+                crate::games::clan_melee::input::expr::Prog {
+                    start: p.start + base,
+                    len: p.len,
+                }
             };
             for k in &clan.kinds {
                 let start = cases.len() as u32;
@@ -110,7 +112,7 @@ impl Field {
     #[allow(clippy::too_many_arguments)]
     pub fn decide(
         &self,
-        mode: super::rules::Mode,
+        mode: crate::games::clan_melee::rules::Mode,
         me: u16,
         hp: i32,
         max: i32,
@@ -139,7 +141,7 @@ impl Field {
             let hit = c.damage_other.map(|d| mode.floor(d.run(&self.ops, &env)));
             if let Some(d) = hit {
                 // The side effect lands before the action points are read (CM-24).
-                env[Var::OtherHp as usize] = super::rules::damage(ohp, d);
+                env[Var::OtherHp as usize] = crate::games::clan_melee::rules::damage(ohp, d);
             }
             return (c.ap.run(&self.ops, &env), hit);
         }

@@ -1,0 +1,79 @@
+//! Flags and helpers every command shares (`--seed`, `--out`, `--threads`, `--quiet`, `--shard`,
+//! `--chunk-size` mean the same everywhere). Every command module uses this one; it uses none.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use clap::Args;
+
+use crate::platform::plan::Shard;
+use crate::platform::runner::Encoder;
+
+/// Flags every simulation shares: size, seed, where to write, how to split the work.
+#[derive(Args, Debug, Clone)]
+pub struct RunFlags {
+    /// Matches to play.
+    #[arg(long)]
+    pub matches: Option<u64>,
+    /// Master seed: match i's randomness comes only from (seed, i).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Dataset folder (created; an earlier run of the same command there is resumed).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Matches per chunk: one part file per chunk and table.
+    #[arg(long)]
+    pub chunk_size: Option<u64>,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Run only the K-th (from 0) of N equal slices of the chunks, e.g. 0/4. Without it,
+    /// SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX (with --shard-count) are used.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Shard count for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K).
+    #[arg(long)]
+    pub shard_count: Option<u64>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `MIN..MAX`, `MIN..=MAX` or a single `N`.
+pub(crate) fn parse_range<T: FromStr + Copy>(flag: &str, text: &str) -> Result<[T; 2], String> {
+    let bad =
+        || format!("--{flag} `{text}`: expected MIN..MAX (inclusive) or one number, e.g. 2..6");
+    let parse = |s: &str| s.trim().parse::<T>().map_err(|_| bad());
+    match text.split_once("..") {
+        Some((a, b)) => Ok([parse(a)?, parse(b.trim_start_matches('='))?]),
+        None => {
+            let v = parse(text)?;
+            Ok([v, v])
+        }
+    }
+}
+
+#[cfg(feature = "parquet")]
+const PARQUET: Option<Encoder> = Some(crate::platform::parquet::encode);
+#[cfg(not(feature = "parquet"))]
+const PARQUET: Option<Encoder> = None;
+
+pub(crate) fn encoder() -> Result<Encoder, String> {
+    PARQUET.ok_or_else(|| {
+        "this skirmish was built without Parquet support (--no-default-features); rebuild with \
+         the default features to write datasets"
+            .to_string()
+    })
+}
+
+/// Worker threads when `--threads` is not given: every core.
+pub(crate) fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+pub(crate) fn shard(flags: &RunFlags) -> Result<Option<Shard>, String> {
+    match &flags.shard {
+        Some(t) => Shard::parse(t).map(Some),
+        None => Shard::from_env(|k| std::env::var(k).ok(), flags.shard_count),
+    }
+}

@@ -1,0 +1,139 @@
+//! `skirmish run FILE.toml`: any experiment file of any game. The file names its command; the
+//! rest of it is that command's settings. `simulate rumble` (settings under `[settings]`) and
+//! `tournament rumble` (strategies as a list) have files of their own shape; every other command's
+//! file gives its flags as top-level keys (`melees = 12`, `no_wiggle = true`) and is parsed by the
+//! same clap definitions as the command line, so a file can say exactly what a command line can.
+
+use std::path::Path;
+
+use super::flags::RunFlags;
+use super::{simulate, tournament};
+
+/// What an experiment file comes to: run already, or a command line for the caller to run.
+pub enum Experiment {
+    Done(String),
+    /// `skirmish` argv (without the program name) that the file stands for.
+    Argv(Vec<String>),
+}
+
+/// Reads `path` and runs it when it has a shape of its own, or returns the command line it means.
+pub fn experiment(path: &Path, flags: &RunFlags) -> Result<Experiment, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let located = |e: toml::de::Error| {
+        let at = e
+            .span()
+            .map(|s| {
+                let line = text[..s.start].matches('\n').count() + 1;
+                let col = s.start - text[..s.start].rfind('\n').map_or(0, |i| i + 1) + 1;
+                format!(":{line}:{col}")
+            })
+            .unwrap_or_default();
+        format!("{}{at}: {}", path.display(), e.message())
+    };
+    let table = toml::from_str::<toml::Table>(&text).map_err(located)?;
+    let command = table
+        .get("command")
+        .and_then(|c| c.as_str().map(|c| c.split_whitespace().collect::<Vec<_>>().join(" ")))
+        .ok_or_else(|| {
+            format!(
+                "{}: `command` is missing; e.g. command = \"simulate rumble\" (any command of `skirmish games`)",
+                path.display()
+            )
+        })?;
+    match command.as_str() {
+        "tournament rumble" => {
+            let exp: tournament::TournamentExperiment = toml::from_str(&text).map_err(located)?;
+            tournament::rumble_with(&exp.flags(flags), Some(text.clone()))
+                .map(Experiment::Done)
+                .map_err(|e| format!("{}: {e}", path.display()))
+        }
+        "simulate rumble" => {
+            simulate::run_ffa_experiment(path, text.clone(), flags, located).map(Experiment::Done)
+        }
+        _ => argv(path, &command, &table, flags).map(Experiment::Argv),
+    }
+}
+
+/// The command line a flags-as-keys file stands for; flags given to `run` win over the file's.
+fn argv(
+    path: &Path,
+    command: &str,
+    table: &toml::Table,
+    flags: &RunFlags,
+) -> Result<Vec<String>, String> {
+    if command.starts_with("run") || command.is_empty() {
+        return Err(format!(
+            "{}: command `{command}` cannot be run from a file",
+            path.display()
+        ));
+    }
+    let mut overrides: Vec<(&str, String)> = Vec::new();
+    if let Some(n) = flags.matches {
+        // A game counts its unit in its own word; `--matches` overrides whichever the file uses.
+        let key = ["melees", "games", "battles", "matches"]
+            .into_iter()
+            .find(|k| table.contains_key(*k))
+            .unwrap_or("matches");
+        overrides.push((key, n.to_string()));
+    }
+    if let Some(s) = flags.seed {
+        overrides.push(("seed", s.to_string()));
+    }
+    if let Some(o) = &flags.out {
+        overrides.push(("out", o.display().to_string()));
+    }
+    if let Some(c) = flags.chunk_size {
+        overrides.push(("chunk_size", c.to_string()));
+    }
+    if let Some(t) = flags.threads {
+        overrides.push(("threads", t.to_string()));
+    }
+    if let Some(s) = &flags.shard {
+        overrides.push(("shard", s.clone()));
+    }
+    if let Some(s) = flags.shard_count {
+        overrides.push(("shard_count", s.to_string()));
+    }
+    let mut out: Vec<String> = command.split(' ').map(str::to_string).collect();
+    for (key, value) in table {
+        if key == "command" || overrides.iter().any(|(k, _)| k == key) {
+            continue;
+        }
+        let flag = format!("--{}", key.replace('_', "-"));
+        match value {
+            toml::Value::Boolean(true) => out.push(flag),
+            toml::Value::Boolean(false) => {}
+            toml::Value::String(s) => out.extend([flag, s.clone()]),
+            toml::Value::Integer(i) => out.extend([flag, i.to_string()]),
+            toml::Value::Float(f) => out.extend([flag, f.to_string()]),
+            toml::Value::Array(items) => {
+                let parts: Result<Vec<String>, String> = items
+                    .iter()
+                    .map(|v| match v {
+                        toml::Value::String(s) => Ok(s.clone()),
+                        toml::Value::Integer(i) => Ok(i.to_string()),
+                        toml::Value::Float(f) => Ok(f.to_string()),
+                        _ => Err(format!(
+                            "{}: `{key}`: a list holds strings or numbers, e.g. {key} = [100, 1000]",
+                            path.display()
+                        )),
+                    })
+                    .collect();
+                out.extend([flag, parts?.join(",")]);
+            }
+            _ => {
+                return Err(format!(
+                    "{}: `{key}`: give a string, number, boolean or list, e.g. {key} = 10",
+                    path.display()
+                ));
+            }
+        }
+    }
+    for (key, value) in overrides {
+        out.extend([format!("--{}", key.replace('_', "-")), value]);
+    }
+    if flags.quiet && !table.contains_key("quiet") {
+        out.push("--quiet".into());
+    }
+    Ok(out)
+}

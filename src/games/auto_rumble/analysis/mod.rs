@@ -1,0 +1,3 @@
+//! Questions answered over many battles: what each power is worth (`power_value`, AR-44).
+
+pub mod power_value;

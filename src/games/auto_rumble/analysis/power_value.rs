@@ -1,0 +1,1218 @@
+//! What a power is worth in coins (`skirmish analyze powers`, AR-44).
+//!
+//! Each *roster* is a random battle seen from one hero, the *focal* hero (slot 0), and played
+//! many times over with one change each ("arms"): as drawn (the base), with the focal hero given
+//! k more unspent coins (the coin curve), holding one power, the *rival* (slot 1) holding one
+//! power, or a pair of those. Every arm of a roster shares its heroes, coins and base initiatives
+//! (common random numbers), so the differences between arms are measured on the same battles and
+//! most of the noise cancels. A power's coin value is where the coin curve reaches the power's
+//! win-rate effect; its interval comes from the delta method (`crate::stats::invert_curve`).
+//!
+//! Sums are integers, so the result does not depend on the thread count; the stopping rule is
+//! checked between fixed batches of rosters, so it does not either.
+
+use std::ops::Range;
+
+use rand::RngExt;
+use rand::seq::SliceRandom;
+use rayon::prelude::*;
+
+use crate::games::auto_rumble::kernel::data::{self, DataKernel};
+use crate::games::auto_rumble::powers::catalogue::{
+    Catalogue, Held, Loadout, MAX_HELD, MAX_USE, PowerId, Use,
+};
+use crate::games::auto_rumble::rules;
+use crate::games::auto_rumble::simulation::ffa::MAX_HEROES;
+use crate::platform::table::{Table, Values, col};
+use crate::rng::{Stream, match_seed, match_stream_rng, unit_f64};
+use crate::stats::{Censor, Inverse, Sums, covariance, invert_curve};
+
+/// Most coin-curve points (the grid lives on the stack per roster).
+pub const MAX_GRID: usize = 48;
+
+/// The analysis settings. Ranges are inclusive `[min, max]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueSettings {
+    /// Power file; `None`: the built-in six sample powers.
+    pub power_file: Option<String>,
+    /// The powers to value, by name; empty: every power of the file.
+    pub powers: Vec<String>,
+    /// Heroes per battle (the focal hero, the rival and the field).
+    pub heroes: [u8; 2],
+    /// Every hero's unspent coins as drawn.
+    pub coins: [i32; 2],
+    /// Powers per field hero (slots 2 and up), drawn from every power of the file.
+    pub field_powers: [u8; 2],
+    /// Strength of each field power.
+    pub field_strength: [i32; 2],
+    /// Strengths at which powers that read their strength are valued; the middle one is used
+    /// for pairs and for powers that do not read it.
+    pub strengths: Vec<i32>,
+    /// Coin offsets of the coin curve (0, the base, is implied).
+    pub grid: Vec<i32>,
+    /// Target 95% half-width of every coin value, in coins.
+    pub precision: f64,
+    /// Most battles to play.
+    pub max_battles: u64,
+    /// Rosters per batch: the stopping rule is checked after each.
+    pub batch: u64,
+    /// Pairs of powers both held by the focal hero, sampled per roster (round robin).
+    pub synergy_per_roster: u32,
+    /// (power, rival's power) pairs sampled per roster (round robin).
+    pub counter_per_roster: u32,
+    pub max_rounds: u32,
+    pub capacity: u32,
+}
+
+impl Default for ValueSettings {
+    fn default() -> ValueSettings {
+        ValueSettings {
+            power_file: None,
+            powers: Vec::new(),
+            heroes: [3, 8],
+            coins: [-30, 60],
+            field_powers: [0, 2],
+            field_strength: [1, 30],
+            strengths: vec![10, 20, 40],
+            grid: vec![
+                -60, -45, -30, -20, -10, 10, 20, 30, 45, 60, 80, 100, 125, 150,
+            ],
+            precision: 1.0,
+            max_battles: 50_000_000,
+            batch: 2_000,
+            synergy_per_roster: 8,
+            counter_per_roster: 8,
+            max_rounds: rules::DEFAULT_MAX_ROUNDS,
+            capacity: 256,
+        }
+    }
+}
+
+/// One power at one strength: a row of the per-power table.
+#[derive(Clone, Debug)]
+pub struct Arm {
+    /// Index into [`PowerValue::powers`].
+    pub power: usize,
+    pub strength: i32,
+}
+
+/// The settings, checked and compiled.
+pub struct PowerValue {
+    pub settings: ValueSettings,
+    pub cat: Catalogue,
+    /// The powers valued, as catalogue ids.
+    pub powers: Vec<PowerId>,
+    /// Whether each valued power reads its strength.
+    pub scales: Vec<bool>,
+    /// Each valued power's arm at the middle strength (pairs and the rival use it).
+    pub default_arm: Vec<usize>,
+    pub arms: Vec<Arm>,
+    /// The coin curve's x: the grid with 0 inserted, ascending.
+    pub grid: Vec<i32>,
+    /// Index of 0 in `grid`.
+    zero: usize,
+    /// The middle strength: pairs, the rival and powers that do not read theirs use it.
+    mid: i32,
+    /// Pairs (indices into `powers`) the focal hero can hold together.
+    pub synergy: Vec<(usize, usize)>,
+    /// (focal's power, rival's power), every ordered pair.
+    pub counter: Vec<(usize, usize)>,
+    /// Pairs that cannot be held together (too many clauses or counters), by name.
+    pub unpairable: Vec<(String, String)>,
+    /// Every power of the file: what field heroes draw from.
+    field: Vec<PowerId>,
+}
+
+fn loadout_error(what: &str, e: impl std::fmt::Display) -> String {
+    format!("{what}: {e}")
+}
+
+impl PowerValue {
+    /// Checks every setting; messages name the setting and the fix.
+    pub fn new(settings: ValueSettings) -> Result<PowerValue, String> {
+        let cat = Catalogue::load(settings.power_file.as_deref())?;
+        let s = &settings;
+        for (field, r) in [
+            ("heroes", [s.heroes[0] as i64, s.heroes[1] as i64]),
+            ("coins", [s.coins[0] as i64, s.coins[1] as i64]),
+            (
+                "field-powers",
+                [s.field_powers[0] as i64, s.field_powers[1] as i64],
+            ),
+            (
+                "field-strength",
+                [s.field_strength[0] as i64, s.field_strength[1] as i64],
+            ),
+        ] {
+            if r[0] > r[1] {
+                return Err(format!(
+                    "--{field}: the range {}..{} is empty; give MIN..MAX with MIN <= MAX",
+                    r[0], r[1]
+                ));
+            }
+        }
+        if s.heroes[0] < 2 || s.heroes[1] > MAX_HEROES {
+            return Err(format!(
+                "--heroes: {}..{} is outside 2..{MAX_HEROES}: a battle needs the focal hero and a rival",
+                s.heroes[0], s.heroes[1]
+            ));
+        }
+        if s.field_powers[1] as usize > MAX_HELD || s.field_powers[1] as usize > cat.len() {
+            return Err(format!(
+                "--field-powers: at most {} distinct powers per hero here; lower the maximum",
+                MAX_HELD.min(cat.len())
+            ));
+        }
+        if s.strengths.is_empty() || s.strengths.iter().any(|&x| x < 0) {
+            return Err("--strengths: give one or more strengths >= 0, e.g. 10,20,40".into());
+        }
+        let mut sorted = s.strengths.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != s.strengths.len() {
+            return Err("--strengths: list each strength once".into());
+        }
+        let mut grid = s.grid.clone();
+        grid.sort_unstable();
+        grid.dedup();
+        if grid.len() != s.grid.len()
+            || grid.contains(&0)
+            || !grid.iter().any(|&k| k > 0)
+            || grid.len() >= MAX_GRID
+        {
+            return Err(
+                "--grid: give distinct non-zero coin offsets (fewer than 48) with at least one above 0, e.g. -30,-10,10,30,60"
+                    .into(),
+            );
+        }
+        let reach = s.coins[0].unsigned_abs().max(s.coins[1].unsigned_abs()) as i64
+            + grid
+                .iter()
+                .map(|k| k.unsigned_abs() as i64)
+                .max()
+                .unwrap_or(0);
+        if reach > rules::MAX_ABS_COINS as i64 {
+            return Err(format!(
+                "--coins and --grid reach {reach} coins, beyond {} (AR-18): narrow them",
+                rules::MAX_ABS_COINS
+            ));
+        }
+        if s.precision.is_nan() || s.precision <= 0.0 || !s.precision.is_finite() {
+            return Err("--precision: give a positive number of coins, e.g. 1".into());
+        }
+        if s.batch == 0 {
+            return Err("--batch: give at least 1 roster per batch".into());
+        }
+        if s.max_rounds == 0
+            || s.max_rounds > crate::games::auto_rumble::input::scenario::MAX_ROUNDS
+        {
+            return Err(format!(
+                "--max-rounds: {} is outside 1..{}",
+                s.max_rounds,
+                crate::games::auto_rumble::input::scenario::MAX_ROUNDS
+            ));
+        }
+        if (s.capacity as usize) < s.heroes[1] as usize
+            || s.capacity as usize > crate::games::auto_rumble::input::scenario::MAX_CAPACITY
+        {
+            return Err(format!(
+                "--capacity: {} must hold the largest roster ({} heroes) and be at most {} (AR-15)",
+                s.capacity,
+                s.heroes[1],
+                crate::games::auto_rumble::input::scenario::MAX_CAPACITY
+            ));
+        }
+        let mut powers = Vec::new();
+        if s.powers.is_empty() {
+            powers = (0..cat.len() as PowerId).collect();
+        } else {
+            for name in &s.powers {
+                let p = cat.id(name).ok_or_else(|| {
+                    let hint = cat
+                        .closest(name)
+                        .map(|p| format!("did you mean `{p}`? "))
+                        .unwrap_or_default();
+                    format!(
+                        "--power: unknown power `{name}`; {hint}`skirmish powers list` shows them"
+                    )
+                })?;
+                if powers.contains(&p) {
+                    return Err(format!("--power: `{name}` is named twice; name it once"));
+                }
+                powers.push(p);
+            }
+        }
+        let mid = sorted[(sorted.len() - 1) / 2];
+        let scales: Vec<bool> = powers
+            .iter()
+            .map(|&p| cat.defs[p as usize].reads_strength())
+            .collect();
+        let mut arms = Vec::new();
+        let mut default_arm = Vec::new();
+        for (i, &p) in powers.iter().enumerate() {
+            let levels: Vec<i32> = if scales[i] { sorted.clone() } else { vec![mid] };
+            for &st in &levels {
+                if st == mid {
+                    default_arm.push(arms.len());
+                }
+                let held = [Held {
+                    power: p,
+                    strength: st,
+                }];
+                compile(&cat, 0, &held).map_err(|e| loadout_error(cat.name(p), e))?;
+                arms.push(Arm {
+                    power: i,
+                    strength: st,
+                });
+            }
+        }
+        let mut synergy = Vec::new();
+        let mut unpairable = Vec::new();
+        for i in 0..powers.len() {
+            for j in i + 1..powers.len() {
+                let held = [
+                    Held {
+                        power: powers[i],
+                        strength: mid,
+                    },
+                    Held {
+                        power: powers[j],
+                        strength: mid,
+                    },
+                ];
+                match compile(&cat, 0, &held) {
+                    Ok(_) => synergy.push((i, j)),
+                    Err(_) => unpairable.push((
+                        cat.name(powers[i]).to_string(),
+                        cat.name(powers[j]).to_string(),
+                    )),
+                }
+            }
+        }
+        let counter = (0..powers.len())
+            .flat_map(|i| (0..powers.len()).map(move |j| (i, j)))
+            .collect();
+        let zero = grid.iter().position(|&k| k > 0).expect("checked above");
+        grid.insert(zero, 0);
+        let field = (0..cat.len() as PowerId).collect();
+        Ok(PowerValue {
+            settings,
+            cat,
+            powers,
+            scales,
+            default_arm,
+            arms,
+            grid,
+            zero,
+            mid,
+            synergy,
+            counter,
+            unpairable,
+            field,
+        })
+    }
+
+    fn synergy_per_roster(&self) -> usize {
+        (self.settings.synergy_per_roster as usize).min(self.synergy.len())
+    }
+
+    fn counter_per_roster(&self) -> usize {
+        (self.settings.counter_per_roster as usize).min(self.counter.len())
+    }
+
+    /// Whether the rival's arms (one per power) are played: the counter pairs need them.
+    fn rival_arms(&self) -> usize {
+        if self.counter_per_roster() > 0 {
+            self.powers.len()
+        } else {
+            0
+        }
+    }
+
+    /// Battles one roster costs: the base, the coin curve, every arm, the rival's arms, pairs.
+    pub fn battles_per_roster(&self) -> u64 {
+        (self.grid.len() + self.arms.len() + self.rival_arms()) as u64
+            + (self.synergy_per_roster() + self.counter_per_roster()) as u64
+    }
+
+    fn strata(&self) -> usize {
+        1 + (self.settings.heroes[1] - self.settings.heroes[0]) as usize + 1
+    }
+
+    fn empty(&self) -> Accum {
+        let k = self.grid.len();
+        let a = self.arms.len();
+        Accum {
+            strata: (0..self.strata())
+                .map(|_| Stratum {
+                    rosters: 0,
+                    base_wins: 0,
+                    curve: vec![0; k],
+                    curve2: vec![0; k * k],
+                    arm: vec![Sums::default(); a],
+                    armx: vec![0; a * k],
+                    rival: vec![Sums::default(); self.powers.len()],
+                })
+                .collect(),
+            synergy: vec![Sums::default(); self.synergy.len()],
+            counter: vec![Sums::default(); self.counter.len()],
+            battles: 0,
+            capped: 0,
+        }
+    }
+
+    fn worker(&self) -> Worker {
+        let blank = Loadout::compile(&self.cat, 0, &[], &[Use::Attack]).expect("valid");
+        let m = MAX_HEROES as usize;
+        Worker {
+            kernel: DataKernel::new(self.settings.capacity as usize),
+            coins: vec![0; m],
+            base: vec![0.0; m],
+            builds: vec![blank; m],
+            initiative: vec![0.0; m],
+            arm_d: vec![0; self.arms.len()],
+            rival_d: vec![0; self.powers.len()],
+            capped: 0,
+        }
+    }
+
+    /// Draws roster `r` (AR-44): heroes, coins, the field's powers, then base initiatives.
+    fn draw(&self, seed: u64, w: &mut Worker) -> usize {
+        let s = &self.settings;
+        let mut rng = match_stream_rng(seed, Stream::Roster);
+        let n = rng.random_range(s.heroes[0]..=s.heroes[1]) as usize;
+        let m = self.field.len();
+        let mut pool = [0 as PowerId; crate::games::auto_rumble::simulation::ffa::MAX_POOL];
+        let m = m.min(pool.len());
+        pool[..m].copy_from_slice(&self.field[..m]);
+        for h in 0..n {
+            w.coins[h] = rng.random_range(s.coins[0]..=s.coins[1]);
+            if h < 2 {
+                continue;
+            }
+            let k = rng.random_range(s.field_powers[0]..=s.field_powers[1]) as usize;
+            let mut held = [Held {
+                power: 0,
+                strength: 0,
+            }; MAX_HELD];
+            for j in 0..k {
+                let r = rng.random_range(j..m);
+                pool.swap(j, r);
+                held[j] = Held {
+                    power: pool[j],
+                    strength: rng.random_range(s.field_strength[0]..=s.field_strength[1]),
+                };
+            }
+            let mut order = [Use::Attack; MAX_USE];
+            let mut len = 1;
+            for hp in &held[..k] {
+                if self.cat.is_used(hp.power) {
+                    order[len] = Use::Power(hp.power);
+                    len += 1;
+                }
+            }
+            order[..len].shuffle(&mut rng);
+            w.builds[h] = Loadout::compile(&self.cat, w.coins[h], &held[..k], &order[..len])
+                .unwrap_or_else(|_| {
+                    // Two field powers that cannot be held together: the hero holds the first.
+                    let one = &held[..k.min(1)];
+                    compile(&self.cat, w.coins[h], one)
+                        .expect("one power compiles (checked at setup)")
+                });
+        }
+        let mut rng = match_stream_rng(seed, Stream::Initiative);
+        for h in 0..n {
+            w.base[h] = unit_f64(&mut rng);
+        }
+        n
+    }
+
+    /// One battle of the drawn roster with the focal hero holding `focal` and `extra` more
+    /// coins, and the rival holding `rival`: 1 if the focal hero's team wins.
+    fn battle(&self, w: &mut Worker, n: usize, focal: &[Held], extra: i32, rival: &[Held]) -> i64 {
+        w.builds[0] = compile(&self.cat, w.coins[0] + extra, focal).expect("checked at setup");
+        w.builds[1] = compile(&self.cat, w.coins[1], rival).expect("checked at setup");
+        for h in 0..n {
+            w.initiative[h] = rules::initiative(w.builds[h].coins, w.base[h]);
+        }
+        let o = data::play(
+            &mut w.kernel,
+            &self.cat,
+            &w.builds[..n],
+            &w.initiative[..n],
+            self.settings.max_rounds,
+        );
+        w.capped += o.capped as u64;
+        (o.winner == Some(0)) as i64
+    }
+
+    fn held(&self, arm: usize) -> Held {
+        let a = &self.arms[arm];
+        Held {
+            power: self.powers[a.power],
+            strength: a.strength,
+        }
+    }
+
+    /// Plays every arm of roster `r` and adds it to `acc`.
+    fn roster(&self, master: u64, r: u64, w: &mut Worker, acc: &mut Accum) {
+        let seed = match_seed(master, r);
+        let n = self.draw(seed, w);
+        let k = self.grid.len();
+        let w0 = self.battle(w, n, &[], 0, &[]);
+        let mut d = [0i64; MAX_GRID];
+        let d = &mut d[..k];
+        for (i, &c) in self.grid.iter().enumerate() {
+            d[i] = if i == self.zero {
+                0
+            } else {
+                self.battle(w, n, &[], c, &[]) - w0
+            };
+        }
+        for a in 0..self.arms.len() {
+            let h = self.held(a);
+            w.arm_d[a] = (self.battle(w, n, &[h], 0, &[]) - w0) as i8;
+        }
+        let mid = self.mid;
+        for q in 0..self.rival_arms() {
+            let h = Held {
+                power: self.powers[q],
+                strength: mid,
+            };
+            w.rival_d[q] = (self.battle(w, n, &[], 0, &[h]) - w0) as i8;
+        }
+        let stratum = 1 + n - self.settings.heroes[0] as usize;
+        for s in [0, stratum] {
+            let st = &mut acc.strata[s];
+            st.rosters += 1;
+            st.base_wins += w0 as u64;
+            for i in 0..k {
+                st.curve[i] += d[i];
+                for j in 0..k {
+                    st.curve2[i * k + j] += d[i] * d[j];
+                }
+            }
+            for a in 0..self.arms.len() {
+                let x = w.arm_d[a] as i64;
+                st.arm[a].add(x);
+                if x != 0 {
+                    for (acc, &di) in st.armx[a * k..(a + 1) * k].iter_mut().zip(d.iter()) {
+                        *acc += x * di;
+                    }
+                }
+            }
+            for q in 0..self.rival_arms() {
+                st.rival[q].add(w.rival_d[q] as i64);
+            }
+        }
+        // Pairs, round robin over rosters so every pair gets the same share.
+        let m = self.synergy_per_roster();
+        for t in 0..m {
+            let j = ((r as u128 * m as u128 + t as u128) % self.synergy.len() as u128) as usize;
+            let (p, q) = self.synergy[j];
+            let (ap, aq) = (self.default_arm[p], self.default_arm[q]);
+            let both = [self.held(ap), self.held(aq)];
+            let dpq = self.battle(w, n, &both, 0, &[]) - w0;
+            acc.synergy[j].add(dpq - w.arm_d[ap] as i64 - w.arm_d[aq] as i64);
+        }
+        let m = self.counter_per_roster();
+        for t in 0..m {
+            let j = ((r as u128 * m as u128 + t as u128) % self.counter.len() as u128) as usize;
+            let (p, q) = self.counter[j];
+            let ap = self.default_arm[p];
+            let rival = [Held {
+                power: self.powers[q],
+                strength: mid,
+            }];
+            let dpq = self.battle(w, n, &[self.held(ap)], 0, &rival) - w0;
+            acc.counter[j].add(dpq - w.arm_d[ap] as i64 - w.rival_d[q] as i64);
+        }
+        acc.battles += self.battles_per_roster();
+    }
+
+    /// Plays rosters `range` on the current rayon pool.
+    fn play(&self, master: u64, range: Range<u64>) -> Accum {
+        const CHUNK: u64 = 8;
+        let chunks = (range.end - range.start).div_ceil(CHUNK);
+        (0..chunks)
+            .into_par_iter()
+            .fold(
+                || (self.worker(), self.empty()),
+                |(mut w, mut acc), c| {
+                    let lo = range.start + c * CHUNK;
+                    for r in lo..(lo + CHUNK).min(range.end) {
+                        self.roster(master, r, &mut w, &mut acc);
+                    }
+                    acc.capped += std::mem::take(&mut w.capped);
+                    (w, acc)
+                },
+            )
+            .map(|(_, a)| a)
+            .reduce(
+                || self.empty(),
+                |mut a, b| {
+                    a.merge(&b);
+                    a
+                },
+            )
+    }
+
+    /// Runs batches until every coin value reaches the precision or the battle budget is spent.
+    /// `progress` is told after each batch.
+    pub fn run(&self, master: u64, mut progress: impl FnMut(&Progress)) -> Estimates {
+        let per = self.battles_per_roster();
+        let cap = self.settings.max_battles / per;
+        let mut acc = self.empty();
+        let mut done = 0u64;
+        let stop = loop {
+            if done >= cap {
+                break Stop::Budget;
+            }
+            let b = self.settings.batch.min(cap - done);
+            let part = self.play(master, done..done + b);
+            acc.merge(&part);
+            done += b;
+            let est = self.estimate(&acc);
+            let worst = est.worst_half_width();
+            progress(&Progress {
+                rosters: done,
+                battles: acc.battles,
+                max_battles: cap * per,
+                worst,
+            });
+            // At least two batches, so that a power that has not yet changed a battle is not
+            // taken for one that cannot.
+            if done >= 2 * self.settings.batch.min(cap) && worst <= self.settings.precision {
+                break Stop::Precision;
+            }
+        };
+        let mut est = self.estimate(&acc);
+        est.stop = stop;
+        est
+    }
+
+    /// The estimates from the sums so far.
+    pub fn estimate(&self, acc: &Accum) -> Estimates {
+        let mut rows = Vec::new();
+        for (s, st) in acc.strata.iter().enumerate() {
+            if st.rosters < 2 {
+                continue;
+            }
+            let heroes = if s == 0 {
+                0
+            } else {
+                self.settings.heroes[0] + (s - 1) as u8
+            };
+            let curve = self.curve(st);
+            for (a, arm) in self.arms.iter().enumerate() {
+                let effect = st.arm[a];
+                let value = self.value(st, &curve, a);
+                let rival = (self.rival_arms() > 0 && self.default_arm[arm.power] == a)
+                    .then(|| st.rival[arm.power]);
+                rows.push(ArmEstimate {
+                    arm: a,
+                    heroes,
+                    rosters: st.rosters,
+                    base_win_rate: st.base_wins as f64 / st.rosters as f64,
+                    effect,
+                    value,
+                    rival,
+                });
+            }
+        }
+        let mut curve = Vec::new();
+        for (s, st) in acc.strata.iter().enumerate() {
+            let heroes = if s == 0 {
+                0
+            } else {
+                self.settings.heroes[0] + (s - 1) as u8
+            };
+            for (i, &c) in self.grid.iter().enumerate() {
+                let k = self.grid.len();
+                curve.push(CurvePoint {
+                    heroes,
+                    coins: c,
+                    sums: Sums {
+                        n: st.rosters,
+                        s1: st.curve[i],
+                        s2: st.curve2[i * k + i],
+                    },
+                });
+            }
+        }
+        Estimates {
+            rows,
+            curve,
+            synergy: acc.synergy.clone(),
+            counter: acc.counter.clone(),
+            rosters: acc.strata[0].rosters,
+            battles: acc.battles,
+            capped: acc.capped,
+            stop: Stop::Running,
+        }
+    }
+
+    fn curve(&self, st: &Stratum) -> Vec<f64> {
+        let n = st.rosters as f64;
+        st.curve.iter().map(|&s| s as f64 / n).collect()
+    }
+
+    /// The coin value of arm `a` in stratum `st` (AR-44): the delta method through the
+    /// isotonic coin curve.
+    fn value(&self, st: &Stratum, curve: &[f64], a: usize) -> Inverse {
+        let k = self.grid.len();
+        let n = st.rosters;
+        let grid: Vec<f64> = self.grid.iter().map(|&c| c as f64).collect();
+        let cov = |x: usize, y: usize| -> f64 {
+            let c = match (x, y) {
+                (0, 0) => covariance(n, st.arm[a].s1, st.arm[a].s1, st.arm[a].s2),
+                (0, j) | (j, 0) => {
+                    covariance(n, st.arm[a].s1, st.curve[j - 1], st.armx[a * k + j - 1])
+                }
+                (i, j) => covariance(
+                    n,
+                    st.curve[i - 1],
+                    st.curve[j - 1],
+                    st.curve2[(i - 1) * k + j - 1],
+                ),
+            };
+            c / n as f64
+        };
+        invert_curve(&grid, curve, st.arm[a].mean(), cov)
+    }
+}
+
+/// The use order a hero gets for powers it is handed: the attack, then the powers with a `use`
+/// clause in the order given ("newly won powers go to the bottom of the use order", AR-44).
+fn order_of(cat: &Catalogue, held: &[Held]) -> ([Use; MAX_USE], usize) {
+    let mut order = [Use::Attack; MAX_USE];
+    let n = crate::games::auto_rumble::powers::catalogue::default_order_into(cat, held, &mut order);
+    (order, n)
+}
+
+/// Compiles a hero handed `held` with its default order (AR-44); no allocation.
+fn compile(
+    cat: &Catalogue,
+    coins: i32,
+    held: &[Held],
+) -> Result<Loadout, crate::games::auto_rumble::powers::catalogue::LoadoutError> {
+    let (order, n) = order_of(cat, held);
+    Loadout::compile(cat, coins, held, &order[..n])
+}
+
+/// A worker's scratch.
+struct Worker {
+    kernel: DataKernel,
+    coins: Vec<i32>,
+    base: Vec<f64>,
+    builds: Vec<Loadout>,
+    initiative: Vec<f64>,
+    arm_d: Vec<i8>,
+    rival_d: Vec<i8>,
+    capped: u64,
+}
+
+/// Integer sums of one stratum (all rosters, or those with a given number of heroes). `d`s are
+/// paired differences from the base: win(arm) - win(base), in {-1, 0, 1}.
+#[derive(Clone, Debug)]
+struct Stratum {
+    rosters: u64,
+    base_wins: u64,
+    /// Per coin-curve point: sum of d, and the products of every two points' d.
+    curve: Vec<i64>,
+    curve2: Vec<i64>,
+    /// Per arm: sums of d; and of d times each curve point's d.
+    arm: Vec<Sums>,
+    armx: Vec<i64>,
+    /// Per power: the rival holding it.
+    rival: Vec<Sums>,
+}
+
+/// Everything measured so far.
+#[derive(Clone, Debug)]
+pub struct Accum {
+    strata: Vec<Stratum>,
+    synergy: Vec<Sums>,
+    counter: Vec<Sums>,
+    battles: u64,
+    capped: u64,
+}
+
+fn add_all(a: &mut [i64], b: &[i64]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+impl Accum {
+    fn merge(&mut self, o: &Accum) {
+        for (a, b) in self.strata.iter_mut().zip(&o.strata) {
+            a.rosters += b.rosters;
+            a.base_wins += b.base_wins;
+            add_all(&mut a.curve, &b.curve);
+            add_all(&mut a.curve2, &b.curve2);
+            add_all(&mut a.armx, &b.armx);
+            for (x, y) in a.arm.iter_mut().zip(&b.arm) {
+                x.merge(y);
+            }
+            for (x, y) in a.rival.iter_mut().zip(&b.rival) {
+                x.merge(y);
+            }
+        }
+        for (x, y) in self.synergy.iter_mut().zip(&o.synergy) {
+            x.merge(y);
+        }
+        for (x, y) in self.counter.iter_mut().zip(&o.counter) {
+            x.merge(y);
+        }
+        self.battles += o.battles;
+        self.capped += o.capped;
+    }
+}
+
+/// Where a run is, after a batch.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub rosters: u64,
+    pub battles: u64,
+    pub max_battles: u64,
+    /// The widest coin-value half-width (infinite while any value is unsettled).
+    pub worst: f64,
+}
+
+/// Why a run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Running,
+    Precision,
+    Budget,
+}
+
+/// One arm in one stratum.
+#[derive(Clone, Debug)]
+pub struct ArmEstimate {
+    pub arm: usize,
+    /// 0: every roster; else rosters with this many heroes.
+    pub heroes: u8,
+    pub rosters: u64,
+    pub base_win_rate: f64,
+    /// win(holding it) - win(base), per roster.
+    pub effect: Sums,
+    pub value: Inverse,
+    /// win(rival holds it) - win(base), per roster (default strength only).
+    pub rival: Option<Sums>,
+}
+
+#[derive(Clone, Debug)]
+pub struct CurvePoint {
+    pub heroes: u8,
+    pub coins: i32,
+    pub sums: Sums,
+}
+
+/// The results.
+#[derive(Clone, Debug)]
+pub struct Estimates {
+    /// Every arm in every stratum; stratum 0 (heroes = 0) first.
+    pub rows: Vec<ArmEstimate>,
+    pub curve: Vec<CurvePoint>,
+    pub synergy: Vec<Sums>,
+    pub counter: Vec<Sums>,
+    pub rosters: u64,
+    pub battles: u64,
+    pub capped: u64,
+    pub stop: Stop,
+}
+
+impl Estimates {
+    /// The widest 95% half-width of a coin value over all rosters; values beyond the grid (bounds,
+    /// not estimates) do not hold the run up.
+    pub fn worst_half_width(&self) -> f64 {
+        self.overall()
+            .filter(|r| r.value.censor == Censor::No || !r.value.se.is_finite())
+            .map(|r| {
+                if r.value.censor == Censor::No {
+                    r.value.half_width()
+                } else {
+                    0.0
+                }
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// The rows over every roster.
+    pub fn overall(&self) -> impl Iterator<Item = &ArmEstimate> {
+        self.rows.iter().filter(|r| r.heroes == 0)
+    }
+}
+
+fn label(labels: &[String], codes: Vec<u16>) -> Values {
+    Values::Label {
+        labels: labels.to_vec(),
+        codes,
+    }
+}
+
+fn censor_name(c: Censor) -> u16 {
+    match c {
+        Censor::No => 0,
+        Censor::Below => 1,
+        Censor::Above => 2,
+    }
+}
+
+impl PowerValue {
+    fn names(&self) -> Vec<String> {
+        self.powers
+            .iter()
+            .map(|&p| self.cat.name(p).to_string())
+            .collect()
+    }
+
+    /// The output tables: `powers` (every power at every strength, over all rosters),
+    /// `heroes` (the same by number of heroes), `curve` (the coin curve), `pairs`.
+    pub fn tables(&self, est: &Estimates) -> Vec<Table> {
+        let names = self.names();
+        let censor_labels: Vec<String> = ["no", "below", "above"].map(String::from).to_vec();
+        let by_stratum = |overall: bool| {
+            let rows: Vec<&ArmEstimate> = est
+                .rows
+                .iter()
+                .filter(|r| (r.heroes == 0) == overall)
+                .collect();
+            let f = |g: &dyn Fn(&ArmEstimate) -> f64| -> Values {
+                Values::F64(rows.iter().map(|r| g(r)).collect())
+            };
+            let mut cols = vec![
+                col(
+                    "power",
+                    "the power valued",
+                    label(
+                        &names,
+                        rows.iter().map(|r| self.arms[r.arm].power as u16).collect(),
+                    ),
+                ),
+                col(
+                    "faithful",
+                    "true if the power file plays the original text as written",
+                    Values::Bool(
+                        rows.iter()
+                            .map(|r| {
+                                self.cat.defs[self.powers[self.arms[r.arm].power] as usize]
+                                    .is_faithful()
+                            })
+                            .collect(),
+                    ),
+                ),
+                col(
+                    "scales",
+                    "true if the power reads its strength (its value depends on the bid)",
+                    Values::Bool(
+                        rows.iter()
+                            .map(|r| self.scales[self.arms[r.arm].power])
+                            .collect(),
+                    ),
+                ),
+                col(
+                    "strength",
+                    "the power's strength (winning bid) in these battles",
+                    Values::I32(rows.iter().map(|r| self.arms[r.arm].strength).collect()),
+                ),
+            ];
+            if !overall {
+                cols.push(col(
+                    "heroes",
+                    "heroes in the battle",
+                    Values::U8(rows.iter().map(|r| r.heroes).collect()),
+                ));
+            }
+            cols.extend([
+                col("rosters", "paired battles behind the row", Values::U64(rows.iter().map(|r| r.rosters).collect())),
+                col("base_win_rate", "the focal hero's win rate without the power", f(&|r| r.base_win_rate)),
+                col("win_rate_effect", "win rate holding the power minus without (paired)", f(&|r| r.effect.mean())),
+                col("effect_lo", "95% interval, low end", f(&|r| r.effect.interval().1)),
+                col("effect_hi", "95% interval, high end", f(&|r| r.effect.interval().2)),
+                col("coin_value", "unspent coins that change the win rate as much (AR-44); a bound when censored", f(&|r| r.value.x)),
+                col("coin_lo", "95% interval (delta method), low end; NaN when censored", f(&|r| if r.value.censor == Censor::No { r.value.interval().0 } else { f64::NAN })),
+                col("coin_hi", "95% interval (delta method), high end; NaN when censored", f(&|r| if r.value.censor == Censor::No { r.value.interval().1 } else { f64::NAN })),
+                col("censored", "no; below / above: the effect is beyond the coin curve, coin_value is a bound", label(&censor_labels, rows.iter().map(|r| censor_name(r.value.censor)).collect())),
+                col("facing_effect", "the focal hero's win rate when the rival holds the power, minus without; NaN where not measured", f(&|r| r.rival.map_or(f64::NAN, |s| s.mean()))),
+                col("facing_lo", "95% interval, low end", f(&|r| r.rival.map_or(f64::NAN, |s| s.interval().1))),
+                col("facing_hi", "95% interval, high end", f(&|r| r.rival.map_or(f64::NAN, |s| s.interval().2))),
+            ]);
+            Table {
+                name: if overall { "powers" } else { "heroes" },
+                columns: cols,
+            }
+        };
+        let powers = by_stratum(true);
+        let heroes = by_stratum(false);
+        let c = &est.curve;
+        let curve = Table {
+            name: "curve",
+            columns: vec![
+                col(
+                    "heroes",
+                    "heroes in the battle; 0: every roster",
+                    Values::U8(c.iter().map(|p| p.heroes).collect()),
+                ),
+                col(
+                    "coins",
+                    "unspent coins added to the focal hero",
+                    Values::I32(c.iter().map(|p| p.coins).collect()),
+                ),
+                col(
+                    "rosters",
+                    "paired battles behind the point",
+                    Values::U64(c.iter().map(|p| p.sums.n).collect()),
+                ),
+                col(
+                    "win_rate_change",
+                    "win rate with the coins minus without (paired)",
+                    Values::F64(c.iter().map(|p| p.sums.mean()).collect()),
+                ),
+                col(
+                    "lo",
+                    "95% interval, low end",
+                    Values::F64(c.iter().map(|p| p.sums.interval().1).collect()),
+                ),
+                col(
+                    "hi",
+                    "95% interval, high end",
+                    Values::F64(c.iter().map(|p| p.sums.interval().2).collect()),
+                ),
+            ],
+        };
+        let kinds: Vec<String> = ["synergy", "counter"].map(String::from).to_vec();
+        let mut kind = Vec::new();
+        let mut p = Vec::new();
+        let mut q = Vec::new();
+        let mut sums = Vec::new();
+        for (j, s) in est.synergy.iter().enumerate() {
+            kind.push(0);
+            p.push(self.synergy[j].0 as u16);
+            q.push(self.synergy[j].1 as u16);
+            sums.push(*s);
+        }
+        for (j, s) in est.counter.iter().enumerate() {
+            kind.push(1);
+            p.push(self.counter[j].0 as u16);
+            q.push(self.counter[j].1 as u16);
+            sums.push(*s);
+        }
+        let pairs = Table {
+            name: "pairs",
+            columns: vec![
+                col(
+                    "kind",
+                    "synergy: the focal hero holds both; counter: it holds `power`, the rival holds `other`",
+                    label(&kinds, kind),
+                ),
+                col("power", "the focal hero's power", label(&names, p)),
+                col(
+                    "other",
+                    "the other power (held too, or held by the rival)",
+                    label(&names, q),
+                ),
+                col(
+                    "rosters",
+                    "rosters that played the pair",
+                    Values::U64(sums.iter().map(|s| s.n).collect()),
+                ),
+                col(
+                    "interaction",
+                    "win(both) - win(power) - win(other) + win(neither), paired; > 0: better together than apart",
+                    Values::F64(sums.iter().map(|s| s.mean()).collect()),
+                ),
+                col(
+                    "lo",
+                    "95% interval, low end",
+                    Values::F64(sums.iter().map(|s| s.interval().1).collect()),
+                ),
+                col(
+                    "hi",
+                    "95% interval, high end",
+                    Values::F64(sums.iter().map(|s| s.interval().2).collect()),
+                ),
+            ],
+        };
+        vec![powers, heroes, curve, pairs]
+    }
+
+    /// The ranked table printed on stdout.
+    pub fn render(&self, est: &Estimates) -> String {
+        let mut rows: Vec<&ArmEstimate> = est.overall().collect();
+        rows.sort_by(|a, b| {
+            b.value
+                .x
+                .total_cmp(&a.value.x)
+                .then(b.effect.mean().total_cmp(&a.effect.mean()))
+                .then(a.arm.cmp(&b.arm))
+        });
+        let names = self.names();
+        let width = names.iter().map(|n| n.len()).max().unwrap_or(5).max(5);
+        let mut out = format!(
+            "{:>4}  {:<width$}  {:>8}  {:>22}  {:>27}  {:>9}\n",
+            "rank", "power", "strength", "coin value [95%]", "win-rate effect [95%]", "facing"
+        );
+        for (i, r) in rows.iter().enumerate() {
+            let arm = &self.arms[r.arm];
+            let st = if self.scales[arm.power] {
+                arm.strength.to_string()
+            } else {
+                "any".to_string()
+            };
+            let value = match r.value.censor {
+                Censor::No => {
+                    let (lo, hi) = r.value.interval();
+                    format!("{:+7.1} [{:+6.1}, {:+6.1}]", r.value.x, lo, hi)
+                }
+                Censor::Below => format!("< {:+.0} (beyond grid)", r.value.x),
+                Censor::Above => format!("> {:+.0} (beyond grid)", r.value.x),
+            };
+            let (m, lo, hi) = r.effect.interval();
+            let facing = r
+                .rival
+                .map_or(String::new(), |s| format!("{:+.2} pp", 100.0 * s.mean()));
+            out.push_str(&format!(
+                "{:>4}  {:<width$}  {:>8}  {:>22}  {:+7.2} pp [{:+6.2}, {:+6.2}]  {:>9}\n",
+                i + 1,
+                names[arm.power],
+                st,
+                value,
+                100.0 * m,
+                100.0 * lo,
+                100.0 * hi,
+                facing
+            ));
+        }
+        let idle: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.effect.s2 == 0)
+            .map(|r| names[self.arms[r.arm].power].as_str())
+            .collect();
+        if !idle.is_empty() {
+            out.push_str(&format!(
+                "never changed a battle when held alone: {} (they act through other powers: see the pairs)\n",
+                idle.join(", ")
+            ));
+        }
+        // How the value moves with the number of heroes, at the middle strength.
+        let strata: Vec<u8> = (self.settings.heroes[0]..=self.settings.heroes[1]).collect();
+        if strata.len() > 1 {
+            out.push_str(&format!(
+                "\ncoin value by heroes in the battle (middle strength):\n{:<width$}",
+                "power"
+            ));
+            for n in &strata {
+                out.push_str(&format!("  {:>9}", format!("{n} heroes")));
+            }
+            out.push('\n');
+            for (p, name) in names.iter().enumerate() {
+                out.push_str(&format!("{name:<width$}"));
+                for &n in &strata {
+                    let cell = est
+                        .rows
+                        .iter()
+                        .find(|r| r.heroes == n && r.arm == self.default_arm[p])
+                        .map_or("-".to_string(), |r| match r.value.censor {
+                            Censor::No => format!("{:+.1}±{:.1}", r.value.x, r.value.half_width()),
+                            Censor::Below => format!("<{:+.0}", r.value.x),
+                            Censor::Above => format!(">{:+.0}", r.value.x),
+                        });
+                    out.push_str(&format!("  {cell:>9}"));
+                }
+                out.push('\n');
+            }
+        }
+        for (title, join, list, pairs) in [
+            ("synergies (both held)", "+", &est.synergy, &self.synergy),
+            (
+                "counters (power vs the rival's)",
+                "vs",
+                &est.counter,
+                &self.counter,
+            ),
+        ] {
+            let mut idx: Vec<usize> = (0..list.len()).filter(|&j| list[j].n >= 2).collect();
+            if idx.is_empty() {
+                continue;
+            }
+            idx.sort_by(|&a, &b| {
+                list[b]
+                    .mean()
+                    .abs()
+                    .total_cmp(&list[a].mean().abs())
+                    .then(a.cmp(&b))
+            });
+            out.push_str(&format!(
+                "\nstrongest {title}, interaction in win-rate points:\n"
+            ));
+            for &j in idx.iter().take(5) {
+                let (m, lo, hi) = list[j].interval();
+                let (p, q) = pairs[j];
+                out.push_str(&format!(
+                    "  {} {join} {}: {:+.2} pp [{:+.2}, {:+.2}] over {} rosters\n",
+                    names[p],
+                    names[q],
+                    100.0 * m,
+                    100.0 * lo,
+                    100.0 * hi,
+                    list[j].n
+                ));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grid_gains_the_base_at_zero() {
+        let v = PowerValue::new(ValueSettings::default()).unwrap();
+        assert_eq!(v.grid[v.zero], 0);
+        assert!(v.grid.windows(2).all(|w| w[0] < w[1]));
+        // The six sample powers read no strength: one arm each.
+        assert_eq!(v.arms.len(), 6);
+        assert_eq!(v.synergy.len(), 15);
+        assert_eq!(v.counter.len(), 36);
+    }
+
+    #[test]
+    fn impossible_settings_name_the_flag() {
+        let bad = |f: fn(&mut ValueSettings)| {
+            let mut s = ValueSettings::default();
+            f(&mut s);
+            PowerValue::new(s).err().expect("refused")
+        };
+        assert!(bad(|s| s.heroes = [1, 4]).contains("--heroes"));
+        assert!(bad(|s| s.grid = vec![-10, 0, 10]).contains("--grid"));
+        assert!(bad(|s| s.grid = vec![-10]).contains("--grid"));
+        assert!(bad(|s| s.precision = 0.0).contains("--precision"));
+        assert!(bad(|s| s.strengths = vec![]).contains("--strengths"));
+        assert!(bad(|s| s.powers = vec!["Amoebe".into()]).contains("did you mean `Amoeba`"));
+        assert!(bad(|s| s.capacity = 2).contains("--capacity"));
+    }
+
+    #[test]
+    fn the_result_does_not_depend_on_the_thread_count() {
+        let v = PowerValue::new(ValueSettings {
+            batch: 40,
+            max_battles: 80 * 100,
+            ..ValueSettings::default()
+        })
+        .unwrap();
+        let run = |threads| {
+            crate::platform::runner::pool(threads)
+                .unwrap()
+                .install(|| v.run(7, |_| {}))
+        };
+        let (a, b) = (run(1), run(3));
+        assert_eq!(a.rosters, b.rosters);
+        assert_eq!(format!("{:?}", a.rows), format!("{:?}", b.rows));
+        assert_eq!(format!("{:?}", a.synergy), format!("{:?}", b.synergy));
+    }
+}

@@ -1,0 +1,1229 @@
+//! The data kernel's general path: every clause of the power-file format (reactions, effects on
+//! other heroes, hit modifiers, taxes, locks, wards, summons, wins), played on a
+//! struct-of-arrays table in scratch storage reused across battles, with no allocation once a
+//! [`GeneralKernel`] exists.
+//!
+//! It follows [`crate::games::auto_rumble::reference::data`] step for step (same phases, same order of reactions,
+//! same targets); what differs is storage. Rows stay put within a phase (copies and summons
+//! wait in `pending` and join when the phase ends, AR-11), so a hero is its row index; targets
+//! of an effect go on a stack in scratch (effects nest through reactions, AR-27); the alive
+//! counts a clause reads (opponents, allies, teams, eliminated this round) are kept up to date
+//! on every change of Energy across 0 instead of being counted. [`crate::games::auto_rumble::kernel::data`] keeps its
+//! faster path for self-contained loadouts and hands the rest here
+//! ([`crate::games::auto_rumble::kernel::data::play`]). tests/auto_rumble_data_differential.rs holds this kernel to
+//! the reference battle for battle, births included.
+
+use crate::games::auto_rumble::kernel::hand::{EndReason, Outcome};
+use crate::games::auto_rumble::kernel::hook::RoundHook;
+use crate::games::auto_rumble::powers::catalogue::{
+    Catalogue, HeldClause, Loadout, MAX_HERO_COUNTERS, NO_CLAUSE,
+};
+use crate::games::auto_rumble::powers::expr::Quantity;
+use crate::games::auto_rumble::powers::file::{Clause, Effect, EffectKind, Limit, Target, When};
+use crate::games::auto_rumble::rules;
+use crate::games::auto_rumble::state::{HeroId, RoundView};
+
+/// No hero (a summoner or warder that is not there).
+const NOBODY: HeroId = HeroId::MAX;
+
+/// `build` codes from here on are summons: `SUMMON + power * 256 + n` plays
+/// `Catalogue::summons[power][n]`; below it, the team's own loadout.
+const SUMMON: u32 = 1 << 24;
+
+/// Most nested target lists at once (a clause, a reaction to it, a death clause in that, ...),
+/// each at most the table's size: the target stack's reserve.
+const TARGET_DEPTH: usize = 6;
+
+macro_rules! rows {
+    ($( $(#[$m:meta])* $name:ident : $ty:ty = $init:expr ),* $(,)?) => {
+        /// The hero table, one column per piece of hero state (the reference's `Hero` fields).
+        #[derive(Clone, Debug)]
+        struct Rows {
+            $( $(#[$m])* $name: Vec<$ty>, )*
+            len: usize,
+        }
+
+        impl Rows {
+            fn with_capacity(c: usize) -> Rows {
+                Rows { $( $name: vec![$init; c], )* len: 0 }
+            }
+
+            /// Appends row `i` of `from` whole: a copy inherits everything (AR-11).
+            #[inline]
+            fn push_row(&mut self, from: &Rows, i: usize) {
+                let k = self.len;
+                $( self.$name[k] = from.$name[i]; )*
+                self.len = k + 1;
+            }
+
+            /// Appends a row of a hero entering with nothing used yet.
+            #[inline]
+            fn push_fresh(&mut self) -> usize {
+                let k = self.len;
+                $( self.$name[k] = $init; )*
+                self.len = k + 1;
+                k
+            }
+        }
+    };
+}
+
+rows! {
+    id: HeroId = 0,
+    team: u16 = 0,
+    /// Which loadout it plays: its team's, or a summon's (see [`SUMMON`]).
+    build: u32 = 0,
+    energy: i32 = 0,
+    defence: i32 = 0,
+    prevention: i32 = 0,
+    counters: [i32; MAX_HERO_COUNTERS] = [0; MAX_HERO_COUNTERS],
+    once_game: u32 = 0,
+    once_round: u32 = 0,
+    tax_now: i32 = 0,
+    tax_next: i32 = 0,
+    locked_now: bool = false,
+    locked_next: bool = false,
+    vulnerable: i32 = 1,
+    dodge: i32 = 0,
+    attack_hits_round: i32 = 0,
+    hits_last_round: i32 = 0,
+    damage_round: i32 = 0,
+    first_hit_done: bool = false,
+    /// This round's plan: bit `j` set when use-order entry `j` is planned (AR-3).
+    plan: u16 = 0,
+    /// Damage per hit of its attack before bonuses (AR-2; a summon's is its own).
+    damage: i32 = 0,
+    summoner: HeroId = NOBODY,
+    /// A summon hostile only to its summoner's team (AR-42).
+    hostile: bool = false,
+    powers_used: i32 = 0,
+    defence_burns: bool = false,
+    attack_only: Option<Target> = None,
+    no_attack: bool = false,
+    after_defence_pct: i32 = 100,
+    execute: bool = false,
+    ward: i32 = 0,
+    warder: HeroId = NOBODY,
+    hit: i32 = 0,
+    first_hit_bonus: i32 = 0,
+}
+
+/// Scratch for battles of any loadouts, reused from one to the next.
+#[derive(Clone, Debug)]
+pub struct GeneralKernel {
+    front: Rows,
+    back: Rows,
+    /// Copies and summons made in the phase under way, and the row each joins after.
+    pending: Rows,
+    pending_parent: Vec<u32>,
+    /// Join scratch: where each row's newcomers start, and newcomers grouped by row.
+    slot: Vec<u32>,
+    grouped: Vec<u32>,
+    /// The stack of target lists (rows) of the effects under way.
+    targets: Vec<u32>,
+    /// Per team, alive heroes (Energy > 0) that are not hostile summons, and those that are;
+    /// the same for heroes eliminated this round (AR-42 sides).
+    plain: Vec<u32>,
+    hostile: Vec<u32>,
+    out_plain: Vec<u32>,
+    out_hostile: Vec<u32>,
+    sort: Vec<u16>,
+}
+
+/// One battle under way: the scratch, what it plays, and the battle-wide state.
+struct Battle<'k, 'a, H> {
+    s: &'k mut GeneralKernel,
+    cat: &'a Catalogue,
+    builds: &'a [Loadout],
+    hook: &'k mut H,
+    capacity: usize,
+    round: i32,
+    heroes_at_start: i32,
+    lost_energy: bool,
+    hits: u64,
+    won: Option<u16>,
+    capped: bool,
+    next_id: HeroId,
+    /// The attack hit being resolved, as `attacked` reactions may reduce it (AR-38), and how
+    /// much they took off it.
+    in_flight: i32,
+    negated: i32,
+    /// This round's battle-wide attack rule (Assassin's Game, AR-39).
+    everyone_only: Option<Target>,
+    alive: u32,
+    /// Heroes at Energy <= 0 whose elimination is not settled yet (AR-52): they keep their
+    /// place toward capacity, so a revive cannot overfill the table.
+    dying: u32,
+    plain_total: u32,
+    out_plain_total: u32,
+    teams_alive: u32,
+}
+
+impl GeneralKernel {
+    /// Scratch for battles of up to `capacity` heroes (AR-15): the only allocation.
+    pub fn new(capacity: usize) -> GeneralKernel {
+        let c = capacity.max(1);
+        GeneralKernel {
+            front: Rows::with_capacity(c),
+            back: Rows::with_capacity(c),
+            pending: Rows::with_capacity(c),
+            pending_parent: vec![0; c],
+            slot: vec![0; c + 1],
+            grouped: vec![0; c],
+            targets: Vec::with_capacity(TARGET_DEPTH * c),
+            plain: Vec::new(),
+            hostile: Vec::new(),
+            out_plain: Vec::new(),
+            out_hostile: Vec::new(),
+            sort: Vec::new(),
+        }
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.front.energy.len()
+    }
+
+    /// Hero `id`'s Energy at the end of the last battle; `None` if it died or never entered.
+    pub fn hero_energy(&self, id: HeroId) -> Option<i32> {
+        let f = &self.front;
+        (0..f.len)
+            .find(|&i| f.id[i] == id && f.energy[i] > 0)
+            .map(|i| f.energy[i])
+    }
+
+    /// Heroes of `team` alive at the end of the last battle that are not summons (nor copies of
+    /// summons): the original and its copies.
+    pub fn team_alive(&self, team: u16) -> u32 {
+        let f = &self.front;
+        (0..f.len)
+            .filter(|&i| f.team[i] == team && f.energy[i] > 0 && f.build[i] < SUMMON)
+            .count() as u32
+    }
+
+    /// Plays one battle of any loadouts. `initiative[t]` is team `t`'s.
+    pub fn run<H: RoundHook>(
+        &mut self,
+        cat: &Catalogue,
+        builds: &[Loadout],
+        initiative: &[f64],
+        max_rounds: u32,
+        hook: &mut H,
+    ) -> Outcome {
+        assert_eq!(builds.len(), initiative.len(), "one initiative per team");
+        let teams = builds.len();
+        for v in [
+            &mut self.plain,
+            &mut self.hostile,
+            &mut self.out_plain,
+            &mut self.out_hostile,
+        ] {
+            v.clear();
+            v.resize(teams, 0);
+        }
+        rules::initiative_order(initiative, &mut self.sort);
+        self.front.len = 0;
+        self.pending.len = 0;
+        self.targets.clear();
+        let capacity = self.capacity();
+        let mut b = Battle {
+            s: self,
+            cat,
+            builds,
+            hook,
+            capacity,
+            round: 0,
+            heroes_at_start: 0,
+            lost_energy: false,
+            hits: 0,
+            won: None,
+            capped: false,
+            next_id: teams as HeroId,
+            in_flight: 0,
+            negated: 0,
+            everyone_only: None,
+            alive: 0,
+            dying: 0,
+            plain_total: 0,
+            out_plain_total: 0,
+            teams_alive: 0,
+        };
+        for k in 0..teams {
+            let t = b.s.sort[k];
+            let l = &builds[t as usize];
+            if l.energy <= 0 {
+                continue; // AR-16
+            }
+            if b.s.front.len >= capacity {
+                b.capped = true; // AR-15
+                continue;
+            }
+            let f = &mut b.s.front;
+            let i = f.push_fresh();
+            f.id[i] = t as HeroId;
+            f.team[i] = t;
+            f.build[i] = t as u32;
+            f.counters[i] = l.counters;
+            f.damage[i] = l.damage;
+            b.set_energy(i, l.energy);
+        }
+        b.play(initiative, max_rounds)
+    }
+}
+
+impl<'a, H: RoundHook> Battle<'_, 'a, H> {
+    fn play(mut self, initiative: &[f64], max_rounds: u32) -> Outcome {
+        let mut quiet = 0;
+        let mut end = EndReason::Elimination;
+        // AR-34: battle-start clauses, in initiative order, before round 1.
+        self.phase(When::BattleStart);
+        while self.won.is_none() && self.teams_alive > 1 {
+            self.round += 1;
+            self.lost_energy = false;
+            self.heroes_at_start = self.alive as i32;
+            self.s.out_plain.fill(0);
+            self.s.out_hostile.fill(0);
+            self.out_plain_total = 0;
+            self.new_round();
+            self.phase(When::RoundStart);
+            if self.won.is_none() {
+                self.everyone_only = None;
+                for i in 0..self.s.front.len {
+                    if self.s.front.energy[i] > 0 {
+                        self.make_plan(i);
+                    }
+                }
+                self.actions();
+            }
+            if self.won.is_none() {
+                self.phase(When::RoundEnd);
+            }
+            if self.won.is_some() {
+                self.compact();
+                self.round_end();
+                break;
+            }
+            // AR-13.
+            quiet = if self.lost_energy { 0 } else { quiet + 1 };
+            if quiet == rules::STALEMATE_QUIET_ROUNDS {
+                quiet = 0;
+                for i in 0..self.s.front.len {
+                    let e = self.s.front.energy[i];
+                    if e > 0 {
+                        self.set_energy(i, rules::stalemate_energy(e));
+                    }
+                }
+            }
+            self.compact();
+            self.round_end();
+            if self.teams_alive <= 1 {
+                break;
+            }
+            if self.round as u32 >= max_rounds {
+                end = EndReason::RoundLimit;
+                break;
+            }
+        }
+        let f = &self.s.front;
+        let winner = if let Some(t) = self.won {
+            end = EndReason::PowerWin;
+            Some(t)
+        } else if end == EndReason::RoundLimit {
+            round_limit_winner(f, initiative)
+        } else {
+            (0..f.len).find(|&i| f.energy[i] > 0).map(|i| f.team[i])
+        };
+        Outcome {
+            winner,
+            rounds: self.round as u32,
+            capped: self.capped,
+            end,
+            hits: self.hits,
+            survivors: self.alive,
+        }
+    }
+
+    fn round_end(&mut self) {
+        let f = &self.s.front;
+        self.hook.round_end(
+            self.round as u32,
+            RoundView {
+                id: &f.id[..f.len],
+                team: &f.team[..f.len],
+                energy: &f.energy[..f.len],
+            },
+        );
+    }
+
+    /// Per-round state (AR-4, AR-31, AR-32, AR-35, AR-41).
+    fn new_round(&mut self) {
+        let f = &mut self.s.front;
+        let n = f.len;
+        f.defence[..n].fill(0);
+        f.ward[..n].fill(0);
+        f.warder[..n].fill(NOBODY);
+        f.once_round[..n].fill(0);
+        f.tax_now[..n].copy_from_slice(&f.tax_next[..n]);
+        f.tax_next[..n].fill(0);
+        f.locked_now[..n].copy_from_slice(&f.locked_next[..n]);
+        f.locked_next[..n].fill(false);
+        f.vulnerable[..n].fill(1);
+        f.dodge[..n].fill(0);
+        f.hits_last_round[..n].copy_from_slice(&f.attack_hits_round[..n]);
+        f.attack_hits_round[..n].fill(0);
+        f.damage_round[..n].fill(0);
+        f.first_hit_done[..n].fill(false);
+    }
+
+    /// The loadout row `i` plays.
+    #[inline]
+    fn loadout(&self, i: usize) -> &'a Loadout {
+        let code = self.s.front.build[i];
+        if code < SUMMON {
+            &self.builds[code as usize]
+        } else {
+            let c = code - SUMMON;
+            &self.cat.summons[(c >> 8) as usize][(c & 0xff) as usize]
+        }
+    }
+
+    /// Every change of Energy goes through here, so the alive counts follow it across 0.
+    #[inline]
+    fn set_energy(&mut self, t: usize, e: i32) {
+        let f = &mut self.s.front;
+        let before = f.energy[t];
+        f.energy[t] = e;
+        if (before > 0) != (e > 0) {
+            self.count(t, e > 0);
+        }
+    }
+
+    /// Row `t` enters (`true`) or leaves the alive counts.
+    fn count(&mut self, t: usize, enters: bool) {
+        let f = &self.s.front;
+        self.count_as(f.team[t], f.hostile[t], enters);
+    }
+
+    fn count_as(&mut self, team: u16, hostile: bool, enters: bool) {
+        let team = team as usize;
+        let was = self.s.plain[team] + self.s.hostile[team];
+        let side = if hostile {
+            &mut self.s.hostile[team]
+        } else {
+            &mut self.s.plain[team]
+        };
+        if enters {
+            *side += 1;
+            self.alive += 1;
+            self.plain_total += !hostile as u32;
+            if was == 0 {
+                self.teams_alive += 1;
+            }
+        } else {
+            *side -= 1;
+            self.alive -= 1;
+            self.plain_total -= !hostile as u32;
+            if was == 1 {
+                self.teams_alive -= 1;
+            }
+        }
+    }
+
+    #[inline]
+    fn is_alive(&self, k: usize) -> bool {
+        self.s.front.energy[k] > 0
+    }
+
+    /// Whether two heroes fight each other (AR-1, AR-42).
+    #[inline]
+    fn opposed(&self, a: usize, b: usize) -> bool {
+        let f = &self.s.front;
+        match (f.hostile[a], f.hostile[b]) {
+            (false, false) => f.team[a] != f.team[b],
+            (true, true) => false,
+            _ => f.team[a] == f.team[b],
+        }
+    }
+
+    /// A phase: each alive hero in initiative order fires its clauses for `when`, in the order
+    /// held (AR-6); newcomers join after it (AR-11).
+    fn phase(&mut self, when: When) {
+        let n = self.s.front.len;
+        for i in 0..n {
+            if !self.is_alive(i) || self.s.front.locked_now[i] {
+                continue; // AR-5; AR-32: a locked hero's triggered powers do not act
+            }
+            let l = self.loadout(i);
+            let (list, k) = match when {
+                When::BattleStart => (&l.battle_start, l.n_battle_start),
+                When::RoundStart => (&l.round_start, l.n_round_start),
+                _ => (&l.round_end, l.n_round_end),
+            };
+            for &c in &list[..k as usize] {
+                if !self.is_alive(i) || self.won.is_some() {
+                    break;
+                }
+                self.fire(i, &l.clauses[c as usize], None, false);
+            }
+        }
+        self.join();
+    }
+
+    /// Newcomers join right after the row they came from, in the order made (AR-11, AR-36);
+    /// the dead leave the table on the way.
+    fn join(&mut self) {
+        let m = self.s.pending.len;
+        if m == 0 {
+            return;
+        }
+        let s = &mut *self.s;
+        let n = s.front.len;
+        // Newcomers grouped by the row they follow, keeping the order made (a counting sort).
+        s.slot[..=n].fill(0);
+        for &p in &s.pending_parent[..m] {
+            s.slot[p as usize + 1] += 1;
+        }
+        for i in 0..n {
+            s.slot[i + 1] += s.slot[i];
+        }
+        for j in 0..m {
+            let p = s.pending_parent[j] as usize;
+            s.grouped[s.slot[p] as usize] = j as u32;
+            s.slot[p] += 1;
+        }
+        for j in 0..m {
+            let parent = s.front.id[s.pending_parent[j] as usize];
+            let code = s.pending.build[j];
+            let summon = (code >= SUMMON).then(|| {
+                let c = code - SUMMON;
+                ((c >> 8) as u16, (c & 0xff) as u8)
+            });
+            self.hook
+                .born(self.round as u32, parent, s.pending.id[j], summon);
+        }
+        s.back.len = 0;
+        let mut g = 0;
+        for i in 0..n {
+            if s.front.energy[i] > 0 {
+                s.back.push_row(&s.front, i);
+            }
+            // `slot[i]` now ends row i's group.
+            while g < s.slot[i] as usize {
+                let j = s.grouped[g] as usize;
+                if s.pending.energy[j] > 0 {
+                    s.back.push_row(&s.pending, j);
+                }
+                g += 1;
+            }
+        }
+        // Count the newcomers in: they were not in the table while pending.
+        for j in 0..m {
+            let p = &self.s.pending;
+            if p.energy[j] > 0 {
+                let (team, hostile) = (p.team[j], p.hostile[j]);
+                self.count_as(team, hostile, true);
+            }
+        }
+        std::mem::swap(&mut self.s.front, &mut self.s.back);
+        self.s.pending.len = 0;
+    }
+
+    /// Drops the dead (the reference keeps them until the round ends; nothing reads them).
+    fn compact(&mut self) {
+        let s = &mut *self.s;
+        if (0..s.front.len).all(|i| s.front.energy[i] > 0) {
+            return;
+        }
+        s.back.len = 0;
+        for i in 0..s.front.len {
+            if s.front.energy[i] > 0 {
+                s.back.push_row(&s.front, i);
+            }
+        }
+        std::mem::swap(&mut s.front, &mut s.back);
+    }
+
+    /// AR-3, AR-33: the budget is the Energy after the start-of-round phase, less this round's
+    /// tax; the walk stops at the first item whose Spend + Burn no longer fits. Locked powers
+    /// and spent once-per-game clauses are skipped; a `use` clause whose conditions fail is not
+    /// planned.
+    fn make_plan(&mut self, i: usize) {
+        let l = self.loadout(i);
+        let passive = &l.passive[..l.n_passive as usize];
+        // AR-40: `no_attack` is read before the plan is made (its conditions see last round's
+        // `powers_used`).
+        let mut no_attack = false;
+        for &c in passive {
+            let hc = &l.clauses[c as usize];
+            let c = self.cat.clause(hc);
+            if c.effects().iter().any(|e| e.kind == EffectKind::NoAttack) && self.conds(i, hc, c) {
+                no_attack = true;
+            }
+        }
+        self.s.front.no_attack[i] = no_attack;
+        let mut budget = self.s.front.energy[i] - self.s.front.tax_now[i];
+        let mut plan = 0u16;
+        let mut used = 0;
+        for (j, &u) in l.uses().iter().enumerate() {
+            if u == NO_CLAUSE {
+                if no_attack {
+                    continue;
+                }
+                if rules::ATTACK_COST > budget {
+                    break;
+                }
+                budget -= rules::ATTACK_COST;
+                plan |= 1 << j;
+                continue;
+            }
+            let hc = &l.clauses[u as usize];
+            let c = self.cat.clause(hc);
+            if self.s.front.locked_now[i] || !self.may_fire(i, hc, c) || !self.conds(i, hc, c) {
+                continue;
+            }
+            let cost = c.cost.spend.eval(|q| self.read(i, hc, None, q)) as i64
+                + c.cost.burn.eval(|q| self.read(i, hc, None, q)) as i64;
+            if cost > budget as i64 {
+                break;
+            }
+            budget -= cost as i32;
+            plan |= 1 << j;
+            used += 1;
+        }
+        self.s.front.plan[i] = plan;
+        self.s.front.powers_used[i] = used;
+        // Passive clauses: the attack's bonuses this round (AR-9, AR-25).
+        let mut bonus: i64 = 0;
+        let mut first: i64 = 0;
+        let mut burns = false;
+        let mut only = None;
+        let mut pct = 100;
+        let mut execute = false;
+        for &c in passive {
+            let hc = &l.clauses[c as usize];
+            let c = self.cat.clause(hc);
+            if !self.conds(i, hc, c) {
+                continue;
+            }
+            for e in c.effects() {
+                let v = e.value.eval(|q| self.read(i, hc, None, q)) as i64;
+                match e.kind {
+                    EffectKind::AttackBonus => bonus += v,
+                    EffectKind::FirstHitBonus => first += v,
+                    EffectKind::DefenceSpendBurns => burns = true,
+                    EffectKind::AttackOnly => only = e.to,
+                    EffectKind::AfterDefencePercent => pct = v.clamp(0, 1_000_000) as i32,
+                    EffectKind::ExecuteUndefended => execute = true,
+                    EffectKind::EveryoneAttacksOnly => self.everyone_only = e.to,
+                    _ => {}
+                }
+            }
+        }
+        let f = &mut self.s.front;
+        f.hit[i] = (f.damage[i] as i64 + bonus).clamp(0, i32::MAX as i64) as i32;
+        f.first_hit_bonus[i] = first.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+        f.defence_burns[i] = burns;
+        f.attack_only[i] = only;
+        f.after_defence_pct[i] = pct;
+        f.execute[i] = execute;
+    }
+
+    #[inline]
+    fn conds(&self, i: usize, hc: &HeldClause, c: &Clause) -> bool {
+        c.conds()
+            .iter()
+            .all(|k| k.holds(|q| self.read(i, hc, None, q)))
+    }
+
+    #[inline]
+    fn may_fire(&self, i: usize, hc: &HeldClause, c: &Clause) -> bool {
+        let bit = hc.bit as u32;
+        match c.limit {
+            Limit::Unlimited => true,
+            Limit::OncePerRound => self.s.front.once_round[i] & bit == 0,
+            Limit::OncePerGame => self.s.front.once_game[i] & bit == 0,
+        }
+    }
+
+    fn read(&self, i: usize, hc: &HeldClause, target: Option<usize>, q: Quantity) -> i32 {
+        let s = &*self.s;
+        let f = &s.front;
+        let team = f.team[i] as usize;
+        let hostile = f.hostile[i];
+        match q {
+            Quantity::Energy => f.energy[i],
+            Quantity::Defence => f.defence[i],
+            Quantity::Attack => f.damage[i],
+            Quantity::Strength => hc.strength,
+            Quantity::OtherStrength => hc.other_strength,
+            Quantity::Counter(k) => f.counters[i][hc.counter_base as usize + k as usize],
+            Quantity::Round => self.round,
+            Quantity::HeroesAlive => self.heroes_at_start,
+            // AR-42: a hostile summon fights only its summoner's team.
+            Quantity::OpponentsAlive => {
+                if hostile {
+                    s.plain[team] as i32
+                } else {
+                    (self.plain_total - s.plain[team] + s.hostile[team]) as i32
+                }
+            }
+            Quantity::AlliesAlive => {
+                if hostile {
+                    s.hostile[team] as i32
+                } else {
+                    s.plain[team] as i32
+                }
+            }
+            Quantity::TeamsAlive => self.teams_alive as i32,
+            Quantity::EliminatedThisRound => {
+                if hostile {
+                    s.out_plain[team] as i32
+                } else {
+                    (self.out_plain_total - s.out_plain[team] + s.out_hostile[team]) as i32
+                }
+            }
+            Quantity::DamageTaken => f.damage_round[i],
+            Quantity::HitsTakenLastRound => f.hits_last_round[i],
+            Quantity::PowersUsed => f.powers_used[i],
+            Quantity::Negated => self.negated,
+            Quantity::SummonsAlive => {
+                let id = f.id[i];
+                (0..f.len)
+                    .filter(|&k| f.energy[k] > 0 && f.summoner[k] == id)
+                    .count() as i32
+            }
+            Quantity::TargetSummoned => target.map_or(0, |t| (f.summoner[t] != NOBODY) as i32),
+            Quantity::TargetEnergy => target.map_or(0, |t| f.energy[t]),
+            Quantity::TargetDefence => target.map_or(0, |t| f.defence[t]),
+        }
+    }
+
+    /// The first hero rule `t` picks for row `i` (ties go to the earlier row, AR-26).
+    fn pick(&self, i: usize, t: Target, other: Option<usize>) -> Option<usize> {
+        let f = &self.s.front;
+        let n = f.len;
+        let opponent = |k: usize| f.energy[k] > 0 && self.opposed(i, k);
+        let best = |key: &dyn Fn(usize) -> i32, most: bool| {
+            let mut pick: Option<usize> = None;
+            for k in (0..n).filter(|&k| opponent(k)) {
+                let better = pick.is_none_or(|p| {
+                    let (a, b) = (key(k), key(p));
+                    if most { a > b } else { a < b }
+                });
+                if better {
+                    pick = Some(k);
+                }
+            }
+            pick
+        };
+        match t {
+            Target::Holder => Some(i),
+            Target::AllOpponents | Target::FirstOpponent => (0..n).find(|&k| opponent(k)),
+            Target::AllAllies => (0..n).find(|&k| {
+                f.energy[k] > 0 && f.team[k] == f.team[i] && f.hostile[k] == f.hostile[i]
+            }),
+            Target::Everyone => (0..n).find(|&k| f.energy[k] > 0 && k != i),
+            Target::OpponentMostEnergy => best(&|k| f.energy[k], true),
+            Target::OpponentLeastEnergy => best(&|k| f.energy[k], false),
+            Target::OpponentMostDefence => best(&|k| f.defence[k], true),
+            Target::NextOpponent => (1..n).map(|k| (i + k) % n).find(|&k| opponent(k)),
+            Target::Other => other.filter(|&k| f.energy[k] > 0),
+        }
+    }
+
+    /// Pushes the heroes an effect acts on, in initiative order (AR-26), onto the target stack;
+    /// returns where they lie on it.
+    fn push_targets(&mut self, i: usize, t: Target, other: Option<usize>) -> (usize, usize) {
+        let start = self.s.targets.len();
+        let n = self.s.front.len;
+        match t {
+            Target::AllOpponents | Target::AllAllies | Target::Everyone => {
+                for k in 0..n {
+                    let f = &self.s.front;
+                    let take = f.energy[k] > 0
+                        && match t {
+                            Target::AllOpponents => self.opposed(i, k),
+                            Target::AllAllies => {
+                                f.team[k] == f.team[i] && f.hostile[k] == f.hostile[i]
+                            }
+                            _ => k != i,
+                        };
+                    if take {
+                        self.s.targets.push(k as u32);
+                    }
+                }
+            }
+            _ => {
+                if let Some(k) = self.pick(i, t, other) {
+                    self.s.targets.push(k as u32);
+                }
+            }
+        }
+        (start, self.s.targets.len())
+    }
+
+    /// Fires one clause of row `i`. `other` is a reaction's other hero; `quiet`: effects of a
+    /// reaction trigger no reactions (AR-27).
+    fn fire(&mut self, i: usize, hc: &HeldClause, other: Option<usize>, quiet: bool) {
+        let c: &'a Clause = self.cat.clause(hc);
+        if !self.may_fire(i, hc, c) {
+            return;
+        }
+        if c.when != When::Use
+            && !c
+                .conds()
+                .iter()
+                .all(|k| k.holds(|q| self.read(i, hc, other, q)))
+        {
+            return;
+        }
+        self.s.front.once_round[i] |= hc.bit as u32;
+        self.s.front.once_game[i] |= hc.bit as u32;
+        if c.when != When::Use && c.when != When::Death {
+            // AR-38: a triggered clause's Burn is paid when it fires, if the holder can pay it
+            // and live; otherwise the clause does not fire.
+            let burn = c.cost.burn.eval(|q| self.read(i, hc, other, q));
+            if burn > 0 {
+                if self.s.front.energy[i] <= burn {
+                    return;
+                }
+                self.lose(i, burn, None, true);
+            }
+        }
+        if c.when == When::Use {
+            // AR-24: the Burn is an Energy loss, paid as the power is used.
+            let mut burn = c.cost.burn.eval(|q| self.read(i, hc, None, q));
+            let adds_defence = c.effects().iter().any(|e| e.kind == EffectKind::AddDefence);
+            if self.s.front.defence_burns[i] && adds_defence {
+                // AR-37: the Spend is paid as a Burn.
+                burn = burn.saturating_add(c.cost.spend.eval(|q| self.read(i, hc, None, q)).max(0));
+            }
+            if burn > 0 && !self.lose(i, burn, None, quiet) {
+                return;
+            }
+        }
+        for e in c.effects() {
+            if !self.is_alive(i) && c.when != When::Death {
+                return;
+            }
+            if self.won.is_some() {
+                return;
+            }
+            let to = e.to.unwrap_or(c.target);
+            // `target.*` reads the clause's target, even in an effect sent elsewhere with `to`
+            // (Parasitic Strain's gain reads the opponent's Defence, AR-26).
+            let clause_target = if e.to.is_some() && c.target.is_single() {
+                self.pick(i, c.target, other)
+            } else {
+                None
+            };
+            let (start, end) = self.push_targets(i, to, other);
+            for k in start..end {
+                let t = self.s.targets[k] as usize;
+                let read_at = if e.to.is_some() {
+                    clause_target
+                } else {
+                    Some(t)
+                };
+                if let Some(k) = &e.cond
+                    && !k.holds(|q| self.read(i, hc, read_at, q))
+                {
+                    continue;
+                }
+                self.apply(i, hc, e, t, read_at, quiet);
+            }
+            self.s.targets.truncate(start);
+        }
+    }
+
+    fn apply(
+        &mut self,
+        i: usize,
+        hc: &HeldClause,
+        e: &Effect,
+        t: usize,
+        read_at: Option<usize>,
+        quiet: bool,
+    ) {
+        let v = e.value.eval(|q| self.read(i, hc, read_at, q));
+        match e.kind {
+            EffectKind::AddEnergy => {
+                if v < 0 {
+                    self.lose(t, -v, None, quiet);
+                } else {
+                    let e = self.s.front.energy[t].saturating_add(v);
+                    self.set_energy(t, e);
+                }
+            }
+            EffectKind::LoseEnergy => {
+                if v > 0 {
+                    self.lose(t, v, Some(i), quiet);
+                }
+            }
+            EffectKind::SetEnergy => {
+                let now = self.s.front.energy[t];
+                if v < now {
+                    self.lose(t, now - v, None, quiet);
+                } else {
+                    self.set_energy(t, v);
+                }
+            }
+            EffectKind::AddDefence => {
+                let d = &mut self.s.front.defence[t];
+                *d = d.saturating_add(v).max(0);
+            }
+            EffectKind::LoseDefence => {
+                let d = &mut self.s.front.defence[t];
+                *d = d.saturating_sub(v.max(0)).max(0);
+            }
+            EffectKind::AddPrevention => {
+                let p = &mut self.s.front.prevention[t];
+                *p = p.saturating_add(v).max(0);
+            }
+            EffectKind::Damage => {
+                if v > 0 {
+                    self.hit(i, t, v, false, e.ignore_defence, e.unpreventable, quiet);
+                }
+            }
+            EffectKind::CounterAdd(k) => {
+                let c = &mut self.s.front.counters[t][hc.counter_base as usize + k as usize];
+                *c = c.saturating_add(v);
+            }
+            EffectKind::CounterMultiply(k) => {
+                let c = &mut self.s.front.counters[t][hc.counter_base as usize + k as usize];
+                *c = c.saturating_mul(v);
+            }
+            EffectKind::CounterSet(k) => {
+                self.s.front.counters[t][hc.counter_base as usize + k as usize] = v;
+            }
+            EffectKind::CopySelf => {
+                self.copy(t, None);
+            }
+            EffectKind::Eliminate => {
+                let e = self.s.front.energy[t];
+                self.lose(t, e, Some(i), quiet);
+            }
+            EffectKind::Win => self.won = Some(self.s.front.team[i]),
+            EffectKind::Tax => {
+                let x = &mut self.s.front.tax_next[t];
+                *x = (*x).max(v);
+            }
+            EffectKind::Revive => self.set_energy(t, v.max(1)),
+            EffectKind::Dodge => self.s.front.dodge[t] = v.max(0),
+            EffectKind::Vulnerable => {
+                let x = &mut self.s.front.vulnerable[t];
+                *x = x.saturating_mul(v.max(0));
+            }
+            EffectKind::Lock => self.s.front.locked_next[t] = true,
+            EffectKind::Ward => {
+                // AR-41: a new ward replaces the last one.
+                let f = &mut self.s.front;
+                f.ward[t] = v.max(0);
+                f.warder[t] = f.id[i];
+            }
+            EffectKind::ReduceHit => {
+                let r = v.max(0).min(self.in_flight);
+                self.in_flight -= r;
+                self.negated += r;
+            }
+            EffectKind::CopyWith => {
+                if v > 0 {
+                    self.copy(t, Some(v));
+                }
+            }
+            EffectKind::Summon(k) => self.summon(i, hc, k, read_at),
+            // Passive effects act through the plan (`make_plan`), never when applied.
+            k => debug_assert!(k.is_passive(), "{k:?} is played above"),
+        }
+    }
+
+    /// Whether one more newcomer fits: alive heroes plus those waiting to join stay within
+    /// capacity (AR-15); marks the battle capped when not.
+    #[inline]
+    fn room(&mut self) -> bool {
+        let fits = ((self.alive + self.dying) as usize + self.s.pending.len) < self.capacity;
+        self.capped |= !fits;
+        fits
+    }
+
+    /// A copy of row `t` (AR-11), with `energy` instead of its own when given (`copy_with`).
+    fn copy(&mut self, t: usize, energy: Option<i32>) {
+        if !self.room() {
+            return;
+        }
+        let s = &mut *self.s;
+        let k = s.pending.len;
+        s.pending.push_row(&s.front, t);
+        s.pending.id[k] = self.next_id;
+        if let Some(e) = energy {
+            s.pending.energy[k] = e;
+        }
+        s.pending_parent[k] = t as u32;
+        self.next_id += 1;
+    }
+
+    /// AR-36: a summon joins the holder's team right after the holder, within capacity.
+    fn summon(&mut self, i: usize, hc: &HeldClause, n: u8, read_at: Option<usize>) {
+        let sd = &self.cat.defs[hc.power as usize].summons[n as usize];
+        let build = &self.cat.summons[hc.power as usize][n as usize];
+        let damage = sd
+            .attack
+            .map_or(0, |a| a.eval(|q| self.read(i, hc, read_at, q)).max(0));
+        let energy = sd.energy.eval(|q| self.read(i, hc, read_at, q));
+        if energy <= 0 || !self.room() {
+            return;
+        }
+        let s = &mut *self.s;
+        let k = s.pending.push_fresh();
+        let p = &mut s.pending;
+        p.id[k] = self.next_id;
+        p.team[k] = s.front.team[i];
+        p.build[k] = SUMMON + ((hc.power as u32) << 8) + n as u32;
+        p.energy[k] = energy;
+        p.counters[k] = build.counters;
+        p.damage[k] = damage;
+        p.summoner[k] = s.front.id[i];
+        p.hostile[k] = sd.hostile;
+        s.pending_parent[k] = i as u32;
+        self.next_id += 1;
+    }
+
+    /// An Energy loss that is not a hit (a Burn, `lose_energy`, a drop by `set_energy`):
+    /// nothing absorbs it (AR-29). Returns whether `t` is still alive.
+    fn lose(&mut self, t: usize, amount: i32, by: Option<usize>, quiet: bool) -> bool {
+        let before = self.s.front.energy[t];
+        if amount <= 0 || before <= 0 {
+            return before > 0;
+        }
+        self.lost_energy = true;
+        self.set_energy(t, before.saturating_sub(amount));
+        if !self.is_alive(t) {
+            self.dying += 1;
+            self.dies(t, by, quiet);
+        }
+        self.is_alive(t)
+    }
+
+    /// One hit of `amount` from `by` on `t` (AR-5, AR-29): the hit modifiers of the round, then
+    /// Defence, prevention, Energy, then reactions (AR-27).
+    #[allow(clippy::too_many_arguments)]
+    fn hit(
+        &mut self,
+        by: usize,
+        t: usize,
+        amount: i32,
+        attack: bool,
+        ignore_defence: bool,
+        unpreventable: bool,
+        quiet: bool,
+    ) {
+        if attack {
+            self.hits += 1;
+            let f = &mut self.s.front;
+            f.attack_hits_round[t] += 1;
+            // AR-35: Bullet Time's dodge counts attack hits: 1, 1 + n, 1 + 2n, ... are prevented.
+            let dodge = f.dodge[t];
+            if dodge > 0 && (f.attack_hits_round[t] - 1) % dodge == 0 {
+                self.react(t, When::Attacked, by, quiet);
+                self.react(by, When::Hit, t, quiet);
+                return;
+            }
+        }
+        let mut rest =
+            (amount as i64 * self.s.front.vulnerable[t] as i64).min(i32::MAX as i64) as i32;
+        if attack {
+            // AR-38: `attacked` reactions see the hit as it arrives and may reduce it.
+            self.in_flight = rest;
+            self.negated = 0;
+            self.react(t, When::Attacked, by, quiet);
+            rest = self.in_flight;
+        }
+        let had_defence = self.s.front.defence[t] > 0;
+        let (pct, execute) = if attack {
+            (self.s.front.after_defence_pct[by], self.s.front.execute[by])
+        } else {
+            (100, false)
+        };
+        if attack && !ignore_defence && !unpreventable && self.s.front.ward[t] > 0 {
+            // AR-41: the ward absorbs first; what it takes feeds the warder.
+            let w = rest.min(self.s.front.ward[t]);
+            self.s.front.ward[t] -= w;
+            rest -= w;
+            let warder = self.s.front.warder[t];
+            let f = &self.s.front;
+            if warder != NOBODY
+                && let Some(k) = (0..f.len).find(|&k| f.id[k] == warder)
+                && f.energy[k] > 0
+            {
+                let e = f.energy[k].saturating_add(w);
+                self.set_energy(k, e);
+            }
+        }
+        let f = &mut self.s.front;
+        if !ignore_defence && !unpreventable {
+            let d = rest.min(f.defence[t]);
+            f.defence[t] -= d;
+            rest -= d;
+        }
+        if pct != 100 && rest > 0 {
+            // AR-40: rounded up.
+            rest = ((rest as i64 * pct as i64 + 99) / 100).min(i32::MAX as i64) as i32;
+        }
+        if !unpreventable {
+            let p = rest.min(f.prevention[t]);
+            f.prevention[t] -= p;
+            rest -= p;
+        }
+        if attack {
+            self.react(by, When::Hit, t, quiet);
+        }
+        if rest > 0 && self.is_alive(t) {
+            let f = &mut self.s.front;
+            let e = f.energy[t].saturating_sub(rest);
+            f.damage_round[t] = f.damage_round[t].saturating_add(rest);
+            self.set_energy(t, e);
+            self.lost_energy = true;
+            // AR-52: eliminated by this hit, not by a reaction to it (which eliminates quietly).
+            let killed = e <= 0;
+            self.dying += killed as u32;
+            self.react(t, When::Damaged, by, quiet);
+            self.react(by, When::DealtDamage, t, quiet);
+            if killed {
+                self.dies(t, Some(by), quiet);
+            }
+        }
+        if execute && !had_defence && self.is_alive(t) {
+            // AR-40: the undefended target is eliminated outright.
+            let e = self.s.front.energy[t];
+            self.lose(t, e, Some(by), quiet);
+        }
+    }
+
+    /// `t` reached Energy <= 0 (and was counted `dying`): its death reactions (a revive keeps
+    /// it in), else it leaves: the round's eliminations, the killer's `kill`, every opponent's
+    /// `opponent_eliminated`.
+    fn dies(&mut self, t: usize, by: Option<usize>, quiet: bool) {
+        if !quiet {
+            let l = self.loadout(t);
+            for &c in &l.reactions[..l.n_reactions as usize] {
+                let hc = &l.clauses[c as usize];
+                if self.cat.clause(hc).when != When::Death {
+                    continue;
+                }
+                if self.s.front.locked_now[t] {
+                    break;
+                }
+                self.fire(t, hc, None, true);
+                if self.is_alive(t) {
+                    self.dying -= 1;
+                    return; // AR-27: revived, it never left
+                }
+            }
+        }
+        self.dying -= 1;
+        let team = self.s.front.team[t] as usize;
+        if self.s.front.hostile[t] {
+            self.s.out_hostile[team] += 1;
+        } else {
+            self.s.out_plain[team] += 1;
+            self.out_plain_total += 1;
+        }
+        if quiet {
+            return;
+        }
+        if let Some(k) = by
+            && k != t
+        {
+            self.react(k, When::Kill, t, quiet);
+        }
+        for k in 0..self.s.front.len {
+            if self.is_alive(k) && self.opposed(k, t) {
+                self.react(k, When::OpponentEliminated, t, quiet);
+            }
+        }
+    }
+
+    /// Row `k`'s reaction clauses for `when`, about row `other` (AR-27).
+    fn react(&mut self, k: usize, when: When, other: usize, quiet: bool) {
+        if quiet || !self.is_alive(k) || self.s.front.locked_now[k] || self.won.is_some() {
+            return;
+        }
+        let l = self.loadout(k);
+        for &c in &l.reactions[..l.n_reactions as usize] {
+            let hc = &l.clauses[c as usize];
+            if self.cat.clause(hc).when != when {
+                continue;
+            }
+            if !self.is_alive(k) || self.won.is_some() {
+                break;
+            }
+            self.fire(k, hc, Some(other), true);
+        }
+    }
+
+    /// The action phase: each alive hero walks its plan in initiative order (AR-6).
+    fn actions(&mut self) {
+        let n = self.s.front.len;
+        for i in 0..n {
+            let l = self.loadout(i);
+            let mut plan = self.s.front.plan[i];
+            while plan != 0 {
+                let j = plan.trailing_zeros() as usize;
+                plan &= plan - 1;
+                if !self.is_alive(i) || self.won.is_some() {
+                    break; // AR-5
+                }
+                let u = l.uses[j];
+                if u == NO_CLAUSE {
+                    self.attack(i);
+                } else {
+                    self.fire(i, &l.clauses[u as usize], None, false);
+                }
+            }
+        }
+        self.join();
+    }
+
+    /// The default attack: every alive hero it fights, in order (AR-1); the first hit carries
+    /// the first-hit bonus.
+    fn attack(&mut self, i: usize) {
+        let n = self.s.front.len;
+        // AR-39: a rule may narrow the attack to one hero, picked as the attack starts.
+        if let Some(rule) = self.s.front.attack_only[i].or(self.everyone_only) {
+            if let Some(t) = self.pick(i, rule, None)
+                && self.won.is_none()
+                && self.opposed(i, t)
+            {
+                self.attack_hit(i, t);
+            }
+            return;
+        }
+        for t in 0..n {
+            if !self.is_alive(i) || self.won.is_some() {
+                return;
+            }
+            if self.opposed(i, t) && self.is_alive(t) {
+                self.attack_hit(i, t);
+            }
+        }
+    }
+
+    /// One hit of row `i`'s attack on row `t`; the first carries the first-hit bonus.
+    #[inline]
+    fn attack_hit(&mut self, i: usize, t: usize) {
+        let f = &mut self.s.front;
+        let mut amount = f.hit[i];
+        if !f.first_hit_done[i] {
+            f.first_hit_done[i] = true;
+            amount = amount.saturating_add(f.first_hit_bonus[i]).max(0);
+        }
+        self.hit(i, t, amount, true, false, false, false);
+    }
+}
+
+/// AR-14 at the round limit, among heroes that are not hostile summons (AR-42).
+fn round_limit_winner(f: &Rows, initiative: &[f64]) -> Option<u16> {
+    let rows = (0..f.len)
+        .filter(|&i| !f.hostile[i])
+        .map(|i| (f.energy[i], f.team[i]));
+    rules::round_limit_winner_of(rows, initiative)
+}

@@ -1,0 +1,552 @@
+//! A loaded power file compiled for the kernels: powers by 16-bit id, and each hero's loadout
+//! (`Loadout`) as one `Copy` value of fixed size holding the clauses it fires, phase by phase.
+//!
+//! Everything string-shaped is settled here, once: names become ids, counter names become slots,
+//! use orders become clause indices. The kernels walk these tables and never allocate.
+
+use std::fmt;
+
+use crate::games::auto_rumble::powers::expr::Quantity;
+use crate::games::auto_rumble::powers::file::{Clause, EffectKind, PowerDef, Target, When};
+use crate::games::auto_rumble::powers::sample::closest_name;
+use crate::games::auto_rumble::rules;
+use crate::games::names::normalise;
+
+/// A power's id in its catalogue: its position in the file (includes first).
+pub type PowerId = u16;
+
+/// A loaded catalogue: the definitions, and every clause in one flat table the kernels index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Catalogue {
+    pub defs: Vec<PowerDef>,
+    /// All clauses, power after power.
+    pub clauses: Vec<Clause>,
+    /// `first[p]`: where power `p`'s clauses start in `clauses`.
+    pub first: Vec<u32>,
+    /// `summons[p][n]`: the loadout of power `p`'s summon `n` (its powers; no attack in its use
+    /// order when the summon has none). Energy and damage are set when it is summoned (AR-36).
+    pub summons: Vec<Vec<Loadout>>,
+}
+
+impl Catalogue {
+    pub fn new(defs: Vec<PowerDef>) -> Catalogue {
+        let mut clauses = Vec::new();
+        let mut first = Vec::with_capacity(defs.len());
+        for d in &defs {
+            first.push(clauses.len() as u32);
+            clauses.extend_from_slice(&d.clauses);
+        }
+        let mut cat = Catalogue {
+            defs,
+            clauses,
+            first,
+            summons: Vec::new(),
+        };
+        let blank =
+            Loadout::compile(&cat, 0, &[], &[Use::Attack]).expect("an empty loadout is valid");
+        let mut summons = Vec::with_capacity(cat.defs.len());
+        for d in &cat.defs {
+            let mut per = Vec::with_capacity(d.summons.len());
+            for sd in &d.summons {
+                // Names were checked when the file loaded; an unknown one here is left out.
+                let held: Vec<Held> = sd
+                    .powers
+                    .iter()
+                    .filter_map(|n| cat.id(n))
+                    .map(|power| Held { power, strength: 0 })
+                    .collect();
+                let order = default_order(&cat, &held);
+                let mut l = Loadout::compile(&cat, 0, &held, &order).unwrap_or(blank);
+                if sd.attack.is_none() {
+                    let uses: Vec<u8> = l
+                        .uses()
+                        .iter()
+                        .copied()
+                        .filter(|&u| u != NO_CLAUSE)
+                        .collect();
+                    l.uses = [NO_CLAUSE; MAX_USE];
+                    l.uses[..uses.len()].copy_from_slice(&uses);
+                    l.n_uses = uses.len() as u8;
+                }
+                per.push(l);
+            }
+            summons.push(per);
+        }
+        cat.summons = summons;
+        cat
+    }
+
+    /// The clause a loadout's [`HeldClause`] points at.
+    #[inline]
+    pub fn clause(&self, h: &HeldClause) -> &Clause {
+        &self.clauses[h.at as usize]
+    }
+
+    /// The six sample powers (experiments/powers/sample.toml, built in).
+    /// The catalogue of a power file, or the built-in six without one.
+    pub fn load(power_file: Option<&str>) -> Result<Catalogue, String> {
+        match power_file {
+            None => Ok(Catalogue::builtin()),
+            Some(f) => crate::games::auto_rumble::powers::file::load(std::path::Path::new(f))
+                .map(Catalogue::new)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    pub fn builtin() -> Catalogue {
+        Catalogue::new(crate::games::auto_rumble::powers::file::builtin().to_vec())
+    }
+
+    pub fn len(&self) -> usize {
+        self.defs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.defs.is_empty()
+    }
+
+    pub fn name(&self, id: PowerId) -> &str {
+        &self.defs[id as usize].name
+    }
+
+    /// Looks a power up by name, forgiving case, spaces and punctuation.
+    pub fn id(&self, name: &str) -> Option<PowerId> {
+        let key = normalise(name);
+        self.defs
+            .iter()
+            .position(|d| normalise(&d.name) == key)
+            .map(|i| i as PowerId)
+    }
+
+    /// The closest name, for "did you mean".
+    pub fn closest(&self, name: &str) -> Option<&str> {
+        closest_name(name, self.defs.iter().map(|d| d.name.as_str()))
+    }
+
+    /// Whether the power has a `use` clause (it takes a place in use orders, AR-17).
+    pub fn is_used(&self, id: PowerId) -> bool {
+        self.defs[id as usize].use_clause().is_some()
+    }
+}
+
+/// One item of a use order: the default attack or a held power's `use` clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Use {
+    Attack,
+    Power(PowerId),
+}
+
+/// A held power: its id and strength (the winning bid, AR-24).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Held {
+    pub power: PowerId,
+    pub strength: i32,
+}
+
+/// Most powers one hero holds.
+pub const MAX_HELD: usize = 8;
+/// Most clauses one hero's powers hold together.
+pub const MAX_CLAUSES: usize = 16;
+/// Most counter slots per hero (its powers' counters together).
+pub const MAX_HERO_COUNTERS: usize = 8;
+/// Most use-order items: the attack and every held power.
+pub const MAX_USE: usize = MAX_HELD + 1;
+
+/// A clause as one hero holds it: the clause, its power's strength and counter offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeldClause {
+    /// Index into [`Catalogue::clauses`].
+    pub at: u32,
+    pub power: PowerId,
+    pub strength: i32,
+    /// The total strength of the hero's other powers (Worshippers' quantity).
+    pub other_strength: i32,
+    /// Where this power's counters start in the hero's counter slots.
+    pub counter_base: u8,
+    /// This clause's bit in the hero's once-per-round / once-per-game masks.
+    pub bit: u16,
+}
+
+/// Why a hero's loadout cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadoutError {
+    TooManyPowers,
+    TooManyClauses,
+    TooManyCounters,
+    Duplicate(String),
+    UnknownId(PowerId),
+    OrderNamesUnheld(String),
+    OrderNamesUnused(String),
+    OrderRepeats(String),
+    OrderMissing(String),
+    CoinsOutOfRange(i64),
+}
+
+impl fmt::Display for LoadoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadoutError::TooManyPowers => {
+                write!(f, "holds more than {MAX_HELD} powers: drop some")
+            }
+            LoadoutError::TooManyClauses => write!(
+                f,
+                "its powers have more than {MAX_CLAUSES} clauses together: drop a power"
+            ),
+            LoadoutError::TooManyCounters => write!(
+                f,
+                "its powers keep more than {MAX_HERO_COUNTERS} counters together: drop a power"
+            ),
+            LoadoutError::Duplicate(p) => write!(
+                f,
+                "holds `{p}` twice; a hero holds each power once (AR-17): remove the second entry"
+            ),
+            LoadoutError::UnknownId(id) => write!(f, "power id {id} is not in the catalogue"),
+            LoadoutError::OrderNamesUnheld(p) => write!(
+                f,
+                "use order names `{p}`, which the hero does not hold: add it to `powers` or remove it from `order`"
+            ),
+            LoadoutError::OrderNamesUnused(p) => write!(
+                f,
+                "use order names `{p}`, which has no `use` clause (it fires by itself): remove it from `order` (AR-17)"
+            ),
+            LoadoutError::OrderRepeats(p) => write!(
+                f,
+                "use order names `{p}` twice: list each item once (AR-17)"
+            ),
+            LoadoutError::OrderMissing(p) => write!(
+                f,
+                "use order leaves out `{p}`: list the attack and every held power with a `use` clause once (AR-17)"
+            ),
+            LoadoutError::CoinsOutOfRange(c) => write!(
+                f,
+                "coins = {c} is outside -{m}..={m} (AR-18)",
+                m = rules::MAX_ABS_COINS
+            ),
+        }
+    }
+}
+
+/// Phase bits: which phases and reactions a loadout takes part in, so whole phases are skipped
+/// when no hero needs them.
+pub mod phase {
+    pub const BATTLE_START: u32 = 1 << 0;
+    pub const ROUND_START: u32 = 1 << 1;
+    pub const USE: u32 = 1 << 2;
+    pub const ROUND_END: u32 = 1 << 3;
+    pub const PASSIVE: u32 = 1 << 4;
+    /// Any reaction clause (attacked, damaged, hit, dealt_damage, kill, opponent_eliminated,
+    /// death).
+    pub const REACTION: u32 = 1 << 5;
+    /// Effects that change how hits land on their target this round (dodge, vulnerable).
+    pub const HIT_MODIFIER: u32 = 1 << 6;
+    /// Effects with a target other than the holder.
+    pub const TARGETS_OTHERS: u32 = 1 << 7;
+    /// Effects the hand-written fast paths cannot take (copies, taxes, locks, wins...).
+    pub const GENERAL: u32 = 1 << 8;
+}
+
+/// A hero's compiled loadout, shared by the hero and all its copies. `repr(C)` keeps what every
+/// battle reads (stats, phase bits, the use order, counters) in the first cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct Loadout {
+    pub energy: i32,
+    pub damage: i32,
+    pub coins: i32,
+    pub phases: u32,
+    pub n_clauses: u8,
+    pub n_battle_start: u8,
+    pub n_round_start: u8,
+    pub n_round_end: u8,
+    pub n_passive: u8,
+    pub n_reactions: u8,
+    pub n_uses: u8,
+    /// The use order: `NO_CLAUSE` is the attack, else the clause index of a `use` clause.
+    pub uses: [u8; MAX_USE],
+    pub counters: [i32; MAX_HERO_COUNTERS],
+    /// Clause indices per phase, in the order held (AR-6).
+    pub battle_start: [u8; MAX_CLAUSES],
+    pub round_start: [u8; MAX_CLAUSES],
+    pub round_end: [u8; MAX_CLAUSES],
+    pub passive: [u8; MAX_CLAUSES],
+    pub reactions: [u8; MAX_CLAUSES],
+    pub clauses: [HeldClause; MAX_CLAUSES],
+}
+
+/// The attack's entry in a use order.
+pub const NO_CLAUSE: u8 = u8::MAX;
+
+impl Loadout {
+    /// Compiles a hero: its coins, its powers in the order held, its use order.
+    pub fn compile(
+        cat: &Catalogue,
+        coins: i32,
+        held: &[Held],
+        order: &[Use],
+    ) -> Result<Loadout, LoadoutError> {
+        if coins.unsigned_abs() > rules::MAX_ABS_COINS as u32 {
+            return Err(LoadoutError::CoinsOutOfRange(coins.into()));
+        }
+        if held.len() > MAX_HELD {
+            return Err(LoadoutError::TooManyPowers);
+        }
+        let empty = HeldClause {
+            at: 0,
+            power: 0,
+            strength: 0,
+            other_strength: 0,
+            counter_base: 0,
+            bit: 0,
+        };
+        let mut l = Loadout {
+            energy: rules::starting_energy(coins),
+            damage: rules::attack_damage(coins),
+            coins,
+            clauses: [empty; MAX_CLAUSES],
+            n_clauses: 0,
+            battle_start: [0; MAX_CLAUSES],
+            n_battle_start: 0,
+            round_start: [0; MAX_CLAUSES],
+            n_round_start: 0,
+            round_end: [0; MAX_CLAUSES],
+            n_round_end: 0,
+            passive: [0; MAX_CLAUSES],
+            n_passive: 0,
+            reactions: [0; MAX_CLAUSES],
+            n_reactions: 0,
+            uses: [NO_CLAUSE; MAX_USE],
+            n_uses: 0,
+            counters: [0; MAX_HERO_COUNTERS],
+            phases: 0,
+        };
+        let total_strength: i64 = held.iter().map(|h| h.strength as i64).sum();
+        // AR-43: `coins` effects are settled here, before the battle.
+        let mut bonus_coins = 0i64;
+        let mut n_counters = 0usize;
+        let mut use_clause = [NO_CLAUSE; MAX_HELD];
+        for (k, h) in held.iter().enumerate() {
+            let Some(def) = cat.defs.get(h.power as usize) else {
+                return Err(LoadoutError::UnknownId(h.power));
+            };
+            if held[..k].iter().any(|o| o.power == h.power) {
+                return Err(LoadoutError::Duplicate(def.name.clone()));
+            }
+            if n_counters + def.counters.len() > MAX_HERO_COUNTERS {
+                return Err(LoadoutError::TooManyCounters);
+            }
+            for (j, (_, v)) in def.counters.iter().enumerate() {
+                l.counters[n_counters + j] = *v;
+            }
+            for (ci, c) in def.clauses.iter().enumerate() {
+                let i = l.n_clauses as usize;
+                if i == MAX_CLAUSES {
+                    return Err(LoadoutError::TooManyClauses);
+                }
+                l.clauses[i] = HeldClause {
+                    at: cat.first[h.power as usize] + ci as u32,
+                    power: h.power,
+                    strength: h.strength,
+                    other_strength: (total_strength - h.strength as i64)
+                        .clamp(i32::MIN as i64, i32::MAX as i64)
+                        as i32,
+                    counter_base: n_counters as u8,
+                    bit: 1 << i,
+                };
+                l.n_clauses += 1;
+                let (list, n, bit) = match c.when {
+                    When::BattleStart => (
+                        &mut l.battle_start,
+                        &mut l.n_battle_start,
+                        phase::BATTLE_START,
+                    ),
+                    When::RoundStart => {
+                        (&mut l.round_start, &mut l.n_round_start, phase::ROUND_START)
+                    }
+                    When::RoundEnd => (&mut l.round_end, &mut l.n_round_end, phase::ROUND_END),
+                    When::Passive => {
+                        let other = total_strength - h.strength as i64;
+                        for e in c.effects() {
+                            if e.kind == EffectKind::Coins {
+                                bonus_coins += e.value.eval(|q| match q {
+                                    Quantity::Strength => h.strength,
+                                    Quantity::OtherStrength => {
+                                        other.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+                                    }
+                                    _ => 0,
+                                }) as i64;
+                            }
+                        }
+                        // A clause of `coins` alone has nothing left to do in the battle.
+                        if c.effects().iter().all(|e| e.kind == EffectKind::Coins) {
+                            continue;
+                        }
+                        (&mut l.passive, &mut l.n_passive, phase::PASSIVE)
+                    }
+                    When::Use => {
+                        use_clause[k] = i as u8;
+                        l.phases |= phase::USE;
+                        l.phases |= effect_bits(c);
+                        continue;
+                    }
+                    _ => (&mut l.reactions, &mut l.n_reactions, phase::REACTION),
+                };
+                list[*n as usize] = i as u8;
+                *n += 1;
+                l.phases |= bit | effect_bits(c);
+            }
+            n_counters += def.counters.len();
+        }
+        if bonus_coins != 0 {
+            let c = coins as i64 + bonus_coins;
+            if c.unsigned_abs() > rules::MAX_ABS_COINS as u64 {
+                return Err(LoadoutError::CoinsOutOfRange(c));
+            }
+            l.coins = c as i32;
+            l.energy = rules::starting_energy(l.coins);
+            l.damage = rules::attack_damage(l.coins);
+        }
+        // AR-17: the attack and each held power with a `use` clause, each exactly once.
+        let mut seen_attack = false;
+        let mut seen = [false; MAX_HELD];
+        for u in order {
+            match *u {
+                Use::Attack if seen_attack => {
+                    return Err(LoadoutError::OrderRepeats("Attack".into()));
+                }
+                Use::Attack => {
+                    seen_attack = true;
+                    l.uses[l.n_uses as usize] = NO_CLAUSE;
+                }
+                Use::Power(p) => {
+                    let name = || {
+                        cat.defs
+                            .get(p as usize)
+                            .map_or(format!("#{p}"), |d| d.name.clone())
+                    };
+                    let Some(k) = held.iter().position(|h| h.power == p) else {
+                        return Err(LoadoutError::OrderNamesUnheld(name()));
+                    };
+                    if use_clause[k] == NO_CLAUSE {
+                        return Err(LoadoutError::OrderNamesUnused(name()));
+                    }
+                    if seen[k] {
+                        return Err(LoadoutError::OrderRepeats(name()));
+                    }
+                    seen[k] = true;
+                    l.uses[l.n_uses as usize] = use_clause[k];
+                }
+            }
+            l.n_uses += 1;
+        }
+        if !seen_attack {
+            return Err(LoadoutError::OrderMissing("Attack".into()));
+        }
+        for (k, h) in held.iter().enumerate() {
+            if use_clause[k] != NO_CLAUSE && !seen[k] {
+                return Err(LoadoutError::OrderMissing(cat.name(h.power).to_string()));
+            }
+        }
+        Ok(l)
+    }
+
+    pub fn clause_list(&self, list: &[u8], n: u8) -> impl Iterator<Item = &HeldClause> {
+        list[..n as usize]
+            .iter()
+            .map(|&i| &self.clauses[i as usize])
+    }
+
+    pub fn uses(&self) -> &[u8] {
+        &self.uses[..self.n_uses as usize]
+    }
+}
+
+/// A hand-written-kernel hero ([`crate::games::auto_rumble::input::roster::HeroSpec`], the six sample powers) as a loadout
+/// of `cat`, matched by power name: how benches and tests hold the two kernels side by side.
+pub fn loadout_of_spec(
+    cat: &Catalogue,
+    h: &crate::games::auto_rumble::input::roster::HeroSpec,
+) -> Result<Loadout, LoadoutError> {
+    use crate::games::auto_rumble::input::roster::UseItem;
+    let id = |name: &str| {
+        cat.id(name)
+            .ok_or_else(|| LoadoutError::OrderNamesUnheld(name.to_string()))
+    };
+    let held = h
+        .powers
+        .iter()
+        .map(|p| {
+            Ok(Held {
+                power: id(p.power.name())?,
+                strength: p.strength,
+            })
+        })
+        .collect::<Result<Vec<_>, LoadoutError>>()?;
+    let order = h
+        .order
+        .iter()
+        .map(|u| match u {
+            UseItem::Attack => Ok(Use::Attack),
+            UseItem::Power(p) => Ok(Use::Power(id(p.name())?)),
+        })
+        .collect::<Result<Vec<_>, LoadoutError>>()?;
+    Loadout::compile(cat, h.coins, &held, &order)
+}
+
+/// The default use order: the attack, then held powers with a `use` clause, as held (AR-17).
+pub fn default_order(cat: &Catalogue, held: &[Held]) -> Vec<Use> {
+    let mut out = [Use::Attack; MAX_USE];
+    let n = default_order_into(cat, held, &mut out);
+    out[..n].to_vec()
+}
+
+/// [`default_order`] into a fixed array, for hot paths; returns its length.
+pub fn default_order_into(cat: &Catalogue, held: &[Held], out: &mut [Use; MAX_USE]) -> usize {
+    out[0] = Use::Attack;
+    let mut n = 1;
+    for h in held.iter().take(MAX_USE - 1) {
+        if cat.is_used(h.power) {
+            out[n] = Use::Power(h.power);
+            n += 1;
+        }
+    }
+    n
+}
+
+fn effect_bits(c: &Clause) -> u32 {
+    let mut bits = 0;
+    for e in c.effects() {
+        let to = e.to.unwrap_or(c.target);
+        if to != Target::Holder {
+            bits |= phase::TARGETS_OTHERS;
+        }
+        match e.kind {
+            EffectKind::Dodge | EffectKind::Vulnerable => bits |= phase::HIT_MODIFIER,
+            EffectKind::AddDefence
+            | EffectKind::AddEnergy
+            | EffectKind::SetEnergy
+            | EffectKind::AddPrevention
+            | EffectKind::AttackBonus
+            | EffectKind::CounterAdd(_)
+            | EffectKind::CounterMultiply(_)
+            | EffectKind::CounterSet(_)
+            | EffectKind::CopySelf
+            | EffectKind::Coins => {}
+            _ => bits |= phase::GENERAL,
+        }
+    }
+    let reads_general = |q: Quantity| {
+        matches!(
+            q,
+            Quantity::DamageTaken
+                | Quantity::HitsTakenLastRound
+                | Quantity::TargetDefence
+                | Quantity::TargetEnergy
+        )
+    };
+    if c.conds().iter().any(|k| k.reads(reads_general))
+        || c.effects().iter().any(|e| e.value.reads(reads_general))
+    {
+        bits |= phase::GENERAL;
+    }
+    bits
+}

@@ -1,0 +1,629 @@
+//! Random free-for-all battles for the Monte Carlo platform (`skirmish simulate rumble`).
+//!
+//! Match `i` draws its roster from the match's Roster stream and its base initiatives from its
+//! Initiative stream (AR-19, AR-22), plays one battle with the data kernel (the six from the built-in power file), and appends one row to the
+//! `matches` table and one row per hero to the `heroes` table. The draw order is part of the
+//! dataset's meaning and is fixed in AR-22.
+
+use std::ops::Range;
+
+use rand::RngExt;
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+
+use crate::games::auto_rumble::kernel::data::{DataKernel, NoHook, in_kernel_class};
+use crate::games::auto_rumble::powers::catalogue::{
+    Catalogue, Held, Loadout, MAX_HELD, MAX_USE, PowerId, Use,
+};
+use crate::games::auto_rumble::{EndReason, rules};
+use crate::platform::runner::Simulation;
+use crate::platform::table::{ListBuilder, Table, Values, col};
+use crate::platform::tally::{Count, Tally};
+use crate::rng::{Stream, match_seed, match_stream_rng, unit_f64};
+
+/// Most heroes one random battle may have (the `slot` column is a byte).
+pub const MAX_HEROES: u8 = 64;
+
+/// What a random roster is drawn from, and the battle settings. Ranges are inclusive `[min, max]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FfaSettings {
+    /// Heroes per battle.
+    pub heroes: [u8; 2],
+    /// Each hero's unspent coins (AR-2).
+    pub coins: [i32; 2],
+    /// Powers per hero, drawn without repeats from `catalogue`.
+    pub powers: [u8; 2],
+    /// The powers heroes may hold, by name; empty: every power of the power file.
+    pub catalogue: Vec<String>,
+    /// The power file the powers come from; `None`: the built-in six sample powers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_file: Option<String>,
+    /// A digest of the power file's text, filled in when the settings are checked: a dataset
+    /// resumed after the file changed is refused (its identity differs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_file_digest: Option<String>,
+    /// Each held power's strength (the winning bid; no sample power scales with it yet).
+    pub strength: [i32; 2],
+    /// Round limit (AR-14).
+    pub max_rounds: u32,
+    /// Hero capacity (AR-15).
+    pub capacity: u32,
+}
+
+impl Default for FfaSettings {
+    fn default() -> FfaSettings {
+        FfaSettings {
+            heroes: [2, 6],
+            coins: [-30, 60],
+            powers: [0, 3],
+            catalogue: crate::games::auto_rumble::powers::file::builtin()
+                .iter()
+                .map(|d| d.name.clone())
+                .collect(),
+            power_file: None,
+            power_file_digest: None,
+            strength: [1, 30],
+            max_rounds: rules::DEFAULT_MAX_ROUNDS,
+            capacity: rules::DEFAULT_CAPACITY as u32,
+        }
+    }
+}
+
+/// The settings, checked and compiled.
+#[derive(Clone, Debug)]
+pub struct Ffa {
+    pub settings: FfaSettings,
+    /// The powers' definitions (the built-in six).
+    cat: Catalogue,
+    /// The powers heroes draw from, as ids of `cat`.
+    catalogue: Vec<PowerId>,
+}
+
+/// FNV-1a, 64-bit: a stable digest of a power file's bytes for the dataset identity.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Most powers a random roster draws from (the draw's pool lives on the stack).
+pub const MAX_POOL: usize = 64;
+
+fn range_error(field: &str, r: [i64; 2]) -> Option<String> {
+    (r[0] > r[1]).then(|| {
+        format!(
+            "{field}: the range {}..{} is empty; give min <= max, e.g. {}..{}",
+            r[0], r[1], r[1], r[0]
+        )
+    })
+}
+
+impl Ffa {
+    /// Checks every setting; the message names the setting and the fix.
+    pub fn new(mut settings: FfaSettings) -> Result<Ffa, String> {
+        let cat = match &settings.power_file {
+            None => Catalogue::builtin(),
+            Some(f) => {
+                let text = std::fs::read(f)
+                    .map_err(|e| format!("power_file: cannot read `{f}` ({e}): check the path"))?;
+                let digest = format!("{:016x}", fnv1a(&text));
+                if let Some(d) = &settings.power_file_digest
+                    && *d != digest
+                {
+                    return Err(format!(
+                        "power_file: `{f}` has changed since this dataset was started (digest {d}, now {digest}): start a new dataset"
+                    ));
+                }
+                settings.power_file_digest = Some(digest);
+                Catalogue::new(
+                    crate::games::auto_rumble::powers::file::load(std::path::Path::new(f))
+                        .map_err(|e| format!("power_file: {e}"))?,
+                )
+            }
+        };
+        if settings.catalogue.is_empty() {
+            settings.catalogue = cat.defs.iter().map(|d| d.name.clone()).collect();
+        }
+        let s = &settings;
+        for (field, r) in [
+            ("heroes", [s.heroes[0] as i64, s.heroes[1] as i64]),
+            ("coins", [s.coins[0] as i64, s.coins[1] as i64]),
+            ("powers", [s.powers[0] as i64, s.powers[1] as i64]),
+            ("strength", [s.strength[0] as i64, s.strength[1] as i64]),
+        ] {
+            if let Some(e) = range_error(field, r) {
+                return Err(e);
+            }
+        }
+        if s.heroes[0] < 2 || s.heroes[1] > MAX_HEROES {
+            return Err(format!(
+                "heroes: {}..{} is outside 2..{MAX_HEROES}; a battle needs at least 2 heroes",
+                s.heroes[0], s.heroes[1]
+            ));
+        }
+        let max = rules::MAX_ABS_COINS;
+        if s.coins[0] < -max || s.coins[1] > max {
+            return Err(format!(
+                "coins: {}..{} is outside -{max}..{max} (AR-18)",
+                s.coins[0], s.coins[1]
+            ));
+        }
+        let mut catalogue = Vec::new();
+        for name in &s.catalogue {
+            let p = cat.id(name).ok_or_else(|| {
+                let hint = cat
+                    .closest(name)
+                    .map(|p| format!("did you mean `{p}`? "))
+                    .unwrap_or_default();
+                let known: Vec<&str> = cat.defs.iter().map(|d| d.name.as_str()).collect();
+                format!(
+                    "catalogue: unknown power `{name}`; {hint}known powers: {}",
+                    known.join(", ")
+                )
+            })?;
+            if catalogue.contains(&p) {
+                return Err(format!(
+                    "catalogue: `{name}` is listed twice; list each power once"
+                ));
+            }
+            catalogue.push(p);
+        }
+        if catalogue.len() > MAX_POOL {
+            return Err(format!(
+                "catalogue: {} powers; at most {MAX_POOL} can be drawn from",
+                catalogue.len()
+            ));
+        }
+        if s.powers[1] as usize > MAX_HELD {
+            return Err(format!(
+                "powers: at most {MAX_HELD} powers per hero; lower the maximum"
+            ));
+        }
+        if s.powers[1] as usize > catalogue.len() {
+            return Err(format!(
+                "powers: a hero cannot hold {} distinct powers from a catalogue of {}; lower the \
+                 maximum to {} or add powers to the catalogue",
+                s.powers[1],
+                catalogue.len(),
+                catalogue.len()
+            ));
+        }
+        if s.max_rounds == 0
+            || s.max_rounds > crate::games::auto_rumble::input::scenario::MAX_ROUNDS
+        {
+            return Err(format!(
+                "max_rounds: {} is outside 1..{}",
+                s.max_rounds,
+                crate::games::auto_rumble::input::scenario::MAX_ROUNDS
+            ));
+        }
+        if (s.capacity as usize) < s.heroes[1] as usize
+            || s.capacity as usize > crate::games::auto_rumble::input::scenario::MAX_CAPACITY
+        {
+            return Err(format!(
+                "capacity: {} must hold the largest roster ({} heroes) and be at most {} (AR-15)",
+                s.capacity,
+                s.heroes[1],
+                crate::games::auto_rumble::input::scenario::MAX_CAPACITY
+            ));
+        }
+        Ok(Ffa {
+            settings,
+            cat,
+            catalogue,
+        })
+    }
+
+    /// Draws match `index`'s roster into `out` (AR-22) and returns the number of heroes.
+    pub fn draw_roster(&self, seed: u64, out: &mut Rosters) -> usize {
+        let s = &self.settings;
+        let mut rng = match_stream_rng(seed, Stream::Roster);
+        let n = rng.random_range(s.heroes[0]..=s.heroes[1]) as usize;
+        let mut pool = [0 as PowerId; MAX_POOL];
+        let m = self.catalogue.len();
+        pool[..m].copy_from_slice(&self.catalogue);
+        for h in 0..n {
+            let coins = rng.random_range(s.coins[0]..=s.coins[1]);
+            let k = rng.random_range(s.powers[0]..=s.powers[1]) as usize;
+            // A partial Fisher-Yates: the first k of the pool become the held powers, in the
+            // order held.
+            for j in 0..k {
+                let r = rng.random_range(j..m);
+                pool.swap(j, r);
+            }
+            let held = &mut out.held[h];
+            for j in 0..k {
+                held[j] = Held {
+                    power: pool[j],
+                    strength: rng.random_range(s.strength[0]..=s.strength[1]),
+                };
+            }
+            let order = &mut out.order[h];
+            order[0] = Use::Attack;
+            let mut len = 1;
+            for hp in &held[..k] {
+                if self.cat.is_used(hp.power) {
+                    order[len] = Use::Power(hp.power);
+                    len += 1;
+                }
+            }
+            order[..len].shuffle(&mut rng);
+            out.n_held[h] = k as u8;
+            out.n_order[h] = len as u8;
+            out.coins[h] = coins;
+            out.builds[h] = Loadout::compile(&self.cat, coins, &held[..k], &order[..len])
+                .expect("a drawn roster is valid by construction (AR-17)");
+        }
+        let mut rng = match_stream_rng(seed, Stream::Initiative);
+        for h in 0..n {
+            // The loadout's coins include `coins` effects (AR-43).
+            out.initiative[h] = rules::initiative(out.builds[h].coins, unit_f64(&mut rng));
+        }
+        n
+    }
+}
+
+/// One match's drawn roster, in fixed-size arrays reused from match to match.
+#[derive(Clone, Debug)]
+pub struct Rosters {
+    pub coins: [i32; MAX_HEROES as usize],
+    pub held: [[Held; MAX_HELD]; MAX_HEROES as usize],
+    pub n_held: [u8; MAX_HEROES as usize],
+    pub order: [[Use; MAX_USE]; MAX_HEROES as usize],
+    pub n_order: [u8; MAX_HEROES as usize],
+    pub builds: [Loadout; MAX_HEROES as usize],
+    pub initiative: [f64; MAX_HEROES as usize],
+}
+
+/// A worker's scratch: the kernel and the roster arrays.
+pub struct FfaWorker {
+    kernel: DataKernel,
+    rosters: Box<Rosters>,
+}
+
+/// One battle's result as the tables need it: the outcome, each original's own final Energy and
+/// each team's heroes alive.
+struct Played {
+    outcome: crate::games::auto_rumble::Outcome,
+    energy: [Option<i32>; MAX_HEROES as usize],
+    alive: [u32; MAX_HEROES as usize],
+}
+
+/// The rows of one chunk, column by column.
+struct Rows {
+    match_id: Vec<u64>,
+    seed: Vec<u64>,
+    heroes: Vec<u8>,
+    rounds: Vec<u32>,
+    winner: Vec<Option<u16>>,
+    draw: Vec<bool>,
+    capped: Vec<bool>,
+    end: Vec<u16>,
+    survivors: Vec<u32>,
+    hits: Vec<u64>,
+    h_match: Vec<u64>,
+    h_slot: Vec<u8>,
+    h_team: Vec<u16>,
+    h_coins: Vec<i32>,
+    h_initiative: Vec<f64>,
+    h_powers: ListBuilder<u16>,
+    h_strengths: ListBuilder<i32>,
+    h_order: ListBuilder<u16>,
+    h_won: Vec<bool>,
+    h_energy: Vec<Option<i32>>,
+    h_copies: Vec<u32>,
+}
+
+impl Rows {
+    fn new(matches: usize, heroes: usize) -> Rows {
+        Rows {
+            match_id: Vec::with_capacity(matches),
+            seed: Vec::with_capacity(matches),
+            heroes: Vec::with_capacity(matches),
+            rounds: Vec::with_capacity(matches),
+            winner: Vec::with_capacity(matches),
+            draw: Vec::with_capacity(matches),
+            capped: Vec::with_capacity(matches),
+            end: Vec::with_capacity(matches),
+            survivors: Vec::with_capacity(matches),
+            hits: Vec::with_capacity(matches),
+            h_match: Vec::with_capacity(heroes),
+            h_slot: Vec::with_capacity(heroes),
+            h_team: Vec::with_capacity(heroes),
+            h_coins: Vec::with_capacity(heroes),
+            h_initiative: Vec::with_capacity(heroes),
+            h_powers: ListBuilder::with_capacity(heroes, heroes * 2),
+            h_strengths: ListBuilder::with_capacity(heroes, heroes * 2),
+            h_order: ListBuilder::with_capacity(heroes, heroes * 2),
+            h_won: Vec::with_capacity(heroes),
+            h_energy: Vec::with_capacity(heroes),
+            h_copies: Vec::with_capacity(heroes),
+        }
+    }
+}
+
+impl Ffa {
+    fn power_labels(&self) -> Vec<String> {
+        self.cat.defs.iter().map(|d| d.name.clone()).collect()
+    }
+
+    /// Plays the drawn roster: the data kernel's fast path when its loadouts are in its class,
+    /// else its general path.
+    fn battle(&self, w: &mut FfaWorker, n: usize) -> Played {
+        let r = &*w.rosters;
+        let (builds, ini) = (&r.builds[..n], &r.initiative[..n]);
+        let mut p = Played {
+            outcome: crate::games::auto_rumble::Outcome {
+                winner: None,
+                rounds: 0,
+                capped: false,
+                end: EndReason::Elimination,
+                hits: 0,
+                survivors: 0,
+            },
+            energy: [None; MAX_HEROES as usize],
+            alive: [0; MAX_HEROES as usize],
+        };
+        let max_rounds = self.settings.max_rounds;
+        if in_kernel_class(builds) {
+            p.outcome = w
+                .kernel
+                .run(&self.cat, builds, ini, max_rounds, &mut NoHook);
+            for h in 0..n {
+                p.energy[h] = w.kernel.hero_energy(h as u32);
+                p.alive[h] = w.kernel.team_alive(h as u16);
+            }
+        } else {
+            let g = w.kernel.general();
+            p.outcome = g.run(&self.cat, builds, ini, max_rounds, &mut NoHook);
+            for h in 0..n {
+                p.energy[h] = g.hero_energy(h as u32);
+                // Copies count; summons (and their copies) do not.
+                p.alive[h] = g.team_alive(h as u16);
+            }
+        }
+        p
+    }
+}
+
+impl Simulation for Ffa {
+    type Worker = FfaWorker;
+
+    fn name(&self) -> &'static str {
+        "rumble-ffa"
+    }
+
+    fn tables(&self) -> Vec<&'static str> {
+        vec!["matches", "heroes"]
+    }
+
+    fn worker(&self) -> FfaWorker {
+        let blank = Loadout::compile(&self.cat, 0, &[], &[Use::Attack]).expect("valid");
+        FfaWorker {
+            kernel: DataKernel::new(self.settings.capacity as usize),
+            rosters: Box::new(Rosters {
+                coins: [0; MAX_HEROES as usize],
+                held: [[Held {
+                    power: 0,
+                    strength: 0,
+                }; MAX_HELD]; MAX_HEROES as usize],
+                n_held: [0; MAX_HEROES as usize],
+                order: [[Use::Attack; MAX_USE]; MAX_HEROES as usize],
+                n_order: [0; MAX_HEROES as usize],
+                builds: [blank; MAX_HEROES as usize],
+                initiative: [0.0; MAX_HEROES as usize],
+            }),
+        }
+    }
+
+    fn play(
+        &self,
+        w: &mut FfaWorker,
+        master: u64,
+        matches: Range<u64>,
+        record: bool,
+    ) -> (Vec<Table>, Tally) {
+        let len = (matches.end - matches.start) as usize;
+        let avg_heroes = (self.settings.heroes[0] as usize + self.settings.heroes[1] as usize) / 2;
+        let mut rows = Rows::new(
+            if record { len } else { 0 },
+            if record { len * avg_heroes } else { 0 },
+        );
+        let mut by_heroes = [Count::default(); MAX_HEROES as usize + 1];
+        let mut by_power = vec![Count::default(); self.cat.len()];
+        let mut no_power = Count::default();
+        let mut tally = Tally::default();
+        for i in matches {
+            let seed = match_seed(master, i);
+            let n = self.draw_roster(seed, &mut w.rosters);
+            let played = self.battle(w, n);
+            let o = played.outcome;
+            let r = &*w.rosters;
+            tally.matches += 1;
+            tally.work += o.hits;
+            tally.draws += o.winner.is_none() as u64;
+            for h in 0..n {
+                let won = o.winner == Some(h as u16);
+                by_heroes[n].add(won);
+                let held = &r.held[h][..r.n_held[h] as usize];
+                for hp in held {
+                    by_power[hp.power as usize].add(won);
+                }
+                if held.is_empty() {
+                    no_power.add(won);
+                }
+            }
+            if !record {
+                continue;
+            }
+            rows.match_id.push(i);
+            rows.seed.push(seed);
+            rows.heroes.push(n as u8);
+            rows.rounds.push(o.rounds);
+            rows.winner.push(o.winner);
+            rows.draw.push(o.winner.is_none());
+            rows.capped.push(o.capped);
+            rows.end.push(match o.end {
+                EndReason::Elimination => 0,
+                EndReason::RoundLimit => 1,
+                EndReason::PowerWin => 2,
+            });
+            rows.survivors.push(o.survivors);
+            rows.hits.push(o.hits);
+            for h in 0..n {
+                rows.h_match.push(i);
+                rows.h_slot.push(h as u8);
+                rows.h_team.push(h as u16);
+                rows.h_coins.push(r.coins[h]);
+                rows.h_initiative.push(r.initiative[h]);
+                for hp in &r.held[h][..r.n_held[h] as usize] {
+                    rows.h_powers.push(hp.power);
+                    rows.h_strengths.push(hp.strength);
+                }
+                rows.h_powers.end_row();
+                rows.h_strengths.end_row();
+                for item in &r.order[h][..r.n_order[h] as usize] {
+                    rows.h_order.push(match item {
+                        Use::Attack => 0,
+                        Use::Power(p) => 1 + *p,
+                    });
+                }
+                rows.h_order.end_row();
+                rows.h_won.push(o.winner == Some(h as u16));
+                let energy = played.energy[h];
+                rows.h_energy.push(energy);
+                rows.h_copies
+                    .push(played.alive[h] - energy.is_some() as u32);
+            }
+        }
+        for (n, c) in by_heroes.iter().enumerate() {
+            if c.trials > 0 {
+                *tally.count("heroes in the battle", &n.to_string()) = *c;
+            }
+        }
+        for (d, c) in self.cat.defs.iter().zip(by_power) {
+            if c.trials > 0 {
+                *tally.count("power held", &d.name) = c;
+            }
+        }
+        if no_power.trials > 0 {
+            *tally.count("power held", "(no power)") = no_power;
+        }
+        if !record {
+            return (Vec::new(), tally);
+        }
+        let mut order_labels = vec!["Attack".to_string()];
+        order_labels.extend(self.power_labels());
+        let matches = Table {
+            name: "matches",
+            columns: vec![
+                col(
+                    "match_id",
+                    "match index under the master seed",
+                    Values::U64(rows.match_id),
+                ),
+                col(
+                    "seed",
+                    "the match's own seed (rng::match_seed): replays it alone",
+                    Values::U64(rows.seed),
+                ),
+                col("heroes", "heroes in the battle", Values::U8(rows.heroes)),
+                col("rounds", "rounds played", Values::U32(rows.rounds)),
+                col(
+                    "winner",
+                    "slot of the winning hero (its team); null for a draw",
+                    Values::OptU16(rows.winner),
+                ),
+                col("draw", "no winner", Values::Bool(rows.draw)),
+                col(
+                    "capped",
+                    "a copy was not made for lack of capacity (AR-15)",
+                    Values::Bool(rows.capped),
+                ),
+                col(
+                    "end",
+                    "how the battle ended: elimination, round limit (AR-14) or a power's win (AR-30)",
+                    Values::Label {
+                        labels: vec![
+                            "elimination".into(),
+                            "round limit".into(),
+                            "power win".into(),
+                        ],
+                        codes: rows.end,
+                    },
+                ),
+                col(
+                    "survivors",
+                    "heroes alive at the end, copies included",
+                    Values::U32(rows.survivors),
+                ),
+                col(
+                    "hits",
+                    "hits resolved (attacker x target)",
+                    Values::U64(rows.hits),
+                ),
+            ],
+        };
+        let heroes = Table {
+            name: "heroes",
+            columns: vec![
+                col(
+                    "match_id",
+                    "match index (joins matches.match_id)",
+                    Values::U64(rows.h_match),
+                ),
+                col("slot", "roster position, 0-based", Values::U8(rows.h_slot)),
+                col(
+                    "team",
+                    "the hero's team: itself and its copies (AR-1)",
+                    Values::U16(rows.h_team),
+                ),
+                col("coins", "unspent coins (AR-2)", Values::I32(rows.h_coins)),
+                col(
+                    "initiative",
+                    "coins plus the base initiative drawn in [0, 1) (AR-2, AR-19)",
+                    Values::F64(rows.h_initiative),
+                ),
+                col(
+                    "powers",
+                    "powers held, in the order held",
+                    Values::LabelList {
+                        labels: self.power_labels(),
+                        offsets: rows.h_powers.offsets,
+                        codes: rows.h_powers.values,
+                    },
+                ),
+                col(
+                    "strengths",
+                    "each held power's strength, aligned with powers",
+                    Values::I32List {
+                        offsets: rows.h_strengths.offsets,
+                        values: rows.h_strengths.values,
+                    },
+                ),
+                col(
+                    "use_order",
+                    "the use order: Attack and the Spend powers (AR-3)",
+                    Values::LabelList {
+                        labels: order_labels,
+                        offsets: rows.h_order.offsets,
+                        codes: rows.h_order.values,
+                    },
+                ),
+                col("won", "the hero's team won", Values::Bool(rows.h_won)),
+                col(
+                    "final_energy",
+                    "the hero's own Energy at the end; null if it died",
+                    Values::OptI32(rows.h_energy),
+                ),
+                col(
+                    "copies_alive",
+                    "the hero's Amoeba copies alive at the end",
+                    Values::U32(rows.h_copies),
+                ),
+            ],
+        };
+        (vec![matches, heroes], tally)
+    }
+}

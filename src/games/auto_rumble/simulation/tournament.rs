@@ -1,0 +1,462 @@
+//! Strategy tournaments (`skirmish tournament rumble`, AR-50): full games on the platform, seats
+//! rotated, one row per game, per player and per player-round.
+
+use std::ops::Range;
+
+use crate::games::auto_rumble::analysis::power_value::{PowerValue, ValueSettings};
+use crate::games::auto_rumble::game::strategy::{Kind, Strategy};
+use crate::games::auto_rumble::game::{
+    self, GameSettings, MAX_PLAYERS, ROUNDS, Sizes, Table as GameTable,
+};
+use crate::games::auto_rumble::powers::catalogue::{Catalogue, PowerId};
+use crate::platform::runner::Simulation;
+use crate::platform::table::{ListBuilder, Table, Values, col};
+use crate::platform::tally::Tally;
+use crate::rng::match_seed;
+
+/// Where the value-aware strategies' coin values come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ValueSource {
+    /// Measured on the fly by the power-value analysis at this precision and seed.
+    Measured { precision: f64, seed: u64 },
+    /// Given per power id (read from an `analyze powers` table by the caller).
+    Given { values: Vec<f64>, from: String },
+}
+
+pub struct Tournament {
+    pub cat: Catalogue,
+    sizes: Sizes,
+    pub strategies: Vec<Strategy>,
+    /// Each strategy's canonical spelling (labels in the tables).
+    pub names: Vec<String>,
+    pub game: GameSettings,
+    pub values: Vec<f64>,
+    pub values_from: String,
+}
+
+impl Tournament {
+    /// `specs` name the strategies (`value`, `sniper(n=1)`...). `players` defaults to their
+    /// number (at least 3).
+    pub fn new(
+        specs: &[String],
+        players: Option<usize>,
+        power_file: Option<&str>,
+        source: ValueSource,
+        max_rounds: u32,
+        capacity: u32,
+    ) -> Result<Tournament, String> {
+        let cat = Catalogue::load(power_file)?;
+        if specs.is_empty() {
+            return Err(
+                "--strategies: name at least one, e.g. value,hoarder,sniper,spreader,random".into(),
+            );
+        }
+        let kinds = specs
+            .iter()
+            .map(|s| Kind::parse(s).map_err(|e| format!("--strategies: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let names: Vec<String> = kinds.iter().map(|k| k.spec()).collect();
+        for (i, n) in names.iter().enumerate() {
+            if names[..i].contains(n) {
+                return Err(format!(
+                    "--strategies: `{n}` is listed twice; to seat it more often, raise --players"
+                ));
+            }
+        }
+        let players = players.unwrap_or(kinds.len().max(3));
+        if !(3..=MAX_PLAYERS).contains(&players) {
+            return Err(format!(
+                "--players {players}: the game takes 3 to {MAX_PLAYERS} players"
+            ));
+        }
+        if max_rounds == 0 || max_rounds > crate::games::auto_rumble::input::scenario::MAX_ROUNDS {
+            return Err(format!(
+                "--max-rounds {max_rounds}: give 1..{}",
+                crate::games::auto_rumble::input::scenario::MAX_ROUNDS
+            ));
+        }
+        if (capacity as usize) < players
+            || capacity as usize > crate::games::auto_rumble::input::scenario::MAX_CAPACITY
+        {
+            return Err(format!(
+                "--capacity {capacity}: must hold every player's hero and be at most {} (AR-15)",
+                crate::games::auto_rumble::input::scenario::MAX_CAPACITY
+            ));
+        }
+        let (values, values_from) = match source {
+            ValueSource::Given { values, from } => {
+                if values.len() != cat.len() {
+                    return Err(format!(
+                        "{from}: {} values for {} powers",
+                        values.len(),
+                        cat.len()
+                    ));
+                }
+                (values, from)
+            }
+            ValueSource::Measured { precision, seed } => {
+                let v = PowerValue::new(ValueSettings {
+                    power_file: power_file.map(String::from),
+                    precision,
+                    synergy_per_roster: 0,
+                    counter_per_roster: 0,
+                    capacity,
+                    max_rounds,
+                    ..ValueSettings::default()
+                })?;
+                let est = v.run(seed, |_| {});
+                let mut values = vec![0.0; cat.len()];
+                for r in est.overall() {
+                    let arm = &v.arms[r.arm];
+                    if v.default_arm[arm.power] == r.arm {
+                        values[v.powers[arm.power] as usize] = r.value.x;
+                    }
+                }
+                (
+                    values,
+                    format!(
+                        "measured now: analyze powers --precision {precision} --seed {seed} ({} rosters)",
+                        est.rosters
+                    ),
+                )
+            }
+        };
+        let strategies = kinds
+            .into_iter()
+            .map(|k| Strategy::new(k, values.clone()))
+            .collect();
+        Ok(Tournament {
+            sizes: Sizes::new(&cat),
+            cat,
+            strategies,
+            names,
+            game: GameSettings {
+                players,
+                max_rounds,
+                capacity,
+            },
+            values,
+            values_from,
+        })
+    }
+
+    /// Game `g`'s seating: seat s plays strategy (s + g) mod k (AR-50).
+    pub fn seat(&self, g: u64, s: usize) -> usize {
+        ((g + s as u64) % self.strategies.len() as u64) as usize
+    }
+
+    /// Values per power name, for the summary.
+    pub fn value_of(&self, p: PowerId) -> f64 {
+        self.values[p as usize]
+    }
+}
+
+pub struct Worker {
+    table: GameTable,
+}
+
+impl Simulation for Tournament {
+    type Worker = Worker;
+
+    fn name(&self) -> &'static str {
+        "rumble-tournament"
+    }
+
+    fn tables(&self) -> Vec<&'static str> {
+        vec!["games", "players", "rounds"]
+    }
+
+    fn worker(&self) -> Worker {
+        Worker {
+            table: GameTable::new(&self.cat, self.game.capacity),
+        }
+    }
+
+    fn work_unit(&self) -> &'static str {
+        "battles played"
+    }
+
+    fn play(
+        &self,
+        w: &mut Worker,
+        master: u64,
+        games: Range<u64>,
+        record: bool,
+    ) -> (Vec<Table>, Tally) {
+        let n = self.game.players;
+        let k = self.strategies.len();
+        let mut tally = Tally::default();
+        let mut g_id = Vec::new();
+        let mut g_seed = Vec::new();
+        let mut g_winner = Vec::new();
+        let mut g_wstrat = Vec::new();
+        let mut g_capped = Vec::new();
+        let mut p_game = Vec::new();
+        let mut p_seat = Vec::new();
+        let mut p_strat = Vec::new();
+        let mut p_won = Vec::new();
+        let mut p_balance = Vec::new();
+        let mut p_spent = Vec::new();
+        let mut p_powers_won = Vec::new();
+        let mut p_provisional = Vec::new();
+        let mut p_powers = ListBuilder::<u16>::with_capacity(0, 0);
+        let mut p_strengths = ListBuilder::<i32>::with_capacity(0, 0);
+        let mut r_game = Vec::new();
+        let mut r_round = Vec::new();
+        let mut r_seat = Vec::new();
+        let mut r_strat = Vec::new();
+        let mut r_balance = Vec::new();
+        let mut r_held = Vec::new();
+        let mut r_won = Vec::new();
+        let mut seated: [&Strategy; MAX_PLAYERS] = [&self.strategies[0]; MAX_PLAYERS];
+        let mut who = [0usize; MAX_PLAYERS];
+        for g in games {
+            let seed = match_seed(master, g);
+            for (s, (w, st)) in who.iter_mut().zip(seated.iter_mut()).enumerate().take(n) {
+                *w = self.seat(g, s);
+                *st = &self.strategies[*w];
+            }
+            let rec = game::play(
+                &self.cat,
+                &self.sizes,
+                &self.game,
+                &seated[..n],
+                seed,
+                &mut w.table,
+            );
+            tally.matches += 1;
+            tally.draws += rec.winner.is_none() as u64;
+            tally.work += ROUNDS as u64;
+            let winner = rec.winner.map(|s| who[s as usize]);
+            let mut present = [false; 64];
+            for s in 0..n {
+                let name = &self.names[who[s]];
+                tally
+                    .count("strategy (per seat)", name)
+                    .add(rec.winner == Some(s as u8));
+                let p = &rec.players[s];
+                tally
+                    .mean("coins left at the end, by strategy", name)
+                    .add(p.balance as i64);
+                tally
+                    .mean("powers won, by strategy", name)
+                    .add(p.powers_won as i64);
+                present[who[s]] = true;
+            }
+            // Head to head: of the games one of the two won, the row's share (AR-50).
+            if let Some(wi) = winner {
+                for (o, &here) in present.iter().enumerate().take(k) {
+                    if here && o != wi {
+                        let (a, b) = (&self.names[wi], &self.names[o]);
+                        tally
+                            .count(
+                                "head to head (row vs column, games either won)",
+                                &format!("{a} vs {b}"),
+                            )
+                            .add(true);
+                        tally
+                            .count(
+                                "head to head (row vs column, games either won)",
+                                &format!("{b} vs {a}"),
+                            )
+                            .add(false);
+                    }
+                }
+            }
+            if !record {
+                continue;
+            }
+            g_id.push(g);
+            g_seed.push(seed);
+            g_winner.push(rec.winner.map(u16::from));
+            g_wstrat.push(winner.map_or(k as u16, |x| x as u16));
+            g_capped.push(rec.rounds.iter().filter(|r| r.capped).count() as u8);
+            for (s, (p, &ws)) in rec.players.iter().zip(&who).enumerate().take(n) {
+                p_game.push(g);
+                p_seat.push(s as u8);
+                p_strat.push(ws as u16);
+                p_won.push(rec.winner == Some(s as u8));
+                p_balance.push(p.balance);
+                p_spent.push(p.coins_spent);
+                p_powers_won.push(p.powers_won);
+                p_provisional.push(
+                    rec.rounds[..ROUNDS - 1]
+                        .iter()
+                        .filter(|r| r.winner == Some(s as u8))
+                        .count() as u8,
+                );
+                for h in p.held() {
+                    p_powers.push(h.power);
+                    p_strengths.push(h.strength);
+                }
+                p_powers.end_row();
+                p_strengths.end_row();
+                for (r, rr) in rec.rounds.iter().enumerate() {
+                    r_game.push(g);
+                    r_round.push(r as u8 + 1);
+                    r_seat.push(s as u8);
+                    r_strat.push(ws as u16);
+                    r_balance.push(rr.balances[s]);
+                    r_held.push(rr.held[s]);
+                    r_won.push(rr.winner == Some(s as u8));
+                }
+            }
+        }
+        if !record {
+            return (Vec::new(), tally);
+        }
+        let strat_labels = self.names.clone();
+        let mut with_draw = strat_labels.clone();
+        with_draw.push("(draw)".into());
+        let powers: Vec<String> = self.cat.defs.iter().map(|d| d.name.clone()).collect();
+        let label = |labels: &Vec<String>, codes: Vec<u16>| Values::Label {
+            labels: labels.clone(),
+            codes,
+        };
+        let games_t = Table {
+            name: "games",
+            columns: vec![
+                col(
+                    "game_id",
+                    "game index under the master seed",
+                    Values::U64(g_id),
+                ),
+                col(
+                    "seed",
+                    "the game's own seed (rng::match_seed)",
+                    Values::U64(g_seed),
+                ),
+                col(
+                    "winner_seat",
+                    "seat of the final battle's winner; null for a draw",
+                    Values::OptU16(g_winner),
+                ),
+                col(
+                    "winner_strategy",
+                    "strategy of the winner, or (draw)",
+                    label(&with_draw, g_wstrat),
+                ),
+                col(
+                    "capped_battles",
+                    "battles of the 10 that hit the hero capacity (AR-15)",
+                    Values::U8(g_capped),
+                ),
+            ],
+        };
+        let players_t = Table {
+            name: "players",
+            columns: vec![
+                col("game_id", "game index", Values::U64(p_game)),
+                col("seat", "seat at the table", Values::U8(p_seat)),
+                col(
+                    "strategy",
+                    "the seat's strategy (canonical spelling with parameters)",
+                    label(&strat_labels, p_strat),
+                ),
+                col(
+                    "won",
+                    "won the final battle (the game)",
+                    Values::Bool(p_won),
+                ),
+                col(
+                    "coins_left",
+                    "balance after round 10 (unspent coins in the final battle)",
+                    Values::I32(p_balance),
+                ),
+                col("coins_spent", "sum of winning bids", Values::I32(p_spent)),
+                col(
+                    "powers_won",
+                    "powers won over the game",
+                    Values::U8(p_powers_won),
+                ),
+                col(
+                    "provisional_wins",
+                    "battles of rounds 1-9 won (provisional)",
+                    Values::U8(p_provisional),
+                ),
+                col(
+                    "powers",
+                    "powers held at the end, in the order held",
+                    Values::LabelList {
+                        labels: powers,
+                        offsets: p_powers.offsets,
+                        codes: p_powers.values,
+                    },
+                ),
+                col(
+                    "strengths",
+                    "each held power's strength (winning bid)",
+                    Values::I32List {
+                        offsets: p_strengths.offsets,
+                        values: p_strengths.values,
+                    },
+                ),
+            ],
+        };
+        let rounds_t = Table {
+            name: "rounds",
+            columns: vec![
+                col("game_id", "game index", Values::U64(r_game)),
+                col("round", "bidding round, 1-10", Values::U8(r_round)),
+                col("seat", "seat at the table", Values::U8(r_seat)),
+                col(
+                    "strategy",
+                    "the seat's strategy",
+                    label(&strat_labels, r_strat),
+                ),
+                col(
+                    "balance",
+                    "balance after the round's bids (the battle's unspent coins)",
+                    Values::I32(r_balance),
+                ),
+                col(
+                    "held",
+                    "powers held after the round's bids",
+                    Values::U8(r_held),
+                ),
+                col(
+                    "won_battle",
+                    "won the round's battle (provisional before round 10)",
+                    Values::Bool(r_won),
+                ),
+            ],
+        };
+        (vec![games_t, players_t, rounds_t], tally)
+    }
+}
+
+/// The head-to-head matrix as text from a tally: row's share of the games either of the two won.
+pub fn head_to_head(names: &[String], t: &Tally) -> String {
+    let Some(g) = t
+        .groups
+        .get("head to head (row vs column, games either won)")
+    else {
+        return String::new();
+    };
+    let w = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+    let short: Vec<String> = names
+        .iter()
+        .map(|n| n.split('(').next().unwrap_or(n).to_string())
+        .collect();
+    let cw = short.iter().map(|n| n.len()).max().unwrap_or(4).max(6);
+    let mut out = format!(
+        "\nhead to head: the row's share of the games that it or the column won\n{:w$}",
+        ""
+    );
+    for s in &short {
+        out.push_str(&format!("  {s:>cw$}"));
+    }
+    out.push('\n');
+    for a in names {
+        out.push_str(&format!("{a:w$}"));
+        for b in names {
+            let cell = g
+                .get(&format!("{a} vs {b}"))
+                .filter(|c| c.trials > 0)
+                .map_or("-".to_string(), |c| format!("{:.1}%", 100.0 * c.rate()));
+            out.push_str(&format!("  {cell:>cw$}"));
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,455 @@
+//! What the classic tournament could not answer (CM-40 .. CM-42): which fixed action-point level
+//! serves a warrior best, and what share of a clan's budget should go to healers, each measured
+//! as the win rate of a challenger clan entered into the reference field.
+//!
+//! Challengers are written as ordinary clan files ([`warrior_clan`], [`healer_clan`]) and compiled
+//! like any other, so what is measured is exactly what a host could write. Melee k at budget b
+//! has the same seed for every challenger (CM-41), so variants face the same rosters, wiggles and
+//! draws until their own members change the course of the melee.
+
+use std::ops::Range;
+
+use crate::games::clan_melee::input::clan::Clan;
+use crate::games::clan_melee::input::clans;
+use crate::games::clan_melee::kernel::engine::{Melee, Outcome, Settings};
+use crate::games::clan_melee::simulation::tournament::melee_budget;
+use crate::games::clan_melee::state::Field;
+use crate::platform::runner::Simulation;
+use crate::platform::table::{LabelBuilder, Table, Values, col};
+use crate::platform::tally::{Count, Mean, Tally};
+use crate::rng::match_seed;
+
+/// One question of the analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Study {
+    /// Every member a warrior spending the same action points on every enemy (CM-40).
+    WarriorAp,
+    /// A share of the budget in healers who heal teammates, the rest in warriors (CM-40).
+    HealerShare,
+}
+
+impl Study {
+    pub fn name(self) -> &'static str {
+        match self {
+            Study::WarriorAp => "warrior AP",
+            Study::HealerShare => "healer share",
+        }
+    }
+    /// The value's label in tables: "AP 12", "healers 30%".
+    pub fn label(self, value: i32) -> String {
+        match self {
+            Study::WarriorAp => format!("AP {value}"),
+            Study::HealerShare => format!("healers {value}%"),
+        }
+    }
+}
+
+/// The challenger of the warrior study: hit points in members of `piece` hp (then one of the
+/// remainder), each a warrior asking `ap` against enemies and 0 against teammates (CM-40).
+pub fn warrior_clan(ap: i32, piece: i32) -> String {
+    format!(
+        r#"# A challenger of `skirmish analyze clan-melee` (docs/rules/clan-melee.md, CM-40).
+name = "Warriors at AP {ap}"
+source = "skirmish analyze clan-melee: the warrior study"
+notes = "Every member a warrior of {piece} hp asking {ap} AP of every enemy (the cap 2 x hp + 10 applies) and 0 of teammates."
+
+[[roster]]
+members = [{{ kind = "warrior", pool = "H", piece = {piece} }}]
+
+[kinds.warrior]
+type = "warrior"
+rule = [{{ when = "same", ap = 0 }}, {{ ap = {ap} }}]
+"#
+    )
+}
+
+/// The challenger of the healer study: `share` percent of the budget in healers, the rest in
+/// warriors asking `warrior_ap`; members of `piece` hp. A healer restores a teammate's missing hp
+/// up to the 10 free AP, and asks 0 of enemies (CM-40).
+pub fn healer_clan(share: i32, warrior_ap: i32, piece: i32) -> String {
+    format!(
+        r#"# A challenger of `skirmish analyze clan-melee` (docs/rules/clan-melee.md, CM-40).
+name = "Healers {share}%"
+source = "skirmish analyze clan-melee: the healer study"
+notes = "{share}% of the budget in healers of {piece} hp who heal teammates by what they miss, at most the 10 free AP; the rest in warriors asking {warrior_ap} AP of every enemy."
+
+[[roster]]
+members = [
+    {{ kind = "healer", pool = "H / 100 * {share} + H % 100 * {share} / 100", piece = {piece} }},
+    {{ kind = "warrior", pool = "rest", piece = {piece} }},
+]
+
+[kinds.healer]
+type = "healer"
+rule = [{{ when = "same", ap = "min(10, other.max - other.hp)" }}, {{ ap = 0 }}]
+
+[kinds.warrior]
+type = "warrior"
+rule = [{{ when = "same", ap = 0 }}, {{ ap = {warrior_ap} }}]
+"#
+    )
+}
+
+/// One challenger: its study, its parameter and the field it plays in (the reference clans,
+/// then the challenger, whose clan id is 9).
+pub struct Variant {
+    pub study: Study,
+    pub value: i32,
+    pub field: Field,
+}
+
+impl Variant {
+    /// Compiles the challenger's clan text into a field with the reference clans.
+    pub fn new(study: Study, value: i32, text: &str) -> Result<Variant, String> {
+        let file = format!("({})", study.label(value));
+        let clan = Clan::parse(&file, text).map_err(|e| e.to_string())?;
+        let mut all = clans::reference();
+        all.push(clan);
+        Ok(Variant {
+            study,
+            value,
+            field: Field::new(all)?,
+        })
+    }
+
+    pub fn challenger(&self) -> u8 {
+        (self.field.clans.len() - 1) as u8
+    }
+}
+
+/// CM-42: how a clan did against each other clan of its melee, in half points: 2 for each clan
+/// it outlasted (that clan was gone while it still had members, or was gone at an earlier turn),
+/// 1 for each that stood level with it, 0 otherwise. A winner scores 2 x (clans - 1).
+pub fn outlasted_points(o: &Outcome, me: usize) -> i64 {
+    let standing = |c: usize| (o.clans[c].survivors > 0, o.clans[c].lasted);
+    let mine = standing(me);
+    (0..o.clans.len())
+        .filter(|&c| c != me)
+        .map(|c| match mine.cmp(&standing(c)) {
+            std::cmp::Ordering::Greater => 2,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Less => 0,
+        })
+        .sum()
+}
+
+/// The analysis on the platform: match m is variant `m / (budgets x melees)`, budget
+/// `(m / melees) % budgets`, melee `m % melees`.
+pub struct ClanStudy {
+    pub variants: Vec<Variant>,
+    pub budgets: Vec<i64>,
+    pub melees: u64,
+    pub settings: Settings,
+    pub wiggle: bool,
+}
+
+impl ClanStudy {
+    pub fn matches(&self) -> u64 {
+        self.variants.len() as u64 * self.per_variant()
+    }
+    fn per_variant(&self) -> u64 {
+        self.budgets.len() as u64 * self.melees
+    }
+
+    /// Group of the tally holding a study's win counts at one base budget.
+    pub fn group(study: Study, base: i64) -> String {
+        format!("{} at budget {base}", study.name())
+    }
+
+    /// The challenger's credited wins for each variant and budget, as counted in `tally`.
+    pub fn count(&self, tally: &Tally, v: &Variant, base: i64) -> Count {
+        tally
+            .groups
+            .get(&Self::group(v.study, base))
+            .and_then(|g| g.get(&v.study.label(v.value)))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The challenger's outlasted points for each variant and budget (CM-42).
+    pub fn outlasted(&self, tally: &Tally, v: &Variant, base: i64) -> Mean {
+        tally
+            .means
+            .get(&Self::group(v.study, base))
+            .and_then(|g| g.get(&v.study.label(v.value)))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Points to a share: the mean share of the other clans outlasted and its 95% interval.
+    pub fn outlasted_share(&self, m: &Mean) -> (f64, f64, f64) {
+        let full = 2.0 * (self.variants[0].field.clans.len() - 1) as f64;
+        let (lo, hi) = m.ci95();
+        (m.mean() / full, (lo / full).max(0.0), (hi / full).min(1.0))
+    }
+
+    /// One row per (variant, budget): wins, rate and its 95% Wilson interval (CM-42).
+    pub fn table(&self, tally: &Tally) -> Table {
+        let (mut study, mut value, mut base) = (LabelBuilder::default(), vec![], vec![]);
+        let (mut melees, mut wins, mut rate, mut lo, mut hi) =
+            (vec![], vec![], vec![], vec![], vec![]);
+        let (mut out, mut out_lo, mut out_hi) = (vec![], vec![], vec![]);
+        for v in &self.variants {
+            for &b in &self.budgets {
+                let n = self.count(tally, v, b);
+                let (l, h) = n.wilson95();
+                let (o, ol, oh) = self.outlasted_share(&self.outlasted(tally, v, b));
+                out.push(o);
+                out_lo.push(ol);
+                out_hi.push(oh);
+                study.push(v.study.name());
+                value.push(v.value);
+                base.push(b as u64);
+                melees.push(n.trials);
+                wins.push(n.wins);
+                rate.push(n.rate());
+                lo.push(l);
+                hi.push(h);
+            }
+        }
+        Table {
+            name: "study",
+            columns: vec![
+                col(
+                    "study",
+                    "warrior AP or healer share (CM-40)",
+                    study.finish(),
+                ),
+                col(
+                    "value",
+                    "the challenger's AP level, or its healers' share of the budget in percent",
+                    Values::I32(value),
+                ),
+                col("base", "the budget before the wiggle", Values::U64(base)),
+                col("melees", "melees played", Values::U64(melees)),
+                col(
+                    "wins",
+                    "melees credited to the challenger (CM-11)",
+                    Values::U64(wins),
+                ),
+                col("win_rate", "wins / melees", Values::F64(rate)),
+                col("lo95", "95% Wilson interval, low end", Values::F64(lo)),
+                col("hi95", "95% Wilson interval, high end", Values::F64(hi)),
+                col(
+                    "outlasted",
+                    "mean share of the other clans the challenger outlasted, level counting half (CM-42)",
+                    Values::F64(out),
+                ),
+                col(
+                    "outlasted_lo95",
+                    "95% normal interval of outlasted, low end",
+                    Values::F64(out_lo),
+                ),
+                col(
+                    "outlasted_hi95",
+                    "95% normal interval of outlasted, high end",
+                    Values::F64(out_hi),
+                ),
+            ],
+        }
+    }
+}
+
+impl Simulation for ClanStudy {
+    type Worker = Melee;
+
+    fn name(&self) -> &'static str {
+        "clan-melee-study"
+    }
+
+    fn tables(&self) -> Vec<&'static str> {
+        vec!["melees"]
+    }
+
+    fn work_unit(&self) -> &'static str {
+        "pair interactions"
+    }
+
+    fn worker(&self) -> Melee {
+        Melee::new()
+    }
+
+    fn play(
+        &self,
+        w: &mut Melee,
+        master: u64,
+        matches: Range<u64>,
+        record: bool,
+    ) -> (Vec<Table>, Tally) {
+        let mut tally = Tally::default();
+        let (mut id, mut study, mut value) = (vec![], LabelBuilder::default(), vec![]);
+        let (mut seeds, mut bases, mut budgets) = (vec![], vec![], vec![]);
+        let (mut end, mut credited) = (LabelBuilder::default(), LabelBuilder::default());
+        let (mut won, mut members, mut survivors, mut turns) = (vec![], vec![], vec![], vec![]);
+        let (mut lasted, mut shares) = (vec![], vec![]);
+        let per = self.per_variant();
+        for m in matches {
+            let v = &self.variants[(m / per) as usize];
+            let within = m % per;
+            // CM-41: the same seed for melee `within` in every variant.
+            let seed = match_seed(master, within);
+            let base = self.budgets[(within / self.melees) as usize];
+            let h = melee_budget(base, self.wiggle, seed);
+            let o = w.play(&v.field, h, &self.settings, seed);
+            let me = v.challenger();
+            let mine = o.credited == Some(me);
+            tally.matches += 1;
+            tally.draws += o.credited.is_none() as u64;
+            tally.work += o.interactions;
+            let group = Self::group(v.study, base);
+            let label = v.study.label(v.value);
+            tally.count(&group, &label).add(mine);
+            let points = outlasted_points(&o, me as usize);
+            tally.mean(&group, &label).add(points);
+            if !record {
+                continue;
+            }
+            let r = &o.clans[me as usize];
+            id.push(m);
+            study.push(v.study.name());
+            value.push(v.value);
+            seeds.push(seed);
+            bases.push(base as u64);
+            budgets.push(h);
+            end.push(o.end.name());
+            credited.push(
+                o.credited
+                    .map_or("(no one)", |c| v.field.clans[c as usize].name.as_str()),
+            );
+            won.push(mine);
+            members.push(r.members);
+            survivors.push(r.survivors);
+            turns.push(o.turns);
+            lasted.push(r.lasted);
+            shares.push(points as f64 / (2 * (o.clans.len() - 1)) as f64);
+        }
+        if !record {
+            return (Vec::new(), tally);
+        }
+        let t = Table {
+            name: "melees",
+            columns: vec![
+                col(
+                    "melee_id",
+                    "match index under the master seed",
+                    Values::U64(id),
+                ),
+                col(
+                    "study",
+                    "warrior AP or healer share (CM-40)",
+                    study.finish(),
+                ),
+                col("value", "the challenger's parameter", Values::I32(value)),
+                col(
+                    "seed",
+                    "the melee's seed, shared by every variant (CM-41)",
+                    Values::U64(seeds),
+                ),
+                col("base", "the budget before the wiggle", Values::U64(bases)),
+                col(
+                    "budget",
+                    "hit points each clan may field",
+                    Values::I32(budgets),
+                ),
+                col("end", "won, all slain, deadlock or turn cap", end.finish()),
+                col("credited", "clan credited with the win", credited.finish()),
+                col(
+                    "challenger_won",
+                    "the challenger was credited with the win",
+                    Values::Bool(won),
+                ),
+                col(
+                    "challenger_members",
+                    "members the challenger fielded",
+                    Values::U32(members),
+                ),
+                col(
+                    "challenger_survivors",
+                    "the challenger's members alive at the end",
+                    Values::U32(survivors),
+                ),
+                col("turns", "turns played", Values::U32(turns)),
+                col(
+                    "challenger_lasted",
+                    "the last turn after which the challenger still had members",
+                    Values::U32(lasted),
+                ),
+                col(
+                    "outlasted",
+                    "share of the other clans the challenger outlasted, level counting half (CM-42)",
+                    Values::F64(shares),
+                ),
+            ],
+        };
+        (vec![t], tally)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::clan_melee::input::clan::Made;
+    use crate::games::clan_melee::kernel::engine::{ClanResult, End};
+    use crate::rng::{Stream, match_stream_rng};
+
+    fn roster(text: &str, h: i32) -> Vec<(u16, i32)> {
+        let clan = Clan::parse("challenger", text).unwrap();
+        let mut out: Vec<Made> = Vec::new();
+        let mut rng = match_stream_rng(1, Stream::Roster);
+        clan.build(h, &mut rng, &mut out).unwrap();
+        out.iter().map(|m| (m.kind, m.hp)).collect()
+    }
+
+    // CM-40: pieces of `piece` hp, then one of the remainder.
+    #[test]
+    fn warrior_challenger_cuts_the_budget_into_pieces() {
+        assert_eq!(
+            roster(&warrior_clan(12, 1000), 2500),
+            vec![(0, 1000), (0, 1000), (0, 500)]
+        );
+        assert_eq!(roster(&warrior_clan(12, 1000), 999), vec![(0, 999)]);
+    }
+
+    // CM-40: the healers' share is floor(H x share / 100), without overflow at any budget.
+    #[test]
+    fn healer_challenger_gives_healers_their_share_and_warriors_the_rest() {
+        let r = roster(&healer_clan(30, 10, 1000), 10_000);
+        let healers: i32 = r.iter().filter(|m| m.0 == 0).map(|m| m.1).sum();
+        let warriors: i32 = r.iter().filter(|m| m.0 == 1).map(|m| m.1).sum();
+        assert_eq!((healers, warriors), (3_000, 7_000));
+        let r = roster(&healer_clan(33, 10, 1000), 100_000_000);
+        let healers: i64 = r.iter().filter(|m| m.0 == 0).map(|m| m.1 as i64).sum();
+        assert_eq!(healers, 33_000_000);
+        assert_eq!(roster(&healer_clan(0, 10, 1000), 1500).len(), 2);
+    }
+
+    fn clan(survivors: u32, lasted: u32) -> ClanResult {
+        ClanResult {
+            members: 1,
+            hp: 1,
+            disqualified: None,
+            survivors,
+            hp_left: survivors as i32,
+            lasted,
+        }
+    }
+
+    // CM-42: outlasting counts 2, standing level 1; still standing beats any elimination turn.
+    #[test]
+    fn outlasted_points_rank_by_standing_then_last_turn() {
+        let o = Outcome {
+            budget: 100,
+            end: End::TurnCap,
+            survivor: None,
+            credited: None,
+            turns: 50,
+            interactions: 0,
+            participants: 4,
+            clans: vec![clan(0, 40), clan(0, 30), clan(2, 50), clan(0, 40)],
+        };
+        // Outlasts clan 1, is outlasted by clan 2, level with clan 3.
+        assert_eq!(outlasted_points(&o, 0), 3);
+        assert_eq!(outlasted_points(&o, 2), 6, "still standing outlasts all");
+        assert_eq!(outlasted_points(&o, 1), 0);
+    }
+}

@@ -1,0 +1,501 @@
+//! The optimised melee (CM-6 .. CM-9): participants in struct-of-arrays columns reused from melee
+//! to melee; a turn draws the pairs, resolves them grouped by kind pair and compacts the
+//! survivors in place, allocating nothing.
+//! `reference.rs` is the plain model it is tested against, draw for draw.
+
+use crate::games::clan_melee::input::clan::{HP_CAP, Made};
+use crate::games::clan_melee::kernel::pairs::Pairs;
+use crate::games::clan_melee::rules::{self, Coins, Mode};
+use crate::games::clan_melee::state::{Field, PairColumns, Participants};
+use crate::rng::{MatchRng, Stream, match_stream_rng};
+use rand::Rng;
+
+/// A melee's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub mode: Mode,
+    /// Turns after which an unfinished melee stops, reported as `TurnCap` (CM-12).
+    pub max_turns: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            mode: Mode::Sane,
+            max_turns: DEFAULT_MAX_TURNS,
+        }
+    }
+}
+
+pub const DEFAULT_MAX_TURNS: u32 = 100_000;
+
+/// How a melee ended (CM-11, CM-12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// One clan left standing.
+    Won,
+    /// No one left ("All were slain").
+    AllSlain,
+    /// Reference mode: two or more clans left, every survivor a healer with hp and max below 0;
+    /// no one can ever die again (the reference engine would loop forever).
+    Deadlock,
+    /// Still two or more clans after `max_turns`.
+    TurnCap,
+}
+
+impl End {
+    pub fn name(self) -> &'static str {
+        match self {
+            End::Won => "won",
+            End::AllSlain => "all slain",
+            End::Deadlock => "deadlock",
+            End::TurnCap => "turn cap",
+        }
+    }
+}
+
+/// One clan in one melee.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClanResult {
+    /// Members fielded and their hit points (after the cap, CM-3); 0 when disqualified.
+    pub members: u32,
+    pub hp: i64,
+    /// Why the clan did not play this melee (CM-5).
+    pub disqualified: Option<String>,
+    pub survivors: u32,
+    /// Total hp of its survivors, a wrapping 32-bit sum as the reference computes it (CM-11).
+    pub hp_left: i32,
+    /// The last turn after which it still had members (0: none after turn 1, or none fielded);
+    /// what ranks clans that did not win (CM-42).
+    pub lasted: u32,
+}
+
+/// What a melee did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub budget: i32,
+    pub end: End,
+    /// The clan left standing (`End::Won`).
+    pub survivor: Option<u8>,
+    /// The clan the win is credited to: the survivor, or in reference mode clan 0 when the
+    /// survivor's total hp is <= 0 (CM-11).
+    pub credited: Option<u8>,
+    pub turns: u32,
+    pub interactions: u64,
+    /// Participants in turn 1.
+    pub participants: u32,
+    pub clans: Vec<ClanResult>,
+}
+
+/// Told each clan's survivors and their total hp (wrapping, CM-11) after every turn; narration
+/// and traces listen here, the engine does not know who.
+pub trait TurnHook {
+    const ENABLED: bool;
+    fn turn_end(&mut self, turn: u32, survivors: &[u32], hp: &[i32]);
+}
+
+/// No hook: compiles away.
+pub struct NoTurnHook;
+
+impl TurnHook for NoTurnHook {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn turn_end(&mut self, _: u32, _: &[u32], _: &[i32]) {}
+}
+
+/// A worker's reusable melee storage.
+#[derive(Debug, Default)]
+pub struct Melee {
+    pub p: Participants,
+    made: Vec<Made>,
+    survivors: Vec<u32>,
+    totals: Vec<i32>,
+    lasted: Vec<u32>,
+    /// Grouping a turn's pairs by kind pair: each pair's group, the groups' ends, the order.
+    keys: Vec<u32>,
+    ends: Vec<u32>,
+    order: Vec<u32>,
+}
+
+impl Melee {
+    pub fn new() -> Melee {
+        Melee::default()
+    }
+
+    /// Builds every clan's roster at budget `h` (CM-5, CM-22) into the participant list, in clan
+    /// order, each clan's members in its builder's order.
+    pub fn setup(&mut self, field: &Field, h: i32, rng: &mut MatchRng) -> Vec<ClanResult> {
+        self.p.clear();
+        let mut out = Vec::with_capacity(field.clans.len());
+        for (c, clan) in field.clans.iter().enumerate() {
+            let mut r = ClanResult {
+                members: 0,
+                hp: 0,
+                disqualified: None,
+                survivors: 0,
+                hp_left: 0,
+                lasted: 0,
+            };
+            match clan.enter(c, h, rng, &mut self.made) {
+                Err(e) => r.disqualified = Some(e),
+                Ok(total) => {
+                    let base = field.kind_base[c];
+                    let hp = self.made.iter().map(|m| m.hp.min(HP_CAP));
+                    self.p.hp.extend(hp.clone());
+                    self.p.max.extend(hp);
+                    self.p.kind.extend(self.made.iter().map(|m| base + m.kind));
+                    r.members = self.made.len() as u32;
+                    r.hp = total;
+                }
+            }
+            out.push(r);
+        }
+        // The grouping scratch, sized now so that turns allocate nothing.
+        if field.kinds.len() <= BUCKET_KINDS_MAX {
+            let pairs = self.p.len().min(BUCKET_PARTICIPANTS_MAX) / 2;
+            self.keys.reserve(pairs);
+            self.order.reserve(pairs);
+            self.ends.reserve(field.kinds.len().pow(2) + 1);
+        }
+        out
+    }
+
+    /// One turn (CM-6 .. CM-9): draw the pairs, resolve them, the odd one out decays, then the
+    /// dead are removed. Returns the interactions played.
+    pub fn turn(&mut self, field: &Field, mode: Mode, rng: &mut MatchRng) -> u64 {
+        self.turn_in(field, mode, rng, Resolve::Auto)
+    }
+
+    /// [`Melee::turn`] with the order in which pairs are resolved chosen by the caller. Every
+    /// order gives the same result (pairs are independent and their coins are keyed by pair,
+    /// CM-13); the tests hold the orders to that.
+    pub fn turn_in(
+        &mut self,
+        field: &Field,
+        mode: Mode,
+        rng: &mut MatchRng,
+        order: Resolve,
+    ) -> u64 {
+        // One copy of the turn per mode: the mode's tests are constants inside it.
+        match mode {
+            Mode::Sane => self.turn_as::<false>(field, rng, order),
+            Mode::Reference => self.turn_as::<true>(field, rng, order),
+        }
+    }
+
+    fn turn_as<const REFERENCE: bool>(
+        &mut self,
+        field: &Field,
+        rng: &mut MatchRng,
+        order: Resolve,
+    ) -> u64 {
+        let mode = Mode::of(REFERENCE);
+        let n = self.p.len();
+        self.p.draw_pairs(rng);
+        // CM-13: one draw per turn keys every coin of the turn (roles, run-away hits).
+        let key = rng.next_u64();
+        let pairs = n / 2;
+        let buckets = match order {
+            Resolve::Pairs => false,
+            Resolve::Buckets => true,
+            // Grouping costs a pass over every kind pair's counter: worth it only when there
+            // are enough pairs to share them.
+            Resolve::Auto => {
+                n <= BUCKET_PARTICIPANTS_MAX
+                    && pairs * 16 >= field.kinds.len().pow(2)
+                    && pairs >= 32
+            }
+        };
+        if buckets && field.kinds.len() <= BUCKET_KINDS_MAX {
+            self.resolve_by_kind_pair::<REFERENCE>(field, key);
+        } else {
+            let c = self.p.pair_columns();
+            for (q, ((h, m), k)) in c.hp.iter_mut().zip(c.max).zip(c.kind).enumerate() {
+                let coins = Coins::of(key, q);
+                let f = coins.p1_offset();
+                Meeting::new(field, k[f], k[f ^ 1]).resolve(field, mode, h, m, coins);
+            }
+        }
+        let p = &mut self.p;
+        if n % 2 == 1 {
+            // CM-9: the odd participant sits out: decay only.
+            let (h, m) = rules::decay(p.hp[n - 1], p.max[n - 1]);
+            p.hp[n - 1] = h;
+            p.max[n - 1] = m;
+        }
+        // The dead leave at the end of the turn; survivors keep their order (CM-8). Every row
+        // is copied and only the living advance the cursor: no branch on who died.
+        let (hp, max, kind) = (&mut p.hp[..n], &mut p.max[..n], &mut p.kind[..n]);
+        let mut w = 0;
+        for r in 0..n {
+            let h = hp[r];
+            // w <= r always; the min says so to the compiler, which then checks no bounds.
+            let at = w.min(r);
+            hp[at] = h;
+            max[at] = max[r];
+            kind[at] = kind[r];
+            w = at + mode.alive(h) as usize;
+        }
+        p.hp.truncate(w);
+        p.max.truncate(w);
+        p.kind.truncate(w);
+        pairs as u64
+    }
+
+    /// Resolves the turn's pairs grouped by (p1's kind, p2's kind), a counting sort of the pair
+    /// indices: within a group every pair runs the same rule code and the same act, so the
+    /// branches that a random pairing makes unpredictable become predictable.
+    fn resolve_by_kind_pair<const REFERENCE: bool>(&mut self, field: &Field, key: u64) {
+        let mode = Mode::of(REFERENCE);
+        let kinds = field.kinds.len();
+        let PairColumns { hp, max, kind } = self.p.pair_columns();
+        let pairs = hp.len();
+        // keys[q]: pair q's group times 8, plus its three coins.
+        self.keys.clear();
+        self.keys.extend(kind.iter().enumerate().map(|(q, k)| {
+            let coins = Coins::of(key, q);
+            let f = coins.p1_offset();
+            (k[f] as u32 * kinds as u32 + k[f ^ 1] as u32) << 3 | coins.0
+        }));
+        // ends[g] becomes the end of group g in `order` once the pairs are placed.
+        self.ends.clear();
+        self.ends.resize(kinds * kinds + 1, 0);
+        for &k in &self.keys {
+            self.ends[(k >> 3) as usize + 1] += 1;
+        }
+        for g in 1..self.ends.len() {
+            self.ends[g] += self.ends[g - 1];
+        }
+        self.order.clear();
+        self.order.resize(pairs, 0);
+        for (q, &k) in self.keys.iter().enumerate() {
+            let at = &mut self.ends[(k >> 3) as usize];
+            self.order[*at as usize] = q as u32;
+            *at += 1;
+        }
+        let mut i = 0;
+        while i < pairs {
+            let g = (self.keys[self.order[i] as usize] >> 3) as usize;
+            let end = self.ends[g] as usize;
+            let meet = Meeting::new(field, (g / kinds) as u16, (g % kinds) as u16);
+            for &q in &self.order[i..end] {
+                let q = q as usize;
+                let coins = Coins(self.keys[q] & 7);
+                meet.resolve(field, mode, &mut hp[q], &mut max[q], coins);
+            }
+            i = end;
+        }
+    }
+
+    /// Survivors and their wrapping hp total per clan; returns the clans still in play.
+    fn census(&mut self, field: &Field) -> usize {
+        let k = field.clans.len();
+        self.survivors.clear();
+        self.survivors.resize(k, 0);
+        self.totals.clear();
+        self.totals.resize(k, 0);
+        for (&hp, &kind) in self.p.hp.iter().zip(&self.p.kind) {
+            let c = field.kinds[kind as usize].clan as usize;
+            self.survivors[c] += 1;
+            self.totals[c] = self.totals[c].wrapping_add(hp);
+        }
+        self.survivors.iter().filter(|&&s| s > 0).count()
+    }
+
+    /// CM-12: every survivor a healer that cannot hurt by side effect, with hp < 0 and max < 0.
+    fn deadlocked(&self, field: &Field) -> bool {
+        let p = &self.p;
+        (0..p.len()).all(|i| {
+            let k = field.kinds[p.kind[i] as usize];
+            k.healer && !k.effect && p.hp[i] < 0 && p.max[i] < 0
+        })
+    }
+
+    /// Plays one melee at budget `h` from the melee's `seed` (CM-13 lists the draws).
+    pub fn play(&mut self, field: &Field, h: i32, settings: &Settings, seed: u64) -> Outcome {
+        self.play_observed(field, h, settings, seed, &mut NoTurnHook)
+    }
+
+    /// [`Melee::play`], telling `hook` each clan's survivors and hp after every turn.
+    pub fn play_observed<H: TurnHook>(
+        &mut self,
+        field: &Field,
+        h: i32,
+        settings: &Settings,
+        seed: u64,
+        hook: &mut H,
+    ) -> Outcome {
+        let mut roster_rng = match_stream_rng(seed, Stream::Roster);
+        let mut rng = match_stream_rng(seed, Stream::Battle);
+        let mut clans = self.setup(field, h, &mut roster_rng);
+        let participants = self.p.len() as u32;
+        // CM-8: "clans in play" starts at the field's size, so at least one turn runs.
+        let mut in_play = field.clans.len();
+        let (mut turns, mut interactions) = (0u32, 0u64);
+        self.lasted.clear();
+        self.lasted.resize(field.clans.len(), 0);
+        let mut end = End::Won;
+        while in_play > 1 {
+            if turns >= settings.max_turns {
+                end = End::TurnCap;
+                break;
+            }
+            interactions += self.turn(field, settings.mode, &mut rng);
+            turns += 1;
+            in_play = self.census(field);
+            if H::ENABLED {
+                hook.turn_end(turns, &self.survivors, &self.totals);
+            }
+            for (l, &s) in self.lasted.iter_mut().zip(&self.survivors) {
+                if s > 0 {
+                    *l = turns;
+                }
+            }
+            if in_play > 1 && settings.mode == Mode::Reference && self.deadlocked(field) {
+                end = End::Deadlock;
+                break;
+            }
+        }
+        if in_play == 0 {
+            end = End::AllSlain;
+        }
+        for (c, r) in clans.iter_mut().enumerate() {
+            r.survivors = self.survivors.get(c).copied().unwrap_or(0);
+            r.hp_left = self.totals.get(c).copied().unwrap_or(0);
+            r.lasted = self.lasted[c];
+        }
+        let survivor = (end == End::Won)
+            .then(|| self.survivors.iter().position(|&s| s > 0).map(|c| c as u8))
+            .flatten();
+        // CM-11: reference mode credits the strictly largest total above 0, else clan 0.
+        let credited = survivor.map(|c| match settings.mode {
+            Mode::Reference if self.totals[c as usize] <= 0 => 0,
+            _ => c,
+        });
+        Outcome {
+            budget: h,
+            end,
+            survivor,
+            credited,
+            turns,
+            interactions,
+            participants,
+            clans,
+        }
+    }
+}
+
+/// How pairs are ordered for resolving (any order gives the same turn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolve {
+    /// Grouped by kind pair when the field and the turn are small enough, else in pair order.
+    Auto,
+    /// In pair order.
+    Pairs,
+    /// Grouped by kind pair whenever the field allows it.
+    Buckets,
+}
+
+/// Grouping needs a counter per kind pair: at most 64 x 64 of them.
+const BUCKET_KINDS_MAX: usize = 64;
+/// Grouped pairs are gathered out of order; above this many participants (a huge first turn)
+/// the columns no longer sit in cache and pair order is faster.
+const BUCKET_PARTICIPANTS_MAX: usize = 1 << 16;
+
+/// CM-6, CM-13: the positions of pair q's (p1, p2): its members sit at 2q and 2q + 1, and the
+/// pair's first coin says which is p1 (heads: the one at 2q).
+#[inline(always)]
+pub fn roles(key: u64, q: usize) -> (usize, usize) {
+    let f = Coins::of(key, q).p1_offset();
+    (2 * q + f, 2 * q + (f ^ 1))
+}
+
+/// What the two kinds of a pair fix about their interaction: where each one's folded rule
+/// against the other lives, and whether each heals.
+#[derive(Clone, Copy, Debug)]
+struct Meeting {
+    slot_a: usize,
+    slot_b: usize,
+    heal_a: bool,
+    heal_b: bool,
+}
+
+impl Meeting {
+    #[inline(always)]
+    fn new(field: &Field, ka: u16, kb: u16) -> Meeting {
+        let (ea, eb) = (field.kinds[ka as usize], field.kinds[kb as usize]);
+        let same = ea.clan == eb.clan;
+        Meeting {
+            slot_a: Pairs::slot(ka, same, eb.healer),
+            slot_b: Pairs::slot(kb, same, ea.healer),
+            heal_a: ea.healer,
+            heal_b: eb.healer,
+        }
+    }
+
+    /// One pair's interaction: `hp` and `max` are the pair's two rows (positions 2q, 2q + 1),
+    /// p1 at `coins.p1_offset()`.
+    #[inline(always)]
+    fn resolve(
+        self,
+        field: &Field,
+        mode: Mode,
+        hp: &mut [i32; 2],
+        max: &mut [i32; 2],
+        coins: Coins,
+    ) {
+        let (a, b) = (coins.p1_offset(), coins.p1_offset() ^ 1);
+        let (mut ha, mut ma, mut hb, mut mb) = (hp[a], max[a], hp[b], max[b]);
+        // CM-7: p1 decides seeing p2 untouched; p2 sees p1 after p1 paid and decayed.
+        let ap1 = decide(field, mode, self.slot_a, &mut ha, &mut ma, &mut hb, mb);
+        let ap2 = decide(field, mode, self.slot_b, &mut hb, &mut mb, &mut ha, ma);
+        // CM-8: p1 acts on p2, then p2 on p1, with the pair's run-away coins (CM-13).
+        hb = act(self.heal_a, ap1, hb, mb, ap2, coins.p1_lands());
+        ha = act(self.heal_b, ap2, ha, ma, ap1, coins.p2_lands());
+        hp[a] = ha;
+        max[a] = ma;
+        hp[b] = hb;
+        max[b] = mb;
+    }
+}
+
+/// CM-1, CM-2, CM-24: a member's action points for this interaction: its rule facing this
+/// partner (`slot`, see [`Pairs::slot`]; a side effect, if any, lands on the partner now), the
+/// cap, the mode's floor, self-damage, then decay.
+#[inline(always)]
+fn decide(
+    field: &Field,
+    mode: Mode,
+    slot: usize,
+    hp: &mut i32,
+    max: &mut i32,
+    ohp: &mut i32,
+    omax: i32,
+) -> i32 {
+    let (raw, hit) = field.pairs.decide(mode, slot, (*hp, *max), (*ohp, omax));
+    if let Some(d) = hit {
+        *ohp = rules::damage(*ohp, d);
+    }
+    let ap = mode.floor(rules::cap(raw, *hp));
+    *hp = rules::damage(*hp, rules::self_damage(ap));
+    (*hp, *max) = rules::decay(*hp, *max);
+    ap
+}
+
+/// CM-8: an actor spends `ap` on its target: a healer always heals (any clan, any sign); a
+/// warrior hits, but when the target ran away (its AP <= 0) only if its coin `lands`. Returns
+/// the target's new hp.
+#[inline(always)]
+fn act(healer: bool, ap: i32, hp: i32, max: i32, target_ap: i32, lands: bool) -> i32 {
+    // Computed both ways and selected: which way goes is a coin toss to the branch predictor.
+    let healed = rules::heal(hp, max, ap);
+    let hit = rules::damage(hp, ap);
+    let lands = (target_ap > 0) | lands;
+    if healer {
+        healed
+    } else if lands {
+        hit
+    } else {
+        hp
+    }
+}
