@@ -8,8 +8,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::dataset_files;
-use polars::prelude::*;
+use common::{dataset_files, table};
 use skirmish::games::auto_rumble::simulation::ffa::{Ffa, FfaSettings};
 use skirmish::platform::job::Job;
 use skirmish::platform::parquet;
@@ -47,25 +46,6 @@ fn job<'a>(sim: &'a Ffa, out: &Path, matches: u64, chunk: u64, threads: usize) -
 }
 
 /// A table's rows from every part, in part order.
-fn table(dir: &Path, name: &str) -> DataFrame {
-    let mut parts: Vec<PathBuf> = fs::read_dir(dir.join(name))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    parts.sort();
-    let mut df: Option<DataFrame> = None;
-    for p in parts {
-        let part = parquet::read(&p).unwrap();
-        match &mut df {
-            None => df = Some(part),
-            Some(d) => {
-                d.vstack_mut(&part).unwrap();
-            }
-        }
-    }
-    df.unwrap()
-}
-
 #[test]
 fn files_are_the_same_bytes_for_1_2_and_16_threads() {
     let sim = ffa();

@@ -44,13 +44,94 @@ impl FileCtx<'_> {
         field: impl Into<String>,
         message: impl Into<String>,
     ) -> FileError {
+        let field = field.into();
+        // Every error names a line and a field: a check that knows the field but not the span
+        // finds the field's line; a parse error that knows the span but not the field reads the
+        // key written on that line.
+        let at = span
+            .map(|s| line_col(self.text, s.start))
+            .or_else(|| locate(self.text, &field));
+        let field = match (field.is_empty(), at) {
+            (true, Some((line, _))) => key_on_line(self.text, line).unwrap_or_default(),
+            _ => field,
+        };
         FileError {
             file: self.file.to_string(),
-            at: span.map(|s| line_col(self.text, s.start)),
-            field: field.into(),
+            at,
+            field,
             message: message.into(),
         }
     }
+}
+
+/// The line and column where a dotted field path (`roster[1].members[0].hp`, `kinds.w.type`) is
+/// written: each segment is looked for after the previous one, as a table header or as a key,
+/// its `[i]` counting occurrences. `None` when not even its first segment is written.
+pub fn locate(text: &str, field: &str) -> Option<(usize, usize)> {
+    let mut pos = 0usize;
+    let mut found = None;
+    for seg in field.split('.').filter(|s| !s.is_empty()) {
+        let (name, index) = match seg.split_once('[') {
+            Some((n, rest)) => (n, rest.trim_end_matches(']').parse::<usize>().unwrap_or(0)),
+            None => (seg, 0),
+        };
+        let mut from = pos;
+        let mut hit = None;
+        for _ in 0..=index {
+            hit = find_key(text, from, name);
+            match hit {
+                Some(h) => from = h + name.len(),
+                None => break,
+            }
+        }
+        match hit {
+            Some(h) => {
+                pos = h;
+                found = Some(line_col(text, h));
+            }
+            None => break,
+        }
+    }
+    found
+}
+
+/// The next place at or after `from` where `name` is written as a key (`name =`) or ends a table
+/// header (`[name]`, `[[name]]`, `[a.name]`).
+fn find_key(text: &str, from: usize, name: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+    let mut start = from;
+    while let Some(i) = text.get(start..)?.find(name) {
+        let at = start + i;
+        let end = at + name.len();
+        let before_ok = at == 0 || !word(bytes[at - 1]);
+        let after = text[end..].trim_start_matches([' ', '\t']);
+        let is_key = after.starts_with('=') && !after.starts_with("==");
+        let is_header = (after.starts_with(']') || after.starts_with('.'))
+            && text[..at]
+                .rsplit('\n')
+                .next()
+                .is_some_and(|l| l.trim_start().starts_with('['));
+        if before_ok && (end >= bytes.len() || !word(bytes[end])) && (is_key || is_header) {
+            return Some(at);
+        }
+        start = end;
+    }
+    None
+}
+
+/// The key written on 1-based `line` (`coins = "many"` gives `coins`; a header gives its name).
+fn key_on_line(text: &str, line: usize) -> Option<String> {
+    let l = text.lines().nth(line.checked_sub(1)?)?.trim();
+    if l.starts_with('[') {
+        return Some(l.trim_matches(['[', ']']).trim().to_string());
+    }
+    let key = l.split_once('=')?.0.trim();
+    let bare = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    bare.then(|| key.to_string())
 }
 
 /// Reads a file, or an error naming it and the fix.

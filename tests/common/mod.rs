@@ -24,6 +24,27 @@ pub fn table_files(dir: &Path, tables: &[&str]) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
+/// A dataset table read back by polars: every part of `dir/name` in part order, stacked.
+#[cfg(feature = "parquet")]
+pub fn table(dir: &Path, name: &str) -> polars::prelude::DataFrame {
+    let mut parts: Vec<PathBuf> = fs::read_dir(dir.join(name))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    parts.sort();
+    let mut df: Option<polars::prelude::DataFrame> = None;
+    for p in parts {
+        let part = skirmish::platform::parquet::read(&p).unwrap();
+        match &mut df {
+            None => df = Some(part),
+            Some(d) => {
+                d.vstack_mut(&part).unwrap();
+            }
+        }
+    }
+    df.unwrap()
+}
+
 /// Runs the built `skirmish` binary with `args`.
 pub fn skirmish(args: &[&str]) -> Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))

@@ -1,0 +1,64 @@
+//! The conformance suite: one set of checks every game passes, like OpenSpiel's API tests. A game
+//! joins by implementing [`suite::Game`] in a module of its own here and listing it in
+//! `conformance!` below; its specific tests stay in their own files.
+//!
+//! For every game: the same dataset bytes on 1, 2 and 4 threads, the same data for any chunk
+//! size, a run killed halfway resumes to the same bytes, every malformed input of the corpus
+//! (`tests/corpus/<game>/`) and every fuzzed one exits 2 naming the file (line and field where
+//! the corpus says) and writes nothing, the kernel allocates nothing after warm-up, kernel and
+//! reference agree on random inputs, and the narration of the shipped example matches its golden
+//! file (`tests/golden/<game>.narrate.txt`; `UPDATE_GOLDEN=1` rewrites it).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod alloc;
+mod auto_rumble;
+mod clan_melee;
+mod suite;
+
+/// One module of tests per game, each test a check of the suite.
+macro_rules! conformance {
+    ($($module:ident: $game:expr;)*) => {$(
+        mod $module {
+            use super::suite;
+            #[test]
+            fn same_bytes_on_1_2_and_4_threads() {
+                suite::same_bytes_on_1_2_and_4_threads(&$game);
+            }
+            #[test]
+            fn same_data_for_any_chunk_size() {
+                suite::same_data_for_any_chunk_size(&$game);
+            }
+            #[test]
+            fn resume_after_a_kill_gives_the_same_bytes() {
+                suite::resume_after_a_kill_gives_the_same_bytes(&$game);
+            }
+            #[test]
+            fn malformed_inputs_exit_2_naming_file_line_and_field_and_write_nothing() {
+                suite::malformed_inputs_exit_2_and_write_nothing(&$game);
+            }
+            #[test]
+            fn fuzzed_inputs_never_crash() {
+                suite::fuzzed_inputs_never_crash(&$game);
+            }
+            #[test]
+            fn kernel_allocates_nothing_after_warm_up() {
+                suite::kernel_allocates_nothing_after_warm_up(&$game);
+            }
+            #[test]
+            fn kernel_and_reference_agree_on_random_inputs() {
+                suite::kernel_and_reference_agree(&$game);
+            }
+            #[test]
+            fn narration_of_the_shipped_example_matches_its_golden_file() {
+                suite::narration_matches_golden(&$game);
+            }
+        }
+    )*};
+}
+
+conformance! {
+    rumble: crate::auto_rumble::AutoRumble;
+    clan_melee_game: crate::clan_melee::ClanMelee;
+}

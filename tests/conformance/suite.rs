@@ -1,0 +1,390 @@
+//! The checks, written once against [`Game`].
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rand::seq::IndexedRandom;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::common::{skirmish, table, table_files, tmp};
+
+/// A kind of input file a host writes for the game.
+pub struct Input {
+    /// Its name in the corpus: `tests/corpus/<game>/<kind>-*.toml`.
+    pub kind: &'static str,
+    /// A valid file, the seed of the fuzzed ones.
+    pub valid: &'static str,
+    /// The command that checks it (`FILE`, also within an argument, is replaced by the file's
+    /// path).
+    pub check: &'static [&'static str],
+    /// A command that reads it and writes a dataset or prints a result (`FILE`, `OUT`).
+    pub used_by: &'static [&'static str],
+}
+
+/// What a game gives the suite.
+pub trait Game {
+    /// The game's word in commands and the corpus / golden file names.
+    fn name(&self) -> &'static str;
+    /// A small dataset command (without `--out`, `--threads`, `--chunk-size`, `--quiet`).
+    fn dataset(&self) -> Vec<&'static str>;
+    /// Its tables (one folder of parts each).
+    fn tables(&self) -> &'static [&'static str];
+    /// Two chunk sizes to compare (any sizes: the data must not depend on them).
+    fn chunk_sizes(&self) -> [u64; 2];
+    /// A longer dataset command with many chunks, to be killed partway and resumed.
+    fn long_dataset(&self) -> Vec<&'static str>;
+    /// Its input files.
+    fn inputs(&self) -> Vec<Input>;
+    /// Plays some kernel work once to warm up, then returns work to count (no allocation
+    /// expected); the work is played several times.
+    fn warm_kernel(&self) -> Box<dyn FnMut()>;
+    /// Kernel against reference on random inputs; `Err` says the first disagreement. Returns how
+    /// many cases were compared.
+    fn differential(&self) -> Result<usize, String>;
+    /// The command that narrates the shipped example.
+    fn narrate(&self) -> Vec<&'static str>;
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn run_dataset(args: &[&str], out: &Path, threads: usize, chunk: u64) {
+    let chunk = chunk.to_string();
+    let threads = threads.to_string();
+    let out_s = out.display().to_string();
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend([
+        "--out",
+        &out_s,
+        "--threads",
+        &threads,
+        "--chunk-size",
+        &chunk,
+        "--quiet",
+    ]);
+    let o = skirmish(&all);
+    assert!(o.status.success(), "{all:?}: {}", text(&o.stderr));
+}
+
+fn files(g: &dyn Game, dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut f = table_files(dir, g.tables());
+    f.insert(
+        "manifest.json".into(),
+        fs::read(dir.join("manifest.json")).unwrap(),
+    );
+    f
+}
+
+pub fn same_bytes_on_1_2_and_4_threads(g: &dyn Game) {
+    let chunk = g.chunk_sizes()[1];
+    let mut seen = Vec::new();
+    for threads in [1, 2, 4] {
+        let dir = tmp(g.name(), &format!("threads{threads}"));
+        run_dataset(&g.dataset(), &dir, threads, chunk);
+        seen.push(files(g, &dir));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+    assert!(seen[0].len() > 2, "the dataset has parts");
+    assert_eq!(seen[1], seen[0], "2 threads differ from 1");
+    assert_eq!(seen[2], seen[0], "4 threads differ from 1");
+}
+
+pub fn same_data_for_any_chunk_size(g: &dyn Game) {
+    let mut frames = Vec::new();
+    for chunk in g.chunk_sizes() {
+        let dir = tmp(g.name(), &format!("chunk{chunk}"));
+        run_dataset(&g.dataset(), &dir, 2, chunk);
+        frames.push(
+            g.tables()
+                .iter()
+                .map(|t| table(&dir, t))
+                .collect::<Vec<_>>(),
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+    for (t, (a, b)) in frames[0].iter().zip(&frames[1]).enumerate() {
+        assert!(a.height() > 0);
+        assert!(
+            a.equals_missing(b),
+            "table {} differs between chunk sizes",
+            g.tables()[t]
+        );
+    }
+}
+
+pub fn resume_after_a_kill_gives_the_same_bytes(g: &dyn Game) {
+    let args = |out: &Path| -> Vec<String> {
+        g.long_dataset()
+            .iter()
+            .map(|s| s.to_string())
+            .chain(["--threads", "1", "--quiet", "--out"].map(String::from))
+            .chain([out.display().to_string()])
+            .collect()
+    };
+    let whole = tmp(g.name(), "resume-whole");
+    let o = skirmish(&args(&whole).iter().map(|s| s.as_str()).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let killed = tmp(g.name(), "resume-killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args(&killed))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once a part is in its manifest (or give up waiting and kill anyway).
+    let manifest = killed.join("manifest.json");
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(60) {
+        let done = fs::read_to_string(&manifest)
+            .map(|m| m.matches("\"part\":").count())
+            .unwrap_or(0);
+        if done >= 1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let parts = |dir: &Path| {
+        fs::read_to_string(dir.join("manifest.json"))
+            .map(|m| m.matches("\"part\":").count())
+            .unwrap_or(0)
+    };
+    assert!(
+        parts(&killed) < parts(&whole),
+        "the run was killed before it finished ({} of {} parts)",
+        parts(&killed),
+        parts(&whole)
+    );
+    let o = skirmish(&args(&killed).iter().map(|s| s.as_str()).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(files(g, &killed), files(g, &whole));
+    fs::remove_dir_all(&whole).unwrap();
+    fs::remove_dir_all(&killed).unwrap();
+}
+
+fn command(template: &[&str], file: &Path, out: &Path) -> Vec<String> {
+    template
+        .iter()
+        .map(|a| match *a {
+            "OUT" => out.display().to_string(),
+            a => a.replace("FILE", &file.display().to_string()),
+        })
+        .collect()
+}
+
+fn exec(args: &[String]) -> std::process::Output {
+    skirmish(&args.iter().map(|s| s.as_str()).collect::<Vec<_>>())
+}
+
+/// The corpus files of one kind: `(path, what the error must name)`. Each file's first line is
+/// `# expect: TEXT` (TEXT: the field, and `:LINE:` where the line is pinned).
+fn corpus(game: &str, kind: &str) -> Vec<(PathBuf, Vec<String>)> {
+    let dir = Path::new("tests/corpus").join(game);
+    let mut out: Vec<(PathBuf, Vec<String>)> = fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with(&format!("{kind}-"))
+        })
+        .map(|p| {
+            let first = fs::read_to_string(&p).unwrap();
+            let expect = first
+                .lines()
+                .next()
+                .and_then(|l| l.strip_prefix("# expect:"))
+                .unwrap_or_else(|| panic!("{}: first line must be `# expect: ...`", p.display()));
+            let wants = expect.split(" && ").map(|s| s.trim().to_string()).collect();
+            (p, wants)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+pub fn malformed_inputs_exit_2_and_write_nothing(g: &dyn Game) {
+    for input in g.inputs() {
+        let cases = corpus(g.name(), input.kind);
+        assert!(
+            cases.len() >= 4,
+            "{}: the corpus holds at least 4 malformed {} files",
+            g.name(),
+            input.kind
+        );
+        for (path, wants) in cases {
+            for template in [input.check, input.used_by] {
+                let out = tmp(g.name(), "malformed-out");
+                let o = exec(&command(template, &path, &out));
+                let err = text(&o.stderr);
+                assert_eq!(
+                    o.status.code(),
+                    Some(2),
+                    "{}: {template:?}: {err}",
+                    path.display()
+                );
+                assert!(
+                    err.contains(&path.display().to_string()),
+                    "{}: the error names the file: {err}",
+                    path.display()
+                );
+                for w in &wants {
+                    assert!(
+                        err.contains(w.as_str()),
+                        "{}: wants `{w}` in: {err}",
+                        path.display()
+                    );
+                }
+                assert_eq!(err.trim().lines().count(), 1, "one message: {err}");
+                assert!(o.stdout.is_empty(), "nothing printed on stdout");
+                assert!(!out.exists(), "{}: nothing written", path.display());
+            }
+        }
+    }
+}
+
+/// One random edit of a valid file: a line dropped, doubled or swapped, a number made extreme, a
+/// value replaced, a key misspelt, or the text cut short.
+fn mutate(rng: &mut Xoshiro256PlusPlus, valid: &str) -> String {
+    let mut lines: Vec<String> = valid.lines().map(String::from).collect();
+    let n = lines.len();
+    let i = rng.random_range(0..n);
+    match rng.random_range(0..7) {
+        0 => {
+            lines.remove(i);
+        }
+        1 => {
+            let l = lines[i].clone();
+            lines.insert(i, l);
+        }
+        2 => {
+            let j = rng.random_range(0..n);
+            lines.swap(i, j);
+        }
+        3 => {
+            let extreme = [
+                "-1",
+                "0",
+                "99999999999",
+                "-2147483648",
+                "1e308",
+                "\"x\"",
+                "[]",
+            ];
+            let e = extreme.choose(rng).unwrap();
+            if let Some(eq) = lines[i].find('=') {
+                lines[i] = format!("{} = {e}", &lines[i][..eq]);
+            }
+        }
+        4 => {
+            let junk = ["\"\"", "\"??\"", "{}", "true", "\"1 +\"", "\"(((\""];
+            if let Some(eq) = lines[i].find('=') {
+                lines[i] = format!("{} = {}", &lines[i][..eq], junk.choose(rng).unwrap());
+            }
+        }
+        5 => {
+            if let Some(eq) = lines[i].find('=') {
+                let key = lines[i][..eq].trim().to_string();
+                lines[i] = lines[i].replacen(&key, &format!("{key}x"), 1);
+            }
+        }
+        _ => {
+            let text = lines.join("\n");
+            let cut = rng.random_range(0..text.len().max(1));
+            let mut cut = cut;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            return text[..cut].to_string();
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+pub fn fuzzed_inputs_never_crash(g: &dyn Game) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
+    for input in g.inputs() {
+        let valid = fs::read_to_string(input.valid).unwrap();
+        let (mut accepted, mut refused) = (0, 0);
+        for k in 0..60 {
+            let mut text_ = valid.clone();
+            for _ in 0..rng.random_range(1..=3) {
+                text_ = mutate(&mut rng, &text_);
+            }
+            let dir = tmp(g.name(), &format!("fuzz-{}-{k}", input.kind));
+            fs::create_dir_all(&dir).unwrap();
+            let path = dir.join(format!("{}.toml", input.kind));
+            fs::write(&path, &text_).unwrap();
+            let out = dir.join("out");
+            for template in [input.check, input.used_by] {
+                let o = exec(&command(template, &path, &out));
+                match o.status.code() {
+                    Some(0) => accepted += 1,
+                    Some(2) => {
+                        refused += 1;
+                        let err = text(&o.stderr);
+                        assert!(
+                            err.contains(&path.display().to_string()) || err.contains("--"),
+                            "a refusal names the file: {err}\n--- file ---\n{text_}"
+                        );
+                    }
+                    other => panic!(
+                        "{template:?} exited {other:?} on a fuzzed {}: {}\n--- file ---\n{text_}",
+                        input.kind,
+                        text(&o.stderr)
+                    ),
+                }
+            }
+            fs::remove_dir_all(&dir).unwrap();
+        }
+        // The mutations must exercise both outcomes, or they prove little.
+        assert!(
+            accepted > 0 && refused > 0,
+            "{}: {accepted} accepted, {refused} refused",
+            input.kind
+        );
+    }
+}
+
+pub fn kernel_allocates_nothing_after_warm_up(g: &dyn Game) {
+    let mut work = g.warm_kernel();
+    let n = crate::alloc::counted(&mut || {
+        for _ in 0..5 {
+            work()
+        }
+    });
+    assert_eq!(
+        n,
+        0,
+        "{}: the kernel allocated {n} times after warm-up",
+        g.name()
+    );
+}
+
+pub fn kernel_and_reference_agree(g: &dyn Game) {
+    match g.differential() {
+        Ok(n) => assert!(n >= 100, "{}: compared only {n} cases", g.name()),
+        Err(e) => panic!("{}: {e}", g.name()),
+    }
+}
+
+pub fn narration_matches_golden(g: &dyn Game) {
+    let o = skirmish(&g.narrate());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let got = text(&o.stdout);
+    let path = PathBuf::from(format!("tests/golden/{}.narrate.txt", g.name()));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        fs::write(&path, &got).unwrap();
+    }
+    let want = fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
+    assert_eq!(got, want, "narration differs from {}", path.display());
+}
