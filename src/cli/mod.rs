@@ -264,9 +264,7 @@ fn dispatch(command: Command) -> Result<String, String> {
             run::Experiment::Done(text) => Ok(text),
             run::Experiment::Argv(argv) => {
                 let cli = Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(argv))
-                    .map_err(|e| {
-                        format!("{}: {}", file.display(), e.render().to_string().trim())
-                    })?;
+                    .map_err(|e| experiment_error(&file, &e))?;
                 if matches!(cli.command, Command::Run { .. }) {
                     return Err(format!(
                         "{}: an experiment file cannot run another",
@@ -306,4 +304,23 @@ fn games() -> String {
     }
     out.push_str("Every dataset command takes --seed, --out, --threads, --chunk-size, --shard and --quiet;\n`skirmish run FILE.toml` runs an experiment file of any of them.\n");
     out
+}
+
+/// A clap error about an experiment file's keys, in one line naming the file.
+fn experiment_error(file: &std::path::Path, e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(|l| {
+            l.trim()
+                .trim_start_matches("error: ")
+                .trim_start_matches("tip: ")
+        })
+        .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more"))
+        .collect();
+    format!(
+        "{}: {}; the file's keys are the command's flags (`--help` lists them)",
+        file.display(),
+        parts.join("; ")
+    )
 }

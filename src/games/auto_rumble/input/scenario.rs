@@ -481,7 +481,7 @@ fn syntax_hint(message: &str) -> &'static str {
     } else if message.contains("missing field `name`") {
         "; every [[hero]] needs `name = \"...\"`"
     } else if message.contains("unknown field") {
-        "; check the spelling against the scenario format in README.md"
+        "; check the spelling against the scenario format in docs/auto-rumble.md"
     } else {
         ""
     }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Regenerates docs/figures/*.png, the figures README and the guides show: fresh datasets made by the
+# real binary, then every notebook executed with SKIRMISH_FIGURES=docs/figures (each notebook saves
+# its key plot there). About five minutes on 2 cores. Usage: bash notebooks/figures.sh [VENV]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV="${1:-${SKIRMISH_VENV:-$HOME/.cache/skirmish-venv}}"
+if [ ! -x "$VENV/bin/python" ]; then python3 -m venv "$VENV"; fi
+"$VENV/bin/pip" install --quiet --disable-pip-version-check -r notebooks/requirements.txt
+cargo build --release --quiet
+bin="${CARGO_TARGET_DIR:-target}/release/skirmish"
+data="$(mktemp -d)"
+trap 'rm -rf "$data"' EXIT
+export SKIRMISH_FIGURES="$PWD/docs/figures"
+"$bin" simulate rumble --matches 200000 --seed 42 --out "$data/rumble-ffa" --quiet > /dev/null
+SKIRMISH_DATASET="$data/rumble-ffa" "$VENV/bin/python" notebooks/execute.py notebooks/rumble-ffa.ipynb
+"$bin" analyze rumble powers --powers experiments/powers/archive.toml --max-battles 2000000 --seed 42 --out "$data/powers" --quiet > /dev/null
+SKIRMISH_POWERS="$data/powers" "$VENV/bin/python" notebooks/execute.py notebooks/power-strength.ipynb
+"$bin" tournament rumble --powers experiments/powers/archive.toml --values "$data/powers/powers.parquet" --games 4000 --seed 42 --out "$data/tournament" --quiet > /dev/null
+SKIRMISH_TOURNAMENT="$data/tournament" "$VENV/bin/python" notebooks/execute.py notebooks/bidding-strategies.ipynb
+"$bin" analyze clan-melee challengers --budgets 1000,10000 --melees 100 --seed 42 --out "$data/clan-melee-study" --quiet > /dev/null
+SKIRMISH_CLAN_STUDY="$data/clan-melee-study" "$VENV/bin/python" notebooks/execute.py notebooks/clan-melee.ipynb
+ls -l docs/figures

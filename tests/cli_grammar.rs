@@ -1,0 +1,136 @@
+//! The one command grammar (ARCHITECTURE.md, "Commands"): `skirmish games`, `<game> play|check`,
+//! `analyze <game> <question>`, `run` for any game's experiment file, and the old spellings kept
+//! as aliases for one release.
+
+mod common;
+
+use common::{skirmish, tmp};
+
+fn out(args: &[&str]) -> String {
+    let o = skirmish(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn games_lists_every_game_with_its_commands_and_inputs() {
+    let text = out(&["games"]);
+    for want in [
+        "Auto Rumble (rumble)",
+        "Clan Melee (clan-melee)",
+        "skirmish rumble play",
+        "skirmish clan-melee play",
+        "skirmish analyze rumble powers",
+        "skirmish analyze clan-melee challengers",
+        "docs/rules/clan-melee.md",
+        "experiments/clan-melee/3-salt-coward.toml",
+    ] {
+        assert!(text.contains(want), "missing `{want}` in:\n{text}");
+    }
+    // Every input file `games` names is shipped.
+    for line in text.lines().filter(|l| l.contains("input:")) {
+        let examples = line.split("e.g. ").nth(1).unwrap();
+        for path in examples.split(", ") {
+            assert!(
+                std::path::Path::new(path).is_file(),
+                "{path} is named but not shipped"
+            );
+        }
+    }
+}
+
+#[test]
+fn old_spellings_still_work_as_aliases() {
+    assert_eq!(
+        out(&["rumble", "battle", "--narrate"]),
+        out(&["rumble", "play", "--narrate"])
+    );
+    assert_eq!(out(&["powers", "list"]), out(&["rumble", "powers"]));
+    let f = "experiments/powers/archive.toml";
+    assert_eq!(out(&["powers", "check", f]), out(&["rumble", "check", f]));
+    assert!(out(&["analyze", "powers", "--help"]).contains("--max-battles"));
+    assert!(out(&["analyze", "clan-melee", "--help"]).contains("--healer-share"));
+    assert!(out(&["analyze", "clan-melee", "challengers", "--help"]).contains("--healer-share"));
+}
+
+#[test]
+fn clan_melee_play_tells_the_melee_and_check_reads_a_clan() {
+    let text = out(&["clan-melee", "play", "--budget", "300", "--seed", "3"]);
+    assert!(text.contains("Clan Melee, sane mode, budget 300 hit points, seed 3."));
+    assert!(
+        !text.contains("Turn 1:"),
+        "without --narrate, no turns: {text}"
+    );
+    let narrated = out(&[
+        "clan-melee",
+        "play",
+        "--budget",
+        "300",
+        "--seed",
+        "3",
+        "--narrate",
+    ]);
+    assert!(narrated.contains("Turn 1:"));
+    let trace = out(&[
+        "clan-melee",
+        "play",
+        "--budget",
+        "300",
+        "--seed",
+        "3",
+        "--trace",
+    ]);
+    assert!(trace.lines().next().unwrap().starts_with("{\"turn\":1,"));
+    assert!(trace.lines().last().unwrap().starts_with("{\"end\":"));
+    let check = out(&[
+        "clan-melee",
+        "check",
+        "experiments/clan-melee/3-salt-coward.toml",
+    ]);
+    assert!(
+        check.contains("at 1,000: 1,000 members (1000 coward), 1,000 hp"),
+        "{check}"
+    );
+}
+
+#[test]
+fn run_takes_an_experiment_file_of_any_command() {
+    let dir = tmp("grammar", "run");
+    let o = skirmish(&[
+        "run",
+        "experiments/clan-melee-tournament.toml",
+        "--matches",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("12 melees"), "{text}");
+    assert!(dir.join("melees").is_dir());
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A key the command does not know: exit 2, the file named, nothing written.
+    let bad = tmp("grammar", "bad.toml");
+    std::fs::write(&bad, "command = \"tournament clan-melee\"\nmeleez = 3\n").unwrap();
+    let out_dir = tmp("grammar", "bad-out");
+    let o = skirmish(&[
+        "run",
+        bad.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(bad.to_str().unwrap()) && err.contains("--meleez"),
+        "{err}"
+    );
+    assert!(!out_dir.exists());
+    std::fs::remove_file(&bad).unwrap();
+}
