@@ -6,10 +6,9 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-use common::{dataset_files, skirmish};
+use common::{dataset_files, run_killed, skirmish};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_skirmish"))
@@ -96,28 +95,9 @@ fn a_run_killed_halfway_resumes_to_the_same_bytes_as_an_uninterrupted_run() {
     );
 
     let killed = tmp("kill-killed");
-    let mut child = bin()
-        .args(args(&killed))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // Kill it once a few parts are in its manifest (or give up waiting and kill anyway).
+    let finished = run_killed(&args(&killed), &killed, 3);
     let manifest = killed.join("manifest.json");
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(60) {
-        let done = fs::read_to_string(&manifest)
-            .map(|m| m.matches("\"part\":").count())
-            .unwrap_or(0);
-        if done >= 3 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let m = fs::read_to_string(&manifest).unwrap();
-    let finished = m.matches("\"part\":").count();
+
     assert!(
         finished < 60,
         "the run was killed before it finished ({finished} parts)"

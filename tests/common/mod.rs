@@ -45,6 +45,32 @@ pub fn table(dir: &Path, name: &str) -> polars::prelude::DataFrame {
     df.unwrap()
 }
 
+/// Parts finished in a dataset's manifest (0 when there is none yet).
+pub fn parts_finished(dir: &Path) -> usize {
+    fs::read_to_string(dir.join("manifest.json"))
+        .map(|m| m.matches("\"part\":").count())
+        .unwrap_or(0)
+}
+
+/// Starts `skirmish args` writing into `dir` and kills it once `parts` parts are in its manifest
+/// (or after a minute); returns the parts it had finished.
+pub fn run_killed(args: &[String], dir: &Path, parts: usize) -> usize {
+    use std::time::{Duration, Instant};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(60) && parts_finished(dir) < parts {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    parts_finished(dir)
+}
+
 /// Runs the built `skirmish` binary with `args`.
 pub fn skirmish(args: &[&str]) -> Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))

@@ -12,6 +12,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+#[path = "../common/counting_alloc.rs"]
 mod alloc;
 mod auto_rumble;
 mod clan_melee;

@@ -3,14 +3,12 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::common::{skirmish, table, table_files, tmp};
+use crate::common::{parts_finished, run_killed, skirmish, table, table_files, tmp};
 
 /// A kind of input file a host writes for the game.
 pub struct Input {
@@ -130,36 +128,11 @@ pub fn resume_after_a_kill_gives_the_same_bytes(g: &dyn Game) {
     let o = skirmish(&args(&whole).iter().map(|s| s.as_str()).collect::<Vec<_>>());
     assert!(o.status.success(), "{}", text(&o.stderr));
     let killed = tmp(g.name(), "resume-killed");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_skirmish"))
-        .args(args(&killed))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // Kill it once a part is in its manifest (or give up waiting and kill anyway).
-    let manifest = killed.join("manifest.json");
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(60) {
-        let done = fs::read_to_string(&manifest)
-            .map(|m| m.matches("\"part\":").count())
-            .unwrap_or(0);
-        if done >= 1 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let parts = |dir: &Path| {
-        fs::read_to_string(dir.join("manifest.json"))
-            .map(|m| m.matches("\"part\":").count())
-            .unwrap_or(0)
-    };
+    let finished = run_killed(&args(&killed), &killed, 1);
     assert!(
-        parts(&killed) < parts(&whole),
-        "the run was killed before it finished ({} of {} parts)",
-        parts(&killed),
-        parts(&whole)
+        finished < parts_finished(&whole),
+        "the run was killed before it finished ({finished} of {} parts)",
+        parts_finished(&whole)
     );
     let o = skirmish(&args(&killed).iter().map(|s| s.as_str()).collect::<Vec<_>>());
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -356,7 +329,7 @@ pub fn fuzzed_inputs_never_crash(g: &dyn Game) {
 
 pub fn kernel_allocates_nothing_after_warm_up(g: &dyn Game) {
     let mut work = g.warm_kernel();
-    let n = crate::alloc::counted(&mut || {
+    let ((), n) = crate::alloc::counted(|| {
         for _ in 0..5 {
             work()
         }

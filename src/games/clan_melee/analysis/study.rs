@@ -12,6 +12,7 @@ use std::ops::Range;
 use crate::games::clan_melee::input::clan::Clan;
 use crate::games::clan_melee::input::clans;
 use crate::games::clan_melee::kernel::engine::{Melee, Outcome, Settings};
+use crate::games::clan_melee::simulation::rows::MeleeRows;
 use crate::games::clan_melee::simulation::tournament::melee_budget;
 use crate::games::clan_melee::state::Field;
 use crate::platform::runner::Simulation;
@@ -277,10 +278,9 @@ impl Simulation for ClanStudy {
         record: bool,
     ) -> (Vec<Table>, Tally) {
         let mut tally = Tally::default();
-        let (mut id, mut study, mut value) = (vec![], LabelBuilder::default(), vec![]);
-        let (mut seeds, mut bases, mut budgets) = (vec![], vec![], vec![]);
-        let (mut end, mut credited) = (LabelBuilder::default(), LabelBuilder::default());
-        let (mut won, mut members, mut survivors, mut turns) = (vec![], vec![], vec![], vec![]);
+        let mut rows = MeleeRows::default();
+        let (mut study, mut value) = (LabelBuilder::default(), vec![]);
+        let (mut won, mut members, mut survivors) = (vec![], vec![], vec![]);
         let (mut lasted, mut shares) = (vec![], vec![]);
         let per = self.per_variant();
         for m in matches {
@@ -305,54 +305,41 @@ impl Simulation for ClanStudy {
                 continue;
             }
             let r = &o.clans[me as usize];
-            id.push(m);
-            study.push(v.study.name());
-            value.push(v.value);
-            seeds.push(seed);
-            bases.push(base as u64);
-            budgets.push(h);
-            end.push(o.end.name());
-            credited.push(
+            rows.push(
+                m,
+                seed,
+                base,
+                &o,
                 o.credited
                     .map_or("(no one)", |c| v.field.clans[c as usize].name.as_str()),
             );
+            study.push(v.study.name());
+            value.push(v.value);
             won.push(mine);
             members.push(r.members);
             survivors.push(r.survivors);
-            turns.push(o.turns);
             lasted.push(r.lasted);
             shares.push(points as f64 / (2 * (o.clans.len() - 1)) as f64);
         }
         if !record {
             return (Vec::new(), tally);
         }
+        let r = rows.finish();
         let t = Table {
             name: "melees",
             columns: vec![
-                col(
-                    "melee_id",
-                    "match index under the master seed",
-                    Values::U64(id),
-                ),
+                r.id,
                 col(
                     "study",
                     "warrior AP or healer share (CM-40)",
                     study.finish(),
                 ),
                 col("value", "the challenger's parameter", Values::I32(value)),
-                col(
-                    "seed",
-                    "the melee's seed, shared by every variant (CM-41)",
-                    Values::U64(seeds),
-                ),
-                col("base", "the budget before the wiggle", Values::U64(bases)),
-                col(
-                    "budget",
-                    "hit points each clan may field",
-                    Values::I32(budgets),
-                ),
-                col("end", "won, all slain, deadlock or turn cap", end.finish()),
-                col("credited", "clan credited with the win", credited.finish()),
+                r.seed,
+                r.base,
+                r.budget,
+                r.end,
+                r.credited,
                 col(
                     "challenger_won",
                     "the challenger was credited with the win",
@@ -368,7 +355,7 @@ impl Simulation for ClanStudy {
                     "the challenger's members alive at the end",
                     Values::U32(survivors),
                 ),
-                col("turns", "turns played", Values::U32(turns)),
+                r.turns,
                 col(
                     "challenger_lasted",
                     "the last turn after which the challenger still had members",

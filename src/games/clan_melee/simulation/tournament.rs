@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use crate::games::clan_melee::kernel::engine::{End, Melee, Settings};
 use crate::games::clan_melee::rules;
+use crate::games::clan_melee::simulation::rows::MeleeRows;
 use crate::games::clan_melee::state::Field;
 use crate::platform::runner::Simulation;
 use crate::platform::table::{LabelBuilder, Table, Values, col};
@@ -79,10 +80,8 @@ impl Simulation for ClanTournament {
         record: bool,
     ) -> (Vec<Table>, Tally) {
         let mut tally = Tally::default();
-        let (mut m_id, mut m_seed, mut m_base, mut m_budget) = (vec![], vec![], vec![], vec![]);
-        let (mut m_end, mut m_survivor, mut m_credited) =
-            (LabelBuilder::default(), vec![], LabelBuilder::default());
-        let (mut m_turns, mut m_inter, mut m_part) = (vec![], vec![], vec![]);
+        let mut rows = MeleeRows::default();
+        let (mut m_survivor, mut m_inter, mut m_part) = (vec![], vec![], vec![]);
         let (mut c_id, mut c_base, mut c_clan_id) = (vec![], vec![], vec![]);
         let mut c_clan = LabelBuilder::default();
         let (mut c_members, mut c_hp, mut c_left, mut c_surv) = (vec![], vec![], vec![], vec![]);
@@ -111,14 +110,14 @@ impl Simulation for ClanTournament {
             if !record {
                 continue;
             }
-            m_id.push(m);
-            m_seed.push(seed);
-            m_base.push(base as u64);
-            m_budget.push(h);
-            m_end.push(o.end.name());
+            rows.push(
+                m,
+                seed,
+                base,
+                &o,
+                o.credited.map_or("(no one)", |c| names[c as usize]),
+            );
             m_survivor.push(o.survivor.map(u16::from));
-            m_credited.push(o.credited.map_or("(no one)", |c| names[c as usize]));
-            m_turns.push(o.turns);
             m_inter.push(o.interactions);
             m_part.push(o.participants);
             for (c, r) in o.clans.iter().enumerate() {
@@ -139,41 +138,22 @@ impl Simulation for ClanTournament {
         if !record {
             return (Vec::new(), tally);
         }
+        let r = rows.finish();
         let melees = Table {
             name: "melees",
             columns: vec![
-                col(
-                    "melee_id",
-                    "melee index under the master seed",
-                    Values::U64(m_id),
-                ),
-                col(
-                    "seed",
-                    "the melee's own seed (rng::match_seed)",
-                    Values::U64(m_seed),
-                ),
-                col("base", "the budget before the wiggle", Values::U64(m_base)),
-                col(
-                    "budget",
-                    "hit points each clan may field (CM-30)",
-                    Values::I32(m_budget),
-                ),
-                col(
-                    "end",
-                    "won, all slain, deadlock or turn cap (CM-11, CM-12)",
-                    m_end.finish(),
-                ),
+                r.id,
+                r.seed,
+                r.base,
+                r.budget,
+                r.end,
                 col(
                     "survivor",
                     "clan id left standing; null unless the melee was won",
                     Values::OptU16(m_survivor),
                 ),
-                col(
-                    "credited",
-                    "clan credited with the win (reference mode: clan 0 when the survivors' hp total is <= 0, CM-11)",
-                    m_credited.finish(),
-                ),
-                col("turns", "turns played", Values::U32(m_turns)),
+                r.credited,
+                r.turns,
                 col(
                     "interactions",
                     "pair interactions resolved",

@@ -1,11 +1,13 @@
-//! A counting global allocator: allocations made on the counting thread while armed.
+//! A counting global allocator for the tests that claim "no allocation after warm-up": it counts
+//! the allocations made on the calling thread while armed (tests run side by side, each counts
+//! only its own). A test binary includes it with `#[path]`; it registers the allocator.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 struct Counting;
 
-// Per thread: tests run side by side, and each counts only its own allocations.
+// Both per thread: tests run side by side, and each counts only its own allocations.
 thread_local! {
     static ARMED: Cell<bool> = const { Cell::new(false) };
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
@@ -34,11 +36,11 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// Allocations `f` makes on this thread.
-pub fn counted(f: &mut dyn FnMut()) -> usize {
+/// What `f` returns and the allocations it made on this thread.
+pub fn counted<T>(f: impl FnOnce() -> T) -> (T, usize) {
     let before = ALLOCATIONS.with(|n| n.get());
     ARMED.with(|a| a.set(true));
-    f();
+    let out = f();
     ARMED.with(|a| a.set(false));
-    ALLOCATIONS.with(|n| n.get()) - before
+    (out, ALLOCATIONS.with(|n| n.get()) - before)
 }
