@@ -1,4 +1,4 @@
-//! `skirmish analyze powers` as a user runs it: the ranking, the Parquet tables read back by
+//! `skirmish analyze rumble powers` as a user runs it: the ranking, the Parquet tables read back by
 //! polars, the same bytes on any thread count, and bad input refused with nothing written.
 #![cfg(feature = "parquet")]
 

@@ -1,4 +1,4 @@
-//! Power files as a host uses them: the shipped catalogues load, `powers check` / `powers list`
+//! Power files as a host uses them: the shipped catalogues load, `rumble check` / `rumble powers` (and the old `powers check` / `powers list`)
 //! read them back, and bad files exit 2 naming file, line, column, field and fix.
 
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! The power-value analysis (`skirmish analyze powers`, AR-44) measured against powers whose worth
+//! The power-value analysis (`skirmish analyze rumble powers`, AR-44) measured against powers whose worth
 //! is known: `coins` powers are worth their coins by definition (AR-43), and a power with a
 //! smaller number is worth less than the same power with a bigger one.
 

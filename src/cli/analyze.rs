@@ -1,4 +1,4 @@
-//! `skirmish analyze powers`: every power's coin value, win-rate effect, pairs (AR-44).
+//! `skirmish analyze rumble powers`: every power's coin value, win-rate effect, pairs (AR-44).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -139,7 +139,7 @@ fn bar(max: u64, show: bool) -> ProgressBar {
     bar
 }
 
-/// `skirmish analyze powers`.
+/// `skirmish analyze rumble powers`.
 pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     let settings = flags.settings()?;
     let v = PowerValue::new(settings)?;

@@ -176,7 +176,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     Ok(s)
 }
 
-/// `skirmish analyze clan-melee` (CM-40 .. CM-42).
+/// `skirmish analyze clan-melee challengers` (CM-40 .. CM-42).
 #[derive(Args, Debug, Clone)]
 pub struct StudyFlags {
     /// Which question: warrior-ap, healer-share or both.
@@ -406,7 +406,7 @@ pub fn study_report(s: &ClanStudy, tally: &crate::platform::tally::Tally) -> Str
     out
 }
 
-/// `skirmish analyze clan-melee`.
+/// `skirmish analyze clan-melee challengers`.
 pub fn study(f: &StudyFlags) -> Result<String, String> {
     let (s, texts) = build_study(f)?;
     let encode = super::flags::encoder()?;

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 
 mod analyze;
 mod clan_melee;
@@ -155,7 +155,7 @@ enum PowersCommand {
 enum RumbleCommand {
     /// Play one battle from a scenario file (default: the rules' worked sample, round 1).
     #[command(alias = "battle")]
-    Play(BattleArgs),
+    Play(rumble::BattleArgs),
     /// Check any Auto Rumble input file (a power file or a scenario) and print it back.
     Check {
         /// A power file (`[[power]]` tables) or a scenario (`[battle]`, `[[hero]]`).
@@ -177,30 +177,6 @@ enum ClanMeleeCommand {
         /// The clan file (TOML), e.g. experiments/clan-melee/3-salt-coward.toml.
         file: PathBuf,
     },
-}
-
-#[derive(Args, Debug)]
-struct BattleArgs {
-    /// Scenario file (TOML). Without it, the built-in experiments/sample-round-1.toml.
-    file: Option<PathBuf>,
-    /// Print JSON Lines: each alive hero's Energy after each round, then the result.
-    #[arg(long, conflicts_with = "narrate")]
-    trace: bool,
-    /// Tell the battle round by round, as a host would post it.
-    #[arg(long)]
-    narrate: bool,
-    /// Power file the heroes' powers come from (default: the built-in six sample powers).
-    #[arg(long, value_name = "FILE", alias = "power-file")]
-    powers: Option<PathBuf>,
-    /// Seed for base initiatives the file does not give (overrides `battle.seed`).
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Round limit (overrides `battle.max_rounds`).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    max_rounds: Option<u32>,
-    /// Hero capacity (overrides `battle.capacity`).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 20)))]
-    capacity: Option<u64>,
 }
 
 /// Runs the command line; returns the process exit code.

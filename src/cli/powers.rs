@@ -1,4 +1,4 @@
-//! `skirmish powers check FILE` and `skirmish powers list [FILE]`: a host's view of a power file.
+//! `skirmish rumble check FILE` (a power file) and `skirmish rumble powers [FILE]`: a host's view of a power file.
 
 use std::path::Path;
 

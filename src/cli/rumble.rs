@@ -2,13 +2,40 @@
 
 use std::fmt::Write as _;
 
-use super::BattleArgs;
+use std::path::PathBuf;
+
+use clap::Args;
+
 use crate::games::auto_rumble::input::scenario::{self, Scenario};
 use crate::games::auto_rumble::trace::hand::{JsonTrace, Narrator, Silent};
 use crate::games::auto_rumble::{EndReason, Kernel, Lineup, Outcome, rules};
 use crate::rng::{Stream, stream_rng};
 
-/// The rules' worked sample, built in so `skirmish rumble battle` needs no file.
+#[derive(Args, Debug)]
+pub struct BattleArgs {
+    /// Scenario file (TOML). Without it, the built-in experiments/sample-round-1.toml.
+    pub file: Option<PathBuf>,
+    /// Print JSON Lines: each alive hero's Energy after each round, then the result.
+    #[arg(long, conflicts_with = "narrate")]
+    pub trace: bool,
+    /// Tell the battle round by round, as a host would post it.
+    #[arg(long)]
+    pub narrate: bool,
+    /// Power file the heroes' powers come from (default: the built-in six sample powers).
+    #[arg(long, value_name = "FILE", alias = "power-file")]
+    pub powers: Option<PathBuf>,
+    /// Seed for base initiatives the file does not give (overrides `battle.seed`).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Round limit (overrides `battle.max_rounds`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_rounds: Option<u32>,
+    /// Hero capacity (overrides `battle.capacity`).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 20)))]
+    pub capacity: Option<u64>,
+}
+
+/// The rules' worked sample, built in so `skirmish rumble play` needs no file.
 pub const SAMPLE_ROUND_1: &str = include_str!("../../experiments/sample-round-1.toml");
 
 pub(super) fn battle(args: BattleArgs) -> Result<String, String> {

@@ -94,7 +94,7 @@ fn read_values(
         let mut rows: Vec<usize> = (0..names.len()).filter(|&i| names[i] == d.name).collect();
         if rows.is_empty() {
             return Err(format!(
-                "--values {}: no value for `{}`: run `skirmish analyze powers` with the same power file",
+                "--values {}: no value for `{}`: run `skirmish analyze rumble powers` with the same power file",
                 path.display(),
                 d.name
             ));

@@ -1,4 +1,4 @@
-//! What a power is worth in coins (`skirmish analyze powers`, AR-44).
+//! What a power is worth in coins (`skirmish analyze rumble powers`, AR-44).
 //!
 //! Each *roster* is a random battle seen from one hero, the *focal* hero (slot 0), and played
 //! many times over with one change each ("arms"): as drawn (the base), with the focal hero given
@@ -233,7 +233,7 @@ impl PowerValue {
                         .map(|p| format!("did you mean `{p}`? "))
                         .unwrap_or_default();
                     format!(
-                        "--power: unknown power `{name}`; {hint}`skirmish powers list` shows them"
+                        "--power: unknown power `{name}`; {hint}`skirmish rumble powers` shows them"
                     )
                 })?;
                 if powers.contains(&p) {

@@ -9,7 +9,7 @@ use crate::games::auto_rumble::game::view::{DecideRng, Sizes, View};
 use crate::games::auto_rumble::powers::catalogue::{PowerId, Use};
 
 /// A strategy and its parameters. `values` are coin values by power id (from
-/// `skirmish analyze powers`): what value-aware strategies bid from.
+/// `skirmish analyze rumble powers`): what value-aware strategies bid from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Strategy {
     pub kind: Kind,

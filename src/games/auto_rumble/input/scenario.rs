@@ -1,4 +1,4 @@
-//! Scenario files: one battle a host writes by hand (`skirmish rumble battle FILE.toml`).
+//! Scenario files: one battle a host writes by hand (`skirmish rumble play FILE.toml`).
 //!
 //! ```toml
 //! [battle]            # optional
@@ -136,7 +136,7 @@ pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
     })
 }
 
-/// Parses a scenario whose power names come from `cat` (`rumble battle --powers FILE`).
+/// Parses a scenario whose power names come from `cat` (`rumble play --powers FILE`).
 pub fn parse_with(text: &str, file: &str, cat: &Catalogue) -> Result<DataScenario, ScenarioError> {
     let cx = Ctx { file, text };
     let (battle, docs) = battle_and_heroes(&cx)?;
@@ -277,7 +277,7 @@ impl PowerNames for CataloguePowers<'_> {
         self.0.id(name).ok_or_else(|| match self.0.closest(name) {
             Some(p) => format!("unknown power `{name}` in the power file; did you mean `{p}`?"),
             None => format!(
-                "unknown power `{name}`: it is not in the power file (`skirmish powers list FILE` lists them)"
+                "unknown power `{name}`: it is not in the power file (`skirmish rumble powers FILE` lists them)"
             ),
         })
     }

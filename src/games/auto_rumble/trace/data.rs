@@ -1,6 +1,6 @@
 //! What a battle of powers as data tells a host: the events [`crate::games::auto_rumble::reference::data`] reports
 //! when asked ([`crate::games::auto_rumble::reference::data::play_narrated`]) and their rendering as the round-by-round
-//! text of `skirmish rumble battle --powers FILE --narrate`, in the spirit of the rules' sample.
+//! text of `skirmish rumble play --powers FILE --narrate`, in the spirit of the rules' sample.
 //!
 //! Events carry hero ids and numbers only; names come from [`Names`] as the events are read, so a
 //! hero is called what it was called at that moment ("Bob" before it splits, "Bob 1" after).
