@@ -27,6 +27,10 @@ pub enum Stream {
     Bidding = 5,
     /// A Clan Melee's budget: the classic 5% wiggle (CM-30).
     Budget = 6,
+    /// Elemental Tag's rule draws: ties for it, places, a random new it (TG-40).
+    Tag = 7,
+    /// Elemental Tag's policies' own choices (TG-40).
+    Moves = 8,
 }
 
 /// SplitMix64's finaliser: a bijective 64-bit mixer with full avalanche.

@@ -15,6 +15,7 @@ mod powers;
 mod rumble;
 mod run;
 pub mod simulate;
+mod tag;
 mod tournament;
 
 #[derive(Parser, Debug)]
@@ -41,6 +42,11 @@ enum Command {
     ClanMelee {
         #[command(subcommand)]
         command: ClanMeleeCommand,
+    },
+    /// Elemental Tag: teams bid for who is it, then simultaneous moves, collisions and tags.
+    Tag {
+        #[command(subcommand)]
+        command: TagCommand,
     },
     /// Play many seeded matches on all cores into a Parquet dataset, then summarise.
     Simulate {
@@ -101,6 +107,9 @@ enum TournamentCommand {
     /// Clan Melee: melees between clans at each budget (the nine classic clans by default);
     /// wins per clan and budget, draws, deadlocks and turn caps.
     ClanMelee(clan_melee::ClanMeleeFlags),
+    /// Elemental Tag: games between policies (rosters drawn per game, policies rotated over the
+    /// seats); win share and score per policy with 95% intervals, by team size and by bid.
+    Tag(tag::TournamentFlags),
 }
 
 #[derive(Subcommand, Debug)]
@@ -169,6 +178,17 @@ enum RumbleCommand {
 }
 
 #[derive(Subcommand, Debug)]
+enum TagCommand {
+    /// Play one game (default: the built-in experiments/tag/small.toml).
+    Play(tag::PlayArgs),
+    /// Check a game file and print its teams, players and policies.
+    Check {
+        /// The game file (TOML), e.g. experiments/tag/small.toml.
+        file: PathBuf,
+    },
+}
+
+#[derive(Subcommand, Debug)]
 enum ClanMeleeCommand {
     /// Play one melee (default: the nine classic clans at 1,000 hit points).
     Play(clan_melee::PlayFlags),
@@ -209,6 +229,10 @@ fn dispatch(command: Command) -> Result<String, String> {
             ClanMeleeCommand::Play(flags) => clan_melee::play(&flags),
             ClanMeleeCommand::Check { file } => clan_melee::check(&file),
         },
+        Command::Tag { command } => match command {
+            TagCommand::Play(args) => tag::play(&args),
+            TagCommand::Check { file } => tag::check(&file),
+        },
         Command::Powers { command } => match command {
             PowersCommand::Check { file } => powers::check(&file),
             PowersCommand::List { file } => powers::list(file.as_deref()),
@@ -236,6 +260,9 @@ fn dispatch(command: Command) -> Result<String, String> {
         Command::Tournament {
             game: TournamentCommand::ClanMelee(flags),
         } => clan_melee::tournament(&flags),
+        Command::Tournament {
+            game: TournamentCommand::Tag(flags),
+        } => tag::tournament(&flags),
         Command::Run { file, flags } => match run::experiment(&file, &flags)? {
             run::Experiment::Done(text) => Ok(text),
             run::Experiment::Argv(argv) => {

@@ -3,6 +3,7 @@
 
 pub mod auto_rumble;
 pub mod clan_melee;
+pub mod elemental_tag;
 pub mod file_error;
 pub mod names;
 
@@ -66,5 +67,19 @@ pub const GAMES: &[Game] = &[
             ("clan file", "experiments/clan-melee/3-salt-coward.toml"),
             ("experiment file", "experiments/clan-melee-tournament.toml"),
         ],
+    },
+    Game {
+        command: "tag",
+        title: "Elemental Tag",
+        summary: "teams bid for who is it, then simultaneous moves with exact collisions and tags",
+        seed: "../shared/seeds/004_*.txt",
+        rules: "docs/rules/elemental-tag.md (TG-n)",
+        guide: "docs/elemental-tag.md",
+        commands: &[
+            "tag play [FILE] [--narrate | --trace] [--seed N]",
+            "tag check FILE",
+            "tournament tag [--policies LIST] [--games N]",
+        ],
+        inputs: &[("game file", "experiments/tag/small.toml")],
     },
 ];

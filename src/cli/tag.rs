@@ -1,0 +1,214 @@
+//! `skirmish tag play|check` and `skirmish tournament tag` (Elemental Tag).
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::flags::{default_threads, encoder, parse_range};
+use crate::games::elemental_tag::input::{self, GameFile};
+use crate::games::elemental_tag::kernel::engine::{Game, Silent};
+use crate::games::elemental_tag::policy::Policy;
+use crate::games::elemental_tag::rules::Settings;
+use crate::games::elemental_tag::simulation::tournament::{TagTournament, summary};
+use crate::games::elemental_tag::trace::{JsonTrace, Narrator};
+use crate::platform::job::Job;
+
+/// The shipped example, built in so `skirmish tag play` needs no file.
+pub const SMALL: &str = include_str!("../../experiments/tag/small.toml");
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Game file (TOML) [default: the built-in experiments/tag/small.toml].
+    pub file: Option<PathBuf>,
+    /// Tell the game turn by turn: moves, collisions with their kinds, tags, points, the map.
+    #[arg(long, conflicts_with = "trace")]
+    pub narrate: bool,
+    /// JSON Lines: one object per turn, then the result.
+    #[arg(long)]
+    pub trace: bool,
+    /// The game's seed (TG-40 lists every draw) [default: the file's `seed`, else 42].
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+fn load(file: Option<&Path>) -> Result<GameFile, String> {
+    match file {
+        Some(p) => input::load(p).map_err(|e| e.to_string()),
+        None => {
+            input::parse("experiments/tag/small.toml (built in)", SMALL).map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// `skirmish tag play`.
+pub fn play(a: &PlayArgs) -> Result<String, String> {
+    let g = load(a.file.as_deref())?;
+    let seed = a.seed.unwrap_or(g.seed);
+    let mut game = Game::new();
+    if a.trace {
+        let mut t = JsonTrace::default();
+        let o = game.play(&g.teams, &g.settings, seed, &mut t);
+        t.finish(&o);
+        return Ok(t.out);
+    }
+    let mut n = Narrator::new(&g.teams);
+    if a.narrate {
+        let o = game.play(&g.teams, &g.settings, seed, &mut n);
+        n.finish(&o);
+        return Ok(n.out);
+    }
+    let o = game.play(&g.teams, &g.settings, seed, &mut Silent);
+    n.finish(&o);
+    Ok(n.out)
+}
+
+/// `skirmish tag check FILE`.
+pub fn check(path: &Path) -> Result<String, String> {
+    let g = input::load(path).map_err(|e| e.to_string())?;
+    let players: usize = g.teams.iter().map(|t| t.players.len()).sum();
+    let side = crate::games::elemental_tag::rules::grid_side(&g.settings, players as u32);
+    let mut out = format!(
+        "{}: {} teams, {players} players, a {side}x{side} grid\n",
+        path.display(),
+        g.teams.len()
+    );
+    for t in &g.teams {
+        let who: Vec<String> = t
+            .players
+            .iter()
+            .map(|(n, p)| format!("{n} plays {}", p.spec()))
+            .collect();
+        out.push_str(&format!(
+            "  {} ({}): {}\n",
+            t.name,
+            if t.underworld {
+                "underworld"
+            } else {
+                "element"
+            },
+            who.join("; ")
+        ));
+    }
+    if g.settings != Settings::default() {
+        out.push_str(&format!("  settings: {:?}\n", g.settings));
+    }
+    Ok(out)
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct TournamentFlags {
+    /// Policies, comma-separated (`flee(margin=2)`; a comma inside parentheses is kept).
+    #[arg(long, default_value = "stay,random,flee,spread,smart")]
+    pub policies: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 10_000)]
+    pub games: u64,
+    /// Teams per game, MIN..MAX (at least 3).
+    #[arg(long, default_value = "3..6")]
+    pub teams: String,
+    /// Players per element, MIN..MAX (at least 2).
+    #[arg(long, default_value = "2..4")]
+    pub team_size: String,
+    /// Chance a drawn team is an underworld player, percent.
+    #[arg(long, default_value_t = 30)]
+    pub underworld: u32,
+    /// Turns after which a game stops, reported as a turn cap (TG-31).
+    #[arg(long, default_value_t = 200)]
+    pub max_turns: u32,
+    /// Master seed: game m's randomness comes only from (seed, m).
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Dataset folder (created; an earlier run of the same command there is resumed).
+    #[arg(long, default_value = "runs/tag")]
+    pub out: PathBuf,
+    /// Games per chunk.
+    #[arg(long, default_value_t = 1_000)]
+    pub chunk_size: u64,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Splits on commas outside parentheses.
+fn split_specs(s: &str) -> Vec<String> {
+    let (mut out, mut cur, mut depth) = (Vec::new(), String::new(), 0);
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur);
+    out.into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// `skirmish tournament tag`.
+pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
+    let policies = split_specs(&f.policies)
+        .iter()
+        .map(|s| Policy::parse(s).map_err(|e| format!("--policies: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let settings = Settings {
+        max_turns: f.max_turns,
+        ..Settings::default()
+    };
+    let t = TagTournament {
+        policies,
+        teams: parse_range("teams", &f.teams)?,
+        team_size: parse_range("team-size", &f.team_size)?,
+        underworld: f.underworld,
+        settings,
+    };
+    t.check()?;
+    let encode = encoder()?;
+    let specs: Vec<String> = t.policies.iter().map(|p| p.spec()).collect();
+    let command = format!(
+        "skirmish tournament tag --policies '{}' --games {} --teams {}..{} --team-size {}..{} --underworld {} --max-turns {} --seed {} --chunk-size {}",
+        specs.join(","),
+        f.games,
+        t.teams[0],
+        t.teams[1],
+        t.team_size[0],
+        t.team_size[1],
+        t.underworld,
+        f.max_turns,
+        f.seed,
+        f.chunk_size
+    );
+    let job = Job {
+        sim: &t,
+        settings: serde_json::json!({
+            "policies": specs,
+            "teams": t.teams,
+            "team_size": t.team_size,
+            "underworld_percent": t.underworld,
+            "max_turns": f.max_turns,
+        }),
+        seed: f.seed,
+        matches: f.games,
+        chunk_size: f.chunk_size,
+        out: f.out.clone(),
+        threads: f.threads.unwrap_or_else(default_threads),
+        shard: None,
+        progress: !f.quiet,
+        command,
+        experiment: None,
+    };
+    job.check()?;
+    let (report, ds) = job.execute(encode)?;
+    let head = job.summary(&report, &ds).replace("matches", "games");
+    let head: String = head.lines().take(3).map(|l| format!("{l}\n")).collect();
+    Ok(head + &summary(&t, &report.tally))
+}

@@ -1,0 +1,208 @@
+//! Game files (TOML): teams, players, their policies, and any setting of `rules::Settings`.
+//!
+//! ```toml
+//! seed = 7                   # optional (default 42); --seed overrides it
+//! [settings]                 # optional: any field of rules::Settings
+//! max_turns = 60
+//!
+//! [[team]]
+//! name = "Fire"              # an element: 2 or more players, one points pool (TG-1)
+//! players = [{ name = "Ash", policy = "flee(margin=2)" }, { name = "Ember", policy = "smart" }]
+//!
+//! [[team]]
+//! name = "Nyx"
+//! underworld = true          # an underworld player: alone, 25 points
+//! players = [{ name = "Nyx", policy = "random" }]
+//! ```
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::games::elemental_tag::kernel::engine::TeamSpec;
+use crate::games::elemental_tag::policy::Policy;
+use crate::games::elemental_tag::rules::{Settings, grid_side};
+use crate::games::file_error::{FileCtx, FileError};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    /// The game's seed when `--seed` is not given.
+    seed: Option<u64>,
+    #[serde(default)]
+    settings: Settings,
+    #[serde(default)]
+    team: Vec<TeamFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TeamFile {
+    name: Spanned<String>,
+    #[serde(default)]
+    underworld: bool,
+    players: Spanned<Vec<PlayerFile>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayerFile {
+    name: Spanned<String>,
+    policy: Spanned<String>,
+}
+
+/// A checked game: its teams and settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameFile {
+    /// The file's `seed` (default 42): `--seed` overrides it.
+    pub seed: u64,
+    pub teams: Vec<TeamSpec>,
+    pub settings: Settings,
+}
+
+/// Checks a game's settings (TG-1, TG-4, TG-31): what no game could be played with.
+pub fn check_settings(s: &Settings) -> Result<(), (&'static str, String)> {
+    let positive = [
+        ("element_points", s.element_points),
+        ("underworld_points", s.underworld_points),
+    ];
+    for (field, v) in positive {
+        if !(1..=1_000_000).contains(&v) {
+            return Err((field, format!("{v} points: give 1 to 1000000")));
+        }
+    }
+    let costs = [
+        ("replace_cost", s.replace_cost),
+        ("it_cost", s.it_cost),
+        ("tag_cost", s.tag_cost),
+        ("tagged_cost", s.tagged_cost),
+    ];
+    for (field, v) in costs {
+        if !(0..=1_000_000).contains(&v) {
+            return Err((field, format!("{v}: a cost is 0 to 1000000 points")));
+        }
+    }
+    if !(2..=256).contains(&s.grid_side) {
+        return Err((
+            "grid_side",
+            format!("{}: give a side of 2 to 256 cells", s.grid_side),
+        ));
+    }
+    if s.grid_players == 0 || s.grid_players > s.grid_side * s.grid_side {
+        return Err((
+            "grid_players",
+            format!(
+                "{}: give 1 to {} (the smallest grid's cells)",
+                s.grid_players,
+                s.grid_side * s.grid_side
+            ),
+        ));
+    }
+    if !(1..=100_000).contains(&s.max_turns) {
+        return Err((
+            "max_turns",
+            format!("{}: give 1 to 100000 turns", s.max_turns),
+        ));
+    }
+    Ok(())
+}
+
+/// Most players in a game (the grid grows to 256 x 256 at most).
+pub const MAX_PLAYERS: usize = 4096;
+
+/// Parses and checks a game file; `file` names it in errors.
+pub fn parse(file: &str, text: &str) -> Result<GameFile, FileError> {
+    let cx = FileCtx { file, text };
+    let f: File = toml::from_str(text).map_err(|e| {
+        let msg = e.message().to_string();
+        let hint = if msg.contains("unknown field") {
+            ": remove it or fix its spelling (docs/elemental-tag.md lists the format)"
+        } else {
+            ""
+        };
+        cx.err(e.span(), "", format!("{msg}{hint}"))
+    })?;
+    check_settings(&f.settings)
+        .map_err(|(field, m)| cx.err(None, format!("settings.{field}"), m))?;
+    if f.team.len() < 3 {
+        return Err(cx.err(
+            None,
+            "team",
+            format!(
+                "{} teams: a game needs at least 3 (TG-1); add [[team]] tables",
+                f.team.len()
+            ),
+        ));
+    }
+    let mut teams = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for (t, tf) in f.team.iter().enumerate() {
+        let n = tf.players.get_ref().len();
+        let ok = if tf.underworld { n == 1 } else { n >= 2 };
+        if !ok {
+            let fix = if tf.underworld {
+                "an underworld player plays alone: give exactly one player"
+            } else {
+                "an element has 2 or more players (TG-1); a lone player is `underworld = true`"
+            };
+            return Err(cx.err(
+                Some(tf.players.span()),
+                format!("team[{t}].players"),
+                format!("{n} players: {fix}"),
+            ));
+        }
+        let mut players = Vec::new();
+        for (p, pf) in tf.players.get_ref().iter().enumerate() {
+            let name = pf.name.get_ref().trim().to_string();
+            if name.is_empty() || names.contains(&name) {
+                return Err(cx.err(
+                    Some(pf.name.span()),
+                    format!("team[{t}].players[{p}].name"),
+                    format!("`{name}`: give every player its own, non-empty name"),
+                ));
+            }
+            names.push(name.clone());
+            let policy = Policy::parse(pf.policy.get_ref()).map_err(|m| {
+                cx.err(
+                    Some(pf.policy.span()),
+                    format!("team[{t}].players[{p}].policy"),
+                    m,
+                )
+            })?;
+            players.push((name, policy));
+        }
+        teams.push(TeamSpec {
+            name: tf.name.get_ref().trim().to_string(),
+            underworld: tf.underworld,
+            players,
+        });
+    }
+    if names.len() > MAX_PLAYERS {
+        return Err(cx.err(
+            None,
+            "team",
+            format!("{} players: at most {MAX_PLAYERS}", names.len()),
+        ));
+    }
+    let side = grid_side(&f.settings, names.len() as u32);
+    if side > 256 {
+        return Err(cx.err(
+            None,
+            "settings.grid_players",
+            format!(
+                "{} players need a {side}x{side} grid: at most 256x256; raise grid_players",
+                names.len()
+            ),
+        ));
+    }
+    Ok(GameFile {
+        seed: f.seed.unwrap_or(42),
+        teams,
+        settings: f.settings,
+    })
+}
+
+/// Reads and checks a game file.
+pub fn load(path: &std::path::Path) -> Result<GameFile, FileError> {
+    let text = crate::games::file_error::read(path, "game file")?;
+    parse(&path.display().to_string(), &text)
+}

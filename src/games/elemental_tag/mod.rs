@@ -1,0 +1,15 @@
+//! Elemental Tag (rules: `../shared/seeds/004_*.txt`; every reading: TG-n in
+//! `docs/rules/elemental-tag.md`).
+//!
+//! The one shape of a game folder (ARCHITECTURE.md): `rules` (numbers and readings, all
+//! settings), `kernel/` (`collide`: a turn's simultaneous moves and collisions; `engine`: the whole
+//! game), `reference` (the plain collision model), `policy` (players as policies), `trace`
+//! (narration and JSON Lines), `input/` (game files), `simulation/` (tournaments on the platform).
+
+pub mod input;
+pub mod kernel;
+pub mod policy;
+pub mod reference;
+pub mod rules;
+pub mod simulation;
+pub mod trace;

@@ -1,0 +1,252 @@
+//! Players as policies (TG-50): each bids, may ask for a new place, moves, and when it is it
+//! names its tag list. A policy sees only what a forum player sees ([`View`]: the map, every
+//! team's points, who is it); never others' submissions or the tag list. Chosen by name with
+//! parameters, `flee(margin=2, bid=3)`, like Auto Rumble's strategies.
+
+use rand::RngExt;
+
+use crate::games::elemental_tag::rules::{DIRS, step};
+use crate::rng::MatchRng;
+
+/// What a player sees when it decides.
+pub struct View<'a> {
+    pub side: u32,
+    /// Every player in the game (dead ones included: `alive` tells).
+    pub cell: &'a [u32],
+    pub team: &'a [u16],
+    pub alive: &'a [bool],
+    pub points: &'a [i32],
+    pub it: u32,
+    pub me: u32,
+}
+
+impl View<'_> {
+    fn xy(&self, c: u32) -> (i32, i32) {
+        ((c % self.side) as i32, (c / self.side) as i32)
+    }
+    /// Chebyshev distance: moves needed to reach a cell.
+    pub fn dist(&self, a: u32, b: u32) -> i32 {
+        let (ax, ay) = self.xy(a);
+        let (bx, by) = self.xy(b);
+        (ax - bx).abs().max((ay - by).abs())
+    }
+    fn others(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.cell.len()).filter(move |&j| j as u32 != self.me && self.alive[j])
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Never moves (chases as it).
+    Stay,
+    /// A random move each turn, also as it.
+    Random,
+    /// Runs from the it player once it is within `margin`; chases as it.
+    Flee,
+    /// Keeps as far as it can from the nearest player; chases as it.
+    Spread,
+    /// Looks one move ahead: the move that keeps it furthest from every cell the it player can
+    /// reach, away from walls; as it, moves into the cell its target is most likely to keep.
+    Smart,
+}
+
+pub const NAMES: [&str; 5] = ["stay", "random", "flee", "spread", "smart"];
+
+/// A policy and its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Policy {
+    pub kind: Kind,
+    /// Points bid for not being it (TG-2).
+    pub bid: i32,
+    /// Distance at which `flee` starts running.
+    pub margin: i32,
+    /// Whether it asks for a new place when it starts next to the it player (TG-5).
+    pub replace: bool,
+    /// Most names on its tag list (TG-21).
+    pub list: usize,
+}
+
+impl Policy {
+    /// Parses `name` or `name(k=v, ...)`; keys: bid, margin, replace (0/1), list.
+    pub fn parse(spec: &str) -> Result<Policy, String> {
+        let spec = spec.trim();
+        let (name, params) = match spec.split_once('(') {
+            Some((n, rest)) => {
+                let inner = rest.strip_suffix(')').ok_or_else(|| {
+                    format!("policy `{spec}`: close the parameters, e.g. flee(margin=2)")
+                })?;
+                (n.trim(), inner)
+            }
+            None => (spec, ""),
+        };
+        let kind = match name {
+            "stay" => Kind::Stay,
+            "random" => Kind::Random,
+            "flee" => Kind::Flee,
+            "spread" => Kind::Spread,
+            "smart" => Kind::Smart,
+            other => {
+                let hint = crate::games::names::closest_name(other, NAMES.iter().copied())
+                    .map(|n| format!("did you mean `{n}`? "))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "unknown policy `{other}`: {hint}known: {}",
+                    NAMES.join(", ")
+                ));
+            }
+        };
+        let mut p = Policy {
+            kind,
+            bid: 2,
+            margin: 2,
+            replace: false,
+            list: 3,
+        };
+        for part in params.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (k, v) = part.split_once('=').ok_or_else(|| {
+                format!("policy `{spec}`: parameter `{part}` needs a value, e.g. bid=3")
+            })?;
+            let v: i64 = v.trim().parse().map_err(|_| {
+                format!(
+                    "policy `{spec}`: `{}` = `{}` is not a whole number",
+                    k.trim(),
+                    v.trim()
+                )
+            })?;
+            match k.trim() {
+                "bid" if (0..=1000).contains(&v) => p.bid = v as i32,
+                "margin" if (0..=100).contains(&v) => p.margin = v as i32,
+                "replace" if (0..=1).contains(&v) => p.replace = v == 1,
+                "list" if (0..=16).contains(&v) => p.list = v as usize,
+                "bid" | "margin" | "replace" | "list" => {
+                    return Err(format!(
+                        "policy `{spec}`: `{}` = {v} is out of range (bid 0..=1000, margin 0..=100, replace 0 or 1, list 0..=16)",
+                        k.trim()
+                    ));
+                }
+                other => {
+                    return Err(format!(
+                        "policy `{spec}`: unknown parameter `{other}`; known: bid, margin, replace, list"
+                    ));
+                }
+            }
+        }
+        Ok(p)
+    }
+
+    /// The policy written back in the parseable form.
+    pub fn spec(&self) -> String {
+        format!(
+            "{}(bid={}, margin={}, replace={}, list={})",
+            NAMES[self.kind as usize], self.bid, self.margin, self.replace as u8, self.list
+        )
+    }
+
+    /// Whether to ask for a new place (TG-5): only `replace=1`, and only next to the it player.
+    pub fn wants_new_place(&self, v: &View) -> bool {
+        self.replace && v.me != v.it && v.dist(v.cell[v.me as usize], v.cell[v.it as usize]) <= 1
+    }
+
+    /// The move (0..=8) this turn.
+    pub fn choose(&self, v: &View, rng: &mut MatchRng) -> u8 {
+        if self.kind == Kind::Random {
+            return rng.random_range(0..9u8);
+        }
+        if v.me == v.it {
+            return self.chase(v);
+        }
+        let me = v.cell[v.me as usize];
+        let it = v.cell[v.it as usize];
+        match self.kind {
+            Kind::Stay => 0,
+            Kind::Flee if v.dist(me, it) > self.margin => 0,
+            Kind::Flee => best(v, |c| v.dist(c, it) * 16 + room(v, c)),
+            Kind::Spread => best(v, |c| {
+                v.others().map(|j| v.dist(c, v.cell[j])).min().unwrap_or(0) * 16 + room(v, c)
+            }),
+            Kind::Smart => {
+                if v.dist(me, it) > self.margin + 1 {
+                    return 0;
+                }
+                // The worst case over the it player's nine moves, then room to run.
+                best(v, |c| {
+                    let worst = (0..9u8)
+                        .map(|d| v.dist(c, step(v.side, it, d)))
+                        .min()
+                        .unwrap();
+                    worst * 64 + v.dist(c, it) * 8 + room(v, c)
+                })
+            }
+            Kind::Random => unreachable!(),
+        }
+    }
+
+    /// As it: towards the nearest player of another team; into its cell when next to it (a
+    /// player that stays is bumped into, which tags it, TG-23).
+    fn chase(&self, v: &View) -> u8 {
+        let me = v.cell[v.me as usize];
+        let mine = v.team[v.me as usize];
+        let Some(target) = v
+            .others()
+            .filter(|&j| v.team[j] != mine)
+            .min_by_key(|&j| (v.dist(me, v.cell[j]), -v.points[v.team[j] as usize], j))
+        else {
+            return 0;
+        };
+        let t = v.cell[target];
+        best(v, |c| -(v.dist(c, t) * 16) - manhattan(v, c, t))
+    }
+
+    /// The tag list as it (TG-21): players of other teams within two moves, nearest first, at
+    /// most `list` names (each costs a point a turn). Writes into `out`, returns how many.
+    pub fn tag_list(&self, v: &View, out: &mut [u32]) -> usize {
+        let me = v.cell[v.me as usize];
+        let mine = v.team[v.me as usize];
+        let mut n = 0;
+        for d in 1..=2 {
+            for j in v.others() {
+                if n == self.list.min(out.len()) {
+                    return n;
+                }
+                if v.team[j] != mine && v.dist(me, v.cell[j]) == d {
+                    out[n] = j as u32;
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+}
+
+/// The move whose destination scores highest (ties: the lower move index, staying first).
+fn best(v: &View, score: impl Fn(u32) -> i32) -> u8 {
+    let me = v.cell[v.me as usize];
+    let mut best = (i32::MIN, 0u8);
+    for d in 0..9u8 {
+        let c = step(v.side, me, d);
+        if d != 0 && c == me {
+            continue;
+        }
+        let s = score(c);
+        if s > best.0 {
+            best = (s, d);
+        }
+    }
+    best.1
+}
+
+/// Cells a player at `c` could move to (walls and corners have fewer): room to run.
+fn room(v: &View, c: u32) -> i32 {
+    (1..9u8).filter(|&d| step(v.side, c, d) != c).count() as i32
+}
+
+fn manhattan(v: &View, a: u32, b: u32) -> i32 {
+    let (ax, ay) = v.xy(a);
+    let (bx, by) = v.xy(b);
+    (ax - bx).abs() + (ay - by).abs()
+}
+
+/// Kept so that a move index reads as a direction in narration and tests.
+pub fn delta(d: u8) -> (i32, i32) {
+    DIRS[d as usize]
+}

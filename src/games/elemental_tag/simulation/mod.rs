@@ -1,0 +1,3 @@
+//! Elemental Tag on the platform: tournaments between policies (`tournament`).
+
+pub mod tournament;

@@ -1,0 +1,314 @@
+//! `skirmish tournament tag` (TG-50, TG-51): many games between policies on the platform. Game
+//! m's roster is drawn from its seed (teams, sizes, underworld players), and player k of game m
+//! plays policy `(m + k) mod P`, so every policy sits in every kind of seat as often as the
+//! others. Tables: `games` (one row a game) and `players` (one row a player).
+
+use std::ops::Range;
+
+use rand::RngExt;
+
+use crate::games::elemental_tag::kernel::engine::{End, Game, Silent, TeamSpec};
+use crate::games::elemental_tag::policy::Policy;
+use crate::games::elemental_tag::rules::Settings;
+use crate::platform::runner::Simulation;
+use crate::platform::table::{LabelBuilder, Table, Values, col};
+use crate::platform::tally::{Tally, thousands};
+use crate::rng::{Stream, match_seed, match_stream_rng};
+
+/// A tournament's settings.
+#[derive(Clone, Debug)]
+pub struct TagTournament {
+    pub policies: Vec<Policy>,
+    /// Teams per game, inclusive (at least 3, TG-1).
+    pub teams: [u32; 2],
+    /// Players per element, inclusive (at least 2).
+    pub team_size: [u32; 2],
+    /// Chance that a drawn team is an underworld player, in percent.
+    pub underworld: u32,
+    pub settings: Settings,
+}
+
+/// Group names in the tally.
+pub const WINS: &str = "wins by policy";
+pub const SCORE: &str = "score by policy";
+pub const SURVIVED: &str = "turns survived by policy";
+pub const IT: &str = "turns it by policy";
+pub const BY_SIZE: &str = "wins by team size";
+pub const BIDS: &str = "score by bid";
+
+impl TagTournament {
+    /// Checks what no game could be played with.
+    pub fn check(&self) -> Result<(), String> {
+        if self.policies.is_empty() {
+            return Err("--policies: name at least one policy".into());
+        }
+        if self.teams[0] < 3 || self.teams[0] > self.teams[1] || self.teams[1] > 64 {
+            return Err(
+                "--teams: MIN..MAX with 3 <= MIN <= MAX <= 64 (a game needs 3 teams, TG-1)".into(),
+            );
+        }
+        if self.team_size[0] < 2 || self.team_size[0] > self.team_size[1] || self.team_size[1] > 16
+        {
+            return Err("--team-size: MIN..MAX with 2 <= MIN <= MAX <= 16 (an element has 2 or more players)".into());
+        }
+        if self.underworld > 100 {
+            return Err("--underworld: a percentage, 0 to 100".into());
+        }
+        crate::games::elemental_tag::input::check_settings(&self.settings)
+            .map_err(|(f, m)| format!("--{}: {m}", f.replace('_', "-")))
+    }
+
+    /// Game m's teams (TG-50): drawn from its seed, policies rotated over the seats.
+    pub fn roster(&self, m: u64, seed: u64) -> Vec<TeamSpec> {
+        let mut rng = match_stream_rng(seed, Stream::Roster);
+        let k = rng.random_range(self.teams[0]..=self.teams[1]);
+        let p = self.policies.len() as u64;
+        let mut seat = 0u64;
+        (0..k)
+            .map(|t| {
+                let underworld = rng.random_range(0..100) < self.underworld;
+                let size = if underworld {
+                    1
+                } else {
+                    rng.random_range(self.team_size[0]..=self.team_size[1])
+                };
+                let players = (0..size)
+                    .map(|_| {
+                        let policy = self.policies[((m + seat) % p) as usize];
+                        seat += 1;
+                        (format!("p{seat}"), policy)
+                    })
+                    .collect();
+                TeamSpec {
+                    name: format!("t{t}"),
+                    underworld,
+                    players,
+                }
+            })
+            .collect()
+    }
+
+    /// A policy's label in the tables: its spec.
+    pub fn label(&self, p: &Policy) -> String {
+        p.spec()
+    }
+}
+
+impl Simulation for TagTournament {
+    type Worker = Game;
+
+    fn name(&self) -> &'static str {
+        "tag-tournament"
+    }
+
+    fn tables(&self) -> Vec<&'static str> {
+        vec!["games", "players"]
+    }
+
+    fn work_unit(&self) -> &'static str {
+        "player-moves"
+    }
+
+    fn worker(&self) -> Game {
+        Game::new()
+    }
+
+    fn play(
+        &self,
+        w: &mut Game,
+        master: u64,
+        matches: Range<u64>,
+        record: bool,
+    ) -> (Vec<Table>, Tally) {
+        let mut tally = Tally::default();
+        let labels: Vec<String> = self.policies.iter().map(|p| self.label(p)).collect();
+        let (mut g_id, mut g_seed, mut g_teams, mut g_players) = (vec![], vec![], vec![], vec![]);
+        let (mut g_side, mut g_turns, mut g_end, mut g_winner) =
+            (vec![], vec![], LabelBuilder::default(), vec![]);
+        let (mut p_game, mut p_player, mut p_team, mut p_under) = (vec![], vec![], vec![], vec![]);
+        let (mut p_size, mut p_policy, mut p_bid, mut p_score) =
+            (vec![], LabelBuilder::default(), vec![], vec![]);
+        let (mut p_won, mut p_out, mut p_it, mut p_tags, mut p_replaced) =
+            (vec![], vec![], vec![], vec![], vec![]);
+        for m in matches {
+            let seed = match_seed(master, m);
+            let teams = self.roster(m, seed);
+            let o = w.play(&teams, &self.settings, seed, &mut Silent);
+            tally.matches += 1;
+            tally.draws += (o.end != End::Won) as u64;
+            tally.work += o.moves;
+            let mut k = 0usize;
+            for (t, spec) in teams.iter().enumerate() {
+                for _ in &spec.players {
+                    let pi = ((m + k as u64) % self.policies.len() as u64) as usize;
+                    let label = &labels[pi];
+                    let won = o.winner == Some(t as u16);
+                    tally.count(WINS, label).add(won);
+                    tally.mean(SCORE, label).add(o.score[t] as i64);
+                    tally
+                        .mean(SURVIVED, label)
+                        .add(o.out_turn[t].unwrap_or(o.turns) as i64);
+                    tally.mean(IT, label).add(o.turns_it[k] as i64);
+                    let size = if spec.underworld {
+                        "underworld (25 points)".to_string()
+                    } else {
+                        format!("element of {}", spec.players.len())
+                    };
+                    tally.count(BY_SIZE, &size).add(won);
+                    tally
+                        .mean(BIDS, &format!("bid {:>2}", o.bid[k].min(20)))
+                        .add(o.score[t] as i64);
+                    if record {
+                        p_game.push(m);
+                        p_player.push(k as u16);
+                        p_team.push(t as u16);
+                        p_under.push(spec.underworld);
+                        p_size.push(spec.players.len() as u8);
+                        p_policy.push(label);
+                        p_bid.push(o.bid[k]);
+                        p_score.push(o.score[t]);
+                        p_won.push(won);
+                        p_out.push(o.out_turn[t].map(|x| x as i32));
+                        p_it.push(o.turns_it[k]);
+                        p_tags.push(o.tags[k]);
+                        p_replaced.push(o.replaced[k]);
+                    }
+                    k += 1;
+                }
+            }
+            if record {
+                g_id.push(m);
+                g_seed.push(seed);
+                g_teams.push(teams.len() as u16);
+                g_players.push(k as u16);
+                g_side.push(o.side as u16);
+                g_turns.push(o.turns);
+                g_end.push(o.end.name());
+                g_winner.push(o.winner);
+            }
+        }
+        if !record {
+            return (Vec::new(), tally);
+        }
+        let games = Table {
+            name: "games",
+            columns: vec![
+                col(
+                    "game_id",
+                    "game index under the master seed",
+                    Values::U64(g_id),
+                ),
+                col(
+                    "seed",
+                    "the game's own seed (rng::match_seed)",
+                    Values::U64(g_seed),
+                ),
+                col("teams", "teams drawn (TG-50)", Values::U16(g_teams)),
+                col("players", "players in the game", Values::U16(g_players)),
+                col("side", "the grid's side (TG-4)", Values::U16(g_side)),
+                col("turns", "turns played", Values::U32(g_turns)),
+                col("end", "won, all out or turn cap (TG-31)", g_end.finish()),
+                col(
+                    "winner",
+                    "the team left standing; null unless won",
+                    Values::OptU16(g_winner),
+                ),
+            ],
+        };
+        let players = Table {
+            name: "players",
+            columns: vec![
+                col("game_id", "game index", Values::U64(p_game)),
+                col(
+                    "player",
+                    "the player's seat in the game",
+                    Values::U16(p_player),
+                ),
+                col("team", "its team's index", Values::U16(p_team)),
+                col(
+                    "underworld",
+                    "an underworld player (alone, 25 points)",
+                    Values::Bool(p_under),
+                ),
+                col("team_size", "players in its team", Values::U8(p_size)),
+                col("policy", "the policy it played (TG-51)", p_policy.finish()),
+                col("bid", "its bid for not being it (TG-2)", Values::I32(p_bid)),
+                col(
+                    "score",
+                    "its team's scoring points (TG-32)",
+                    Values::U32(p_score),
+                ),
+                col("won", "its team was the last standing", Values::Bool(p_won)),
+                col(
+                    "out_turn",
+                    "the turn its team fell (0: by bids); null if still in",
+                    Values::OptI32(p_out),
+                ),
+                col("turns_it", "turns it was it", Values::U32(p_it)),
+                col("tags", "tags it made", Values::U32(p_tags)),
+                col(
+                    "replaced",
+                    "it paid for a new place (TG-5)",
+                    Values::Bool(p_replaced),
+                ),
+            ],
+        };
+        (vec![games, players], tally)
+    }
+}
+
+/// The summary table: per policy, win share and mean score with 95% intervals, turns survived
+/// and turns it; then win share by team size and mean score by bid.
+pub fn summary(t: &TagTournament, tally: &Tally) -> String {
+    let mut s = String::from(
+        "\npolicy                                            players  win share [95%]            score [95%]          survived  it\n",
+    );
+    for p in &t.policies {
+        let l = t.label(p);
+        let Some(w) = tally.groups.get(WINS).and_then(|g| g.get(&l)) else {
+            continue;
+        };
+        let (lo, hi) = w.wilson95();
+        let sc = tally.means[SCORE][&l];
+        let (slo, shi) = sc.ci95();
+        s.push_str(&format!(
+            "{l:<48} {:>8}  {:5.1}% [{:4.1}, {:4.1}]  {:5.2} [{:5.2}, {:5.2}]  {:8.1}  {:4.1}\n",
+            thousands(w.trials),
+            100.0 * w.rate(),
+            100.0 * lo,
+            100.0 * hi,
+            sc.mean(),
+            slo,
+            shi,
+            tally.means[SURVIVED][&l].mean(),
+            tally.means[IT][&l].mean(),
+        ));
+    }
+    s.push_str("\nwin share by team (players, win share, 95% Wilson interval)\n");
+    if let Some(g) = tally.groups.get(BY_SIZE) {
+        for (label, c) in g {
+            let (lo, hi) = c.wilson95();
+            s.push_str(&format!(
+                "  {label:<24} {:>10}  {:5.1}% [{:4.1}, {:4.1}]\n",
+                thousands(c.trials),
+                100.0 * c.rate(),
+                100.0 * lo,
+                100.0 * hi
+            ));
+        }
+    }
+    s.push_str("\nmean score by bid (players, mean [95%])\n");
+    if let Some(g) = tally.means.get(BIDS) {
+        for (label, m) in g {
+            let (lo, hi) = m.ci95();
+            s.push_str(&format!(
+                "  {label:<8} {:>10}  {:5.2} [{:5.2}, {:5.2}]\n",
+                thousands(m.n),
+                m.mean(),
+                lo,
+                hi
+            ));
+        }
+    }
+    s
+}
