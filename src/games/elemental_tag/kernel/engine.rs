@@ -111,6 +111,10 @@ pub struct Game {
     free: Vec<u32>,
     list: [u32; 16],
     out_now: Vec<u16>,
+    policies: Vec<Policy>,
+    rules_rng: Option<MatchRng>,
+    moves_rng: Option<MatchRng>,
+    turn_no: u32,
 }
 
 impl Game {
@@ -138,18 +142,32 @@ impl Game {
         seed: u64,
         hook: &mut H,
     ) -> Outcome {
+        let mut o = self.begin(teams, s, seed, hook);
+        while self.next_turn(s, &mut o, hook) {}
+        self.finish(&mut o);
+        o
+    }
+
+    /// Bids, eliminations by bids, the grid and places (TG-2 .. TG-6): everything before the
+    /// first turn. The game's only allocations after warm-up are the [`Outcome`]'s.
+    pub fn begin<H: TurnHook>(
+        &mut self,
+        teams: &[TeamSpec],
+        s: &Settings,
+        seed: u64,
+        hook: &mut H,
+    ) -> Outcome {
         let mut rules_rng = match_stream_rng(seed, Stream::Tag);
-        let mut moves_rng = match_stream_rng(seed, Stream::Moves);
-        let policies: Vec<&Policy> = teams
-            .iter()
-            .flat_map(|t| t.players.iter().map(|p| &p.1))
-            .collect();
-        let n = policies.len();
+        self.moves_rng = Some(match_stream_rng(seed, Stream::Moves));
+        self.turn_no = 0;
+        self.policies.clear();
+        self.policies
+            .extend(teams.iter().flat_map(|t| t.players.iter().map(|p| p.1)));
+        let n = self.policies.len();
         let k = teams.len();
         self.team.clear();
         for (t, spec) in teams.iter().enumerate() {
-            self.team
-                .extend(std::iter::repeat_n(t as u16, spec.players.len()));
+            self.team.extend(std::iter::repeat_n(t as u16, spec.players.len()));
         }
         self.points.clear();
         self.points.extend(teams.iter().map(|t| {
@@ -172,7 +190,7 @@ impl Game {
             score: vec![0; k],
             out_turn: vec![None; k],
             points: Vec::new(),
-            bid: policies.iter().map(|p| p.bid).collect(),
+            bid: self.policies.iter().map(|p| p.bid).collect(),
             turns_it: vec![0; n],
             tags: vec![0; n],
             replaced: vec![false; n],
@@ -182,8 +200,9 @@ impl Game {
         // TG-2, TG-3: the lowest bid is it and pays nothing; the rest pay their bid; tied lowest
         // bidders other than it pay the average.
         let low = *o.bid.iter().min().unwrap();
-        let tied: Vec<usize> = (0..n).filter(|&i| o.bid[i] == low).collect();
-        let it = tied[rules_rng.random_range(0..tied.len())];
+        let tied = o.bid.iter().filter(|&&b| b == low).count();
+        let pick = rules_rng.random_range(0..tied);
+        let it = (0..n).filter(|&i| o.bid[i] == low).nth(pick).unwrap();
         let average = match s.tie_average {
             TieAverage::All => {
                 rules::div_round_half_up(o.bid.iter().map(|&b| b as i64).sum(), n as i64) as i32
@@ -220,7 +239,7 @@ impl Game {
         }
         for i in 0..n {
             if self.alive[i]
-                && policies[i].wants_new_place(&self.view(i as u32))
+                && self.policies[i].wants_new_place(&self.view(i as u32))
                 && !self.free.is_empty()
             {
                 let j = rules_rng.random_range(0..self.free.len());
@@ -234,46 +253,50 @@ impl Game {
         if H::ENABLED {
             hook.start(self, &o);
         }
+        // TG-6: a new place can knock a team out too.
+        self.out_now.clear();
         self.eliminate(0, &mut o, &mut rules_rng);
-        let mut turn = 0;
-        while self.team_in.iter().filter(|&&t| t).count() > 1 {
-            if turn >= s.max_turns {
-                o.end = End::TurnCap;
-                break;
-            }
-            turn += 1;
-            self.turn(
-                turn,
-                &policies,
-                s,
-                &mut o,
-                &mut rules_rng,
-                &mut moves_rng,
-                hook,
-            );
+        self.rules_rng = Some(rules_rng);
+        o
+    }
+
+    /// Plays the next turn, if the game goes on; `false` once it is over (one team or none
+    /// left, or the turn cap, TG-31). Allocates nothing once warm.
+    pub fn next_turn<H: TurnHook>(&mut self, s: &Settings, o: &mut Outcome, hook: &mut H) -> bool {
+        if self.team_in.iter().filter(|&&t| t).count() <= 1 {
+            return false;
         }
-        o.turns = turn;
-        let left: Vec<u16> = (0..k as u16)
+        if self.turn_no >= s.max_turns {
+            o.end = End::TurnCap;
+            return false;
+        }
+        self.turn_no += 1;
+        let mut rules_rng = self.rules_rng.take().unwrap();
+        let mut moves_rng = self.moves_rng.take().unwrap();
+        self.turn(self.turn_no, s, o, &mut rules_rng, &mut moves_rng, hook);
+        self.rules_rng = Some(rules_rng);
+        self.moves_rng = Some(moves_rng);
+        true
+    }
+
+    /// How the game ended, the winner and the scores (TG-31 .. TG-33).
+    pub fn finish(&mut self, o: &mut Outcome) {
+        o.turns = self.turn_no;
+        let left: Vec<u16> = (0..self.team_in.len() as u16)
             .filter(|&t| self.team_in[t as usize])
             .collect();
         if o.end != End::TurnCap {
-            o.end = if left.len() == 1 {
-                End::Won
-            } else {
-                End::AllOut
-            };
+            o.end = if left.len() == 1 { End::Won } else { End::AllOut };
         }
         o.winner = (o.end == End::Won).then(|| left[0]);
-        score(&mut o, &self.team_in);
+        score(o, &self.team_in);
         o.points = self.points.clone();
-        o
     }
 
     #[allow(clippy::too_many_arguments)]
     fn turn<H: TurnHook>(
         &mut self,
         turn: u32,
-        policies: &[&Policy],
         s: &Settings,
         o: &mut Outcome,
         rules_rng: &mut MatchRng,
@@ -285,7 +308,7 @@ impl Game {
         // TG-20, TG-21: being it, and each name on the tag list, cost the it player's team.
         self.points[it_team] -= s.it_cost;
         let mut list = self.list;
-        let listed = policies[it as usize].tag_list(&self.view(it), &mut list);
+        let listed = self.policies[it as usize].tag_list(&self.view(it), &mut list);
         self.points[it_team] -= s.tag_cost * listed as i32;
         o.turns_it[it as usize] += 1;
         // TG-10: everyone alive moves at once.
@@ -294,7 +317,7 @@ impl Game {
         self.dirs.clear();
         for i in 0..self.cell.len() {
             if self.alive[i] {
-                let d = policies[i].choose(&self.view(i as u32), moves_rng);
+                let d = self.policies[i].choose(&self.view(i as u32), moves_rng);
                 self.ids.push(i as u32);
                 self.from.push(self.cell[i]);
                 self.dirs.push(d);
