@@ -30,10 +30,9 @@ fn case(map: &[&str], moves: &[(char, &str)], s: &Settings) -> (Vec<String>, Vec
     let dirs: Vec<u8> = letters
         .iter()
         .map(|l| {
-            moves
-                .iter()
-                .find(|(m, _)| m == l)
-                .map_or(0, |(_, d)| DIR_NAMES.iter().position(|n| n == d).unwrap() as u8)
+            moves.iter().find(|(m, _)| m == l).map_or(0, |(_, d)| {
+                DIR_NAMES.iter().position(|n| n == d).unwrap() as u8
+            })
         })
         .collect();
     let mut r = Resolver::new();
@@ -55,12 +54,19 @@ fn case(map: &[&str], moves: &[(char, &str)], s: &Settings) -> (Vec<String>, Vec
         v.sort();
         v
     };
-    assert_eq!(show(&r.events), show(&ref_events), "the models agree on the collisions");
+    assert_eq!(
+        show(&r.events),
+        show(&ref_events),
+        "the models agree on the collisions"
+    );
     let mut after = vec![vec!['.'; side as usize]; side as usize];
     for (l, &c) in letters.iter().zip(&ends) {
         after[(c / side) as usize][(c % side) as usize] = *l;
     }
-    (after.into_iter().map(|r| r.into_iter().collect()).collect(), show(&r.events))
+    (
+        after.into_iter().map(|r| r.into_iter().collect()).collect(),
+        show(&r.events),
+    )
 }
 
 fn d() -> Settings {
@@ -69,7 +75,11 @@ fn d() -> Settings {
 
 #[test]
 fn c1_swap() {
-    let (after, ev) = case(&["...", "AB.", "..."], &[('A', "east"), ('B', "west")], &d());
+    let (after, ev) = case(
+        &["...", "AB.", "..."],
+        &[('A', "east"), ('B', "west")],
+        &d(),
+    );
     assert_eq!(after, ["...", "AB.", "..."]);
     assert_eq!(ev, ["1 A B"]);
 }
@@ -87,14 +97,22 @@ fn c2_three_into_one_cell_all_collide() {
 
 #[test]
 fn c3_chain_behind_a_blocked_player() {
-    let (after, ev) = case(&["...", "ABC", "..."], &[('A', "east"), ('B', "east")], &d());
+    let (after, ev) = case(
+        &["...", "ABC", "..."],
+        &[('A', "east"), ('B', "east")],
+        &d(),
+    );
     assert_eq!(after, ["...", "ABC", "..."]);
     assert_eq!(ev, ["2 A>B", "2 B>C"]);
 }
 
 #[test]
 fn c4_following_moves_by_default_and_collides_when_set() {
-    let (after, ev) = case(&["...", "AB.", "..."], &[('A', "east"), ('B', "east")], &d());
+    let (after, ev) = case(
+        &["...", "AB.", "..."],
+        &[('A', "east"), ('B', "east")],
+        &d(),
+    );
     assert_eq!(after, ["...", ".AB", "..."]);
     assert!(ev.is_empty());
     let s = Settings {
@@ -108,7 +126,11 @@ fn c4_following_moves_by_default_and_collides_when_set() {
 
 #[test]
 fn c5_diagonal_cross() {
-    let (after, ev) = case(&["AB.", "...", "..."], &[('A', "southeast"), ('B', "southwest")], &d());
+    let (after, ev) = case(
+        &["AB.", "...", "..."],
+        &[('A', "southeast"), ('B', "southwest")],
+        &d(),
+    );
     assert_eq!(after, ["AB.", "...", "..."]);
     assert_eq!(ev, ["3 A B"]);
 }
@@ -117,7 +139,12 @@ fn c5_diagonal_cross() {
 fn c6_two_diagonal_swaps_across_one_square_are_swaps_first() {
     let (after, ev) = case(
         &["AB.", "CD.", "..."],
-        &[('A', "southeast"), ('D', "northwest"), ('B', "southwest"), ('C', "northeast")],
+        &[
+            ('A', "southeast"),
+            ('D', "northwest"),
+            ('B', "southwest"),
+            ('C', "northeast"),
+        ],
         &d(),
     );
     assert_eq!(after, ["AB.", "CD.", "..."]);
@@ -149,7 +176,11 @@ fn c7b_a_ring_of_three_with_a_diagonal() {
 
 #[test]
 fn c8_the_grids_edge_is_a_stay_and_can_be_run_into() {
-    let (after, ev) = case(&["AB.", "...", "..."], &[('A', "north"), ('B', "west")], &d());
+    let (after, ev) = case(
+        &["AB.", "...", "..."],
+        &[('A', "north"), ('B', "west")],
+        &d(),
+    );
     assert_eq!(after, ["AB.", "...", "..."]);
     assert_eq!(ev, ["2 B>A"]);
 }
@@ -157,7 +188,11 @@ fn c8_the_grids_edge_is_a_stay_and_can_be_run_into() {
 #[test]
 fn c9_a_tag_inside_a_chain_is_the_it_players_own_bump() {
     // I (it) runs into T, who stays; X runs into I: I collided into T, X into I (TG-23).
-    let (after, ev) = case(&["...", "XIT", "..."], &[('I', "east"), ('X', "east")], &d());
+    let (after, ev) = case(
+        &["...", "XIT", "..."],
+        &[('I', "east"), ('X', "east")],
+        &d(),
+    );
     assert_eq!(after, ["...", "XIT", "..."]);
     assert_eq!(ev, ["2 I>T", "2 X>I"]);
 }
@@ -195,7 +230,12 @@ fn c11_all_into_one_cell() {
 fn c12_a_cross_plus_a_swap() {
     let (after, ev) = case(
         &["AB.CD", ".....", ".....", ".....", "....."],
-        &[('A', "southeast"), ('B', "southwest"), ('C', "east"), ('D', "west")],
+        &[
+            ('A', "southeast"),
+            ('B', "southwest"),
+            ('C', "east"),
+            ('D', "west"),
+        ],
         &d(),
     );
     assert_eq!(after, ["AB.CD", ".....", ".....", ".....", "....."]);
@@ -212,7 +252,11 @@ fn invariants(side: u32, cells: &[u32], dirs: &[u8], ends: &[u32], s: &Settings)
     let moved: Vec<bool> = (0..n).map(|i| ends[i] != cells[i]).collect();
     for i in 0..n {
         if moved[i] {
-            assert_eq!(ends[i], step(side, cells[i], dirs[i]), "a player moves only where it asked");
+            assert_eq!(
+                ends[i],
+                step(side, cells[i], dirs[i]),
+                "a player moves only where it asked"
+            );
         }
         for j in i + 1..n {
             if moved[i] && moved[j] {
@@ -284,8 +328,16 @@ fn tg16_invariants_and_order_independence_on_random_move_sets() {
         let n = rng.random_range(1..=(side * side) as usize);
         let (cells, dirs) = draw(&mut rng, side, n, k % 4);
         let s = Settings {
-            follow: if k % 5 == 0 { Follow::Collides } else { Follow::Allowed },
-            cycles: if k % 7 == 0 { Cycles::Collide } else { Cycles::Move },
+            follow: if k % 5 == 0 {
+                Follow::Collides
+            } else {
+                Follow::Allowed
+            },
+            cycles: if k % 7 == 0 {
+                Cycles::Collide
+            } else {
+                Cycles::Move
+            },
             ..Settings::default()
         };
         let ends = r.resolve(side, &cells, &dirs, &s).to_vec();
@@ -298,11 +350,17 @@ fn tg16_invariants_and_order_independence_on_random_move_sets() {
         let pd: Vec<u8> = order.iter().map(|&i| dirs[i]).collect();
         let pe = r2.resolve(side, &pc, &pd, &s);
         for (k2, &i) in order.iter().enumerate() {
-            assert_eq!(pe[k2], ends[i], "the order players are listed changed the result");
+            assert_eq!(
+                pe[k2], ends[i],
+                "the order players are listed changed the result"
+            );
         }
     }
     // The sample must move many players and stop many, or it proves little.
-    assert!(moved > total / 5 && moved < total * 9 / 10, "{moved} of {total} moved");
+    assert!(
+        moved > total / 5 && moved < total * 9 / 10,
+        "{moved} of {total} moved"
+    );
 }
 
 #[test]
@@ -315,8 +373,16 @@ fn optimised_resolver_matches_the_reference_on_random_move_sets() {
         let n = rng.random_range(1..=(side * side) as usize);
         let (cells, dirs) = draw(&mut rng, side, n, k % 4);
         let s = Settings {
-            follow: if k % 3 == 0 { Follow::Collides } else { Follow::Allowed },
-            cycles: if k % 2 == 0 { Cycles::Collide } else { Cycles::Move },
+            follow: if k % 3 == 0 {
+                Follow::Collides
+            } else {
+                Follow::Allowed
+            },
+            cycles: if k % 2 == 0 {
+                Cycles::Collide
+            } else {
+                Cycles::Move
+            },
             ..Settings::default()
         };
         let ends = r.resolve(side, &cells, &dirs, &s).to_vec();
@@ -330,5 +396,8 @@ fn optimised_resolver_matches_the_reference_on_random_move_sets() {
             kinds[c.kind as usize] += 1;
         }
     }
-    assert!(kinds[1] > 100 && kinds[2] > 100 && kinds[3] > 50, "{kinds:?}");
+    assert!(
+        kinds[1] > 100 && kinds[2] > 100 && kinds[3] > 50,
+        "{kinds:?}"
+    );
 }

@@ -2,6 +2,9 @@
 //! occupancy grid, no lists and no worklist: every rule a scan over all pairs, every chain a scan
 //! repeated until nothing changes. `kernel::collide` is held to it on random turns.
 
+// A player is its index into several columns at once: index loops read clearer than zips.
+#![allow(clippy::needless_range_loop)]
+
 use crate::games::elemental_tag::kernel::collide::Collision;
 use crate::games::elemental_tag::rules::{Cycles, DIRS, Follow, Settings, step};
 
@@ -184,4 +187,295 @@ fn crossing(side: u32, a: &P, b: &P) -> bool {
     let c1 = (ax + adx, ay);
     let c2 = (ax, ay + ady);
     ((bx0, by0) == c1 && (bx1, by1) == c2) || ((bx0, by0) == c2 && (bx1, by1) == c1)
+}
+
+/// One player of the plain game.
+#[derive(Clone)]
+struct Player {
+    team: usize,
+    policy: crate::games::elemental_tag::policy::Policy,
+    cell: u32,
+    alive: bool,
+}
+
+/// The whole game played plainly (TG-1 .. TG-40): players as structs, collisions by
+/// [`resolve`], every rule written where it happens. `kernel::engine` is held to it on random
+/// games; it shares only `rules`, the policies and the draws' order (TG-40) with it.
+pub fn play(
+    teams: &[crate::games::elemental_tag::kernel::engine::TeamSpec],
+    s: &Settings,
+    seed: u64,
+) -> crate::games::elemental_tag::kernel::engine::Outcome {
+    use crate::games::elemental_tag::kernel::engine::{End, Outcome};
+    use crate::games::elemental_tag::policy::View;
+    use crate::games::elemental_tag::rules::{TieAverage, div_round_half_up, grid_side, score};
+    use crate::rng::{Stream, match_stream_rng};
+    use rand::RngExt;
+    use rand::seq::SliceRandom;
+
+    let mut rules_rng = match_stream_rng(seed, Stream::Tag);
+    let mut moves_rng = match_stream_rng(seed, Stream::Moves);
+    let mut players: Vec<Player> = Vec::new();
+    for (t, spec) in teams.iter().enumerate() {
+        for (_, policy) in &spec.players {
+            players.push(Player {
+                team: t,
+                policy: *policy,
+                cell: u32::MAX,
+                alive: true,
+            });
+        }
+    }
+    let n = players.len();
+    let mut points: Vec<i32> = teams
+        .iter()
+        .map(|t| {
+            if t.underworld {
+                s.underworld_points
+            } else {
+                s.element_points
+            }
+        })
+        .collect();
+    let mut out_turn: Vec<Option<u32>> = vec![None; teams.len()];
+    let bid: Vec<i32> = players.iter().map(|p| p.policy.bid).collect();
+    let mut turns_it = vec![0u32; n];
+    let mut tags = vec![0u32; n];
+    let mut replaced = vec![false; n];
+    // TG-2, TG-3.
+    let low = *bid.iter().min().unwrap();
+    let tied: Vec<usize> = (0..n).filter(|&i| bid[i] == low).collect();
+    let mut it = tied[rules_rng.random_range(0..tied.len())];
+    let first_it = it;
+    let average = match s.tie_average {
+        TieAverage::All => div_round_half_up(bid.iter().map(|&b| b as i64).sum(), n as i64) as i32,
+        TieAverage::Tied => low,
+    };
+    for i in 0..n {
+        if i != it {
+            points[players[i].team] -= if bid[i] == low { average } else { bid[i] };
+        }
+    }
+    let mut history = vec![it];
+    // TG-30 (also TG-6 at turn 0).
+    let eliminate = |turn: u32,
+                     players: &mut Vec<Player>,
+                     points: &[i32],
+                     out_turn: &mut Vec<Option<u32>>,
+                     it: &mut usize,
+                     history: &mut Vec<usize>,
+                     rng: &mut crate::rng::MatchRng|
+     -> Vec<u16> {
+        let mut out = Vec::new();
+        for t in 0..points.len() {
+            if out_turn[t].is_none() && points[t] <= 0 {
+                out_turn[t] = Some(turn);
+                out.push(t as u16);
+                for p in players.iter_mut().filter(|p| p.team == t) {
+                    p.alive = false;
+                }
+            }
+        }
+        if !players[*it].alive {
+            if let Some(&p) = history.iter().rev().find(|&&p| players[p].alive) {
+                *it = p;
+                history.push(p);
+            } else {
+                let alive: Vec<usize> = (0..players.len()).filter(|&i| players[i].alive).collect();
+                if !alive.is_empty() {
+                    *it = alive[rng.random_range(0..alive.len())];
+                    history.push(*it);
+                }
+            }
+        }
+        out
+    };
+    eliminate(
+        0,
+        &mut players,
+        &points,
+        &mut out_turn,
+        &mut it,
+        &mut history,
+        &mut rules_rng,
+    );
+    // TG-4, TG-5.
+    let side = grid_side(s, players.iter().filter(|p| p.alive).count() as u32);
+    let mut free: Vec<u32> = (0..side * side).collect();
+    free.shuffle(&mut rules_rng);
+    for p in players.iter_mut().filter(|p| p.alive) {
+        p.cell = free.pop().unwrap();
+    }
+    let view_of = |players: &[Player], points: &[i32], it: usize, me: usize| {
+        (
+            players.iter().map(|p| p.cell).collect::<Vec<u32>>(),
+            players.iter().map(|p| p.team as u16).collect::<Vec<u16>>(),
+            players.iter().map(|p| p.alive).collect::<Vec<bool>>(),
+            points.to_vec(),
+            it,
+            me,
+        )
+    };
+    for i in 0..n {
+        let (cell, team, alive, pts, it_, me) = view_of(&players, &points, it, i);
+        let v = View {
+            side,
+            cell: &cell,
+            team: &team,
+            alive: &alive,
+            points: &pts,
+            it: it_ as u32,
+            me: me as u32,
+        };
+        if players[i].alive && players[i].policy.wants_new_place(&v) && !free.is_empty() {
+            let j = rules_rng.random_range(0..free.len());
+            let new = free.swap_remove(j);
+            free.push(players[i].cell);
+            players[i].cell = new;
+            points[players[i].team] -= s.replace_cost;
+            replaced[i] = true;
+        }
+    }
+    eliminate(
+        0,
+        &mut players,
+        &points,
+        &mut out_turn,
+        &mut it,
+        &mut history,
+        &mut rules_rng,
+    );
+    let mut turn = 0;
+    let mut moves = 0u64;
+    let mut end = End::Won;
+    loop {
+        let teams_in = out_turn.iter().filter(|t| t.is_none()).count();
+        if teams_in <= 1 {
+            break;
+        }
+        if turn >= s.max_turns {
+            end = End::TurnCap;
+            break;
+        }
+        turn += 1;
+        // TG-20, TG-21.
+        let it_team = players[it].team;
+        points[it_team] -= s.it_cost;
+        let (cell, team, alive, pts, _, _) = view_of(&players, &points, it, it);
+        let v = View {
+            side,
+            cell: &cell,
+            team: &team,
+            alive: &alive,
+            points: &pts,
+            it: it as u32,
+            me: it as u32,
+        };
+        let mut list = [0u32; 16];
+        let listed = players[it].policy.tag_list(&v, &mut list);
+        points[it_team] -= s.tag_cost * listed as i32;
+        turns_it[it] += 1;
+        // TG-10.
+        let ids: Vec<usize> = (0..n).filter(|&i| players[i].alive).collect();
+        let mut dirs = Vec::new();
+        for &i in &ids {
+            let (cell, team, alive, pts, _, _) = view_of(&players, &points, it, i);
+            let v = View {
+                side,
+                cell: &cell,
+                team: &team,
+                alive: &alive,
+                points: &pts,
+                it: it as u32,
+                me: i as u32,
+            };
+            dirs.push(players[i].policy.choose(&v, &mut moves_rng));
+        }
+        moves += ids.len() as u64;
+        let from: Vec<u32> = ids.iter().map(|&i| players[i].cell).collect();
+        let (ends, events) = resolve(side, &from, &dirs, s);
+        for (k, &i) in ids.iter().enumerate() {
+            players[i].cell = ends[k];
+        }
+        // TG-23: whom the it player's own move collided into.
+        let me = ids.iter().position(|&i| i == it).unwrap() as u32;
+        let into: Vec<usize> = events
+            .iter()
+            .filter_map(|c| {
+                if c.a == me {
+                    Some(ids[c.b as usize])
+                } else if c.b == me && c.mutual {
+                    Some(ids[c.a as usize])
+                } else {
+                    None
+                }
+            })
+            .collect();
+        if let Some(&t) = list[..listed]
+            .iter()
+            .find(|&&t| into.contains(&(t as usize)))
+        {
+            let t = t as usize;
+            // TG-22.
+            if players[t].team != it_team {
+                points[players[t].team] -= s.tagged_cost;
+            }
+            tags[it] += 1;
+            it = t;
+            history.push(t);
+        }
+        eliminate(
+            turn,
+            &mut players,
+            &points,
+            &mut out_turn,
+            &mut it,
+            &mut history,
+            &mut rules_rng,
+        );
+    }
+    let left: Vec<usize> = (0..teams.len())
+        .filter(|&t| out_turn[t].is_none())
+        .collect();
+    if end != End::TurnCap {
+        end = if left.len() == 1 {
+            End::Won
+        } else {
+            End::AllOut
+        };
+    }
+    // TG-32, TG-33: rank groups by the turn they fell, still-in first.
+    let key = |t: usize| out_turn[t].map_or(u32::MAX, |x| x);
+    let mut groups: Vec<u32> = (0..teams.len()).map(key).collect();
+    groups.sort_unstable_by(|a, b| b.cmp(a));
+    groups.dedup();
+    let mut score_of = vec![0u32; teams.len()];
+    let mut place = 0usize;
+    for g in groups {
+        let members: Vec<usize> = (0..teams.len()).filter(|&t| key(t) == g).collect();
+        let p = if place == 0 && g != u32::MAX {
+            1
+        } else {
+            place
+        };
+        for &t in &members {
+            score_of[t] = score(p);
+        }
+        place = p.max(place) + members.len();
+    }
+    Outcome {
+        end,
+        turns: turn,
+        side,
+        winner: (end == End::Won).then(|| left[0] as u16),
+        score: score_of,
+        out_turn,
+        points,
+        bid,
+        turns_it,
+        tags,
+        replaced,
+        first_it: first_it as u32,
+        moves,
+    }
 }

@@ -7,6 +7,9 @@
 //! diagonals) at once and its chains; kinds 2 and 3 again until a pass stops no one. A player
 //! counted in a collision stays still for everything after.
 
+// A player is its index into several columns at once: index loops read clearer than zips.
+#![allow(clippy::needless_range_loop)]
+
 use crate::games::elemental_tag::rules::{Cycles, DIRS, Follow, Settings, step};
 
 /// One collision between two players (TG-14). `mutual`: both were moving into each other's way

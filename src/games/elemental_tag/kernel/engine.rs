@@ -111,6 +111,8 @@ pub struct Game {
     free: Vec<u32>,
     list: [u32; 16],
     out_now: Vec<u16>,
+    /// Names on the it player's tag list in the last turn (TG-21).
+    pub last_listed: usize,
     policies: Vec<Policy>,
     rules_rng: Option<MatchRng>,
     moves_rng: Option<MatchRng>,
@@ -167,7 +169,8 @@ impl Game {
         let k = teams.len();
         self.team.clear();
         for (t, spec) in teams.iter().enumerate() {
-            self.team.extend(std::iter::repeat_n(t as u16, spec.players.len()));
+            self.team
+                .extend(std::iter::repeat_n(t as u16, spec.players.len()));
         }
         self.points.clear();
         self.points.extend(teams.iter().map(|t| {
@@ -286,10 +289,14 @@ impl Game {
             .filter(|&t| self.team_in[t as usize])
             .collect();
         if o.end != End::TurnCap {
-            o.end = if left.len() == 1 { End::Won } else { End::AllOut };
+            o.end = if left.len() == 1 {
+                End::Won
+            } else {
+                End::AllOut
+            };
         }
         o.winner = (o.end == End::Won).then(|| left[0]);
-        score(o, &self.team_in);
+        o.score = scores(&o.out_turn);
         o.points = self.points.clone();
     }
 
@@ -310,6 +317,7 @@ impl Game {
         let mut list = self.list;
         let listed = self.policies[it as usize].tag_list(&self.view(it), &mut list);
         self.points[it_team] -= s.tag_cost * listed as i32;
+        self.last_listed = listed;
         o.turns_it[it as usize] += 1;
         // TG-10: everyone alive moves at once.
         self.ids.clear();
@@ -412,20 +420,15 @@ impl Game {
     }
 }
 
-/// TG-32, TG-33: places from the end: teams still in share place 0; teams that fell in the
-/// same turn share the best place their group covers.
-fn score(o: &mut Outcome, team_in: &[bool]) {
-    let k = team_in.len();
+/// TG-32, TG-33: each team's scoring points from the turn it fell (`None`: still in). Teams
+/// still in share place 0; teams that fell in the same turn share the best place their group
+/// covers; with no team left, the last to fall take place 1.
+pub fn scores(out_turn: &[Option<u32>]) -> Vec<u32> {
+    let k = out_turn.len();
+    let key = |t: usize| out_turn[t].unwrap_or(u32::MAX);
     let mut order: Vec<usize> = (0..k).collect();
-    // Later falls rank higher; still in ranks highest.
-    let key = |t: usize| {
-        if team_in[t] {
-            u32::MAX
-        } else {
-            o.out_turn[t].unwrap()
-        }
-    };
     order.sort_by_key(|&t| std::cmp::Reverse(key(t)));
+    let mut score = vec![0; k];
     let mut place = 0;
     let mut i = 0;
     while i < k {
@@ -433,16 +436,16 @@ fn score(o: &mut Outcome, team_in: &[bool]) {
         while j < k && key(order[j]) == key(order[i]) {
             j += 1;
         }
-        // With no team left standing, the last to fall are the "last eliminated" (place 1).
-        let p = if place == 0 && !team_in[order[i]] {
+        let p = if place == 0 && out_turn[order[i]].is_some() {
             1
         } else {
             place
         };
         for &t in &order[i..j] {
-            o.score[t] = rules::score(p);
+            score[t] = rules::score(p);
         }
         place = p.max(place) + (j - i);
         i = j;
     }
+    score
 }

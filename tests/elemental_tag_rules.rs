@@ -1,0 +1,395 @@
+//! Elemental Tag: a test per rule entry of docs/rules/elemental-tag.md (TG-n), and the engine
+//! against the plain reference game on random rosters.
+
+use skirmish::games::elemental_tag::input;
+use skirmish::games::elemental_tag::kernel::collide::Collision;
+use skirmish::games::elemental_tag::kernel::engine::{
+    End, Game, Outcome, Silent, TeamSpec, TurnHook, scores,
+};
+use skirmish::games::elemental_tag::policy::Policy;
+use skirmish::games::elemental_tag::reference;
+use skirmish::games::elemental_tag::rules::{Cycles, Follow, Settings, TieAverage, grid_side};
+use skirmish::games::elemental_tag::simulation::tournament::TagTournament;
+use skirmish::rng::match_seed;
+
+fn team(name: &str, underworld: bool, policies: &[&str]) -> TeamSpec {
+    TeamSpec {
+        name: name.into(),
+        underworld,
+        players: policies
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("{name}{i}"), Policy::parse(p).unwrap()))
+            .collect(),
+    }
+}
+
+#[test]
+fn tg1_a_game_needs_three_teams_elements_of_two_and_lone_underworld_players() {
+    let two = "[[team]]\nname = \"A\"\nplayers = [{ name = \"a\", policy = \"stay\" }, { name = \"b\", policy = \"stay\" }]\n[[team]]\nname = \"B\"\nunderworld = true\nplayers = [{ name = \"c\", policy = \"stay\" }]\n";
+    let e = input::parse("two.toml", two).unwrap_err().to_string();
+    assert!(e.contains("at least 3 (TG-1)"), "{e}");
+    let lone =
+        format!("{two}[[team]]\nname = \"C\"\nplayers = [{{ name = \"d\", policy = \"stay\" }}]\n");
+    let e = input::parse("lone.toml", &lone).unwrap_err().to_string();
+    assert!(
+        e.contains("team[2].players") && e.contains("underworld = true"),
+        "{e}"
+    );
+    let ok = format!(
+        "{two}[[team]]\nname = \"C\"\nunderworld = true\nplayers = [{{ name = \"d\", policy = \"stay\" }}]\n"
+    );
+    let g = input::parse("ok.toml", &ok).unwrap();
+    assert_eq!(g.teams.len(), 3);
+    assert_eq!(g.settings.element_points, 45);
+    assert_eq!(g.settings.underworld_points, 25);
+}
+
+fn after_bids(teams: &[TeamSpec], s: &Settings, seed: u64) -> (Vec<i32>, Outcome) {
+    let mut g = Game::new();
+    let o = g.begin(teams, s, seed, &mut Silent);
+    (g.points.clone(), o)
+}
+
+#[test]
+fn tg2_the_lowest_bid_is_it_and_pays_nothing_the_rest_pay_their_bids() {
+    let teams = [
+        team("F", false, &["stay(bid=5)", "stay(bid=2)"]),
+        team("N", true, &["stay(bid=1)"]),
+        team("U", true, &["stay(bid=7)"]),
+    ];
+    let (points, o) = after_bids(&teams, &Settings::default(), 1);
+    assert_eq!(o.first_it, 2);
+    assert_eq!(points, [45 - 7, 25, 25 - 7]);
+}
+
+#[test]
+fn tg3_tied_lowest_bidders_one_is_it_the_others_pay_the_average_of_all_bids() {
+    let teams = [
+        team("F", false, &["stay(bid=1)", "stay(bid=3)"]),
+        team("N", true, &["stay(bid=1)"]),
+        team("U", true, &["stay(bid=1)"]),
+    ];
+    // Average of all bids: 6 / 4 = 1.5, rounded half up: 2.
+    let mut its = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let (points, o) = after_bids(&teams, &Settings::default(), seed);
+        its.insert(o.first_it);
+        let it = o.first_it as usize;
+        assert!([0, 2, 3].contains(&it), "only a lowest bidder is it");
+        let want: Vec<i32> = [(0, 45), (2, 25), (3, 25)]
+            .iter()
+            .map(|&(p, start)| if p == it { start } else { start - 2 })
+            .collect();
+        assert_eq!(points[0], want[0] - 3, "F also pays the 3-bid");
+        assert_eq!(points[1..], want[1..]);
+    }
+    assert_eq!(its.len(), 3, "each tied bidder can be drawn");
+    let s = Settings {
+        tie_average: TieAverage::Tied,
+        ..Settings::default()
+    };
+    let (points, o) = after_bids(&teams, &s, 0);
+    let paid: i32 = [45 - points[0], 25 - points[1], 25 - points[2]]
+        .iter()
+        .sum();
+    assert_eq!(
+        paid,
+        3 + 1 + 1,
+        "with `tied`, the other tied bidders pay their own bid (it: {})",
+        o.first_it
+    );
+}
+
+#[test]
+fn tg4_the_grid_is_5x5_to_12_players_then_grows_to_keep_the_density() {
+    let s = Settings::default();
+    assert_eq!(grid_side(&s, 3), 5);
+    assert_eq!(grid_side(&s, 12), 5);
+    assert_eq!(grid_side(&s, 13), 6);
+    assert_eq!(grid_side(&s, 40), 10);
+    assert_eq!(grid_side(&s, 41), 10);
+    assert_eq!(grid_side(&s, 49), 11);
+}
+
+#[test]
+fn tg5_a_new_place_costs_three_points_and_is_a_free_cell() {
+    let teams = [
+        team(
+            "F",
+            false,
+            &["stay(bid=3, replace=1)", "stay(bid=3, replace=1)"],
+        ),
+        team(
+            "W",
+            false,
+            &["stay(bid=3, replace=1)", "stay(bid=3, replace=1)"],
+        ),
+        team("N", true, &["stay(bid=0)"]),
+    ];
+    let mut seen = 0;
+    for seed in 0..200 {
+        let mut g = Game::new();
+        let o = g.begin(&teams, &Settings::default(), seed, &mut Silent);
+        let asked = o.replaced.iter().filter(|&&r| r).count();
+        seen += asked;
+        let f = o.replaced[..2].iter().filter(|&&r| r).count() as i32;
+        assert_eq!(g.points[0], 45 - 6 - 3 * f);
+        let mut cells = g.cell.clone();
+        cells.sort();
+        cells.dedup();
+        assert_eq!(cells.len(), 5, "places stay distinct");
+    }
+    assert!(
+        seen > 0,
+        "some player started next to the it player and asked"
+    );
+}
+
+#[test]
+fn tg6_bids_can_knock_a_team_out_before_the_game() {
+    let teams = [
+        team("F", false, &["stay(bid=2)", "stay(bid=2)"]),
+        team("N", true, &["stay(bid=25)"]),
+        team("U", true, &["stay(bid=0)"]),
+    ];
+    let mut g = Game::new();
+    let o = g.play(
+        &teams,
+        &Settings {
+            max_turns: 3,
+            ..Settings::default()
+        },
+        1,
+        &mut Silent,
+    );
+    assert_eq!(o.out_turn[1], Some(0));
+    assert!(!o.replaced[2]);
+}
+
+/// Checks every turn's points against TG-20 .. TG-22 and it-ness against TG-30.
+#[derive(Default)]
+struct Ledger {
+    before: Vec<i32>,
+    it: u32,
+    history: Vec<u32>,
+    turns: u32,
+    tags: u32,
+    friendly: u32,
+    transfers: u32,
+}
+
+impl TurnHook for Ledger {
+    const ENABLED: bool = true;
+    fn start(&mut self, g: &Game, _o: &Outcome) {
+        self.before = g.points.clone();
+        self.it = g.it;
+        self.history = vec![g.it];
+    }
+    fn turn(
+        &mut self,
+        g: &Game,
+        _turn: u32,
+        _ids: &[u32],
+        _from: &[u32],
+        _dirs: &[u8],
+        _c: &[Collision],
+        tag: Option<(u32, u32)>,
+        out: &[u16],
+    ) {
+        let s = Settings::default();
+        let mut want = self.before.clone();
+        let it_team = g.team[self.it as usize] as usize;
+        want[it_team] -= s.it_cost + s.tag_cost * g.last_listed as i32;
+        let mut it_now = self.it;
+        if let Some((a, b)) = tag {
+            assert_eq!(a, self.it, "only the it player tags");
+            if g.team[b as usize] as usize != it_team {
+                want[g.team[b as usize] as usize] -= s.tagged_cost;
+            } else {
+                self.friendly += 1;
+            }
+            it_now = b;
+            self.history.push(b);
+            self.tags += 1;
+        }
+        assert_eq!(g.points, want, "points after the turn");
+        for &t in out {
+            assert!(
+                g.points[t as usize] <= 0,
+                "a team out has no points left (TG-30)"
+            );
+        }
+        if !g.alive[it_now as usize] {
+            // TG-30: the most recent earlier it still in, else a random player.
+            let back = self
+                .history
+                .iter()
+                .rev()
+                .find(|&&p| g.alive[p as usize])
+                .copied();
+            if let Some(p) = back {
+                assert_eq!(g.it, p);
+            } else {
+                assert!(g.alive[g.it as usize] || g.alive.iter().all(|a| !a));
+            }
+            self.transfers += 1;
+            self.history.push(g.it);
+        }
+        self.before = g.points.clone();
+        self.it = g.it;
+        self.turns += 1;
+    }
+}
+
+#[test]
+fn tg20_to_tg22_and_tg30_points_and_it_ness_turn_by_turn() {
+    let t = TagTournament {
+        policies: ["stay", "random", "flee", "spread", "smart", "smart(list=1)"]
+            .iter()
+            .map(|p| Policy::parse(p).unwrap())
+            .collect(),
+        teams: [3, 6],
+        team_size: [2, 4],
+        underworld: 30,
+        settings: Settings::default(),
+    };
+    let mut ledger = Ledger::default();
+    let mut g = Game::new();
+    for m in 0..300 {
+        let seed = match_seed(20, m);
+        g.play(&t.roster(m, seed), &t.settings, seed, &mut ledger);
+    }
+    assert!(
+        ledger.turns > 5_000 && ledger.tags > 100 && ledger.transfers > 50,
+        "{} turns, {} tags, {} transfers",
+        ledger.turns,
+        ledger.tags,
+        ledger.transfers
+    );
+}
+
+#[test]
+fn tg31_a_game_that_would_not_end_stops_at_the_turn_cap() {
+    let teams = [
+        team("F", false, &["stay", "stay"]),
+        team("W", false, &["stay", "stay"]),
+        team("E", false, &["stay", "stay"]),
+    ];
+    let s = Settings {
+        max_turns: 3,
+        it_cost: 0,
+        tag_cost: 0,
+        ..Settings::default()
+    };
+    let o = Game::new().play(&teams, &s, 5, &mut Silent);
+    assert_eq!((o.end, o.turns, o.winner), (End::TurnCap, 3, None));
+    assert_eq!(
+        o.score,
+        [5, 5, 5],
+        "teams still in at the cap share the winner's place (TG-33)"
+    );
+}
+
+#[test]
+fn tg32_tg33_scores_by_place_from_the_end_shared_within_a_turn() {
+    // Eight teams out one by one, the winner still in.
+    let seq = [
+        None,
+        Some(9),
+        Some(8),
+        Some(7),
+        Some(6),
+        Some(5),
+        Some(4),
+        Some(3),
+    ];
+    assert_eq!(scores(&seq), [5, 3, 2, 2, 1, 1, 1, 0]);
+    // Two fall together right after the winner: both last eliminated; the next is third to last.
+    assert_eq!(scores(&[None, Some(5), Some(5), Some(2)]), [5, 3, 3, 2]);
+    // Nobody left: the last to fall are the last eliminated.
+    assert_eq!(scores(&[Some(9), Some(9), Some(3)]), [3, 3, 2]);
+    // Knocked out by bids (turn 0) ranks below every later fall.
+    assert_eq!(scores(&[Some(0), None, Some(1)]), [2, 5, 3]);
+}
+
+#[test]
+fn tg40_a_game_is_its_seed() {
+    let t = TagTournament {
+        policies: vec![
+            Policy::parse("random").unwrap(),
+            Policy::parse("smart").unwrap(),
+        ],
+        teams: [3, 5],
+        team_size: [2, 3],
+        underworld: 40,
+        settings: Settings::default(),
+    };
+    let seed = match_seed(40, 1);
+    let teams = t.roster(1, seed);
+    let a = Game::new().play(&teams, &t.settings, seed, &mut Silent);
+    let mut g = Game::new();
+    // A worker that played another game first gives the same result.
+    g.play(
+        &t.roster(2, match_seed(40, 2)),
+        &t.settings,
+        match_seed(40, 2),
+        &mut Silent,
+    );
+    assert_eq!(g.play(&teams, &t.settings, seed, &mut Silent), a);
+    assert_ne!(
+        Game::new().play(&teams, &t.settings, seed + 1, &mut Silent),
+        a
+    );
+}
+
+#[test]
+fn engine_matches_the_reference_game_on_random_rosters() {
+    let policies: Vec<Policy> = [
+        "stay(bid=1)",
+        "random(bid=3)",
+        "flee(margin=1, replace=1)",
+        "spread(bid=0)",
+        "smart(list=2, bid=4)",
+    ]
+    .iter()
+    .map(|p| Policy::parse(p).unwrap())
+    .collect();
+    let mut g = Game::new();
+    let mut ends = std::collections::BTreeSet::new();
+    for m in 0..400u64 {
+        let settings = Settings {
+            follow: if m % 3 == 0 {
+                Follow::Collides
+            } else {
+                Follow::Allowed
+            },
+            cycles: if m % 4 == 0 {
+                Cycles::Collide
+            } else {
+                Cycles::Move
+            },
+            tie_average: if m % 5 == 0 {
+                TieAverage::Tied
+            } else {
+                TieAverage::All
+            },
+            max_turns: 120,
+            ..Settings::default()
+        };
+        let t = TagTournament {
+            policies: policies.clone(),
+            teams: [3, 7],
+            team_size: [2, 4],
+            underworld: 30,
+            settings,
+        };
+        let seed = match_seed(0x7A6, m);
+        let teams = t.roster(m, seed);
+        let a = g.play(&teams, &settings, seed, &mut Silent);
+        let b = reference::play(&teams, &settings, seed);
+        assert_eq!(a, b, "game {m} differs");
+        ends.insert(a.end.name());
+    }
+    assert!(ends.contains("won"), "{ends:?}");
+}
