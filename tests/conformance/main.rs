@@ -16,6 +16,7 @@ mod common;
 mod alloc;
 mod auto_rumble;
 mod clan_melee;
+mod elemental_tag;
 mod suite;
 
 /// One module of tests per game, each test a check of the suite.
@@ -62,4 +63,5 @@ macro_rules! conformance {
 conformance! {
     rumble: crate::auto_rumble::AutoRumble;
     clan_melee_game: crate::clan_melee::ClanMelee;
+    tag: crate::elemental_tag::ElementalTag;
 }

@@ -185,6 +185,7 @@ impl Game {
         self.alive.clear();
         self.alive.resize(n, true);
         self.history.clear();
+        self.history.reserve(n);
         let mut o = Outcome {
             end: End::Won,
             turns: 0,
@@ -362,7 +363,7 @@ impl Game {
             }
             o.tags[it as usize] += 1;
             self.it = t;
-            self.history.push(t);
+            self.remember_it(t);
         }
         self.out_now.clear();
         self.eliminate(turn, o, rules_rng);
@@ -378,6 +379,15 @@ impl Game {
                 &self.out_now,
             );
         }
+    }
+
+    /// Who was it, most recent last; each player once (only its latest turn as it matters to
+    /// TG-30), so the list never outgrows the roster and turns allocate nothing.
+    fn remember_it(&mut self, p: u32) {
+        if let Some(k) = self.history.iter().position(|&q| q == p) {
+            self.history.remove(k);
+        }
+        self.history.push(p);
     }
 
     /// TG-30: teams at 0 points or below are out with every player; it-ness goes to the most
@@ -414,7 +424,7 @@ impl Game {
             });
             if let Some(p) = next {
                 self.it = p;
-                self.history.push(p);
+                self.remember_it(p);
             }
         }
     }
