@@ -5,14 +5,16 @@
 
 use rand::RngExt;
 
-use crate::games::elemental_tag::rules::{DIRS, step};
+use crate::games::elemental_tag::rules::DIRS;
 use crate::rng::MatchRng;
 
-/// What a player sees when it decides.
+/// What a player sees when it decides. Positions are columns of coordinates (no division in
+/// a decision: the engine keeps them beside the cells).
 pub struct View<'a> {
     pub side: u32,
     /// Every player in the game (dead ones included: `alive` tells).
-    pub cell: &'a [u32],
+    pub x: &'a [i32],
+    pub y: &'a [i32],
     pub team: &'a [u16],
     pub alive: &'a [bool],
     pub points: &'a [i32],
@@ -20,18 +22,23 @@ pub struct View<'a> {
     pub me: u32,
 }
 
+/// Chebyshev distance: moves needed to go from one cell to another.
+#[inline(always)]
+fn cheb(ax: i32, ay: i32, bx: i32, by: i32) -> i32 {
+    (ax - bx).abs().max((ay - by).abs())
+}
+
 impl View<'_> {
-    fn xy(&self, c: u32) -> (i32, i32) {
-        ((c % self.side) as i32, (c / self.side) as i32)
-    }
-    /// Chebyshev distance: moves needed to reach a cell.
+    /// Moves needed from player `a` to player `b`.
     pub fn dist(&self, a: u32, b: u32) -> i32 {
-        let (ax, ay) = self.xy(a);
-        let (bx, by) = self.xy(b);
-        (ax - bx).abs().max((ay - by).abs())
+        let (a, b) = (a as usize, b as usize);
+        cheb(self.x[a], self.y[a], self.x[b], self.y[b])
     }
     fn others(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.cell.len()).filter(move |&j| j as u32 != self.me && self.alive[j])
+        (0..self.x.len()).filter(move |&j| j as u32 != self.me && self.alive[j])
+    }
+    fn at(&self, i: u32) -> (i32, i32) {
+        (self.x[i as usize], self.y[i as usize])
     }
 }
 
@@ -144,7 +151,7 @@ impl Policy {
 
     /// Whether to ask for a new place (TG-5): only `replace=1`, and only next to the it player.
     pub fn wants_new_place(&self, v: &View) -> bool {
-        self.replace && v.me != v.it && v.dist(v.cell[v.me as usize], v.cell[v.it as usize]) <= 1
+        self.replace && v.me != v.it && v.dist(v.me, v.it) <= 1
     }
 
     /// The move (0..=8) this turn.
@@ -155,52 +162,82 @@ impl Policy {
         if v.me == v.it {
             return self.chase(v);
         }
-        let me = v.cell[v.me as usize];
-        let it = v.cell[v.it as usize];
+        let (ix, iy) = v.at(v.it);
+        let far = v.dist(v.me, v.it);
         match self.kind {
             Kind::Stay => 0,
-            Kind::Flee if v.dist(me, it) > self.margin => 0,
-            Kind::Flee => best(v, |c| v.dist(c, it) * 16 + room(v, c)),
-            Kind::Spread => best(v, |c| {
-                v.others().map(|j| v.dist(c, v.cell[j])).min().unwrap_or(0) * 16 + room(v, c)
-            }),
+            Kind::Flee if far > self.margin => 0,
+            Kind::Flee => best(v, |x, y| cheb(x, y, ix, iy) * 16 + room(v, x, y)),
+            Kind::Spread => {
+                // Only players within two moves of the nearest can be nearest after a move
+                // (a move changes a distance by at most one): gather them once, on the stack.
+                let (mx, my) = v.at(v.me);
+                let nearest = v.others().map(|j| cheb(mx, my, v.x[j], v.y[j])).min();
+                let Some(nearest) = nearest else { return 0 };
+                let mut near = [(0i32, 0i32); 64];
+                let mut n = 0;
+                for j in v.others() {
+                    if cheb(mx, my, v.x[j], v.y[j]) <= nearest + 2 {
+                        if n == near.len() {
+                            n = usize::MAX;
+                            break;
+                        }
+                        near[n] = (v.x[j], v.y[j]);
+                        n += 1;
+                    }
+                }
+                best(v, |x, y| {
+                    let closest = if n == usize::MAX {
+                        v.others()
+                            .map(|j| cheb(x, y, v.x[j], v.y[j]))
+                            .min()
+                            .unwrap()
+                    } else {
+                        near[..n]
+                            .iter()
+                            .map(|&(a, b)| cheb(x, y, a, b))
+                            .min()
+                            .unwrap()
+                    };
+                    closest * 16 + room(v, x, y)
+                })
+            }
             Kind::Smart => {
-                if v.dist(me, it) > self.margin + 1 {
+                if far > self.margin + 1 {
                     return 0;
                 }
-                // The worst case over the it player's nine moves, then room to run.
-                best(v, |c| {
-                    let worst = (0..9u8)
-                        .map(|d| v.dist(c, step(v.side, it, d)))
-                        .min()
-                        .unwrap();
-                    worst * 64 + v.dist(c, it) * 8 + room(v, c)
+                // The worst case over the it player's nine moves, then distance, then room to
+                // run. The it player reaches every cell within one move of it (bounded by the
+                // grid), so the worst case is the distance to that square, less one.
+                best(v, |x, y| {
+                    let worst = (cheb(x, y, ix, iy) - 1).max(0);
+                    worst * 64 + cheb(x, y, ix, iy) * 8 + room(v, x, y)
                 })
             }
             Kind::Random => unreachable!(),
         }
     }
 
-    /// As it: towards the nearest player of another team; into its cell when next to it (a
-    /// player that stays is bumped into, which tags it, TG-23).
+    /// As it: towards the nearest player of another team (the richest team's first on ties);
+    /// into its cell when next to it (a player that stays is bumped into, which tags it, TG-23).
     fn chase(&self, v: &View) -> u8 {
-        let me = v.cell[v.me as usize];
         let mine = v.team[v.me as usize];
         let Some(target) = v
             .others()
             .filter(|&j| v.team[j] != mine)
-            .min_by_key(|&j| (v.dist(me, v.cell[j]), -v.points[v.team[j] as usize], j))
+            .min_by_key(|&j| (v.dist(v.me, j as u32), -v.points[v.team[j] as usize], j))
         else {
             return 0;
         };
-        let t = v.cell[target];
-        best(v, |c| -(v.dist(c, t) * 16) - manhattan(v, c, t))
+        let (tx, ty) = v.at(target as u32);
+        best(v, |x, y| {
+            -(cheb(x, y, tx, ty) * 16) - (x - tx).abs() - (y - ty).abs()
+        })
     }
 
     /// The tag list as it (TG-21): players of other teams within two moves, nearest first, at
     /// most `list` names (each costs a point a turn). Writes into `out`, returns how many.
     pub fn tag_list(&self, v: &View, out: &mut [u32]) -> usize {
-        let me = v.cell[v.me as usize];
         let mine = v.team[v.me as usize];
         let mut n = 0;
         for d in 1..=2 {
@@ -208,7 +245,7 @@ impl Policy {
                 if n == self.list.min(out.len()) {
                     return n;
                 }
-                if v.team[j] != mine && v.dist(me, v.cell[j]) == d {
+                if v.team[j] != mine && v.dist(v.me, j as u32) == d {
                     out[n] = j as u32;
                     n += 1;
                 }
@@ -218,32 +255,30 @@ impl Policy {
     }
 }
 
-/// The move whose destination scores highest (ties: the lower move index, staying first).
-fn best(v: &View, score: impl Fn(u32) -> i32) -> u8 {
-    let me = v.cell[v.me as usize];
+/// The move whose destination scores highest (ties: the lower move index, staying first); moves
+/// off the grid are stays and are not considered apart.
+fn best(v: &View, score: impl Fn(i32, i32) -> i32) -> u8 {
+    let (mx, my) = v.at(v.me);
+    let side = v.side as i32;
     let mut best = (i32::MIN, 0u8);
-    for d in 0..9u8 {
-        let c = step(v.side, me, d);
-        if d != 0 && c == me {
+    for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+        let (x, y) = (mx + dx, my + dy);
+        if x < 0 || y < 0 || x >= side || y >= side {
             continue;
         }
-        let s = score(c);
+        let s = score(x, y);
         if s > best.0 {
-            best = (s, d);
+            best = (s, d as u8);
         }
     }
     best.1
 }
 
-/// Cells a player at `c` could move to (walls and corners have fewer): room to run.
-fn room(v: &View, c: u32) -> i32 {
-    (1..9u8).filter(|&d| step(v.side, c, d) != c).count() as i32
-}
-
-fn manhattan(v: &View, a: u32, b: u32) -> i32 {
-    let (ax, ay) = v.xy(a);
-    let (bx, by) = v.xy(b);
-    (ax - bx).abs() + (ay - by).abs()
+/// Cells a player at (x, y) could move to (walls and corners have fewer): room to run.
+fn room(v: &View, x: i32, y: i32) -> i32 {
+    let side = v.side as i32 - 1;
+    let free = |c: i32| if c == 0 || c == side { 2 } else { 3 };
+    free(x) * free(y) - 1
 }
 
 /// Kept so that a move index reads as a direction in narration and tests.

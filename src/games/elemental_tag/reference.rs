@@ -308,7 +308,14 @@ pub fn play(
     }
     let view_of = |players: &[Player], points: &[i32], it: usize, me: usize| {
         (
-            players.iter().map(|p| p.cell).collect::<Vec<u32>>(),
+            players
+                .iter()
+                .map(|p| (p.cell % side) as i32)
+                .collect::<Vec<i32>>(),
+            players
+                .iter()
+                .map(|p| (p.cell / side) as i32)
+                .collect::<Vec<i32>>(),
             players.iter().map(|p| p.team as u16).collect::<Vec<u16>>(),
             players.iter().map(|p| p.alive).collect::<Vec<bool>>(),
             points.to_vec(),
@@ -317,10 +324,11 @@ pub fn play(
         )
     };
     for i in 0..n {
-        let (cell, team, alive, pts, it_, me) = view_of(&players, &points, it, i);
+        let (x, y, team, alive, pts, it_, me) = view_of(&players, &points, it, i);
         let v = View {
             side,
-            cell: &cell,
+            x: &x,
+            y: &y,
             team: &team,
             alive: &alive,
             points: &pts,
@@ -361,10 +369,11 @@ pub fn play(
         // TG-20, TG-21.
         let it_team = players[it].team;
         points[it_team] -= s.it_cost;
-        let (cell, team, alive, pts, _, _) = view_of(&players, &points, it, it);
+        let (x, y, team, alive, pts, _, _) = view_of(&players, &points, it, it);
         let v = View {
             side,
-            cell: &cell,
+            x: &x,
+            y: &y,
             team: &team,
             alive: &alive,
             points: &pts,
@@ -379,10 +388,11 @@ pub fn play(
         let ids: Vec<usize> = (0..n).filter(|&i| players[i].alive).collect();
         let mut dirs = Vec::new();
         for &i in &ids {
-            let (cell, team, alive, pts, _, _) = view_of(&players, &points, it, i);
+            let (x, y, team, alive, pts, _, _) = view_of(&players, &points, it, i);
             let v = View {
                 side,
-                cell: &cell,
+                x: &x,
+                y: &y,
                 team: &team,
                 alive: &alive,
                 points: &pts,

@@ -97,6 +97,9 @@ impl TurnHook for Silent {
 pub struct Game {
     pub side: u32,
     pub cell: Vec<u32>,
+    /// Each player's column and row, kept beside `cell` for the policies.
+    x: Vec<i32>,
+    y: Vec<i32>,
     pub team: Vec<u16>,
     pub alive: Vec<bool>,
     pub points: Vec<i32>,
@@ -127,7 +130,8 @@ impl Game {
     fn view(&self, me: u32) -> View<'_> {
         View {
             side: self.side,
-            cell: &self.cell,
+            x: &self.x,
+            y: &self.y,
             team: &self.team,
             alive: &self.alive,
             points: &self.points,
@@ -241,6 +245,12 @@ impl Game {
                 self.cell[i] = self.free.pop().unwrap();
             }
         }
+        self.x.clear();
+        self.y.clear();
+        for &c in &self.cell {
+            self.x.push((c % self.side) as i32);
+            self.y.push((c / self.side) as i32);
+        }
         for i in 0..n {
             if self.alive[i]
                 && self.policies[i].wants_new_place(&self.view(i as u32))
@@ -250,6 +260,8 @@ impl Game {
                 let new = self.free.swap_remove(j);
                 self.free.push(self.cell[i]);
                 self.cell[i] = new;
+                self.x[i] = (new % self.side) as i32;
+                self.y[i] = (new / self.side) as i32;
                 self.points[self.team[i] as usize] -= s.replace_cost;
                 o.replaced[i] = true;
             }
@@ -335,7 +347,10 @@ impl Game {
         o.moves += self.ids.len() as u64;
         let ends = self.resolver.resolve(self.side, &self.from, &self.dirs, s);
         for (k, &i) in self.ids.iter().enumerate() {
-            self.cell[i as usize] = ends[k];
+            let c = ends[k];
+            self.cell[i as usize] = c;
+            self.x[i as usize] = (c % self.side) as i32;
+            self.y[i as usize] = (c / self.side) as i32;
         }
         // TG-23: the it player tags the highest name on its list among the players its own move
         // collided into.
