@@ -20,4 +20,6 @@ SKIRMISH_POWERS="$data/powers" "$VENV/bin/python" notebooks/execute.py notebooks
 SKIRMISH_TOURNAMENT="$data/tournament" "$VENV/bin/python" notebooks/execute.py notebooks/bidding-strategies.ipynb
 "$bin" analyze clan-melee challengers --budgets 1000,10000 --melees 100 --seed 42 --out "$data/clan-melee-study" --quiet > /dev/null
 SKIRMISH_CLAN_STUDY="$data/clan-melee-study" "$VENV/bin/python" notebooks/execute.py notebooks/clan-melee.ipynb
+"$bin" tournament tag --games 40000 --seed 42 --out "$data/tag" --quiet > /dev/null
+SKIRMISH_TAG="$data/tag" "$VENV/bin/python" notebooks/execute.py notebooks/elemental-tag.ipynb
 ls -l docs/figures
