@@ -393,3 +393,59 @@ fn engine_matches_the_reference_game_on_random_rosters() {
     }
     assert!(ends.contains("won"), "{ends:?}");
 }
+
+#[test]
+fn tg52_the_duel_is_solved_exactly_and_the_policies_measured_against_it() {
+    use skirmish::games::elemental_tag::analysis::duel::Duel;
+    use skirmish::games::elemental_tag::analysis::oracle::{Side, measure};
+    use skirmish::rng::{Stream, match_stream_rng};
+    let d = Duel::solve(5, &Settings::default(), 40);
+    assert_eq!(d.states.len(), 600);
+    // The guaranteed chance of a tag never falls with more turns, and stays a probability.
+    for t in 1..=40 {
+        for (a, b) in d.p[t - 1].iter().zip(&d.p[t]) {
+            assert!(*b >= a - 1e-9 && (0.0..=1.0 + 1e-9).contains(b));
+        }
+    }
+    // One turn: only an it player within two moves of the runner can collide into it, and no
+    // start makes a tag certain (the runner always has a move the it player cannot cover).
+    let cheb = |a: u32, b: u32| {
+        ((a % 5) as i32 - (b % 5) as i32)
+            .abs()
+            .max(((a / 5) as i32 - (b / 5) as i32).abs())
+    };
+    let mut some = false;
+    for (k, &(i, r)) in d.states.iter().enumerate() {
+        let p1 = d.p[1][k];
+        assert!(p1 < 1.0);
+        if p1 > 0.0 {
+            some = true;
+            assert!(cheb(i, r) <= 2, "a tag in one turn from {i} against {r}");
+        }
+    }
+    assert!(some);
+    let far = d.state(0, 24);
+    assert_eq!(
+        d.p[1][far], 0.0,
+        "a runner four moves away cannot be tagged in one turn"
+    );
+    let (mean40, lo40, _) = d.summary(40);
+    assert!(mean40 > 0.85 && lo40 > 0.85, "{mean40} {lo40}");
+    // The solution is an oracle: exact against exact plays to its value; no runner policy does
+    // better against the exact it player than the exact runner (within sampling error).
+    let mut rng = match_stream_rng(52, Stream::Moves);
+    let games = 20_000;
+    let exact = measure(&d, Side::Exact, Side::Exact, games, 40, &mut rng);
+    assert!(
+        (exact - mean40).abs() < 0.01,
+        "measured {exact}, value {mean40}"
+    );
+    for p in ["stay", "random", "flee", "spread", "smart"] {
+        let policy = Policy::parse(p).unwrap();
+        let r = measure(&d, Side::Exact, Side::Policy(policy), games, 40, &mut rng);
+        assert!(
+            r > mean40 - 0.01,
+            "{p} as runner held the exact it player to {r} < {mean40}"
+        );
+    }
+}

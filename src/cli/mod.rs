@@ -127,9 +127,21 @@ enum AnalyzeCommand {
         #[command(flatten)]
         flags: clan_melee::StudyFlags,
     },
+    /// Elemental Tag's questions.
+    Tag {
+        #[command(subcommand)]
+        question: TagQuestion,
+    },
     /// Old spelling of `skirmish analyze rumble powers` (kept for one release).
     #[command(hide = true)]
     Powers(analyze::PowerFlags),
+}
+
+#[derive(Subcommand, Debug)]
+enum TagQuestion {
+    /// The two-player core solved exactly: how fast a lone it player can force a tag, and every
+    /// policy measured against the exact strategies (TG-52).
+    Duel(tag::DuelFlags),
 }
 
 #[derive(Subcommand, Debug)]
@@ -253,6 +265,9 @@ fn dispatch(command: Command) -> Result<String, String> {
                 question: None,
                 flags,
             } => clan_melee::study(&flags),
+            AnalyzeCommand::Tag {
+                question: TagQuestion::Duel(flags),
+            } => tag::duel(&flags),
         },
         Command::Tournament {
             game: TournamentCommand::Rumble(flags),

@@ -212,3 +212,104 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     let head: String = head.lines().take(3).map(|l| format!("{l}\n")).collect();
     Ok(head + &summary(&t, &report.tally))
 }
+
+#[derive(Args, Debug, Clone)]
+pub struct DuelFlags {
+    /// The grid's side.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(2..=7))]
+    pub side: u32,
+    /// Longest horizon solved, in turns.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=400))]
+    pub turns: u64,
+    /// Duels played per measured pairing (policies against the exact strategies).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// Policies measured against the exact strategies, comma-separated.
+    #[arg(long, default_value = "stay,random,flee,spread,smart,exact")]
+    pub policies: String,
+    /// Seed of the measured duels.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+}
+
+/// `skirmish analyze tag duel` (TG-52): the two-player core solved exactly, and every policy
+/// measured against the solution.
+pub fn duel(f: &DuelFlags) -> Result<String, String> {
+    use crate::games::elemental_tag::analysis::duel::Duel;
+    use crate::games::elemental_tag::analysis::oracle::{Side, measure};
+    use crate::rng::{Stream, match_stream_rng};
+    let policies = split_specs(&f.policies)
+        .iter()
+        .map(|s| Policy::parse(s).map_err(|e| format!("--policies: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let t = f.turns as usize;
+    let d = Duel::solve(f.side, &Settings::default(), t);
+    let mut out = format!(
+        "Elemental Tag duel on a {0}x{0} grid: one it player, one runner, {1} starts, solved exactly for horizons 1..{t}\n\n",
+        f.side,
+        d.states.len()
+    );
+    out.push_str(
+        "turns   chance the it player can guarantee a tag: mean over starts [least, greatest]\n",
+    );
+    let mut shown = Vec::new();
+    for h in [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 40, 60, 100, 200, 400] {
+        if h <= t {
+            shown.push(h);
+        }
+    }
+    if !shown.contains(&t) {
+        shown.push(t);
+    }
+    for h in shown {
+        let (mean, lo, hi) = d.summary(h);
+        out.push_str(&format!(
+            "{h:>5}   {:6.2}%  [{:6.2}%, {:6.2}%]\n",
+            100.0 * mean,
+            100.0 * lo,
+            100.0 * hi
+        ));
+    }
+    let half = (1..=t).find(|&h| d.summary(h).0 >= 0.5);
+    let forced = (1..=t).find(|&h| d.summary(h).1 >= 0.999_999);
+    out.push_str(&format!(
+        "\nfrom an average start the it player can guarantee an even chance of a tag within {}; a certain tag from every start within {}\n",
+        half.map_or(format!("more than {t} turns"), |h| format!("{h} turns")),
+        forced.map_or(format!("more than {t} turns (never certain)"), |h| format!("{h} turns")),
+    ));
+    let mut rng = match_stream_rng(f.seed, Stream::Moves);
+    out.push_str(&format!(
+        "\nmeasured: tags within {t} turns in {} duels from uniform starts (the exact value: {:.2}%)\n",
+        f.games,
+        100.0 * d.summary(t).0
+    ));
+    out.push_str(&format!(
+        "  exact it   vs exact runner   {:6.2}%\n",
+        100.0 * measure(&d, Side::Exact, Side::Exact, f.games, t as u32, &mut rng)
+    ));
+    for p in &policies {
+        let name = p.spec();
+        let as_runner = measure(
+            &d,
+            Side::Exact,
+            Side::Policy(*p),
+            f.games,
+            t as u32,
+            &mut rng,
+        );
+        let as_it = measure(
+            &d,
+            Side::Policy(*p),
+            Side::Exact,
+            f.games,
+            t as u32,
+            &mut rng,
+        );
+        out.push_str(&format!(
+            "  exact it   vs {name:<44} runner {:6.2}%   |   {name} it vs exact runner {:6.2}%\n",
+            100.0 * as_runner,
+            100.0 * as_it
+        ));
+    }
+    Ok(out)
+}

@@ -79,6 +79,7 @@ pub const GAMES: &[Game] = &[
             "tag play [FILE] [--narrate | --trace] [--seed N]",
             "tag check FILE",
             "tournament tag [--policies LIST] [--games N]",
+            "analyze tag duel [--side 5] [--turns 40]",
         ],
         inputs: &[("game file", "experiments/tag/small.toml")],
     },

@@ -6,6 +6,7 @@
 //! game), `reference` (the plain collision model), `policy` (players as policies), `trace`
 //! (narration and JSON Lines), `input/` (game files), `simulation/` (tournaments on the platform).
 
+pub mod analysis;
 pub mod input;
 pub mod kernel;
 pub mod policy;

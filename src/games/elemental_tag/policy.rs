@@ -55,9 +55,12 @@ pub enum Kind {
     /// Looks one move ahead: the move that keeps it furthest from every cell the it player can
     /// reach, away from walls; as it, moves into the cell its target is most likely to keep.
     Smart,
+    /// On the 5 x 5 grid, the solved duel's mixed strategies (TG-52) against the it player, or
+    /// as it against the nearest player of another team; on other grids, `smart`.
+    Exact,
 }
 
-pub const NAMES: [&str; 5] = ["stay", "random", "flee", "spread", "smart"];
+pub const NAMES: [&str; 6] = ["stay", "random", "flee", "spread", "smart", "exact"];
 
 /// A policy and its parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -92,6 +95,7 @@ impl Policy {
             "flee" => Kind::Flee,
             "spread" => Kind::Spread,
             "smart" => Kind::Smart,
+            "exact" => Kind::Exact,
             other => {
                 let hint = crate::games::names::closest_name(other, NAMES.iter().copied())
                     .map(|n| format!("did you mean `{n}`? "))
@@ -159,6 +163,9 @@ impl Policy {
         if self.kind == Kind::Random {
             return rng.random_range(0..9u8);
         }
+        if self.kind == Kind::Exact && v.side == 5 {
+            return exact(v, rng);
+        }
         if v.me == v.it {
             return self.chase(v);
         }
@@ -202,7 +209,7 @@ impl Policy {
                     closest * 16 + room(v, x, y)
                 })
             }
-            Kind::Smart => {
+            Kind::Smart | Kind::Exact => {
                 if far > self.margin + 1 {
                     return 0;
                 }
@@ -221,12 +228,7 @@ impl Policy {
     /// As it: towards the nearest player of another team (the richest team's first on ties);
     /// into its cell when next to it (a player that stays is bumped into, which tags it, TG-23).
     fn chase(&self, v: &View) -> u8 {
-        let mine = v.team[v.me as usize];
-        let Some(target) = v
-            .others()
-            .filter(|&j| v.team[j] != mine)
-            .min_by_key(|&j| (v.dist(v.me, j as u32), -v.points[v.team[j] as usize], j))
-        else {
+        let Some(target) = target(v) else {
             return 0;
         };
         let (tx, ty) = v.at(target as u32);
@@ -252,6 +254,31 @@ impl Policy {
             }
         }
         n
+    }
+}
+
+/// The it player's target: the nearest player of another team (the richest team's first on
+/// ties).
+fn target(v: &View) -> Option<usize> {
+    let mine = v.team[v.me as usize];
+    v.others()
+        .filter(|&j| v.team[j] != mine)
+        .min_by_key(|&j| (v.dist(v.me, j as u32), -v.points[v.team[j] as usize], j))
+}
+
+/// The `exact` policy on the 5 x 5 grid: the solved duel's mixed strategy for the pair (the it
+/// player, me) as runner, or (me, my target) as it.
+fn exact(v: &View, rng: &mut MatchRng) -> u8 {
+    use crate::games::elemental_tag::analysis::duel::{classic, sample};
+    let cell = |i: u32| (v.y[i as usize] * 5 + v.x[i as usize]) as u32;
+    let d = classic();
+    if v.me == v.it {
+        match target(v) {
+            Some(t) => sample(&d.it_mix[d.state(cell(v.me), cell(t as u32))], rng),
+            None => 0,
+        }
+    } else {
+        sample(&d.runner_mix[d.state(cell(v.it), cell(v.me))], rng)
     }
 }
 
