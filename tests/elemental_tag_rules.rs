@@ -4,7 +4,7 @@
 use skirmish::games::elemental_tag::input;
 use skirmish::games::elemental_tag::kernel::collide::Collision;
 use skirmish::games::elemental_tag::kernel::engine::{
-    End, Game, Outcome, Silent, TeamSpec, TurnHook, scores,
+    Action, End, Game, Outcome, Signup, Silent, TeamSpec, TurnHook, scores,
 };
 use skirmish::games::elemental_tag::policy::Policy;
 use skirmish::games::elemental_tag::reference;
@@ -196,6 +196,7 @@ impl TurnHook for Ledger {
         _c: &[Collision],
         tag: Option<(u32, u32)>,
         out: &[u16],
+        _actions: &[Action],
     ) {
         let s = Settings::default();
         let mut want = self.before.clone();
@@ -304,13 +305,21 @@ fn tg32_tg33_scores_by_place_from_the_end_shared_within_a_turn() {
         Some(4),
         Some(3),
     ];
-    assert_eq!(scores(&seq), [5, 3, 2, 2, 1, 1, 1, 0]);
+    assert_eq!(scores(&seq, &[true; 8]), [5, 3, 2, 2, 1, 1, 1, 0]);
     // Two fall together right after the winner: both last eliminated; the next is third to last.
-    assert_eq!(scores(&[None, Some(5), Some(5), Some(2)]), [5, 3, 3, 2]);
+    assert_eq!(
+        scores(&[None, Some(5), Some(5), Some(2)], &[true; 4]),
+        [5, 3, 3, 2]
+    );
     // Nobody left: the last to fall are the last eliminated.
-    assert_eq!(scores(&[Some(9), Some(9), Some(3)]), [3, 3, 2]);
+    assert_eq!(scores(&[Some(9), Some(9), Some(3)], &[true; 3]), [3, 3, 2]);
     // Knocked out by bids (turn 0) ranks below every later fall.
-    assert_eq!(scores(&[Some(0), None, Some(1)]), [2, 5, 3]);
+    assert_eq!(scores(&[Some(0), None, Some(1)], &[true; 3]), [2, 5, 3]);
+    // A dissolved team (its players moved on) takes no place.
+    assert_eq!(
+        scores(&[None, None, Some(4), Some(2)], &[true, false, true, true]),
+        [5, 0, 3, 2]
+    );
 }
 
 #[test]
@@ -447,5 +456,294 @@ fn tg52_the_duel_is_solved_exactly_and_the_policies_measured_against_it() {
             r > mean40 - 0.01,
             "{p} as runner held the exact it player to {r} < {mean40}"
         );
+    }
+}
+
+/// Records every team action and the points after each turn.
+#[derive(Default)]
+struct Acts {
+    actions: Vec<(u32, Action)>,
+    points: Vec<Vec<i32>>,
+}
+
+impl TurnHook for Acts {
+    const ENABLED: bool = true;
+    fn turn(
+        &mut self,
+        g: &Game,
+        turn: u32,
+        _ids: &[u32],
+        _from: &[u32],
+        _dirs: &[u8],
+        _c: &[Collision],
+        _tag: Option<(u32, u32)>,
+        _out: &[u16],
+        actions: &[Action],
+    ) {
+        self.actions.extend(actions.iter().map(|&a| (turn, a)));
+        self.points.push(g.points.clone());
+    }
+}
+
+/// One turn of a game, recorded: the game after it and what happened.
+fn one_turn(teams: &[TeamSpec], signups: &[Signup], turns: u32) -> (Game, Acts) {
+    let s = Settings {
+        it_cost: 0,
+        tag_cost: 0,
+        ..Settings::default()
+    };
+    let mut g = Game::new();
+    let mut acts = Acts::default();
+    let mut o = g.begin_with(teams, signups, &s, 3, &mut acts);
+    for _ in 0..turns {
+        g.next_turn(&s, &mut o, &mut acts);
+    }
+    (g, acts)
+}
+
+#[test]
+fn tg61_a_player_of_a_team_of_three_may_leave_and_plays_alone_with_10_points() {
+    let teams = [
+        team(
+            "F",
+            false,
+            &[
+                "stay(bid=2, leave=100)",
+                "stay(bid=2, leave=100)",
+                "stay(bid=2, leave=100)",
+            ],
+        ),
+        team("N", true, &["stay(bid=0, list=0)"]),
+        team("U", true, &["stay(bid=3)"]),
+    ];
+    let (g, acts) = one_turn(&teams, &[], 1);
+    // The first leaves; then the team has two players and no one else may (TG-61).
+    assert_eq!(
+        acts.actions,
+        [(
+            1,
+            Action::Leave {
+                player: 0,
+                from: 0,
+                to: 3,
+                points: 10
+            }
+        )]
+    );
+    assert_eq!(g.points[3], 10);
+    assert_eq!(g.points[0], 45 - 6, "leaving costs the team nothing");
+    assert!(g.underworld[3]);
+}
+
+#[test]
+fn tg62_a_team_votes_its_it_player_out_and_pays_4_points() {
+    let teams = [
+        team(
+            "F",
+            false,
+            &[
+                "stay(bid=0, list=0)",
+                "stay(bid=2, eject=1)",
+                "stay(bid=2, eject=1)",
+            ],
+        ),
+        team("N", true, &["stay(bid=3)"]),
+        team("U", true, &["stay(bid=3)"]),
+    ];
+    let (g, acts) = one_turn(&teams, &[], 1);
+    assert_eq!(
+        acts.actions,
+        [(
+            1,
+            Action::Eject {
+                player: 0,
+                from: 0,
+                to: 3,
+                points: 10
+            }
+        )]
+    );
+    assert_eq!(g.points[0], 45 - 4 - 4, "bids, then the ejection");
+    assert_eq!(
+        (g.points[3], g.it),
+        (10, 0),
+        "the ejected player keeps it-ness, alone"
+    );
+}
+
+#[test]
+fn tg63_a_two_player_team_disbands_splitting_its_points() {
+    let teams = [
+        team(
+            "F",
+            false,
+            &["stay(bid=2, disband=100)", "stay(bid=3, disband=100)"],
+        ),
+        team("N", true, &["stay(bid=0, list=0)"]),
+        team("U", true, &["stay(bid=3)"]),
+    ];
+    let (g, acts) = one_turn(&teams, &[], 1);
+    assert_eq!(
+        acts.actions,
+        [(
+            1,
+            Action::Disband {
+                team: 0,
+                a: 0,
+                b: 1,
+                b_team: 3,
+                keep: 20,
+                give: 20
+            }
+        )]
+    );
+    // 45 - 5 = 40: 20 each. Both are underworld players now.
+    assert_eq!((g.points[0], g.points[3]), (20, 20));
+    assert!(g.underworld[0] && g.underworld[3]);
+}
+
+#[test]
+fn tg64_two_underworld_players_found_a_team_pooling_their_points() {
+    let teams = [
+        team("F", false, &["stay(bid=2)", "stay(bid=2)"]),
+        team("N", true, &["stay(bid=0, list=0, found=1)"]),
+        team("U", true, &["stay(bid=3, found=1)"]),
+        team("V", true, &["stay(bid=3)"]),
+    ];
+    let (g, acts) = one_turn(&teams, &[], 1);
+    assert_eq!(
+        acts.actions,
+        [(
+            1,
+            Action::Found {
+                a: 2,
+                b: 3,
+                team: 1,
+                points: 47
+            }
+        )]
+    );
+    assert_eq!(g.points[1], 25 + 22);
+    assert!(
+        !g.underworld[1] && !g.team_in[2],
+        "an element now; the other team is gone"
+    );
+    let s = Settings {
+        elements: 1,
+        it_cost: 0,
+        tag_cost: 0,
+        ..Settings::default()
+    };
+    let mut g = Game::new();
+    let mut acts = Acts::default();
+    let mut o = g.begin(&teams, &s, 3, &mut acts);
+    g.next_turn(&s, &mut o, &mut acts);
+    assert!(acts.actions.is_empty(), "no open element: no new team");
+}
+
+#[test]
+fn tg65_an_underworld_player_is_voted_into_an_element_without_its_points() {
+    let teams = [
+        team(
+            "F",
+            false,
+            &["stay(bid=2, accept=1)", "stay(bid=2, accept=1)"],
+        ),
+        team("N", true, &["stay(bid=0, list=0)"]),
+        team("U", true, &["stay(bid=3, join=100)"]),
+    ];
+    let (g, acts) = one_turn(&teams, &[], 1);
+    assert_eq!(acts.actions, [(1, Action::Join { player: 3, team: 0 })]);
+    assert_eq!(g.points[0], 41, "the team gains no points");
+    assert!(!g.team_in[2]);
+    assert_eq!(g.team[3], 0);
+}
+
+#[test]
+fn tg66_late_signups_play_alone_with_10_points_unless_fewer_than_6_remain() {
+    let six = [
+        team("F", false, &["stay(bid=2)", "stay(bid=2)"]),
+        team("W", false, &["stay(bid=2)", "stay(bid=2)"]),
+        team("N", true, &["stay(bid=0, list=0)"]),
+        team("U", true, &["stay(bid=3)"]),
+    ];
+    let late = [Signup {
+        turn: 2,
+        name: "Late".into(),
+        policy: Policy::parse("flee").unwrap(),
+    }];
+    let (g, acts) = one_turn(&six, &late, 2);
+    assert_eq!(
+        acts.actions,
+        [(
+            2,
+            Action::Signup {
+                player: 6,
+                team: 4,
+                joined: true
+            }
+        )]
+    );
+    assert!(g.alive[6] && g.points[4] == 10 && g.underworld[4]);
+    let five = &six[1..];
+    let (g, acts) = one_turn(five, &late, 2);
+    assert_eq!(
+        acts.actions,
+        [(
+            2,
+            Action::Signup {
+                player: 4,
+                team: u16::MAX,
+                joined: false
+            }
+        )]
+    );
+    assert!(!g.alive[4]);
+}
+
+#[test]
+fn team_actions_and_signups_match_the_reference_game_on_random_rosters() {
+    let policies: Vec<Policy> = [
+        "smart(leave=25, eject=2, accept=1)",
+        "flee(disband=20, found=1, join=12)",
+        "spread(bid=1, accept=1, join=8)",
+        "random(bid=3, found=1, eject=1)",
+        "smart(bid=0, leave=30, disband=30)",
+    ]
+    .iter()
+    .map(|p| Policy::parse(p).unwrap())
+    .collect();
+    let mut g = Game::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for m in 0..300u64 {
+        let t = TagTournament {
+            policies: policies.clone(),
+            teams: [3, 7],
+            team_size: [2, 4],
+            underworld: 40,
+            settings: Settings {
+                max_turns: 150,
+                ..Settings::default()
+            },
+        };
+        let seed = match_seed(0x7A66, m);
+        let teams = t.roster(m, seed);
+        let late: Vec<Signup> = (0..(m % 3))
+            .map(|k| Signup {
+                turn: 2 + 3 * k as u32,
+                name: format!("late{k}"),
+                policy: policies[(m + k) as usize % policies.len()],
+            })
+            .collect();
+        let mut acts = Acts::default();
+        let a = g.play_with(&teams, &late, &t.settings, seed, &mut acts);
+        let b = reference::play_with(&teams, &late, &t.settings, seed);
+        assert_eq!(a, b, "game {m} differs");
+        for (_, act) in &acts.actions {
+            seen.insert(format!("{act:?}").split(' ').next().unwrap().to_string());
+        }
+    }
+    for kind in ["Leave", "Eject", "Disband", "Found", "Join", "Signup"] {
+        assert!(seen.contains(kind), "no {kind} in the sample: {seen:?}");
     }
 }

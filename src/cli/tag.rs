@@ -47,17 +47,17 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
     let mut game = Game::new();
     if a.trace {
         let mut t = JsonTrace::default();
-        let o = game.play(&g.teams, &g.settings, seed, &mut t);
+        let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut t);
         t.finish(&o);
         return Ok(t.out);
     }
-    let mut n = Narrator::new(&g.teams);
+    let mut n = Narrator::with_signups(&g.teams, &g.signups);
     if a.narrate {
-        let o = game.play(&g.teams, &g.settings, seed, &mut n);
+        let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut n);
         n.finish(&o);
         return Ok(n.out);
     }
-    let o = game.play(&g.teams, &g.settings, seed, &mut Silent);
+    let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut Silent);
     n.finish(&o);
     Ok(n.out)
 }
@@ -87,6 +87,14 @@ pub fn check(path: &Path) -> Result<String, String> {
                 "element"
             },
             who.join("; ")
+        ));
+    }
+    for l in &g.signups {
+        out.push_str(&format!(
+            "  {} signs up late at turn {} and plays {}\n",
+            l.name,
+            l.turn,
+            l.policy.spec()
         ));
     }
     if g.settings != Settings::default() {

@@ -74,10 +74,24 @@ pub struct Policy {
     pub replace: bool,
     /// Most names on its tag list (TG-21).
     pub list: usize,
+    /// Team actions (TG-61 .. TG-65), each off at 0. Leaves its team (of 3 or more) to play
+    /// alone when the team's points are at or below `leave`.
+    pub leave: i32,
+    /// Votes to eject a teammate who has been it `eject` turns in a row.
+    pub eject: u32,
+    /// Agrees to disband its two-player team when the team's points are at or below `disband`.
+    pub disband: i32,
+    /// As an underworld player, founds a team with another underworld player who wants to.
+    pub found: bool,
+    /// As an underworld player, asks to join an element when its points are at or below `join`.
+    pub join: i32,
+    /// Votes to let an underworld player join its team.
+    pub accept: bool,
 }
 
 impl Policy {
-    /// Parses `name` or `name(k=v, ...)`; keys: bid, margin, replace (0/1), list.
+    /// Parses `name` or `name(k=v, ...)`; keys: bid, margin, replace (0/1), list, and the team
+    /// actions leave, eject, disband, found (0/1), join, accept (0/1).
     pub fn parse(spec: &str) -> Result<Policy, String> {
         let spec = spec.trim();
         let (name, params) = match spec.split_once('(') {
@@ -112,6 +126,12 @@ impl Policy {
             margin: 2,
             replace: false,
             list: 3,
+            leave: 0,
+            eject: 0,
+            disband: 0,
+            found: false,
+            join: 0,
+            accept: false,
         };
         for part in params.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (k, v) = part.split_once('=').ok_or_else(|| {
@@ -129,15 +149,22 @@ impl Policy {
                 "margin" if (0..=100).contains(&v) => p.margin = v as i32,
                 "replace" if (0..=1).contains(&v) => p.replace = v == 1,
                 "list" if (0..=16).contains(&v) => p.list = v as usize,
-                "bid" | "margin" | "replace" | "list" => {
+                "leave" if (0..=1000).contains(&v) => p.leave = v as i32,
+                "eject" if (0..=1000).contains(&v) => p.eject = v as u32,
+                "disband" if (0..=1000).contains(&v) => p.disband = v as i32,
+                "found" if (0..=1).contains(&v) => p.found = v == 1,
+                "join" if (0..=1000).contains(&v) => p.join = v as i32,
+                "accept" if (0..=1).contains(&v) => p.accept = v == 1,
+                "bid" | "margin" | "replace" | "list" | "leave" | "eject" | "disband" | "found"
+                | "join" | "accept" => {
                     return Err(format!(
-                        "policy `{spec}`: `{}` = {v} is out of range (bid 0..=1000, margin 0..=100, replace 0 or 1, list 0..=16)",
+                        "policy `{spec}`: `{}` = {v} is out of range (bid, leave, eject, disband, join 0..=1000; margin 0..=100; list 0..=16; replace, found, accept 0 or 1)",
                         k.trim()
                     ));
                 }
                 other => {
                     return Err(format!(
-                        "policy `{spec}`: unknown parameter `{other}`; known: bid, margin, replace, list"
+                        "policy `{spec}`: unknown parameter `{other}`; known: bid, margin, replace, list, leave, eject, disband, found, join, accept"
                     ));
                 }
             }
@@ -147,10 +174,34 @@ impl Policy {
 
     /// The policy written back in the parseable form.
     pub fn spec(&self) -> String {
-        format!(
-            "{}(bid={}, margin={}, replace={}, list={})",
+        let mut s = format!(
+            "{}(bid={}, margin={}, replace={}, list={}",
             NAMES[self.kind as usize], self.bid, self.margin, self.replace as u8, self.list
-        )
+        );
+        // Team actions only when set, so the usual labels stay short.
+        for (k, v) in [
+            ("leave", self.leave as i64),
+            ("eject", self.eject as i64),
+            ("disband", self.disband as i64),
+            ("found", self.found as i64),
+            ("join", self.join as i64),
+            ("accept", self.accept as i64),
+        ] {
+            if v != 0 {
+                s.push_str(&format!(", {k}={v}"));
+            }
+        }
+        s + ")"
+    }
+
+    /// Whether it takes part in any team action (the engine skips the step when no one does).
+    pub fn acts(&self) -> bool {
+        self.leave > 0
+            || self.eject > 0
+            || self.disband > 0
+            || self.found
+            || self.join > 0
+            || self.accept
     }
 
     /// Whether to ask for a new place (TG-5): only `replace=1`, and only next to the it player.

@@ -198,11 +198,277 @@ struct Player {
     alive: bool,
 }
 
-/// The whole game played plainly (TG-1 .. TG-40): players as structs, collisions by
+/// One team of the plain game.
+#[derive(Clone)]
+struct Team {
+    points: i32,
+    in_play: bool,
+    underworld: bool,
+    /// False once dissolved by a team action (no place, its slot free).
+    ranked: bool,
+    out_turn: Option<u32>,
+}
+
+/// What a `View` borrows, built afresh for each decision: x, y, team, alive, points.
+type ViewCols = (Vec<i32>, Vec<i32>, Vec<u16>, Vec<bool>, Vec<i32>);
+
+/// The plain game's state.
+struct Plain {
+    side: u32,
+    players: Vec<Player>,
+    teams: Vec<Team>,
+    it: usize,
+    history: Vec<usize>,
+    streak: u32,
+}
+
+impl Plain {
+    fn view_cols(&self) -> ViewCols {
+        let side = self.side.max(1);
+        (
+            self.players
+                .iter()
+                .map(|p| (p.cell % side) as i32)
+                .collect(),
+            self.players
+                .iter()
+                .map(|p| (p.cell / side) as i32)
+                .collect(),
+            self.players.iter().map(|p| p.team as u16).collect(),
+            self.players.iter().map(|p| p.alive).collect(),
+            self.teams.iter().map(|t| t.points).collect(),
+        )
+    }
+
+    fn size(&self, t: usize) -> usize {
+        self.players
+            .iter()
+            .filter(|p| p.alive && p.team == t)
+            .count()
+    }
+
+    fn new_it(&mut self, p: usize) {
+        self.it = p;
+        self.history.push(p);
+        self.streak = 0;
+    }
+
+    /// TG-30.
+    fn eliminate(&mut self, turn: u32, rng: &mut crate::rng::MatchRng) {
+        use rand::RngExt;
+        for t in 0..self.teams.len() {
+            if self.teams[t].in_play && self.teams[t].points <= 0 {
+                self.teams[t].in_play = false;
+                self.teams[t].out_turn = Some(turn);
+                for p in self.players.iter_mut().filter(|p| p.team == t) {
+                    p.alive = false;
+                }
+            }
+        }
+        if !self.players[self.it].alive {
+            if let Some(&p) = self.history.iter().rev().find(|&&p| self.players[p].alive) {
+                self.new_it(p);
+            } else {
+                let alive: Vec<usize> = (0..self.players.len())
+                    .filter(|&i| self.players[i].alive)
+                    .collect();
+                if !alive.is_empty() {
+                    let p = alive[rng.random_range(0..alive.len())];
+                    self.new_it(p);
+                }
+            }
+        }
+    }
+
+    fn new_team(&mut self, underworld: bool, points: i32) -> usize {
+        let team = Team {
+            points,
+            in_play: true,
+            underworld,
+            ranked: true,
+            out_turn: None,
+        };
+        match self.teams.iter().position(|t| !t.ranked && !t.in_play) {
+            Some(t) => {
+                self.teams[t] = team;
+                t
+            }
+            None => {
+                self.teams.push(team);
+                self.teams.len() - 1
+            }
+        }
+    }
+
+    fn dissolve(&mut self, t: usize) {
+        self.teams[t].ranked = false;
+        self.teams[t].in_play = false;
+        self.teams[t].points = 0;
+    }
+
+    /// TG-61 .. TG-66, as the rules read, in their order.
+    fn team_actions(
+        &mut self,
+        turn: u32,
+        s: &Settings,
+        signups: &[(u32, usize)],
+        rng: &mut crate::rng::MatchRng,
+    ) {
+        use rand::RngExt;
+        let n = self.players.len();
+        for i in 0..n {
+            let t = self.players[i].team;
+            let leave = self.players[i].policy.leave;
+            if self.players[i].alive
+                && leave > 0
+                && !self.teams[t].underworld
+                && self.teams[t].points <= leave
+                && self.size(t) >= 3
+            {
+                let to = self.new_team(true, s.newcomer_points);
+                self.players[i].team = to;
+            }
+        }
+        let c = self.it;
+        let t = self.players[c].team;
+        if self.players[c].alive && !self.teams[t].underworld && self.size(t) >= 3 {
+            let votes = (0..n)
+                .filter(|&j| {
+                    let p = &self.players[j];
+                    j != c
+                        && p.alive
+                        && p.team == t
+                        && p.policy.eject > 0
+                        && self.streak >= p.policy.eject
+                })
+                .count();
+            if 2 * votes > self.size(t) {
+                let to = self.new_team(true, s.newcomer_points);
+                self.players[c].team = to;
+                self.teams[t].points -= s.eject_cost;
+            }
+        }
+        let teams_now = self.teams.len();
+        for t in 0..teams_now {
+            if !self.teams[t].in_play || self.teams[t].underworld || self.size(t) != 2 {
+                continue;
+            }
+            let members: Vec<usize> = (0..n)
+                .filter(|&i| self.players[i].alive && self.players[i].team == t)
+                .collect();
+            let pts = self.teams[t].points;
+            if members.iter().all(|&i| {
+                self.players[i].policy.disband > 0 && pts <= self.players[i].policy.disband
+            }) {
+                let keep = (pts + 1) / 2;
+                self.teams[t].points = keep;
+                self.teams[t].underworld = true;
+                let bt = self.new_team(true, pts - keep);
+                self.players[members[1]].team = bt;
+            }
+        }
+        for a in 0..n {
+            let ta = self.players[a].team;
+            if !self.players[a].alive || !self.players[a].policy.found || !self.teams[ta].underworld
+            {
+                continue;
+            }
+            let elements = self
+                .teams
+                .iter()
+                .filter(|t| t.in_play && !t.underworld)
+                .count();
+            if elements >= s.elements as usize {
+                break;
+            }
+            let side = self.side;
+            let cheb = |p: &Player, q: &Player| {
+                let (ax, ay) = ((p.cell % side) as i32, (p.cell / side) as i32);
+                let (bx, by) = ((q.cell % side) as i32, (q.cell / side) as i32);
+                (ax - bx).abs().max((ay - by).abs())
+            };
+            let partner = (0..n)
+                .filter(|&b| {
+                    let q = &self.players[b];
+                    b != a && q.alive && q.policy.found && self.teams[q.team].underworld
+                })
+                .min_by_key(|&b| (cheb(&self.players[a], &self.players[b]), b));
+            if let Some(b) = partner {
+                let tb = self.players[b].team;
+                self.teams[ta].points += self.teams[tb].points;
+                self.teams[ta].underworld = false;
+                self.players[b].team = ta;
+                self.dissolve(tb);
+            }
+        }
+        for i in 0..n {
+            let ti = self.players[i].team;
+            let join = self.players[i].policy.join;
+            if !self.players[i].alive
+                || join == 0
+                || !self.teams[ti].underworld
+                || self.teams[ti].points > join
+            {
+                continue;
+            }
+            let mut best: Option<usize> = None;
+            for t in 0..self.teams.len() {
+                if !self.teams[t].in_play || self.teams[t].underworld {
+                    continue;
+                }
+                let votes = self
+                    .players
+                    .iter()
+                    .filter(|p| p.alive && p.team == t && p.policy.accept)
+                    .count();
+                if 2 * votes > self.size(t)
+                    && best.is_none_or(|b| self.teams[t].points > self.teams[b].points)
+                {
+                    best = Some(t);
+                }
+            }
+            if let Some(t) = best {
+                self.players[i].team = t;
+                self.dissolve(ti);
+            }
+        }
+        for &(when, i) in signups {
+            if when != turn {
+                continue;
+            }
+            if self.players.iter().filter(|p| p.alive).count() < s.late_min_players as usize {
+                continue;
+            }
+            let free: Vec<u32> = (0..self.side * self.side)
+                .filter(|&c| !self.players.iter().any(|p| p.alive && p.cell == c))
+                .collect();
+            if free.is_empty() {
+                continue;
+            }
+            let c = free[rng.random_range(0..free.len())];
+            let t = self.new_team(true, s.newcomer_points);
+            self.players[i].team = t;
+            self.players[i].alive = true;
+            self.players[i].cell = c;
+        }
+    }
+}
+
+/// The whole game played plainly (TG-1 .. TG-66): players and teams as structs, collisions by
 /// [`resolve`], every rule written where it happens. `kernel::engine` is held to it on random
 /// games; it shares only `rules`, the policies and the draws' order (TG-40) with it.
 pub fn play(
     teams: &[crate::games::elemental_tag::kernel::engine::TeamSpec],
+    s: &Settings,
+    seed: u64,
+) -> crate::games::elemental_tag::kernel::engine::Outcome {
+    play_with(teams, &[], s, seed)
+}
+
+/// [`play`] with late signups (TG-66).
+pub fn play_with(
+    teams: &[crate::games::elemental_tag::kernel::engine::TeamSpec],
+    signups: &[crate::games::elemental_tag::kernel::engine::Signup],
     s: &Settings,
     seed: u64,
 ) -> crate::games::elemental_tag::kernel::engine::Outcome {
@@ -227,104 +493,72 @@ pub fn play(
         }
     }
     let n = players.len();
-    let mut points: Vec<i32> = teams
+    let mut late = Vec::new();
+    for g in signups {
+        late.push((g.turn, players.len()));
+        players.push(Player {
+            team: usize::MAX,
+            policy: g.policy,
+            cell: u32::MAX,
+            alive: false,
+        });
+    }
+    let total = players.len();
+    let team_list: Vec<Team> = teams
         .iter()
-        .map(|t| {
-            if t.underworld {
+        .map(|t| Team {
+            points: if t.underworld {
                 s.underworld_points
             } else {
                 s.element_points
-            }
+            },
+            in_play: true,
+            underworld: t.underworld,
+            ranked: true,
+            out_turn: None,
         })
         .collect();
-    let mut out_turn: Vec<Option<u32>> = vec![None; teams.len()];
-    let bid: Vec<i32> = players.iter().map(|p| p.policy.bid).collect();
-    let mut turns_it = vec![0u32; n];
-    let mut tags = vec![0u32; n];
-    let mut replaced = vec![false; n];
+    let bid: Vec<i32> = (0..total)
+        .map(|i| if i < n { players[i].policy.bid } else { 0 })
+        .collect();
+    let mut turns_it = vec![0u32; total];
+    let mut tags = vec![0u32; total];
+    let mut replaced = vec![false; total];
     // TG-2, TG-3.
-    let low = *bid.iter().min().unwrap();
+    let low = *bid[..n].iter().min().unwrap();
     let tied: Vec<usize> = (0..n).filter(|&i| bid[i] == low).collect();
-    let mut it = tied[rules_rng.random_range(0..tied.len())];
-    let first_it = it;
+    let first_it = tied[rules_rng.random_range(0..tied.len())];
     let average = match s.tie_average {
-        TieAverage::All => div_round_half_up(bid.iter().map(|&b| b as i64).sum(), n as i64) as i32,
+        TieAverage::All => {
+            div_round_half_up(bid[..n].iter().map(|&b| b as i64).sum(), n as i64) as i32
+        }
         TieAverage::Tied => low,
     };
+    let mut g = Plain {
+        side: 0,
+        players,
+        teams: team_list,
+        it: first_it,
+        history: vec![first_it],
+        streak: 0,
+    };
     for i in 0..n {
-        if i != it {
-            points[players[i].team] -= if bid[i] == low { average } else { bid[i] };
+        if i != first_it {
+            let t = g.players[i].team;
+            g.teams[t].points -= if bid[i] == low { average } else { bid[i] };
         }
     }
-    let mut history = vec![it];
-    // TG-30 (also TG-6 at turn 0).
-    let eliminate = |turn: u32,
-                     players: &mut Vec<Player>,
-                     points: &[i32],
-                     out_turn: &mut Vec<Option<u32>>,
-                     it: &mut usize,
-                     history: &mut Vec<usize>,
-                     rng: &mut crate::rng::MatchRng|
-     -> Vec<u16> {
-        let mut out = Vec::new();
-        for t in 0..points.len() {
-            if out_turn[t].is_none() && points[t] <= 0 {
-                out_turn[t] = Some(turn);
-                out.push(t as u16);
-                for p in players.iter_mut().filter(|p| p.team == t) {
-                    p.alive = false;
-                }
-            }
-        }
-        if !players[*it].alive {
-            if let Some(&p) = history.iter().rev().find(|&&p| players[p].alive) {
-                *it = p;
-                history.push(p);
-            } else {
-                let alive: Vec<usize> = (0..players.len()).filter(|&i| players[i].alive).collect();
-                if !alive.is_empty() {
-                    *it = alive[rng.random_range(0..alive.len())];
-                    history.push(*it);
-                }
-            }
-        }
-        out
-    };
-    eliminate(
-        0,
-        &mut players,
-        &points,
-        &mut out_turn,
-        &mut it,
-        &mut history,
-        &mut rules_rng,
-    );
+    g.eliminate(0, &mut rules_rng);
     // TG-4, TG-5.
-    let side = grid_side(s, players.iter().filter(|p| p.alive).count() as u32);
+    g.side = grid_side(s, g.players.iter().filter(|p| p.alive).count() as u32);
+    let side = g.side;
     let mut free: Vec<u32> = (0..side * side).collect();
     free.shuffle(&mut rules_rng);
-    for p in players.iter_mut().filter(|p| p.alive) {
+    for p in g.players.iter_mut().filter(|p| p.alive) {
         p.cell = free.pop().unwrap();
     }
-    let view_of = |players: &[Player], points: &[i32], it: usize, me: usize| {
-        (
-            players
-                .iter()
-                .map(|p| (p.cell % side) as i32)
-                .collect::<Vec<i32>>(),
-            players
-                .iter()
-                .map(|p| (p.cell / side) as i32)
-                .collect::<Vec<i32>>(),
-            players.iter().map(|p| p.team as u16).collect::<Vec<u16>>(),
-            players.iter().map(|p| p.alive).collect::<Vec<bool>>(),
-            points.to_vec(),
-            it,
-            me,
-        )
-    };
     for i in 0..n {
-        let (x, y, team, alive, pts, it_, me) = view_of(&players, &points, it, i);
+        let (x, y, team, alive, pts) = g.view_cols();
         let v = View {
             side,
             x: &x,
@@ -332,33 +566,25 @@ pub fn play(
             team: &team,
             alive: &alive,
             points: &pts,
-            it: it_ as u32,
-            me: me as u32,
+            it: g.it as u32,
+            me: i as u32,
         };
-        if players[i].alive && players[i].policy.wants_new_place(&v) && !free.is_empty() {
+        if g.players[i].alive && g.players[i].policy.wants_new_place(&v) && !free.is_empty() {
             let j = rules_rng.random_range(0..free.len());
             let new = free.swap_remove(j);
-            free.push(players[i].cell);
-            players[i].cell = new;
-            points[players[i].team] -= s.replace_cost;
+            free.push(g.players[i].cell);
+            g.players[i].cell = new;
+            let t = g.players[i].team;
+            g.teams[t].points -= s.replace_cost;
             replaced[i] = true;
         }
     }
-    eliminate(
-        0,
-        &mut players,
-        &points,
-        &mut out_turn,
-        &mut it,
-        &mut history,
-        &mut rules_rng,
-    );
+    g.eliminate(0, &mut rules_rng);
     let mut turn = 0;
     let mut moves = 0u64;
     let mut end = End::Won;
     loop {
-        let teams_in = out_turn.iter().filter(|t| t.is_none()).count();
-        if teams_in <= 1 {
+        if g.teams.iter().filter(|t| t.in_play).count() <= 1 {
             break;
         }
         if turn >= s.max_turns {
@@ -367,9 +593,10 @@ pub fn play(
         }
         turn += 1;
         // TG-20, TG-21.
-        let it_team = players[it].team;
-        points[it_team] -= s.it_cost;
-        let (x, y, team, alive, pts, _, _) = view_of(&players, &points, it, it);
+        let it = g.it;
+        let it_team = g.players[it].team;
+        g.teams[it_team].points -= s.it_cost;
+        let (x, y, team, alive, pts) = g.view_cols();
         let v = View {
             side,
             x: &x,
@@ -381,14 +608,15 @@ pub fn play(
             me: it as u32,
         };
         let mut list = [0u32; 16];
-        let listed = players[it].policy.tag_list(&v, &mut list);
-        points[it_team] -= s.tag_cost * listed as i32;
+        let listed = g.players[it].policy.tag_list(&v, &mut list);
+        g.teams[it_team].points -= s.tag_cost * listed as i32;
         turns_it[it] += 1;
+        g.streak += 1;
         // TG-10.
-        let ids: Vec<usize> = (0..n).filter(|&i| players[i].alive).collect();
+        let ids: Vec<usize> = (0..total).filter(|&i| g.players[i].alive).collect();
         let mut dirs = Vec::new();
         for &i in &ids {
-            let (x, y, team, alive, pts, _, _) = view_of(&players, &points, it, i);
+            let (x, y, team, alive, pts) = g.view_cols();
             let v = View {
                 side,
                 x: &x,
@@ -399,13 +627,13 @@ pub fn play(
                 it: it as u32,
                 me: i as u32,
             };
-            dirs.push(players[i].policy.choose(&v, &mut moves_rng));
+            dirs.push(g.players[i].policy.choose(&v, &mut moves_rng));
         }
         moves += ids.len() as u64;
-        let from: Vec<u32> = ids.iter().map(|&i| players[i].cell).collect();
+        let from: Vec<u32> = ids.iter().map(|&i| g.players[i].cell).collect();
         let (ends, events) = resolve(side, &from, &dirs, s);
         for (k, &i) in ids.iter().enumerate() {
-            players[i].cell = ends[k];
+            g.players[i].cell = ends[k];
         }
         // TG-23: whom the it player's own move collided into.
         let me = ids.iter().position(|&i| i == it).unwrap() as u32;
@@ -427,26 +655,19 @@ pub fn play(
         {
             let t = t as usize;
             // TG-22.
-            if players[t].team != it_team {
-                points[players[t].team] -= s.tagged_cost;
+            let tt = g.players[t].team;
+            if tt != it_team {
+                g.teams[tt].points -= s.tagged_cost;
             }
             tags[it] += 1;
-            it = t;
-            history.push(t);
+            // The engine keeps one history entry per player; only the latest matters here.
+            g.new_it(t);
         }
-        eliminate(
-            turn,
-            &mut players,
-            &points,
-            &mut out_turn,
-            &mut it,
-            &mut history,
-            &mut rules_rng,
-        );
+        g.eliminate(turn, &mut rules_rng);
+        g.team_actions(turn, s, &late, &mut rules_rng);
+        g.eliminate(turn, &mut rules_rng);
     }
-    let left: Vec<usize> = (0..teams.len())
-        .filter(|&t| out_turn[t].is_none())
-        .collect();
+    let left: Vec<usize> = (0..g.teams.len()).filter(|&t| g.teams[t].in_play).collect();
     if end != End::TurnCap {
         end = if left.len() == 1 {
             End::Won
@@ -454,16 +675,18 @@ pub fn play(
             End::AllOut
         };
     }
-    // TG-32, TG-33: rank groups by the turn they fell, still-in first.
-    let key = |t: usize| out_turn[t].map_or(u32::MAX, |x| x);
-    let mut groups: Vec<u32> = (0..teams.len()).map(key).collect();
+    // TG-32, TG-33: rank the ranked teams by the turn they fell, still-in first.
+    let key = |t: &Team| t.out_turn.map_or(u32::MAX, |x| x);
+    let mut groups: Vec<u32> = g.teams.iter().filter(|t| t.ranked).map(key).collect();
     groups.sort_unstable_by(|a, b| b.cmp(a));
     groups.dedup();
-    let mut score_of = vec![0u32; teams.len()];
+    let mut score_of = vec![0u32; g.teams.len()];
     let mut place = 0usize;
-    for g in groups {
-        let members: Vec<usize> = (0..teams.len()).filter(|&t| key(t) == g).collect();
-        let p = if place == 0 && g != u32::MAX {
+    for grp in groups {
+        let members: Vec<usize> = (0..g.teams.len())
+            .filter(|&t| g.teams[t].ranked && key(&g.teams[t]) == grp)
+            .collect();
+        let p = if place == 0 && grp != u32::MAX {
             1
         } else {
             place
@@ -473,18 +696,36 @@ pub fn play(
         }
         place = p.max(place) + members.len();
     }
+    let team_of: Vec<u16> = g
+        .players
+        .iter()
+        .map(|p| {
+            if p.team == usize::MAX {
+                u16::MAX
+            } else {
+                p.team as u16
+            }
+        })
+        .collect();
+    let player_score = team_of
+        .iter()
+        .map(|&t| score_of.get(t as usize).copied().unwrap_or(0))
+        .collect();
     Outcome {
         end,
         turns: turn,
         side,
         winner: (end == End::Won).then(|| left[0] as u16),
         score: score_of,
-        out_turn,
-        points,
+        out_turn: g.teams.iter().map(|t| t.out_turn).collect(),
+        points: g.teams.iter().map(|t| t.points).collect(),
         bid,
         turns_it,
         tags,
         replaced,
+        team_of,
+        player_score,
+        ranked: g.teams.iter().map(|t| t.ranked).collect(),
         first_it: first_it as u32,
         moves,
     }

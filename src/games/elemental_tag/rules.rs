@@ -61,6 +61,14 @@ pub struct Settings {
     pub tagged_cost: i32,
     pub follow: Follow,
     pub cycles: Cycles,
+    /// TG-61, TG-62, TG-66: points of a player who leaves, is ejected or signs up late.
+    pub newcomer_points: i32,
+    /// TG-62: points a team loses for ejecting a player.
+    pub eject_cost: i32,
+    /// TG-64: elements a game has (a new team needs one no team in play holds).
+    pub elements: u32,
+    /// TG-66: late signups close when fewer than this many players remain.
+    pub late_min_players: u32,
     /// TG-31: turns after which a game stops, reported as a turn cap.
     pub max_turns: u32,
 }
@@ -79,6 +87,10 @@ impl Default for Settings {
             tagged_cost: 4,
             follow: Follow::Allowed,
             cycles: Cycles::Move,
+            newcomer_points: 10,
+            eject_cost: 4,
+            elements: 12,
+            late_min_players: 6,
             max_turns: 200,
         }
     }

@@ -5,7 +5,9 @@
 use std::fmt::Write;
 
 use crate::games::elemental_tag::kernel::collide::Collision;
-use crate::games::elemental_tag::kernel::engine::{End, Game, Outcome, TeamSpec, TurnHook};
+use crate::games::elemental_tag::kernel::engine::{
+    Action, End, Game, Outcome, Signup, TeamSpec, TurnHook,
+};
 use crate::games::elemental_tag::rules::DIR_NAMES;
 
 /// The map's mark for player `i`: A..Z, then a..z, then digits, then `#`.
@@ -18,19 +20,116 @@ pub fn mark(i: usize) -> char {
 pub struct Narrator<'a> {
     pub teams: &'a [TeamSpec],
     pub names: Vec<&'a str>,
+    /// Team names by index, grown as team actions make teams.
+    team_names: Vec<String>,
     pub out: String,
 }
 
 impl<'a> Narrator<'a> {
     pub fn new(teams: &'a [TeamSpec]) -> Narrator<'a> {
+        Narrator::with_signups(teams, &[])
+    }
+
+    /// A narrator that also knows the late signups' names (TG-66).
+    pub fn with_signups(teams: &'a [TeamSpec], signups: &'a [Signup]) -> Narrator<'a> {
         let names = teams
             .iter()
             .flat_map(|t| t.players.iter().map(|p| p.0.as_str()))
+            .chain(signups.iter().map(|g| g.name.as_str()))
             .collect();
         Narrator {
             teams,
             names,
+            team_names: teams.iter().map(|t| t.name.clone()).collect(),
             out: String::new(),
+        }
+    }
+
+    fn name_team(&mut self, t: u16, name: String) {
+        let t = t as usize;
+        if self.team_names.len() <= t {
+            self.team_names.resize(t + 1, String::new());
+        }
+        self.team_names[t] = name;
+    }
+
+    fn actions(&mut self, g: &Game, actions: &[Action]) {
+        for a in actions {
+            let line = match *a {
+                Action::Leave {
+                    player,
+                    from,
+                    to,
+                    points,
+                } => {
+                    let p = self.names[player as usize];
+                    let line = format!(
+                        "{p} leaves {} and plays alone with {points} points (TG-61).",
+                        self.team_names[from as usize]
+                    );
+                    self.name_team(to, p.to_string());
+                    line
+                }
+                Action::Eject {
+                    player,
+                    from,
+                    to,
+                    points,
+                } => {
+                    let p = self.names[player as usize];
+                    let from = &self.team_names[from as usize];
+                    let line = format!(
+                        "{from} votes {p} out: {p} plays alone with {points} points, {from} pays for it (TG-62)."
+                    );
+                    self.name_team(to, p.to_string());
+                    line
+                }
+                Action::Disband {
+                    team,
+                    a,
+                    b,
+                    b_team,
+                    keep,
+                    give,
+                } => {
+                    let (pa, pb) = (self.names[a as usize], self.names[b as usize]);
+                    let line = format!(
+                        "{} disbands: {pa} keeps {keep} points, {pb} takes {give} (TG-63).",
+                        self.team_names[team as usize]
+                    );
+                    self.name_team(team, pa.to_string());
+                    self.name_team(b_team, pb.to_string());
+                    line
+                }
+                Action::Found { a, b, team, points } => {
+                    let (pa, pb) = (self.names[a as usize], self.names[b as usize]);
+                    self.name_team(team, format!("{pa} and {pb}"));
+                    format!(
+                        "{pa} and {pb} found a team on an open element with {points} points (TG-64)."
+                    )
+                }
+                Action::Join { player, team } => format!(
+                    "{} is voted into {} (TG-65).",
+                    self.names[player as usize], self.team_names[team as usize]
+                ),
+                Action::Signup {
+                    player,
+                    team,
+                    joined,
+                } => {
+                    let p = self.names[player as usize];
+                    if joined {
+                        self.name_team(team, p.to_string());
+                        format!(
+                            "{p} signs up late and plays alone with {} points (TG-66).",
+                            g.points[team as usize]
+                        )
+                    } else {
+                        format!("{p} signs up late, but too few players remain (TG-66).")
+                    }
+                }
+            };
+            let _ = writeln!(self.out, "  {line}");
         }
     }
 
@@ -50,11 +149,11 @@ impl<'a> Narrator<'a> {
 
     fn points(&mut self, g: &Game) {
         let parts: Vec<String> = self
-            .teams
+            .team_names
             .iter()
             .enumerate()
-            .filter(|(t, _)| g.team_in[*t])
-            .map(|(t, spec)| format!("{} {}", spec.name, g.points[t]))
+            .filter(|(t, _)| g.team_in.get(*t).copied().unwrap_or(false))
+            .map(|(t, name)| format!("{name} {}", g.points[t]))
             .collect();
         let _ = writeln!(
             self.out,
@@ -70,7 +169,7 @@ impl<'a> Narrator<'a> {
             End::Won => writeln!(
                 self.out,
                 "{} wins after {} turns.",
-                self.teams[o.winner.unwrap() as usize].name,
+                self.team_names[o.winner.unwrap() as usize],
                 o.turns
             ),
             End::AllOut => writeln!(
@@ -85,10 +184,12 @@ impl<'a> Narrator<'a> {
             ),
         };
         let parts: Vec<String> = self
-            .teams
+            .team_names
             .iter()
             .zip(&o.score)
-            .map(|(t, s)| format!("{} {s}", t.name))
+            .zip(&o.ranked)
+            .filter(|((n, _), ranked)| !n.is_empty() && **ranked)
+            .map(|((t, s), _)| format!("{t} {s}"))
             .collect();
         let _ = writeln!(self.out, "Scores (TG-32): {}.", parts.join(", "));
     }
@@ -144,6 +245,7 @@ impl TurnHook for Narrator<'_> {
         collisions: &[Collision],
         tag: Option<(u32, u32)>,
         out: &[u16],
+        actions: &[Action],
     ) {
         let _ = writeln!(self.out, "Turn {turn}:");
         let moves: Vec<String> = ids
@@ -180,9 +282,10 @@ impl TurnHook for Narrator<'_> {
             let _ = writeln!(
                 self.out,
                 "  {} is out of points: all its players leave the game (TG-30).",
-                self.teams[t as usize].name
+                self.team_names[t as usize]
             );
         }
+        self.actions(g, actions);
         self.points(g);
         self.map(g);
     }
@@ -206,7 +309,9 @@ impl TurnHook for JsonTrace {
         collisions: &[Collision],
         tag: Option<(u32, u32)>,
         out: &[u16],
+        actions: &[Action],
     ) {
+        let acts: Vec<String> = actions.iter().map(|a| format!("\"{a:?}\"")).collect();
         let cells: Vec<String> = ids
             .iter()
             .map(|&i| g.cell[i as usize].to_string())
@@ -227,14 +332,15 @@ impl TurnHook for JsonTrace {
         let tag = tag.map_or("null".into(), |(a, b)| format!("[{a},{b}]"));
         let _ = writeln!(
             self.out,
-            "{{\"turn\":{turn},\"players\":[{}],\"moves\":[{}],\"cells\":[{}],\"collisions\":[{}],\"tag\":{tag},\"it\":{},\"points\":[{}],\"out\":[{}]}}",
+            "{{\"turn\":{turn},\"players\":[{}],\"moves\":[{}],\"cells\":[{}],\"collisions\":[{}],\"tag\":{tag},\"it\":{},\"points\":[{}],\"out\":[{}],\"actions\":[{}]}}",
             players.join(","),
             dirs.join(","),
             cells.join(","),
             col.join(","),
             g.it,
             points.join(","),
-            outs.join(",")
+            outs.join(","),
+            acts.join(",")
         );
     }
 }

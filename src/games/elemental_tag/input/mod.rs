@@ -13,12 +13,17 @@
 //! name = "Nyx"
 //! underworld = true          # an underworld player: alone, 25 points
 //! players = [{ name = "Nyx", policy = "random" }]
+//!
+//! [[signup]]                 # optional: a late signup (TG-66), alone with 10 points
+//! turn = 5
+//! name = "Vesper"
+//! policy = "smart"
 //! ```
 
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::games::elemental_tag::kernel::engine::TeamSpec;
+use crate::games::elemental_tag::kernel::engine::{Signup, TeamSpec};
 use crate::games::elemental_tag::policy::Policy;
 use crate::games::elemental_tag::rules::{Settings, grid_side};
 use crate::games::file_error::{FileCtx, FileError};
@@ -32,6 +37,17 @@ struct File {
     settings: Settings,
     #[serde(default)]
     team: Vec<TeamFile>,
+    /// Late signups (TG-66).
+    #[serde(default)]
+    signup: Vec<SignupFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SignupFile {
+    turn: Spanned<u32>,
+    name: Spanned<String>,
+    policy: Spanned<String>,
 }
 
 #[derive(Deserialize)]
@@ -56,6 +72,8 @@ pub struct GameFile {
     /// The file's `seed` (default 42): `--seed` overrides it.
     pub seed: u64,
     pub teams: Vec<TeamSpec>,
+    /// Players who sign up late (TG-66), in the file's order.
+    pub signups: Vec<Signup>,
     pub settings: Settings,
 }
 
@@ -71,6 +89,8 @@ pub fn check_settings(s: &Settings) -> Result<(), (&'static str, String)> {
         }
     }
     let costs = [
+        ("newcomer_points", s.newcomer_points),
+        ("eject_cost", s.eject_cost),
         ("replace_cost", s.replace_cost),
         ("it_cost", s.it_cost),
         ("tag_cost", s.tag_cost),
@@ -176,6 +196,32 @@ pub fn parse(file: &str, text: &str) -> Result<GameFile, FileError> {
             players,
         });
     }
+    let mut signups = Vec::new();
+    for (k, g) in f.signup.iter().enumerate() {
+        let name = g.name.get_ref().trim().to_string();
+        if name.is_empty() || names.contains(&name) {
+            return Err(cx.err(
+                Some(g.name.span()),
+                format!("signup[{k}].name"),
+                format!("`{name}`: give every player its own, non-empty name"),
+            ));
+        }
+        if *g.turn.get_ref() == 0 {
+            return Err(cx.err(
+                Some(g.turn.span()),
+                format!("signup[{k}].turn"),
+                "0: a late signup joins at the end of turn 1 or later",
+            ));
+        }
+        names.push(name.clone());
+        let policy = Policy::parse(g.policy.get_ref())
+            .map_err(|m| cx.err(Some(g.policy.span()), format!("signup[{k}].policy"), m))?;
+        signups.push(Signup {
+            turn: *g.turn.get_ref(),
+            name,
+            policy,
+        });
+    }
     if names.len() > MAX_PLAYERS {
         return Err(cx.err(
             None,
@@ -197,6 +243,7 @@ pub fn parse(file: &str, text: &str) -> Result<GameFile, FileError> {
     Ok(GameFile {
         seed: f.seed.unwrap_or(42),
         teams,
+        signups,
         settings: f.settings,
     })
 }

@@ -20,6 +20,58 @@ pub struct TeamSpec {
     pub players: Vec<(String, Policy)>,
 }
 
+/// A player who signs up late (TG-66): it joins as an underworld player at the end of `turn`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signup {
+    pub turn: u32,
+    pub name: String,
+    pub policy: Policy,
+}
+
+/// A team action taken at the end of a turn (TG-61 .. TG-66); teams by index, players by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// `player` left `from` to play alone as team `to`, with `points`.
+    Leave {
+        player: u32,
+        from: u16,
+        to: u16,
+        points: i32,
+    },
+    /// `from` voted `player` out; it plays alone as team `to`, with `points`.
+    Eject {
+        player: u32,
+        from: u16,
+        to: u16,
+        points: i32,
+    },
+    /// Two-player team `team` split: `a` keeps it as an underworld player with `keep` points, `b`
+    /// plays as `b_team` with `give`.
+    Disband {
+        team: u16,
+        a: u32,
+        b: u32,
+        b_team: u16,
+        keep: i32,
+        give: i32,
+    },
+    /// Underworld players `a` and `b` pooled their points into team `team` (an element now).
+    Found {
+        a: u32,
+        b: u32,
+        team: u16,
+        points: i32,
+    },
+    /// Underworld player `player` was voted into `team`; its own points are gone.
+    Join { player: u32, team: u16 },
+    /// A late signup joined as team `team`; `joined` is false when too few players remained.
+    Signup {
+        player: u32,
+        team: u16,
+        joined: bool,
+    },
+}
+
 /// How a game ended (TG-31).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum End {
@@ -49,7 +101,8 @@ pub struct Outcome {
     pub side: u32,
     /// The team left standing (`End::Won`).
     pub winner: Option<u16>,
-    /// Per team: scoring points (TG-32), the turn it fell (None: still in), points at the end.
+    /// Per team (those made by team actions included): scoring points (TG-32), the turn it fell
+    /// (None: still in, or dissolved), points at the end.
     pub score: Vec<u32>,
     pub out_turn: Vec<Option<u32>>,
     pub points: Vec<i32>,
@@ -59,6 +112,12 @@ pub struct Outcome {
     pub turns_it: Vec<u32>,
     pub tags: Vec<u32>,
     pub replaced: Vec<bool>,
+    /// Per player: the team it ended in (`u16::MAX`: a late signup that never joined) and that
+    /// team's scoring points.
+    pub team_of: Vec<u16>,
+    pub player_score: Vec<u32>,
+    /// Per team: whether it took a place (false: dissolved by a team action).
+    pub ranked: Vec<bool>,
     pub first_it: u32,
     /// Moves resolved (alive players x turns): the kernel's unit of work.
     pub moves: u64,
@@ -70,7 +129,7 @@ pub trait TurnHook {
     /// Before the first turn: bids paid, places drawn.
     fn start(&mut self, _g: &Game, _o: &Outcome) {}
     /// `from`/`dirs` of every player (dead ones: ignored); collisions with players as indices
-    /// into `ids`; the tag made (tagger, tagged) if any; teams out this turn.
+    /// into `ids`; the tag made (tagger, tagged) if any; teams out this turn; team actions.
     #[allow(clippy::too_many_arguments)]
     fn turn(
         &mut self,
@@ -82,6 +141,7 @@ pub trait TurnHook {
         _collisions: &[Collision],
         _tag: Option<(u32, u32)>,
         _out: &[u16],
+        _actions: &[Action],
     ) {
     }
 }
@@ -104,7 +164,20 @@ pub struct Game {
     pub alive: Vec<bool>,
     pub points: Vec<i32>,
     pub team_in: Vec<bool>,
+    /// Per team: an underworld player (alone), whether it counts for places (false: dissolved by
+    /// a team action, its slot free for a new team), the turn it fell.
+    pub underworld: Vec<bool>,
+    ranked: Vec<bool>,
+    out_turn: Vec<Option<u32>>,
     pub it: u32,
+    /// Turns the it player has been it in a row (TG-62's eject votes read it).
+    it_streak: u32,
+    /// Whether any policy takes team actions or anyone signs up late: else the step is skipped.
+    acts: bool,
+    /// `(turn, player)` of each late signup.
+    signups: Vec<(u32, u32)>,
+    /// The team actions of the last turn.
+    pub actions: Vec<Action>,
     /// Who was it, oldest first (TG-30's transfer walks it backwards).
     history: Vec<u32>,
     resolver: Resolver,
@@ -148,7 +221,19 @@ impl Game {
         seed: u64,
         hook: &mut H,
     ) -> Outcome {
-        let mut o = self.begin(teams, s, seed, hook);
+        self.play_with(teams, &[], s, seed, hook)
+    }
+
+    /// [`Game::play`] with late signups (TG-66).
+    pub fn play_with<H: TurnHook>(
+        &mut self,
+        teams: &[TeamSpec],
+        signups: &[Signup],
+        s: &Settings,
+        seed: u64,
+        hook: &mut H,
+    ) -> Outcome {
+        let mut o = self.begin_with(teams, signups, s, seed, hook);
         while self.next_turn(s, &mut o, hook) {}
         self.finish(&mut o);
         o
@@ -163,19 +248,57 @@ impl Game {
         seed: u64,
         hook: &mut H,
     ) -> Outcome {
+        self.begin_with(teams, &[], s, seed, hook)
+    }
+
+    /// [`Game::begin`] with late signups (TG-66).
+    pub fn begin_with<H: TurnHook>(
+        &mut self,
+        teams: &[TeamSpec],
+        signups: &[Signup],
+        s: &Settings,
+        seed: u64,
+        hook: &mut H,
+    ) -> Outcome {
         let mut rules_rng = match_stream_rng(seed, Stream::Tag);
         self.moves_rng = Some(match_stream_rng(seed, Stream::Moves));
         self.turn_no = 0;
         self.policies.clear();
         self.policies
             .extend(teams.iter().flat_map(|t| t.players.iter().map(|p| p.1)));
+        // Bidders: the players of the start; late signups come after them.
         let n = self.policies.len();
+        self.policies.extend(signups.iter().map(|g| g.policy));
+        let total = self.policies.len();
         let k = teams.len();
         self.team.clear();
         for (t, spec) in teams.iter().enumerate() {
             self.team
                 .extend(std::iter::repeat_n(t as u16, spec.players.len()));
         }
+        self.team.resize(total, u16::MAX);
+        self.signups.clear();
+        self.signups.extend(
+            signups
+                .iter()
+                .enumerate()
+                .map(|(j, g)| (g.turn, (n + j) as u32)),
+        );
+        self.acts = !signups.is_empty() || self.policies.iter().any(|p| p.acts());
+        self.it_streak = 0;
+        self.actions.clear();
+        self.actions.reserve(2 * total);
+        self.underworld.clear();
+        self.underworld.extend(teams.iter().map(|t| t.underworld));
+        self.ranked.clear();
+        self.ranked.resize(k, true);
+        self.out_turn.clear();
+        self.out_turn.resize(k, None);
+        // Team actions make at most one team per player and turn, reusing dissolved slots: a
+        // table this size is never outgrown by live teams.
+        self.underworld.reserve(2 * total);
+        self.ranked.reserve(2 * total);
+        self.out_turn.reserve(2 * total);
         self.points.clear();
         self.points.extend(teams.iter().map(|t| {
             if t.underworld {
@@ -186,8 +309,11 @@ impl Game {
         }));
         self.team_in.clear();
         self.team_in.resize(k, true);
+        self.team_in.reserve(2 * total);
+        self.points.reserve(2 * total);
         self.alive.clear();
         self.alive.resize(n, true);
+        self.alive.resize(total, false);
         self.history.clear();
         self.history.reserve(n);
         let mut o = Outcome {
@@ -196,24 +322,30 @@ impl Game {
             side: 0,
             winner: None,
             score: vec![0; k],
-            out_turn: vec![None; k],
+            out_turn: Vec::new(),
             points: Vec::new(),
-            bid: self.policies.iter().map(|p| p.bid).collect(),
-            turns_it: vec![0; n],
-            tags: vec![0; n],
-            replaced: vec![false; n],
+            bid: (0..total)
+                .map(|i| if i < n { self.policies[i].bid } else { 0 })
+                .collect(),
+            turns_it: vec![0; total],
+            tags: vec![0; total],
+            replaced: vec![false; total],
+            team_of: Vec::new(),
+            player_score: Vec::new(),
+            ranked: Vec::new(),
             first_it: 0,
             moves: 0,
         };
         // TG-2, TG-3: the lowest bid is it and pays nothing; the rest pay their bid; tied lowest
         // bidders other than it pay the average.
-        let low = *o.bid.iter().min().unwrap();
-        let tied = o.bid.iter().filter(|&&b| b == low).count();
+        let low = *o.bid[..n].iter().min().unwrap();
+        let tied = o.bid[..n].iter().filter(|&&b| b == low).count();
         let pick = rules_rng.random_range(0..tied);
         let it = (0..n).filter(|&i| o.bid[i] == low).nth(pick).unwrap();
         let average = match s.tie_average {
             TieAverage::All => {
-                rules::div_round_half_up(o.bid.iter().map(|&b| b as i64).sum(), n as i64) as i32
+                rules::div_round_half_up(o.bid[..n].iter().map(|&b| b as i64).sum(), n as i64)
+                    as i32
             }
             TieAverage::Tied => low,
         };
@@ -229,7 +361,7 @@ impl Game {
         self.history.push(it as u32);
         // TG-6: teams at 0 or below after bidding are out before the game starts.
         self.out_now.clear();
-        self.eliminate(0, &mut o, &mut rules_rng);
+        self.eliminate(0, &mut rules_rng);
         // TG-4, TG-5: the grid, random distinct places, and one paid new place on request.
         let players_in = self.alive.iter().filter(|&&a| a).count() as u32;
         self.side = rules::grid_side(s, players_in);
@@ -239,7 +371,7 @@ impl Game {
         self.free.extend(0..area);
         self.free.shuffle(&mut rules_rng);
         self.cell.clear();
-        self.cell.resize(n, u32::MAX);
+        self.cell.resize(total, u32::MAX);
         for i in 0..n {
             if self.alive[i] {
                 self.cell[i] = self.free.pop().unwrap();
@@ -248,6 +380,8 @@ impl Game {
         self.x.clear();
         self.y.clear();
         for &c in &self.cell {
+            // Late signups have no cell yet: any coordinates do, nobody looks at the absent.
+            let c = if c == u32::MAX { 0 } else { c };
             self.x.push((c % self.side) as i32);
             self.y.push((c / self.side) as i32);
         }
@@ -271,7 +405,7 @@ impl Game {
         }
         // TG-6: a new place can knock a team out too.
         self.out_now.clear();
-        self.eliminate(0, &mut o, &mut rules_rng);
+        self.eliminate(0, &mut rules_rng);
         self.rules_rng = Some(rules_rng);
         o
     }
@@ -309,8 +443,16 @@ impl Game {
             };
         }
         o.winner = (o.end == End::Won).then(|| left[0]);
-        o.score = scores(&o.out_turn);
+        o.out_turn = self.out_turn.clone();
+        o.ranked = self.ranked.clone();
+        o.score = scores(&self.out_turn, &self.ranked);
         o.points = self.points.clone();
+        o.team_of = self.team.clone();
+        o.player_score = self
+            .team
+            .iter()
+            .map(|&t| o.score.get(t as usize).copied().unwrap_or(0))
+            .collect();
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -332,6 +474,7 @@ impl Game {
         self.points[it_team] -= s.tag_cost * listed as i32;
         self.last_listed = listed;
         o.turns_it[it as usize] += 1;
+        self.it_streak += 1;
         // TG-10: everyone alive moves at once.
         self.ids.clear();
         self.from.clear();
@@ -381,7 +524,13 @@ impl Game {
             self.remember_it(t);
         }
         self.out_now.clear();
-        self.eliminate(turn, o, rules_rng);
+        self.eliminate(turn, rules_rng);
+        self.actions.clear();
+        if self.acts {
+            self.team_actions(turn, s, rules_rng);
+            // An ejection's cost (TG-62) or a split (TG-63) can leave a team with nothing.
+            self.eliminate(turn, rules_rng);
+        }
         if H::ENABLED {
             hook.turn(
                 self,
@@ -392,13 +541,242 @@ impl Game {
                 &self.resolver.events,
                 tag,
                 &self.out_now,
+                &self.actions,
             );
+        }
+    }
+
+    /// Players of team `t` still in the game.
+    fn size(&self, t: u16) -> usize {
+        (0..self.team.len())
+            .filter(|&i| self.alive[i] && self.team[i] == t)
+            .count()
+    }
+
+    /// A new team in play: a dissolved team's slot if there is one (no player refers to it),
+    /// else a new slot (capacity reserved at `begin`).
+    fn new_team(&mut self, underworld: bool, points: i32) -> u16 {
+        let t = match (0..self.ranked.len()).find(|&t| !self.ranked[t] && !self.team_in[t]) {
+            Some(t) => t,
+            None => {
+                self.ranked.push(false);
+                self.team_in.push(false);
+                self.underworld.push(false);
+                self.out_turn.push(None);
+                self.points.push(0);
+                self.ranked.len() - 1
+            }
+        };
+        self.ranked[t] = true;
+        self.team_in[t] = true;
+        self.underworld[t] = underworld;
+        self.out_turn[t] = None;
+        self.points[t] = points;
+        t as u16
+    }
+
+    /// A team whose players all went elsewhere stops existing: no place, no points.
+    fn dissolve(&mut self, t: u16) {
+        let t = t as usize;
+        self.ranked[t] = false;
+        self.team_in[t] = false;
+        self.points[t] = 0;
+    }
+
+    /// TG-61 .. TG-66, at the end of a turn, in this order: leaving, ejecting, disbanding,
+    /// founding, joining, late signups; players and teams in index order within each.
+    fn team_actions(&mut self, turn: u32, s: &Settings, rng: &mut MatchRng) {
+        let total = self.team.len();
+        // TG-61: a player of a team of three or more leaves when its team is low.
+        for i in 0..total {
+            let t = self.team[i];
+            let p = self.policies[i];
+            if self.alive[i]
+                && p.leave > 0
+                && !self.underworld[t as usize]
+                && self.points[t as usize] <= p.leave
+                && self.size(t) >= 3
+            {
+                let to = self.new_team(true, s.newcomer_points);
+                self.team[i] = to;
+                self.actions.push(Action::Leave {
+                    player: i as u32,
+                    from: t,
+                    to,
+                    points: s.newcomer_points,
+                });
+            }
+        }
+        // TG-62: a team of three or more votes its it player out once enough of it have sat
+        // through its turns as it; the team pays for it.
+        let c = self.it as usize;
+        let t = self.team[c];
+        if self.alive[c] && !self.underworld[t as usize] && self.size(t) >= 3 {
+            let votes = (0..total)
+                .filter(|&j| {
+                    j != c
+                        && self.alive[j]
+                        && self.team[j] == t
+                        && self.policies[j].eject > 0
+                        && self.it_streak >= self.policies[j].eject
+                })
+                .count();
+            if 2 * votes > self.size(t) {
+                let to = self.new_team(true, s.newcomer_points);
+                self.team[c] = to;
+                self.points[t as usize] -= s.eject_cost;
+                self.actions.push(Action::Eject {
+                    player: c as u32,
+                    from: t,
+                    to,
+                    points: s.newcomer_points,
+                });
+            }
+        }
+        // TG-63: a two-player team both of whose players agree splits its points (the odd point
+        // to the first) and they play on alone.
+        for t in 0..self.team_in.len() as u16 {
+            if !self.team_in[t as usize] || self.underworld[t as usize] || self.size(t) != 2 {
+                continue;
+            }
+            let mut members = (0..total).filter(|&i| self.alive[i] && self.team[i] == t);
+            let (a, b) = (members.next().unwrap(), members.next().unwrap());
+            let pts = self.points[t as usize];
+            if (a..=b).step_by(b - a).all(|i| {
+                let d = self.policies[i].disband;
+                d > 0 && pts <= d
+            }) {
+                let keep = (pts + 1) / 2;
+                self.points[t as usize] = keep;
+                self.underworld[t as usize] = true;
+                let b_team = self.new_team(true, pts - keep);
+                self.team[b] = b_team;
+                self.actions.push(Action::Disband {
+                    team: t,
+                    a: a as u32,
+                    b: b as u32,
+                    b_team,
+                    keep,
+                    give: pts - keep,
+                });
+            }
+        }
+        // TG-64: two underworld players who both want to found a team on an open element pool
+        // their points; each pairs with the nearest other willing one.
+        for a in 0..total {
+            let ta = self.team[a];
+            if !self.alive[a] || !self.policies[a].found || !self.underworld[ta as usize] {
+                continue;
+            }
+            let elements = (0..self.team_in.len())
+                .filter(|&t| self.team_in[t] && !self.underworld[t])
+                .count();
+            if elements >= s.elements as usize {
+                break;
+            }
+            let partner = (0..total)
+                .filter(|&b| {
+                    b != a
+                        && self.alive[b]
+                        && self.policies[b].found
+                        && self.underworld[self.team[b] as usize]
+                })
+                .min_by_key(|&b| (self.view(a as u32).dist(a as u32, b as u32), b));
+            if let Some(b) = partner {
+                let tb = self.team[b];
+                self.points[ta as usize] += self.points[tb as usize];
+                self.underworld[ta as usize] = false;
+                self.team[b] = ta;
+                self.dissolve(tb);
+                self.actions.push(Action::Found {
+                    a: a as u32,
+                    b: b as u32,
+                    team: ta,
+                    points: self.points[ta as usize],
+                });
+            }
+        }
+        // TG-65: an underworld player low on points asks to join an element; the richest element
+        // whose majority accepts takes it, without its points.
+        for i in 0..total {
+            let ti = self.team[i];
+            let p = self.policies[i];
+            if !self.alive[i]
+                || p.join == 0
+                || !self.underworld[ti as usize]
+                || self.points[ti as usize] > p.join
+            {
+                continue;
+            }
+            let mut best: Option<u16> = None;
+            for t in 0..self.team_in.len() as u16 {
+                if !self.team_in[t as usize] || self.underworld[t as usize] {
+                    continue;
+                }
+                let votes = (0..total)
+                    .filter(|&j| self.alive[j] && self.team[j] == t && self.policies[j].accept)
+                    .count();
+                if 2 * votes > self.size(t)
+                    && best.is_none_or(|b| self.points[t as usize] > self.points[b as usize])
+                {
+                    best = Some(t);
+                }
+            }
+            if let Some(t) = best {
+                self.team[i] = t;
+                self.dissolve(ti);
+                self.actions.push(Action::Join {
+                    player: i as u32,
+                    team: t,
+                });
+            }
+        }
+        // TG-66: late signups join as underworld players on a random free cell, unless fewer
+        // than `late_min_players` players remain.
+        for k in 0..self.signups.len() {
+            let (when, i) = self.signups[k];
+            if when != turn {
+                continue;
+            }
+            let i = i as usize;
+            let remaining = self.alive.iter().filter(|&&a| a).count();
+            if remaining < s.late_min_players as usize {
+                self.actions.push(Action::Signup {
+                    player: i as u32,
+                    team: u16::MAX,
+                    joined: false,
+                });
+                continue;
+            }
+            self.free.clear();
+            let area = self.side * self.side;
+            for c in 0..area {
+                if !(0..total).any(|j| self.alive[j] && self.cell[j] == c) {
+                    self.free.push(c);
+                }
+            }
+            if self.free.is_empty() {
+                continue;
+            }
+            let c = self.free[rng.random_range(0..self.free.len())];
+            let t = self.new_team(true, s.newcomer_points);
+            self.team[i] = t;
+            self.alive[i] = true;
+            self.cell[i] = c;
+            self.x[i] = (c % self.side) as i32;
+            self.y[i] = (c / self.side) as i32;
+            self.actions.push(Action::Signup {
+                player: i as u32,
+                team: t,
+                joined: true,
+            });
         }
     }
 
     /// Who was it, most recent last; each player once (only its latest turn as it matters to
     /// TG-30), so the list never outgrows the roster and turns allocate nothing.
     fn remember_it(&mut self, p: u32) {
+        self.it_streak = 0;
         if let Some(k) = self.history.iter().position(|&q| q == p) {
             self.history.remove(k);
         }
@@ -407,11 +785,11 @@ impl Game {
 
     /// TG-30: teams at 0 points or below are out with every player; it-ness goes to the most
     /// recent earlier it still in, else to a random player.
-    fn eliminate(&mut self, turn: u32, o: &mut Outcome, rng: &mut MatchRng) {
+    fn eliminate(&mut self, turn: u32, rng: &mut MatchRng) {
         for t in 0..self.points.len() {
             if self.team_in[t] && self.points[t] <= 0 {
                 self.team_in[t] = false;
-                o.out_turn[t] = Some(turn);
+                self.out_turn[t] = Some(turn);
                 self.out_now.push(t as u16);
                 for i in 0..self.team.len() {
                     if self.team[i] as usize == t {
@@ -447,13 +825,14 @@ impl Game {
 
 /// TG-32, TG-33: each team's scoring points from the turn it fell (`None`: still in). Teams
 /// still in share place 0; teams that fell in the same turn share the best place their group
-/// covers; with no team left, the last to fall take place 1.
-pub fn scores(out_turn: &[Option<u32>]) -> Vec<u32> {
-    let k = out_turn.len();
+/// covers; with no team left, the last to fall take place 1. Teams not `ranked` (dissolved by a
+/// team action, TG-64, TG-65) take no place and score 0.
+pub fn scores(out_turn: &[Option<u32>], ranked: &[bool]) -> Vec<u32> {
     let key = |t: usize| out_turn[t].unwrap_or(u32::MAX);
-    let mut order: Vec<usize> = (0..k).collect();
+    let mut order: Vec<usize> = (0..out_turn.len()).filter(|&t| ranked[t]).collect();
+    let k = order.len();
     order.sort_by_key(|&t| std::cmp::Reverse(key(t)));
-    let mut score = vec![0; k];
+    let mut score = vec![0; out_turn.len()];
     let mut place = 0;
     let mut i = 0;
     while i < k {

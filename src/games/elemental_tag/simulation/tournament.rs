@@ -142,12 +142,15 @@ impl Simulation for TagTournament {
                 for _ in &spec.players {
                     let pi = ((m + k as u64) % self.policies.len() as u64) as usize;
                     let label = &labels[pi];
-                    let won = o.winner == Some(t as u16);
+                    // A player scores with the team it ended in (team actions can move it).
+                    let last = o.team_of[k] as usize;
+                    let won = o.winner == Some(last as u16);
+                    let out = o.out_turn.get(last).copied().flatten();
                     tally.count(WINS, label).add(won);
-                    tally.mean(SCORE, label).add(o.score[t] as i64);
+                    tally.mean(SCORE, label).add(o.player_score[k] as i64);
                     tally
                         .mean(SURVIVED, label)
-                        .add(o.out_turn[t].unwrap_or(o.turns) as i64);
+                        .add(out.unwrap_or(o.turns) as i64);
                     tally.mean(IT, label).add(o.turns_it[k] as i64);
                     let size = if spec.underworld {
                         "underworld (25 points)".to_string()
@@ -157,7 +160,7 @@ impl Simulation for TagTournament {
                     tally.count(BY_SIZE, &size).add(won);
                     tally
                         .mean(BIDS, &format!("bid {:>2}", o.bid[k].min(20)))
-                        .add(o.score[t] as i64);
+                        .add(o.player_score[k] as i64);
                     if record {
                         p_game.push(m);
                         p_player.push(k as u16);
@@ -166,9 +169,9 @@ impl Simulation for TagTournament {
                         p_size.push(spec.players.len() as u8);
                         p_policy.push(label);
                         p_bid.push(o.bid[k]);
-                        p_score.push(o.score[t]);
+                        p_score.push(o.player_score[k]);
                         p_won.push(won);
-                        p_out.push(o.out_turn[t].map(|x| x as i32));
+                        p_out.push(out.map(|x| x as i32));
                         p_it.push(o.turns_it[k]);
                         p_tags.push(o.tags[k]);
                         p_replaced.push(o.replaced[k]);
@@ -235,10 +238,14 @@ impl Simulation for TagTournament {
                 col("bid", "its bid for not being it (TG-2)", Values::I32(p_bid)),
                 col(
                     "score",
-                    "its team's scoring points (TG-32)",
+                    "its final team's scoring points (TG-32)",
                     Values::U32(p_score),
                 ),
-                col("won", "its team was the last standing", Values::Bool(p_won)),
+                col(
+                    "won",
+                    "its final team was the last standing",
+                    Values::Bool(p_won),
+                ),
                 col(
                     "out_turn",
                     "the turn its team fell (0: by bids); null if still in",
