@@ -81,6 +81,9 @@ pub const GAMES: &[Game] = &[
             "tournament tag [--policies LIST] [--games N]",
             "analyze tag duel [--side 5] [--turns 40]",
         ],
-        inputs: &[("game file", "experiments/tag/small.toml")],
+        inputs: &[(
+            "game file",
+            "experiments/tag/small.toml, experiments/tag/alliances.toml",
+        )],
     },
 ];

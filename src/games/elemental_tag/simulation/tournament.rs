@@ -267,8 +267,16 @@ impl Simulation for TagTournament {
 /// The summary table: per policy, win share and mean score with 95% intervals, turns survived
 /// and turns it; then win share by team size and mean score by bid.
 pub fn summary(t: &TagTournament, tally: &Tally) -> String {
-    let mut s = String::from(
-        "\npolicy                                            players  win share [95%]            score [95%]          survived  it\n",
+    let width = t
+        .policies
+        .iter()
+        .map(|p| t.label(p).len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let mut s = format!(
+        "\n{:<width$} {:>8}  {:<26} {:<22} {:>8}  {:>4}\n",
+        "policy", "players", "win share [95%]", "score [95%]", "survived", "it"
     );
     for p in &t.policies {
         let l = t.label(p);
@@ -279,7 +287,7 @@ pub fn summary(t: &TagTournament, tally: &Tally) -> String {
         let sc = tally.means[SCORE][&l];
         let (slo, shi) = sc.ci95();
         s.push_str(&format!(
-            "{l:<48} {:>8}  {:5.1}% [{:4.1}, {:4.1}]  {:5.2} [{:5.2}, {:5.2}]  {:8.1}  {:4.1}\n",
+            "{l:<width$} {:>8}  {:5.1}% [{:4.1}, {:4.1}]        {:5.2} [{:5.2}, {:5.2}]  {:8.1}  {:4.1}\n",
             thousands(w.trials),
             100.0 * w.rate(),
             100.0 * lo,
