@@ -523,6 +523,8 @@ pub fn play_with(
         .collect();
     let mut turns_it = vec![0u32; total];
     let mut tags = vec![0u32; total];
+    let mut tagged = vec![0u32; total];
+    let mut listed_total = vec![0u32; total];
     let mut replaced = vec![false; total];
     // TG-2, TG-3.
     let low = *bid[..n].iter().min().unwrap();
@@ -611,6 +613,7 @@ pub fn play_with(
         let listed = g.players[it].policy.tag_list(&v, &mut list);
         g.teams[it_team].points -= s.tag_cost * listed as i32;
         turns_it[it] += 1;
+        listed_total[it] += listed as u32;
         g.streak += 1;
         // TG-10.
         let ids: Vec<usize> = (0..total).filter(|&i| g.players[i].alive).collect();
@@ -658,6 +661,7 @@ pub fn play_with(
             let tt = g.players[t].team;
             if tt != it_team {
                 g.teams[tt].points -= s.tagged_cost;
+                tagged[t] += 1;
             }
             tags[it] += 1;
             // The engine keeps one history entry per player; only the latest matters here.
@@ -722,6 +726,8 @@ pub fn play_with(
         bid,
         turns_it,
         tags,
+        tagged,
+        listed: listed_total,
         replaced,
         team_of,
         player_score,

@@ -111,6 +111,9 @@ pub struct Outcome {
     pub bid: Vec<i32>,
     pub turns_it: Vec<u32>,
     pub tags: Vec<u32>,
+    /// Per player: times it was tagged by another team (TG-22), names it listed as it (TG-21).
+    pub tagged: Vec<u32>,
+    pub listed: Vec<u32>,
     pub replaced: Vec<bool>,
     /// Per player: the team it ended in (`u16::MAX`: a late signup that never joined) and that
     /// team's scoring points.
@@ -329,6 +332,8 @@ impl Game {
                 .collect(),
             turns_it: vec![0; total],
             tags: vec![0; total],
+            tagged: vec![0; total],
+            listed: vec![0; total],
             replaced: vec![false; total],
             team_of: Vec::new(),
             player_score: Vec::new(),
@@ -473,6 +478,7 @@ impl Game {
         let listed = self.policies[it as usize].tag_list(&self.view(it), &mut list);
         self.points[it_team] -= s.tag_cost * listed as i32;
         self.last_listed = listed;
+        o.listed[it as usize] += listed as u32;
         o.turns_it[it as usize] += 1;
         self.it_streak += 1;
         // TG-10: everyone alive moves at once.
@@ -518,6 +524,7 @@ impl Game {
             // TG-22: a tag by another team costs the tagged player's team.
             if self.team[t as usize] as usize != it_team {
                 self.points[self.team[t as usize] as usize] -= s.tagged_cost;
+                o.tagged[t as usize] += 1;
             }
             o.tags[it as usize] += 1;
             self.it = t;

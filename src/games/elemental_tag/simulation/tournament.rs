@@ -35,6 +35,9 @@ pub const SURVIVED: &str = "turns survived by policy";
 pub const IT: &str = "turns it by policy";
 pub const BY_SIZE: &str = "wins by team size";
 pub const BIDS: &str = "score by bid";
+pub const LOST_BID: &str = "points lost to the bid by policy";
+pub const LOST_IT: &str = "points lost to it-ness by policy";
+pub const LOST_TAGS: &str = "points lost to tags by policy";
 
 impl TagTournament {
     /// Checks what no game could be played with.
@@ -152,6 +155,23 @@ impl Simulation for TagTournament {
                         .mean(SURVIVED, label)
                         .add(out.unwrap_or(o.turns) as i64);
                     tally.mean(IT, label).add(o.turns_it[k] as i64);
+                    // What a player cost its team: its bid unless it was it first (TG-2; tied
+                    // lowest bidders are counted at their bid), its turns as it and the names it
+                    // listed (TG-20, TG-21), and being tagged (TG-22).
+                    let s = &self.settings;
+                    let bid_paid = if o.first_it as usize == k {
+                        0
+                    } else {
+                        o.bid[k]
+                    };
+                    tally.mean(LOST_BID, label).add(bid_paid as i64);
+                    tally.mean(LOST_IT, label).add(
+                        (s.it_cost as i64) * o.turns_it[k] as i64
+                            + (s.tag_cost as i64) * o.listed[k] as i64,
+                    );
+                    tally
+                        .mean(LOST_TAGS, label)
+                        .add((s.tagged_cost as i64) * o.tagged[k] as i64);
                     let size = if spec.underworld {
                         "underworld (25 points)".to_string()
                     } else {
@@ -275,8 +295,14 @@ pub fn summary(t: &TagTournament, tally: &Tally) -> String {
         .unwrap_or(6)
         .max(6);
     let mut s = format!(
-        "\n{:<width$} {:>8}  {:<26} {:<22} {:>8}  {:>4}\n",
-        "policy", "players", "win share [95%]", "score [95%]", "survived", "it"
+        "\n{:<width$} {:>8}  {:<26} {:<22} {:>8}  {:>4}  {}\n",
+        "policy",
+        "players",
+        "win share [95%]",
+        "score [95%]",
+        "survived",
+        "it",
+        "points lost to bid / it / tags"
     );
     for p in &t.policies {
         let l = t.label(p);
@@ -287,7 +313,7 @@ pub fn summary(t: &TagTournament, tally: &Tally) -> String {
         let sc = tally.means[SCORE][&l];
         let (slo, shi) = sc.ci95();
         s.push_str(&format!(
-            "{l:<width$} {:>8}  {:5.1}% [{:4.1}, {:4.1}]        {:5.2} [{:5.2}, {:5.2}]  {:8.1}  {:4.1}\n",
+            "{l:<width$} {:>8}  {:5.1}% [{:4.1}, {:4.1}]        {:5.2} [{:5.2}, {:5.2}]  {:8.1}  {:4.1}  {:4.1} / {:4.1} / {:4.1}\n",
             thousands(w.trials),
             100.0 * w.rate(),
             100.0 * lo,
@@ -297,6 +323,9 @@ pub fn summary(t: &TagTournament, tally: &Tally) -> String {
             shi,
             tally.means[SURVIVED][&l].mean(),
             tally.means[IT][&l].mean(),
+            tally.means[LOST_BID][&l].mean(),
+            tally.means[LOST_IT][&l].mean(),
+            tally.means[LOST_TAGS][&l].mean(),
         ));
     }
     s.push_str("\nwin share by team (players, win share, 95% Wilson interval)\n");
