@@ -77,3 +77,27 @@ pub(crate) fn shard(flags: &RunFlags) -> Result<Option<Shard>, String> {
         None => Shard::from_env(|k| std::env::var(k).ok(), flags.shard_count),
     }
 }
+
+/// Splits `a,b(x=1,y=2),c` at the commas outside parentheses.
+pub(crate) fn split_specs(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut cur = String::new();
+    for ch in s.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    out.push(cur);
+    out.into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{default_threads, encoder, parse_range};
+use super::flags::{default_threads, encoder, parse_range, split_specs};
 use crate::games::elemental_tag::input::{self, GameFile};
 use crate::games::elemental_tag::kernel::engine::{Game, Silent};
 use crate::games::elemental_tag::policy::Policy;
@@ -138,28 +138,6 @@ pub struct TournamentFlags {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-}
-
-/// Splits on commas outside parentheses.
-fn split_specs(s: &str) -> Vec<String> {
-    let (mut out, mut cur, mut depth) = (Vec::new(), String::new(), 0);
-    for c in s.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(std::mem::take(&mut cur));
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    out.push(cur);
-    out.into_iter()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect()
 }
 
 /// `skirmish tournament tag`.

@@ -7,6 +7,8 @@ use clap::Args;
 use crate::games::auto_rumble::simulation::tournament::{Tournament, ValueSource, head_to_head};
 use crate::platform::job::Job;
 
+use super::flags::split_specs;
+
 #[derive(Args, Debug, Clone)]
 pub struct TournamentFlags {
     /// Strategies, comma-separated, each `name` or `name(param=value,...)`: random, hoarder,
@@ -54,30 +56,6 @@ pub struct TournamentFlags {
 }
 
 pub const DEFAULT_STRATEGIES: &str = "value,hoarder,sniper,spreader,random,outbid,planner";
-
-/// Splits `a,b(x=1,y=2),c` at the commas outside parentheses.
-fn split_specs(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0;
-    let mut cur = String::new();
-    for ch in s.chars() {
-        match ch {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(std::mem::take(&mut cur));
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(ch);
-    }
-    out.push(cur);
-    out.into_iter()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect()
-}
 
 #[cfg(feature = "parquet")]
 fn read_values(

@@ -223,6 +223,29 @@ struct Plain {
 }
 
 impl Plain {
+    /// Player `me`'s policy deciding from what it sees now.
+    fn decide<T>(
+        &self,
+        me: usize,
+        f: impl FnOnce(
+            &crate::games::elemental_tag::policy::Policy,
+            &crate::games::elemental_tag::policy::View,
+        ) -> T,
+    ) -> T {
+        let (x, y, team, alive, points) = self.view_cols();
+        let v = crate::games::elemental_tag::policy::View {
+            side: self.side,
+            x: &x,
+            y: &y,
+            team: &team,
+            alive: &alive,
+            points: &points,
+            it: self.it as u32,
+            me: me as u32,
+        };
+        f(&self.players[me].policy, &v)
+    }
+
     fn view_cols(&self) -> ViewCols {
         let side = self.side.max(1);
         (
@@ -473,7 +496,6 @@ pub fn play_with(
     seed: u64,
 ) -> crate::games::elemental_tag::kernel::engine::Outcome {
     use crate::games::elemental_tag::kernel::engine::{End, Outcome};
-    use crate::games::elemental_tag::policy::View;
     use crate::games::elemental_tag::rules::{TieAverage, div_round_half_up, grid_side, score};
     use crate::rng::{Stream, match_stream_rng};
     use rand::RngExt;
@@ -560,18 +582,8 @@ pub fn play_with(
         p.cell = free.pop().unwrap();
     }
     for i in 0..n {
-        let (x, y, team, alive, pts) = g.view_cols();
-        let v = View {
-            side,
-            x: &x,
-            y: &y,
-            team: &team,
-            alive: &alive,
-            points: &pts,
-            it: g.it as u32,
-            me: i as u32,
-        };
-        if g.players[i].alive && g.players[i].policy.wants_new_place(&v) && !free.is_empty() {
+        let asks = g.decide(i, |p, v| p.wants_new_place(v));
+        if g.players[i].alive && asks && !free.is_empty() {
             let j = rules_rng.random_range(0..free.len());
             let new = free.swap_remove(j);
             free.push(g.players[i].cell);
@@ -598,19 +610,8 @@ pub fn play_with(
         let it = g.it;
         let it_team = g.players[it].team;
         g.teams[it_team].points -= s.it_cost;
-        let (x, y, team, alive, pts) = g.view_cols();
-        let v = View {
-            side,
-            x: &x,
-            y: &y,
-            team: &team,
-            alive: &alive,
-            points: &pts,
-            it: it as u32,
-            me: it as u32,
-        };
         let mut list = [0u32; 16];
-        let listed = g.players[it].policy.tag_list(&v, &mut list);
+        let listed = g.decide(it, |p, v| p.tag_list(v, &mut list));
         g.teams[it_team].points -= s.tag_cost * listed as i32;
         turns_it[it] += 1;
         listed_total[it] += listed as u32;
@@ -619,18 +620,7 @@ pub fn play_with(
         let ids: Vec<usize> = (0..total).filter(|&i| g.players[i].alive).collect();
         let mut dirs = Vec::new();
         for &i in &ids {
-            let (x, y, team, alive, pts) = g.view_cols();
-            let v = View {
-                side,
-                x: &x,
-                y: &y,
-                team: &team,
-                alive: &alive,
-                points: &pts,
-                it: it as u32,
-                me: i as u32,
-            };
-            dirs.push(g.players[i].policy.choose(&v, &mut moves_rng));
+            dirs.push(g.decide(i, |p, v| p.choose(v, &mut moves_rng)));
         }
         moves += ids.len() as u64;
         let from: Vec<u32> = ids.iter().map(|&i| g.players[i].cell).collect();
