@@ -70,6 +70,12 @@ enum Command {
         #[command(flatten)]
         flags: flags::RunFlags,
     },
+    /// Check a dataset folder: every part file against its recorded size and SHA-256, and each
+    /// part's rows against its match count.
+    Verify {
+        /// The dataset folder, e.g. runs/rumble-ffa.
+        dir: PathBuf,
+    },
     /// Measure this machine: kernel battles/s and attacks/s on one and all threads, and the
     /// end-to-end rate with Parquet writing.
     Bench {
@@ -292,6 +298,7 @@ fn dispatch(command: Command) -> Result<String, String> {
                 dispatch(cli.command)
             }
         },
+        Command::Verify { dir } => verify(&dir),
         Command::Bench { matches, threads } => {
             if matches == 0 || threads == Some(0) {
                 Err("bench: --matches and --threads must be at least 1".to_string())
@@ -341,4 +348,17 @@ fn experiment_error(file: &std::path::Path, e: &clap::Error) -> String {
         file.display(),
         parts.join("; ")
     )
+}
+
+/// `skirmish verify DIR`.
+fn verify(dir: &std::path::Path) -> Result<String, String> {
+    #[cfg(feature = "parquet")]
+    let rows = |p: &std::path::Path| -> Result<u64, String> {
+        crate::platform::parquet::read(p).map(|df| df.height() as u64)
+    };
+    #[cfg(feature = "parquet")]
+    let rows: Option<&crate::platform::dataset::RowCount> = Some(&rows);
+    #[cfg(not(feature = "parquet"))]
+    let rows: Option<&crate::platform::dataset::RowCount> = None;
+    crate::platform::dataset::verify(dir, rows)
 }

@@ -51,6 +51,47 @@ pub struct PartRecord {
     pub matches: u64,
     /// The part's win counts, so a resumed run can report on the whole dataset.
     pub tally: Tally,
+    /// Per table (in the identity's order): the part file's size in bytes and SHA-256, checked
+    /// before a resumed run keeps the part and by `skirmish verify`.
+    #[serde(default)]
+    pub files: Vec<FileRecord>,
+}
+
+/// What a part file was when it was written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileRecord {
+    pub bytes: u64,
+    pub sha256: String,
+}
+
+impl FileRecord {
+    pub fn of(bytes: &[u8]) -> FileRecord {
+        FileRecord {
+            bytes: bytes.len() as u64,
+            sha256: super::digest::sha256_hex(bytes),
+        }
+    }
+}
+
+/// Why the part file at `path` is not the one `want` records: missing, a link, another size,
+/// other bytes. `None` when it is.
+pub fn check_file(path: &Path, want: &FileRecord) -> Option<String> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(_) => return Some("missing".into()),
+    };
+    if !meta.file_type().is_file() {
+        return Some("not a plain file (a link or a folder)".into());
+    }
+    if meta.len() != want.bytes {
+        return Some(format!("{} bytes, {} recorded", meta.len(), want.bytes));
+    }
+    match fs::read(path) {
+        Ok(bytes) if super::digest::sha256_hex(&bytes) == want.sha256 => None,
+        Ok(_) => Some("its bytes differ from the recorded SHA-256".into()),
+        Err(e) => Some(format!("unreadable ({e})")),
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -72,6 +113,59 @@ pub struct Dataset {
     dir: PathBuf,
     manifest: Manifest,
     manifest_name: String,
+    /// The folder's lock (an OS advisory lock on `.lock`, or `.<shard manifest>.lock` for a
+    /// shard), held while this value lives and released by the OS if the process dies.
+    _lock: fs::File,
+    /// Parts listed by an earlier run whose files no longer match the record (recomputed).
+    pub rejected: Vec<(u64, String)>,
+}
+
+/// Takes the writer's lock of a dataset folder, or says who holds it.
+fn lock(dir: &Path, name: &str) -> Result<fs::File, String> {
+    let path = dir.join(name);
+    if fs::symlink_metadata(&path).is_ok_and(|m| !m.file_type().is_file()) {
+        return Err(format!(
+            "--out {}: {} is not a plain file; remove it",
+            dir.display(),
+            path.display()
+        ));
+    }
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|e| {
+            format!(
+                "--out {}: cannot open the lock {}: {e}",
+                dir.display(),
+                path.display()
+            )
+        })?;
+    match file.try_lock() {
+        Ok(()) => {
+            use std::io::Write;
+            // Who holds it, for the next writer's message.
+            let _ = file.set_len(0);
+            let _ = writeln!(file, "pid {}", std::process::id());
+            Ok(file)
+        }
+        Err(fs::TryLockError::WouldBlock) => {
+            let holder = fs::read_to_string(&path).unwrap_or_default();
+            Err(format!(
+                "--out {}: another skirmish run is writing this folder ({}, lock {}); wait for it to finish or choose another --out",
+                dir.display(),
+                holder.trim(),
+                path.display()
+            ))
+        }
+        Err(fs::TryLockError::Error(e)) => Err(format!(
+            "--out {}: cannot lock {}: {e}",
+            dir.display(),
+            path.display()
+        )),
+    }
 }
 
 pub fn part_name(part: u64) -> String {
@@ -128,14 +222,58 @@ impl Dataset {
         experiment: Option<String>,
         shard: Option<Shard>,
     ) -> Result<Dataset, String> {
+        if dir.as_os_str().is_empty() {
+            return Err("--out: an empty path; name a folder, e.g. --out runs/my-run".into());
+        }
         if dir.exists() && !dir.is_dir() {
             return Err(format!(
                 "--out {}: exists and is not a folder; choose a folder name",
                 dir.display()
             ));
         }
+        let manifest_name = match shard {
+            Some(s) => shard_manifest_name(s),
+            None => "manifest.json".to_string(),
+        };
+        let lock_name = format!(".{}.lock", manifest_name.trim_end_matches(".json"));
         let mut finished: BTreeMap<u64, PartRecord> = BTreeMap::new();
-        if dir.is_dir() {
+        let mut rejected = Vec::new();
+        let is_lock = |p: &Path| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with('.') && n.ends_with(".lock"))
+        };
+        let foreign = |dir: &Path| -> bool {
+            let mut names = match fs::read_dir(dir) {
+                Ok(d) => d
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.path())
+                    .collect::<Vec<_>>(),
+                Err(_) => return false,
+            };
+            names.retain(|p| !is_lock(p));
+            !names.is_empty()
+                && !names.iter().any(|p| {
+                    p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                        n == "manifest.json"
+                            || (n.starts_with("manifest-shard-") && n.ends_with(".json"))
+                    })
+                })
+        };
+        // A folder that is someone else's is refused before anything is created in it.
+        if dir.is_dir() && foreign(dir) {
+            return Err(format!(
+                "--out {}: the folder is not empty and holds no skirmish manifest; \
+                 choose an empty or new folder",
+                dir.display()
+            ));
+        }
+        // The lock comes next: nothing in the folder is looked at or swept before it is ours.
+        let had_dir = dir.is_dir();
+        fs::create_dir_all(dir)
+            .map_err(|e| format!("--out {}: cannot create it: {e}", dir.display()))?;
+        let lock_file = lock(dir, &lock_name)?;
+        if had_dir {
             let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
                 .map_err(|e| format!("--out {}: {e}", dir.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
@@ -149,7 +287,7 @@ impl Dataset {
             manifests.sort();
             if manifests.is_empty()
                 && fs::read_dir(dir)
-                    .map(|mut d| d.next().is_some())
+                    .map(|d| d.filter_map(|e| e.ok()).any(|e| !is_lock(&e.path())))
                     .unwrap_or(false)
             {
                 return Err(format!(
@@ -169,18 +307,34 @@ impl Dataset {
                     ));
                 }
                 for p in m.parts {
-                    let complete = identity
-                        .tables
-                        .iter()
-                        .all(|t| dir.join(t).join(part_name(p.part)).is_file());
-                    if complete {
-                        finished.insert(p.part, p);
+                    // A part is kept only if every file is still the one recorded (a part from
+                    // before digests were recorded is recomputed).
+                    let problem = if p.files.len() != identity.tables.len() {
+                        Some("no size and digest recorded".to_string())
+                    } else {
+                        identity.tables.iter().zip(&p.files).find_map(|(t, want)| {
+                            let path = dir.join(t).join(part_name(p.part));
+                            check_file(&path, want).map(|why| format!("{}: {why}", path.display()))
+                        })
+                    };
+                    match problem {
+                        None => {
+                            finished.insert(p.part, p);
+                        }
+                        Some(why) => rejected.push((p.part, why)),
                     }
                 }
             }
         }
         for t in &identity.tables {
             let sub = dir.join(t);
+            if fs::symlink_metadata(&sub).is_ok_and(|m| !m.file_type().is_dir()) {
+                return Err(format!(
+                    "--out {}: {} is not a plain folder (a link?); remove it",
+                    dir.display(),
+                    sub.display()
+                ));
+            }
             fs::create_dir_all(&sub).map_err(|e| {
                 format!(
                     "--out {}: cannot create {}: {e}",
@@ -196,10 +350,6 @@ impl Dataset {
                 }
             }
         }
-        let manifest_name = match shard {
-            Some(s) => shard_manifest_name(s),
-            None => "manifest.json".to_string(),
-        };
         let mut ds = Dataset {
             dir: dir.to_path_buf(),
             manifest: Manifest {
@@ -210,6 +360,8 @@ impl Dataset {
                 parts: finished.into_values().collect(),
             },
             manifest_name,
+            _lock: lock_file,
+            rejected,
         };
         ds.write_manifest()?;
         Ok(ds)
@@ -228,8 +380,9 @@ impl Dataset {
     }
 
     /// Writes one part's files (one per table, in the manifest's table order) and records it.
-    pub fn write_part(&mut self, record: PartRecord, files: &[Vec<u8>]) -> Result<(), String> {
+    pub fn write_part(&mut self, mut record: PartRecord, files: &[Vec<u8>]) -> Result<(), String> {
         assert_eq!(files.len(), self.manifest.identity.tables.len());
+        record.files = files.iter().map(|b| FileRecord::of(b)).collect();
         for (table, bytes) in self.manifest.identity.tables.iter().zip(files) {
             let dir = self.dir.join(table);
             atomic_write(&dir, &part_name(record.part), bytes)?;
@@ -253,7 +406,101 @@ impl Dataset {
 pub fn atomic_write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
     let tmp = dir.join(format!(".{name}.tmp"));
     let dst = dir.join(name);
-    fs::write(&tmp, bytes).map_err(|e| format!("writing {}: {e}", tmp.display()))?;
+    // Never through a link planted at the temporary name: remove whatever is there (the link
+    // itself, not its target) and create the file new.
+    if fs::symlink_metadata(&tmp).is_ok() {
+        fs::remove_file(&tmp).map_err(|e| format!("removing {}: {e}", tmp.display()))?;
+    }
+    {
+        use std::io::Write;
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .map_err(|e| format!("writing {}: {e}", tmp.display()))?;
+        f.write_all(bytes)
+            .map_err(|e| format!("writing {}: {e}", tmp.display()))?;
+    }
     fs::rename(&tmp, &dst)
         .map_err(|e| format!("renaming {} to {}: {e}", tmp.display(), dst.display()))
+}
+
+/// A table file's row count (the Parquet layer's; the platform does not read Parquet itself).
+pub type RowCount = dyn Fn(&Path) -> Result<u64, String>;
+
+/// `skirmish verify DIR`: every listed part of every manifest in `dir` checked against its
+/// record (present, a plain file, its size and SHA-256), and, given `rows` (a table file's row
+/// count, from the Parquet layer), the first table's rows against the part's match count. `Ok`
+/// is the report; `Err` lists every problem found.
+pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
+    let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}; name a dataset folder", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                n == "manifest.json" || (n.starts_with("manifest-shard-") && n.ends_with(".json"))
+            })
+        })
+        .collect();
+    manifests.sort();
+    if manifests.is_empty() {
+        return Err(format!(
+            "{}: no skirmish manifest here; name a dataset folder (one a run wrote)",
+            dir.display()
+        ));
+    }
+    let (mut problems, mut parts, mut files, mut matches) = (Vec::new(), 0u64, 0u64, 0u64);
+    for path in &manifests {
+        let m = read_manifest(path)?;
+        for p in &m.parts {
+            parts += 1;
+            matches += p.matches;
+            if p.files.len() != m.identity.tables.len() {
+                problems.push(format!(
+                    "part {}: no size and digest recorded (written before they were)",
+                    p.part
+                ));
+                continue;
+            }
+            for (k, (t, want)) in m.identity.tables.iter().zip(&p.files).enumerate() {
+                let f = dir.join(t).join(part_name(p.part));
+                files += 1;
+                match check_file(&f, want) {
+                    Some(why) => problems.push(format!("{}: {why}", f.display())),
+                    None if k == 0 => {
+                        if let Some(rows) = rows {
+                            match rows(&f) {
+                                Ok(n) if n == p.matches => {}
+                                Ok(n) => problems.push(format!(
+                                    "{}: {n} rows, the manifest counts {} matches",
+                                    f.display(),
+                                    p.matches
+                                )),
+                                Err(e) => problems.push(format!("{}: {e}", f.display())),
+                            }
+                        }
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(format!(
+            "{}: verified {parts} parts ({files} files, {matches} matches): every file is the one recorded{}\n",
+            dir.display(),
+            if rows.is_some() {
+                ", every part's rows match its count"
+            } else {
+                ""
+            }
+        ))
+    } else {
+        Err(format!(
+            "{}: {} problem(s); re-run the command that made it (it recomputes these parts): {}",
+            dir.display(),
+            problems.len(),
+            problems.join("; ")
+        ))
+    }
 }

@@ -120,6 +120,18 @@ impl<S: Simulation> Job<'_, S> {
             r.parts_kept,
             self.sim.tables().join(", "),
         ));
+        if !ds.rejected.is_empty() {
+            let why: Vec<String> = ds
+                .rejected
+                .iter()
+                .map(|(p, w)| format!("part {p}: {w}"))
+                .collect();
+            s.push_str(&format!(
+                "{} parts of the earlier run were not what it recorded and were recomputed: {}\n",
+                ds.rejected.len(),
+                why.join("; ")
+            ));
+        }
         let t = &r.tally;
         s.push_str(&format!(
             "summary over {} matches (seed {}): {} draws ({:.2}%), {} {}{}\n",

@@ -179,6 +179,7 @@ pub fn run<S: Simulation>(
                             first_match: range.start,
                             matches: n,
                             tally: done.tally,
+                            files: Vec::new(),
                         },
                         &files,
                     )?;

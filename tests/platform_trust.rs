@@ -1,0 +1,185 @@
+//! Datasets users can trust (issue 24, first part): one writer per folder (an OS lock), parts
+//! checked against their recorded size and SHA-256 before a resumed run keeps them, `skirmish
+//! verify`, no write through a planted link, and no empty `--out`.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::{dataset_files, parts_finished, skirmish, tmp};
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn run(out: &Path, seed: &str) -> std::process::Output {
+    skirmish(&[
+        "simulate",
+        "rumble",
+        "--matches",
+        "4000",
+        "--chunk-size",
+        "500",
+        "--capacity",
+        "128",
+        "--threads",
+        "1",
+        "--seed",
+        seed,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn a_second_writer_is_refused_while_the_first_holds_the_folder() {
+    let out = tmp("trust", "lock");
+    let args: Vec<String> = [
+        "simulate",
+        "rumble",
+        "--matches",
+        "200000",
+        "--chunk-size",
+        "1000",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([out.display().to_string()])
+    .collect();
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !out.join("manifest.json").exists() && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let o = run(&out, "43");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("another skirmish run is writing this folder") && err.contains("pid "),
+        "{err}"
+    );
+    // The first run's identity is untouched: its seed, resumed to the end, gives its own bytes.
+    let m = fs::read_to_string(out.join("manifest.json")).unwrap();
+    assert!(m.contains("\"seed\": 42"), "{m}");
+    fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn resume_recomputes_parts_that_were_truncated_edited_or_replaced_by_a_link() {
+    let clean = tmp("trust", "clean");
+    assert!(run(&clean, "42").status.success());
+    let hurt = tmp("trust", "hurt");
+    assert!(run(&hurt, "42").status.success());
+    let outside = tmp("trust", "outside.bin");
+    fs::write(&outside, b"someone else's file").unwrap();
+    let matches = hurt.join("matches");
+    let p0 = matches.join("part-00000.parquet");
+    let mut bytes = fs::read(&p0).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    fs::write(&p0, &bytes).unwrap();
+    let p1 = hurt.join("heroes").join("part-00001.parquet");
+    let b1 = fs::read(&p1).unwrap();
+    fs::write(&p1, &b1[..b1.len() / 3]).unwrap();
+    let p2 = matches.join("part-00002.parquet");
+    fs::remove_file(&p2).unwrap();
+    std::os::unix::fs::symlink(&outside, &p2).unwrap();
+
+    let v = skirmish(&["verify", hurt.to_str().unwrap()]);
+    assert_eq!(v.status.code(), Some(2));
+    let err = text(&v.stderr);
+    for want in [
+        "part-00000.parquet: its bytes differ",
+        "part-00001.parquet: ",
+        "part-00002.parquet: not a plain file",
+    ] {
+        assert!(err.contains(want), "verify names `{want}`: {err}");
+    }
+
+    let o = run(&hurt, "42");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let summary = text(&o.stdout);
+    assert!(
+        summary
+            .contains("3 parts of the earlier run were not what it recorded and were recomputed"),
+        "{summary}"
+    );
+    assert!(summary.contains("3 parts written now, 5 kept"), "{summary}");
+    assert_eq!(dataset_files(&hurt), dataset_files(&clean));
+    assert_eq!(
+        fs::read(&outside).unwrap(),
+        b"someone else's file",
+        "a link's target is never written"
+    );
+    let v = skirmish(&["verify", hurt.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", text(&v.stderr));
+    assert!(
+        text(&v.stdout).contains("verified 8 parts (16 files, 4000 matches)"),
+        "{}",
+        text(&v.stdout)
+    );
+    for d in [&clean, &hurt] {
+        fs::remove_dir_all(d).unwrap();
+    }
+    fs::remove_file(&outside).unwrap();
+}
+
+#[test]
+fn a_link_planted_at_the_manifests_temporary_name_is_not_followed() {
+    let out = tmp("trust", "planted");
+    fs::create_dir_all(&out).unwrap();
+    // A folder the run already owns (an earlier run's manifest), with a planted link.
+    assert!(run(&out, "42").status.success());
+    assert_eq!(parts_finished(&out), 8);
+    let victim = tmp("trust", "victim.txt");
+    fs::write(&victim, "keep me").unwrap();
+    std::os::unix::fs::symlink(&victim, out.join(".manifest.json.tmp")).unwrap();
+    let o = run(&out, "42");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
+    fs::remove_dir_all(&out).unwrap();
+    fs::remove_file(&victim).unwrap();
+}
+
+#[test]
+fn an_empty_out_is_refused_on_the_command_line_and_in_an_experiment_file() {
+    let o = skirmish(&["simulate", "rumble", "--matches", "10", "--out", ""]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--out"), "{}", text(&o.stderr));
+    let f = tmp("trust", "empty-out.toml");
+    fs::write(
+        &f,
+        "command = \"tournament clan-melee\"\nmelees = 1\nbudgets = [100]\nout = \"\"\n",
+    )
+    .unwrap();
+    let o = skirmish(&["run", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("--out"), "{}", text(&o.stderr));
+    // The rumble experiment format reads `out` itself: refused by the dataset layer.
+    fs::write(
+        &f,
+        "command = \"simulate rumble\"\nmatches = 10\nout = \"\"\n",
+    )
+    .unwrap();
+    let o = skirmish(&["run", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("empty path"),
+        "{}",
+        text(&o.stderr)
+    );
+    fs::remove_file(&f).unwrap();
+}
