@@ -31,6 +31,7 @@ fn ffa() -> Ffa {
 
 fn job<'a>(sim: &'a Ffa, out: &Path, matches: u64, chunk: u64, threads: usize) -> Job<'a, Ffa> {
     Job {
+        inputs: Vec::new(),
         sim,
         settings: serde_json::to_value(&sim.settings).unwrap(),
         seed: 42,

@@ -183,3 +183,83 @@ fn an_empty_out_is_refused_on_the_command_line_and_in_an_experiment_file() {
     );
     fs::remove_file(&f).unwrap();
 }
+
+#[test]
+fn editing_an_included_power_file_or_a_clan_file_then_resuming_is_refused() {
+    let dir = tmp("trust", "inputs");
+    fs::create_dir_all(&dir).unwrap();
+    fs::copy("experiments/powers/archive.toml", dir.join("archive.toml")).unwrap();
+    fs::copy("experiments/powers/sample.toml", dir.join("sample.toml")).unwrap();
+    let out = dir.join("run");
+    let args = |out: &Path| {
+        vec![
+            "simulate".to_string(),
+            "rumble".into(),
+            "--power-file".into(),
+            dir.join("archive.toml").display().to_string(),
+            "--matches".into(),
+            "300".into(),
+            "--capacity".into(),
+            "64".into(),
+            "--quiet".into(),
+            "--out".into(),
+            out.display().to_string(),
+        ]
+    };
+    let go = |a: Vec<String>| skirmish(&a.iter().map(|s| s.as_str()).collect::<Vec<_>>());
+    assert!(go(args(&out)).status.success());
+    let m = fs::read_to_string(out.join("manifest.json")).unwrap();
+    assert!(m.contains("sample.toml") && m.contains("\"inputs\""), "{m}");
+    // The included file changes (Amoeba's threshold): the same command is now a different run.
+    let sample = fs::read_to_string(dir.join("sample.toml")).unwrap();
+    fs::write(
+        dir.join("sample.toml"),
+        sample.replacen("energy > 5", "energy > 6", 1),
+    )
+    .unwrap();
+    let o = go(args(&out));
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("different run") && err.contains("sample.toml"),
+        "{err}"
+    );
+
+    // A clan file of a tournament likewise.
+    fs::copy(
+        "experiments/clan-melee/3-salt-coward.toml",
+        dir.join("coward.toml"),
+    )
+    .unwrap();
+    let clans = format!(
+        "{},experiments/clan-melee/0-clan1.toml",
+        dir.join("coward.toml").display()
+    );
+    let cm = dir.join("cm");
+    let t = |out: &Path| {
+        skirmish(&[
+            "tournament",
+            "clan-melee",
+            "--clans",
+            &clans,
+            "--budgets",
+            "100",
+            "--melees",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    assert!(t(&cm).status.success());
+    let c = fs::read_to_string(dir.join("coward.toml")).unwrap();
+    fs::write(dir.join("coward.toml"), format!("{c}\n# edited\n")).unwrap();
+    let o = t(&cm);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("coward.toml"),
+        "{}",
+        text(&o.stderr)
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -156,6 +156,13 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
         "clan_files": files,
     });
     let job = Job {
+        inputs: t
+            .field
+            .clans
+            .iter()
+            .map(|c| PathBuf::from(&c.file))
+            .filter(|p| p.is_file())
+            .collect(),
         sim: &t,
         settings,
         seed: f.seed,
@@ -437,6 +444,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         "max_turns": s.settings.max_turns,
     });
     let job = Job {
+        inputs: Vec::new(),
         sim: &s,
         settings,
         seed: f.seed,

@@ -157,6 +157,12 @@ fn execute(
     let job = Job {
         settings: serde_json::to_value(&ffa.settings).expect("serialisable"),
         command: canonical_command((&ffa.settings, matches, seed, chunk_size)),
+        inputs: ffa
+            .settings
+            .power_file
+            .as_deref()
+            .map(|f| crate::games::auto_rumble::powers::file::files(Path::new(f)))
+            .unwrap_or_default(),
         sim: &ffa,
         seed,
         matches,
@@ -247,6 +253,7 @@ pub fn bench(matches: u64, threads: Option<usize>) -> Result<String, String> {
     let job = Job {
         settings: serde_json::to_value(&ffa.settings).expect("serialisable"),
         command: "skirmish bench".into(),
+        inputs: Vec::new(),
         sim: &ffa,
         seed,
         matches,

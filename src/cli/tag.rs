@@ -174,6 +174,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         f.chunk_size
     );
     let job = Job {
+        inputs: Vec::new(),
         sim: &t,
         settings: serde_json::json!({
             "policies": specs,

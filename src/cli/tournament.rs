@@ -200,7 +200,15 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
         "max_rounds": f.max_rounds,
         "capacity": f.capacity,
     });
+    // Every file that can change the games: the power file with its includes, the values table.
+    let mut inputs = f
+        .powers
+        .as_deref()
+        .map(|p| crate::games::auto_rumble::powers::file::files(Path::new(p)))
+        .unwrap_or_default();
+    inputs.extend(f.values.iter().cloned());
     let job = Job {
+        inputs,
         sim: &t,
         settings,
         seed: f.seed,

@@ -40,6 +40,10 @@ pub struct Identity {
     pub tables: Vec<String>,
     /// The simulation's own settings, as it serialises them.
     pub settings: serde_json::Value,
+    /// Every file that can change the output (power files and what they include, values tables,
+    /// clan files), by path: its SHA-256. Editing one and resuming is refused as a different run.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub inputs: BTreeMap<String, String>,
 }
 
 /// One finished part.

@@ -24,6 +24,8 @@ pub struct Job<'a, S: Simulation> {
     /// The canonical command line recorded in the manifest.
     pub command: String,
     pub experiment: Option<String>,
+    /// The files the run reads that can change its output (their digests join the identity).
+    pub inputs: Vec<std::path::PathBuf>,
 }
 
 impl<S: Simulation> Job<'_, S> {
@@ -67,6 +69,18 @@ impl<S: Simulation> Job<'_, S> {
             chunk_size: self.chunk_size,
             tables: self.sim.tables().iter().map(|t| t.to_string()).collect(),
             settings: self.settings.clone(),
+            inputs: self
+                .inputs
+                .iter()
+                .map(|p| {
+                    // A file that cannot be read was already refused by the command's checks;
+                    // record it as such rather than fail here.
+                    let digest = std::fs::read(p)
+                        .map(|b| super::digest::sha256_hex(&b))
+                        .unwrap_or_else(|e| format!("unreadable: {e}"));
+                    (p.display().to_string(), digest)
+                })
+                .collect(),
         }
     }
 

@@ -662,6 +662,33 @@ fn did_you_mean(name: &str, all: &[&str]) -> String {
     }
 }
 
+/// The files a power file is made of: itself, then every file it includes, depth first (each
+/// once). What a dataset's identity must record, so that editing an included file is noticed.
+pub fn files(path: &Path) -> Vec<std::path::PathBuf> {
+    fn walk(path: &Path, depth: usize, out: &mut Vec<std::path::PathBuf>) {
+        if depth > MAX_INCLUDE_DEPTH || out.iter().any(|p| p == path) {
+            return;
+        }
+        out.push(path.to_path_buf());
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return;
+        };
+        let Ok(doc) = toml::from_str::<toml::Table>(&text) else {
+            return;
+        };
+        if let Some(toml::Value::Array(list)) = doc.get("include") {
+            for inc in list.iter().filter_map(|v| v.as_str()) {
+                if let Some(dir) = path.parent() {
+                    walk(&dir.join(inc), depth + 1, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(path, 0, &mut out);
+    out
+}
+
 /// Reads and validates a power file, with the files it includes (their powers first).
 pub fn load(path: &Path) -> Result<Vec<PowerDef>, PowerFileError> {
     load_at(path, 0)
