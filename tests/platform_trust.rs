@@ -263,3 +263,41 @@ fn editing_an_included_power_file_or_a_clan_file_then_resuming_is_refused() {
     );
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_deeply_nested_clan_expression_and_a_run_of_too_many_parts_are_refused_up_front() {
+    let deep = tmp("trust", "deep.toml");
+    let hp = format!("{}H{}", "(".repeat(15_000), ")".repeat(15_000));
+    fs::write(
+        &deep,
+        format!("name = \"Deep\"\n\n[[roster]]\nbudget = [0, 2147483647]\nmembers = [{{ kind = \"w\", count = 1, hp = \"{hp}\" }}]\n\n[kinds.w]\ntype = \"warrior\"\nrule = [{{ ap = 10 }}]\n"),
+    )
+    .unwrap();
+    let o = skirmish(&["clan-melee", "check", deep.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("nested more than 64 deep"),
+        "{}",
+        text(&o.stderr)
+    );
+    fs::remove_file(&deep).unwrap();
+
+    let out = tmp("trust", "huge");
+    let o = skirmish(&[
+        "simulate",
+        "rumble",
+        "--matches",
+        "1099511627776",
+        "--chunk-size",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("raise --chunk-size"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!out.exists());
+}

@@ -9,6 +9,8 @@ use super::tally::thousands;
 
 /// Most matches one run may hold (match ids and chunk arithmetic stay far from overflow).
 pub const MAX_MATCHES: u64 = 1 << 40;
+/// Most part files one dataset may have.
+pub const MAX_PARTS: u64 = 1_000_000;
 
 pub struct Job<'a, S: Simulation> {
     pub sim: &'a S,
@@ -48,6 +50,16 @@ impl<S: Simulation> Job<'_, S> {
             return Err(format!(
                 "--chunk-size {}: give between 1 and 10000000 (one part file per chunk)",
                 self.chunk_size
+            ));
+        }
+        // One part file (and one entry in the run's work list) per chunk: bound their number.
+        if self.matches.div_ceil(self.chunk_size.max(1)) > MAX_PARTS {
+            return Err(format!(
+                "--matches {} in chunks of {} makes {} part files, more than {MAX_PARTS}: raise --chunk-size to at least {}",
+                self.matches,
+                self.chunk_size,
+                self.matches.div_ceil(self.chunk_size),
+                self.matches.div_ceil(MAX_PARTS)
             ));
         }
         if self.threads == 0 || self.threads > 1024 {

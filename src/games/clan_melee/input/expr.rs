@@ -237,6 +237,9 @@ struct Parser<'a> {
     out: Vec<Op>,
     depth: usize,
     max_depth: usize,
+    /// Parentheses, `min`/`max` and minus signs open around the parser's position: bounded, so
+    /// a deeply nested expression is an error, not a stack overflow.
+    nest: usize,
 }
 
 impl Parser<'_> {
@@ -338,13 +341,20 @@ impl Parser<'_> {
         }
     }
     fn unary(&mut self) -> Result<(), ExprError> {
-        if self.peek() == Some(&Tok::Sym("-")) {
-            self.at += 1;
-            self.unary()?;
-            self.push(Op::Neg);
-            return Ok(());
+        self.nest += 1;
+        if self.nest > MAX_NESTING {
+            return Err(ExprError(format!(
+                "nested more than {MAX_NESTING} deep: write the expression flatter"
+            )));
         }
-        self.atom()
+        let r = if self.peek() == Some(&Tok::Sym("-")) {
+            self.at += 1;
+            self.unary().map(|()| self.push(Op::Neg))
+        } else {
+            self.atom()
+        };
+        self.nest -= 1;
+        r
     }
     fn atom(&mut self) -> Result<(), ExprError> {
         let Some(t) = self.peek().cloned() else {
@@ -408,6 +418,9 @@ impl Parser<'_> {
     }
 }
 
+/// Deepest nesting of parentheses, `min`/`max` and minus signs an expression may have.
+pub const MAX_NESTING: usize = 64;
+
 fn name_of(v: Var) -> &'static str {
     VARS.iter().find(|(_, x)| *x == v).map(|(n, _)| *n).unwrap()
 }
@@ -421,6 +434,7 @@ pub fn compile(src: &str, allowed: &[Var], ops: &mut Vec<Op>) -> Result<Prog, Ex
         out: Vec::new(),
         depth: 0,
         max_depth: 0,
+        nest: 0,
     };
     if p.toks.is_empty() {
         return Err(ExprError(
