@@ -747,3 +747,66 @@ fn team_actions_and_signups_match_the_reference_game_on_random_rosters() {
         assert!(seen.contains(kind), "no {kind} in the sample: {seen:?}");
     }
 }
+
+#[test]
+fn tg50_tournament_rosters_are_drawn_per_game_and_policies_rotate_over_the_seats() {
+    let t = TagTournament {
+        policies: ["stay", "flee", "smart"]
+            .iter()
+            .map(|p| Policy::parse(p).unwrap())
+            .collect(),
+        teams: [3, 5],
+        team_size: [2, 4],
+        underworld: 30,
+        settings: Settings::default(),
+    };
+    let (mut sizes, mut underworld) = (std::collections::BTreeSet::new(), 0);
+    for m in 0..200u64 {
+        let seed = match_seed(50, m);
+        let teams = t.roster(m, seed);
+        assert_eq!(teams, t.roster(m, seed), "a roster is its seed");
+        assert!((3..=5).contains(&teams.len()));
+        let seats: Vec<&Policy> = teams
+            .iter()
+            .flat_map(|x| x.players.iter().map(|p| &p.1))
+            .collect();
+        for (k, p) in seats.iter().enumerate() {
+            assert_eq!(
+                **p,
+                t.policies[((m + k as u64) % 3) as usize],
+                "seat {k} of game {m}"
+            );
+        }
+        for x in &teams {
+            if x.underworld {
+                underworld += 1;
+                assert_eq!(x.players.len(), 1);
+            } else {
+                sizes.insert(x.players.len());
+            }
+        }
+    }
+    assert_eq!(sizes.into_iter().collect::<Vec<_>>(), [2, 3, 4]);
+    assert!(underworld > 100);
+}
+
+#[test]
+fn tg51_policies_are_named_with_parameters_and_bad_ones_say_the_fix() {
+    let p = Policy::parse("flee(margin=3, bid=4, replace=1, list=2, leave=20)").unwrap();
+    assert_eq!(
+        (p.margin, p.bid, p.replace, p.list, p.leave),
+        (3, 4, true, 2, 20)
+    );
+    assert_eq!(Policy::parse(&p.spec()).unwrap(), p, "spec() reads back");
+    for (bad, says) in [
+        ("sneak", "did you mean"),
+        ("flee(margin)", "needs a value"),
+        ("flee(margin=x)", "not a whole number"),
+        ("flee(speed=2)", "unknown parameter `speed`"),
+        ("flee(list=99)", "out of range"),
+        ("flee(margin=2", "close the parameters"),
+    ] {
+        let e = Policy::parse(bad).unwrap_err();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}
