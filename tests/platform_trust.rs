@@ -301,3 +301,33 @@ fn a_deeply_nested_clan_expression_and_a_run_of_too_many_parts_are_refused_up_fr
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn a_failed_write_to_stdout_is_an_error_and_a_closed_pipe_is_not() {
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(["tag", "play", "--narrate"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("it is incomplete"),
+        "{}",
+        text(&o.stderr)
+    );
+    // A reader that stops early (`| head`): quiet, success.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(["tag", "play", "--narrate"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.stderr.is_empty());
+}

@@ -224,9 +224,16 @@ pub fn main() -> ExitCode {
     match result {
         Ok(text) => {
             let mut out = std::io::stdout().lock();
-            // A closed pipe (`| head`) is not an error worth a message.
-            let _ = out.write_all(text.as_bytes());
-            ExitCode::SUCCESS
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                // A closed pipe (`| head`) is not an error worth a message.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                // A full disk or a failing device is: the output is incomplete.
+                Err(e) => {
+                    eprintln!("error: writing the output to stdout failed ({e}); it is incomplete");
+                    ExitCode::from(1)
+                }
+            }
         }
         Err(message) => {
             eprintln!("error: {message}");
