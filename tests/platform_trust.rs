@@ -331,3 +331,69 @@ fn a_failed_write_to_stdout_is_an_error_and_a_closed_pipe_is_not() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(o.stderr.is_empty());
 }
+
+#[test]
+fn analyze_powers_writes_only_a_new_empty_or_its_own_folder_and_replaces_it_whole() {
+    let args = |out: &Path| {
+        vec![
+            "analyze".to_string(),
+            "rumble".into(),
+            "powers".into(),
+            "--max-battles".into(),
+            "20000".into(),
+            "--batch".into(),
+            "1000".into(),
+            "--quiet".into(),
+            "--out".into(),
+            out.display().to_string(),
+        ]
+    };
+    let go = |a: Vec<String>| skirmish(&a.iter().map(|s| s.as_str()).collect::<Vec<_>>());
+    // Someone else's folder: refused, untouched.
+    let theirs = tmp("trust", "theirs");
+    fs::create_dir_all(&theirs).unwrap();
+    fs::write(theirs.join("summary.txt"), "my notes").unwrap();
+    let o = go(args(&theirs));
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("not an earlier `analyze powers` output"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(
+        fs::read_to_string(theirs.join("summary.txt")).unwrap(),
+        "my notes"
+    );
+    assert_eq!(fs::read_dir(&theirs).unwrap().count(), 1);
+    fs::remove_dir_all(&theirs).unwrap();
+    // A new folder, then the same folder again: replaced whole, no temporary left beside it.
+    let mine = tmp("trust", "mine");
+    assert!(go(args(&mine)).status.success());
+    let first: Vec<_> = fs::read_dir(&mine)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    let o = go(args(&mine));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let mut again: Vec<_> = fs::read_dir(&mine)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    let mut first = first;
+    first.sort();
+    again.sort();
+    assert_eq!(first, again);
+    assert!(again.iter().any(|n| n == "powers.parquet"));
+    let parent = mine.parent().unwrap();
+    let stray = fs::read_dir(parent)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .any(|e| {
+            e.file_name().to_string_lossy().contains(&format!(
+                "{}.new-",
+                mine.file_name().unwrap().to_string_lossy()
+            ))
+        });
+    assert!(!stray, "no temporary folder left");
+    fs::remove_dir_all(&mine).unwrap();
+}

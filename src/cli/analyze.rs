@@ -153,6 +153,8 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         return Err("--threads: give at least 1".into());
     }
     let encode = super::flags::encoder()?;
+    // The folder rule (new, empty, or an earlier `analyze powers` output) before any work.
+    crate::platform::dataset::check_output_folder(&out, "analyze powers")?;
     let pool = crate::platform::runner::pool(threads)?;
     let per = v.battles_per_roster();
     let pb = bar(v.settings.max_battles / per * per, !flags.quiet);
@@ -204,16 +206,14 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
             String::new()
         }
     );
-    std::fs::create_dir_all(&out).map_err(|e| format!("--out {}: {e}", out.display()))?;
-    for (name, bytes) in &files {
-        crate::platform::dataset::atomic_write(&out, name, bytes)?;
-    }
     let mut summary = format!(
         "skirmish analyze powers, seed {seed}\nsettings: {:?}\n{} rosters, {} battles; stopped: {stop}\n\n{ranking}",
         v.settings, est.rosters, est.battles
     );
     summary.push('\n');
-    crate::platform::dataset::atomic_write(&out, "summary.txt", summary.as_bytes())?;
+    let mut files = files;
+    files.push(("summary.txt".to_string(), summary.into_bytes()));
+    crate::platform::dataset::replace_folder(&out, "analyze powers", &files)?;
     Ok(format!(
         "{head}\n{ranking}\ntables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\n",
         out.display()

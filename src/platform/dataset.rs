@@ -508,3 +508,86 @@ pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
         ))
     }
 }
+
+/// The file that marks a folder as a whole-folder output of `command` (e.g. `analyze powers`).
+const OUTPUT_MARK: &str = ".skirmish-output";
+
+/// Whether `out` may receive a whole-folder output of `command`: it does not exist, is empty, or
+/// holds an earlier output of the same command (its mark says so). Anything else is refused and
+/// left untouched; checked before any work starts.
+pub fn check_output_folder(out: &Path, command: &str) -> Result<(), String> {
+    if out.as_os_str().is_empty() {
+        return Err("--out: an empty path; name a folder, e.g. --out runs/powers".into());
+    }
+    if fs::symlink_metadata(out).is_ok_and(|m| !m.file_type().is_dir()) {
+        return Err(format!(
+            "--out {}: exists and is not a plain folder; choose a folder name",
+            out.display()
+        ));
+    }
+    let Ok(entries) = fs::read_dir(out) else {
+        return Ok(());
+    };
+    if entries.count() == 0 {
+        return Ok(());
+    }
+    match fs::read_to_string(out.join(OUTPUT_MARK)) {
+        Ok(mark) if mark.trim() == command => Ok(()),
+        Ok(mark) => Err(format!(
+            "--out {}: holds the output of `{}`, not `{command}`; choose another --out",
+            out.display(),
+            mark.trim()
+        )),
+        Err(_) => Err(format!(
+            "--out {}: the folder is not empty and is not an earlier `{command}` output; choose an empty or new folder",
+            out.display()
+        )),
+    }
+}
+
+/// Writes `files` as the whole content of `out`: into a new temporary folder beside it, then
+/// renamed into place (an earlier output is moved aside first and removed after), so a failure
+/// leaves the earlier output or nothing, never a mix.
+pub fn replace_folder(
+    out: &Path,
+    command: &str,
+    files: &[(String, Vec<u8>)],
+) -> Result<(), String> {
+    check_output_folder(out, command)?;
+    let name = out
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| format!("--out {}: name a folder", out.display()))?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&parent).map_err(|e| format!("--out {}: {e}", out.display()))?;
+    let pid = std::process::id();
+    let tmp = parent.join(format!(".{name}.new-{pid}"));
+    let old = parent.join(format!(".{name}.old-{pid}"));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir(&tmp).map_err(|e| format!("creating {}: {e}", tmp.display()))?;
+    let mut all: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    let mark = format!("{command}\n");
+    all.push((OUTPUT_MARK, mark.as_bytes()));
+    for (n, bytes) in all {
+        fs::write(tmp.join(n), bytes).map_err(|e| {
+            let _ = fs::remove_dir_all(&tmp);
+            format!("writing {}: {e}", tmp.join(n).display())
+        })?;
+    }
+    let had = out.exists();
+    if had {
+        fs::rename(out, &old).map_err(|e| format!("moving {} aside: {e}", out.display()))?;
+    }
+    fs::rename(&tmp, out)
+        .map_err(|e| format!("renaming {} to {}: {e}", tmp.display(), out.display()))?;
+    if had {
+        let _ = fs::remove_dir_all(&old);
+    }
+    Ok(())
+}
