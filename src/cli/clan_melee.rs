@@ -85,6 +85,13 @@ pub fn build(f: &ClanMeleeFlags) -> Result<ClanTournament, String> {
     if f.melees == 0 {
         return Err("--melees: play at least 1 melee per budget".into());
     }
+    if f.melees > crate::platform::job::MAX_MATCHES {
+        return Err(format!(
+            "--melees {}: play at most {} melees per budget",
+            f.melees,
+            crate::platform::job::MAX_MATCHES
+        ));
+    }
     if f.max_turns == 0 {
         return Err("--max-turns: allow at least 1 turn".into());
     }
@@ -278,6 +285,13 @@ pub fn build_study(f: &StudyFlags) -> Result<(ClanStudy, Vec<(String, String)>),
     }
     if f.melees == 0 {
         return Err("--melees: play at least 1 melee per challenger and budget".into());
+    }
+    if f.melees > crate::platform::job::MAX_MATCHES {
+        return Err(format!(
+            "--melees {}: play at most {} melees per challenger and budget",
+            f.melees,
+            crate::platform::job::MAX_MATCHES
+        ));
     }
     if f.max_turns == 0 {
         return Err("--max-turns: allow at least 1 turn".into());

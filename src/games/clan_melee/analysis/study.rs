@@ -145,11 +145,13 @@ pub struct ClanStudy {
 }
 
 impl ClanStudy {
+    /// Melees in the study (saturating: the job refuses more than it allows, never a wrapped
+    /// count).
     pub fn matches(&self) -> u64 {
-        self.variants.len() as u64 * self.per_variant()
+        (self.variants.len() as u64).saturating_mul(self.per_variant())
     }
     fn per_variant(&self) -> u64 {
-        self.budgets.len() as u64 * self.melees
+        (self.budgets.len() as u64).saturating_mul(self.melees)
     }
 
     /// Group of the tally holding a study's win counts at one base budget.

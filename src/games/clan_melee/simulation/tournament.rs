@@ -39,7 +39,7 @@ pub const ENDS: [End; 4] = [End::Won, End::AllSlain, End::Deadlock, End::TurnCap
 
 impl ClanTournament {
     pub fn matches(&self) -> u64 {
-        self.budgets.len() as u64 * self.melees
+        (self.budgets.len() as u64).saturating_mul(self.melees)
     }
 
     /// Melee `m`'s base and budget.
