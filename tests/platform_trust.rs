@@ -397,3 +397,26 @@ fn analyze_powers_writes_only_a_new_empty_or_its_own_folder_and_replaces_it_whol
     assert!(!stray, "no temporary folder left");
     fs::remove_dir_all(&mine).unwrap();
 }
+
+#[test]
+fn a_range_of_three_values_in_an_experiment_file_is_refused_not_cut_to_two() {
+    let f = tmp("trust", "range.toml");
+    let out = tmp("trust", "range-out");
+    fs::write(
+        &f,
+        format!(
+            "command = \"simulate rumble\"\nmatches = 100\nout = \"{}\"\n[settings]\nheroes = [2, 3, 4]\n",
+            out.display()
+        ),
+    )
+    .unwrap();
+    let o = skirmish(&["run", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(":5:") && err.contains("a range is [min, max]"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    fs::remove_file(&f).unwrap();
+}

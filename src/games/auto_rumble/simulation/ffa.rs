@@ -29,10 +29,13 @@ pub const MAX_HEROES: u8 = 64;
 #[serde(deny_unknown_fields, default)]
 pub struct FfaSettings {
     /// Heroes per battle.
+    #[serde(deserialize_with = "min_max")]
     pub heroes: [u8; 2],
     /// Each hero's unspent coins (AR-2).
+    #[serde(deserialize_with = "min_max")]
     pub coins: [i32; 2],
     /// Powers per hero, drawn without repeats from `catalogue`.
+    #[serde(deserialize_with = "min_max")]
     pub powers: [u8; 2],
     /// The powers heroes may hold, by name; empty: every power of the power file.
     pub catalogue: Vec<String>,
@@ -44,6 +47,7 @@ pub struct FfaSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub power_file_digest: Option<String>,
     /// Each held power's strength (the winning bid; no sample power scales with it yet).
+    #[serde(deserialize_with = "min_max")]
     pub strength: [i32; 2],
     /// Round limit (AR-14).
     pub max_rounds: u32,
@@ -78,6 +82,23 @@ pub struct Ffa {
     cat: Catalogue,
     /// The powers heroes draw from, as ids of `cat`.
     catalogue: Vec<PowerId>,
+}
+
+/// A `[min, max]` range of an experiment file: exactly two values (a longer list was read as its
+/// first two).
+fn min_max<'de, D, T>(d: D) -> Result<[T; 2], D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de> + Copy,
+{
+    let v: Vec<T> = serde::Deserialize::deserialize(d)?;
+    match v[..] {
+        [a, b] => Ok([a, b]),
+        _ => Err(serde::de::Error::custom(format!(
+            "{} values: a range is [min, max], two values",
+            v.len()
+        ))),
+    }
 }
 
 /// FNV-1a, 64-bit: a stable digest of a power file's bytes for the dataset identity.
