@@ -146,7 +146,7 @@ fn a_link_planted_at_the_manifests_temporary_name_is_not_followed() {
     assert_eq!(parts_finished(&out), 8);
     let victim = tmp("trust", "victim.txt");
     fs::write(&victim, "keep me").unwrap();
-    std::os::unix::fs::symlink(&victim, out.join(".manifest.json.tmp")).unwrap();
+    std::os::unix::fs::symlink(&victim, out.join(".manifest.json.manifest.tmp")).unwrap();
     let o = run(&out, "42");
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
@@ -419,4 +419,39 @@ fn a_range_of_three_values_in_an_experiment_file_is_refused_not_cut_to_two() {
     );
     assert!(!out.exists());
     fs::remove_file(&f).unwrap();
+}
+
+#[test]
+fn a_shard_sweeps_only_its_own_temporary_files() {
+    let out = tmp("trust", "sweep");
+    let shard = |k: &str| {
+        skirmish(&[
+            "simulate",
+            "rumble",
+            "--matches",
+            "2000",
+            "--chunk-size",
+            "500",
+            "--capacity",
+            "64",
+            "--quiet",
+            "--shard",
+            k,
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    assert!(shard("0/2").status.success());
+    // Another shard's write in flight, and a stale one of shard 0's own.
+    let theirs = out.join("matches/.part-00003.parquet.manifest-shard-1-of-2.tmp");
+    let mine = out.join("matches/.part-00001.parquet.manifest-shard-0-of-2.tmp");
+    fs::write(&theirs, b"in flight").unwrap();
+    fs::write(&mine, b"stale").unwrap();
+    assert!(shard("0/2").status.success());
+    assert!(
+        theirs.exists(),
+        "another shard's temporary file is left alone"
+    );
+    assert!(!mine.exists(), "a stale temporary file of its own is swept");
+    fs::remove_dir_all(&out).unwrap();
 }

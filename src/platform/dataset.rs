@@ -346,10 +346,16 @@ impl Dataset {
                     sub.display()
                 )
             })?;
-            // Temporary files of a killed run: never complete, always safe to drop.
+            // Temporary files of a killed run of this manifest (they carry its tag, and we hold
+            // its lock): never complete, safe to drop. Another shard's are left alone.
+            let ours = format!(".{}.tmp", tag_of(&manifest_name));
             for e in fs::read_dir(&sub).map_err(|e| format!("{}: {e}", sub.display()))? {
                 let p = e.map_err(|e| format!("{}: {e}", sub.display()))?.path();
-                if p.extension().is_some_and(|x| x == "tmp") {
+                // Untagged `.part-N.parquet.tmp` files come from runs before tags: stale too.
+                if p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.ends_with(&ours) || n.ends_with(".parquet.tmp"))
+                {
                     let _ = fs::remove_file(&p);
                 }
             }
@@ -389,7 +395,12 @@ impl Dataset {
         record.files = files.iter().map(|b| FileRecord::of(b)).collect();
         for (table, bytes) in self.manifest.identity.tables.iter().zip(files) {
             let dir = self.dir.join(table);
-            atomic_write(&dir, &part_name(record.part), bytes)?;
+            atomic_write_tagged(
+                &dir,
+                &part_name(record.part),
+                tag_of(&self.manifest_name),
+                bytes,
+            )?;
         }
         let at = self
             .manifest
@@ -402,13 +413,33 @@ impl Dataset {
     fn write_manifest(&mut self) -> Result<(), String> {
         let mut text = serde_json::to_string_pretty(&self.manifest).expect("serialisable");
         text.push('\n');
-        atomic_write(&self.dir, &self.manifest_name, text.as_bytes())
+        atomic_write_tagged(
+            &self.dir,
+            &self.manifest_name,
+            tag_of(&self.manifest_name),
+            text.as_bytes(),
+        )
     }
+}
+
+/// The tag of a manifest's temporary files: `manifest` or `manifest-shard-K-of-N`.
+fn tag_of(manifest_name: &str) -> &str {
+    manifest_name.trim_end_matches(".json")
 }
 
 /// Writes `dir/.name.tmp`, then renames it to `dir/name`: readers see the whole file or none.
 pub fn atomic_write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
-    let tmp = dir.join(format!(".{name}.tmp"));
+    atomic_write_tagged(dir, name, "", bytes)
+}
+
+/// [`atomic_write`] with the writer's tag in the temporary name (`.name.TAG.tmp`), so that a
+/// sweep removes only its own writer's leftovers.
+fn atomic_write_tagged(dir: &Path, name: &str, tag: &str, bytes: &[u8]) -> Result<(), String> {
+    let tmp = if tag.is_empty() {
+        dir.join(format!(".{name}.tmp"))
+    } else {
+        dir.join(format!(".{name}.{tag}.tmp"))
+    };
     let dst = dir.join(name);
     // Never through a link planted at the temporary name: remove whatever is there (the link
     // itself, not its target) and create the file new.
