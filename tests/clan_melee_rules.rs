@@ -322,3 +322,24 @@ fn malformed_clan_files_name_the_field_and_the_fix() {
         "{e}"
     );
 }
+
+#[test]
+fn cm20_expressions_nest_at_most_64_deep() {
+    let clan = |hp: &str| {
+        Clan::parse(
+            "deep.toml",
+            &format!(
+                "name = \"x\"\n[[roster]]\nmembers = [{{ kind = \"k\", count = 1, hp = \"{hp}\" }}]\n[kinds.k]\ntype = \"warrior\"\nrule = [{{ ap = 10 }}]\n"
+            ),
+        )
+    };
+    let nested = |d: usize| format!("{}5{}", "(".repeat(d), ")".repeat(d));
+    assert!(clan(&nested(60)).is_ok(), "60 deep is within the limit");
+    let e = clan(&nested(15_000)).unwrap_err().to_string();
+    assert!(
+        e.contains("deep.toml:")
+            && e.contains("roster[0].members[0].hp")
+            && e.contains("nested more than 64 deep"),
+        "{e}"
+    );
+}
