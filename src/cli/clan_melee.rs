@@ -115,17 +115,6 @@ pub fn build(f: &ClanMeleeFlags) -> Result<ClanTournament, String> {
     })
 }
 
-/// The run summary's header lines (throughput, dataset, totals), in melees: the per-budget
-/// groups are printed as tables of their own.
-fn summary_head<S: crate::platform::runner::Simulation>(
-    job: &Job<S>,
-    report: &crate::platform::runner::RunReport,
-    ds: &crate::platform::dataset::Dataset,
-) -> String {
-    let summary = job.summary(report, ds).replace("matches", "melees");
-    summary.lines().take(3).map(|l| format!("{l}\n")).collect()
-}
-
 /// `skirmish tournament clan-melee`.
 pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     let t = build(f)?;
@@ -184,7 +173,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     };
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    let head = summary_head(&job, &report, &ds);
+    let head = job.summary_head(&report, &ds, "melees");
     let mut s = format!("mode: {}\n{head}", t.settings.mode.name());
     s.push_str(&win_table(&t, &report.tally));
     Ok(s)
@@ -475,7 +464,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     let (report, ds) = job.execute(encode)?;
     let table = encode(&s.table(&report.tally))?;
     let answer = study_report(&s, &report.tally);
-    let head = summary_head(&job, &report, &ds);
+    let head = job.summary_head(&report, &ds, "melees");
     let dir = ds.dir().to_path_buf();
     crate::platform::dataset::atomic_write(&dir, "study.parquet", &table)?;
     let challengers = dir.join("challengers");

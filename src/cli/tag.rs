@@ -195,9 +195,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     };
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    let head = job.summary(&report, &ds).replace("matches", "games");
-    let head: String = head.lines().take(3).map(|l| format!("{l}\n")).collect();
-    Ok(head + &summary(&t, &report.tally))
+    Ok(job.summary_head(&report, &ds, "games") + &summary(&t, &report.tally))
 }
 
 #[derive(Args, Debug, Clone)]

@@ -176,6 +176,13 @@ pub fn part_name(part: u64) -> String {
     format!("part-{part:05}.parquet")
 }
 
+/// Whether `p` names a manifest: `manifest.json` or a shard's `manifest-shard-K-of-N.json`.
+fn is_manifest(p: &Path) -> bool {
+    p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+        n == "manifest.json" || (n.starts_with("manifest-shard-") && n.ends_with(".json"))
+    })
+}
+
 fn shard_manifest_name(s: Shard) -> String {
     format!("manifest-shard-{}-of-{}.json", s.index, s.count)
 }
@@ -256,13 +263,7 @@ impl Dataset {
                 Err(_) => return false,
             };
             names.retain(|p| !is_lock(p));
-            !names.is_empty()
-                && !names.iter().any(|p| {
-                    p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                        n == "manifest.json"
-                            || (n.starts_with("manifest-shard-") && n.ends_with(".json"))
-                    })
-                })
+            !names.is_empty() && !names.iter().any(|p| is_manifest(p))
         };
         // A folder that is someone else's is refused before anything is created in it.
         if dir.is_dir() && foreign(dir) {
@@ -281,12 +282,7 @@ impl Dataset {
             let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
                 .map_err(|e| format!("--out {}: {e}", dir.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                        n == "manifest.json"
-                            || (n.starts_with("manifest-shard-") && n.ends_with(".json"))
-                    })
-                })
+                .filter(|p| is_manifest(p))
                 .collect();
             manifests.sort();
             if manifests.is_empty()
@@ -471,11 +467,7 @@ pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
     let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}; name a dataset folder", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                n == "manifest.json" || (n.starts_with("manifest-shard-") && n.ends_with(".json"))
-            })
-        })
+        .filter(|p| is_manifest(p))
         .collect();
     manifests.sort();
     if manifests.is_empty() {

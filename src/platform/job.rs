@@ -123,6 +123,17 @@ impl<S: Simulation> Job<'_, S> {
     }
 
     /// The end-of-run summary: throughput, then the win-rate tables with Wilson intervals.
+    /// The summary's header block (throughput, dataset, totals), its unit named `unit` ("melees",
+    /// "games"): for commands that print their groups as tables of their own.
+    pub fn summary_head(&self, r: &RunReport, ds: &Dataset, unit: &str) -> String {
+        self.summary(r, ds)
+            .replace("matches", unit)
+            .lines()
+            .take_while(|l| !l.is_empty())
+            .map(|l| format!("{l}\n"))
+            .collect()
+    }
+
     pub fn summary(&self, r: &RunReport, ds: &Dataset) -> String {
         let secs = r.wall.as_secs_f64().max(1e-9);
         let rate = r.matches_played as f64 / secs;
