@@ -31,6 +31,10 @@ pub enum Stream {
     Tag = 7,
     /// Elemental Tag's policies' own choices (TG-40).
     Moves = 8,
+    /// Loot Arena's dice: a battle's key, from which every die is read by its place (LA-30).
+    Loot = 9,
+    /// Loot Arena's random equipment and fielded pairs in simulations and analyses (LA-31).
+    LootField = 10,
 }
 
 /// SplitMix64's finaliser: a bijective 64-bit mixer with full avalanche.

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 mod analyze;
 mod clan_melee;
 pub mod flags;
+mod loot;
 mod powers;
 mod rumble;
 mod run;
@@ -47,6 +48,11 @@ enum Command {
     Tag {
         #[command(subcommand)]
         command: TagCommand,
+    },
+    /// Loot Arena: 2v2 champion battles with dice, strengths and items.
+    Loot {
+        #[command(subcommand)]
+        command: LootCommand,
     },
     /// Play many seeded matches on all cores into a Parquet dataset, then summarise.
     Simulate {
@@ -103,6 +109,29 @@ enum SimulateCommand {
         #[command(flatten)]
         ffa: simulate::FfaFlags,
     },
+    /// Random Loot Arena 2v2 battles: random pairs, items drawn by tier, sets from policies.
+    Loot {
+        #[command(flatten)]
+        flags: flags::RunFlags,
+        #[command(flatten)]
+        field: loot::FieldFlags,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum LootCommand {
+    /// Play one battle from a battle file (default: the built-in experiments/loot-arena/battle.toml).
+    #[command(visible_alias = "battle")]
+    Play(loot::PlayArgs),
+    /// Check a battle file, a rules file or an item catalogue and print it back.
+    Check {
+        /// The file (TOML), e.g. experiments/loot-arena/battle.toml.
+        file: PathBuf,
+        #[command(flatten)]
+        data: loot::DataFlags,
+    },
+    /// One attack's exact damage distribution, mean and crit chance (LA-22).
+    Odds(loot::OddsArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -138,9 +167,24 @@ enum AnalyzeCommand {
         #[command(subcommand)]
         question: TagQuestion,
     },
+    /// Loot Arena's questions.
+    Loot {
+        #[command(subcommand)]
+        question: LootQuestion,
+    },
     /// Old spelling of `skirmish analyze rumble powers` (kept for one release).
     #[command(hide = true)]
     Powers(analyze::PowerFlags),
+    /// The spelling of `skirmish analyze loot items`.
+    #[command(hide = true)]
+    Items(loot::ItemFlags),
+}
+
+#[derive(Subcommand, Debug)]
+enum LootQuestion {
+    /// What each item, tier and affinity is worth in health, the 6x6 pairing matrices (bare,
+    /// equipped, both crit readings), leave-one-out, and the best set per class (LA-32).
+    Items(loot::ItemFlags),
 }
 
 #[derive(Subcommand, Debug)]
@@ -258,6 +302,11 @@ fn dispatch(command: Command) -> Result<String, String> {
             TagCommand::Play(args) => tag::play(&args),
             TagCommand::Check { file } => tag::check(&file),
         },
+        Command::Loot { command } => match command {
+            LootCommand::Play(args) => loot::play(&args),
+            LootCommand::Check { file, data } => loot::check(&file, &data),
+            LootCommand::Odds(args) => loot::odds(&args),
+        },
         Command::Powers { command } => match command {
             PowersCommand::Check { file } => powers::check(&file),
             PowersCommand::List { file } => powers::list(file.as_deref()),
@@ -265,6 +314,9 @@ fn dispatch(command: Command) -> Result<String, String> {
         Command::Simulate {
             game: SimulateCommand::Rumble { flags, ffa },
         } => simulate::simulate_rumble(&flags, &ffa),
+        Command::Simulate {
+            game: SimulateCommand::Loot { flags, field },
+        } => loot::simulate(&flags, &field),
         Command::Analyze { game } => match game {
             AnalyzeCommand::Rumble {
                 question: RumbleQuestion::Powers(flags),
@@ -281,6 +333,10 @@ fn dispatch(command: Command) -> Result<String, String> {
             AnalyzeCommand::Tag {
                 question: TagQuestion::Duel(flags),
             } => tag::duel(&flags),
+            AnalyzeCommand::Loot {
+                question: LootQuestion::Items(flags),
+            }
+            | AnalyzeCommand::Items(flags) => loot::items(&flags),
         },
         Command::Tournament {
             game: TournamentCommand::Rumble(flags),

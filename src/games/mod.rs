@@ -5,6 +5,7 @@ pub mod auto_rumble;
 pub mod clan_melee;
 pub mod elemental_tag;
 pub mod file_error;
+pub mod loot_arena;
 pub mod names;
 
 /// What a host needs to find a game: its command name, rules, guide, commands and input files.
@@ -85,5 +86,25 @@ pub const GAMES: &[Game] = &[
             "game file",
             "experiments/tag/small.toml, experiments/tag/alliances.toml",
         )],
+    },
+    Game {
+        command: "loot",
+        title: "Loot Arena",
+        summary: "2v2 champion battles with dice, strengths, crits, healing and items as data",
+        seed: "../shared/seeds/002_*.txt",
+        rules: "docs/rules/loot-arena.md (LA-n)",
+        guide: "docs/loot-arena.md",
+        commands: &[
+            "loot play [FILE] [--narrate | --trace] [--seed N] [--rules FILE] [--items FILE]",
+            "loot check FILE",
+            "loot odds \"Mage with 1d8,1d8 vs Rogue in Light armor\"",
+            "simulate loot [--matches N] [--policies LIST] [--tiers 40,30,20,10]",
+            "analyze loot items [--battles N] [--sets LIST]",
+        ],
+        inputs: &[
+            ("battle file", "experiments/loot-arena/battle.toml"),
+            ("rules file", "experiments/loot-arena/rules.toml"),
+            ("item catalogue", "experiments/loot-arena/items.toml"),
+        ],
     },
 ];

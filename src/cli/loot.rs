@@ -1,0 +1,431 @@
+//! `skirmish loot play|check|odds`, `simulate loot` and `analyze loot items` (Loot Arena).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::flags::{RunFlags, default_threads, encoder, shard, split_specs};
+use crate::games::loot_arena::analysis::{items as study, odds};
+use crate::games::loot_arena::input::{self, battle::BattleFile};
+use crate::games::loot_arena::kernel::battle::{Battle, Silent};
+use crate::games::loot_arena::policy::Policy;
+use crate::games::loot_arena::rules::{Class, Rules, show_frac};
+use crate::games::loot_arena::simulation::battles::{Field, summary};
+use crate::games::loot_arena::state::Catalogue;
+use crate::games::loot_arena::trace::{JsonTrace, Narrator};
+use crate::platform::job::Job;
+use crate::platform::tally::thousands;
+
+/// `--rules` and `--items`: the game's numbers and its item catalogue.
+#[derive(Args, Debug, Clone, Default)]
+pub struct DataFlags {
+    /// Rules file (TOML): any number or reading, e.g. `[champion.mage] health = 90`
+    /// [default: the seed's, as written in experiments/loot-arena/rules.toml].
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Item catalogue (TOML) [default: the stand-in experiments/loot-arena/items.toml].
+    #[arg(long)]
+    pub items: Option<PathBuf>,
+}
+
+impl DataFlags {
+    fn load(&self) -> Result<(Rules, Catalogue), String> {
+        Ok((
+            input::rules::from_flag(self.rules.as_deref())?,
+            input::items::from_flag(self.items.as_deref())?,
+        ))
+    }
+    fn files(&self) -> Vec<PathBuf> {
+        self.rules.iter().chain(&self.items).cloned().collect()
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Battle file (TOML) [default: the built-in experiments/loot-arena/battle.toml].
+    pub file: Option<PathBuf>,
+    /// Tell every roll and its arithmetic, the way the rules' example writes it.
+    #[arg(long, conflicts_with = "trace")]
+    pub narrate: bool,
+    /// JSON Lines: one object per action and per round, then the result.
+    #[arg(long)]
+    pub trace: bool,
+    /// The battle's seed [default: the file's `seed`, else 42].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub data: DataFlags,
+}
+
+fn load_battle(file: Option<&Path>, r: &Rules, cat: &Catalogue) -> Result<BattleFile, String> {
+    match file {
+        Some(p) => input::battle::load(p, r, cat).map_err(|e| e.to_string()),
+        None => input::battle::parse(
+            "experiments/loot-arena/battle.toml (built in)",
+            input::BATTLE,
+            r,
+            cat,
+        )
+        .map_err(|e| e.to_string()),
+    }
+}
+
+/// `skirmish loot play`.
+pub fn play(a: &PlayArgs) -> Result<String, String> {
+    let (r, cat) = a.data.load()?;
+    let b = load_battle(a.file.as_deref(), &r, &cat)?;
+    let seed = a.seed.unwrap_or(b.seed);
+    let mut battle = Battle::new();
+    if a.trace {
+        let mut t = JsonTrace::default();
+        let o = battle.play(&b.fielded, &b.catalogue, &r, seed, &mut t);
+        t.finish(&o);
+        return Ok(t.out);
+    }
+    let mut n = Narrator::new(&b.players, &b.fielded, &b.catalogue, &r);
+    let o = if a.narrate {
+        battle.play(&b.fielded, &b.catalogue, &r, seed, &mut n)
+    } else {
+        battle.play(&b.fielded, &b.catalogue, &r, seed, &mut Silent)
+    };
+    n.finish(&o);
+    Ok(n.out)
+}
+
+/// `skirmish loot check FILE`: a battle, a rules file or an item catalogue, told apart by what
+/// it holds.
+pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
+    let text =
+        crate::games::file_error::read(path, "Loot Arena file").map_err(|e| e.to_string())?;
+    let name = path.display().to_string();
+    let table: Option<toml::Table> = toml::from_str(&text).ok();
+    let has = |k: &str| table.as_ref().is_some_and(|t| t.contains_key(k));
+    if has("item") || has("tiers") {
+        let cat = input::items::parse(&name, &text).map_err(|e| e.to_string())?;
+        let mut out = format!("{name}: an item catalogue of {} items\n", cat.items.len());
+        for it in &cat.items {
+            out.push_str(&format!(
+                "  {:<28} {:<26} {}\n",
+                it.name,
+                it.label(),
+                it.dice
+            ));
+        }
+        return Ok(out);
+    }
+    if has("player") {
+        let (r, cat) = data.load()?;
+        let b = input::battle::parse(&name, &text, &r, &cat).map_err(|e| e.to_string())?;
+        let mut out = format!("{name}: a battle, seed {}\n", b.seed);
+        let n = crate::games::loot_arena::trace::Names::new(&b.players, &b.fielded, &b.catalogue);
+        for c in 0..4 {
+            let l = &b.fielded[c];
+            let items: Vec<String> = n.item[c]
+                .iter()
+                .flatten()
+                .map(|(x, d)| format!("{x} {d}"))
+                .collect();
+            out.push_str(&format!(
+                "  {}: {}/{} health; items: {}; armor: {}; plays {}\n",
+                n.who[c],
+                l.health,
+                l.max,
+                if items.is_empty() {
+                    "none".into()
+                } else {
+                    items.join(", ")
+                },
+                n.armor[c]
+                    .as_ref()
+                    .map_or("none".to_string(), |(x, d)| format!("{x} {d}")),
+                l.policy.spec()
+            ));
+        }
+        return Ok(out);
+    }
+    let r = input::rules::parse(&name, &text).map_err(|e| e.to_string())?;
+    let mut out = format!("{name}: a rules file\n");
+    for c in Class::ALL {
+        let cr = r.class(c);
+        out.push_str(&format!(
+            "  {:<10} {:>4} health, {} base\n",
+            c.name(),
+            cr.health,
+            cr.dice
+        ));
+    }
+    if r != Rules::default() {
+        out.push_str(&format!("  differs from the seed's rules: {r:?}\n"));
+    } else {
+        out.push_str("  (the seed's rules)\n");
+    }
+    Ok(out)
+}
+
+#[derive(Args, Debug)]
+pub struct OddsArgs {
+    /// The attack, e.g. "Mage with 1d8,1d8 vs Rogue in Light armor" (items: catalogue names,
+    /// `magical 1d8`, or bare dice; armor: a name, `[tier] light|medium|heavy armor`, or dice;
+    /// end with `evading` for an evading target).
+    pub attack: String,
+    #[command(flatten)]
+    pub data: DataFlags,
+}
+
+/// `skirmish loot odds`: one attack's exact damage distribution (LA-22).
+pub fn odds(a: &OddsArgs) -> Result<String, String> {
+    let (r, cat) = a.data.load()?;
+    let m = odds::matchup(&a.attack, &r, &cat).map_err(|e| format!("loot odds: {e}"))?;
+    let o = odds::exact(&m.strike, &r).map_err(|e| format!("loot odds: {e}"))?;
+    let mut out = String::new();
+    for line in &m.reading {
+        out.push_str(&format!("{line}\n"));
+    }
+    out.push_str(&format!(
+        "crit reading {:?} at the {:?} stage, x{}; rounding {:?}\n\n",
+        r.crit, r.crit_stage, r.crit_multiplier, r.rounding
+    ));
+    out.push_str(&format!(
+        "mean {:.3}, sd {:.3}, crit chance {:.4}, no damage {:.4}  ({} outcomes, exact)\n\n",
+        o.mean(),
+        o.sd(),
+        o.crit_chance(),
+        o.damage
+            .first()
+            .filter(|d| d.0 == 0)
+            .map_or(0.0, |d| o.p(d.1)),
+        o.total
+    ));
+    out.push_str("damage  chance     at least\n");
+    let mut above = o.total;
+    for &(d, n) in &o.damage {
+        out.push_str(&format!("{d:>6}  {:8.5}  {:8.5}\n", o.p(n), o.p(above)));
+        above -= n;
+    }
+    Ok(out)
+}
+
+/// How `simulate loot` and `analyze loot items` draw their battles.
+#[derive(Args, Debug, Clone)]
+pub struct FieldFlags {
+    /// Policies, comma-separated; champion k of battle m plays policy (m + k) mod P.
+    #[arg(
+        long,
+        default_value = "medic,attack,focus-healer,supporter,evasive,random"
+    )]
+    pub policies: String,
+    /// Chance in percent that each item slot holds an item.
+    #[arg(long, default_value_t = 100)]
+    pub fill: u32,
+    /// Chance in percent that a champion wears armor.
+    #[arg(long, default_value_t = 100)]
+    pub armor: u32,
+    /// Relative odds of Common, Uncommon, Rare, Legendary items.
+    #[arg(long, default_value = "40,30,20,10")]
+    pub tiers: String,
+    #[command(flatten)]
+    pub data: DataFlags,
+}
+
+impl FieldFlags {
+    fn field(&self) -> Result<Field, String> {
+        let (rules, catalogue) = self.data.load()?;
+        let policies = split_specs(&self.policies)
+            .iter()
+            .map(|s| Policy::parse(s).map_err(|e| format!("--policies: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let t: Vec<u32> = self
+            .tiers
+            .split(',')
+            .map(|x| x.trim().parse::<u32>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| {
+                format!(
+                    "--tiers `{}`: four whole numbers, e.g. 40,30,20,10",
+                    self.tiers
+                )
+            })?;
+        let tiers: [u32; 4] = t.try_into().map_err(|_| {
+            format!(
+                "--tiers `{}`: four weights (Common, Uncommon, Rare, Legendary)",
+                self.tiers
+            )
+        })?;
+        let f = Field {
+            rules,
+            catalogue,
+            policies,
+            fill: self.fill,
+            armor: self.armor,
+            tiers,
+        };
+        f.check()?;
+        Ok(f)
+    }
+    fn settings(&self, f: &Field) -> serde_json::Value {
+        serde_json::json!({
+            "policies": f.policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
+            "fill_percent": f.fill,
+            "armor_percent": f.armor,
+            "tiers": f.tiers,
+            "rules": format!("{:?}", f.rules),
+            "items": f.catalogue.items.iter().map(|i| format!("{} {} {}", i.name, i.label(), i.dice)).collect::<Vec<_>>(),
+        })
+    }
+    fn command(&self, f: &Field) -> String {
+        let specs: Vec<String> = f.policies.iter().map(|p| p.spec()).collect();
+        let mut s = format!(
+            "--policies '{}' --fill {} --armor {} --tiers {}",
+            specs.join(","),
+            f.fill,
+            f.armor,
+            f.tiers.map(|t| t.to_string()).join(",")
+        );
+        if let Some(r) = &self.data.rules {
+            s.push_str(&format!(" --rules '{}'", r.display()));
+        }
+        if let Some(i) = &self.data.items {
+            s.push_str(&format!(" --items '{}'", i.display()));
+        }
+        s
+    }
+}
+
+/// `skirmish simulate loot`.
+pub fn simulate(run: &RunFlags, ff: &FieldFlags) -> Result<String, String> {
+    let field = ff.field()?;
+    let encode = encoder()?;
+    let matches = run.matches.unwrap_or(1_000_000);
+    let seed = run.seed.unwrap_or(42);
+    let chunk_size = run.chunk_size.unwrap_or(50_000);
+    let job = Job {
+        inputs: ff.data.files(),
+        sim: &field,
+        settings: ff.settings(&field),
+        seed,
+        matches,
+        chunk_size,
+        out: run
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("runs/loot")),
+        threads: run.threads.unwrap_or_else(default_threads),
+        shard: shard(run)?,
+        progress: !run.quiet,
+        command: format!(
+            "skirmish simulate loot {} --matches {matches} --seed {seed} --chunk-size {chunk_size}",
+            ff.command(&field)
+        ),
+        experiment: None,
+    };
+    job.check()?;
+    let (report, ds) = job.execute(encode)?;
+    Ok(job.summary_head(&report, &ds, "battles") + &summary(&field, &report.tally))
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ItemFlags {
+    /// Paired battles per class for item worth and sets, and for leave one out.
+    #[arg(long, default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(2..=100_000_000))]
+    pub battles: u64,
+    /// Battles per cell of the 6x6 pairing matrices.
+    #[arg(long, default_value_t = 4_000, value_parser = clap::value_parser!(u64).range(2..=10_000_000))]
+    pub cell: u64,
+    /// Candidate sets (policies) for each class, comma-separated; the first is also what every
+    /// other champion plays, and the yardstick of the paired differences.
+    #[arg(
+        long,
+        default_value = "medic,attack,focus-healer,supporter,evasive,plan(heal=4),plan(evade=2),plan(support=1, heal=1),random"
+    )]
+    pub sets: String,
+    #[command(flatten)]
+    pub field: FieldFlags,
+    /// Master seed.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Output folder: item_worth, pairings, leave_one_out and sets .parquet, and summary.txt.
+    #[arg(long, default_value = "runs/loot-items")]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `skirmish analyze loot items` (LA-32).
+pub fn items(f: &ItemFlags) -> Result<String, String> {
+    let field = f.field.field()?;
+    let sets = split_specs(&f.sets)
+        .iter()
+        .map(|s| Policy::parse(s).map_err(|e| format!("--sets: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    if sets.is_empty() {
+        return Err("--sets: name at least one policy".into());
+    }
+    let threads = f.threads.unwrap_or_else(default_threads);
+    if threads == 0 {
+        return Err("--threads: give at least 1".into());
+    }
+    let encode = encoder()?;
+    crate::platform::dataset::check_output_folder(&f.out, "analyze loot items")?;
+    let st = study::Study {
+        field,
+        battles: f.battles,
+        cell: f.cell,
+        sets,
+    };
+    let pool = crate::platform::runner::pool(threads)?;
+    let pb = if f.quiet {
+        ProgressBar::hidden()
+    } else {
+        let b = ProgressBar::with_draw_target(
+            Some(st.planned()),
+            ProgressDrawTarget::stderr_with_hz(4),
+        );
+        b.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} battles",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        b.enable_steady_tick(Duration::from_millis(250));
+        b
+    };
+    let start = Instant::now();
+    let tick = |n: u64| pb.set_position(n);
+    let found = pool.install(|| st.run(f.seed, &tick));
+    pb.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    let files = study::tables(&found)
+        .iter()
+        .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let text = study::render(&found);
+    let head = format!(
+        "loot items: {} battles in {:.1} s ({} battles/s on {threads} threads); field: {}; strengths x{} / x{}, affinity x{}, crit {:?}; catalogue {}\n\n",
+        thousands(found.battles),
+        secs,
+        thousands((found.battles as f64 / secs.max(1e-9)) as u64),
+        f.field.command(&st.field),
+        show_frac(st.field.rules.strong_deals),
+        show_frac(st.field.rules.strong_takes),
+        show_frac(st.field.rules.affinity),
+        st.field.rules.crit,
+        st.field.catalogue.source,
+    );
+    let mut files = files;
+    files.push((
+        "summary.txt".to_string(),
+        format!("skirmish analyze loot items, seed {}\n{head}{text}", f.seed).into_bytes(),
+    ));
+    crate::platform::dataset::replace_folder(&f.out, "analyze loot items", &files)?;
+    Ok(format!(
+        "{head}{text}\ntables: {} (item_worth, pairings, leave_one_out, sets .parquet; summary.txt)\n",
+        f.out.display()
+    ))
+}

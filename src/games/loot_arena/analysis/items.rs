@@ -1,0 +1,749 @@
+//! `skirmish analyze loot items` (LA-32): what items, pairings and sets are worth, from paired
+//! battles. Every comparison replays the same battle seed with one thing changed; dice are read
+//! by place (LA-30), so the change alters only the rolls it adds (common random numbers).
+//!
+//! - **Item worth.** A focal champion (side 0, first seat) of each class, its second item slot and
+//!   its armor emptied, fights the random field; each item kind and tier in that slot, each armor
+//!   it may wear, and +5, +10, +20, +40 health are played on the same battles. An item's worth
+//!   is the extra health with the same effect on the win share (the health curve inverted, its
+//!   interval by the delta method).
+//! - **Pairings.** The 6x6 matrix of pair against pair, bare and equipped, under the rules' crit
+//!   reading and the other one.
+//! - **Leave one out.** In equipped battles, how much side 0's win share drops without each of its
+//!   items, grouped by kind and tier.
+//! - **Sets.** For each class, the focal champion plays each candidate policy against the same
+//!   battles; the best per class, paired against the first candidate.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rand::RngExt;
+use rayon::prelude::*;
+
+use crate::games::loot_arena::kernel::battle::{Battle, Silent};
+use crate::games::loot_arena::policy::Policy;
+use crate::games::loot_arena::rules::{Class, Crit, Kind, Tier, Weight};
+use crate::games::loot_arena::simulation::battles::{Field, PAIRS, pair_name};
+use crate::games::loot_arena::state::{Fielded, NO_ITEM};
+use crate::platform::table::{Table, Values, col};
+use crate::rng::{Stream, match_seed, match_stream_rng};
+use crate::stats::{Censor, Sums, covariance, invert_curve};
+
+/// Extra health points of the curve items are measured against.
+pub const GRID: [i32; 4] = [5, 10, 20, 40];
+
+/// What the study measures.
+#[derive(Clone, Debug)]
+pub struct Study {
+    pub field: Field,
+    /// Battles per class for item worth and sets, and for leave one out.
+    pub battles: u64,
+    /// Battles per cell of the pairing matrices.
+    pub cell: u64,
+    /// Candidate policies for the focal champion (the first is the yardstick).
+    pub sets: Vec<Policy>,
+}
+
+/// An arm of the item study: what the focal champion gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arm {
+    Health(i32),
+    Item(Kind, Tier, u16),
+    Armor(Weight, Tier, u16),
+}
+
+impl Arm {
+    pub fn label(&self, f: &Field) -> String {
+        match self {
+            Arm::Health(h) => format!("+{h} health"),
+            Arm::Item(_, _, i) | Arm::Armor(_, _, i) => {
+                let it = &f.catalogue.items[*i as usize];
+                format!("{} ({})", it.label(), it.name)
+            }
+        }
+    }
+}
+
+/// Paired sums of one class's item study.
+#[derive(Clone, Debug, Default)]
+struct ItemAcc {
+    /// Per arm: the difference from the base, in half points.
+    d: Vec<Sums>,
+    /// Per arm and curve point: sum of products (for the delta method).
+    cross: Vec<[i64; 4]>,
+}
+
+impl ItemAcc {
+    fn new(arms: usize) -> ItemAcc {
+        ItemAcc {
+            d: vec![Sums::default(); arms],
+            cross: vec![[0; 4]; arms],
+        }
+    }
+    fn merge(mut self, o: ItemAcc) -> ItemAcc {
+        for (a, b) in self.d.iter_mut().zip(&o.d) {
+            a.merge(b);
+        }
+        for (a, b) in self.cross.iter_mut().zip(&o.cross) {
+            for k in 0..4 {
+                a[k] += b[k];
+            }
+        }
+        self
+    }
+}
+
+/// One estimate: a mean and its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Est {
+    pub mean: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub n: u64,
+}
+
+impl Est {
+    /// From sums of half points, as a share (0..1).
+    fn share(s: &Sums) -> Est {
+        let (m, lo, hi) = s.interval();
+        Est {
+            mean: m / 2.0,
+            lo: lo / 2.0,
+            hi: hi / 2.0,
+            n: s.n,
+        }
+    }
+}
+
+/// An item's measured worth to one class.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Worth {
+    pub class: Class,
+    pub arm: Arm,
+    pub label: String,
+    /// Change in win share.
+    pub effect: Est,
+    /// Extra health with the same effect; `censor` says when it is a bound.
+    pub health: f64,
+    pub health_lo: f64,
+    pub health_hi: f64,
+    pub censor: Censor,
+}
+
+/// Everything the study found.
+#[derive(Clone, Debug, Default)]
+pub struct Findings {
+    pub worth: Vec<Worth>,
+    /// `(crit reading, equipped, pair, opponent, share of the pair)`.
+    pub pairings: Vec<(Crit, bool, usize, usize, Est)>,
+    /// `(item label, drop in win share)`.
+    pub leave_one_out: Vec<(String, Est)>,
+    /// `(class, policy, win share, difference from the first candidate)`.
+    pub sets: Vec<(Class, String, Est, Est)>,
+    pub battles: u64,
+}
+
+fn side0_points(
+    b: &mut Battle,
+    f: &Fielded,
+    field: &Field,
+    rules: &crate::games::loot_arena::rules::Rules,
+    seed: u64,
+) -> i64 {
+    b.play(f, &field.catalogue, rules, seed, &mut Silent)
+        .points()
+}
+
+impl Study {
+    /// The arms a class's focal champion is measured with.
+    pub fn arms(&self, class: Class) -> Vec<Arm> {
+        let cat = &self.field.catalogue;
+        let mut arms: Vec<Arm> = GRID.iter().map(|&h| Arm::Health(h)).collect();
+        for k in Kind::CARRIED {
+            for t in Tier::ALL {
+                if let Some(&i) = cat.carried[k as usize][t as usize].first() {
+                    arms.push(Arm::Item(k, t, i));
+                }
+            }
+        }
+        let allowed = self.field.rules.class(class).armor;
+        for w in Weight::ALL {
+            if allowed & w.bit() == 0 {
+                continue;
+            }
+            for t in Tier::ALL {
+                if let Some(&i) = cat.armor[w as usize][t as usize].first() {
+                    arms.push(Arm::Armor(w, t, i));
+                }
+            }
+        }
+        arms
+    }
+
+    /// Battle i of a class's study: the field's draw with the focal champion of `class` in side
+    /// 0's first seat, a partner drawn among the other classes.
+    fn focal(&self, class: Class, master: u64, i: u64) -> (Fielded, u64) {
+        let seed = match_seed(master ^ (0xF0CA1 + class as u64), i);
+        let (mut f, _) = self.field.draw(i, seed);
+        let mut rng = match_stream_rng(seed, Stream::LootField);
+        let others: Vec<Class> = Class::ALL.into_iter().filter(|c| *c != class).collect();
+        let partner = others[rng.random_range(0..3usize)];
+        for (k, c) in [class, partner].into_iter().enumerate() {
+            let h = self.field.rules.class(c).health;
+            let policy = f[k].policy;
+            let mut l = crate::games::loot_arena::state::Loadout::bare(c, h, policy);
+            self.field.equip(&mut rng, &mut l);
+            f[k] = l;
+        }
+        (f, seed)
+    }
+
+    fn default_policy(&self) -> Policy {
+        self.sets[0]
+    }
+
+    /// Runs every part; `tick` is told how many battles were played so far.
+    pub fn run(&self, master: u64, tick: &(dyn Fn(u64) + Sync)) -> Findings {
+        let done = AtomicU64::new(0);
+        let chunk = 500u64;
+        let count = |n: u64| {
+            let v = done.fetch_add(n, Ordering::Relaxed) + n;
+            tick(v);
+        };
+        let rules = &self.field.rules;
+        let mut out = Findings::default();
+        // Item worth, per class.
+        for class in Class::ALL {
+            let arms = self.arms(class);
+            let chunks: Vec<u64> = (0..self.battles.div_ceil(chunk)).collect();
+            let acc = chunks
+                .par_iter()
+                .map_init(Battle::new, |b, &ch| {
+                    let mut acc = ItemAcc::new(arms.len());
+                    let hi = ((ch + 1) * chunk).min(self.battles);
+                    for i in ch * chunk..hi {
+                        let (mut f, seed) = self.focal(class, master, i);
+                        f[0].items[1] = NO_ITEM;
+                        f[0].armor = NO_ITEM;
+                        for l in f.iter_mut() {
+                            l.policy = self.default_policy();
+                        }
+                        let base = side0_points(b, &f, &self.field, rules, seed);
+                        let mut d = vec![0i64; arms.len()];
+                        for (a, arm) in arms.iter().enumerate() {
+                            let mut g = f;
+                            match *arm {
+                                Arm::Health(h) => {
+                                    g[0].health += h;
+                                    g[0].max += h;
+                                }
+                                Arm::Item(_, _, it) => g[0].items[1] = it,
+                                Arm::Armor(_, _, it) => g[0].armor = it,
+                            }
+                            d[a] = side0_points(b, &g, &self.field, rules, seed) - base;
+                        }
+                        for a in 0..arms.len() {
+                            acc.d[a].add(d[a]);
+                            for k in 0..4 {
+                                acc.cross[a][k] += d[a] * d[k];
+                            }
+                        }
+                    }
+                    count((hi - ch * chunk) * (arms.len() as u64 + 1));
+                    acc
+                })
+                .reduce(|| ItemAcc::new(arms.len()), ItemAcc::merge);
+            out.battles += self.battles * (arms.len() as u64 + 1);
+            let n = acc.d[0].n;
+            let curve: Vec<f64> = std::iter::once(0.0)
+                .chain((0..4).map(|k| acc.d[k].mean()))
+                .collect();
+            let grid: Vec<f64> = std::iter::once(0.0)
+                .chain(GRID.iter().map(|&h| h as f64))
+                .collect();
+            for (a, arm) in arms.iter().enumerate() {
+                if matches!(arm, Arm::Health(_)) {
+                    continue;
+                }
+                // Covariances of the estimates: index 0 the arm, 1 the base (0, exact), 2.. the
+                // curve points.
+                let var = |x: usize, y: usize| -> f64 {
+                    let (sx, sy, sxy) = match (x, y) {
+                        (0, 0) => (acc.d[a].s1, acc.d[a].s1, acc.d[a].s2),
+                        (0, k) | (k, 0) if k >= 2 => {
+                            (acc.d[a].s1, acc.d[k - 2].s1, acc.cross[a][k - 2])
+                        }
+                        (i, j) if i >= 2 && j >= 2 => {
+                            (acc.d[i - 2].s1, acc.d[j - 2].s1, acc.cross[i - 2][j - 2])
+                        }
+                        _ => return 0.0,
+                    };
+                    covariance(n, sx, sy, sxy) / n as f64
+                };
+                let inv = invert_curve(&grid, &curve, acc.d[a].mean(), var);
+                let (lo, hi) = inv.interval();
+                out.worth.push(Worth {
+                    class,
+                    arm: *arm,
+                    label: arm.label(&self.field),
+                    effect: Est::share(&acc.d[a]),
+                    health: inv.x,
+                    health_lo: lo,
+                    health_hi: hi,
+                    censor: inv.censor,
+                });
+            }
+        }
+        // Pairings: the rules' crit reading and the other one, bare and equipped.
+        let other = if rules.crit == Crit::AnyDie {
+            Crit::EveryDie
+        } else {
+            Crit::AnyDie
+        };
+        for crit in [rules.crit, other] {
+            let mut r = rules.clone();
+            r.crit = crit;
+            for equipped in [false, true] {
+                let cells: Vec<(usize, usize)> =
+                    (0..6).flat_map(|p| (0..6).map(move |q| (p, q))).collect();
+                let sums: Vec<Sums> = cells
+                    .par_iter()
+                    .map_init(Battle::new, |b, &(p, q)| {
+                        let mut s = Sums::default();
+                        for j in 0..self.cell {
+                            let idx = (p * 6 + q) as u64 * self.cell + j;
+                            let seed = match_seed(master ^ 0x9A1B, idx);
+                            let mut rng = match_stream_rng(seed, Stream::LootField);
+                            let mut f = self.field.draw(idx, seed).0;
+                            for (s, pair) in [p, q].into_iter().enumerate() {
+                                for (k, c) in [PAIRS[pair].0, PAIRS[pair].1].into_iter().enumerate()
+                                {
+                                    let mut l = crate::games::loot_arena::state::Loadout::bare(
+                                        c,
+                                        r.class(c).health,
+                                        self.default_policy(),
+                                    );
+                                    if equipped {
+                                        self.field.equip(&mut rng, &mut l);
+                                    }
+                                    f[2 * s + k] = l;
+                                }
+                            }
+                            s.add(side0_points(b, &f, &self.field, &r, seed));
+                        }
+                        count(self.cell);
+                        s
+                    })
+                    .collect();
+                out.battles += 36 * self.cell;
+                for (&(p, q), s) in cells.iter().zip(&sums) {
+                    out.pairings.push((crit, equipped, p, q, Est::share(s)));
+                }
+            }
+        }
+        // Leave one out.
+        let labels: Vec<String> = self
+            .field
+            .catalogue
+            .items
+            .iter()
+            .map(|i| i.label())
+            .collect();
+        let mut groups: Vec<String> = labels.clone();
+        groups.sort();
+        groups.dedup();
+        let chunks: Vec<u64> = (0..self.battles.div_ceil(chunk)).collect();
+        let loo = chunks
+            .par_iter()
+            .map_init(Battle::new, |b, &ch| {
+                let mut acc = vec![Sums::default(); groups.len()];
+                let hi = ((ch + 1) * chunk).min(self.battles);
+                let mut played = 0;
+                for i in ch * chunk..hi {
+                    let seed = match_seed(master ^ 0x100, i);
+                    let (mut f, _) = self.field.draw(i, seed);
+                    for l in f.iter_mut() {
+                        l.policy = self.default_policy();
+                    }
+                    let base = side0_points(b, &f, &self.field, rules, seed);
+                    played += 1;
+                    for k in 0..2 {
+                        for slot in 0..5 {
+                            let mut g = f;
+                            let it = if slot < 4 {
+                                std::mem::replace(&mut g[k].items[slot], NO_ITEM)
+                            } else {
+                                std::mem::replace(&mut g[k].armor, NO_ITEM)
+                            };
+                            if it == NO_ITEM {
+                                continue;
+                            }
+                            let without = side0_points(b, &g, &self.field, rules, seed);
+                            played += 1;
+                            let gi = groups.binary_search(&labels[it as usize]).unwrap_or(0);
+                            acc[gi].add(base - without);
+                        }
+                    }
+                }
+                count(played);
+                (acc, played)
+            })
+            .reduce(
+                || (vec![Sums::default(); groups.len()], 0),
+                |(mut a, n), (b, m)| {
+                    for (x, y) in a.iter_mut().zip(&b) {
+                        x.merge(y);
+                    }
+                    (a, n + m)
+                },
+            );
+        out.battles += loo.1;
+        for (g, s) in groups.iter().zip(&loo.0) {
+            if s.n > 0 {
+                out.leave_one_out.push((g.clone(), Est::share(s)));
+            }
+        }
+        // Sets per class.
+        for class in Class::ALL {
+            let chunks: Vec<u64> = (0..self.battles.div_ceil(chunk)).collect();
+            let k = self.sets.len();
+            let (wins, diffs) = chunks
+                .par_iter()
+                .map_init(Battle::new, |b, &ch| {
+                    let mut wins = vec![Sums::default(); k];
+                    let mut diffs = vec![Sums::default(); k];
+                    let hi = ((ch + 1) * chunk).min(self.battles);
+                    for i in ch * chunk..hi {
+                        let (mut f, seed) = self.focal(class, master ^ 0x5E75, i);
+                        for l in f.iter_mut() {
+                            l.policy = self.default_policy();
+                        }
+                        let mut first = 0;
+                        for (j, p) in self.sets.iter().enumerate() {
+                            f[0].policy = *p;
+                            let v = side0_points(b, &f, &self.field, rules, seed);
+                            if j == 0 {
+                                first = v;
+                            }
+                            wins[j].add(v);
+                            diffs[j].add(v - first);
+                        }
+                    }
+                    count((hi - ch * chunk) * k as u64);
+                    (wins, diffs)
+                })
+                .reduce(
+                    || (vec![Sums::default(); k], vec![Sums::default(); k]),
+                    |(mut a, mut b), (c, d)| {
+                        for (x, y) in a.iter_mut().zip(&c) {
+                            x.merge(y);
+                        }
+                        for (x, y) in b.iter_mut().zip(&d) {
+                            x.merge(y);
+                        }
+                        (a, b)
+                    },
+                );
+            out.battles += self.battles * k as u64;
+            for j in 0..k {
+                out.sets.push((
+                    class,
+                    self.sets[j].spec(),
+                    Est::share(&wins[j]),
+                    Est::share(&diffs[j]),
+                ));
+            }
+        }
+        out
+    }
+
+    /// Battles the whole study plays (for the progress bar; leave one out counted at its most).
+    pub fn planned(&self) -> u64 {
+        let items: u64 = Class::ALL
+            .iter()
+            .map(|&c| self.battles * (self.arms(c).len() as u64 + 1))
+            .sum();
+        items
+            + 4 * 36 * self.cell
+            + self.battles * (1 + 2 * (self.field.rules.item_slots as u64 + 1))
+            + 4 * self.battles * self.sets.len() as u64
+    }
+}
+
+/// The findings as tables.
+pub fn tables(f: &Findings) -> Vec<Table> {
+    let w = &f.worth;
+    let worth = Table {
+        name: "item_worth",
+        columns: vec![
+            col(
+                "class",
+                "the focal champion's class",
+                Values::Label {
+                    labels: Class::ALL.iter().map(|c| c.name().to_string()).collect(),
+                    codes: w.iter().map(|x| x.class as u16).collect(),
+                },
+            ),
+            col(
+                "item",
+                "the item given (tier, kind or armor weight, name)",
+                label_values(w.iter().map(|x| x.label.clone())),
+            ),
+            col(
+                "effect",
+                "change in the side's win share (paired)",
+                Values::F64(w.iter().map(|x| x.effect.mean).collect()),
+            ),
+            col(
+                "effect_lo",
+                "95% interval, low",
+                Values::F64(w.iter().map(|x| x.effect.lo).collect()),
+            ),
+            col(
+                "effect_hi",
+                "95% interval, high",
+                Values::F64(w.iter().map(|x| x.effect.hi).collect()),
+            ),
+            col(
+                "health",
+                "extra health with the same effect",
+                Values::F64(w.iter().map(|x| x.health).collect()),
+            ),
+            col(
+                "health_lo",
+                "95% interval, low (-inf/inf when censored)",
+                Values::F64(w.iter().map(|x| x.health_lo).collect()),
+            ),
+            col(
+                "health_hi",
+                "95% interval, high",
+                Values::F64(w.iter().map(|x| x.health_hi).collect()),
+            ),
+            col(
+                "battles",
+                "paired battles behind the row",
+                Values::U64(w.iter().map(|x| x.effect.n).collect()),
+            ),
+        ],
+    };
+    let p = &f.pairings;
+    let pairings = Table {
+        name: "pairings",
+        columns: vec![
+            col(
+                "crit",
+                "the crit reading (LA-10)",
+                label_values(p.iter().map(|x| format!("{:?}", x.0))),
+            ),
+            col(
+                "equipped",
+                "random items (else bare)",
+                Values::Bool(p.iter().map(|x| x.1).collect()),
+            ),
+            col(
+                "pair",
+                "the pair measured",
+                label_values(p.iter().map(|x| pair_name(x.2))),
+            ),
+            col(
+                "opponent",
+                "the pair it fights",
+                label_values(p.iter().map(|x| pair_name(x.3))),
+            ),
+            col(
+                "share",
+                "its win share (draws half)",
+                Values::F64(p.iter().map(|x| x.4.mean).collect()),
+            ),
+            col(
+                "share_lo",
+                "95% interval, low",
+                Values::F64(p.iter().map(|x| x.4.lo).collect()),
+            ),
+            col(
+                "share_hi",
+                "95% interval, high",
+                Values::F64(p.iter().map(|x| x.4.hi).collect()),
+            ),
+            col(
+                "battles",
+                "battles in the cell",
+                Values::U64(p.iter().map(|x| x.4.n).collect()),
+            ),
+        ],
+    };
+    let l = &f.leave_one_out;
+    let loo = Table {
+        name: "leave_one_out",
+        columns: vec![
+            col(
+                "item",
+                "the item removed (tier and kind)",
+                label_values(l.iter().map(|x| x.0.clone())),
+            ),
+            col(
+                "drop",
+                "the side's win share lost without it",
+                Values::F64(l.iter().map(|x| x.1.mean).collect()),
+            ),
+            col(
+                "drop_lo",
+                "95% interval, low",
+                Values::F64(l.iter().map(|x| x.1.lo).collect()),
+            ),
+            col(
+                "drop_hi",
+                "95% interval, high",
+                Values::F64(l.iter().map(|x| x.1.hi).collect()),
+            ),
+            col(
+                "removals",
+                "paired removals behind the row",
+                Values::U64(l.iter().map(|x| x.1.n).collect()),
+            ),
+        ],
+    };
+    let s = &f.sets;
+    let sets = Table {
+        name: "sets",
+        columns: vec![
+            col(
+                "class",
+                "the focal champion's class",
+                label_values(s.iter().map(|x| x.0.name().to_string())),
+            ),
+            col(
+                "policy",
+                "the policy it played (LA-20)",
+                label_values(s.iter().map(|x| x.1.clone())),
+            ),
+            col(
+                "share",
+                "its side's win share",
+                Values::F64(s.iter().map(|x| x.2.mean).collect()),
+            ),
+            col(
+                "share_lo",
+                "95% interval, low",
+                Values::F64(s.iter().map(|x| x.2.lo).collect()),
+            ),
+            col(
+                "share_hi",
+                "95% interval, high",
+                Values::F64(s.iter().map(|x| x.2.hi).collect()),
+            ),
+            col(
+                "vs_first",
+                "win share minus the first candidate's (paired)",
+                Values::F64(s.iter().map(|x| x.3.mean).collect()),
+            ),
+            col(
+                "vs_first_lo",
+                "95% interval, low",
+                Values::F64(s.iter().map(|x| x.3.lo).collect()),
+            ),
+            col(
+                "vs_first_hi",
+                "95% interval, high",
+                Values::F64(s.iter().map(|x| x.3.hi).collect()),
+            ),
+        ],
+    };
+    vec![worth, pairings, loo, sets]
+}
+
+fn label_values(v: impl Iterator<Item = String>) -> Values {
+    let mut b = crate::platform::table::LabelBuilder::default();
+    for s in v {
+        b.push(&s);
+    }
+    b.finish()
+}
+
+fn pct(e: &Est) -> String {
+    format!(
+        "{:+5.1}% [{:+5.1}, {:+5.1}]",
+        100.0 * e.mean,
+        100.0 * e.lo,
+        100.0 * e.hi
+    )
+}
+
+/// The findings as text.
+pub fn render(f: &Findings) -> String {
+    let mut s = String::new();
+    s.push_str("ITEM WORTH: the focal champion's win-share change, and the extra health that changes it as much [95%]\n");
+    for class in Class::ALL {
+        s.push_str(&format!("\n  {}\n", class.name()));
+        for w in f.worth.iter().filter(|w| w.class == class) {
+            let h = match w.censor {
+                Censor::No => format!(
+                    "{:5.1} health [{:5.1}, {:5.1}]",
+                    w.health, w.health_lo, w.health_hi
+                ),
+                Censor::Below => "below 0 health (no measurable gain)".to_string(),
+                Censor::Above => format!("over {} health", GRID[3]),
+            };
+            s.push_str(&format!("    {:<48} {}   {h}\n", w.label, pct(&w.effect)));
+        }
+    }
+    let mut readings: Vec<Crit> = Vec::new();
+    for p in &f.pairings {
+        if !readings.contains(&p.0) {
+            readings.push(p.0);
+        }
+    }
+    for (crit, equipped) in readings.into_iter().flat_map(|c| [(c, false), (c, true)]) {
+        s.push_str(&format!(
+            "\nPAIRINGS, {} (crit reading {:?}): row's win share against column [95% half-width about ±{:.1}]\n{:<18}",
+            if equipped { "equipped" } else { "bare" },
+            crit,
+            100.0 * f.pairings.iter().find(|p| p.0 == crit && p.1 == equipped).map_or(0.0, |p| (p.4.hi - p.4.lo) / 2.0),
+            ""
+        ));
+        for q in 0..6 {
+            s.push_str(&format!("{:>17}", pair_name(q)));
+        }
+        s.push_str(&format!("{:>10}\n", "mean"));
+        for p in 0..6 {
+            s.push_str(&format!("{:<18}", pair_name(p)));
+            let mut total = 0.0;
+            for q in 0..6 {
+                let e = f
+                    .pairings
+                    .iter()
+                    .find(|x| x.0 == crit && x.1 == equipped && x.2 == p && x.3 == q)
+                    .map(|x| x.4);
+                let v = e.map_or(f64::NAN, |e| e.mean);
+                total += v;
+                s.push_str(&format!("{:>16.1}%", 100.0 * v));
+            }
+            s.push_str(&format!("{:>9.1}%\n", 100.0 * total / 6.0));
+        }
+    }
+    s.push_str("\nLEAVE ONE OUT: side 0's win share lost without one of its items [95%]\n");
+    let mut loo = f.leave_one_out.clone();
+    loo.sort_by(|a, b| b.1.mean.total_cmp(&a.1.mean));
+    for (label, e) in &loo {
+        s.push_str(&format!("  {label:<28} {}  ({} removals)\n", pct(e), e.n));
+    }
+    s.push_str("\nSETS: the focal champion's side's win share by its policy, and against the first candidate (paired) [95%]\n");
+    for class in Class::ALL {
+        let rows: Vec<_> = f.sets.iter().filter(|x| x.0 == class).collect();
+        let best = rows
+            .iter()
+            .max_by(|a, b| a.2.mean.total_cmp(&b.2.mean))
+            .map(|x| x.1.clone())
+            .unwrap_or_default();
+        s.push_str(&format!("\n  {} (best: {best})\n", class.name()));
+        for (_, p, share, diff) in rows {
+            s.push_str(&format!(
+                "    {p:<70} {:5.1}% [{:4.1}, {:4.1}]   {}\n",
+                100.0 * share.mean,
+                100.0 * share.lo,
+                100.0 * share.hi,
+                pct(diff)
+            ));
+        }
+    }
+    s
+}

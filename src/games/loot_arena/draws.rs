@@ -1,0 +1,91 @@
+//! Every random number of a Loot Arena battle, by its place (LA-30).
+//!
+//! A battle's dice are read from a counter-based generator keyed by the battle's seed: die k of
+//! purpose p of champion c in round g is `keyed_bits(key, place(g, c, p, k))`. No die depends on
+//! how many were drawn before it, so
+//! - the kernel and the reference model may roll in any order and still agree die for die;
+//! - paired comparisons are as tight as they can be: giving one champion an item adds its dice
+//!   and changes nobody else's rolls (common random numbers, LA-31).
+//!
+//! | purpose | who rolls | what |
+//! | --- | --- | --- |
+//! | `BASE` (0) | an attacker | its class's base dice, in order (crit read from them, LA-10) |
+//! | `ITEM + s` (1-4) | an attacker, healer or supporter | the dice of its item in slot s |
+//! | `DEFENCE` (5) | the attacker, for its target | the target's armor dice (LA-14) |
+//! | `EVADE` (6) | the attacker, for an evading target | the evade dice (LA-13) |
+//! | `ACTION` (7) | a healer or supporter | the heal die (1d20) or the support dice |
+//! | `POLICY` (8) | a `random` player | its action, preference list and heal target |
+
+use crate::rng::{Stream, keyed_bits, match_stream_seed};
+
+pub const BASE: u64 = 0;
+pub const ITEM: u64 = 1;
+pub const DEFENCE: u64 = 5;
+pub const EVADE: u64 = 6;
+pub const ACTION: u64 = 7;
+pub const POLICY: u64 = 8;
+/// Purposes in all (the log of one action keeps a row per purpose).
+pub const PURPOSES: usize = 9;
+
+/// The battle's key, from its seed.
+pub fn key(seed: u64) -> u64 {
+    let s = match_stream_seed(seed, Stream::Loot);
+    u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]])
+}
+
+/// The place of die `k` (0..32) of `purpose` for fielded champion `c` in round `g` (0-based over
+/// the whole battle).
+#[inline(always)]
+pub fn place(g: u32, c: usize, purpose: u64, k: u64) -> u64 {
+    (((g as u64) * 4 + c as u64) << 9) | (purpose << 5) | k
+}
+
+/// A die of `sides` faces at `place`: 1..=sides by the multiply-shift map of 64 random bits
+/// (its bias, under sides / 2^64, is far below anything a test could see).
+#[inline(always)]
+pub fn die(key: u64, place: u64, sides: u16) -> u32 {
+    (((keyed_bits(key, place) as u128) * sides as u128) >> 64) as u32 + 1
+}
+
+/// Where an action's dice go when it is narrated (`()` keeps nothing).
+pub trait Log {
+    fn die(&mut self, purpose: u64, value: u32);
+}
+
+impl Log for () {
+    #[inline(always)]
+    fn die(&mut self, _purpose: u64, _value: u32) {}
+}
+
+/// An action's dice, by purpose.
+#[derive(Clone, Copy, Debug)]
+pub struct Rolls {
+    pub values: [[u16; 32]; PURPOSES],
+    pub n: [u8; PURPOSES],
+}
+
+impl Default for Rolls {
+    fn default() -> Rolls {
+        Rolls {
+            values: [[0; 32]; PURPOSES],
+            n: [0; PURPOSES],
+        }
+    }
+}
+
+impl Rolls {
+    pub fn of(&self, purpose: u64) -> &[u16] {
+        &self.values[purpose as usize][..self.n[purpose as usize] as usize]
+    }
+}
+
+impl Log for Rolls {
+    fn die(&mut self, purpose: u64, value: u32) {
+        let p = purpose as usize;
+        let k = self.n[p] as usize;
+        if k < 32 {
+            self.values[p][k] = value as u16;
+            self.n[p] += 1;
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! Rules files (TOML): any number or reading of `rules::Rules`, the rest from the seed. The
+//! shipped `experiments/loot-arena/rules.toml` writes every key with its default.
+//!
+//! ```toml
+//! [champion.mage]
+//! health = 90            # "what if Mages had 90 health"
+//! crit = "every_die"     # the other crit reading (LA-10)
+//! ```
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::games::file_error::{FileCtx, FileError};
+use crate::games::loot_arena::rules::{
+    Class, Crit, CritStage, Dice, HealerEffects, Judge, Kind, MAX_ITEM_SLOTS, MAX_ROUNDS_PER_SET,
+    MAX_SETS, Rounding, Rules, Stacking, TwoHealers, Weight, frac,
+};
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    champion: BTreeMap<String, ClassFile>,
+    strengths: Option<Vec<String>>,
+    strong_deals: Option<f64>,
+    strong_takes: Option<f64>,
+    strength_compose: Option<StackingFile>,
+    affinity: Option<f64>,
+    affinity_stacking: Option<StackingFile>,
+    crit: Option<CritFile>,
+    crit_stage: Option<CritStageFile>,
+    crit_multiplier: Option<u32>,
+    rounding: Option<RoundingFile>,
+    min_damage: Option<i32>,
+    heal_dice: Option<String>,
+    overheal: Option<bool>,
+    support_dice: Option<String>,
+    evade_factor: Option<u32>,
+    evade_dice: Option<String>,
+    two_healers: Option<TwoHealersFile>,
+    healer_effects: Option<HealerEffectsFile>,
+    rounds_per_set: Option<u32>,
+    sets: Option<u32>,
+    judge: Option<JudgeFile>,
+    attack_items: Option<Vec<String>>,
+    heal_items: Option<Vec<String>>,
+    support_items: Option<Vec<String>>,
+    item_slots: Option<u32>,
+    carry_damage: Option<bool>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ClassFile {
+    health: Option<i32>,
+    dice: Option<String>,
+    affinity: Option<Vec<String>>,
+    armor: Option<Vec<String>>,
+    heal: Option<bool>,
+    support: Option<bool>,
+}
+
+macro_rules! choice {
+    ($file:ident => $ty:ident { $($v:ident => $w:ident),* $(,)? }) => {
+        #[derive(Deserialize, Clone, Copy)]
+        #[serde(rename_all = "snake_case")]
+        enum $file { $($v),* }
+        impl From<$file> for $ty {
+            fn from(f: $file) -> $ty {
+                match f { $($file::$v => $ty::$w),* }
+            }
+        }
+    };
+}
+
+choice!(StackingFile => Stacking { Additive => Additive, Multiplicative => Multiplicative });
+choice!(CritFile => Crit { AnyDie => AnyDie, EveryDie => EveryDie, Never => Never });
+choice!(CritStageFile => CritStage { Final => Final, Base => Base });
+choice!(RoundingFile => Rounding { HalfUp => HalfUp, HalfEven => HalfEven, Down => Down });
+choice!(TwoHealersFile => TwoHealers { Any => Any, Opposing => Opposing, Never => Never });
+choice!(HealerEffectsFile => HealerEffects { WhileAlive => WhileAlive, WholeBattle => WholeBattle });
+choice!(JudgeFile => Judge { HealthShare => HealthShare, Draw => Draw });
+
+fn kinds(cx: &FileCtx, field: &str, v: &[String], carried_only: bool) -> Result<u8, FileError> {
+    let mut bits = 0;
+    for s in v {
+        let k = Kind::parse(s).filter(|k| !carried_only || *k != Kind::Defensive);
+        match k {
+            Some(k) => bits |= k.bit(),
+            None => {
+                return Err(cx.err(
+                    None,
+                    field,
+                    format!("`{s}`: name physical, magical or support"),
+                ));
+            }
+        }
+    }
+    Ok(bits)
+}
+
+fn multiplier(cx: &FileCtx, field: &str, v: Option<f64>, default: i64) -> Result<i64, FileError> {
+    match v {
+        None => Ok(default),
+        Some(x) => frac(x).filter(|m| *m > 0).ok_or_else(|| {
+            cx.err(
+                None,
+                field,
+                format!("{x}: give a multiplier above 0 and up to 100 with at most 3 decimals"),
+            )
+        }),
+    }
+}
+
+fn dice(cx: &FileCtx, field: &str, v: &Option<String>, default: Dice) -> Result<Dice, FileError> {
+    match v {
+        None => Ok(default),
+        Some(s) => Dice::parse(s).map_err(|m| cx.err(None, field, m)),
+    }
+}
+
+/// Parses and checks a rules file; `file` names it in errors.
+pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
+    let cx = FileCtx { file, text };
+    let f: File = toml::from_str(text).map_err(|e| {
+        let msg = e.message().to_string();
+        let hint = if msg.contains("unknown field") {
+            ": remove it or fix its spelling (experiments/loot-arena/rules.toml writes every key)"
+        } else {
+            ""
+        };
+        cx.err(e.span(), "", format!("{msg}{hint}"))
+    })?;
+    let mut r = Rules::default();
+    for (name, cf) in &f.champion {
+        let Some(class) = Class::parse(name) else {
+            return Err(cx.err(
+                None,
+                format!("champion.{name}"),
+                format!("`{name}` is not a champion: gladiator, rogue, mage or healer"),
+            ));
+        };
+        let field = |k: &str| format!("champion.{name}.{k}");
+        let c = &mut r.classes[class as usize];
+        if let Some(h) = cf.health {
+            if !(1..=100_000).contains(&h) {
+                return Err(cx.err(None, field("health"), format!("{h}: give 1 to 100000")));
+            }
+            c.health = h;
+        }
+        c.dice = dice(&cx, &field("dice"), &cf.dice, c.dice)?;
+        if c.dice.n == 0 {
+            return Err(cx.err(
+                None,
+                field("dice"),
+                "a base attack rolls at least one die (crits read the dice, LA-10)",
+            ));
+        }
+        if let Some(a) = &cf.affinity {
+            c.affinity = kinds(&cx, &field("affinity"), a, true)?;
+        }
+        if let Some(a) = &cf.armor {
+            let mut bits = 0;
+            for w in a {
+                bits |= Weight::parse(w)
+                    .ok_or_else(|| {
+                        cx.err(
+                            None,
+                            field("armor"),
+                            format!("`{w}`: light, medium or heavy"),
+                        )
+                    })?
+                    .bit();
+            }
+            c.armor = bits;
+        }
+        c.can_heal = cf.heal.unwrap_or(c.can_heal);
+        c.can_support = cf.support.unwrap_or(c.can_support);
+    }
+    if let Some(list) = &f.strengths {
+        let mut beats = [[false; 4]; 4];
+        for s in list {
+            let parsed = s.split_once('>').and_then(|(a, b)| {
+                let (a, b) = (Class::parse(a)?, Class::parse(b)?);
+                (a != b).then_some((a, b))
+            });
+            let Some((a, b)) = parsed else {
+                return Err(cx.err(
+                    None,
+                    "strengths",
+                    format!("`{s}`: write \"gladiator > mage\" (two different champions)"),
+                ));
+            };
+            if beats[b as usize][a as usize] {
+                return Err(cx.err(
+                    None,
+                    "strengths",
+                    format!("`{s}`: each is strong against the other; keep one direction"),
+                ));
+            }
+            beats[a as usize][b as usize] = true;
+        }
+        r.beats = beats;
+    }
+    r.strong_deals = multiplier(&cx, "strong_deals", f.strong_deals, r.strong_deals)?;
+    r.strong_takes = multiplier(&cx, "strong_takes", f.strong_takes, r.strong_takes)?;
+    r.affinity = multiplier(&cx, "affinity", f.affinity, r.affinity)?;
+    if let Some(s) = f.strength_compose {
+        r.strength_compose = s.into();
+    }
+    if let Some(s) = f.affinity_stacking {
+        r.affinity_stacking = s.into();
+    }
+    if let Some(c) = f.crit {
+        r.crit = c.into();
+    }
+    if let Some(c) = f.crit_stage {
+        r.crit_stage = c.into();
+    }
+    if let Some(m) = f.crit_multiplier {
+        if !(1..=10).contains(&m) {
+            return Err(cx.err(None, "crit_multiplier", format!("{m}: give 1 to 10")));
+        }
+        r.crit_multiplier = m;
+    }
+    if let Some(x) = f.rounding {
+        r.rounding = x.into();
+    }
+    if let Some(m) = f.min_damage {
+        if !(0..=1000).contains(&m) {
+            return Err(cx.err(None, "min_damage", format!("{m}: give 0 to 1000")));
+        }
+        r.min_damage = m;
+    }
+    r.heal_dice = dice(&cx, "heal_dice", &f.heal_dice, r.heal_dice)?;
+    r.support_dice = dice(&cx, "support_dice", &f.support_dice, r.support_dice)?;
+    r.evade_dice = dice(&cx, "evade_dice", &f.evade_dice, r.evade_dice)?;
+    r.overheal = f.overheal.unwrap_or(r.overheal);
+    if let Some(e) = f.evade_factor {
+        if e > 10 {
+            return Err(cx.err(None, "evade_factor", format!("{e}: give 0 to 10")));
+        }
+        r.evade_factor = e;
+    }
+    if let Some(x) = f.two_healers {
+        r.two_healers = x.into();
+    }
+    if let Some(x) = f.healer_effects {
+        r.healer_effects = x.into();
+    }
+    if let Some(n) = f.rounds_per_set {
+        if !(1..=MAX_ROUNDS_PER_SET).contains(&n) {
+            return Err(cx.err(
+                None,
+                "rounds_per_set",
+                format!("{n}: give 1 to {MAX_ROUNDS_PER_SET}"),
+            ));
+        }
+        r.rounds_per_set = n;
+    }
+    if let Some(n) = f.sets {
+        if !(1..=MAX_SETS).contains(&n) {
+            return Err(cx.err(None, "sets", format!("{n}: give 1 to {MAX_SETS}")));
+        }
+        r.sets = n;
+    }
+    if let Some(j) = f.judge {
+        r.judge = j.into();
+    }
+    if let Some(v) = &f.attack_items {
+        r.attack_items = kinds(&cx, "attack_items", v, true)?;
+    }
+    if let Some(v) = &f.heal_items {
+        r.heal_items = kinds(&cx, "heal_items", v, true)?;
+    }
+    if let Some(v) = &f.support_items {
+        r.support_items = kinds(&cx, "support_items", v, true)?;
+    }
+    if let Some(n) = f.item_slots {
+        if n > MAX_ITEM_SLOTS {
+            return Err(cx.err(
+                None,
+                "item_slots",
+                format!("{n}: give 0 to {MAX_ITEM_SLOTS}"),
+            ));
+        }
+        r.item_slots = n;
+    }
+    r.carry_damage = f.carry_damage.unwrap_or(r.carry_damage);
+    Ok(r)
+}
+
+/// Reads and checks a rules file.
+pub fn load(path: &std::path::Path) -> Result<Rules, FileError> {
+    let text = crate::games::file_error::read(path, "rules file")?;
+    parse(&path.display().to_string(), &text)
+}
+
+/// Rules from `--rules FILE`, or the seed's.
+pub fn from_flag(path: Option<&std::path::Path>) -> Result<Rules, String> {
+    match path {
+        Some(p) => load(p).map_err(|e| e.to_string()),
+        None => Ok(Rules::default()),
+    }
+}

@@ -1,0 +1,528 @@
+//! Loot Arena's numbers and readings (`../shared/seeds/002_*.txt`; entries LA-n in
+//! `docs/rules/loot-arena.md`). Every number and every settled reading is a field of [`Rules`]
+//! with the seed's value (or the most faithful reading) as default; `input::rules` reads a
+//! host's rules file into it, so "what if Mages had 90 health" is one line.
+//!
+//! Multipliers are exact: fixed point with [`SCALE`] units per 1 (3 decimals in files), so
+//! 1.25 x 0.8 is exactly 1 and a tie such as 10.5 is a tie, never 10.499999.
+
+use std::fmt;
+
+/// Fixed-point units per 1.0 (LA-9). Files give multipliers with at most 3 decimals, so the
+/// product of three of them is still exact.
+pub const SCALE: i64 = 1_000_000_000;
+
+/// Most dice of one kind (a class's base attack, an item, armor): each has 32 places in a
+/// champion's draw space (LA-30).
+pub const MAX_DICE: u8 = 32;
+/// Most rounds in a set and sets in a battle (a set's actions are a fixed-size array).
+pub const MAX_ROUNDS_PER_SET: u32 = 16;
+pub const MAX_SETS: u32 = 100;
+/// Most Physical/Magical/Support items a champion carries (LA-18; the seed's 2 by default).
+pub const MAX_ITEM_SLOTS: u32 = 4;
+
+/// The four champions (LA-1), in the order the seed lists their dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Class {
+    Gladiator = 0,
+    Rogue = 1,
+    Mage = 2,
+    Healer = 3,
+}
+
+impl Class {
+    pub const ALL: [Class; 4] = [Class::Gladiator, Class::Rogue, Class::Mage, Class::Healer];
+    pub fn name(self) -> &'static str {
+        ["Gladiator", "Rogue", "Mage", "Healer"][self as usize]
+    }
+    pub fn key(self) -> &'static str {
+        ["gladiator", "rogue", "mage", "healer"][self as usize]
+    }
+    pub fn from_index(i: u8) -> Class {
+        Class::ALL[i as usize & 3]
+    }
+    /// A class by name, any case.
+    pub fn parse(s: &str) -> Option<Class> {
+        let k = s.trim().to_ascii_lowercase();
+        Class::ALL.into_iter().find(|c| c.key() == k)
+    }
+}
+
+/// An item's type (LA-17).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Kind {
+    Physical = 0,
+    Magical = 1,
+    Support = 2,
+    Defensive = 3,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 4] = [
+        Kind::Physical,
+        Kind::Magical,
+        Kind::Support,
+        Kind::Defensive,
+    ];
+    /// The kinds that fill the item slots (every kind but Defensive).
+    pub const CARRIED: [Kind; 3] = [Kind::Physical, Kind::Magical, Kind::Support];
+    pub fn name(self) -> &'static str {
+        ["Physical", "Magical", "Support", "Defensive"][self as usize]
+    }
+    pub fn key(self) -> &'static str {
+        ["physical", "magical", "support", "defensive"][self as usize]
+    }
+    pub fn bit(self) -> u8 {
+        1 << self as u8
+    }
+    pub fn parse(s: &str) -> Option<Kind> {
+        let k = s.trim().to_ascii_lowercase();
+        Kind::ALL.into_iter().find(|c| c.key() == k)
+    }
+}
+
+/// An item's tier (LA-17).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Tier {
+    Common = 0,
+    Uncommon = 1,
+    Rare = 2,
+    Legendary = 3,
+}
+
+impl Tier {
+    pub const ALL: [Tier; 4] = [Tier::Common, Tier::Uncommon, Tier::Rare, Tier::Legendary];
+    pub fn name(self) -> &'static str {
+        ["Common", "Uncommon", "Rare", "Legendary"][self as usize]
+    }
+    pub fn key(self) -> &'static str {
+        ["common", "uncommon", "rare", "legendary"][self as usize]
+    }
+    pub fn parse(s: &str) -> Option<Tier> {
+        let k = s.trim().to_ascii_lowercase();
+        Tier::ALL.into_iter().find(|c| c.key() == k)
+    }
+}
+
+/// A defensive item's weight (LA-18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Weight {
+    Light = 0,
+    Medium = 1,
+    Heavy = 2,
+}
+
+impl Weight {
+    pub const ALL: [Weight; 3] = [Weight::Light, Weight::Medium, Weight::Heavy];
+    pub fn name(self) -> &'static str {
+        ["Light", "Medium", "Heavy"][self as usize]
+    }
+    pub fn key(self) -> &'static str {
+        ["light", "medium", "heavy"][self as usize]
+    }
+    pub fn bit(self) -> u8 {
+        1 << self as u8
+    }
+    pub fn parse(s: &str) -> Option<Weight> {
+        let k = s.trim().to_ascii_lowercase();
+        Weight::ALL.into_iter().find(|c| c.key() == k)
+    }
+}
+
+/// Dice in the rules' notation: `2d10`, `1d8+1`, `3d6-2`, or a flat `4` (LA-8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Dice {
+    pub n: u8,
+    pub sides: u16,
+    pub plus: i16,
+}
+
+impl Dice {
+    pub const NONE: Dice = Dice {
+        n: 0,
+        sides: 0,
+        plus: 0,
+    };
+    pub const fn new(n: u8, sides: u16) -> Dice {
+        Dice { n, sides, plus: 0 }
+    }
+    /// Parses `NdS`, `NdS+K`, `NdS-K` or `K`; the message says what is wrong and the fix.
+    pub fn parse(s: &str) -> Result<Dice, String> {
+        let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+        let t = t.to_ascii_lowercase();
+        let bad = || {
+            format!(
+                "`{s}`: write dice as NdS with an optional +K or -K (`1d8`, `2d6+1`), or a number"
+            )
+        };
+        if t.is_empty() {
+            return Err(bad());
+        }
+        let (dice, plus) = match t[1..].find(['+', '-']) {
+            Some(i) => (&t[..i + 1], &t[i + 1..]),
+            None => (t.as_str(), ""),
+        };
+        let plus: i32 = if plus.is_empty() {
+            0
+        } else {
+            plus.parse().map_err(|_| bad())?
+        };
+        if !(-1000..=1000).contains(&plus) {
+            return Err(format!("`{s}`: a bonus is -1000 to 1000"));
+        }
+        let Some((n, sides)) = dice.split_once('d') else {
+            let k: i32 = dice.parse().map_err(|_| bad())?;
+            if !(-1000..=1000).contains(&(k + plus)) {
+                return Err(format!("`{s}`: a flat bonus is -1000 to 1000"));
+            }
+            return Ok(Dice {
+                n: 0,
+                sides: 0,
+                plus: (k + plus) as i16,
+            });
+        };
+        let n: u32 = if n.is_empty() {
+            1
+        } else {
+            n.parse().map_err(|_| bad())?
+        };
+        let sides: u32 = sides.parse().map_err(|_| bad())?;
+        if n > MAX_DICE as u32 {
+            return Err(format!("`{s}`: at most {MAX_DICE} dice"));
+        }
+        if !(1..=1000).contains(&sides) {
+            return Err(format!("`{s}`: a die has 1 to 1000 sides"));
+        }
+        Ok(Dice {
+            n: n as u8,
+            sides: sides as u16,
+            plus: plus as i16,
+        })
+    }
+    /// The least and greatest totals.
+    pub fn range(self) -> (i32, i32) {
+        let n = self.n as i32;
+        (
+            n.min(n * self.sides as i32) + self.plus as i32,
+            n * self.sides as i32 + self.plus as i32,
+        )
+    }
+    pub fn is_none(self) -> bool {
+        self.n == 0 && self.plus == 0
+    }
+    /// The mean total.
+    pub fn mean(self) -> f64 {
+        self.n as f64 * (self.sides as f64 + 1.0) / 2.0 + self.plus as f64
+    }
+}
+
+impl fmt::Display for Dice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.n == 0 {
+            return write!(f, "{}", self.plus);
+        }
+        write!(f, "{}d{}", self.n, self.sides)?;
+        match self.plus {
+            0 => Ok(()),
+            p if p > 0 => write!(f, "+{p}"),
+            p => write!(f, "{p}"),
+        }
+    }
+}
+
+/// A multiplier in [`SCALE`] units, read from a decimal with at most 3 places.
+pub fn frac(x: f64) -> Option<i64> {
+    let k = (x * 1000.0).round();
+    ((x * 1000.0 - k).abs() < 1e-6 && (0.0..=100_000.0).contains(&k))
+        .then_some(k as i64 * (SCALE / 1000))
+}
+
+/// A multiplier written back as a decimal (`1.25`).
+pub fn show_frac(m: i64) -> String {
+    let s = format!("{:.3}", m as f64 / SCALE as f64);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// One class's numbers (LA-1, LA-14, LA-18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassRules {
+    pub health: i32,
+    /// The base attack dice (LA-8).
+    pub dice: Dice,
+    /// Kinds whose items this class uses with affinity (bits of [`Kind::bit`], LA-7).
+    pub affinity: u8,
+    /// Armor weights it may wear (bits of [`Weight::bit`], LA-18).
+    pub armor: u8,
+    /// May choose Heal (LA-11) and Support (LA-12).
+    pub can_heal: bool,
+    pub can_support: bool,
+}
+
+/// How two bonuses combine (LA-5, LA-7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stacking {
+    /// 1 + (a - 1) + (b - 1): the seed's "stacks additively" (a Gladiator's Physical weapon does
+    /// 1.5x to a Mage).
+    Additive,
+    /// a x b.
+    Multiplicative,
+}
+
+/// Which base rolls make a critical hit (LA-10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Crit {
+    /// Any base die shows its top face (the seed names single-die faces: "10 for Gladiators").
+    AnyDie,
+    /// Every base die shows its top face.
+    EveryDie,
+    /// No critical hits.
+    Never,
+}
+
+/// What a critical hit multiplies (LA-10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CritStage {
+    /// The attack's final damage ("do double the damage").
+    Final,
+    /// The base roll only.
+    Base,
+}
+
+/// "Rounded to the nearest whole number": how a half rounds (LA-9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    HalfUp,
+    HalfEven,
+    Down,
+}
+
+/// When two Healers in a fight cancel each other's effects (LA-6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TwoHealers {
+    /// Any two Healers in the fight, on one side or both ("if two Healers are in the fight").
+    Any,
+    /// Only a Healer on each side.
+    Opposing,
+    /// Never: each Healer's effects stand.
+    Never,
+}
+
+/// Whether a dead Healer's effects last (LA-6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HealerEffects {
+    /// Only while the Healer lives (a dead champion is not "in the fight").
+    WhileAlive,
+    /// The whole battle, once fielded.
+    WholeBattle,
+}
+
+/// Who wins a battle that ends with both sides standing (LA-16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judge {
+    /// The side keeping the larger share of its fielded champions' health; equal shares draw.
+    HealthShare,
+    /// Nobody: it is a draw.
+    Draw,
+}
+
+/// Every number and reading of the battle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub classes: [ClassRules; 4],
+    /// `beats[a][b]`: class a is strong against class b (LA-3).
+    pub beats: [[bool; 4]; 4],
+    /// Damage dealt to a type one is strong against (1.25) and taken from it (0.8), in SCALE.
+    pub strong_deals: i64,
+    pub strong_takes: i64,
+    pub strength_compose: Stacking,
+    /// The affinity multiplier on an item's effect (1.25) and how it joins strength (LA-7).
+    pub affinity: i64,
+    pub affinity_stacking: Stacking,
+    pub crit: Crit,
+    pub crit_stage: CritStage,
+    pub crit_multiplier: u32,
+    pub rounding: Rounding,
+    /// The least damage an attack does (0: "negative damage" is none, LA-9).
+    pub min_damage: i32,
+    pub heal_dice: Dice,
+    /// Whether healing can lift a champion above its max health (LA-15).
+    pub overheal: bool,
+    pub support_dice: Dice,
+    /// An evader's armor roll counts this many times, plus `evade_dice` (LA-13).
+    pub evade_factor: u32,
+    pub evade_dice: Dice,
+    pub two_healers: TwoHealers,
+    pub healer_effects: HealerEffects,
+    pub rounds_per_set: u32,
+    pub sets: u32,
+    pub judge: Judge,
+    /// The item kinds that add to an attack, a heal and a support (bits of [`Kind::bit`]).
+    pub attack_items: u8,
+    pub heal_items: u8,
+    pub support_items: u8,
+    pub item_slots: u32,
+    /// Between battles (part 2): damage stays and the dead stay dead (LA-17).
+    pub carry_damage: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        let p = Kind::Physical.bit();
+        let m = Kind::Magical.bit();
+        let s = Kind::Support.bit();
+        let (l, med, h) = (
+            Weight::Light.bit(),
+            Weight::Medium.bit(),
+            Weight::Heavy.bit(),
+        );
+        let c = |health, n, sides, affinity, armor, can_heal, can_support| ClassRules {
+            health,
+            dice: Dice::new(n, sides),
+            affinity,
+            armor,
+            can_heal,
+            can_support,
+        };
+        let mut beats = [[false; 4]; 4];
+        use Class::*;
+        for (a, b) in [
+            (Gladiator, Mage),
+            (Mage, Rogue),
+            (Rogue, Gladiator),
+            (Gladiator, Healer),
+            (Rogue, Healer),
+            (Mage, Healer),
+        ] {
+            beats[a as usize][b as usize] = true;
+        }
+        Rules {
+            classes: [
+                c(100, 2, 10, p, l | med | h, false, false),
+                c(85, 3, 8, p | s, l | med, false, true),
+                c(85, 4, 5, m, l | med, false, true),
+                c(80, 1, 10, m | s, l, true, true),
+            ],
+            beats,
+            strong_deals: 1_250_000_000,
+            strong_takes: 800_000_000,
+            strength_compose: Stacking::Additive,
+            affinity: 1_250_000_000,
+            affinity_stacking: Stacking::Additive,
+            crit: Crit::AnyDie,
+            crit_stage: CritStage::Final,
+            crit_multiplier: 2,
+            rounding: Rounding::HalfUp,
+            min_damage: 0,
+            heal_dice: Dice::new(1, 20),
+            overheal: false,
+            support_dice: Dice::new(1, 4),
+            evade_factor: 2,
+            evade_dice: Dice::new(1, 4),
+            two_healers: TwoHealers::Any,
+            healer_effects: HealerEffects::WhileAlive,
+            rounds_per_set: 4,
+            sets: 1,
+            judge: Judge::HealthShare,
+            attack_items: p | m,
+            heal_items: m | s,
+            support_items: s,
+            item_slots: 2,
+            carry_damage: true,
+        }
+    }
+}
+
+impl Rules {
+    pub fn class(&self, c: Class) -> &ClassRules {
+        &self.classes[c as usize]
+    }
+    pub fn rounds(&self) -> u32 {
+        self.rounds_per_set * self.sets
+    }
+    /// The strength factor of an attack (LA-5): `deals` when the attacker is strong against the
+    /// target, `takes` when the target is strong against the attacker, composed by
+    /// `strength_compose`.
+    pub fn strength(&self, deals: bool, takes: bool) -> i64 {
+        let d = if deals { self.strong_deals } else { SCALE };
+        let t = if takes { self.strong_takes } else { SCALE };
+        compose(self.strength_compose, d, t)
+    }
+    /// An item's multiplier on an attack whose strength factor is `f` (LA-7).
+    pub fn item_factor(&self, f: i64, affinity: bool) -> i64 {
+        if affinity {
+            compose(self.affinity_stacking, f, self.affinity)
+        } else {
+            f
+        }
+    }
+    /// A whole number from a value in SCALE units (LA-9).
+    #[inline]
+    pub fn round(&self, v: i64) -> i64 {
+        round(self.rounding, v)
+    }
+}
+
+/// Two multipliers (SCALE units) combined.
+pub fn compose(how: Stacking, a: i64, b: i64) -> i64 {
+    match how {
+        Stacking::Additive => a + b - SCALE,
+        Stacking::Multiplicative => ((a as i128 * b as i128) / SCALE as i128) as i64,
+    }
+}
+
+/// A value in SCALE units to a whole number.
+#[inline]
+pub fn round(how: Rounding, v: i64) -> i64 {
+    let q = v.div_euclid(SCALE);
+    let r = v.rem_euclid(SCALE);
+    match how {
+        Rounding::Down => q,
+        Rounding::HalfUp => q + (2 * r >= SCALE) as i64,
+        Rounding::HalfEven => q + ((2 * r > SCALE) || (2 * r == SCALE && q & 1 == 1)) as i64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dice_notation_reads_and_prints_back() {
+        for s in ["1d8", "2d6+1", "3d4-2", "4", "d20"] {
+            let d = Dice::parse(s).unwrap();
+            let back = if s == "d20" { "1d20" } else { s };
+            assert_eq!(d.to_string(), back);
+        }
+        assert_eq!(Dice::parse("2d6+1").unwrap().range(), (3, 13));
+        assert!(Dice::parse("33d6").is_err());
+        assert!(Dice::parse("1d0").is_err());
+        assert!(Dice::parse("x").is_err());
+        assert!(Dice::parse("").is_err());
+        assert!(Dice::parse("1d6+").is_err());
+    }
+
+    #[test]
+    fn multipliers_are_exact_and_rounding_settles_ties() {
+        assert_eq!(frac(1.25), Some(1_250_000_000));
+        assert_eq!(frac(1.2345), None);
+        let r = Rules::default();
+        assert_eq!(
+            r.strength(true, true),
+            1_050_000_000,
+            "additive: 1 + .25 - .2"
+        );
+        assert_eq!(
+            compose(Stacking::Multiplicative, 1_250_000_000, 800_000_000),
+            SCALE
+        );
+        assert_eq!(r.item_factor(r.strength(true, false), true), 1_500_000_000);
+        assert_eq!(round(Rounding::HalfUp, 10 * SCALE + SCALE / 2), 11);
+        assert_eq!(round(Rounding::HalfEven, 10 * SCALE + SCALE / 2), 10);
+        assert_eq!(round(Rounding::HalfEven, 11 * SCALE + SCALE / 2), 12);
+        assert_eq!(round(Rounding::Down, 10 * SCALE + SCALE - 1), 10);
+    }
+}

@@ -1,0 +1,2 @@
+//! Loot Arena on the platform: random battles.
+pub mod battles;
