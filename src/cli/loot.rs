@@ -328,10 +328,10 @@ pub fn simulate(run: &RunFlags, ff: &FieldFlags) -> Result<String, String> {
 #[derive(Args, Debug, Clone)]
 pub struct ItemFlags {
     /// Paired battles per class for item worth and sets, and for leave one out.
-    #[arg(long, default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(2..=100_000_000))]
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(2..=100_000_000))]
     pub battles: u64,
     /// Battles per cell of the 6x6 pairing matrices.
-    #[arg(long, default_value_t = 4_000, value_parser = clap::value_parser!(u64).range(2..=10_000_000))]
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(2..=10_000_000))]
     pub cell: u64,
     /// Candidate sets (policies) for each class, comma-separated; the first is also what every
     /// other champion plays, and the yardstick of the paired differences.

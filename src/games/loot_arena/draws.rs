@@ -47,6 +47,37 @@ pub fn die(key: u64, place: u64, sides: u16) -> u32 {
     (((keyed_bits(key, place) as u128) * sides as u128) >> 64) as u32 + 1
 }
 
+/// Where dice come from: the battle's key in play; a fixed list in the golden tests that
+/// replay the rules' worked example from its stated rolls.
+pub trait Roller {
+    fn die(&mut self, place: u64, sides: u16) -> u32;
+}
+
+/// The battle's dice, read by place.
+pub struct Keyed(pub u64);
+
+impl Roller for Keyed {
+    #[inline(always)]
+    fn die(&mut self, place: u64, sides: u16) -> u32 {
+        die(self.0, place, sides)
+    }
+}
+
+/// Given rolls, in the order they are asked for (any face, even one the die does not have: the
+/// rules' example rolls a 10 on a d5).
+pub struct Scripted {
+    pub rolls: Vec<u32>,
+    pub next: usize,
+}
+
+impl Roller for Scripted {
+    fn die(&mut self, _place: u64, _sides: u16) -> u32 {
+        let v = self.rolls.get(self.next).copied().unwrap_or(1);
+        self.next += 1;
+        v
+    }
+}
+
 /// Where an action's dice go when it is narrated (`()` keeps nothing).
 pub trait Log {
     fn die(&mut self, purpose: u64, value: u32);

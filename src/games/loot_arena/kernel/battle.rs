@@ -2,7 +2,9 @@
 //! exact fixed-point damage, dice read by place (LA-30). A worker keeps one [`Battle`] and plays
 //! battle after battle in it; nothing is allocated once it exists.
 
-use crate::games::loot_arena::draws::{self, ACTION, BASE, DEFENCE, EVADE, ITEM, Log, Rolls};
+use crate::games::loot_arena::draws::{
+    self, ACTION, BASE, DEFENCE, EVADE, ITEM, Keyed, Log, Roller, Rolls,
+};
 use crate::games::loot_arena::policy::{Action, HealTarget, Set, View};
 use crate::games::loot_arena::rules::{
     Class, CritStage, Dice, HealerEffects, Judge, Kind, MAX_ITEM_SLOTS, Rules, SCALE, TwoHealers,
@@ -42,10 +44,10 @@ pub struct Struck {
 
 /// Sums dice at their places, logging each.
 #[inline(always)]
-fn roll(d: Dice, key: u64, g: u32, c: usize, purpose: u64, log: &mut impl Log) -> i64 {
+fn roll(d: Dice, src: &mut impl Roller, g: u32, c: usize, purpose: u64, log: &mut impl Log) -> i64 {
     let mut s = d.plus as i64;
     for k in 0..d.n as u64 {
-        let v = draws::die(key, draws::place(g, c, purpose, k), d.sides);
+        let v = src.die(draws::place(g, c, purpose, k), d.sides);
         log.die(purpose, v);
         s += v as i64;
     }
@@ -57,12 +59,19 @@ fn roll(d: Dice, key: u64, g: u32, c: usize, purpose: u64, log: &mut impl Log) -
 /// defence roll (doubled and topped up when it evades), times strength; rounded; a crit
 /// multiplies (LA-10); never below `min_damage`.
 #[inline]
-pub fn strike(s: &Strike, r: &Rules, key: u64, g: u32, c: usize, log: &mut impl Log) -> Struck {
+pub fn strike(
+    s: &Strike,
+    r: &Rules,
+    src: &mut impl Roller,
+    g: u32,
+    c: usize,
+    log: &mut impl Log,
+) -> Struck {
     let mut out = Struck::default();
     let (mut any, mut every) = (false, true);
     let mut base = s.base.plus as i64;
     for k in 0..s.base.n as u64 {
-        let v = draws::die(key, draws::place(g, c, BASE, k), s.base.sides);
+        let v = src.die(draws::place(g, c, BASE, k), s.base.sides);
         log.die(BASE, v);
         let top = v == s.base.sides as u32;
         any |= top;
@@ -86,15 +95,15 @@ pub fn strike(s: &Strike, r: &Rules, key: u64, g: u32, c: usize, log: &mut impl 
         if d.n == 0 && d.plus == 0 {
             continue;
         }
-        let v = roll(*d, key, g, c, ITEM + slot as u64, log);
+        let v = roll(*d, src, g, c, ITEM + slot as u64, log);
         out.dice += d.n as u32;
         out.items[slot] = v;
         num += r.item_factor(s.f, s.affinity[slot]) * v;
     }
-    let mut def = roll(s.armor, key, g, c, DEFENCE, log);
+    let mut def = roll(s.armor, src, g, c, DEFENCE, log);
     out.dice += s.armor.n as u32;
     if s.evading {
-        def = def * r.evade_factor as i64 + roll(r.evade_dice, key, g, c, EVADE, log);
+        def = def * r.evade_factor as i64 + roll(r.evade_dice, src, g, c, EVADE, log);
         out.dice += r.evade_dice.n as u32;
     }
     out.defence = def;
@@ -297,7 +306,7 @@ impl Battle {
                 } else {
                     SCALE
                 };
-                v += m * roll(d, key, g, c, ITEM + s as u64, log);
+                v += m * roll(d, &mut Keyed(key), g, c, ITEM + s as u64, log);
             }
         }
         v
@@ -438,9 +447,9 @@ impl Battle {
                             let s = self.strike_of(c, t, r);
                             let mut rolls = Rolls::default();
                             let out = if H::ON {
-                                strike(&s, r, key, g, c, &mut rolls)
+                                strike(&s, r, &mut Keyed(key), g, c, &mut rolls)
                             } else {
-                                strike(&s, r, key, g, c, &mut ())
+                                strike(&s, r, &mut Keyed(key), g, c, &mut ())
                             };
                             self.dmg[t] += out.damage;
                             o.dealt[c] += out.damage as i32;
@@ -515,13 +524,13 @@ impl Battle {
     }
 
     fn support_amount(&self, c: usize, r: &Rules, key: u64, g: u32, log: &mut impl Log) -> i64 {
-        let v = SCALE * roll(r.support_dice, key, g, c, ACTION, log)
+        let v = SCALE * roll(r.support_dice, &mut Keyed(key), g, c, ACTION, log)
             + self.boost(c, r, key, g, r.support_items, log);
         r.round(v.max(0))
     }
 
     fn heal_amount(&self, c: usize, r: &Rules, key: u64, g: u32, log: &mut impl Log) -> i64 {
-        let v = SCALE * (roll(r.heal_dice, key, g, c, ACTION, log) + self.support[c])
+        let v = SCALE * (roll(r.heal_dice, &mut Keyed(key), g, c, ACTION, log) + self.support[c])
             + self.boost(c, r, key, g, r.heal_items, log);
         r.round(v.max(0))
     }
