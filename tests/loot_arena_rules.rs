@@ -389,7 +389,10 @@ fn la_15_a_champion_at_zero_falls_but_acts_in_the_round_it_falls() {
     assert_eq!(o.fell, [0, 1, 0, 1]);
     assert_eq!(o.dealt[1], 10, "the falling Rogue's hit lands");
     assert_eq!(o.dealt[3], 10);
-    assert_eq!(o.health[0], 80, "10 from the Rogue, then 10 from the Gladiator in round 2");
+    assert_eq!(
+        o.health[0], 80,
+        "10 from the Rogue, then 10 from the Gladiator in round 2"
+    );
     assert_eq!(o.rounds, 2);
 }
 

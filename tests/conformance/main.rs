@@ -17,6 +17,7 @@ mod alloc;
 mod auto_rumble;
 mod clan_melee;
 mod elemental_tag;
+mod loot_arena;
 mod suite;
 
 /// One module of tests per game, each test a check of the suite.
@@ -64,4 +65,5 @@ conformance! {
     rumble: crate::auto_rumble::AutoRumble;
     clan_melee_game: crate::clan_melee::ClanMelee;
     tag: crate::elemental_tag::ElementalTag;
+    loot: crate::loot_arena::LootArena;
 }

@@ -452,8 +452,8 @@ impl Battle {
                                 strike(&s, r, &mut Keyed(key), g, c, &mut ())
                             };
                             self.dmg[t] += out.damage;
-                            o.dealt[c] += out.damage as i32;
-                            o.taken[t] += out.damage as i32;
+                            o.dealt[c] = o.dealt[c].saturating_add(out.damage as i32);
+                            o.taken[t] = o.taken[t].saturating_add(out.damage as i32);
                             o.attacks[c] += 1;
                             o.crits[c] += out.crit as u16;
                             o.dice += out.dice;
@@ -471,7 +471,7 @@ impl Battle {
                             };
                             o.dice += r.heal_dice.n as u32 + self.item_dice(c, r.heal_items);
                             self.heal[t] += v;
-                            o.healed[c] += v as i32;
+                            o.healed[c] = o.healed[c].saturating_add(v as i32);
                             if H::ON {
                                 hook.heal(c, t, v, self.support[c], &rolls);
                             }

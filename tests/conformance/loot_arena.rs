@@ -1,0 +1,175 @@
+//! Loot Arena joins the suite.
+
+use skirmish::games::loot_arena::input;
+use skirmish::games::loot_arena::kernel::battle::{Battle, Silent};
+use skirmish::games::loot_arena::policy::Policy;
+use skirmish::games::loot_arena::reference;
+use skirmish::games::loot_arena::rules::{
+    Crit, CritStage, HealerEffects, Judge, Rounding, Rules, Stacking, TwoHealers,
+};
+use skirmish::games::loot_arena::simulation::battles::Field;
+use skirmish::rng::match_seed;
+
+use crate::suite::{Game, Input};
+
+pub struct LootArena;
+
+fn field(rules: Rules, fill: u32) -> Field {
+    Field {
+        rules,
+        catalogue: input::items::builtin(),
+        policies: [
+            "medic",
+            "attack",
+            "focus-healer",
+            "supporter",
+            "evasive",
+            "random",
+            "plan(heal=2, support=1, evade=1, target=partner)",
+        ]
+        .iter()
+        .map(|p| Policy::parse(p).unwrap())
+        .collect(),
+        fill,
+        armor: fill,
+        tiers: [40, 30, 20, 10],
+    }
+}
+
+/// Every reading flipped somewhere: the kernel and the reference must agree under each.
+fn variants() -> Vec<Rules> {
+    let d = Rules::default();
+    let mut out = vec![d.clone()];
+    let mut r = d.clone();
+    r.crit = Crit::EveryDie;
+    r.crit_stage = CritStage::Base;
+    r.rounding = Rounding::HalfEven;
+    out.push(r);
+    let mut r = d.clone();
+    r.strength_compose = Stacking::Multiplicative;
+    r.affinity_stacking = Stacking::Multiplicative;
+    r.two_healers = TwoHealers::Never;
+    r.overheal = true;
+    out.push(r);
+    let mut r = d.clone();
+    r.two_healers = TwoHealers::Opposing;
+    r.healer_effects = HealerEffects::WholeBattle;
+    r.sets = 4;
+    r.judge = Judge::Draw;
+    out.push(r);
+    let mut r = d.clone();
+    r.item_slots = 4;
+    r.rounds_per_set = 7;
+    r.sets = 3;
+    r.min_damage = 2;
+    r.attack_items = 0b111;
+    out.push(r);
+    out
+}
+
+impl Game for LootArena {
+    fn name(&self) -> &'static str {
+        "loot"
+    }
+    fn dataset(&self) -> Vec<&'static str> {
+        vec!["simulate", "loot", "--matches", "3000"]
+    }
+    fn tables(&self) -> &'static [&'static str] {
+        &["battles", "champions"]
+    }
+    fn chunk_sizes(&self) -> [u64; 2] {
+        [500, 700]
+    }
+    fn long_dataset(&self) -> Vec<&'static str> {
+        vec![
+            "simulate",
+            "loot",
+            "--matches",
+            "600000",
+            "--chunk-size",
+            "10000",
+        ]
+    }
+    fn inputs(&self) -> Vec<Input> {
+        vec![
+            Input {
+                kind: "battle",
+                valid: "experiments/loot-arena/battle.toml",
+                check: &["loot", "check", "FILE"],
+                used_by: &["loot", "play", "FILE", "--narrate"],
+            },
+            Input {
+                kind: "rules",
+                valid: "experiments/loot-arena/rules.toml",
+                check: &["loot", "check", "FILE"],
+                used_by: &[
+                    "simulate",
+                    "loot",
+                    "--rules",
+                    "FILE",
+                    "--matches",
+                    "300",
+                    "--out",
+                    "OUT",
+                    "--quiet",
+                ],
+            },
+            Input {
+                kind: "items",
+                valid: "experiments/loot-arena/items.toml",
+                check: &["loot", "check", "FILE"],
+                used_by: &[
+                    "simulate",
+                    "loot",
+                    "--items",
+                    "FILE",
+                    "--matches",
+                    "300",
+                    "--out",
+                    "OUT",
+                    "--quiet",
+                ],
+            },
+        ]
+    }
+    fn warm_kernel(&self) -> Box<dyn FnMut()> {
+        let f = field(Rules::default(), 100);
+        let mut b = Battle::new();
+        let mut m = 0u64;
+        let mut play = move || {
+            for _ in 0..200 {
+                let seed = match_seed(11, m);
+                let (x, _) = f.draw(m, seed);
+                b.play(&x, &f.catalogue, &f.rules, seed, &mut Silent);
+                m += 1;
+            }
+        };
+        play();
+        Box::new(play)
+    }
+    fn differential(&self) -> Result<usize, String> {
+        let mut n = 0;
+        for (v, rules) in variants().into_iter().enumerate() {
+            for fill in [100, 50] {
+                let f = field(rules.clone(), fill);
+                let mut b = Battle::new();
+                for m in 0..150 {
+                    let seed = match_seed(0x1007 + v as u64, m);
+                    let (x, _) = f.draw(m, seed);
+                    let a = b.play(&x, &f.catalogue, &f.rules, seed, &mut Silent);
+                    let r = reference::play(&x, &f.catalogue, &f.rules, seed);
+                    if a != r {
+                        return Err(format!(
+                            "variant {v}, fill {fill}, battle {m}: {a:?} vs {r:?}"
+                        ));
+                    }
+                    n += 1;
+                }
+            }
+        }
+        Ok(n)
+    }
+    fn narrate(&self) -> Vec<&'static str> {
+        vec!["loot", "play", "--narrate"]
+    }
+}
