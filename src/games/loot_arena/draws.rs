@@ -28,6 +28,7 @@ pub const POLICY: u64 = 8;
 pub const PURPOSES: usize = 9;
 
 /// The battle's key, from its seed.
+#[inline]
 pub fn key(seed: u64) -> u64 {
     let s = match_stream_seed(seed, Stream::Loot);
     u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]])

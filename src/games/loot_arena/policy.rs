@@ -312,6 +312,7 @@ pub struct View {
 }
 
 /// The preference list of a focus: `first` classes, then the rest in the seed's order.
+#[inline]
 pub fn preference(focus: Focus, v: &View) -> [Class; 4] {
     let mut order = [Class::Gladiator; 4];
     let mut n = 0;
@@ -339,6 +340,7 @@ pub fn preference(focus: Focus, v: &View) -> [Class; 4] {
 impl Policy {
     /// The set fielded champion `c` submits for the set starting at round `g0` (LA-20); a
     /// `random` player draws its choices at the `POLICY` places of those rounds (LA-30).
+    #[inline]
     pub fn write(&self, v: &View, key: u64, g0: u32, c: usize) -> Set {
         match self {
             Policy::Plan(p) => p.write(v),
@@ -380,6 +382,7 @@ fn random_set(v: &View, key: u64, g0: u32, c: usize) -> Set {
 
 impl Plan {
     /// The set this plan writes (LA-20).
+    #[inline]
     pub fn write(&self, v: &View) -> Set {
         let mut set = Set::EMPTY;
         let n = v.rounds.min(MAX_ROUNDS_PER_SET) as usize;

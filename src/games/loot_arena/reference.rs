@@ -303,7 +303,7 @@ fn attack(
     let (base, rolls) = total(r.class(cs[c].class).dice, key, g, c, BASE);
     o.dice += rolls.len() as u32;
     let crit = match r.crit {
-        Crit::AnyDie => rolls.iter().any(|&v| v == sides as u32),
+        Crit::AnyDie => rolls.contains(&(sides as u32)),
         Crit::EveryDie => !rolls.is_empty() && rolls.iter().all(|&v| v == sides as u32),
         Crit::Never => false,
     };

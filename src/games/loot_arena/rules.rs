@@ -39,6 +39,7 @@ impl Class {
     pub fn key(self) -> &'static str {
         ["gladiator", "rogue", "mage", "healer"][self as usize]
     }
+    #[inline]
     pub fn from_index(i: u8) -> Class {
         Class::ALL[i as usize & 3]
     }
@@ -74,6 +75,7 @@ impl Kind {
     pub fn key(self) -> &'static str {
         ["physical", "magical", "support", "defensive"][self as usize]
     }
+    #[inline]
     pub fn bit(self) -> u8 {
         1 << self as u8
     }
@@ -124,6 +126,7 @@ impl Weight {
     pub fn key(self) -> &'static str {
         ["light", "medium", "heavy"][self as usize]
     }
+    #[inline]
     pub fn bit(self) -> u8 {
         1 << self as u8
     }
@@ -437,6 +440,7 @@ impl Default for Rules {
 }
 
 impl Rules {
+    #[inline]
     pub fn class(&self, c: Class) -> &ClassRules {
         &self.classes[c as usize]
     }
@@ -446,12 +450,14 @@ impl Rules {
     /// The strength factor of an attack (LA-5): `deals` when the attacker is strong against the
     /// target, `takes` when the target is strong against the attacker, composed by
     /// `strength_compose`.
+    #[inline]
     pub fn strength(&self, deals: bool, takes: bool) -> i64 {
         let d = if deals { self.strong_deals } else { SCALE };
         let t = if takes { self.strong_takes } else { SCALE };
         compose(self.strength_compose, d, t)
     }
     /// An item's multiplier on an attack whose strength factor is `f` (LA-7).
+    #[inline]
     pub fn item_factor(&self, f: i64, affinity: bool) -> i64 {
         if affinity {
             compose(self.affinity_stacking, f, self.affinity)
@@ -467,6 +473,7 @@ impl Rules {
 }
 
 /// Two multipliers (SCALE units) combined.
+#[inline]
 pub fn compose(how: Stacking, a: i64, b: i64) -> i64 {
     match how {
         Stacking::Additive => a + b - SCALE,

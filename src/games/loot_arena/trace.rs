@@ -2,6 +2,9 @@
 //! does (`Attack [4, 2, 1, 10] = 17`, `+1d8 Item [5] = 22`...), so a host can paste it into the
 //! thread; `JsonTrace` writes one JSON object per action and per round (`--trace`).
 
+// A seat (0..4) indexes several parallel columns at once: index loops say so plainly.
+#![allow(clippy::needless_range_loop)]
+
 use std::fmt::Write as _;
 
 use crate::games::loot_arena::draws::{ACTION, BASE, DEFENCE, EVADE, ITEM, Rolls};

@@ -2,6 +2,9 @@
 //! exact fixed-point damage, dice read by place (LA-30). A worker keeps one [`Battle`] and plays
 //! battle after battle in it; nothing is allocated once it exists.
 
+// A seat (0..4) indexes several parallel columns at once: index loops say so plainly.
+#![allow(clippy::needless_range_loop)]
+
 use crate::games::loot_arena::draws::{
     self, ACTION, BASE, DEFENCE, EVADE, ITEM, Keyed, Log, Roller, Rolls,
 };
@@ -143,6 +146,7 @@ pub struct Silent;
 impl Hook for Silent {}
 
 /// Strengths as the fight stands (LA-3..LA-6): `strong[a][b]` for champions on opposite sides.
+#[inline]
 pub fn strengths(r: &Rules, class: &[Class; 4], present: &[bool; 4]) -> [[bool; 4]; 4] {
     let healer = |c: usize| present[c] && class[c] == Class::Healer;
     let healers = [
@@ -208,6 +212,8 @@ pub struct Battle {
     heal: [i64; 4],
     support: [i64; 4],
     evading: [bool; 4],
+    /// The dice of the action being observed (written only when a hook is on).
+    rolls: Rolls,
 }
 
 impl Default for Battle {
@@ -234,9 +240,11 @@ impl Battle {
             heal: [0; 4],
             support: [0; 4],
             evading: [false; 4],
+            rolls: Rolls::default(),
         }
     }
 
+    #[inline]
     fn load(&mut self, f: &Fielded, cat: &Catalogue, r: &Rules) {
         for (c, l) in f.iter().enumerate() {
             self.class[c] = l.class;
@@ -260,6 +268,7 @@ impl Battle {
         }
     }
 
+    #[inline]
     fn present(&self, f: &Fielded, r: &Rules) -> [bool; 4] {
         match r.healer_effects {
             HealerEffects::WhileAlive => self.alive,
@@ -267,6 +276,7 @@ impl Battle {
         }
     }
 
+    #[inline]
     fn settle_strengths(&mut self, f: &Fielded, r: &Rules) {
         self.strong = strengths(r, &self.class, &self.present(f, r));
         for a in 0..4 {
@@ -276,6 +286,7 @@ impl Battle {
         }
     }
 
+    #[inline]
     fn view(&self, c: usize, r: &Rules) -> View {
         let mut strong_against = [false; 4];
         for t in [2 * (1 - side(c)), 2 * (1 - side(c)) + 1] {
@@ -294,6 +305,7 @@ impl Battle {
     }
 
     /// Item dice of kinds in `mask` (affinity applied), plus `dice`, in SCALE units.
+    #[inline]
     fn boost(&self, c: usize, r: &Rules, key: u64, g: u32, mask: u8, log: &mut impl Log) -> i64 {
         let aff = r.class(self.class[c]).affinity;
         let mut v = 0;
@@ -312,6 +324,7 @@ impl Battle {
         v
     }
 
+    #[inline]
     fn strike_of(&self, c: usize, t: usize, r: &Rules) -> Strike {
         let aff = r.class(self.class[c]).affinity;
         let mut items = [Dice::NONE; SLOTS];
@@ -335,6 +348,7 @@ impl Battle {
     }
 
     /// The opponent an attack with this preference list hits (LA-10).
+    #[inline]
     fn target(&self, c: usize, pref: &[Class; 4]) -> usize {
         let o = 2 * (1 - side(c));
         for want in pref {
@@ -348,6 +362,7 @@ impl Battle {
     }
 
     /// Whom a Heal of champion c aims at (LA-11).
+    #[inline]
     fn heal_target(&self, c: usize, t: HealTarget) -> usize {
         let p = partner(c);
         match t {
@@ -413,9 +428,11 @@ impl Battle {
                     };
                     match act[c] {
                         Action::Support => {
-                            let mut rolls = Rolls::default();
                             let v = if H::ON {
-                                self.support_amount(c, r, key, g, &mut rolls)
+                                let mut rolls = Rolls::default();
+                                let v = self.support_amount(c, r, key, g, &mut rolls);
+                                self.rolls = rolls;
+                                v
                             } else {
                                 self.support_amount(c, r, key, g, &mut ())
                             };
@@ -425,7 +442,7 @@ impl Battle {
                                 self.support[p] += v;
                             }
                             if H::ON {
-                                hook.support(c, p, v, &rolls);
+                                hook.support(c, p, v, &self.rolls);
                             }
                         }
                         Action::Evade => {
@@ -445,9 +462,9 @@ impl Battle {
                         Action::Attack(pref) => {
                             let t = self.target(c, &pref);
                             let s = self.strike_of(c, t, r);
-                            let mut rolls = Rolls::default();
                             let out = if H::ON {
-                                strike(&s, r, &mut Keyed(key), g, c, &mut rolls)
+                                self.rolls = Rolls::default();
+                                strike(&s, r, &mut Keyed(key), g, c, &mut self.rolls)
                             } else {
                                 strike(&s, r, &mut Keyed(key), g, c, &mut ())
                             };
@@ -458,14 +475,16 @@ impl Battle {
                             o.crits[c] += out.crit as u16;
                             o.dice += out.dice;
                             if H::ON {
-                                hook.attack(c, t, &pref, &s, &out, &rolls);
+                                hook.attack(c, t, &pref, &s, &out, &self.rolls);
                             }
                         }
                         Action::Heal(target) => {
                             let t = self.heal_target(c, target);
-                            let mut rolls = Rolls::default();
                             let v = if H::ON {
-                                self.heal_amount(c, r, key, g, &mut rolls)
+                                let mut rolls = Rolls::default();
+                                let v = self.heal_amount(c, r, key, g, &mut rolls);
+                                self.rolls = rolls;
+                                v
                             } else {
                                 self.heal_amount(c, r, key, g, &mut ())
                             };
@@ -473,7 +492,7 @@ impl Battle {
                             self.heal[t] += v;
                             o.healed[c] = o.healed[c].saturating_add(v as i32);
                             if H::ON {
-                                hook.heal(c, t, v, self.support[c], &rolls);
+                                hook.heal(c, t, v, self.support[c], &self.rolls);
                             }
                         }
                         _ => {}
@@ -516,6 +535,7 @@ impl Battle {
         o
     }
 
+    #[inline]
     fn item_dice(&self, c: usize, mask: u8) -> u32 {
         (0..SLOTS)
             .filter(|&s| mask & self.kind[c][s].bit() != 0)
@@ -523,12 +543,14 @@ impl Battle {
             .sum()
     }
 
+    #[inline]
     fn support_amount(&self, c: usize, r: &Rules, key: u64, g: u32, log: &mut impl Log) -> i64 {
         let v = SCALE * roll(r.support_dice, &mut Keyed(key), g, c, ACTION, log)
             + self.boost(c, r, key, g, r.support_items, log);
         r.round(v.max(0))
     }
 
+    #[inline]
     fn heal_amount(&self, c: usize, r: &Rules, key: u64, g: u32, log: &mut impl Log) -> i64 {
         let v = SCALE * (roll(r.heal_dice, &mut Keyed(key), g, c, ACTION, log) + self.support[c])
             + self.boost(c, r, key, g, r.heal_items, log);
@@ -538,6 +560,7 @@ impl Battle {
 
 /// Who won (LA-16): the side left standing; both fallen is a draw; both standing goes to the
 /// judge.
+#[inline]
 pub fn judge(o: &mut Outcome, alive: &[bool; 4], r: &Rules) {
     let up = [alive[0] || alive[1], alive[2] || alive[3]];
     o.decisive = up[0] != up[1] || (!up[0] && !up[1]);

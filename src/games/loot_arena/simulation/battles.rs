@@ -4,6 +4,9 @@
 //! among the catalogue's of that kind and tier), armor with chance `armor` (a weight the class
 //! may wear, uniform); champion k of battle m plays policy `(m + k) mod P`.
 
+// A seat (0..4) indexes several parallel columns at once: index loops say so plainly.
+#![allow(clippy::needless_range_loop)]
+
 use std::ops::Range;
 
 use rand::RngExt;
