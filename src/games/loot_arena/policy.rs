@@ -34,7 +34,7 @@ impl HealTarget {
 /// One round's action (LA-11..LA-13).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Attack the first class of the list that an opponent still standing has (LA-10).
+    /// Attack the first class of the list that an opponent still standing has (LA-8).
     Attack([Class; 4]),
     Heal(HealTarget),
     Support,

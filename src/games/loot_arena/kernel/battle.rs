@@ -347,7 +347,7 @@ impl Battle {
         }
     }
 
-    /// The opponent an attack with this preference list hits (LA-10).
+    /// The opponent an attack with this preference list hits (LA-8).
     #[inline]
     fn target(&self, c: usize, pref: &[Class; 4]) -> usize {
         let o = 2 * (1 - side(c));
