@@ -406,11 +406,10 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
         .collect::<Result<Vec<_>, String>>()?;
     let text = study::render(&found);
-    let head = format!(
-        "loot items: {} battles in {:.1} s ({} battles/s on {threads} threads); field: {}; strengths x{} / x{}, affinity x{}, crit {:?}; catalogue {}\n\n",
-        thousands(found.battles),
-        secs,
-        thousands((found.battles as f64 / secs.max(1e-9)) as u64),
+    // The folder's summary leaves out the time and threads, so its bytes depend only on the
+    // settings and the seed.
+    let setup = format!(
+        "field: {}; strengths x{} / x{}, affinity x{}, crit {:?}; catalogue {}\n\n",
         f.field.command(&st.field),
         show_frac(st.field.rules.strong_deals),
         show_frac(st.field.rules.strong_takes),
@@ -418,10 +417,21 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         st.field.rules.crit,
         st.field.catalogue.source,
     );
+    let head = format!(
+        "loot items: {} battles in {:.1} s ({} battles/s on {threads} threads); {setup}",
+        thousands(found.battles),
+        secs,
+        thousands((found.battles as f64 / secs.max(1e-9)) as u64),
+    );
     let mut files = files;
     files.push((
         "summary.txt".to_string(),
-        format!("skirmish analyze loot items, seed {}\n{head}{text}", f.seed).into_bytes(),
+        format!(
+            "skirmish analyze loot items, seed {}: {} battles; {setup}{text}",
+            f.seed,
+            thousands(found.battles)
+        )
+        .into_bytes(),
     ));
     crate::platform::dataset::replace_folder(&f.out, "analyze loot items", &files)?;
     Ok(format!(
