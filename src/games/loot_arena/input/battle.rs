@@ -95,15 +95,7 @@ pub fn parse(
     cat: &Catalogue,
 ) -> Result<BattleFile, FileError> {
     let cx = FileCtx { file, text };
-    let f: File = toml::from_str(text).map_err(|e| {
-        let msg = e.message().to_string();
-        let hint = if msg.contains("unknown field") {
-            ": remove it or fix its spelling (docs/loot-arena.md lists the format)"
-        } else {
-            ""
-        };
-        cx.err(e.span(), "", format!("{msg}{hint}"))
-    })?;
+    let f: File = super::from_toml(&cx, text, "docs/loot-arena.md")?;
     if f.player.len() != 2 {
         return Err(cx.err(
             None,
