@@ -38,6 +38,20 @@ pub struct FileCtx<'a> {
 }
 
 impl FileCtx<'_> {
+    /// Reads the file's TOML into `T`: a syntax error or an unknown key is located on its line,
+    /// and an unknown key's message names where `format` is documented.
+    pub fn toml<T: serde::de::DeserializeOwned>(&self, format: &str) -> Result<T, FileError> {
+        toml::from_str(self.text).map_err(|e| {
+            let msg = e.message().to_string();
+            let hint = if msg.contains("unknown field") {
+                format!(": remove it or fix its spelling ({format} lists the format)")
+            } else {
+                String::new()
+            };
+            self.err(e.span(), "", format!("{msg}{hint}"))
+        })
+    }
+
     pub fn err(
         &self,
         span: Option<Range<usize>>,

@@ -136,7 +136,7 @@ pub fn play(f: &Fielded, cat: &Catalogue, r: &Rules, seed: u64) -> Outcome {
         }
         for round in 0..r.rounds_per_set {
             let mut actions = Vec::new();
-            for (c, ch) in cs.iter().enumerate() {
+            for ch in &cs {
                 if !ch.alive {
                     actions.push(None);
                     continue;
@@ -147,7 +147,6 @@ pub fn play(f: &Fielded, cat: &Catalogue, r: &Rules, seed: u64) -> Outcome {
                     Action::Support if !cr.can_support => Action::Attack(Class::ALL),
                     a => a,
                 };
-                let _ = c;
                 actions.push(Some(a));
             }
             let evading: Vec<bool> = actions.iter().map(|a| *a == Some(Action::Evade)).collect();
@@ -248,7 +247,6 @@ pub fn play(f: &Fielded, cat: &Catalogue, r: &Rules, seed: u64) -> Outcome {
             if someone_fell && (!standing(0) || !standing(1)) {
                 break 'battle;
             }
-            let _ = round;
         }
     }
     o.rounds = g;
@@ -257,8 +255,35 @@ pub fn play(f: &Fielded, cat: &Catalogue, r: &Rules, seed: u64) -> Outcome {
         o.health[c] = cs[c].health as i32;
         alive[c] = cs[c].alive;
     }
-    crate::games::loot_arena::kernel::battle::judge(&mut o, &alive, r);
+    judge(&mut o, &alive, r);
     o
+}
+
+/// LA-16, plainly: the side left standing wins; both fallen draw; else the larger share of
+/// starting health kept, compared as fractions.
+fn judge(o: &mut Outcome, alive: &[bool; 4], r: &Rules) {
+    let standing = [alive[0] || alive[1], alive[2] || alive[3]];
+    o.decisive = !(standing[0] && standing[1]);
+    o.winner = if !standing[0] && !standing[1] {
+        None
+    } else if !standing[1] {
+        Some(0)
+    } else if !standing[0] {
+        Some(1)
+    } else if r.judge == crate::games::loot_arena::rules::Judge::Draw {
+        None
+    } else {
+        let kept = |s: usize| (o.health[2 * s].max(0) + o.health[2 * s + 1].max(0)) as i128;
+        let start = |s: usize| (o.start[2 * s].max(0) + o.start[2 * s + 1].max(0)) as i128;
+        let (a, b) = (kept(0) * start(1), kept(1) * start(0));
+        if a > b {
+            Some(0)
+        } else if b > a {
+            Some(1)
+        } else {
+            None
+        }
+    };
 }
 
 /// An item's dice times its multiplier: `base_factor`, raised by affinity (LA-7).
@@ -277,12 +302,7 @@ fn item_value(
     let (v, _) = total(it.dice, key, g, c, ITEM + slot as u64);
     *dice += it.dice.n as u32;
     let affinity = r.class(ch.class).affinity & it.kind.bit() != 0;
-    let m = if base_factor == SCALE {
-        if affinity { r.affinity } else { SCALE }
-    } else {
-        r.item_factor(base_factor, affinity)
-    };
-    v as i128 * m as i128
+    v as i128 * r.item_factor(base_factor, affinity) as i128
 }
 
 /// One attack (LA-8..LA-10, LA-13), in the order the rules write it: base, items, defence,

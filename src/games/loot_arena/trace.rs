@@ -316,7 +316,6 @@ impl Hook for Narrator<'_> {
             }
         }
         terms.push(format!("- {}x{}", out.defence, show_frac(s.f)));
-        let exact = out.exact as f64 / SCALE as f64;
         let rounded = self.rules.round(out.exact);
         let _ = writeln!(
             self.out,
@@ -324,7 +323,6 @@ impl Hook for Narrator<'_> {
             terms.join(" + ").replace("+ -", "-"),
             show_frac(out.exact)
         );
-        let _ = exact;
         if out.crit && self.rules.crit_stage == crate::games::loot_arena::rules::CritStage::Final {
             let _ = writeln!(
                 self.out,

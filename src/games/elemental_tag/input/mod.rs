@@ -132,15 +132,7 @@ pub const MAX_PLAYERS: usize = 4096;
 /// Parses and checks a game file; `file` names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<GameFile, FileError> {
     let cx = FileCtx { file, text };
-    let f: File = toml::from_str(text).map_err(|e| {
-        let msg = e.message().to_string();
-        let hint = if msg.contains("unknown field") {
-            ": remove it or fix its spelling (docs/elemental-tag.md lists the format)"
-        } else {
-            ""
-        };
-        cx.err(e.span(), "", format!("{msg}{hint}"))
-    })?;
+    let f: File = cx.toml("docs/elemental-tag.md")?;
     check_settings(&f.settings)
         .map_err(|(field, m)| cx.err(None, format!("settings.{field}"), m))?;
     if f.team.len() < 3 {

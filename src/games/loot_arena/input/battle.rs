@@ -95,7 +95,7 @@ pub fn parse(
     cat: &Catalogue,
 ) -> Result<BattleFile, FileError> {
     let cx = FileCtx { file, text };
-    let f: File = super::from_toml(&cx, text, "docs/loot-arena.md")?;
+    let f: File = cx.toml("docs/loot-arena.md")?;
     if f.player.len() != 2 {
         return Err(cx.err(
             None,

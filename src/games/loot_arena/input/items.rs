@@ -42,7 +42,7 @@ pub const MAX_ITEMS: usize = 10_000;
 /// Parses and checks a catalogue; `file` names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<Catalogue, FileError> {
     let cx = FileCtx { file, text };
-    let f: File = super::from_toml(&cx, text, "docs/loot-arena.md")?;
+    let f: File = cx.toml("docs/loot-arena.md")?;
     let mut tier_dice = [
         Dice::new(1, 4),
         Dice::new(1, 6),

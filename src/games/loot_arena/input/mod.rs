@@ -10,20 +10,3 @@ pub mod rules;
 pub const RULES: &str = include_str!("../../../../experiments/loot-arena/rules.toml");
 pub const ITEMS: &str = include_str!("../../../../experiments/loot-arena/items.toml");
 pub const BATTLE: &str = include_str!("../../../../experiments/loot-arena/battle.toml");
-
-/// Reads TOML into `T`, a syntax or unknown-key error located on its line, with the fix.
-pub(crate) fn from_toml<T: serde::de::DeserializeOwned>(
-    cx: &crate::games::file_error::FileCtx,
-    text: &str,
-    format: &str,
-) -> Result<T, crate::games::file_error::FileError> {
-    toml::from_str(text).map_err(|e| {
-        let msg = e.message().to_string();
-        let hint = if msg.contains("unknown field") {
-            format!(": remove it or fix its spelling ({format} lists the format)")
-        } else {
-            String::new()
-        };
-        cx.err(e.span(), "", format!("{msg}{hint}"))
-    })
-}

@@ -123,7 +123,7 @@ fn dice(cx: &FileCtx, field: &str, v: &Option<String>, default: Dice) -> Result<
 /// Parses and checks a rules file; `file` names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
     let cx = FileCtx { file, text };
-    let f: File = super::from_toml(&cx, text, "experiments/loot-arena/rules.toml")?;
+    let f: File = cx.toml("experiments/loot-arena/rules.toml")?;
     let mut r = Rules::default();
     for (name, cf) in &f.champion {
         let Some(class) = Class::parse(name) else {
