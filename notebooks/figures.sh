@@ -22,4 +22,6 @@ SKIRMISH_TOURNAMENT="$data/tournament" "$VENV/bin/python" notebooks/execute.py n
 SKIRMISH_CLAN_STUDY="$data/clan-melee-study" "$VENV/bin/python" notebooks/execute.py notebooks/clan-melee.ipynb
 "$bin" tournament tag --games 40000 --seed 42 --out "$data/tag" --quiet > /dev/null
 SKIRMISH_TAG="$data/tag" "$VENV/bin/python" notebooks/execute.py notebooks/elemental-tag.ipynb
+"$bin" analyze loot items --seed 42 --out "$data/loot" --quiet > /dev/null
+SKIRMISH_LOOT="$data/loot" "$VENV/bin/python" notebooks/execute.py notebooks/loot-arena.ipynb
 ls -l docs/figures
