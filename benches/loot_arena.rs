@@ -3,14 +3,15 @@
 //!
 //!     cargo bench --bench loot_arena
 //!
-//! Criterion reports battles per second on one thread ("elements"); the dice each battle rolls
-//! are printed once so throughput can be read as dice per second too. `skirmish simulate loot`
-//! prints the rate on all threads (`dice rolled ... M/s overall, ... per thread`).
+//! Criterion reports battles per second ("elements") on one thread, and on all threads (rayon's
+//! pool, one `Battle` per worker; the thread count is in the bench's name); the dice each battle
+//! rolls are printed once so throughput can be read as dice per second too.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rayon::prelude::*;
 use skirmish::games::loot_arena::input;
 use skirmish::games::loot_arena::kernel::battle::{Battle, Silent};
 use skirmish::games::loot_arena::policy::Policy;
@@ -19,6 +20,8 @@ use skirmish::games::loot_arena::simulation::battles::Field;
 use skirmish::rng::match_seed;
 
 const BATTLES: u64 = 10_000;
+/// Battles per iteration of the all-threads bench (enough chunks to keep every worker busy).
+const WIDE: u64 = 200_000;
 
 fn field() -> Field {
     Field {
@@ -82,6 +85,35 @@ fn battles(c: &mut Criterion) {
                 for (x, seed) in &fixed {
                     s += b.play(x, &f.catalogue, &f.rules, *seed, &mut Silent).rounds;
                 }
+                black_box(s)
+            })
+        },
+    );
+    let wide: Vec<_> = (0..WIDE)
+        .map(|m| {
+            let seed = match_seed(4, m);
+            (f.draw(m, seed).0, seed)
+        })
+        .collect();
+    g.throughput(Throughput::Elements(WIDE));
+    g.bench_function(
+        format!(
+            "2v2 battles, one set of 4 rounds, all {} threads",
+            rayon::current_num_threads()
+        ),
+        |bench| {
+            bench.iter(|| {
+                let s: u64 = wide
+                    .par_chunks(1000)
+                    .map_init(Battle::new, |b, chunk| {
+                        chunk
+                            .iter()
+                            .map(|(x, seed)| {
+                                b.play(x, &f.catalogue, &f.rules, *seed, &mut Silent).rounds as u64
+                            })
+                            .sum::<u64>()
+                    })
+                    .sum();
                 black_box(s)
             })
         },
