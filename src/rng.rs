@@ -35,6 +35,9 @@ pub enum Stream {
     Loot = 9,
     /// Loot Arena's random equipment and fielded pairs in simulations and analyses (LA-31).
     LootField = 10,
+    /// Minion Combat's random choices: a combat's key, from which every choice is read by its
+    /// place (MC-30).
+    Minions = 11,
 }
 
 /// SplitMix64's finaliser: a bijective 64-bit mixer with full avalanche.

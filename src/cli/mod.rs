@@ -12,6 +12,7 @@ mod analyze;
 mod clan_melee;
 pub mod flags;
 mod loot;
+mod minions;
 mod powers;
 mod rumble;
 mod run;
@@ -53,6 +54,11 @@ enum Command {
     Loot {
         #[command(subcommand)]
         command: LootCommand,
+    },
+    /// Minion Combat Pipeline (Sanctum): group against group, step by step as the page writes it.
+    Minions {
+        #[command(subcommand)]
+        command: MinionsCommand,
     },
     /// Play many seeded matches on all cores into a Parquet dataset, then summarise.
     Simulate {
@@ -115,6 +121,19 @@ enum SimulateCommand {
         flags: flags::RunFlags,
         #[command(flatten)]
         field: loot::FieldFlags,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum MinionsCommand {
+    /// Play one combat from a combat file (default: the built-in experiments/minion-combat/combat.toml).
+    Combat(minions::CombatArgs),
+    /// Check a rules file, minion catalogue, modifier list or combat file; print what it holds.
+    Check {
+        /// The file (TOML), e.g. experiments/minion-combat/combat.toml.
+        file: PathBuf,
+        #[command(flatten)]
+        data: minions::DataFlags,
     },
 }
 
@@ -301,6 +320,10 @@ fn dispatch(command: Command) -> Result<String, String> {
         Command::Tag { command } => match command {
             TagCommand::Play(args) => tag::play(&args),
             TagCommand::Check { file } => tag::check(&file),
+        },
+        Command::Minions { command } => match command {
+            MinionsCommand::Combat(args) => minions::combat_cmd(&args),
+            MinionsCommand::Check { file, data } => minions::check(&file, &data),
         },
         Command::Loot { command } => match command {
             LootCommand::Play(args) => loot::play(&args),

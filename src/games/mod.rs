@@ -6,6 +6,7 @@ pub mod clan_melee;
 pub mod elemental_tag;
 pub mod file_error;
 pub mod loot_arena;
+pub mod minion_combat;
 pub mod names;
 
 /// What a host needs to find a game: its command name, rules, guide, commands and input files.

@@ -1,0 +1,36 @@
+//! Every random choice of a combat, by its place (MC-30).
+//!
+//! A combat's choices are read from a counter-based generator keyed by its seed: choice k of
+//! purpose p for minion i of side s in round g is `keyed_bits(key, place(g, s, i, p, k))`. No
+//! choice depends on how many were drawn before it, so an optimised kernel may draw in any order
+//! and still agree with the reference choice for choice.
+//!
+//! | purpose | who | what |
+//! | --- | --- | --- |
+//! | `PAIR` (0) | side s, position i | the Fisher-Yates swap of the side's idle bashers (MC-10) |
+//! | `WISE` (1) | minion i | the last tiebreaker among equal victims, k-th choice of the round (MC-14) |
+//! | `MULTI` (2) | minion i | the victim of its k-th random extra attack (MC-13) |
+
+use crate::rng::{Stream, keyed_bits, match_stream_seed};
+
+pub const PAIR: u64 = 0;
+pub const WISE: u64 = 1;
+pub const MULTI: u64 = 2;
+
+/// The combat's key, from its seed.
+pub fn key(seed: u64) -> u64 {
+    let s = match_stream_seed(seed, Stream::Minions);
+    u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]])
+}
+
+/// The place of choice `k` (0..256) of `purpose` for minion `i` (0..16) of side `s` in round `g`.
+#[inline(always)]
+pub fn place(g: u32, s: usize, i: usize, purpose: u64, k: u64) -> u64 {
+    ((((g as u64) * 2 + s as u64) * 16 + i as u64) << 12) | (purpose << 8) | (k & 0xFF)
+}
+
+/// A uniform index below `n` (n > 0) at `place`.
+#[inline(always)]
+pub fn below(key: u64, place: u64, n: usize) -> usize {
+    (((keyed_bits(key, place) as u128) * n as u128) >> 64) as usize
+}

@@ -1,0 +1,264 @@
+//! Combat files (TOML, MC-26): two groups, each a list of minions by catalogue name, `N x` for
+//! several, `+ Modifier` for stat-changing spells:
+//!
+//! ```toml
+//! seed = 42
+//! [[group]]
+//! name = "Keeper band"
+//! owner = "initiative"        # initiative | neutral | other
+//! minions = ["3 x Keeper swordsman", "Keeper swordsman + Veteran"]
+//! ```
+
+use serde::Deserialize;
+
+use crate::games::file_error::{FileCtx, FileError};
+use crate::games::minion_combat::input::catalogue::PLAYED_CONDITIONS;
+use crate::games::minion_combat::rules::{MAX_GROUP, Rules};
+use crate::games::minion_combat::state::{Catalogue, Group, Kind, Minion, Owner, Stats};
+use crate::games::names::closest_name;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    seed: Option<u64>,
+    #[serde(default)]
+    group: Vec<GroupFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GroupFile {
+    name: Option<String>,
+    owner: Option<String>,
+    age: Option<u32>,
+    #[serde(default)]
+    minions: Vec<String>,
+}
+
+/// A checked combat file.
+#[derive(Clone, Debug)]
+pub struct CombatFile {
+    pub seed: u64,
+    pub groups: [Group; 2],
+    /// Combat tags of the fielded minions that no step plays yet (MC-40), by minion name.
+    pub unplayed: Vec<(String, String)>,
+}
+
+/// One minion spec: `"[N x ]Name[ + Modifier]..."` into `n` fielded minions.
+pub fn minion_spec(
+    spec: &str,
+    cat: &Catalogue,
+    r: &Rules,
+) -> Result<(Vec<Minion>, Vec<String>), String> {
+    let mut parts = spec.split('+').map(str::trim);
+    let head = parts.next().unwrap_or("");
+    let (n, name) = match head.split_once(" x ") {
+        Some((n, rest)) => match n.trim().parse::<usize>() {
+            Ok(k) if (1..=MAX_GROUP).contains(&k) => (k, rest.trim()),
+            _ => {
+                return Err(format!(
+                    "`{spec}`: \"N x Name\" needs N from 1 to {MAX_GROUP}"
+                ));
+            }
+        },
+        None => (1, head),
+    };
+    let stats = cat.find(name).ok_or_else(|| {
+        let hint = closest_name(name, cat.minions.iter().map(|m| m.name.as_str()))
+            .map(|c| format!(": did you mean `{c}`?"))
+            .unwrap_or_else(|| {
+                ": name a minion of the catalogue (experiments/minion-combat/minions.toml)".into()
+            });
+        format!("`{name}` is not in the catalogue{hint}")
+    })?;
+    let mut m = field(stats, r)?;
+    let mut taken: Vec<&str> = Vec::new();
+    for p in parts {
+        let x = cat.modifier(p).ok_or_else(|| {
+            let hint = closest_name(p, cat.modifiers.iter().map(|m| m.name.as_str()))
+                .map(|c| format!(": did you mean `{c}`?"))
+                .unwrap_or_else(|| {
+                    ": name a modifier of experiments/minion-combat/modifiers.toml".into()
+                });
+            format!("`{p}` is not a modifier{hint}")
+        })?;
+        if !PLAYED_CONDITIONS.contains(&x.condition.as_str()) {
+            return Err(format!(
+                "`{}` holds only \"{}\": conditional modifiers are not played yet (MC-25); use one that always holds",
+                x.name, x.condition
+            ));
+        }
+        if taken.contains(&x.name.as_str()) && !x.stackable {
+            return Err(format!(
+                "`{}` twice on one minion: it is not stackable",
+                x.name
+            ));
+        }
+        let who = x.applies_to.to_ascii_lowercase();
+        let ok = if who.contains("recruit") {
+            m.recruit
+        } else if who.contains("archer") {
+            stats.class.contains("archer")
+        } else if who.contains("swordsm") {
+            stats.class.contains("swordsman")
+        } else if who.contains("hand attacks") {
+            m.hand.is_some()
+        } else {
+            true
+        };
+        if !ok {
+            return Err(format!(
+                "`{}` applies to {}; `{}` is not one",
+                x.name, x.applies_to, stats.name
+            ));
+        }
+        taken.push(&x.name);
+        m.hand = m.hand.map(|v| v + x.hand);
+        m.missile = m.missile.map(|v| v + x.missile);
+        m.armor = (m.armor + x.armor).max(0);
+        m.max_hp += x.max_hp;
+        m.hp += x.max_hp;
+        m.level = r.clamp_level(m.level + x.level);
+        m.attacks = (m.attacks as i32 + x.attacks).max(0) as u32;
+        m.name = format!("{} + {}", m.name, x.name);
+    }
+    if m.max_hp < 1 {
+        return Err(format!(
+            "`{spec}` has {} max HP: a fielded minion needs at least 1",
+            m.max_hp
+        ));
+    }
+    Ok((vec![m; n], stats.tags.clone()))
+}
+
+/// A catalogue entry as fielded, before modifiers.
+fn field(s: &Stats, r: &Rules) -> Result<Minion, String> {
+    if s.kind == Kind::Form {
+        return Err(format!(
+            "`{}` is a Spirit alteration's form with no HP of its own: field the recruit instead",
+            s.name
+        ));
+    }
+    if s.attacks > 0 && s.hand.is_none() && s.missile.is_none() {
+        return Err(format!(
+            "`{}` has attacks but no printed damage (the card's depends on its casting cost): give it `hand` or `missile` in your own catalogue",
+            s.name
+        ));
+    }
+    let hp = s.hp.ok_or_else(|| format!("`{}` has no printed HP (the card prints *): add `hp` to its catalogue entry in your own catalogue", s.name))?;
+    Ok(Minion {
+        name: s.name.clone(),
+        recruit: s.kind == Kind::Recruit,
+        hand: s.hand,
+        missile: s.missile,
+        attacks: s.attacks,
+        armor: s.armor,
+        hp,
+        max_hp: hp,
+        level: r.clamp_level(s.level),
+        nation: r.nation(&s.nation),
+    })
+}
+
+/// Parses and checks a combat file against the rules and catalogue; `file` names it in errors.
+pub fn parse(file: &str, text: &str, r: &Rules, cat: &Catalogue) -> Result<CombatFile, FileError> {
+    let cx = FileCtx { file, text };
+    let f: File = cx.toml(super::FORMAT)?;
+    if f.group.len() != 2 {
+        return Err(cx.err(
+            None,
+            "group",
+            format!(
+                "{} groups: a combat file has exactly two [[group]] tables",
+                f.group.len()
+            ),
+        ));
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    let mut unplayed = Vec::new();
+    for (g, gf) in f.group.iter().enumerate() {
+        let fld = |k: &str| format!("group[{g}].{k}");
+        let owner = match gf
+            .owner
+            .as_deref()
+            .unwrap_or(if g == 0 { "initiative" } else { "other" })
+        {
+            "initiative" => Owner::Initiative,
+            "neutral" => Owner::Neutral,
+            "other" | "non-initiative" => Owner::Other,
+            o => {
+                return Err(cx.err(
+                    None,
+                    fld("owner"),
+                    format!("`{o}`: initiative, neutral or other"),
+                ));
+            }
+        };
+        let mut minions = Vec::new();
+        for spec in &gf.minions {
+            let (ms, tags) =
+                minion_spec(spec, cat, r).map_err(|m| cx.err(None, fld("minions"), m))?;
+            for t in tags {
+                if !unplayed
+                    .iter()
+                    .any(|(n, x): &(String, String)| *n == ms[0].name && *x == t)
+                {
+                    unplayed.push((ms[0].name.clone(), t));
+                }
+            }
+            minions.extend(ms);
+        }
+        if minions.is_empty() || minions.len() > MAX_GROUP {
+            return Err(cx.err(
+                None,
+                fld("minions"),
+                format!(
+                    "{} minions: a group holds 1 to {MAX_GROUP} (MC-1)",
+                    minions.len()
+                ),
+            ));
+        }
+        if minions.iter().any(|m| m.recruit != minions[0].recruit) {
+            return Err(cx.err(
+                None,
+                fld("minions"),
+                "recruits and monsters mixed: a group is all recruits or all monsters (MC-1)",
+            ));
+        }
+        groups.push(Group {
+            name: gf
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("group {}", g + 1)),
+            owner,
+            age: gf.age.unwrap_or(g as u32),
+            minions,
+        });
+    }
+    if groups[0].owner == groups[1].owner && groups[0].owner != Owner::Neutral {
+        return Err(cx.err(None, "group[1].owner", "both groups have one owner: a combat is between hostile groups (give one `owner = \"other\"` or \"neutral\")"));
+    }
+    if groups[0].owner == groups[1].owner && groups[0].age == groups[1].age {
+        return Err(cx.err(None, "group[1].age", "two neutral groups of the same age: give them different `age` (the older has precedence, MC-3)"));
+    }
+    let b = groups.pop().unwrap();
+    let a = groups.pop().unwrap();
+    Ok(CombatFile {
+        seed: f.seed.unwrap_or(42),
+        groups: [a, b],
+        unplayed,
+    })
+}
+
+/// The combat a file names, or the shipped example.
+pub fn from_flag(
+    path: Option<&std::path::Path>,
+    r: &Rules,
+    cat: &Catalogue,
+) -> Result<CombatFile, String> {
+    let (file, text) = super::read(
+        path,
+        ("experiments/minion-combat/combat.toml", super::COMBAT),
+    )?;
+    parse(&file, &text, r, cat).map_err(|e| e.to_string())
+}

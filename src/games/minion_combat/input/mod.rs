@@ -1,0 +1,29 @@
+//! The files a Minion Combat host writes: a rules file (`rules`), the minion catalogue and the
+//! modifier list (`catalogue`), and a combat (`combat`). Each is checked whole before anything
+//! runs; an error names the file, line, field and the fix.
+
+pub mod catalogue;
+pub mod combat;
+pub mod rules;
+
+/// The shipped files, built in so every command runs without one.
+pub const RULES: &str = include_str!("../../../../experiments/minion-combat/rules.toml");
+pub const MINIONS: &str = include_str!("../../../../experiments/minion-combat/minions.toml");
+pub const MODIFIERS: &str = include_str!("../../../../experiments/minion-combat/modifiers.toml");
+pub const COMBAT: &str = include_str!("../../../../experiments/minion-combat/combat.toml");
+
+/// Where the formats are documented (named in unknown-key errors).
+pub const FORMAT: &str = "docs/minion-combat.md";
+
+/// Reads a file a flag names, or the built-in text; errors as `file:line:col: field: message`.
+pub fn read(
+    path: Option<&std::path::Path>,
+    builtin: (&str, &str),
+) -> Result<(String, String), String> {
+    match path {
+        Some(p) => std::fs::read_to_string(p)
+            .map(|t| (p.display().to_string(), t))
+            .map_err(|e| format!("{}: {e}", p.display())),
+        None => Ok((format!("{} (built in)", builtin.0), builtin.1.to_string())),
+    }
+}

@@ -1,0 +1,17 @@
+//! Minion Combat Pipeline (seed 003, Sanctum's "The Combat Pipeline"): two groups of up to eight
+//! minions fight a combat of up to ten rounds, step by step as the page writes it (MC-n in
+//! `docs/rules/minion-combat.md`).
+//!
+//! - `rules`: every number and reading of a combat (`Rules`), nation abilities as data.
+//! - `state`: minion stat blocks, the catalogue, modifiers, groups and outcomes.
+//! - `draws`: every random choice read by its place from the combat's key (MC-30).
+//! - `reference`: the plain model of the pipeline, the narrator's engine and the oracle.
+//! - `trace`: narration in the page's step names.
+//! - `input`: rules, catalogue, modifier and combat files.
+
+pub mod draws;
+pub mod input;
+pub mod reference;
+pub mod rules;
+pub mod state;
+pub mod trace;
