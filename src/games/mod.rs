@@ -108,4 +108,22 @@ pub const GAMES: &[Game] = &[
             ("item catalogue", "experiments/loot-arena/items.toml"),
         ],
     },
+    Game {
+        command: "minions",
+        title: "Minion Combat Pipeline",
+        summary: "Sanctum's group combat, step by step as its rules page writes it (part 1: plain stats)",
+        seed: "../shared/seeds/003_*.txt",
+        rules: "docs/rules/minion-combat.md (MC-n)",
+        guide: "docs/minion-combat.md",
+        commands: &[
+            "minions combat [FILE] [--narrate | --trace] [--seed N]",
+            "minions check FILE",
+        ],
+        inputs: &[
+            ("combat file", "experiments/minion-combat/combat.toml"),
+            ("rules file", "experiments/minion-combat/rules.toml"),
+            ("minion catalogue", "experiments/minion-combat/minions.toml"),
+            ("modifiers", "experiments/minion-combat/modifiers.toml"),
+        ],
+    },
 ];

@@ -198,7 +198,8 @@ pub fn parse(file: &str, text: &str, r: &Rules, cat: &Catalogue) -> Result<Comba
         for spec in &gf.minions {
             let (ms, tags) =
                 minion_spec(spec, cat, r).map_err(|m| cx.err(None, fld("minions"), m))?;
-            for t in tags {
+            // `hero` marks a card, not a combat effect.
+            for t in tags.into_iter().filter(|t| t != "hero") {
                 if !unplayed
                     .iter()
                     .any(|(n, x): &(String, String)| *n == ms[0].name && *x == t)
