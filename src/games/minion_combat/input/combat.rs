@@ -64,23 +64,23 @@ pub fn minion_spec(
         None => (1, head),
     };
     let stats = cat.find(name).ok_or_else(|| {
-        let hint = closest_name(name, cat.minions.iter().map(|m| m.name.as_str()))
-            .map(|c| format!(": did you mean `{c}`?"))
-            .unwrap_or_else(|| {
-                ": name a minion of the catalogue (experiments/minion-combat/minions.toml)".into()
-            });
-        format!("`{name}` is not in the catalogue{hint}")
+        unknown(
+            name,
+            "is not in the catalogue",
+            cat.minions.iter().map(|m| m.name.as_str()),
+            "name a minion of the catalogue (experiments/minion-combat/minions.toml)",
+        )
     })?;
     let mut m = field(stats, r)?;
     let mut taken: Vec<&str> = Vec::new();
     for p in parts {
         let x = cat.modifier(p).ok_or_else(|| {
-            let hint = closest_name(p, cat.modifiers.iter().map(|m| m.name.as_str()))
-                .map(|c| format!(": did you mean `{c}`?"))
-                .unwrap_or_else(|| {
-                    ": name a modifier of experiments/minion-combat/modifiers.toml".into()
-                });
-            format!("`{p}` is not a modifier{hint}")
+            unknown(
+                p,
+                "is not a modifier",
+                cat.modifiers.iter().map(|m| m.name.as_str()),
+                "name a modifier of experiments/minion-combat/modifiers.toml",
+            )
         })?;
         if !PLAYED_CONDITIONS.contains(&x.condition.as_str()) {
             return Err(format!(
@@ -129,6 +129,19 @@ pub fn minion_spec(
         ));
     }
     Ok((vec![m; n], stats.tags.clone()))
+}
+
+/// "`name` is not ...: did you mean `X`?", or the fix when no name is close.
+fn unknown<'a>(
+    name: &str,
+    what: &str,
+    names: impl IntoIterator<Item = &'a str>,
+    fix: &str,
+) -> String {
+    match closest_name(name, names) {
+        Some(c) => format!("`{name}` {what}: did you mean `{c}`?"),
+        None => format!("`{name}` {what}: {fix}"),
+    }
 }
 
 /// A catalogue entry as fielded, before modifiers.

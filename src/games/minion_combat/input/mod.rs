@@ -15,15 +15,16 @@ pub const COMBAT: &str = include_str!("../../../../experiments/minion-combat/com
 /// Where the formats are documented (named in unknown-key errors).
 pub const FORMAT: &str = "docs/minion-combat.md";
 
-/// Reads a file a flag names, or the built-in text; errors as `file:line:col: field: message`.
+/// The text of the file a flag names (through the shared reader), or the built-in text, with the
+/// name errors give it.
 pub fn read(
     path: Option<&std::path::Path>,
     builtin: (&str, &str),
 ) -> Result<(String, String), String> {
     match path {
-        Some(p) => std::fs::read_to_string(p)
+        Some(p) => crate::games::file_error::read(p, "Minion Combat file")
             .map(|t| (p.display().to_string(), t))
-            .map_err(|e| format!("{}: {e}", p.display())),
+            .map_err(|e| e.to_string()),
         None => Ok((format!("{} (built in)", builtin.0), builtin.1.to_string())),
     }
 }
