@@ -38,6 +38,8 @@ pub enum Stream {
     /// Minion Combat's random choices: a combat's key, from which every choice is read by its
     /// place (MC-30).
     Minions = 11,
+    /// Minion Combat's random groups in simulations and analyses (MC-31).
+    MinionField = 12,
 }
 
 /// SplitMix64's finaliser: a bijective 64-bit mixer with full avalanche.

@@ -557,7 +557,7 @@ fn mc_21_a_killing_recruit_qualifies_for_experience() {
         &Rules::default(),
         1,
     );
-    assert_eq!(o.qualified[0], vec![true]);
+    assert_eq!(o.qualified(0), [true]);
     let mut monster = archer(7);
     monster.recruit = false;
     let (o, _) = play(
@@ -566,7 +566,7 @@ fn mc_21_a_killing_recruit_qualifies_for_experience() {
         &Rules::default(),
         1,
     );
-    assert_eq!(o.qualified[0], vec![false]);
+    assert_eq!(o.qualified(0), [false]);
 }
 
 #[test]

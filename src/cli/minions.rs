@@ -4,11 +4,14 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use super::flags::{RunFlags, default_threads, encoder, shard};
 use crate::games::minion_combat::input::{self, combat::CombatFile};
 use crate::games::minion_combat::reference::{Quiet, combat};
 use crate::games::minion_combat::rules::Rules;
+use crate::games::minion_combat::simulation::combats::{Field, summary};
 use crate::games::minion_combat::state::Catalogue;
 use crate::games::minion_combat::trace::{JsonTrace, Narrator};
+use crate::platform::job::Job;
 
 /// `--rules`, `--minions`, `--modifiers`: the game's numbers and its catalogues.
 #[derive(Args, Debug, Clone, Default)]
@@ -26,6 +29,27 @@ pub struct DataFlags {
 }
 
 impl DataFlags {
+    fn files(&self) -> Vec<PathBuf> {
+        self.rules
+            .iter()
+            .chain(&self.minions)
+            .chain(&self.modifiers)
+            .cloned()
+            .collect()
+    }
+    fn command(&self) -> String {
+        let mut s = String::new();
+        for (flag, p) in [
+            ("--rules", &self.rules),
+            ("--minions", &self.minions),
+            ("--modifiers", &self.modifiers),
+        ] {
+            if let Some(p) = p {
+                s.push_str(&format!(" {flag} '{}'", p.display()));
+            }
+        }
+        s
+    }
     fn load(&self) -> Result<(Rules, Catalogue), String> {
         Ok((
             input::rules::from_flag(self.rules.as_deref())?,
@@ -99,7 +123,7 @@ pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
             "  {}: {} of {} standing, {} HP left\n",
             c.groups[k].name,
             o.survivors(k),
-            o.hp[k].len(),
+            o.size[k],
             o.hp_left(k)
         ));
     }
@@ -153,4 +177,107 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
     }
     input::rules::parse(&name, &text).map_err(|e| e.to_string())?;
     Ok(format!("{name}: a rules file\n"))
+}
+
+/// How `simulate minions` and `analyze minions` draw their groups (MC-31).
+#[derive(Args, Debug, Clone)]
+pub struct FieldFlags {
+    /// Group kinds to draw: recruits, monsters, or both (each side picks one at random).
+    #[arg(long, default_value = "recruits,monsters")]
+    pub kinds: String,
+    /// Group sizes, smallest-largest (1 to 8).
+    #[arg(long, default_value = "1-8")]
+    pub sizes: String,
+    /// Most minion types in one group.
+    #[arg(long, default_value_t = 2)]
+    pub types: usize,
+    /// Also draw minions whose combat effects are not played yet (they fight on their stats).
+    #[arg(long)]
+    pub all_minions: bool,
+    #[command(flatten)]
+    pub data: DataFlags,
+}
+
+impl FieldFlags {
+    pub fn field(&self) -> Result<Field, String> {
+        let (rules, cat) = self.data.load()?;
+        let mut kinds = [false; 2];
+        for k in self.kinds.split(',').map(str::trim) {
+            match k {
+                "recruits" | "recruit" => kinds[0] = true,
+                "monsters" | "monster" => kinds[1] = true,
+                other => {
+                    return Err(format!(
+                        "--kinds `{other}`: recruits, monsters, or both (recruits,monsters)"
+                    ));
+                }
+            }
+        }
+        let bad = || {
+            format!(
+                "--sizes `{}`: smallest-largest, e.g. 1-8 or 4-4",
+                self.sizes
+            )
+        };
+        let (a, b) = self.sizes.split_once('-').ok_or_else(bad)?;
+        let a: usize = a.trim().parse().map_err(|_| bad())?;
+        let b: usize = b.trim().parse().map_err(|_| bad())?;
+        Field::new(rules, cat, kinds, (a, b), self.types, self.all_minions)
+    }
+    fn command(&self) -> String {
+        format!(
+            "--kinds {} --sizes {} --types {}{}{}",
+            self.kinds,
+            self.sizes,
+            self.types,
+            if self.all_minions {
+                " --all-minions"
+            } else {
+                ""
+            },
+            self.data.command()
+        )
+    }
+    fn settings(&self, f: &Field) -> serde_json::Value {
+        serde_json::json!({
+            "kinds": f.kinds,
+            "sizes": [f.sizes.0, f.sizes.1],
+            "types": f.types,
+            "all_minions": f.all_minions,
+            "rules": format!("{:?}", f.rules),
+            "pool": f.pool.iter().map(|p| p.iter().map(|&i| f.catalogue.minions[i as usize].name.clone()).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// `skirmish simulate minions`.
+pub fn simulate(run: &RunFlags, ff: &FieldFlags) -> Result<String, String> {
+    let field = ff.field()?;
+    let encode = encoder()?;
+    let matches = run.matches.unwrap_or(1_000_000);
+    let seed = run.seed.unwrap_or(42);
+    let chunk_size = run.chunk_size.unwrap_or(50_000);
+    let job = Job {
+        inputs: ff.data.files(),
+        sim: &field,
+        settings: ff.settings(&field),
+        seed,
+        matches,
+        chunk_size,
+        out: run
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("runs/minions")),
+        threads: run.threads.unwrap_or_else(default_threads),
+        shard: shard(run)?,
+        progress: !run.quiet,
+        command: format!(
+            "skirmish simulate minions {} --matches {matches} --seed {seed} --chunk-size {chunk_size}",
+            ff.command()
+        ),
+        experiment: None,
+    };
+    job.check()?;
+    let (report, ds) = job.execute(encode)?;
+    Ok(job.summary_head(&report, &ds, "combats") + &summary(&field, &report.tally))
 }

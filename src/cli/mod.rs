@@ -122,6 +122,13 @@ enum SimulateCommand {
         #[command(flatten)]
         field: loot::FieldFlags,
     },
+    /// Random Minion Combat group-vs-group combats drawn from the catalogue.
+    Minions {
+        #[command(flatten)]
+        flags: flags::RunFlags,
+        #[command(flatten)]
+        field: minions::FieldFlags,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -340,6 +347,9 @@ fn dispatch(command: Command) -> Result<String, String> {
         Command::Simulate {
             game: SimulateCommand::Loot { flags, field },
         } => loot::simulate(&flags, &field),
+        Command::Simulate {
+            game: SimulateCommand::Minions { flags, field },
+        } => minions::simulate(&flags, &field),
         Command::Analyze { game } => match game {
             AnalyzeCommand::Rumble {
                 question: RumbleQuestion::Powers(flags),

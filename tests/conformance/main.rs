@@ -18,6 +18,7 @@ mod auto_rumble;
 mod clan_melee;
 mod elemental_tag;
 mod loot_arena;
+mod minion_combat;
 mod suite;
 
 /// One module of tests per game, each test a check of the suite.
@@ -66,4 +67,5 @@ conformance! {
     clan_melee_game: crate::clan_melee::ClanMelee;
     tag: crate::elemental_tag::ElementalTag;
     loot: crate::loot_arena::LootArena;
+    minions: crate::minion_combat::MinionCombat;
 }

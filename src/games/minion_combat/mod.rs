@@ -5,13 +5,17 @@
 //! - `rules`: every number and reading of a combat (`Rules`), nation abilities as data.
 //! - `state`: minion stat blocks, the catalogue, modifiers, groups and outcomes.
 //! - `draws`: every random choice read by its place from the combat's key (MC-30).
+//! - `kernel`: the optimised combat in columns, held to `reference` choice for choice.
 //! - `reference`: the plain model of the pipeline, the narrator's engine and the oracle.
+//! - `simulation`: random combats on the platform (`simulate minions`).
 //! - `trace`: narration in the page's step names.
 //! - `input`: rules, catalogue, modifier and combat files.
 
 pub mod draws;
 pub mod input;
+pub mod kernel;
 pub mod reference;
 pub mod rules;
+pub mod simulation;
 pub mod state;
 pub mod trace;

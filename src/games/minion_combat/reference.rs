@@ -3,7 +3,7 @@
 //! single combats and is the oracle an optimised kernel is held to.
 
 use crate::games::minion_combat::draws::{MULTI, PAIR, WISE, below, key, place};
-use crate::games::minion_combat::rules::{Attack, Estimate, Rules, WisePer};
+use crate::games::minion_combat::rules::{Attack, Estimate, MAX_GROUP, Rules, WisePer};
 use crate::games::minion_combat::state::{End, Group, Minion, Outcome};
 
 /// Misses of a minion whose next attack must hit (round 1, MC-9).
@@ -179,19 +179,11 @@ pub fn combat(groups: [&Group; 2], r: &Rules, seed: u64, hook: &mut impl Hook) -
     };
     let mut f = Fight::new(groups, first);
     let key = key(seed);
-    let mut o = Outcome {
-        end: End::Rounds,
-        winner: None,
-        rounds: 0,
-        hp: [Vec::new(), Vec::new()],
-        attacks: [0; 2],
-        hits: [0; 2],
-        misses: [0; 2],
-        damage: [0; 2],
-        soaked: [0; 2],
-        kills: [0; 2],
-        qualified: [Vec::new(), Vec::new()],
-    };
+    assert!(
+        groups.iter().all(|g| g.minions.len() <= MAX_GROUP),
+        "a group holds at most {MAX_GROUP} minions (MC-1)"
+    );
+    let mut o = Outcome::new(groups.map(|g| g.minions.len()));
     hook.start(&groups, first);
     // C1: no start-of-combat effects are played yet (MC-40); the early-end check.
     for g in 1..=r.rounds {
@@ -200,7 +192,7 @@ pub fn combat(groups: [&Group; 2], r: &Rules, seed: u64, hook: &mut impl Hook) -
         }
         f.round = g;
         o.rounds = g;
-        start_of_round(&mut f);
+        start_of_round(&mut f, r);
         hook.round(g, &f);
         choose_victims(&mut f, r, key, hook);
         for s in [first, 1 - first] {
@@ -208,11 +200,10 @@ pub fn combat(groups: [&Group; 2], r: &Rules, seed: u64, hook: &mut impl Hook) -
         }
     }
     for s in 0..2 {
-        o.hp[s] = f.side[s]
-            .iter()
-            .map(|m| if m.alive { m.hp } else { 0 })
-            .collect();
-        o.qualified[s] = f.side[s].iter().map(|m| m.qualified).collect();
+        for (i, m) in f.side[s].iter().enumerate() {
+            o.hp[s][i] = if m.alive { m.hp } else { 0 };
+            o.qualified[s][i] = m.qualified;
+        }
     }
     (o.end, o.winner) = match (f.standing(0), f.standing(1)) {
         (true, true) => (End::Rounds, None),
@@ -224,12 +215,18 @@ pub fn combat(groups: [&Group; 2], r: &Rules, seed: u64, hook: &mut impl Hook) -
     o
 }
 
-/// R1 (MC-8): armor and remaining attacks reset; shooters go idle.
-fn start_of_round(f: &mut Fight) {
+/// R1 (MC-8): armor and remaining attacks reset (none for a minion without an attack this
+/// round: a basher's in round 1, MC-9); shooters go idle.
+fn start_of_round(f: &mut Fight, r: &Rules) {
+    let g = f.round;
     for s in 0..2 {
         for m in f.side[s].iter_mut().filter(|m| m.alive) {
             m.armor = m.stats.armor;
-            m.remaining = m.stats.attacks;
+            m.remaining = if m.stats.attack_in(g, r).is_some() {
+                m.stats.attacks
+            } else {
+                0
+            };
             if m.stats.shooter() {
                 m.victim = None;
             }
@@ -240,13 +237,11 @@ fn start_of_round(f: &mut Fight) {
 /// R2 (MC-9..MC-12).
 fn choose_victims(f: &mut Fight, r: &Rules, key: u64, hook: &mut impl Hook) {
     if f.round == 1 {
-        // Every first attack hits; hand attacks are forfeited; shooters stay idle until R3/R4.
+        // Every first attack hits; hand attacks were forfeited in R1; shooters stay idle until
+        // R3/R4.
         for s in 0..2 {
             for m in f.side[s].iter_mut().filter(|m| m.alive) {
                 m.misses = INFINITE;
-                if m.stats.attack_in(1, r).is_none() {
-                    m.remaining = 0;
-                }
             }
         }
         return;

@@ -1,6 +1,6 @@
 //! Minion stat blocks, the catalogue they come from, modifiers, and the groups a combat fields.
 
-use crate::games::minion_combat::rules::{Attack, BothAttacks, Rules};
+use crate::games::minion_combat::rules::{Attack, BothAttacks, MAX_GROUP, Rules};
 
 /// Monster or recruit (MC-1: a group is all one or all the other).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +36,8 @@ pub struct Stats {
 pub struct Catalogue {
     pub minions: Vec<Stats>,
     pub modifiers: Vec<Modifier>,
+    /// The files they came from, for errors that point back at them.
+    pub sources: [String; 2],
 }
 
 impl Catalogue {
@@ -157,15 +159,18 @@ pub enum End {
     Rounds,
 }
 
-/// What a combat came to, sides in the order given (not precedence).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a combat came to, sides in the order given (not precedence). Fixed-size, so the kernel
+/// fills one without allocating and both engines return the same thing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
     pub end: End,
     /// The side left standing, when one was wiped out.
     pub winner: Option<usize>,
     pub rounds: u32,
-    /// Hit points after the combat, per side and minion (0: dead).
-    pub hp: [Vec<i32>; 2],
+    /// Minions per side.
+    pub size: [usize; 2],
+    /// Hit points after the combat, per side and minion (0: dead); see [`Outcome::hp`].
+    pub hp: [[i32; MAX_GROUP]; 2],
     pub attacks: [u32; 2],
     pub hits: [u32; 2],
     pub misses: [u32; 2],
@@ -173,14 +178,45 @@ pub struct Outcome {
     pub soaked: [i64; 2],
     pub kills: [u32; 2],
     /// Recruits that qualified for an experience level (MC-21), per side and minion.
-    pub qualified: [Vec<bool>; 2],
+    pub qualified: [[bool; MAX_GROUP]; 2],
 }
 
 impl Outcome {
+    pub fn new(size: [usize; 2]) -> Outcome {
+        Outcome {
+            end: End::Rounds,
+            winner: None,
+            rounds: 0,
+            size,
+            hp: [[0; MAX_GROUP]; 2],
+            attacks: [0; 2],
+            hits: [0; 2],
+            misses: [0; 2],
+            damage: [0; 2],
+            soaked: [0; 2],
+            kills: [0; 2],
+            qualified: [[false; MAX_GROUP]; 2],
+        }
+    }
+    /// Side `side`'s hit points after the combat, one per minion.
+    pub fn hp(&self, side: usize) -> &[i32] {
+        &self.hp[side][..self.size[side]]
+    }
+    pub fn qualified(&self, side: usize) -> &[bool] {
+        &self.qualified[side][..self.size[side]]
+    }
     pub fn survivors(&self, side: usize) -> usize {
-        self.hp[side].iter().filter(|h| **h > 0).count()
+        self.hp(side).iter().filter(|h| **h > 0).count()
     }
     pub fn hp_left(&self, side: usize) -> i64 {
-        self.hp[side].iter().map(|h| *h as i64).sum()
+        self.hp(side).iter().map(|h| *h as i64).sum()
+    }
+    /// Win points of `side`: 2 for a win, 1 for a draw (both stand or both fall), 0 for a loss.
+    pub fn points(&self, side: usize) -> u32 {
+        match self.winner {
+            Some(w) if w == side => 2,
+            Some(_) => 0,
+            None => 1,
+        }
     }
 }

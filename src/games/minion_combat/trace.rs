@@ -168,13 +168,13 @@ impl Hook for Narrator {
             o.rounds
         );
         for s in 0..2 {
-            let q = o.qualified[s].iter().filter(|q| **q).count();
+            let q = o.qualified(s).iter().filter(|q| **q).count();
             let _ = writeln!(
                 self.out,
                 "  {}: {} of {} standing, {} HP left; {} attacks, {} hits, {} misses, {} damage dealt, {} kills; {q} recruit(s) qualify for an experience level (A8)",
                 self.groups[s],
                 o.survivors(s),
-                o.hp[s].len(),
+                o.size[s],
                 o.hp_left(s),
                 o.attacks[s],
                 o.hits[s],
@@ -253,7 +253,9 @@ impl Hook for JsonTrace {
         let _ = writeln!(
             self.out,
             r#"{{"step":"end","rounds":{},"winner":{winner},"hp":[{:?},{:?}]}}"#,
-            o.rounds, o.hp[0], o.hp[1]
+            o.rounds,
+            o.hp(0),
+            o.hp(1)
         );
     }
 }

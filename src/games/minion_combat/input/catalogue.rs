@@ -254,6 +254,7 @@ pub fn from_flags(
         ("experiments/minion-combat/minions.toml", super::MINIONS),
     )?;
     let m = parse_minions(&file, &text).map_err(|e| e.to_string())?;
+    let minions_file = file;
     let (file, text) = super::read(
         modifiers,
         ("experiments/minion-combat/modifiers.toml", super::MODIFIERS),
@@ -262,6 +263,7 @@ pub fn from_flags(
     Ok(Catalogue {
         minions: m,
         modifiers: x,
+        sources: [minions_file, file],
     })
 }
 

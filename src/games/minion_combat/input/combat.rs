@@ -66,9 +66,9 @@ pub fn minion_spec(
     let stats = cat.find(name).ok_or_else(|| {
         unknown(
             name,
-            "is not in the catalogue",
+            &format!("is not in the catalogue {}", cat.sources[0]),
             cat.minions.iter().map(|m| m.name.as_str()),
-            "name a minion of the catalogue (experiments/minion-combat/minions.toml)",
+            "name one of its minions",
         )
     })?;
     let mut m = field(stats, r)?;
@@ -77,9 +77,9 @@ pub fn minion_spec(
         let x = cat.modifier(p).ok_or_else(|| {
             unknown(
                 p,
-                "is not a modifier",
+                &format!("is not a modifier of {}", cat.sources[1]),
                 cat.modifiers.iter().map(|m| m.name.as_str()),
-                "name a modifier of experiments/minion-combat/modifiers.toml",
+                "name one of its modifiers",
             )
         })?;
         if !PLAYED_CONDITIONS.contains(&x.condition.as_str()) {
@@ -121,6 +121,12 @@ pub fn minion_spec(
         m.level = r.clamp_level(m.level + x.level);
         m.attacks = (m.attacks as i32 + x.attacks).max(0) as u32;
         m.name = format!("{} + {}", m.name, x.name);
+    }
+    if m.attacks > 0 && m.hand.is_none() && m.missile.is_none() {
+        return Err(format!(
+            "`{spec}` has {} attack(s) but no hand or missile damage: it could not attack",
+            m.attacks
+        ));
     }
     if m.max_hp < 1 {
         return Err(format!(

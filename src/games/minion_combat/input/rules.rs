@@ -43,6 +43,11 @@ pub fn parse_bonus(s: &str) -> Result<Option<(Attack, u32, i32)>, String> {
         "missile" => Attack::Missile,
         _ => return Err(bad()),
     };
+    if amount.abs() > 1000 {
+        return Err(format!(
+            "`{s}`: {amount} more damage: keep it within -1000..1000"
+        ));
+    }
     let round: u32 = w[4].parse().map_err(|_| bad())?;
     if round == 0 || round > MAX_ROUNDS {
         return Err(format!(

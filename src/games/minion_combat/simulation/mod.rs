@@ -1,0 +1,3 @@
+//! Random combats on the platform: `simulate minions` (MC-31).
+
+pub mod combats;
