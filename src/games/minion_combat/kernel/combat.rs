@@ -10,8 +10,8 @@ use crate::games::minion_combat::state::{End, Minion, Outcome};
 
 /// Columns: side 0 in slots 0..8, side 1 in 8..16.
 const SLOTS: usize = 2 * MAX_GROUP;
-/// No victim.
-const NONE: u8 = 0xFF;
+/// No victim: one past the last slot, so a per-victim sum can index by victim without a branch.
+const NONE: u8 = SLOTS as u8;
 /// The slots of each side, as a mask.
 const SIDE: [u16; 2] = [0x00FF, 0xFF00];
 
@@ -109,8 +109,14 @@ pub struct Combat {
     misses: [u32; SLOTS],
     /// This round's damage per attack (0 for a minion without an attack this round).
     dmg: [i32; SLOTS],
+    /// Static numbers read by targeting and the hit check, in columns of their own.
+    level: [i32; SLOTS],
+    max_armor: [i32; SLOTS],
+    best: [i32; SLOTS],
     alive: u16,
     shooters: u16,
+    /// Minions with attacks per round (the rest are non-combatants, never idle).
+    combatants: u16,
     qualified: u16,
     round: u32,
     key: u64,
@@ -133,8 +139,12 @@ impl Combat {
             victim: [NONE; SLOTS],
             misses: [0; SLOTS],
             dmg: [0; SLOTS],
+            level: [0; SLOTS],
+            max_armor: [0; SLOTS],
+            best: [0; SLOTS],
             alive: 0,
             shooters: 0,
+            combatants: 0,
             qualified: 0,
             round: 0,
             key: 0,
@@ -201,6 +211,7 @@ impl Combat {
     fn load(&mut self, sides: [&[Unit]; 2]) {
         self.alive = 0;
         self.shooters = 0;
+        self.combatants = 0;
         self.qualified = 0;
         for s in 0..2 {
             assert!(sides[s].len() <= MAX_GROUP, "at most 8 minions a group");
@@ -210,6 +221,9 @@ impl Combat {
                 let u = sides[s].get(i).copied().unwrap_or_default();
                 self.unit[x] = u;
                 self.hp[x] = u.hp;
+                self.level[x] = u.level;
+                self.max_armor[x] = u.armor;
+                self.best[x] = u.best;
                 self.victim[x] = NONE;
                 self.misses[x] = 0;
                 self.remaining[x] = 0;
@@ -218,6 +232,9 @@ impl Combat {
                 }
                 if u.shooter && u.attacks > 0 {
                     self.shooters |= 1 << x;
+                }
+                if u.attacks > 0 {
+                    self.combatants |= 1 << x;
                 }
             }
         }
@@ -230,7 +247,7 @@ impl Combat {
             let x = a.trailing_zeros() as usize;
             a &= a - 1;
             let u = &self.unit[x];
-            self.armor[x] = u.armor;
+            self.armor[x] = self.max_armor[x];
             match u.damage(self.round) {
                 Some(d) => {
                     self.dmg[x] = d;
@@ -248,8 +265,19 @@ impl Combat {
         }
     }
 
-    fn idle(&self, x: usize) -> bool {
-        self.alive >> x & 1 == 1 && self.unit[x].attacks > 0 && self.victim[x] == NONE
+    /// Slots with no victim, and slots with attacks left, as masks (branch-free).
+    fn masks(&self) -> (u16, u16) {
+        let (mut unaimed, mut ready) = (0u16, 0u16);
+        for x in 0..SLOTS {
+            unaimed |= ((self.victim[x] == NONE) as u16) << x;
+            ready |= ((self.remaining[x] > 0) as u16) << x;
+        }
+        (unaimed, ready)
+    }
+
+    /// Idle minions (MC-8): living combatants without a victim.
+    fn idle(&self) -> u16 {
+        self.alive & self.combatants & self.masks().0
     }
 
     /// R2 (MC-9..MC-12).
@@ -264,12 +292,14 @@ impl Combat {
             return;
         }
         self.pair_bashers(first);
+        // A choice sets only the chooser's victim, so who is idle is settled once.
+        let idle = self.idle() & self.masks().1;
         for s in [first, 1 - first] {
-            for i in 0..self.n[s] {
-                let x = s * MAX_GROUP + i;
-                if self.idle(x) && self.remaining[x] > 0 {
-                    self.choose_wisely(x, 0, r);
-                }
+            let mut todo = idle & SIDE[s];
+            while todo != 0 {
+                let x = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                self.choose_wisely(x, 0, r);
             }
         }
     }
@@ -278,13 +308,13 @@ impl Combat {
     fn pair_bashers(&mut self, first: usize) {
         let mut lists = [[0u8; MAX_GROUP]; 2];
         let mut len = [0usize; 2];
+        let bashers = self.idle() & !self.shooters;
         for s in 0..2 {
-            for i in 0..self.n[s] {
-                let x = s * MAX_GROUP + i;
-                if self.idle(x) && self.shooters >> x & 1 == 0 {
-                    lists[s][len[s]] = x as u8;
-                    len[s] += 1;
-                }
+            let mut b = bashers & SIDE[s];
+            while b != 0 {
+                lists[s][len[s]] = b.trailing_zeros() as u8;
+                len[s] += 1;
+                b &= b - 1;
             }
             for i in (1..len[s]).rev() {
                 let j = below(self.key, place(self.round, s, i, PAIR, 0), i + 1);
@@ -306,30 +336,45 @@ impl Combat {
         if enemies == 0 {
             return;
         }
-        let mut pool = enemies;
-        if pool.count_ones() > 1 && r.estimate != Estimate::Off {
-            let mut kill = 0u16;
-            let mut p = pool;
-            while p != 0 {
-                let v = p.trailing_zeros() as usize;
-                p &= p - 1;
-                if self.can_kill(x, v, r) {
-                    kill |= 1 << v;
-                }
-            }
-            if kill != 0 && kill != pool {
-                pool = kill;
+        // One pass over the enemies settles tiebreakers 2-5 (1 plays no effects yet, MC-40):
+        // which the group estimates it can kill (MC-15), and the lexicographic maxima of
+        // (max armor, -current HP, per-attack damage) among all and among the killable ones,
+        // which is what filtering by 3, 4 and 5 in turn keeps.
+        let mut aimed = [0i64; SLOTS + 1];
+        if r.estimate == Estimate::Group {
+            let mut mates = self.alive & SIDE[s] & !(1 << x);
+            while mates != 0 {
+                let w = mates.trailing_zeros() as usize;
+                mates &= mates - 1;
+                aimed[self.victim[w] as usize] += self.dmg[w] as i64 * self.remaining[w] as i64;
             }
         }
-        if pool.count_ones() > 1 {
-            pool = self.keep_best(pool, |c, v| c.unit[v].armor as i64);
+        let own = if r.estimate == Estimate::Off {
+            i64::MIN / 2
+        } else {
+            self.dmg[x] as i64 * self.remaining[x] as i64
+        };
+        let (mut kill, mut keep_all, mut keep_kill) = (0u16, 0u16, 0u16);
+        let (mut best_all, mut best_kill) = (0u128, 0u128);
+        let mut p = enemies;
+        while p != 0 {
+            let v = p.trailing_zeros() as usize;
+            p &= p - 1;
+            let bit = 1u16 << v;
+            let key = order(self.max_armor[v]) << 64
+                | (!order(self.hp[v]) & 0xFFFF_FFFF) << 32
+                | order(self.best[v]);
+            (best_all, keep_all) = raise(best_all, keep_all, key, bit);
+            if own + aimed[v] >= (self.hp[v] + self.armor[v]) as i64 {
+                kill |= bit;
+                (best_kill, keep_kill) = raise(best_kill, keep_kill, key, bit);
+            }
         }
-        if pool.count_ones() > 1 {
-            pool = self.keep_best(pool, |c, v| -(c.hp[v] as i64));
-        }
-        if pool.count_ones() > 1 {
-            pool = self.keep_best(pool, |c, v| c.unit[v].best as i64);
-        }
+        let pool = if kill != 0 && kill != enemies {
+            keep_kill
+        } else {
+            keep_all
+        };
         let v = if pool.count_ones() > 1 {
             let i = x % MAX_GROUP;
             let j = below(
@@ -344,48 +389,15 @@ impl Combat {
         self.victim[x] = v as u8;
     }
 
-    /// The members of `pool` with the highest `score`.
-    #[inline(always)]
-    fn keep_best(&self, pool: u16, score: impl Fn(&Combat, usize) -> i64) -> u16 {
-        let mut best = i64::MIN;
-        let mut keep = 0u16;
-        let mut p = pool;
-        while p != 0 {
-            let v = p.trailing_zeros() as usize;
-            p &= p - 1;
-            let sc = score(self, v);
-            if sc > best {
-                best = sc;
-                keep = 0;
-            }
-            if sc == best {
-                keep |= 1 << v;
-            }
-        }
-        keep
-    }
-
-    /// MC-15: whether slot `x` estimates its group can kill slot `v` this round.
-    fn can_kill(&self, x: usize, v: usize, r: &Rules) -> bool {
-        let mut total = self.dmg[x] as i64 * self.remaining[x] as i64;
-        if r.estimate == Estimate::Group {
-            let s = x / MAX_GROUP;
-            let mut mates = self.alive & SIDE[s] & !(1 << x);
-            while mates != 0 {
-                let w = mates.trailing_zeros() as usize;
-                mates &= mates - 1;
-                if self.victim[w] as usize == v {
-                    total += self.dmg[w] as i64 * self.remaining[w] as i64;
-                }
-            }
-        }
-        total >= (self.hp[v] + self.armor[v]) as i64
-    }
-
     /// R3 / R4 (MC-13): side `s` attacks, minion by minion.
     fn side_attacks(&mut self, s: usize, r: &Rules, o: &mut Outcome) {
-        for i in 0..self.n[s] {
-            let x = s * MAX_GROUP + i;
+        // Nothing a minion does changes its groupmates' attacks left or lives (no effects yet,
+        // MC-40), so who attacks is settled once; each is still checked at its turn.
+        let mut todo = self.alive & self.masks().1 & SIDE[s];
+        while todo != 0 {
+            let x = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let i = x % MAX_GROUP;
             if self.alive >> x & 1 == 0 || self.remaining[x] == 0 {
                 continue;
             }
@@ -444,8 +456,8 @@ impl Combat {
         self.remaining[x] -= 1;
         o.attacks[s] += 1;
         // A1: the hit check.
-        let reach = (self.unit[x].level as i64).saturating_add(self.misses[x] as i64);
-        if self.unit[v].level as i64 > reach {
+        let reach = (self.level[x] as i64).saturating_add(self.misses[x] as i64);
+        if self.level[v] as i64 > reach {
             self.misses[x] = self.misses[x].saturating_add(1);
             o.misses[s] += 1;
             return;
@@ -478,6 +490,21 @@ impl Combat {
             }
         }
     }
+}
+
+/// A running maximum and the set holding it, after seeing `key` for `bit` (branch-free).
+#[inline(always)]
+fn raise(best: u128, keep: u16, key: u128, bit: u16) -> (u128, u16) {
+    let gt = key > best;
+    let ge = key >= best;
+    let keep = (keep & (gt as u16).wrapping_sub(1)) | (bit & (ge as u16).wrapping_neg());
+    (if gt { key } else { best }, keep)
+}
+
+/// `x` mapped to an unsigned number in the same order.
+#[inline(always)]
+fn order(x: i32) -> u128 {
+    ((x as u32) ^ 0x8000_0000) as u128
 }
 
 /// The index of the `j`-th set bit of `m` (0-based).
