@@ -281,3 +281,122 @@ pub fn simulate(run: &RunFlags, ff: &FieldFlags) -> Result<String, String> {
     let (report, ds) = job.execute(encode)?;
     Ok(job.summary_head(&report, &ds, "combats") + &summary(&field, &report.tally))
 }
+
+#[derive(Args, Debug, Clone)]
+pub struct StudyFlags {
+    /// Paired combats per stat change and per nation, and combats of each split against the
+    /// field.
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(2..=100_000_000))]
+    pub combats: u64,
+    /// Combats per cell of the matrices and per count of the monster ladder.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(2..=10_000_000))]
+    pub cell: u64,
+    /// Minions per group in the minion matrix (each group one pool minion).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=8))]
+    pub size: u64,
+    /// The baseline swordsman (a catalogue name, `+ Modifier` allowed).
+    #[arg(long, default_value = "Dwarf swordsman")]
+    pub swordsman: String,
+    /// The baseline archer.
+    #[arg(long, default_value = "Dwarf archer")]
+    pub archer: String,
+    #[command(flatten)]
+    pub field: FieldFlags,
+    /// Master seed.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Output folder: stat_worth, monster_worth, minion_matrix, splits and nation_worth
+    /// .parquet, and summary.txt.
+    #[arg(long, default_value = "runs/minion-study")]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `skirmish analyze minions` (MC-32..MC-36).
+pub fn study(f: &StudyFlags) -> Result<String, String> {
+    use crate::games::minion_combat::analysis::study;
+    use crate::platform::tally::thousands;
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use std::time::{Duration, Instant};
+
+    let field = f.field.field()?;
+    let threads = f.threads.unwrap_or_else(default_threads);
+    if threads == 0 {
+        return Err("--threads: give at least 1".into());
+    }
+    for (flag, spec) in [("--swordsman", &f.swordsman), ("--archer", &f.archer)] {
+        input::combat::minion_spec(spec, &field.catalogue, &field.rules)
+            .map_err(|e| format!("{flag}: {e}"))?;
+    }
+    let encode = encoder()?;
+    crate::platform::dataset::check_output_folder(&f.out, "analyze minions")?;
+    let st = study::Study {
+        field,
+        combats: f.combats,
+        cell: f.cell,
+        size: f.size as usize,
+        swordsman: f.swordsman.clone(),
+        archer: f.archer.clone(),
+    };
+    let pool = crate::platform::runner::pool(threads)?;
+    let pb = if f.quiet {
+        ProgressBar::hidden()
+    } else {
+        let b = ProgressBar::with_draw_target(
+            Some(st.planned()),
+            ProgressDrawTarget::stderr_with_hz(4),
+        );
+        b.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} combats",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        b.enable_steady_tick(Duration::from_millis(250));
+        b
+    };
+    let start = Instant::now();
+    let tick = |n: u64| pb.inc(n);
+    let found = pool.install(|| st.run(f.seed, &tick));
+    pb.finish_and_clear();
+    let found = found?;
+    let secs = start.elapsed().as_secs_f64();
+    let files = study::tables(&found)
+        .iter()
+        .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let text = study::render(&found, &st);
+    let setup = format!(
+        "field: {}; {} recruits and {} monsters in the pool\n\n",
+        f.field.command(),
+        st.field.pool[0].len(),
+        st.field.pool[1].len()
+    );
+    let head = format!(
+        "analyze minions: {} combats in {:.1} s ({} combats/s on {threads} threads); {setup}",
+        thousands(found.combats),
+        secs,
+        thousands((found.combats as f64 / secs.max(1e-9)) as u64),
+    );
+    let mut files = files;
+    files.push((
+        "summary.txt".to_string(),
+        format!(
+            "skirmish analyze minions, seed {}: {} combats; {setup}{text}",
+            f.seed,
+            thousands(found.combats)
+        )
+        .into_bytes(),
+    ));
+    crate::platform::dataset::replace_folder(&f.out, "analyze minions", &files)?;
+    Ok(format!(
+        "{head}{text}\ntables: {} (stat_worth, monster_worth, minion_matrix, splits, nation_worth .parquet; summary.txt)\n",
+        f.out.display()
+    ))
+}

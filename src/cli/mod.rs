@@ -198,6 +198,9 @@ enum AnalyzeCommand {
         #[command(subcommand)]
         question: LootQuestion,
     },
+    /// Minion Combat: what each stat, monster, split and nation ability is worth, and the
+    /// matchup matrices (MC-32..MC-36).
+    Minions(minions::StudyFlags),
     /// Old spelling of `skirmish analyze rumble powers` (kept for one release).
     #[command(hide = true)]
     Powers(analyze::PowerFlags),
@@ -370,6 +373,7 @@ fn dispatch(command: Command) -> Result<String, String> {
                 question: LootQuestion::Items(flags),
             }
             | AnalyzeCommand::Items(flags) => loot::items(&flags),
+            AnalyzeCommand::Minions(flags) => minions::study(&flags),
         },
         Command::Tournament {
             game: TournamentCommand::Rumble(flags),

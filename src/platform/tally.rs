@@ -82,6 +82,11 @@ impl Mean {
     pub fn mean(&self) -> f64 {
         self.sum as f64 / self.n.max(1) as f64
     }
+    pub fn merge(&mut self, o: &Mean) {
+        self.n += o.n;
+        self.sum += o.sum;
+        self.sum_sq += o.sum_sq;
+    }
     /// 95% normal interval of the mean (sample variance; a single value has no width).
     pub fn ci95(&self) -> (f64, f64) {
         let m = self.mean();

@@ -2,6 +2,7 @@
 //! minions fight a combat of up to ten rounds, step by step as the page writes it (MC-n in
 //! `docs/rules/minion-combat.md`).
 //!
+//! - `analysis`: `analyze minions` (stat, monster, matchup, split and nation worth).
 //! - `rules`: every number and reading of a combat (`Rules`), nation abilities as data.
 //! - `state`: minion stat blocks, the catalogue, modifiers, groups and outcomes.
 //! - `draws`: every random choice read by its place from the combat's key (MC-30).
@@ -11,6 +12,7 @@
 //! - `trace`: narration in the page's step names.
 //! - `input`: rules, catalogue, modifier and combat files.
 
+pub mod analysis;
 pub mod draws;
 pub mod input;
 pub mod kernel;

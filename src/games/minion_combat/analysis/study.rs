@@ -1,0 +1,765 @@
+//! The study behind `analyze minions`. Every combat's seed is `match_seed(seed, index)` with an
+//! index fixed by the question, arm-free, and cell, so arms of one comparison replay the same
+//! random choices (common random numbers, MC-30) and the answers do not depend on threads.
+//!
+//! - Stat worth (MC-32): a focal group and an opponent drawn from the field; the focal group is
+//!   played as drawn and with every minion given +1 hand (those with hand damage), +1 missile
+//!   (those with missile damage), +1 armor, +4 max HP, +1 level (within the range), +1 attack per
+//!   round (combatants), each on the same seeds. Paired differences in win points and HP left.
+//! - Monster worth (MC-33): each monster alone against 1..8 baseline swordsmen and, separately,
+//!   archers; the number it beats half the time, interpolated between the counts around 50%.
+//! - Matchups (MC-34): every pool minion as a group of `size` of its kind against every other.
+//! - Splits (MC-35): 8 baseline recruits, s swordsmen and 8 - s archers, against each other and
+//!   against the field.
+//! - Nations (MC-36): a nation's swordsmen and archers (4 + 4) against the field, with its
+//!   ability and, on the same seeds, without it.
+
+// Cells index several parallel tables at once: index loops say so plainly.
+#![allow(clippy::needless_range_loop)]
+
+use rayon::prelude::*;
+
+use crate::games::minion_combat::input::combat::minion_spec;
+use crate::games::minion_combat::kernel::combat::{Combat, Silent, Unit};
+use crate::games::minion_combat::rules::{MAX_GROUP, Rules};
+use crate::games::minion_combat::simulation::combats::{Field, fielded};
+use crate::games::minion_combat::state::{Minion, Outcome};
+use crate::platform::table::{Table, Values, col};
+use crate::platform::tally::{Mean, thousands};
+use crate::rng::match_seed;
+
+/// The stat changes measured, as (name, change).
+pub const STATS: [&str; 6] = [
+    "+1 hand",
+    "+1 missile",
+    "+1 armor",
+    "+4 max HP",
+    "+1 level",
+    "+1 attack",
+];
+
+/// Applies stat change `k` of [`STATS`] to a fielded minion.
+pub fn improve(m: &mut Minion, k: usize, r: &Rules) {
+    match k {
+        0 => m.hand = m.hand.map(|h| h + 1),
+        1 => m.missile = m.missile.map(|h| h + 1),
+        2 => m.armor += 1,
+        3 => {
+            m.hp += 4;
+            m.max_hp += 4;
+        }
+        4 => m.level = r.clamp_level(m.level + 1),
+        _ => {
+            if m.hand.is_some() || m.missile.is_some() {
+                m.attacks += 1
+            }
+        }
+    }
+}
+
+/// What the study plays.
+pub struct Study {
+    pub field: Field,
+    /// Paired combats per stat and per nation.
+    pub combats: u64,
+    /// Combats per matrix cell and per ladder rung.
+    pub cell: u64,
+    /// Minions per group in the minion matrix.
+    pub size: usize,
+    /// Baseline swordsman and archer specs (catalogue names, with modifiers).
+    pub swordsman: String,
+    pub archer: String,
+}
+
+/// One stat's or nation's paired result.
+#[derive(Clone, Debug, Default)]
+pub struct Paired {
+    pub name: String,
+    /// Win points (2 win, 1 draw, 0 loss) of the focal group, as played and changed.
+    pub base: Mean,
+    pub changed: Mean,
+    /// Per-combat differences: win points and HP left.
+    pub points: Mean,
+    pub hp: Mean,
+}
+
+#[derive(Clone, Debug)]
+pub struct Rung {
+    pub monster: String,
+    /// Win points of the monster against k = 1..8 swordsmen, and against archers.
+    pub vs: [[Mean; MAX_GROUP]; 2],
+    /// Baseline recruits it beats half the time (interpolated); None: beyond 1..8.
+    pub worth: [Option<f64>; 2],
+}
+
+/// A round robin: `names` and the row's win points against each column.
+#[derive(Clone, Debug, Default)]
+pub struct Matrix {
+    pub names: Vec<String>,
+    pub cells: Vec<Vec<Mean>>,
+}
+
+impl Matrix {
+    /// A row's win points over every other column.
+    pub fn row(&self, i: usize) -> Mean {
+        let mut m = Mean::default();
+        for (j, c) in self.cells[i].iter().enumerate() {
+            if j != i {
+                m.merge(c);
+            }
+        }
+        m
+    }
+}
+
+pub struct Found {
+    pub stats: Vec<Paired>,
+    pub monsters: Vec<Rung>,
+    pub minions: Matrix,
+    pub splits: Matrix,
+    /// Each split's win points against the field.
+    pub splits_vs_field: Vec<Mean>,
+    pub nations: Vec<Paired>,
+    pub combats: u64,
+}
+
+/// Question numbers in the seed index, so no two questions share a seed.
+const Q_STATS: u64 = 1;
+const Q_MONSTERS: u64 = 2;
+const Q_MATRIX: u64 = 3;
+const Q_SPLITS: u64 = 4;
+const Q_SPLIT_FIELD: u64 = 5;
+const Q_NATIONS: u64 = 6;
+
+fn index(q: u64, cell: u64, m: u64) -> u64 {
+    (q << 56) | (cell << 32) | m
+}
+
+fn units(ms: &[Minion], r: &Rules) -> Vec<Unit> {
+    ms.iter().map(|m| Unit::new(m, r)).collect()
+}
+
+/// Plays `n` combats of `a` against `b`, side of precedence alternating, into `a`'s win points.
+fn ladder(a: &[Unit], b: &[Unit], r: &Rules, seed: u64, q: u64, cell: u64, n: u64) -> Mean {
+    (0..n)
+        .into_par_iter()
+        .fold(
+            || (Combat::new(), Mean::default()),
+            |(mut k, mut acc), m| {
+                let s = match_seed(seed, index(q, cell, m));
+                let o = k.play([a, b], (m & 1) as usize, r, s, &mut Silent);
+                acc.add(o.points(0) as i64);
+                (k, acc)
+            },
+        )
+        .map(|(_, m)| m)
+        .reduce(Mean::default, |mut x, y| {
+            x.merge(&y);
+            x
+        })
+}
+
+impl Study {
+    /// Combats the study plays, for the progress bar.
+    pub fn planned(&self) -> u64 {
+        let f = &self.field;
+        let pool = (f.pool[0].len() + f.pool[1].len()) as u64;
+        let monsters = f.pool[1].len() as u64;
+        let nations = f.rules.nations.iter().filter(|n| n.bonus.is_some()).count() as u64;
+        self.combats * (1 + STATS.len() as u64)
+            + monsters * 16 * self.cell
+            + pool * pool * self.cell
+            + 81 * self.cell
+            + 9 * self.combats
+            + nations * 2 * self.combats
+    }
+
+    fn group(&self, spec: &str, n: usize) -> Result<Vec<Minion>, String> {
+        let (ms, _) = minion_spec(spec, &self.field.catalogue, &self.field.rules)
+            .map_err(|e| format!("baseline `{spec}`: {e}"))?;
+        Ok(vec![ms[0].clone(); n])
+    }
+
+    /// Runs every question; `tick(n)` is told after each batch of `n` combats.
+    pub fn run(&self, seed: u64, tick: &(dyn Fn(u64) + Sync)) -> Result<Found, String> {
+        let f = &self.field;
+        let r = &f.rules;
+        let mut played = 0u64;
+        let mut told = |n: u64| {
+            played += n;
+            tick(n);
+        };
+        // MC-32: stat worth on paired combats against the field.
+        let stats = self.stat_worth(seed);
+        told(self.combats * (1 + STATS.len() as u64));
+        // MC-33: monsters against baseline recruits.
+        let recruits = [
+            units(&self.group(&self.swordsman, MAX_GROUP)?, r),
+            units(&self.group(&self.archer, MAX_GROUP)?, r),
+        ];
+        let mut monsters = Vec::new();
+        for (c, &id) in f.pool[1].iter().enumerate() {
+            let me = [f.units[id as usize]];
+            let mut vs: [[Mean; MAX_GROUP]; 2] = Default::default();
+            for kind in 0..2 {
+                for k in 1..=MAX_GROUP {
+                    let cell = ((c * 2 + kind) * 8 + k) as u64;
+                    vs[kind][k - 1] = ladder(
+                        &me,
+                        &recruits[kind][..k],
+                        r,
+                        seed,
+                        Q_MONSTERS,
+                        cell,
+                        self.cell,
+                    );
+                }
+            }
+            let worth = [0, 1].map(|kind| crossing(&vs[kind]));
+            monsters.push(Rung {
+                monster: f.catalogue.minions[id as usize].name.clone(),
+                vs,
+                worth,
+            });
+            told(16 * self.cell);
+        }
+        // MC-34: the minion matrix.
+        let pool: Vec<u16> = f.pool[0].iter().chain(&f.pool[1]).copied().collect();
+        let size = self.size.clamp(1, MAX_GROUP);
+        let mut minions = Matrix {
+            names: pool
+                .iter()
+                .map(|&i| f.catalogue.minions[i as usize].name.clone())
+                .collect(),
+            cells: Vec::new(),
+        };
+        for (a, &x) in pool.iter().enumerate() {
+            let ga = vec![f.units[x as usize]; size];
+            let row: Vec<Mean> = pool
+                .iter()
+                .enumerate()
+                .map(|(b, &y)| {
+                    let gb = vec![f.units[y as usize]; size];
+                    let cell = (a * pool.len() + b) as u64;
+                    ladder(&ga, &gb, r, seed, Q_MATRIX, cell, self.cell)
+                })
+                .collect();
+            minions.cells.push(row);
+            told(pool.len() as u64 * self.cell);
+        }
+        // MC-35: swordsman/archer splits.
+        let sword = self.group(&self.swordsman, 1)?.remove(0);
+        let archer = self.group(&self.archer, 1)?.remove(0);
+        let split_groups: Vec<Vec<Unit>> = (0..=MAX_GROUP)
+            .map(|s| {
+                let mut g = vec![sword.clone(); s];
+                g.extend(vec![archer.clone(); MAX_GROUP - s]);
+                units(&g, r)
+            })
+            .collect();
+        let mut splits = Matrix {
+            names: (0..=MAX_GROUP)
+                .map(|s| format!("{s} swordsmen + {} archers", MAX_GROUP - s))
+                .collect(),
+            cells: Vec::new(),
+        };
+        for a in 0..=MAX_GROUP {
+            splits.cells.push(
+                (0..=MAX_GROUP)
+                    .map(|b| {
+                        let cell = (a * 9 + b) as u64;
+                        ladder(
+                            &split_groups[a],
+                            &split_groups[b],
+                            r,
+                            seed,
+                            Q_SPLITS,
+                            cell,
+                            self.cell,
+                        )
+                    })
+                    .collect(),
+            );
+        }
+        told(81 * self.cell);
+        let splits_vs_field = split_groups
+            .iter()
+            .map(|g| self.against_field(g, seed, Q_SPLIT_FIELD, r))
+            .collect();
+        told(9 * self.combats);
+        // MC-36: nation abilities, on and off.
+        let mut nations = Vec::new();
+        for (ni, n) in r.nations.iter().enumerate() {
+            if n.bonus.is_none() {
+                continue;
+            }
+            let specs = [
+                format!("{} swordsman", n.name),
+                format!("{} archer", n.name),
+            ];
+            let mut g = Vec::new();
+            for s in &specs {
+                if f.catalogue.find(s).is_some() {
+                    g.extend(self.group(s, MAX_GROUP / 2)?);
+                }
+            }
+            if g.is_empty() {
+                continue;
+            }
+            let mut off = r.clone();
+            off.nations[ni].bonus = None;
+            let (with, without) = (units(&g, r), units(&g, &off));
+            nations.push(self.paired(
+                &format!("{} ({})", n.name, ability(n.bonus)),
+                &with,
+                &without,
+                seed,
+                ni as u64,
+            ));
+            told(2 * self.combats);
+        }
+        Ok(Found {
+            stats,
+            monsters,
+            minions,
+            splits,
+            splits_vs_field,
+            nations,
+            combats: played,
+        })
+    }
+
+    /// `g`'s win points against field opponents (side 1 of the field's draws).
+    fn against_field(&self, g: &[Unit], seed: u64, q: u64, r: &Rules) -> Mean {
+        let f = &self.field;
+        (0..self.combats)
+            .into_par_iter()
+            .fold(
+                || (Combat::new(), Mean::default()),
+                |(mut k, mut acc), m| {
+                    let s = match_seed(seed, index(q, 0, m));
+                    let d = f.draw(m, s);
+                    let o = k.play([g, d.sides()[1]], d.first, r, s, &mut Silent);
+                    acc.add(o.points(0) as i64);
+                    (k, acc)
+                },
+            )
+            .map(|(_, m)| m)
+            .reduce(Mean::default, |mut x, y| {
+                x.merge(&y);
+                x
+            })
+    }
+
+    /// A nation's group with its ability (`a`) and without (`b`), paired on the field's draws.
+    fn paired(&self, name: &str, a: &[Unit], b: &[Unit], seed: u64, cell: u64) -> Paired {
+        let f = &self.field;
+        let r = &f.rules;
+        let parts = (0..self.combats)
+            .into_par_iter()
+            .fold(
+                || (Combat::new(), Paired::default()),
+                |(mut k, mut p), m| {
+                    let s = match_seed(seed, index(Q_NATIONS, cell, m));
+                    let d = f.draw(m, s);
+                    let x = k.play([a, d.sides()[1]], d.first, r, s, &mut Silent);
+                    let y = k.play([b, d.sides()[1]], d.first, r, s, &mut Silent);
+                    add_pair(&mut p, &x, &y);
+                    (k, p)
+                },
+            )
+            .map(|(_, p)| p)
+            .reduce(Paired::default, merge_paired);
+        Paired {
+            name: name.to_string(),
+            ..parts
+        }
+    }
+
+    /// MC-32: each stat change paired against the group as drawn.
+    fn stat_worth(&self, seed: u64) -> Vec<Paired> {
+        let f = &self.field;
+        let r = &f.rules;
+        let all = (0..self.combats)
+            .into_par_iter()
+            .fold(
+                || (Combat::new(), vec![Paired::default(); STATS.len()]),
+                |(mut k, mut ps), m| {
+                    let s = match_seed(seed, index(Q_STATS, 0, m));
+                    let d = f.draw(m, s);
+                    let base = k.play(d.sides(), d.first, r, s, &mut Silent);
+                    let mut changed = [Unit::default(); MAX_GROUP];
+                    for (st, p) in ps.iter_mut().enumerate() {
+                        for i in 0..d.n[0] {
+                            let mut x = fielded(&f.catalogue.minions[d.id[0][i] as usize], r);
+                            improve(&mut x, st, r);
+                            changed[i] = Unit::new(&x, r);
+                        }
+                        let o = k.play(
+                            [&changed[..d.n[0]], d.sides()[1]],
+                            d.first,
+                            r,
+                            s,
+                            &mut Silent,
+                        );
+                        add_pair(p, &o, &base);
+                    }
+                    (k, ps)
+                },
+            )
+            .map(|(_, p)| p)
+            .reduce(
+                || vec![Paired::default(); STATS.len()],
+                |a, b| {
+                    a.into_iter()
+                        .zip(b)
+                        .map(|(x, y)| merge_paired(x, y))
+                        .collect()
+                },
+            );
+        all.into_iter()
+            .zip(STATS)
+            .map(|(p, n)| Paired {
+                name: n.to_string(),
+                ..p
+            })
+            .collect()
+    }
+}
+
+/// Adds one pair: `changed` against `base`, side 0 focal.
+fn add_pair(p: &mut Paired, changed: &Outcome, base: &Outcome) {
+    let (c, b) = (changed.points(0) as i64, base.points(0) as i64);
+    p.changed.add(c);
+    p.base.add(b);
+    p.points.add(c - b);
+    p.hp.add(changed.hp_left(0) - base.hp_left(0));
+}
+
+fn merge_paired(mut a: Paired, b: Paired) -> Paired {
+    a.base.merge(&b.base);
+    a.changed.merge(&b.changed);
+    a.points.merge(&b.points);
+    a.hp.merge(&b.hp);
+    a
+}
+
+fn ability(b: Option<(crate::games::minion_combat::rules::Attack, u32, i32)>) -> String {
+    match b {
+        Some((a, g, n)) => format!("{n:+} {} in round {g}", a.word()),
+        None => "none".into(),
+    }
+}
+
+/// The count of recruits a monster beats half the time: between the last count it beats at
+/// least half the time and the next, by linear interpolation of its win share (against no
+/// recruits it wins: share 1 at count 0). `None`: it beats even 8 half the time.
+pub fn crossing(vs: &[Mean; MAX_GROUP]) -> Option<f64> {
+    let mut prev = 1.0;
+    for (k, m) in vs.iter().enumerate() {
+        let p = m.mean() / 2.0;
+        if p < 0.5 {
+            return Some(k as f64 + (prev - 0.5) / (prev - p));
+        }
+        prev = p;
+    }
+    None
+}
+
+fn share(m: &Mean) -> (f64, f64, f64) {
+    let (lo, hi) = m.ci95();
+    (m.mean() / 2.0, lo / 2.0, hi / 2.0)
+}
+
+/// The tables: stat_worth, monster_worth, minion_matrix, splits, nation_worth.
+pub fn tables(f: &Found) -> Vec<Table> {
+    let paired = |name: &'static str, rows: &[Paired], what: &'static str| {
+        let mut c: Vec<Vec<f64>> = vec![Vec::new(); 8];
+        let mut n = Vec::new();
+        for p in rows {
+            let (b, _, _) = share(&p.base);
+            let (x, _, _) = share(&p.changed);
+            let (d, lo, hi) = share(&p.points);
+            let (h, hlo, hhi) = (p.hp.mean(), p.hp.ci95().0, p.hp.ci95().1);
+            for (v, col) in [b, x, d, lo, hi, h, hlo, hhi].into_iter().zip(c.iter_mut()) {
+                col.push(v);
+            }
+            n.push(p.points.n);
+        }
+        let labels = rows.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
+        let [b, x, d, lo, hi, h, hlo, hhi]: [Vec<f64>; 8] = c.try_into().unwrap();
+        Table {
+            name,
+            columns: vec![
+                col(
+                    "change",
+                    what,
+                    Values::Label {
+                        codes: (0..labels.len() as u16).collect(),
+                        labels,
+                    },
+                ),
+                col("combats", "paired combats", Values::U64(n)),
+                col(
+                    "win_share",
+                    "the focal group's win share as played (draws half)",
+                    Values::F64(b),
+                ),
+                col(
+                    "win_share_changed",
+                    "with the change, same seeds",
+                    Values::F64(x),
+                ),
+                col(
+                    "win_share_gain",
+                    "mean paired difference in win share",
+                    Values::F64(d),
+                ),
+                col("gain_lo", "its 95% interval, low end", Values::F64(lo)),
+                col("gain_hi", "high end", Values::F64(hi)),
+                col(
+                    "hp_gain",
+                    "mean paired difference in the focal group's HP left",
+                    Values::F64(h),
+                ),
+                col("hp_gain_lo", "its 95% interval, low end", Values::F64(hlo)),
+                col("hp_gain_hi", "high end", Values::F64(hhi)),
+            ],
+        }
+    };
+    let mut out = vec![paired(
+        "stat_worth",
+        &f.stats,
+        "the stat change given to every minion of the focal group (MC-32)",
+    )];
+    // Monster worth: a row per monster, kind and count.
+    let (mut mon, mut kind, mut k, mut w, mut n) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut worth_s, mut worth_a) = (Vec::new(), Vec::new());
+    for (i, r) in f.monsters.iter().enumerate() {
+        for kd in 0..2 {
+            for c in 0..MAX_GROUP {
+                mon.push(i as u16);
+                kind.push(kd as u16);
+                k.push(c as u8 + 1);
+                w.push(r.vs[kd][c].mean() / 2.0);
+                n.push(r.vs[kd][c].n);
+                worth_s.push(r.worth[0].map(|x| (x * 100.0).round() as i32));
+                worth_a.push(r.worth[1].map(|x| (x * 100.0).round() as i32));
+            }
+        }
+    }
+    out.push(Table {
+        name: "monster_worth",
+        columns: vec![
+            col(
+                "monster",
+                "the monster, alone",
+                Values::Label {
+                    labels: f.monsters.iter().map(|r| r.monster.clone()).collect(),
+                    codes: mon,
+                },
+            ),
+            col(
+                "recruits",
+                "the baseline recruits it fights",
+                Values::Label {
+                    labels: vec!["swordsmen".into(), "archers".into()],
+                    codes: kind,
+                },
+            ),
+            col("count", "how many of them", Values::U8(k)),
+            col("combats", "combats played", Values::U64(n)),
+            col(
+                "win_share",
+                "the monster's win share (draws half)",
+                Values::F64(w),
+            ),
+            col(
+                "worth_swordsmen_x100",
+                "swordsmen it beats half the time, x100 (null: it beats 8)",
+                Values::OptI32(worth_s),
+            ),
+            col(
+                "worth_archers_x100",
+                "archers it beats half the time, x100",
+                Values::OptI32(worth_a),
+            ),
+        ],
+    });
+    let matrix = |name: &'static str, m: &Matrix, what: &'static str| {
+        let (mut a, mut b, mut w, mut n) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for i in 0..m.names.len() {
+            for j in 0..m.names.len() {
+                a.push(i as u16);
+                b.push(j as u16);
+                w.push(m.cells[i][j].mean() / 2.0);
+                n.push(m.cells[i][j].n);
+            }
+        }
+        let labels = || Values::Label {
+            labels: m.names.clone(),
+            codes: Vec::new(),
+        };
+        let with = |v: Values, codes: Vec<u16>| match v {
+            Values::Label { labels, .. } => Values::Label { labels, codes },
+            v => v,
+        };
+        Table {
+            name,
+            columns: vec![
+                col("a", what, with(labels(), a)),
+                col("b", "its opponent", with(labels(), b)),
+                col("combats", "combats played", Values::U64(n)),
+                col("win_share", "a's win share (draws half)", Values::F64(w)),
+            ],
+        }
+    };
+    out.push(matrix(
+        "minion_matrix",
+        &f.minions,
+        "a group of one pool minion (MC-34)",
+    ));
+    let mut splits = matrix(
+        "splits",
+        &f.splits,
+        "8 baseline recruits, swordsmen + archers (MC-35)",
+    );
+    // Each split's share against the field, on its rows.
+    let vs_field: Vec<f64> = (0..f.splits.names.len())
+        .flat_map(|i| {
+            let x = f.splits_vs_field[i].mean() / 2.0;
+            std::iter::repeat_n(x, f.splits.names.len())
+        })
+        .collect();
+    splits.columns.push(col(
+        "a_vs_field",
+        "a's win share against the field",
+        Values::F64(vs_field),
+    ));
+    out.push(splits);
+    out.push(paired(
+        "nation_worth",
+        &f.nations,
+        "a nation's 4 swordsmen + 4 archers, ability on vs off (MC-36)",
+    ));
+    out
+}
+
+/// The summary a user reads.
+pub fn render(f: &Found, st: &Study) -> String {
+    let mut s = String::new();
+    let pct = |m: &Mean| {
+        let (x, lo, hi) = share(m);
+        format!(
+            "{:+6.2} pts [{:+.2}, {:+.2}]",
+            100.0 * x,
+            100.0 * lo,
+            100.0 * hi
+        )
+    };
+    s.push_str(&format!(
+        "What a stat is worth (MC-32): given to every minion of a random field group, paired on {} combats; win share change in percentage points, HP left change, 95% intervals\n",
+        thousands(st.combats)
+    ));
+    for p in &f.stats {
+        let (h, (lo, hi)) = (p.hp.mean(), p.hp.ci95());
+        s.push_str(&format!(
+            "  {:<11} {}   HP {:+6.2} [{:+.2}, {:+.2}]\n",
+            p.name,
+            pct(&p.points),
+            h,
+            lo,
+            hi
+        ));
+    }
+    s.push_str(&format!(
+        "\nMonster worth in baseline recruits (MC-33): each monster alone against 1-8 `{}` / `{}`; the count it beats half the time ({} combats per count)\n",
+        st.swordsman, st.archer, thousands(st.cell)
+    ));
+    let mut rows: Vec<&Rung> = f.monsters.iter().collect();
+    rows.sort_by(|a, b| {
+        b.worth[0]
+            .unwrap_or(9.0)
+            .total_cmp(&a.worth[0].unwrap_or(9.0))
+    });
+    let show = |w: Option<f64>| match w {
+        Some(x) => format!("{x:5.2}"),
+        None => "  > 8".into(),
+    };
+    for r in rows {
+        s.push_str(&format!(
+            "  {:<28} {} swordsmen  {} archers\n",
+            r.monster,
+            show(r.worth[0]),
+            show(r.worth[1])
+        ));
+    }
+    let m = &f.minions;
+    let mut order: Vec<usize> = (0..m.names.len()).collect();
+    order.sort_by(|&a, &b| m.row(b).mean().total_cmp(&m.row(a).mean()));
+    s.push_str(&format!(
+        "\nMinion matrix (MC-34): groups of {} of one pool minion against every other; mean win share over the row, top and bottom 10\n",
+        st.size
+    ));
+    let n = order.len();
+    for (rank, &i) in order.iter().enumerate() {
+        if rank < 10 || rank + 10 >= n {
+            s.push_str(&format!(
+                "  {:>3}. {:<36} {:5.1}%\n",
+                rank + 1,
+                m.names[i],
+                50.0 * m.row(i).mean()
+            ));
+        } else if rank == 10 {
+            s.push_str("  ...\n");
+        }
+    }
+    s.push_str(&format!(
+        "\nSplits (MC-35): 8 recruits, `{}` and `{}`; win share against the other splits and against the field\n",
+        st.swordsman, st.archer
+    ));
+    let best = (0..f.splits.names.len())
+        .max_by(|&a, &b| {
+            f.splits_vs_field[a]
+                .mean()
+                .total_cmp(&f.splits_vs_field[b].mean())
+        })
+        .unwrap_or(0);
+    for i in 0..f.splits.names.len() {
+        let (x, lo, hi) = share(&f.splits_vs_field[i]);
+        s.push_str(&format!(
+            "  {:<28} round robin {:5.1}%   field {:5.1}% [{:.1}, {:.1}]{}\n",
+            f.splits.names[i],
+            50.0 * f.splits.row(i).mean(),
+            100.0 * x,
+            100.0 * lo,
+            100.0 * hi,
+            if i == best {
+                "  <- best against the field"
+            } else {
+                ""
+            }
+        ));
+    }
+    s.push_str(&format!(
+        "\nNation abilities (MC-36): 4 swordsmen + 4 archers of the nation against the field, ability on vs off, paired on {} combats\n",
+        thousands(st.combats)
+    ));
+    for p in &f.nations {
+        s.push_str(&format!("  {:<34} {}\n", p.name, pct(&p.points)));
+    }
+    let none: Vec<&str> = st
+        .field
+        .rules
+        .nations
+        .iter()
+        .filter(|n| n.bonus.is_none())
+        .map(|n| n.name.as_str())
+        .collect();
+    s.push_str(&format!(
+        "  no combat ability in the rules (9-HP nations have it in their stat blocks): {}\n",
+        none.join(", ")
+    ));
+    s
+}
