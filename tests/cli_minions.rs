@@ -81,3 +81,76 @@ fn a_bad_combat_or_rules_file_gets_one_located_error_and_exit_2() {
         text(&o.stderr)
     );
 }
+
+#[test]
+fn analyze_minions_writes_its_tables_the_same_on_any_thread_count() {
+    let run = |threads: &str| {
+        let out = tmp("minions", &format!("study{threads}"));
+        let o = skirmish(&[
+            "analyze",
+            "minions",
+            "--combats",
+            "1000",
+            "--cell",
+            "10",
+            "--kinds",
+            "recruits",
+            "--threads",
+            threads,
+            "--quiet",
+            "--out",
+            &out.display().to_string(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        (out, text(&o.stdout))
+    };
+    let (a, said) = run("1");
+    for part in [
+        "What a stat is worth (MC-32)",
+        "+1 attack",
+        "Monster worth",
+        "Minion matrix (MC-34)",
+        "<- best against the field",
+        "Elf (+1 missile in round 1)",
+    ] {
+        assert!(said.contains(part), "{part}: {said}");
+    }
+    let (b, _) = run("2");
+    for t in [
+        "stat_worth",
+        "monster_worth",
+        "minion_matrix",
+        "splits",
+        "nation_worth",
+    ] {
+        let f = format!("{t}.parquet");
+        let x = std::fs::read(a.join(&f)).unwrap();
+        assert_eq!(x, std::fs::read(b.join(&f)).unwrap(), "{f}");
+        let df = skirmish::platform::parquet::read(&a.join(&f)).unwrap();
+        assert!(df.height() > 0, "{t}");
+    }
+    assert_eq!(
+        std::fs::read(a.join("summary.txt")).unwrap(),
+        std::fs::read(b.join("summary.txt")).unwrap()
+    );
+    // A baseline that is not in the catalogue: one error, exit 2, nothing written.
+    let bad = tmp("minions", "study-bad");
+    let o = skirmish(&[
+        "analyze",
+        "minions",
+        "--swordsman",
+        "Dwarf swordsmen",
+        "--out",
+        &bad.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("did you mean `Dwarf swordsman`"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!bad.exists(), "nothing written");
+    for d in [a, b] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}

@@ -1,0 +1,210 @@
+//! Minion Combat's random field and analyses (MC-31..MC-36), on small runs whose answers are
+//! known in sign or exactly.
+
+use skirmish::games::minion_combat::analysis::study::{STATS, Study, crossing, improve};
+use skirmish::games::minion_combat::input::catalogue;
+use skirmish::games::minion_combat::kernel::combat::{Combat, Silent};
+use skirmish::games::minion_combat::rules::Rules;
+use skirmish::games::minion_combat::simulation::combats::{Field, plays_exactly};
+use skirmish::games::minion_combat::state::Minion;
+use skirmish::platform::tally::Mean;
+use skirmish::rng::match_seed;
+
+fn field(kinds: [bool; 2], sizes: (usize, usize), types: usize, all: bool) -> Field {
+    Field::new(
+        Rules::default(),
+        catalogue::builtin(),
+        kinds,
+        sizes,
+        types,
+        all,
+    )
+    .unwrap()
+}
+
+#[test]
+fn mc_31_random_groups_keep_to_kinds_sizes_types_and_the_played_pool() {
+    let f = field([true, false], (3, 5), 2, false);
+    let cat = &f.catalogue;
+    for m in 0..2000 {
+        let d = f.draw(m, match_seed(9, m));
+        assert_eq!(d.first, (m & 1) as usize, "precedence alternates");
+        for s in 0..2 {
+            assert!((3..=5).contains(&d.n[s]));
+            assert_eq!(d.kind[s], 0, "recruits only");
+            let ids = &d.id[s][..d.n[s]];
+            let mut types: Vec<u16> = ids.to_vec();
+            types.sort();
+            types.dedup();
+            assert!(types.len() <= 2);
+            for &i in ids {
+                assert!(plays_exactly(&cat.minions[i as usize]));
+            }
+        }
+        let again = f.draw(m, match_seed(9, m));
+        assert_eq!(again.id, d.id, "a draw is a function of its seed");
+    }
+    let all = field([true, true], (1, 8), 2, true);
+    assert!(all.pool[0].len() + all.pool[1].len() > f.pool[0].len() + f.pool[1].len());
+    assert!(
+        Field::new(
+            Rules::default(),
+            catalogue::builtin(),
+            [true, true],
+            (0, 8),
+            2,
+            false
+        )
+        .is_err()
+    );
+    assert!(
+        Field::new(
+            Rules::default(),
+            catalogue::builtin(),
+            [true, true],
+            (2, 9),
+            2,
+            false
+        )
+        .is_err()
+    );
+    assert!(
+        Field::new(
+            Rules::default(),
+            catalogue::builtin(),
+            [false, false],
+            (1, 8),
+            2,
+            false
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn mc_31_the_kernel_hears_every_round() {
+    struct Count(u32);
+    impl skirmish::games::minion_combat::kernel::combat::RoundHook for Count {
+        fn round_end(&mut self, _g: u32, _c: &Combat) {
+            self.0 += 1;
+        }
+    }
+    let f = field([true, true], (1, 8), 2, false);
+    let mut k = Combat::new();
+    for m in 0..200 {
+        let s = match_seed(1, m);
+        let d = f.draw(m, s);
+        let mut c = Count(0);
+        let o = k.play(d.sides(), d.first, &f.rules, s, &mut c);
+        assert_eq!(c.0, o.rounds);
+        assert_eq!(o, k.play(d.sides(), d.first, &f.rules, s, &mut Silent));
+    }
+}
+
+#[test]
+fn mc_32_each_change_touches_only_its_stat_and_level_stays_in_range() {
+    let r = Rules::default();
+    let base = Minion {
+        name: "x".into(),
+        recruit: true,
+        hand: Some(2),
+        missile: None,
+        attacks: 1,
+        armor: 1,
+        hp: 7,
+        max_hp: 7,
+        level: 5,
+        nation: None,
+    };
+    let changed: Vec<Minion> = (0..STATS.len())
+        .map(|k| {
+            let mut m = base.clone();
+            improve(&mut m, k, &r);
+            m
+        })
+        .collect();
+    assert_eq!(changed[0].hand, Some(3));
+    assert_eq!(changed[1], base, "+1 missile: no missile attack to improve");
+    assert_eq!(changed[2].armor, 2);
+    assert_eq!((changed[3].hp, changed[3].max_hp), (11, 11));
+    assert_eq!(changed[4].level, 5, "MC-23: level 5 is the top");
+    assert_eq!(changed[5].attacks, 2);
+}
+
+fn study(combats: u64, cell: u64) -> Study {
+    Study {
+        field: field([true, true], (1, 8), 2, false),
+        combats,
+        cell,
+        size: 4,
+        swordsman: "Dwarf swordsman".into(),
+        archer: "Dwarf archer".into(),
+    }
+}
+
+#[test]
+fn mc_32_to_36_every_improvement_helps_and_nation_abilities_are_worth_something() {
+    let st = study(4000, 20);
+    let found = st.run(7, &|_| {}).unwrap();
+    assert_eq!(found.stats.len(), 6);
+    for p in &found.stats {
+        let (lo, _) = p.points.ci95();
+        assert!(lo > 0.0, "{}: {:?}", p.name, p.points);
+        assert!(p.hp.mean() > 0.0, "{}", p.name);
+        assert_eq!(p.points.n, 4000);
+    }
+    // MC-36: only nations with an ability in the rules are measured; each helps.
+    let names: Vec<&str> = found.nations.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names.len(), 5, "{names:?}");
+    assert!(
+        names
+            .iter()
+            .any(|n| n.starts_with("Elf (+1 missile in round 1)"))
+    );
+    for p in &found.nations {
+        assert!(p.points.ci95().0 > 0.0, "{}: {:?}", p.name, p.points);
+    }
+    // MC-34: a cell per pair of pool minions.
+    let m = &found.minions;
+    assert_eq!(
+        m.names.len(),
+        st.field.pool[0].len() + st.field.pool[1].len()
+    );
+    assert!(
+        m.cells
+            .iter()
+            .all(|r| r.len() == m.names.len() && r.iter().all(|c| c.n == 20))
+    );
+    // MC-35: nine splits, all eight recruits.
+    assert_eq!(found.splits.names.len(), 9);
+    assert_eq!(found.splits_vs_field.len(), 9);
+    // Same answers on one thread as on the default pool.
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| st.run(7, &|_| {}).unwrap());
+    assert_eq!(one.stats[5].points, found.stats[5].points);
+    assert_eq!(one.minions.cells, found.minions.cells);
+}
+
+fn ladder(shares: [f64; 8]) -> [Mean; 8] {
+    shares.map(|p| {
+        let mut m = Mean::default();
+        // 100 combats at the share exactly (points 2 and 0).
+        let wins = (p * 100.0).round() as i64;
+        for k in 0..100 {
+            m.add(if k < wins { 2 } else { 0 });
+        }
+        m
+    })
+}
+
+#[test]
+fn mc_33_worth_is_the_count_beaten_half_the_time_interpolated() {
+    let w = |s| crossing(&ladder(s));
+    assert_eq!(w([1.0, 1.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0]), Some(3.0));
+    assert_eq!(w([1.0, 0.8, 0.2, 0.0, 0.0, 0.0, 0.0, 0.0]), Some(2.5));
+    assert_eq!(w([0.0; 8]), Some(0.5), "loses to one: half a recruit");
+    assert_eq!(w([1.0; 8]), None, "beats eight");
+}
