@@ -24,4 +24,6 @@ SKIRMISH_CLAN_STUDY="$data/clan-melee-study" "$VENV/bin/python" notebooks/execut
 SKIRMISH_TAG="$data/tag" "$VENV/bin/python" notebooks/execute.py notebooks/elemental-tag.ipynb
 "$bin" analyze loot items --seed 42 --out "$data/loot" --quiet > /dev/null
 SKIRMISH_LOOT="$data/loot" "$VENV/bin/python" notebooks/execute.py notebooks/loot-arena.ipynb
+"$bin" analyze minions --seed 42 --out "$data/minions" --quiet > /dev/null
+SKIRMISH_MINIONS="$data/minions" "$VENV/bin/python" notebooks/execute.py notebooks/minion-combat.ipynb
 ls -l docs/figures
