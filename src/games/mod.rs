@@ -111,13 +111,15 @@ pub const GAMES: &[Game] = &[
     Game {
         command: "minions",
         title: "Minion Combat Pipeline",
-        summary: "Sanctum's group combat, step by step as its rules page writes it (part 1: plain stats)",
+        summary: "Sanctum's group combat, step by step as its rules page writes it (plain stats; effects to come)",
         seed: "../shared/seeds/003_*.txt",
         rules: "docs/rules/minion-combat.md (MC-n)",
         guide: "docs/minion-combat.md",
         commands: &[
             "minions combat [FILE] [--narrate | --trace] [--seed N]",
             "minions check FILE",
+            "simulate minions [--matches N] [--kinds recruits,monsters] [--sizes 1-8] [--types 2]",
+            "analyze minions [--combats N] [--cell N] [--swordsman NAME] [--archer NAME]",
         ],
         inputs: &[
             ("combat file", "experiments/minion-combat/combat.toml"),
