@@ -154,3 +154,45 @@ fn analyze_minions_writes_its_tables_the_same_on_any_thread_count() {
         std::fs::remove_dir_all(d).unwrap();
     }
 }
+
+#[test]
+fn minions_combat_exact_gives_exact_odds_and_samples_beyond_the_limit() {
+    let f = "experiments/minion-combat/small.toml";
+    let o = skirmish(&["minions", "combat", f, "--exact"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    // 47/54: every branch of 13,464 weighed by its probability (MC-37).
+    assert!(out.contains("exact odds over 13464 path(s)"), "{out}");
+    assert!(
+        out.contains("Dwarf patrol wins                         87.0370%"),
+        "{out}"
+    );
+    let o = skirmish(&[
+        "minions",
+        "combat",
+        f,
+        "--exact",
+        "--limit",
+        "1000",
+        "--samples",
+        "20000",
+    ]);
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("more than 1000 paths: sampled over 20000 combats"),
+        "{out}"
+    );
+    let line = out
+        .lines()
+        .find(|l| l.contains("Dwarf patrol wins"))
+        .unwrap();
+    let nums: Vec<f64> = line
+        .replace(['[', ']', '%', ','], " ")
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(
+        nums[1] <= 87.037 && 87.037 <= nums[2],
+        "the interval holds the exact odds: {line}"
+    );
+}

@@ -208,3 +208,79 @@ fn mc_33_worth_is_the_count_beaten_half_the_time_interpolated() {
     assert_eq!(w([0.0; 8]), Some(0.5), "loses to one: half a recruit");
     assert_eq!(w([1.0; 8]), None, "beats eight");
 }
+
+use skirmish::games::minion_combat::analysis::exact::{Odds, enumerate, odds};
+
+#[test]
+fn mc_37_a_combat_without_random_choices_has_one_path() {
+    let f = field([true, false], (1, 1), 1, false);
+    let r = &f.rules;
+    let cat = &f.catalogue;
+    let u = |name: &str| {
+        let m = skirmish::games::minion_combat::simulation::combats::fielded(
+            cat.find(name).unwrap(),
+            r,
+        );
+        skirmish::games::minion_combat::kernel::combat::Unit::new(&m, r)
+    };
+    let a = [u("Dwarf archer")];
+    let b = [u("Human archer")];
+    let (p, paths) = enumerate([&a, &b], 0, r, 10).unwrap();
+    assert_eq!(paths, 1);
+    assert_eq!(p.iter().sum::<f64>(), 1.0);
+    // Two archers against two: who shoots whom is a coin at every tie.
+    let (p, paths) = enumerate([&[a[0], a[0]], &[b[0], b[0]]], 0, r, 100_000).unwrap();
+    assert!(paths > 1);
+    assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    // A limit below the paths falls back to sampling.
+    match odds([&[a[0], a[0]], &[b[0], b[0]]], 0, r, 1, 500, 3) {
+        Odds::Sampled { counts, .. } => {
+            assert_eq!(counts.iter().map(|c| c.wins).sum::<u64>(), 500)
+        }
+        o => panic!("{o:?}"),
+    }
+}
+
+#[test]
+fn mc_37_sampled_outcomes_agree_with_the_exact_odds() {
+    let f = field([true, true], (1, 3), 2, false);
+    let mut k = Combat::new();
+    let (mut compared, mut branching) = (0, 0);
+    for m in 0..200u64 {
+        let d = f.draw(m, match_seed(37, m));
+        let Some((p, paths)) = enumerate(d.sides(), d.first, &f.rules, 20_000) else {
+            continue;
+        };
+        compared += 1;
+        branching += (paths > 1) as u32;
+        let n = 2000u64;
+        let mut seen = [0u64; 4];
+        for s in 0..n {
+            let o = k.play(d.sides(), d.first, &f.rules, match_seed(m, s), &mut Silent);
+            let x = match (o.end, o.winner) {
+                (_, Some(w)) => w,
+                (skirmish::games::minion_combat::state::End::Rounds, None) => 2,
+                _ => 3,
+            };
+            seen[x] += 1;
+        }
+        for i in 0..4 {
+            let freq = seen[i] as f64 / n as f64;
+            let q = p[i].clamp(0.0, 1.0);
+            let sd = (q * (1.0 - q) / n as f64).sqrt();
+            assert!(
+                (freq - p[i]).abs() <= 4.5 * sd + 1e-9,
+                "combat {m}, outcome {i}: sampled {freq} vs exact {} ({paths} paths)",
+                p[i]
+            );
+        }
+        if compared == 40 {
+            break;
+        }
+    }
+    assert_eq!(compared, 40);
+    assert!(
+        branching >= 10,
+        "only {branching} combats had random choices"
+    );
+}

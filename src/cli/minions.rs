@@ -72,8 +72,67 @@ pub struct CombatArgs {
     /// The combat's seed [default: the file's `seed`, else 42].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// The exact odds of every outcome, every random choice enumerated (MC-37); Monte Carlo
+    /// over `--samples` seeds when the combat has more than `--limit` paths.
+    #[arg(long, conflicts_with_all = ["narrate", "trace"])]
+    pub exact: bool,
+    /// Most paths `--exact` enumerates before it falls back to sampling.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub limit: u64,
+    /// Combats sampled when the paths exceed `--limit`.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub samples: u64,
     #[command(flatten)]
     pub data: DataFlags,
+}
+
+/// `minions combat --exact`: exact odds, or sampled ones beyond the limit.
+fn exact_odds(c: &CombatFile, r: &Rules, a: &CombatArgs, seed: u64) -> String {
+    use crate::games::minion_combat::analysis::exact::{Odds, odds};
+    use crate::games::minion_combat::kernel::combat::Unit;
+    let units: Vec<Vec<Unit>> = c
+        .groups
+        .iter()
+        .map(|g| g.minions.iter().map(|m| Unit::new(m, r)).collect())
+        .collect();
+    let first = if crate::games::minion_combat::state::precedes(&c.groups[1], &c.groups[0]) {
+        1
+    } else {
+        0
+    };
+    let names = [
+        format!("{} wins", c.groups[0].name),
+        format!("{} wins", c.groups[1].name),
+        "both stand after the last round".to_string(),
+        "both wiped out".to_string(),
+    ];
+    let mut s = unplayed(c);
+    match odds([&units[0], &units[1]], first, r, a.limit, a.samples, seed) {
+        Odds::Exact { p, paths } => {
+            s.push_str(&format!(
+                "exact odds over {paths} path(s), every random choice enumerated (MC-37):\n"
+            ));
+            for (n, p) in names.iter().zip(p) {
+                s.push_str(&format!("  {n:<40} {:8.4}%\n", 100.0 * p));
+            }
+        }
+        Odds::Sampled { counts, limit } => {
+            s.push_str(&format!(
+                "more than {limit} paths: sampled over {} combats (seeds from {seed}), 95% intervals:\n",
+                counts[0].trials
+            ));
+            for (n, c) in names.iter().zip(counts) {
+                let (lo, hi) = c.wilson95();
+                s.push_str(&format!(
+                    "  {n:<40} {:8.4}% [{:.4}, {:.4}]\n",
+                    100.0 * c.rate(),
+                    100.0 * lo,
+                    100.0 * hi
+                ));
+            }
+        }
+    }
+    s
 }
 
 fn unplayed(c: &CombatFile) -> String {
@@ -97,6 +156,9 @@ pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
     let c = input::combat::from_flag(a.file.as_deref(), &r, &cat)?;
     let seed = a.seed.unwrap_or(c.seed);
     let groups = [&c.groups[0], &c.groups[1]];
+    if a.exact {
+        return Ok(exact_odds(&c, &r, a, seed));
+    }
     if a.narrate {
         let mut n = Narrator::new(groups);
         combat(groups, &r, seed, &mut n);

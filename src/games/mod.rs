@@ -116,7 +116,7 @@ pub const GAMES: &[Game] = &[
         rules: "docs/rules/minion-combat.md (MC-n)",
         guide: "docs/minion-combat.md",
         commands: &[
-            "minions combat [FILE] [--narrate | --trace] [--seed N]",
+            "minions combat [FILE] [--narrate | --trace | --exact] [--seed N]",
             "minions check FILE",
             "simulate minions [--matches N] [--kinds recruits,monsters] [--sizes 1-8] [--types 2]",
             "analyze minions [--combats N] [--cell N] [--swordsman NAME] [--archer NAME]",

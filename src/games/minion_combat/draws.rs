@@ -34,3 +34,20 @@ pub fn place(g: u32, s: usize, i: usize, purpose: u64, k: u64) -> u64 {
 pub fn below(key: u64, place: u64, n: usize) -> usize {
     (((keyed_bits(key, place) as u128) * n as u128) >> 64) as usize
 }
+
+/// Where a combat's random choices come from: the keyed hash of its seed in every simulation;
+/// a script when exact enumeration walks every branch (MC-37).
+pub trait Dice {
+    /// A uniform index below `n` (n > 0) for the choice at `place`.
+    fn below(&mut self, place: u64, n: usize) -> usize;
+}
+
+/// The choices of the combat whose key is `.0` (MC-30).
+pub struct Keyed(pub u64);
+
+impl Dice for Keyed {
+    #[inline(always)]
+    fn below(&mut self, place: u64, n: usize) -> usize {
+        below(self.0, place, n)
+    }
+}

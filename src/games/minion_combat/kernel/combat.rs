@@ -3,7 +3,7 @@
 // A slot indexes several parallel columns at once: index loops say so plainly.
 #![allow(clippy::needless_range_loop)]
 
-use crate::games::minion_combat::draws::{MULTI, PAIR, WISE, below, key, place};
+use crate::games::minion_combat::draws::{Dice, Keyed, MULTI, PAIR, WISE, key, place};
 use crate::games::minion_combat::reference::INFINITE;
 use crate::games::minion_combat::rules::{Attack, Estimate, MAX_GROUP, Rules, WisePer};
 use crate::games::minion_combat::state::{End, Minion, Outcome};
@@ -119,7 +119,6 @@ pub struct Combat {
     combatants: u16,
     qualified: u16,
     round: u32,
-    key: u64,
 }
 
 impl Default for Combat {
@@ -147,7 +146,6 @@ impl Combat {
             combatants: 0,
             qualified: 0,
             round: 0,
-            key: 0,
         }
     }
 
@@ -176,8 +174,19 @@ impl Combat {
         seed: u64,
         hook: &mut impl RoundHook,
     ) -> Outcome {
+        self.play_with(sides, first, r, &mut Keyed(key(seed)), hook)
+    }
+
+    /// [`Combat::play`] with the random choices from `dice`.
+    pub fn play_with(
+        &mut self,
+        sides: [&[Unit]; 2],
+        first: usize,
+        r: &Rules,
+        dice: &mut impl Dice,
+        hook: &mut impl RoundHook,
+    ) -> Outcome {
         self.load(sides);
-        self.key = key(seed);
         let mut o = Outcome::new(self.n);
         for g in 1..=r.rounds {
             if self.alive & SIDE[0] == 0 || self.alive & SIDE[1] == 0 {
@@ -186,9 +195,9 @@ impl Combat {
             self.round = g;
             o.rounds = g;
             self.start_of_round();
-            self.choose_victims(first, r);
+            self.choose_victims(first, r, dice);
             for s in [first, 1 - first] {
-                self.side_attacks(s, r, &mut o);
+                self.side_attacks(s, r, &mut o, dice);
             }
             hook.round_end(g, self);
         }
@@ -281,7 +290,7 @@ impl Combat {
     }
 
     /// R2 (MC-9..MC-12).
-    fn choose_victims(&mut self, first: usize, r: &Rules) {
+    fn choose_victims(&mut self, first: usize, r: &Rules, dice: &mut impl Dice) {
         if self.round == 1 {
             let mut a = self.alive;
             while a != 0 {
@@ -291,7 +300,7 @@ impl Combat {
             }
             return;
         }
-        self.pair_bashers(first);
+        self.pair_bashers(first, dice);
         // A choice sets only the chooser's victim, so who is idle is settled once.
         let idle = self.idle() & self.masks().1;
         for s in [first, 1 - first] {
@@ -299,13 +308,13 @@ impl Combat {
             while todo != 0 {
                 let x = todo.trailing_zeros() as usize;
                 todo &= todo - 1;
-                self.choose_wisely(x, 0, r);
+                self.choose_wisely(x, 0, r, dice);
             }
         }
     }
 
     /// MC-10: each side's idle bashers in a random order, paired off one to one.
-    fn pair_bashers(&mut self, first: usize) {
+    fn pair_bashers(&mut self, first: usize, dice: &mut impl Dice) {
         let mut lists = [[0u8; MAX_GROUP]; 2];
         let mut len = [0usize; 2];
         let bashers = self.idle() & !self.shooters;
@@ -317,7 +326,7 @@ impl Combat {
                 b &= b - 1;
             }
             for i in (1..len[s]).rev() {
-                let j = below(self.key, place(self.round, s, i, PAIR, 0), i + 1);
+                let j = dice.below(place(self.round, s, i, PAIR, 0), i + 1);
                 lists[s].swap(i, j);
             }
         }
@@ -330,7 +339,7 @@ impl Combat {
     }
 
     /// MC-14: the six tiebreakers over the living enemies of slot `x`.
-    fn choose_wisely(&mut self, x: usize, k: u64, r: &Rules) {
+    fn choose_wisely(&mut self, x: usize, k: u64, r: &Rules, dice: &mut impl Dice) {
         let s = x / MAX_GROUP;
         let enemies = self.alive & SIDE[1 - s];
         if enemies == 0 {
@@ -377,11 +386,7 @@ impl Combat {
         };
         let v = if pool.count_ones() > 1 {
             let i = x % MAX_GROUP;
-            let j = below(
-                self.key,
-                place(self.round, s, i, WISE, k),
-                pool.count_ones() as usize,
-            );
+            let j = dice.below(place(self.round, s, i, WISE, k), pool.count_ones() as usize);
             nth_bit(pool, j)
         } else {
             pool.trailing_zeros() as usize
@@ -390,7 +395,7 @@ impl Combat {
     }
 
     /// R3 / R4 (MC-13): side `s` attacks, minion by minion.
-    fn side_attacks(&mut self, s: usize, r: &Rules, o: &mut Outcome) {
+    fn side_attacks(&mut self, s: usize, r: &Rules, o: &mut Outcome, dice: &mut impl Dice) {
         // Nothing a minion does changes its groupmates' attacks left or lives (no effects yet,
         // MC-40), so who attacks is settled once; each is still checked at its turn.
         let mut todo = self.alive & self.masks().1 & SIDE[s];
@@ -411,7 +416,7 @@ impl Combat {
             if self.victim[x] == NONE {
                 if shooter {
                     let made = self.unit[x].attacks - self.remaining[x];
-                    self.choose_wisely(x, 1 + made as u64, r);
+                    self.choose_wisely(x, 1 + made as u64, r, dice);
                 } else {
                     // Retaliate against the first enemy aiming at it (MC-12).
                     let mut e = self.alive & SIDE[1 - s];
@@ -436,8 +441,7 @@ impl Combat {
                 if enemies == 0 {
                     break;
                 }
-                let j = below(
-                    self.key,
+                let j = dice.below(
                     place(self.round, s, i, MULTI, k),
                     enemies.count_ones() as usize,
                 );
