@@ -196,3 +196,37 @@ fn minions_combat_exact_gives_exact_odds_and_samples_beyond_the_limit() {
         "the interval holds the exact odds: {line}"
     );
 }
+
+#[test]
+fn minions_combat_plays_a_boards_combats_in_order_with_losses_carried() {
+    let f = "experiments/minion-combat/board.toml";
+    let o = skirmish(&["minions", "combat", f]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    for line in [
+        "combat 1: Keeper band (blue B1) against Wolf pack (red R1) to its north",
+        "combat 2: Keeper band (blue B1) against Red archers (red R3) to its south",
+        "against Werewolves (red R2) to its east",
+        "Troll (neutral T) against Revenants (red R4) to its north",
+        "Keeper band (blue B1): wiped out, leaves the board",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    let o = skirmish(&["minions", "combat", f, "--narrate"]);
+    let out = text(&o.stdout);
+    assert!(out.contains("=== Combat 4 ==="), "{out}");
+    // The second combat starts from the first's losses: fewer Keeper HP than at full strength.
+    let second = out.split("=== Combat 2 ===").nth(1).unwrap();
+    let r1 = second
+        .lines()
+        .find(|l| l.contains("R1 Keeper band"))
+        .unwrap();
+    assert!(!r1.contains("#1 7/7 HP, #2 11/11 HP, #3 7/7 HP"), "{r1}");
+    let o = skirmish(&["minions", "combat", f, "--trace"]);
+    let lines: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.iter().filter(|l| l["step"] == "combat").count(), 4);
+    assert_eq!(lines.last().unwrap()["combats"], 4);
+}

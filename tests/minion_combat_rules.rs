@@ -604,3 +604,151 @@ fn shipped_files_load_and_the_catalogue_keeps_its_attribution() {
     assert!(input::MODIFIERS.contains("CC-BY 4.0"));
     assert_eq!(input::rules::from_flag(None).unwrap(), Rules::default());
 }
+
+mod board {
+    use skirmish::games::minion_combat::board::{Board, Step, play_quiet};
+    use skirmish::games::minion_combat::input::{board, catalogue};
+    use skirmish::games::minion_combat::reference::{Quiet, combat};
+    use skirmish::games::minion_combat::rules::Rules;
+    use skirmish::rng::match_seed;
+
+    fn parse(text: &str) -> Board {
+        board::parse("board.toml", text, &Rules::default(), &catalogue::builtin()).unwrap()
+    }
+
+    /// A group `label` of `player` fielding `minions`.
+    fn group(label: &str, player: &str, minions: &str) -> String {
+        format!("[[group]]\nlabel = \"{label}\"\nplayer = \"{player}\"\nminions = [{minions}]\n")
+    }
+
+    fn surrounded(initiative: &str, order: &str, reds: [&str; 4]) -> String {
+        let mut t = format!(
+            "seed = 5\ninitiative = \"{initiative}\"\n{order}map = [\". N .\", \"W B E\", \". S .\"]\n"
+        );
+        t.push_str(&group("B", "blue", "\"Juggernaut\""));
+        for l in reds {
+            t.push_str(&group(l, "red", "\"Revenant\""));
+        }
+        t
+    }
+
+    fn steps(b: &mut Board) -> Vec<(String, String, Step)> {
+        let f = play_quiet(b, &Rules::default());
+        f.iter()
+            .map(|x| {
+                (
+                    b.groups[x.a].label.clone(),
+                    b.groups[x.b].label.clone(),
+                    x.step,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn mc_5b_a_surrounded_group_with_precedence_fights_in_the_pages_order() {
+        let mut b = parse(&surrounded("blue", "", ["N", "S", "E", "W"]));
+        let got = steps(&mut b);
+        let want = [
+            ("B", "N", Step::North),
+            ("B", "S", Step::South),
+            ("B", "E", Step::East),
+            ("B", "W", Step::West),
+        ];
+        assert_eq!(got, want.map(|(a, b, s)| (a.to_string(), b.to_string(), s)));
+        // The order is a reading: the host may map the page's NE, SW, SE, NW otherwise.
+        let mut b = parse(&surrounded(
+            "blue",
+            "order = [\"west\", \"east\", \"south\", \"north\"]\n",
+            ["N", "S", "E", "W"],
+        ));
+        let order: Vec<Step> = steps(&mut b).into_iter().map(|x| x.2).collect();
+        assert_eq!(order, [Step::West, Step::East, Step::South, Step::North]);
+    }
+
+    #[test]
+    fn mc_5b_a_group_without_precedence_fights_in_its_neighbours_group_sequence() {
+        // Red has initiative: the reds pick, in red's group sequence (file order), wherever
+        // they stand.
+        let mut b = parse(&surrounded("red", "", ["E", "N", "W", "S"]));
+        let got: Vec<(String, String)> = steps(&mut b).into_iter().map(|x| (x.0, x.1)).collect();
+        let want = ["E", "N", "W", "S"].map(|l| (l.to_string(), "B".to_string()));
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn mc_5b_losses_carry_and_a_wiped_group_leaves_the_board() {
+        let text = format!(
+            "seed = 9\ninitiative = \"blue\"\nmap = [\"R1 B R2\"]\n{}{}{}",
+            group("B", "blue", "\"2 x Keeper swordsman\", \"Keeper archer\""),
+            group("R1", "red", "\"Werewolf\""),
+            group("R2", "red", "\"2 x Werewolf\""),
+        );
+        let mut b = parse(&text);
+        let start = b.clone();
+        let f = play_quiet(&mut b, &Rules::default());
+        // East (R2) comes before west (R1) in the page's order.
+        assert_eq!(b.groups[f[0].b].label, "R2");
+        // Replayed by hand: combat 1, the survivors' HP carried, combat 2.
+        let r = Rules::default();
+        let (mut g, r2, r1) = (
+            start.groups[0].group.clone(),
+            start.groups[2].group.clone(),
+            start.groups[1].group.clone(),
+        );
+        let o1 = combat([&g, &r2], &r, match_seed(9, 0), &mut Quiet);
+        assert_eq!(o1, f[0].outcome);
+        for (i, m) in g.minions.iter_mut().enumerate() {
+            m.hp = o1.hp[0][i];
+        }
+        g.minions.retain(|m| m.hp > 0);
+        if g.minions.is_empty() {
+            assert_eq!(f.len(), 1, "a wiped-out group fights no more");
+            assert!(b.groups[0].group.minions.is_empty());
+        } else {
+            let o2 = combat([&g, &r1], &r, match_seed(9, 1), &mut Quiet);
+            assert_eq!(f.len(), 2);
+            assert_eq!(
+                o2, f[1].outcome,
+                "the second combat starts from the first's losses"
+            );
+            assert!(
+                o1.hp_left(0)
+                    < start.groups[0]
+                        .group
+                        .minions
+                        .iter()
+                        .map(|m| m.hp as i64)
+                        .sum::<i64>()
+            );
+        }
+    }
+
+    #[test]
+    fn mc_5b_neutral_groups_are_checked_last_and_each_pair_fights_once() {
+        // Blue B, red R and neutral N in a row, and a second neutral M under N; non-combatants,
+        // so every combat ends with both standing and every pair can meet.
+        let text = |hostile: bool| {
+            format!(
+                "initiative = \"blue\"\nneutral_hostile = {hostile}\nmap = [\"B R N\", \". . M\"]\n{}{}{}{}",
+                group("B", "blue", "\"Bellwether\""),
+                group("R", "red", "\"Bellwether\""),
+                group("N", "neutral", "\"Bellwether\""),
+                group("M", "neutral", "\"Bellwether\""),
+            )
+        };
+        let mut b = parse(&text(true));
+        let got: Vec<(String, String)> = steps(&mut b).into_iter().map(|x| (x.0, x.1)).collect();
+        // Blue first (B picks R); red has precedence over nobody; then the neutrals: N (older)
+        // picks M to its south before R to its west, per the page's order; M finds N fought.
+        let want =
+            [("B", "R"), ("N", "M"), ("N", "R")].map(|(a, b)| (a.to_string(), b.to_string()));
+        assert_eq!(got, want);
+        let mut b = parse(&text(false));
+        let got: Vec<(String, String)> = steps(&mut b).into_iter().map(|x| (x.0, x.1)).collect();
+        assert!(
+            !got.contains(&("N".to_string(), "M".to_string())),
+            "{got:?}"
+        );
+    }
+}

@@ -150,9 +150,113 @@ fn unplayed(c: &CombatFile) -> String {
     )
 }
 
+/// `minions combat BOARD`: the turn's combats in the page's order (MC-5).
+fn board_cmd(
+    a: &CombatArgs,
+    file: &str,
+    text: &str,
+    r: &Rules,
+    cat: &Catalogue,
+) -> Result<String, String> {
+    let mut b = input::board::parse(file, text, r, cat).map_err(|e| e.to_string())?;
+    if a.exact {
+        return Err("--exact: odds are for one combat; give a combat file, not a board".into());
+    }
+    if let Some(seed) = a.seed {
+        b.seed = seed;
+    }
+    let labels: Vec<(String, String)> = b
+        .groups
+        .iter()
+        .map(|p| (p.label.clone(), p.player.word().to_string()))
+        .collect();
+    let mut told = String::new();
+    let fought = if a.narrate {
+        b.play(
+            r,
+            |_, g| Narrator::new(g),
+            |k, n| told.push_str(&format!("\n=== Combat {} ===\n{}", k + 1, n.out)),
+        )
+    } else if a.trace {
+        let mut t = String::new();
+        let f = b.play(
+            r,
+            |_, _| JsonTrace::default(),
+            |k, j| {
+                t.push_str(&format!(
+                    "{{\"step\":\"combat\",\"combat\":{}}}\n{}",
+                    k + 1,
+                    j.out
+                ))
+            },
+        );
+        return Ok(t + &format!("{{\"step\":\"board\",\"combats\":{}}}\n", f.len()));
+    } else {
+        crate::games::minion_combat::board::play_quiet(&mut b, r)
+    };
+    let mut s = format!(
+        "Board {}x{}, {} has initiative; {} combat(s) in the page's order (MC-5), combat k seeded match_seed({}, k - 1)\n",
+        b.rows,
+        b.cols,
+        b.initiative.word(),
+        fought.len(),
+        b.seed
+    );
+    for (k, f) in fought.iter().enumerate() {
+        let (x, y) = (&labels[f.a], &labels[f.b]);
+        let o = &f.outcome;
+        s.push_str(&format!(
+            "  combat {}: {} ({} {}) against {} ({} {}) to its {}: {} after {} round(s)\n",
+            k + 1,
+            b.groups[f.a].group.name,
+            x.1,
+            x.0,
+            b.groups[f.b].group.name,
+            y.1,
+            y.0,
+            f.step.word(),
+            match o.winner {
+                Some(0) => format!("{} wins", b.groups[f.a].group.name),
+                Some(_) => format!("{} wins", b.groups[f.b].group.name),
+                None if o.survivors(0) + o.survivors(1) == 0 => "both wiped out".into(),
+                None => "both stand".into(),
+            },
+            o.rounds
+        ));
+    }
+    s.push_str("After the combat phase:\n");
+    let narration = told;
+    for p in &b.groups {
+        let ms = &p.group.minions;
+        s.push_str(&format!(
+            "  {} ({} {}): {}\n",
+            p.group.name,
+            p.player.word(),
+            p.label,
+            if ms.is_empty() {
+                "wiped out, leaves the board".to_string()
+            } else {
+                format!(
+                    "{} minions, {} HP",
+                    ms.len(),
+                    ms.iter().map(|m| m.hp as i64).sum::<i64>()
+                )
+            }
+        ));
+    }
+    Ok(s + &narration)
+}
+
 /// `skirmish minions combat`.
 pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
     let (r, cat) = a.data.load()?;
+    if let Some(p) = &a.file {
+        let text =
+            crate::games::file_error::read(p, "Minion Combat file").map_err(|e| e.to_string())?;
+        if input::board::is_board(&text) {
+            return board_cmd(a, &p.display().to_string(), &text, &r, &cat);
+        }
+    }
     let c = input::combat::from_flag(a.file.as_deref(), &r, &cat)?;
     let seed = a.seed.unwrap_or(c.seed);
     let groups = [&c.groups[0], &c.groups[1]];
@@ -209,6 +313,30 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
     if has("modifier") {
         let m = input::catalogue::parse_modifiers(&name, &text).map_err(|e| e.to_string())?;
         return Ok(format!("{name}: {} modifiers\n", m.len()));
+    }
+    if has("map") {
+        let (r, cat) = data.load()?;
+        let b = input::board::parse(&name, &text, &r, &cat).map_err(|e| e.to_string())?;
+        let mut s = format!(
+            "{name}: a board {}x{}, seed {}, {} has initiative; neighbours in the order {}\n",
+            b.rows,
+            b.cols,
+            b.seed,
+            b.initiative.word(),
+            b.order.map(|x| x.word()).join(", ")
+        );
+        for p in &b.groups {
+            s.push_str(&format!(
+                "  {} at row {}, column {}: {} ({}, {} minions)\n",
+                p.label,
+                p.row + 1,
+                p.col + 1,
+                p.group.name,
+                p.player.word(),
+                p.group.minions.len()
+            ));
+        }
+        return Ok(s);
     }
     if has("group") {
         let (r, cat) = data.load()?;

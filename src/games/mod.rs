@@ -123,6 +123,11 @@ pub const GAMES: &[Game] = &[
         ],
         inputs: &[
             ("combat file", "experiments/minion-combat/combat.toml"),
+            ("board file", "experiments/minion-combat/board.toml"),
+            (
+                "small combat (exact odds)",
+                "experiments/minion-combat/small.toml",
+            ),
             ("rules file", "experiments/minion-combat/rules.toml"),
             ("minion catalogue", "experiments/minion-combat/minions.toml"),
             ("modifiers", "experiments/minion-combat/modifiers.toml"),

@@ -158,6 +158,12 @@ impl Game for MinionCombat {
                 used_by: &["minions", "combat", "FILE", "--narrate"],
             },
             Input {
+                kind: "board",
+                valid: "experiments/minion-combat/board.toml",
+                check,
+                used_by: &["minions", "combat", "FILE", "--narrate"],
+            },
+            Input {
                 kind: "rules",
                 valid: "experiments/minion-combat/rules.toml",
                 check,

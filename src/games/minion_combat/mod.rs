@@ -3,6 +3,7 @@
 //! `docs/rules/minion-combat.md`).
 //!
 //! - `analysis`: `analyze minions` (stat, monster, matchup, split and nation worth).
+//! - `board`: a turn's combats on a board, in the page's order, losses carrying (MC-5).
 //! - `rules`: every number and reading of a combat (`Rules`), nation abilities as data.
 //! - `state`: minion stat blocks, the catalogue, modifiers, groups and outcomes.
 //! - `draws`: every random choice read by its place from the combat's key (MC-30).
@@ -13,6 +14,7 @@
 //! - `input`: rules, catalogue, modifier and combat files.
 
 pub mod analysis;
+pub mod board;
 pub mod draws;
 pub mod input;
 pub mod kernel;

@@ -1,7 +1,8 @@
 //! The files a Minion Combat host writes: a rules file (`rules`), the minion catalogue and the
-//! modifier list (`catalogue`), and a combat (`combat`). Each is checked whole before anything
+//! modifier list (`catalogue`), a combat (`combat`) and a board of groups (`board`). Each is checked whole before anything
 //! runs; an error names the file, line, field and the fix.
 
+pub mod board;
 pub mod catalogue;
 pub mod combat;
 pub mod rules;
@@ -11,6 +12,7 @@ pub const RULES: &str = include_str!("../../../../experiments/minion-combat/rule
 pub const MINIONS: &str = include_str!("../../../../experiments/minion-combat/minions.toml");
 pub const MODIFIERS: &str = include_str!("../../../../experiments/minion-combat/modifiers.toml");
 pub const COMBAT: &str = include_str!("../../../../experiments/minion-combat/combat.toml");
+pub const BOARD: &str = include_str!("../../../../experiments/minion-combat/board.toml");
 
 /// Where the formats are documented (named in unknown-key errors).
 pub const FORMAT: &str = "docs/minion-combat.md";
