@@ -101,3 +101,36 @@ pub(crate) fn split_specs(s: &str) -> Vec<String> {
         .filter(|s| !s.is_empty())
         .collect()
 }
+
+/// The dataset job of a `simulate GAME` command from the shared flags, with the defaults every
+/// such command has (1,000,000 matches, seed 42, chunks of 50,000, `runs/<out>`); the recorded
+/// command is `skirmish simulate GAME <game flags>` with the run's own flags appended.
+pub fn simulate_job<'a, S: crate::platform::runner::Simulation>(
+    run: &RunFlags,
+    sim: &'a S,
+    inputs: Vec<PathBuf>,
+    settings: serde_json::Value,
+    out: &str,
+    command: String,
+) -> Result<crate::platform::job::Job<'a, S>, String> {
+    let matches = run.matches.unwrap_or(1_000_000);
+    let seed = run.seed.unwrap_or(42);
+    let chunk_size = run.chunk_size.unwrap_or(50_000);
+    Ok(crate::platform::job::Job {
+        inputs,
+        sim,
+        settings,
+        seed,
+        matches,
+        chunk_size,
+        out: run
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("runs").join(out)),
+        threads: run.threads.unwrap_or_else(default_threads),
+        shard: shard(run)?,
+        progress: !run.quiet,
+        command: format!("{command} --matches {matches} --seed {seed} --chunk-size {chunk_size}"),
+        experiment: None,
+    })
+}

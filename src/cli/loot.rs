@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::flags::{RunFlags, default_threads, encoder, shard, split_specs};
+use super::flags::{RunFlags, default_threads, encoder, simulate_job, split_specs};
 use crate::games::loot_arena::analysis::{items as study, odds};
 use crate::games::loot_arena::input::{self, battle::BattleFile};
 use crate::games::loot_arena::kernel::battle::{Battle, Silent};
@@ -15,7 +15,6 @@ use crate::games::loot_arena::rules::{Class, Rules, show_frac};
 use crate::games::loot_arena::simulation::battles::{Field, summary};
 use crate::games::loot_arena::state::Catalogue;
 use crate::games::loot_arena::trace::{JsonTrace, Narrator};
-use crate::platform::job::Job;
 use crate::platform::tally::thousands;
 
 /// `--rules` and `--items`: the game's numbers and its item catalogue.
@@ -297,29 +296,14 @@ impl FieldFlags {
 pub fn simulate(run: &RunFlags, ff: &FieldFlags) -> Result<String, String> {
     let field = ff.field()?;
     let encode = encoder()?;
-    let matches = run.matches.unwrap_or(1_000_000);
-    let seed = run.seed.unwrap_or(42);
-    let chunk_size = run.chunk_size.unwrap_or(50_000);
-    let job = Job {
-        inputs: ff.data.files(),
-        sim: &field,
-        settings: ff.settings(&field),
-        seed,
-        matches,
-        chunk_size,
-        out: run
-            .out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("runs/loot")),
-        threads: run.threads.unwrap_or_else(default_threads),
-        shard: shard(run)?,
-        progress: !run.quiet,
-        command: format!(
-            "skirmish simulate loot {} --matches {matches} --seed {seed} --chunk-size {chunk_size}",
-            ff.command(&field)
-        ),
-        experiment: None,
-    };
+    let job = simulate_job(
+        run,
+        &field,
+        ff.data.files(),
+        ff.settings(&field),
+        "loot",
+        format!("skirmish simulate loot {}", ff.command(&field)),
+    )?;
     job.check()?;
     let (report, ds) = job.execute(encode)?;
     Ok(job.summary_head(&report, &ds, "battles") + &summary(&field, &report.tally))

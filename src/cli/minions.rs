@@ -4,14 +4,13 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{RunFlags, default_threads, encoder, shard};
+use super::flags::{RunFlags, default_threads, encoder, simulate_job};
 use crate::games::minion_combat::input::{self, combat::CombatFile};
 use crate::games::minion_combat::reference::{Quiet, combat};
 use crate::games::minion_combat::rules::Rules;
 use crate::games::minion_combat::simulation::combats::{Field, summary};
 use crate::games::minion_combat::state::Catalogue;
 use crate::games::minion_combat::trace::{JsonTrace, Narrator};
-use crate::platform::job::Job;
 
 /// `--rules`, `--minions`, `--modifiers`: the game's numbers and its catalogues.
 #[derive(Args, Debug, Clone, Default)]
@@ -444,29 +443,14 @@ impl FieldFlags {
 pub fn simulate(run: &RunFlags, ff: &FieldFlags) -> Result<String, String> {
     let field = ff.field()?;
     let encode = encoder()?;
-    let matches = run.matches.unwrap_or(1_000_000);
-    let seed = run.seed.unwrap_or(42);
-    let chunk_size = run.chunk_size.unwrap_or(50_000);
-    let job = Job {
-        inputs: ff.data.files(),
-        sim: &field,
-        settings: ff.settings(&field),
-        seed,
-        matches,
-        chunk_size,
-        out: run
-            .out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("runs/minions")),
-        threads: run.threads.unwrap_or_else(default_threads),
-        shard: shard(run)?,
-        progress: !run.quiet,
-        command: format!(
-            "skirmish simulate minions {} --matches {matches} --seed {seed} --chunk-size {chunk_size}",
-            ff.command()
-        ),
-        experiment: None,
-    };
+    let job = simulate_job(
+        run,
+        &field,
+        ff.data.files(),
+        ff.settings(&field),
+        "minions",
+        format!("skirmish simulate minions {}", ff.command()),
+    )?;
     job.check()?;
     let (report, ds) = job.execute(encode)?;
     Ok(job.summary_head(&report, &ds, "combats") + &summary(&field, &report.tally))

@@ -88,6 +88,24 @@ pub struct Minion {
 }
 
 impl Minion {
+    /// A catalogue entry as fielded, before modifiers (an entry without printed HP gets 1; the
+    /// input checks refuse to field one).
+    pub fn from_stats(s: &Stats, r: &Rules) -> Minion {
+        let hp = s.hp.unwrap_or(1);
+        Minion {
+            name: s.name.clone(),
+            recruit: s.kind == Kind::Recruit,
+            hand: s.hand,
+            missile: s.missile,
+            attacks: s.attacks,
+            armor: s.armor,
+            hp,
+            max_hp: hp,
+            level: r.clamp_level(s.level),
+            nation: r.nation(&s.nation),
+        }
+    }
+
     /// A shooter has missile attacks; a basher only hand attacks (MC-2).
     pub fn shooter(&self) -> bool {
         self.missile.is_some() && self.attacks > 0

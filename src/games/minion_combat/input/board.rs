@@ -19,8 +19,8 @@ use serde::Deserialize;
 
 use crate::games::file_error::{FileCtx, FileError};
 use crate::games::minion_combat::board::{Board, Placed, Player, Step};
-use crate::games::minion_combat::input::combat::minion_spec;
-use crate::games::minion_combat::rules::{MAX_GROUP, Rules};
+use crate::games::minion_combat::input::combat::{check_group, minion_spec};
+use crate::games::minion_combat::rules::Rules;
 use crate::games::minion_combat::state::{Catalogue, Group};
 
 /// Largest map side.
@@ -165,23 +165,7 @@ pub fn parse(file: &str, text: &str, r: &Rules, cat: &Catalogue) -> Result<Board
             let (ms, _) = minion_spec(spec, cat, r).map_err(|m| cx.err(None, fld("minions"), m))?;
             minions.extend(ms);
         }
-        if minions.is_empty() || minions.len() > MAX_GROUP {
-            return Err(cx.err(
-                None,
-                fld("minions"),
-                format!(
-                    "{} minions: a group holds 1 to {MAX_GROUP} (MC-1)",
-                    minions.len()
-                ),
-            ));
-        }
-        if minions.iter().any(|m| m.recruit != minions[0].recruit) {
-            return Err(cx.err(
-                None,
-                fld("minions"),
-                "recruits and monsters mixed: a group is all recruits or all monsters (MC-1)",
-            ));
-        }
+        check_group(&minions).map_err(|m| cx.err(None, fld("minions"), m))?;
         let k = p as usize;
         let age = ages[k];
         ages[k] += 1;

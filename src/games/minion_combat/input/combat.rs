@@ -137,6 +137,22 @@ pub fn minion_spec(
     Ok((vec![m; n], stats.tags.clone()))
 }
 
+/// MC-1: 1 to 8 minions, all recruits or all monsters.
+pub fn check_group(minions: &[Minion]) -> Result<(), String> {
+    if minions.is_empty() || minions.len() > MAX_GROUP {
+        return Err(format!(
+            "{} minions: a group holds 1 to {MAX_GROUP} (MC-1)",
+            minions.len()
+        ));
+    }
+    if minions.iter().any(|m| m.recruit != minions[0].recruit) {
+        return Err(
+            "recruits and monsters mixed: a group is all recruits or all monsters (MC-1)".into(),
+        );
+    }
+    Ok(())
+}
+
 /// "`name` is not ...: did you mean `X`?", or the fix when no name is close.
 fn unknown<'a>(
     name: &str,
@@ -164,19 +180,13 @@ fn field(s: &Stats, r: &Rules) -> Result<Minion, String> {
             s.name
         ));
     }
-    let hp = s.hp.ok_or_else(|| format!("`{}` has no printed HP (the card prints *): add `hp` to its catalogue entry in your own catalogue", s.name))?;
-    Ok(Minion {
-        name: s.name.clone(),
-        recruit: s.kind == Kind::Recruit,
-        hand: s.hand,
-        missile: s.missile,
-        attacks: s.attacks,
-        armor: s.armor,
-        hp,
-        max_hp: hp,
-        level: r.clamp_level(s.level),
-        nation: r.nation(&s.nation),
-    })
+    if s.hp.is_none() {
+        return Err(format!(
+            "`{}` has no printed HP (the card prints *): add `hp` to its catalogue entry in your own catalogue",
+            s.name
+        ));
+    }
+    Ok(Minion::from_stats(s, r))
 }
 
 /// Parses and checks a combat file against the rules and catalogue; `file` names it in errors.
@@ -228,23 +238,7 @@ pub fn parse(file: &str, text: &str, r: &Rules, cat: &Catalogue) -> Result<Comba
             }
             minions.extend(ms);
         }
-        if minions.is_empty() || minions.len() > MAX_GROUP {
-            return Err(cx.err(
-                None,
-                fld("minions"),
-                format!(
-                    "{} minions: a group holds 1 to {MAX_GROUP} (MC-1)",
-                    minions.len()
-                ),
-            ));
-        }
-        if minions.iter().any(|m| m.recruit != minions[0].recruit) {
-            return Err(cx.err(
-                None,
-                fld("minions"),
-                "recruits and monsters mixed: a group is all recruits or all monsters (MC-1)",
-            ));
-        }
+        check_group(&minions).map_err(|m| cx.err(None, fld("minions"), m))?;
         groups.push(Group {
             name: gf
                 .name

@@ -46,19 +46,7 @@ pub fn plays_exactly(s: &Stats) -> bool {
 
 /// A catalogue minion as fielded, unmodified.
 pub fn fielded(s: &Stats, r: &Rules) -> Minion {
-    let hp = s.hp.unwrap_or(1);
-    Minion {
-        name: s.name.clone(),
-        recruit: s.kind == Kind::Recruit,
-        hand: s.hand,
-        missile: s.missile,
-        attacks: s.attacks,
-        armor: s.armor,
-        hp,
-        max_hp: hp,
-        level: r.clamp_level(s.level),
-        nation: r.nation(&s.nation),
-    }
+    Minion::from_stats(s, r)
 }
 
 /// The random field: which minions, how many, how mixed.
