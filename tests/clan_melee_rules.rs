@@ -72,6 +72,40 @@ fn self_damage_is_one_per_two_ap_past_ten_then_max_drops_by_one() {
     assert_eq!(one_turn(&f, 30, Mode::Sane, 1), [(5, 29), (5, 29)]);
 }
 
+// CM-2: the step runs only above 10 AP, so a zombie deciding at 10 AP or less keeps its
+// negative hp (the original engine; running it always would floor the zombie to 0, dead).
+#[test]
+fn a_zombie_keeps_its_negative_hp_through_a_decision_of_ten_ap_or_less() {
+    assert_eq!(rules::pay(-5, 10), -5);
+    assert_eq!(rules::pay(-5, 0), -5);
+    assert_eq!(
+        rules::pay(-5, 11),
+        0,
+        "paying past 10 AP goes through the damage floor"
+    );
+    assert_eq!(rules::pay(30, 20), 25);
+    let f = field(vec![
+        clan("a", "1", "10", "healer", "0"),
+        clan("b", "1", "10", "healer", "0"),
+    ]);
+    for seed in 0..4 {
+        let mut m = Melee::new();
+        m.setup(&f, 10, &mut match_stream_rng(seed, Stream::Roster));
+        for i in 0..m.p.hp.len() {
+            m.p.hp[i] = -5;
+            m.p.max[i] = 20;
+        }
+        m.turn(
+            &f,
+            Mode::Reference,
+            &mut match_stream_rng(seed, Stream::Battle),
+        );
+        // Each asks 0 AP (no payment), heals its partner by 0, decays: -5 of max 19.
+        assert_eq!(m.p.hp, [-5, -5]);
+        assert_eq!(m.p.max, [19, 19]);
+    }
+}
+
 // CM-3
 #[test]
 fn heal_has_no_floor_and_damage_no_ceiling() {

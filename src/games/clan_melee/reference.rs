@@ -67,7 +67,7 @@ fn get_ap(field: &Field, mode: Mode, me: &mut Member, other: &mut Member) -> i32
     if mode == Mode::Sane && ap < 0 {
         ap = 0;
     }
-    me.hp = rules::damage(me.hp, rules::self_damage(ap));
+    me.hp = rules::pay(me.hp, ap);
     me.max -= 1;
     if me.hp > me.max {
         me.hp = me.max;

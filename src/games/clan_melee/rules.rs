@@ -76,6 +76,17 @@ pub fn self_damage(ap: i32) -> i32 {
     if ap > FREE_AP { (ap - 11) / 2 + 1 } else { 0 }
 }
 
+/// CM-2: hp after paying for `ap`. The step runs only above the free 10 AP, as the original
+/// engine does: run at every decision, its floor would reset a zombie's negative hp to 0.
+#[inline]
+pub fn pay(hp: i32, ap: i32) -> i32 {
+    if ap > FREE_AP {
+        damage(hp, self_damage(ap))
+    } else {
+        hp
+    }
+}
+
 /// CM-3: heal: hp += x, then no more than max. No floor: a negative heal hurts.
 #[inline]
 pub fn heal(hp: i32, max: i32, x: i32) -> i32 {

@@ -477,7 +477,7 @@ fn decide(
         *ohp = rules::damage(*ohp, d);
     }
     let ap = mode.floor(rules::cap(raw, *hp));
-    *hp = rules::damage(*hp, rules::self_damage(ap));
+    *hp = rules::pay(*hp, ap);
     (*hp, *max) = rules::decay(*hp, *max);
     ap
 }
