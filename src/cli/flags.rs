@@ -134,3 +134,21 @@ pub fn simulate_job<'a, S: crate::platform::runner::Simulation>(
         experiment: None,
     })
 }
+
+/// The progress bar of a study of `total` `unit`s (hidden with `--quiet`).
+pub fn study_bar(total: u64, quiet: bool, unit: &str) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr_with_hz(4));
+    b.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit}"
+        ))
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    b.enable_steady_tick(std::time::Duration::from_millis(250));
+    b
+}

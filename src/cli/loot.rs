@@ -1,12 +1,11 @@
 //! `skirmish loot play|check|odds`, `simulate loot` and `analyze loot items` (Loot Arena).
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::flags::{RunFlags, default_threads, encoder, simulate_job, split_specs};
+use super::flags::{RunFlags, default_threads, encoder, simulate_job, split_specs, study_bar};
 use crate::games::loot_arena::analysis::{items as study, odds};
 use crate::games::loot_arena::input::{self, battle::BattleFile};
 use crate::games::loot_arena::kernel::battle::{Battle, Silent};
@@ -363,23 +362,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         sets,
     };
     let pool = crate::platform::runner::pool(threads)?;
-    let pb = if f.quiet {
-        ProgressBar::hidden()
-    } else {
-        let b = ProgressBar::with_draw_target(
-            Some(st.planned()),
-            ProgressDrawTarget::stderr_with_hz(4),
-        );
-        b.set_style(
-            ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} battles",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        b.enable_steady_tick(Duration::from_millis(250));
-        b
-    };
+    let pb = study_bar(st.planned(), f.quiet, "battles");
     let start = Instant::now();
     let tick = |n: u64| pb.set_position(n);
     let found = pool.install(|| st.run(f.seed, &tick));

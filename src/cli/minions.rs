@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{RunFlags, default_threads, encoder, simulate_job};
+use super::flags::{RunFlags, default_threads, encoder, simulate_job, study_bar};
 use crate::games::minion_combat::input::{self, combat::CombatFile};
 use crate::games::minion_combat::reference::{Quiet, combat};
 use crate::games::minion_combat::rules::Rules;
@@ -495,8 +495,7 @@ pub struct StudyFlags {
 pub fn study(f: &StudyFlags) -> Result<String, String> {
     use crate::games::minion_combat::analysis::study;
     use crate::platform::tally::thousands;
-    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
 
     let field = f.field.field()?;
     let threads = f.threads.unwrap_or_else(default_threads);
@@ -518,23 +517,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         archer: f.archer.clone(),
     };
     let pool = crate::platform::runner::pool(threads)?;
-    let pb = if f.quiet {
-        ProgressBar::hidden()
-    } else {
-        let b = ProgressBar::with_draw_target(
-            Some(st.planned()),
-            ProgressDrawTarget::stderr_with_hz(4),
-        );
-        b.set_style(
-            ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} combats",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        b.enable_steady_tick(Duration::from_millis(250));
-        b
-    };
+    let pb = study_bar(st.planned(), f.quiet, "combats");
     let start = Instant::now();
     let tick = |n: u64| pb.inc(n);
     let found = pool.install(|| st.run(f.seed, &tick));
