@@ -284,11 +284,6 @@ impl Combat {
         (unaimed, ready)
     }
 
-    /// Idle minions (MC-8): living combatants without a victim.
-    fn idle(&self) -> u16 {
-        self.alive & self.combatants & self.masks().0
-    }
-
     /// R2 (MC-9..MC-12).
     fn choose_victims(&mut self, first: usize, r: &Rules, dice: &mut impl Dice) {
         if self.round == 1 {
@@ -300,9 +295,12 @@ impl Combat {
             }
             return;
         }
-        self.pair_bashers(first, dice);
-        // A choice sets only the chooser's victim, so who is idle is settled once.
-        let idle = self.idle() & self.masks().1;
+        // Idle minions (MC-8): living combatants without a victim. Pairing takes some of them;
+        // a choice sets only the chooser's victim, so who is left idle is settled once.
+        let (unaimed, ready) = self.masks();
+        let idle = self.alive & self.combatants & unaimed;
+        let paired = self.pair_bashers(first, idle & !self.shooters, dice);
+        let idle = idle & !paired & ready;
         for s in [first, 1 - first] {
             let mut todo = idle & SIDE[s];
             while todo != 0 {
@@ -313,11 +311,11 @@ impl Combat {
         }
     }
 
-    /// MC-10: each side's idle bashers in a random order, paired off one to one.
-    fn pair_bashers(&mut self, first: usize, dice: &mut impl Dice) {
+    /// MC-10: each side's idle `bashers` in a random order, paired off one to one; returns the
+    /// paired minions as a mask.
+    fn pair_bashers(&mut self, first: usize, bashers: u16, dice: &mut impl Dice) -> u16 {
         let mut lists = [[0u8; MAX_GROUP]; 2];
         let mut len = [0usize; 2];
-        let bashers = self.idle() & !self.shooters;
         for s in 0..2 {
             let mut b = bashers & SIDE[s];
             while b != 0 {
@@ -331,11 +329,14 @@ impl Combat {
             }
         }
         let (a, b) = (first, 1 - first);
+        let mut paired = 0u16;
         for k in 0..len[a].min(len[b]) {
             let (x, y) = (lists[a][k], lists[b][k]);
             self.victim[x as usize] = y;
             self.victim[y as usize] = x;
+            paired |= 1 << x | 1 << y;
         }
+        paired
     }
 
     /// MC-14: the six tiebreakers over the living enemies of slot `x`.
