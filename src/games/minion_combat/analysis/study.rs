@@ -140,15 +140,14 @@ fn units(ms: &[Minion], r: &Rules) -> Vec<Unit> {
 }
 
 /// Plays `n` combats of `a` against `b`, side of precedence alternating, into `a`'s win points.
-fn ladder(a: &[Unit], b: &[Unit], r: &Rules, seed: u64, q: u64, cell: u64, n: u64) -> Mean {
+/// Side 0's win points over combats `0..n` in parallel; `play(kernel, m)` plays combat m.
+fn points(n: u64, play: impl Fn(&mut Combat, u64) -> Outcome + Sync) -> Mean {
     (0..n)
         .into_par_iter()
         .fold(
             || (Combat::new(), Mean::default()),
             |(mut k, mut acc), m| {
-                let s = match_seed(seed, index(q, cell, m));
-                let o = k.play([a, b], (m & 1) as usize, r, s, &mut Silent);
-                acc.add(o.points(0) as i64);
+                acc.add(play(&mut k, m).points(0) as i64);
                 (k, acc)
             },
         )
@@ -157,6 +156,13 @@ fn ladder(a: &[Unit], b: &[Unit], r: &Rules, seed: u64, q: u64, cell: u64, n: u6
             x.merge(&y);
             x
         })
+}
+
+fn ladder(a: &[Unit], b: &[Unit], r: &Rules, seed: u64, q: u64, cell: u64, n: u64) -> Mean {
+    points(n, |k, m| {
+        let s = match_seed(seed, index(q, cell, m));
+        k.play([a, b], (m & 1) as usize, r, s, &mut Silent)
+    })
 }
 
 impl Study {
@@ -332,23 +338,11 @@ impl Study {
     /// `g`'s win points against field opponents (side 1 of the field's draws).
     fn against_field(&self, g: &[Unit], seed: u64, q: u64, r: &Rules) -> Mean {
         let f = &self.field;
-        (0..self.combats)
-            .into_par_iter()
-            .fold(
-                || (Combat::new(), Mean::default()),
-                |(mut k, mut acc), m| {
-                    let s = match_seed(seed, index(q, 0, m));
-                    let d = f.draw(m, s);
-                    let o = k.play([g, d.sides()[1]], d.first, r, s, &mut Silent);
-                    acc.add(o.points(0) as i64);
-                    (k, acc)
-                },
-            )
-            .map(|(_, m)| m)
-            .reduce(Mean::default, |mut x, y| {
-                x.merge(&y);
-                x
-            })
+        points(self.combats, |k, m| {
+            let s = match_seed(seed, index(q, 0, m));
+            let d = f.draw(m, s);
+            k.play([g, d.sides()[1]], d.first, r, s, &mut Silent)
+        })
     }
 
     /// A nation's group with its ability (`a`) and without (`b`), paired on the field's draws.
