@@ -40,6 +40,9 @@ pub enum Stream {
     Minions = 11,
     /// Minion Combat's random groups in simulations and analyses (MC-31).
     MinionField = 12,
+    /// Loot Arena's royale: a game's key, from which spawns, loot, splits and battle seeds are
+    /// read by their place (LA-49).
+    Royale = 13,
 }
 
 /// SplitMix64's finaliser: a bijective 64-bit mixer with full avalanche.

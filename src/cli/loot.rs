@@ -7,12 +7,14 @@ use clap::Args;
 
 use super::flags::{RunFlags, default_threads, encoder, simulate_job, split_specs, study_bar};
 use crate::games::loot_arena::analysis::{items as study, odds};
-use crate::games::loot_arena::input::{self, battle::BattleFile};
+use crate::games::loot_arena::input::{self, battle::BattleFile, royale::RoyaleFile};
 use crate::games::loot_arena::kernel::battle::{Battle, Silent};
+use crate::games::loot_arena::kernel::royale::{Quiet, Royale};
 use crate::games::loot_arena::policy::Policy;
 use crate::games::loot_arena::rules::{Class, Rules, show_frac};
 use crate::games::loot_arena::simulation::battles::{Field, summary};
 use crate::games::loot_arena::state::Catalogue;
+use crate::games::loot_arena::trace::royale::{RoyaleNarrator, RoyaleTrace, mark};
 use crate::games::loot_arena::trace::{JsonTrace, Narrator};
 use crate::platform::tally::thousands;
 
@@ -42,7 +44,9 @@ impl DataFlags {
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// Battle file (TOML) [default: the built-in experiments/loot-arena/battle.toml].
+    /// Battle file or royale file (TOML) [default: the built-in
+    /// experiments/loot-arena/battle.toml]. A royale file (players with a `strategy`, e.g.
+    /// experiments/loot-arena/royale.toml) plays one whole game.
     pub file: Option<PathBuf>,
     /// Tell every roll and its arithmetic, the way the rules' example writes it.
     #[arg(long, conflicts_with = "trace")]
@@ -73,6 +77,15 @@ fn load_battle(file: Option<&Path>, r: &Rules, cat: &Catalogue) -> Result<Battle
 /// `skirmish loot play`.
 pub fn play(a: &PlayArgs) -> Result<String, String> {
     let (r, cat) = a.data.load()?;
+    if let Some(p) = &a.file {
+        let text =
+            crate::games::file_error::read(p, "Loot Arena file").map_err(|e| e.to_string())?;
+        if input::royale::is_royale(&text) {
+            let g = input::royale::parse(&p.display().to_string(), &text, &r)
+                .map_err(|e| e.to_string())?;
+            return Ok(play_royale(a, &g, &r, &cat));
+        }
+    }
     let b = load_battle(a.file.as_deref(), &r, &cat)?;
     let seed = a.seed.unwrap_or(b.seed);
     let mut battle = Battle::new();
@@ -92,8 +105,31 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
     Ok(n.out)
 }
 
-/// `skirmish loot check FILE`: a battle, a rules file or an item catalogue, told apart by what
-/// it holds.
+/// One whole royale (LA-40..LA-48): narrated, traced, or its places only.
+fn play_royale(a: &PlayArgs, g: &RoyaleFile, r: &Rules, cat: &Catalogue) -> String {
+    let seed = a.seed.unwrap_or(g.seed);
+    let mut engine = Royale::new();
+    let mut battle = Battle::new();
+    if a.trace {
+        let mut t = RoyaleTrace::new(cat, r);
+        let rep = engine.play(&g.seats, cat, r, seed, &mut battle, &mut t);
+        t.finish(rep);
+        return t.out;
+    }
+    let specs: Vec<String> = g.seats.iter().map(|s| s.spec()).collect();
+    let mut n = RoyaleNarrator::new(&g.names, &specs, cat, r);
+    let rep = if a.narrate {
+        engine.play(&g.seats, cat, r, seed, &mut battle, &mut n)
+    } else {
+        n.out.clear();
+        engine.play(&g.seats, cat, r, seed, &mut battle, &mut Quiet)
+    };
+    n.finish(rep);
+    n.out
+}
+
+/// `skirmish loot check FILE`: a battle, a royale, a rules file or an item catalogue, told
+/// apart by what they hold.
 pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
     let text =
         crate::games::file_error::read(path, "Loot Arena file").map_err(|e| e.to_string())?;
@@ -110,6 +146,20 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
                 it.label(),
                 it.dice
             ));
+        }
+        return Ok(out);
+    }
+    if input::royale::is_royale(&text) {
+        let (r, _) = data.load()?;
+        let g = input::royale::parse(&name, &text, &r).map_err(|e| e.to_string())?;
+        let side = r.royale.side_for(g.seats.len() as u32);
+        let mut out = format!(
+            "{name}: a royale of {} players on a {side}x{side} map, seed {}\n",
+            g.seats.len(),
+            g.seed
+        );
+        for (p, (n, s)) in g.names.iter().zip(&g.seats).enumerate() {
+            out.push_str(&format!("  {} {n}: {}\n", mark(p), s.spec()));
         }
         return Ok(out);
     }

@@ -121,3 +121,52 @@ impl Log for Rolls {
         }
     }
 }
+
+/// The royale's own randomness (LA-49), read like a battle's dice: draw k of purpose p for
+/// subject s (a player, a cell, a battle) in round g is `keyed_bits(key, game_place(g, p, s, k))`,
+/// so a player's loot never depends on how much the others looted, and a battle's dice come
+/// from its own seed (drawn at its place here), never from the game's earlier draws.
+///
+/// | purpose | subject | what |
+/// | --- | --- | --- |
+/// | `SPAWN` (0) | draw k | the shuffle that gives players distinct cells (LA-40) |
+/// | `MERGE` (1) | a player | its side of the middle line when the map shrinks (LA-41) |
+/// | `STEP` (2) | a player | a `wanderer`'s random step |
+/// | `LOOT` (3) | a player | action k: the item's tier, kind and pick (LA-42) |
+/// | `SPLIT` (4) | a cell | the shuffle that pairs the players on it (LA-46) |
+/// | `TWICE` (5) | a cell | who fights the odd player (LA-46) |
+/// | `BATTLE` (6) | a battle | the battle's seed (its dice follow LA-30) |
+pub mod royale {
+    pub const SPAWN: u64 = 0;
+    pub const MERGE: u64 = 1;
+    pub const STEP: u64 = 2;
+    pub const LOOT: u64 = 3;
+    pub const SPLIT: u64 = 4;
+    pub const TWICE: u64 = 5;
+    pub const BATTLE: u64 = 6;
+
+    /// The game's key, from its seed.
+    #[inline]
+    pub fn key(seed: u64) -> u64 {
+        let s = crate::rng::match_stream_seed(seed, crate::rng::Stream::Royale);
+        u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]])
+    }
+
+    /// The place of draw `k` (under 4096) of `purpose` for `subject` (under 4096) in round `g`.
+    #[inline]
+    pub fn place(g: u32, purpose: u64, subject: u64, k: u64) -> u64 {
+        ((g as u64) << 28) | (purpose << 24) | (subject << 12) | k
+    }
+
+    /// Draw k of a place as 64 random bits.
+    #[inline]
+    pub fn bits(key: u64, g: u32, purpose: u64, subject: u64, k: u64) -> u64 {
+        crate::rng::keyed_bits(key, place(g, purpose, subject, k))
+    }
+
+    /// A number in `0..n` from 64 random bits (multiply-shift).
+    #[inline]
+    pub fn below(bits: u64, n: u64) -> u64 {
+        ((bits as u128 * n as u128) >> 64) as u64
+    }
+}

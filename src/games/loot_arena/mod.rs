@@ -16,4 +16,5 @@ pub mod reference;
 pub mod rules;
 pub mod simulation;
 pub mod state;
+pub mod strategy;
 pub mod trace;

@@ -370,6 +370,130 @@ pub struct Rules {
     pub item_slots: u32,
     /// Between battles (part 2): damage stays and the dead stay dead (LA-17).
     pub carry_damage: bool,
+    /// The whole battle royale (part 2, LA-40..LA-49).
+    pub royale: Royale,
+}
+
+/// Most players in a royale (the map's cells bound it further, LA-40).
+pub const MAX_PLAYERS: usize = 64;
+/// Most items a player holds unequipped (LA-44).
+pub const MAX_BAG: u32 = 16;
+/// Most looting actions a round (LA-43).
+pub const MAX_LOOT_ACTIONS: u32 = 16;
+
+/// What a cell's loot is like: the map's corners, edges and centre (LA-42).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Ring {
+    Corner = 0,
+    Edge = 1,
+    Centre = 2,
+}
+
+impl Ring {
+    pub const ALL: [Ring; 3] = [Ring::Corner, Ring::Edge, Ring::Centre];
+    pub fn key(self) -> &'static str {
+        ["corner", "edge", "centre"][self as usize]
+    }
+    /// The ring of cell (x, y) on a map of `side` (LA-42): on two borders a corner, on one an
+    /// edge, else the centre (a 2x2 map is four corners).
+    pub fn of(x: u32, y: u32, side: u32) -> Ring {
+        let border = |v: u32| (v == 0 || v + 1 == side) as u32;
+        match border(x) + border(y) {
+            2 => Ring::Corner,
+            1 => Ring::Edge,
+            _ => Ring::Centre,
+        }
+    }
+}
+
+/// Where a player on the middle line of a shrinking map goes (LA-41).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Merge {
+    /// Either side at random, drawn per player and axis from the game's seed.
+    Random,
+    /// The lower side (north, west).
+    Low,
+}
+
+/// Who fights twice when an odd number of players share a tile (LA-46).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Twice {
+    /// One of the players paired in the first battles, at random among those still in.
+    Random,
+    /// The one of those with the most health left on its living champions.
+    Healthiest,
+}
+
+/// The royale's numbers and readings (LA-40..LA-49).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Royale {
+    /// The starting map's side (4: a 4x4 grid, LA-40).
+    pub side: u32,
+    /// `(players, side)`: when that many players or fewer are still in, the map has that side
+    /// (the seed's 3x3 at 9 and 2x2 at 4), largest first.
+    pub shrink: Vec<(u32, u32)>,
+    pub merge: Merge,
+    /// Looting actions a round (the seed's "three looting actions by default", LA-43).
+    pub loot_actions: u32,
+    /// Tier weights by ring (`odds[ring][tier]`, LA-42).
+    pub odds: [[u32; 4]; 3],
+    /// Kind weights of a found item (Physical, Magical, Support, Defensive).
+    pub kinds: [u32; 4],
+    /// Items a cell's pool holds; 0: endless (every draw fresh). A finite pool refills when
+    /// the map shrinks (LA-42).
+    pub pool: u32,
+    /// Items a player keeps unequipped (LA-44).
+    pub bag: u32,
+    pub twice: Twice,
+    /// Rounds after which a game stops, reported as a turn cap (LA-48).
+    pub max_rounds: u32,
+}
+
+impl Default for Royale {
+    fn default() -> Royale {
+        Royale {
+            side: 4,
+            shrink: vec![(9, 3), (4, 2)],
+            merge: Merge::Random,
+            loot_actions: 3,
+            odds: [[60, 30, 9, 1], [40, 35, 20, 5], [20, 35, 30, 15]],
+            kinds: [1, 1, 1, 1],
+            pool: 0,
+            bag: 6,
+            twice: Twice::Random,
+            max_rounds: 60,
+        }
+    }
+}
+
+impl Royale {
+    /// Whether a game of `players` can start (LA-40): at least two, each on a cell of its own.
+    pub fn check_players(&self, players: usize) -> Result<(), String> {
+        let side = self.side_for(players as u32);
+        let cells = (side * side) as usize;
+        if players < 2 {
+            return Err(format!("{players} players: a royale needs at least 2"));
+        }
+        if players > cells.min(MAX_PLAYERS) {
+            return Err(format!(
+                "{players} players: a {side}x{side} map has {cells} cells and each player spawns \
+                 on its own (at most {}); fewer players, or a larger `royale.side`",
+                cells.min(MAX_PLAYERS)
+            ));
+        }
+        Ok(())
+    }
+    /// The map's side while `players` are still in (LA-40).
+    pub fn side_for(&self, players: u32) -> u32 {
+        let mut side = self.side;
+        for &(n, s) in &self.shrink {
+            if players <= n {
+                side = side.min(s);
+            }
+        }
+        side
+    }
 }
 
 impl Default for Rules {
@@ -435,6 +559,7 @@ impl Default for Rules {
             support_items: s,
             item_slots: 2,
             carry_damage: true,
+            royale: Royale::default(),
         }
     }
 }

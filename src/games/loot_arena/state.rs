@@ -157,3 +157,96 @@ impl Outcome {
         }
     }
 }
+
+/// Most items a player may hold at once: a full bag and every champion's gear, plus a round's
+/// loot and a fallen champion's gear before the Equipment phase trims the bag (LA-44).
+pub const MAX_HELD: usize = 64;
+
+/// One of a player's four champions in the royale (LA-44, LA-45): health left (0 or below:
+/// fallen for good) and what it wears.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Champ {
+    pub health: i32,
+    pub items: [u16; MAX_ITEM_SLOTS as usize],
+    pub armor: u16,
+}
+
+impl Champ {
+    pub const BARE: Champ = Champ {
+        health: 0,
+        items: [NO_ITEM; MAX_ITEM_SLOTS as usize],
+        armor: NO_ITEM,
+    };
+    #[inline]
+    pub fn alive(&self) -> bool {
+        self.health > 0
+    }
+    /// Items worn (carried and armor).
+    pub fn worn(&self) -> usize {
+        self.items.iter().filter(|&&i| i != NO_ITEM).count() + (self.armor != NO_ITEM) as usize
+    }
+}
+
+/// A player's champions (in `Class::ALL` order) and its bag of unequipped items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gear {
+    pub champs: [Champ; 4],
+    pub bag: [u16; MAX_HELD],
+    pub bag_len: u8,
+}
+
+impl Gear {
+    pub const EMPTY: Gear = Gear {
+        champs: [Champ::BARE; 4],
+        bag: [NO_ITEM; MAX_HELD],
+        bag_len: 0,
+    };
+    /// Four bare champions at full health.
+    pub fn fresh(health: [i32; 4]) -> Gear {
+        let mut g = Gear::EMPTY;
+        for (c, h) in g.champs.iter_mut().zip(health) {
+            c.health = h;
+        }
+        g
+    }
+    pub fn bag(&self) -> &[u16] {
+        &self.bag[..self.bag_len as usize]
+    }
+    /// Puts an item in the bag; a bag already holding `MAX_HELD` drops it (never reached: the
+    /// Equipment phase trims the bag each round).
+    #[inline]
+    pub fn stow(&mut self, item: u16) {
+        if (self.bag_len as usize) < MAX_HELD {
+            self.bag[self.bag_len as usize] = item;
+            self.bag_len += 1;
+        }
+    }
+    /// Living champions.
+    pub fn living(&self) -> usize {
+        self.champs.iter().filter(|c| c.alive()).count()
+    }
+    /// Health left on the living champions.
+    pub fn health(&self) -> i32 {
+        self.champs.iter().map(|c| c.health.max(0)).sum()
+    }
+    /// Items held: worn by the living and in the bag.
+    pub fn held(&self) -> usize {
+        self.champs
+            .iter()
+            .filter(|c| c.alive())
+            .map(|c| c.worn())
+            .sum::<usize>()
+            + self.bag_len as usize
+    }
+    /// A fallen champion's gear goes to the bag (LA-45).
+    pub fn strip(&mut self, c: usize) {
+        let ch = self.champs[c];
+        for i in ch.items.into_iter().chain([ch.armor]) {
+            if i != NO_ITEM {
+                self.stow(i);
+            }
+        }
+        self.champs[c].items = [NO_ITEM; MAX_ITEM_SLOTS as usize];
+        self.champs[c].armor = NO_ITEM;
+    }
+}

@@ -13,8 +13,9 @@ use serde::Deserialize;
 
 use crate::games::file_error::{FileCtx, FileError};
 use crate::games::loot_arena::rules::{
-    Class, Crit, CritStage, Dice, HealerEffects, Judge, Kind, MAX_ITEM_SLOTS, MAX_ROUNDS_PER_SET,
-    MAX_SETS, Rounding, Rules, Stacking, TwoHealers, Weight, frac,
+    Class, Crit, CritStage, Dice, HealerEffects, Judge, Kind, MAX_BAG, MAX_ITEM_SLOTS,
+    MAX_LOOT_ACTIONS, MAX_ROUNDS_PER_SET, MAX_SETS, Merge, Ring, Rounding, Royale, Rules, Stacking,
+    Twice, TwoHealers, Weight, frac,
 };
 
 #[derive(Deserialize, Default)]
@@ -48,6 +49,39 @@ struct File {
     support_items: Option<Vec<String>>,
     item_slots: Option<u32>,
     carry_damage: Option<bool>,
+    royale: Option<RoyaleFile>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RoyaleFile {
+    side: Option<u32>,
+    shrink: Option<Vec<[u32; 2]>>,
+    merge: Option<MergeFile>,
+    loot_actions: Option<u32>,
+    odds: Option<OddsFile>,
+    kinds: Option<KindsFile>,
+    pool: Option<u32>,
+    bag: Option<u32>,
+    twice: Option<TwiceFile>,
+    max_rounds: Option<u32>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct OddsFile {
+    corner: Option<[u32; 4]>,
+    edge: Option<[u32; 4]>,
+    centre: Option<[u32; 4]>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct KindsFile {
+    physical: Option<u32>,
+    magical: Option<u32>,
+    support: Option<u32>,
+    defensive: Option<u32>,
 }
 
 #[derive(Deserialize, Default)]
@@ -81,6 +115,99 @@ choice!(RoundingFile => Rounding { HalfUp => HalfUp, HalfEven => HalfEven, Down 
 choice!(TwoHealersFile => TwoHealers { Any => Any, Opposing => Opposing, Never => Never });
 choice!(HealerEffectsFile => HealerEffects { WhileAlive => WhileAlive, WholeBattle => WholeBattle });
 choice!(JudgeFile => Judge { HealthShare => HealthShare, Draw => Draw });
+choice!(MergeFile => Merge { Random => Random, Low => Low });
+choice!(TwiceFile => Twice { Random => Random, Healthiest => Healthiest });
+
+/// The `[royale]` table (LA-40..LA-48).
+fn royale(cx: &FileCtx, f: &RoyaleFile, s: &mut Royale) -> Result<(), FileError> {
+    let range = |field: &str, v: Option<u32>, lo: u32, hi: u32, into: &mut u32| {
+        if let Some(v) = v {
+            if !(lo..=hi).contains(&v) {
+                return Err(cx.err(None, field, format!("{v}: give {lo} to {hi}")));
+            }
+            *into = v;
+        }
+        Ok(())
+    };
+    range("royale.side", f.side, 1, 8, &mut s.side)?;
+    range(
+        "royale.loot_actions",
+        f.loot_actions,
+        0,
+        MAX_LOOT_ACTIONS,
+        &mut s.loot_actions,
+    )?;
+    range("royale.pool", f.pool, 0, 1000, &mut s.pool)?;
+    range("royale.bag", f.bag, 0, MAX_BAG, &mut s.bag)?;
+    range(
+        "royale.max_rounds",
+        f.max_rounds,
+        1,
+        10_000,
+        &mut s.max_rounds,
+    )?;
+    if let Some(list) = &f.shrink {
+        let mut last = (u32::MAX, s.side);
+        for &[players, side] in list {
+            if players == 0 || players >= last.0 || side == 0 || side >= last.1 {
+                return Err(cx.err(
+                    None,
+                    "royale.shrink",
+                    format!(
+                        "[{players}, {side}]: list [players, side] pairs with fewer players and a \
+                         smaller side each time, every side below `side` ({})",
+                        s.side
+                    ),
+                ));
+            }
+            last = (players, side);
+        }
+        s.shrink = list.iter().map(|&[p, q]| (p, q)).collect();
+    }
+    if let Some(m) = f.merge {
+        s.merge = m.into();
+    }
+    if let Some(t) = f.twice {
+        s.twice = t.into();
+    }
+    if let Some(o) = &f.odds {
+        for (ring, row) in [
+            (Ring::Corner, o.corner),
+            (Ring::Edge, o.edge),
+            (Ring::Centre, o.centre),
+        ] {
+            let Some(row) = row else { continue };
+            if row.iter().sum::<u32>() == 0 || row.iter().any(|&w| w > 1_000_000) {
+                return Err(cx.err(
+                    None,
+                    format!("royale.odds.{}", ring.key()),
+                    "give four weights (common, uncommon, rare, legendary), 0 to 1000000, not all 0",
+                ));
+            }
+            s.odds[ring as usize] = row;
+        }
+    }
+    if let Some(k) = &f.kinds {
+        let mut w = s.kinds;
+        for (i, v) in [k.physical, k.magical, k.support, k.defensive]
+            .into_iter()
+            .enumerate()
+        {
+            if let Some(v) = v {
+                w[i] = v;
+            }
+        }
+        if w.iter().sum::<u32>() == 0 || w.iter().any(|&x| x > 1_000_000) {
+            return Err(cx.err(
+                None,
+                "royale.kinds",
+                "give weights 0 to 1000000 for physical, magical, support, defensive, not all 0",
+            ));
+        }
+        s.kinds = w;
+    }
+    Ok(())
+}
 
 fn kinds(cx: &FileCtx, field: &str, v: &[String], carried_only: bool) -> Result<u8, FileError> {
     let mut bits = 0;
@@ -280,6 +407,9 @@ pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
         r.item_slots = n;
     }
     r.carry_damage = f.carry_damage.unwrap_or(r.carry_damage);
+    if let Some(rf) = &f.royale {
+        royale(&cx, rf, &mut r.royale)?;
+    }
     Ok(r)
 }
 

@@ -1,2 +1,3 @@
-//! Loot Arena's optimised kernel: the 2v2 battle.
+//! Loot Arena's optimised kernel: the 2v2 battle, and the whole royale around it.
 pub mod battle;
+pub mod royale;

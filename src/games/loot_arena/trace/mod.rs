@@ -7,6 +7,8 @@
 
 use std::fmt::Write as _;
 
+pub mod royale;
+
 use crate::games::loot_arena::draws::{ACTION, BASE, DEFENCE, EVADE, ITEM, Rolls};
 use crate::games::loot_arena::kernel::battle::{Hook, Strike, Struck};
 use crate::games::loot_arena::policy::Set;
@@ -87,7 +89,12 @@ impl<'a> Narrator<'a> {
                     rules.class(f[c].class).dice
                 ));
             }
-            let _ = writeln!(out, "{} fields {} and {}", players[s], parts[0], parts[1]);
+            // A royale player with one champion left fields it alone (LA-46).
+            let _ = match (f[2 * s].health > 0, f[2 * s + 1].health > 0) {
+                (true, false) => writeln!(out, "{} fields {} alone", players[s], parts[0]),
+                (false, true) => writeln!(out, "{} fields {} alone", players[s], parts[1]),
+                _ => writeln!(out, "{} fields {} and {}", players[s], parts[0], parts[1]),
+            };
         }
         let kinds = [0, 1, 2, 3]
             .map(|c| [0, 1, 2, 3].map(|s| cat.get(f[c].items[s]).map_or(0, |i| i.kind.bit())));

@@ -1,0 +1,519 @@
+//! Players of the whole royale as strategies (LA-50): where to move, what to equip, which two
+//! champions to field, and how to write their sets (a part-1 [`Policy`]). A strategy sees only
+//! what a forum player sees ([`View`]: the map with everyone's place, its own champions and bag,
+//! and what it saw of the players it shared a tile with), never another player's gear or plans.
+//! Named with parameters, `centre(equip=plain, sets=medic)`, like the other games' policies.
+
+use crate::games::loot_arena::policy::Policy;
+use crate::games::loot_arena::rules::{Class, Dice, Kind, MAX_ITEM_SLOTS, Ring, Rules};
+use crate::games::loot_arena::state::{Catalogue, Champ, Gear, MAX_HELD, NO_ITEM};
+
+/// A cell's index on a map of side s: `y * s + x`; `OUT` for a player who is out.
+pub const OUT: u8 = u8::MAX;
+
+/// What a player sees when it decides.
+pub struct View<'a> {
+    pub me: usize,
+    pub round: u32,
+    pub side: u32,
+    /// Every player's cell (the map is public: "player locations will be shown on the map").
+    pub cell: &'a [u8],
+    /// Health this player saw on each other's living champions when they last shared a tile
+    /// ("their living Champions, as well as the Champions' health"); -1: never met.
+    pub seen: &'a [i32],
+    pub gear: &'a Gear,
+    pub rules: &'a Rules,
+}
+
+/// Chebyshev distance between two cells of a map of side s: the moves from one to the other.
+#[inline]
+pub fn cheb(a: u8, b: u8, side: u32) -> u32 {
+    let s = side as i32;
+    let (ax, ay, bx, by) = (a as i32 % s, a as i32 / s, b as i32 % s, b as i32 / s);
+    (ax - bx).unsigned_abs().max((ay - by).unsigned_abs())
+}
+
+/// The cells a player on `cell` may end its move on (LA-43): staying first, then the eight
+/// neighbours on the map, north-west to south-east.
+#[inline]
+pub fn reachable(cell: u8, side: u32) -> ([u8; 9], usize) {
+    let s = side as i32;
+    let (x, y) = (cell as i32 % s, cell as i32 / s);
+    let mut out = [cell; 9];
+    let mut n = 1;
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let (nx, ny) = (x + dx, y + dy);
+            if (dx, dy) != (0, 0) && (0..s).contains(&nx) && (0..s).contains(&ny) {
+                out[n] = (ny * s + nx) as u8;
+                n += 1;
+            }
+        }
+    }
+    (out, n)
+}
+
+/// The ring of a cell on a map of side s (LA-42).
+#[inline]
+pub fn ring(cell: u8, side: u32) -> Ring {
+    Ring::of(cell as u32 % side, cell as u32 / side, side)
+}
+
+/// How a strategy moves (LA-50).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// Never moves: another go at the same pool every round.
+    Stay,
+    /// Heads for the centre cells (the richest pools), then stays.
+    Centre,
+    /// Moves to the reachable cell the fewest other players can also reach (staying on a tie,
+    /// then the richer ring).
+    Avoid,
+    /// Heads for the weakest player it knows of (the least health it saw; a player never met
+    /// counts as unhurt), the nearest of those on a tie.
+    Hunt,
+    /// A random reachable cell.
+    Random,
+    /// Weighs each reachable cell: `greed` per ring step toward the centre, minus `fear` per
+    /// player who could reach it and is not known to be weaker, plus `fear / 2` per one known
+    /// to be weaker (a fight it expects to win).
+    Smart { greed: u8, fear: u8 },
+}
+
+/// How a strategy equips (LA-44).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Equip {
+    /// Items by value, each to the living champion it is worth most to: an item's mean dice,
+    /// x1.25 with affinity, counted where the champion's actions use it.
+    Greedy,
+    /// The same without affinity: every champion values an item at its mean dice.
+    Plain,
+}
+
+/// Which two champions a strategy fields (LA-46).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// The two with the most health left.
+    Strongest,
+    /// The Healer while it lives (it makes its partner strong against both other types), with
+    /// the healthiest other.
+    Healer,
+    /// The pair with the best strengths against the opponent's living champions, then health.
+    Counter,
+}
+
+/// A player of the royale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strategy {
+    pub movement: Move,
+    pub equip: Equip,
+    pub field: Field,
+    /// How its fielded champions write their sets (part 1's policies, LA-20).
+    pub sets: Policy,
+}
+
+/// The named strategies and what they stand for.
+pub const NAMED: &[(&str, &str)] = &[
+    ("looter", "never moves: loots its spawn cell every round"),
+    ("centre", "heads for the centre's richer pools"),
+    ("avoider", "moves where the fewest others can reach"),
+    ("hunter", "heads for the weakest player it knows of"),
+    ("wanderer", "a random step each round"),
+    (
+        "smart(greed=3, fear=4)",
+        "weighs the richer ring against who could share the tile; fields the Healer pair, \
+         medic sets",
+    ),
+    (
+        "<any>(equip=greedy|plain, field=strongest|healer|counter, sets=<a part-1 policy>)",
+        "any of the above with other equipment, fielding or sets",
+    ),
+];
+
+impl Strategy {
+    pub fn parse(spec: &str) -> Result<Strategy, String> {
+        let s = spec.trim();
+        let (name, args) = match s.split_once('(') {
+            Some((n, rest)) => {
+                let Some(inner) = rest.trim_end().strip_suffix(')') else {
+                    return Err(format!("`{s}`: close the parentheses"));
+                };
+                (n.trim(), inner)
+            }
+            None => (s, ""),
+        };
+        let attack = Policy::parse("attack").expect("a named policy");
+        let mut st = Strategy {
+            movement: Move::Stay,
+            equip: Equip::Greedy,
+            field: Field::Strongest,
+            sets: attack,
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "looter" => {}
+            "centre" | "center" => st.movement = Move::Centre,
+            "avoider" => st.movement = Move::Avoid,
+            "hunter" => st.movement = Move::Hunt,
+            "wanderer" => st.movement = Move::Random,
+            "smart" => {
+                st.movement = Move::Smart { greed: 3, fear: 4 };
+                st.field = Field::Healer;
+                st.sets = Policy::parse("medic").expect("a named policy");
+            }
+            n => {
+                let names: Vec<&str> = NAMED
+                    .iter()
+                    .map(|(n, _)| n.split('(').next().unwrap_or(n))
+                    .filter(|n| !n.starts_with('<'))
+                    .collect();
+                let hint = crate::games::names::closest_name(n, names.iter().copied())
+                    .map(|c| format!("; did you mean `{c}`?"))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "unknown strategy `{n}`: one of {}{hint}",
+                    names.join(", ")
+                ));
+            }
+        }
+        for kv in args.split(',').filter(|a| !a.trim().is_empty()) {
+            let Some((k, v)) = kv.split_once('=') else {
+                return Err(format!("`{}`: write parameters as key=value", kv.trim()));
+            };
+            let (k, v) = (k.trim(), v.trim());
+            match k {
+                "equip" => {
+                    st.equip = match v {
+                        "greedy" => Equip::Greedy,
+                        "plain" => Equip::Plain,
+                        _ => return Err(format!("equip={v}: greedy or plain")),
+                    }
+                }
+                "field" => {
+                    st.field = match v {
+                        "strongest" => Field::Strongest,
+                        "healer" => Field::Healer,
+                        "counter" => Field::Counter,
+                        _ => return Err(format!("field={v}: strongest, healer or counter")),
+                    }
+                }
+                "sets" => st.sets = Policy::parse(v).map_err(|e| format!("sets={v}: {e}"))?,
+                "greed" | "fear" => {
+                    let Move::Smart { greed, fear } = &mut st.movement else {
+                        return Err(format!("`{k}`: only `smart` takes greed and fear"));
+                    };
+                    let n: u8 = v
+                        .parse()
+                        .ok()
+                        .filter(|n| *n <= 100)
+                        .ok_or_else(|| format!("{k}={v}: give 0 to 100"))?;
+                    if k == "greed" {
+                        *greed = n;
+                    } else {
+                        *fear = n;
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "`{k}`: a strategy's parameters are equip, field, sets (and smart's \
+                         greed, fear)"
+                    ));
+                }
+            }
+        }
+        Ok(st)
+    }
+
+    /// The strategy written back in the grammar `parse` reads.
+    pub fn spec(&self) -> String {
+        let (name, base) = match self.movement {
+            Move::Stay => ("looter", "looter"),
+            Move::Centre => ("centre", "centre"),
+            Move::Avoid => ("avoider", "avoider"),
+            Move::Hunt => ("hunter", "hunter"),
+            Move::Random => ("wanderer", "wanderer"),
+            Move::Smart { .. } => ("smart", "smart"),
+        };
+        let plain = Strategy::parse(base).expect("a named strategy");
+        let mut args = Vec::new();
+        if let (
+            Move::Smart { greed, fear },
+            Move::Smart {
+                greed: g0,
+                fear: f0,
+            },
+        ) = (self.movement, plain.movement)
+        {
+            if greed != g0 {
+                args.push(format!("greed={greed}"));
+            }
+            if fear != f0 {
+                args.push(format!("fear={fear}"));
+            }
+        }
+        if self.equip != plain.equip {
+            args.push("equip=plain".into());
+        }
+        if self.field != plain.field {
+            args.push(format!(
+                "field={}",
+                match self.field {
+                    Field::Strongest => "strongest",
+                    Field::Healer => "healer",
+                    Field::Counter => "counter",
+                }
+            ));
+        }
+        if self.sets != plain.sets {
+            args.push(format!("sets={}", self.sets.spec()));
+        }
+        if args.is_empty() {
+            name.into()
+        } else {
+            format!("{name}({})", args.join(", "))
+        }
+    }
+
+    /// The cell this player moves to (LA-43); `bits` are its own random bits for the round.
+    pub fn step(&self, v: &View, bits: u64) -> u8 {
+        let here = v.cell[v.me];
+        let (cells, n) = reachable(here, v.side);
+        let cells = &cells[..n];
+        let others = || (0..v.cell.len()).filter(move |&j| j != v.me && v.cell[j] != OUT);
+        // Players who could end their move on cell c.
+        let threat = |c: u8| {
+            others()
+                .filter(|&j| cheb(v.cell[j], c, v.side) <= 1)
+                .count() as i32
+        };
+        let best = |score: &dyn Fn(u8) -> i64| {
+            let mut pick = cells[0];
+            let mut top = score(pick);
+            for &c in &cells[1..] {
+                let s = score(c);
+                if s > top {
+                    (pick, top) = (c, s);
+                }
+            }
+            pick
+        };
+        let middle = |c: u8| {
+            let s = v.side as i64;
+            let (x, y) = (c as i64 % s, c as i64 / s);
+            (2 * x - (s - 1)).pow(2) + (2 * y - (s - 1)).pow(2)
+        };
+        match self.movement {
+            Move::Stay => here,
+            Move::Centre => best(&|c| 1000 * ring(c, v.side) as i64 - middle(c)),
+            Move::Avoid => best(&|c| -100 * threat(c) as i64 + ring(c, v.side) as i64),
+            Move::Hunt => {
+                let full: i32 = v.rules.classes.iter().map(|c| c.health).sum();
+                let target = others().min_by_key(|&j| {
+                    let h = if v.seen[j] < 0 { full } else { v.seen[j] };
+                    (h, cheb(here, v.cell[j], v.side), j)
+                });
+                match target {
+                    None => here,
+                    Some(t) => best(&|c| -(cheb(c, v.cell[t], v.side) as i64)),
+                }
+            }
+            Move::Random => cells[((bits as u128 * n as u128) >> 64) as usize],
+            Move::Smart { greed, fear } => {
+                let mine = v.gear.health();
+                best(&|c| {
+                    let mut s = greed as i64 * ring(c, v.side) as i64;
+                    for j in others().filter(|&j| cheb(v.cell[j], c, v.side) <= 1) {
+                        let weaker = v.seen[j] >= 0 && v.seen[j] < mine;
+                        s += if weaker {
+                            fear as i64 / 2
+                        } else {
+                            -(fear as i64)
+                        };
+                    }
+                    s
+                })
+            }
+        }
+    }
+
+    /// Which living champions to field (LA-46), given the opponent's living champions as
+    /// (class, health); the second is `None` when only one lives.
+    pub fn pick(&self, g: &Gear, r: &Rules, opponent: &[(Class, i32)]) -> [Option<usize>; 2] {
+        let living = |c: &usize| g.champs[*c].alive();
+        let mut by_health = [0usize, 1, 2, 3];
+        // Most health first; class order on a tie (a stable sort).
+        by_health.sort_by_key(|&c| -g.champs[c].health);
+        let mut alive = by_health.into_iter().filter(living);
+        let (a, b) = (alive.next(), alive.next());
+        match self.field {
+            Field::Strongest => [a, b],
+            Field::Healer => {
+                let h = Class::Healer as usize;
+                if !g.champs[h].alive() {
+                    return [a, b];
+                }
+                let other = by_health.into_iter().filter(living).find(|&c| c != h);
+                [Some(h), other]
+            }
+            Field::Counter => {
+                let edge = |x: usize, y: Class| {
+                    r.beats[x][y as usize] as i64 - r.beats[y as usize][x] as i64
+                };
+                let score = |x: usize| {
+                    100 * opponent.iter().map(|&(o, _)| edge(x, o)).sum::<i64>()
+                        + g.champs[x].health as i64
+                };
+                let mut ranked = [0usize, 1, 2, 3];
+                ranked.sort_by_key(|&c| (-score(c), c));
+                let mut alive = ranked.into_iter().filter(living);
+                [alive.next(), alive.next()]
+            }
+        }
+    }
+
+    /// Equips the living champions from everything the player holds and trims the bag to the
+    /// rules' size, least valuable out first (LA-44).
+    pub fn equip(&self, g: &mut Gear, cat: &Catalogue, r: &Rules) {
+        let mut held = [NO_ITEM; MAX_HELD];
+        let mut n = 0;
+        let mut keep = |i: u16, held: &mut [u16; MAX_HELD]| {
+            if i != NO_ITEM && n < MAX_HELD {
+                held[n] = i;
+                n += 1;
+            }
+        };
+        for c in g.champs.iter_mut().filter(|c| c.alive()) {
+            for s in c.items.iter_mut() {
+                keep(*s, &mut held);
+                *s = NO_ITEM;
+            }
+            keep(c.armor, &mut held);
+            c.armor = NO_ITEM;
+        }
+        for &i in g.bag() {
+            keep(i, &mut held);
+        }
+        g.bag_len = 0;
+        let affinity = self.equip == Equip::Greedy;
+        let best = |i: u16| {
+            (0..4)
+                .filter(|&c| g.champs[c].alive())
+                .filter_map(|c| worth(cat, r, i, Class::from_index(c as u8), affinity))
+                .max()
+                .unwrap_or(0)
+        };
+        // Most valuable first; on a tie the item found first. Insertion sort: at most 64 items,
+        // no allocation.
+        let held = &mut held[..n];
+        let mut value = [0i64; MAX_HELD];
+        for (k, &i) in held.iter().enumerate() {
+            value[k] = best(i);
+        }
+        for k in 1..n {
+            let mut j = k;
+            while j > 0 && value[j - 1] < value[j] {
+                value.swap(j - 1, j);
+                held.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        let slots = (r.item_slots as usize).min(MAX_ITEM_SLOTS as usize);
+        for &i in held.iter() {
+            let Some(item) = cat.get(i) else { continue };
+            let mut to: Option<(usize, i64)> = None;
+            for c in 0..4 {
+                let ch = &g.champs[c];
+                let free = if item.kind == Kind::Defensive {
+                    ch.armor == NO_ITEM
+                } else {
+                    ch.items[..slots].contains(&NO_ITEM)
+                };
+                if !ch.alive() || !free {
+                    continue;
+                }
+                if let Some(w) = worth(cat, r, i, Class::from_index(c as u8), affinity)
+                    && w > 0
+                    && to.is_none_or(|(_, t)| w > t)
+                {
+                    to = Some((c, w));
+                }
+            }
+            match to {
+                Some((c, _)) if item.kind == Kind::Defensive => g.champs[c].armor = i,
+                Some((c, _)) => {
+                    let ch: &mut Champ = &mut g.champs[c];
+                    if let Some(s) = ch.items[..slots].iter_mut().find(|s| **s == NO_ITEM) {
+                        *s = i;
+                    }
+                }
+                None if (g.bag_len as u32) < r.royale.bag => g.stow(i),
+                None => {}
+            }
+        }
+    }
+}
+
+/// What an item is worth to a champion of `class`, in eighths of a point of mean dice (LA-44):
+/// a carried item where the class's actions use it (attacks; heals for a class that heals;
+/// half for supports), x1.25 with affinity when `affinity`; armor its mean defence if the
+/// class may wear it. `None`: the class cannot use it at all.
+pub fn worth(cat: &Catalogue, r: &Rules, i: u16, class: Class, affinity: bool) -> Option<i64> {
+    let item = cat.get(i)?;
+    let cr = r.class(class);
+    let mean2 = |d: Dice| d.n as i64 * (d.sides as i64 + 1) + 2 * d.plus as i64;
+    if let Some(w) = item.weight {
+        return (cr.armor & w.bit() != 0).then(|| 4 * mean2(item.dice));
+    }
+    let k = item.kind.bit();
+    let used = if r.attack_items & k != 0 || (cr.can_heal && r.heal_items & k != 0) {
+        4
+    } else if cr.can_support && r.support_items & k != 0 {
+        2
+    } else {
+        0
+    };
+    let aff = if affinity && cr.affinity & k != 0 {
+        5
+    } else {
+        4
+    };
+    Some(mean2(item.dice) * used * aff / 4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strategies_read_back_from_their_spec() {
+        for s in [
+            "looter",
+            "centre",
+            "avoider",
+            "hunter",
+            "wanderer",
+            "smart",
+            "smart(greed=5, fear=1)",
+            "centre(equip=plain, field=counter, sets=medic)",
+        ] {
+            let p = Strategy::parse(s).unwrap();
+            assert_eq!(Strategy::parse(&p.spec()).unwrap(), p, "{s}");
+        }
+        assert!(
+            Strategy::parse("hunterr")
+                .unwrap_err()
+                .contains("did you mean `hunter`")
+        );
+        assert!(Strategy::parse("looter(greed=2)").is_err());
+        assert!(Strategy::parse("looter(sets=dance)").is_err());
+    }
+
+    #[test]
+    fn reachable_cells_stay_on_the_map() {
+        let (c, n) = reachable(0, 4);
+        assert_eq!(&c[..n], &[0, 1, 4, 5]);
+        let (c, n) = reachable(5, 4);
+        assert_eq!(n, 9);
+        assert_eq!(c[0], 5);
+        assert_eq!(cheb(0, 15, 4), 3);
+    }
+}
