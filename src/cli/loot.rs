@@ -13,9 +13,12 @@ use crate::games::loot_arena::kernel::royale::{Quiet, Royale};
 use crate::games::loot_arena::policy::Policy;
 use crate::games::loot_arena::rules::{Class, Rules, show_frac};
 use crate::games::loot_arena::simulation::battles::{Field, summary};
+use crate::games::loot_arena::simulation::royale::{RoyaleTournament, summary as royale_summary};
 use crate::games::loot_arena::state::Catalogue;
+use crate::games::loot_arena::strategy::Strategy;
 use crate::games::loot_arena::trace::royale::{RoyaleNarrator, RoyaleTrace, mark};
 use crate::games::loot_arena::trace::{JsonTrace, Narrator};
+use crate::platform::job::Job;
 use crate::platform::tally::thousands;
 
 /// `--rules` and `--items`: the game's numbers and its item catalogue.
@@ -455,4 +458,91 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         "{head}{text}\ntables: {} (item_worth, pairings, leave_one_out, sets .parquet; summary.txt)\n",
         f.out.display()
     ))
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct TournamentFlags {
+    /// Strategies, comma-separated (`smart(greed=5)`; a comma inside parentheses is kept).
+    #[arg(
+        long,
+        visible_alias = "policies",
+        default_value = "looter,centre,avoider,hunter,wanderer,smart"
+    )]
+    pub strategies: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 10_000)]
+    pub games: u64,
+    /// Players per game (2 to the map's cells: 16 on the seed's 4x4).
+    #[arg(long, default_value_t = 16)]
+    pub players: usize,
+    #[command(flatten)]
+    pub data: DataFlags,
+    /// Master seed: game m's randomness comes only from (seed, m).
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Dataset folder (created; an earlier run of the same command there is resumed).
+    #[arg(long, default_value = "runs/loot-royale")]
+    pub out: PathBuf,
+    /// Games per chunk.
+    #[arg(long, default_value_t = 1_000)]
+    pub chunk_size: u64,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `skirmish tournament loot` (LA-51).
+pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
+    let strategies = split_specs(&f.strategies)
+        .iter()
+        .map(|s| Strategy::parse(s).map_err(|e| format!("--strategies: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (rules, catalogue) = f.data.load()?;
+    let t = RoyaleTournament {
+        strategies,
+        players: f.players,
+        rules,
+        catalogue,
+    };
+    t.check()?;
+    let encode = encoder()?;
+    let specs: Vec<String> = t.strategies.iter().map(|s| s.spec()).collect();
+    let mut command = format!(
+        "skirmish tournament loot --strategies '{}' --games {} --players {} --seed {} --chunk-size {}",
+        specs.join(","),
+        f.games,
+        f.players,
+        f.seed,
+        f.chunk_size
+    );
+    for (flag, p) in [("--rules", &f.data.rules), ("--items", &f.data.items)] {
+        if let Some(p) = p {
+            command.push_str(&format!(" {flag} {}", p.display()));
+        }
+    }
+    let job = Job {
+        inputs: f.data.files(),
+        sim: &t,
+        settings: serde_json::json!({
+            "strategies": specs,
+            "players": f.players,
+            "rules": f.data.rules,
+            "items": f.data.items,
+        }),
+        seed: f.seed,
+        matches: f.games,
+        chunk_size: f.chunk_size,
+        out: f.out.clone(),
+        threads: f.threads.unwrap_or_else(default_threads),
+        shard: None,
+        progress: !f.quiet,
+        command,
+        experiment: None,
+    };
+    job.check()?;
+    let (report, ds) = job.execute(encode)?;
+    Ok(job.summary_head(&report, &ds, "games") + &royale_summary(&t, &report.tally))
 }

@@ -146,10 +146,11 @@ enum MinionsCommand {
 
 #[derive(Subcommand, Debug)]
 enum LootCommand {
-    /// Play one battle from a battle file (default: the built-in experiments/loot-arena/battle.toml).
+    /// Play one battle from a battle file (default: the built-in experiments/loot-arena/battle.toml),
+    /// or one whole royale from a royale file (experiments/loot-arena/royale.toml).
     #[command(visible_alias = "battle")]
     Play(loot::PlayArgs),
-    /// Check a battle file, a rules file or an item catalogue and print it back.
+    /// Check a battle file, a royale file, a rules file or an item catalogue and print it back.
     Check {
         /// The file (TOML), e.g. experiments/loot-arena/battle.toml.
         file: PathBuf,
@@ -171,6 +172,9 @@ enum TournamentCommand {
     /// Elemental Tag: games between policies (rosters drawn per game, policies rotated over the
     /// seats); win share and score per policy with 95% intervals, by team size and by bid.
     Tag(tag::TournamentFlags),
+    /// Loot Arena: whole battle royales between strategies (seats rotated); win share, place,
+    /// rounds survived, battles and items held per strategy with 95% intervals.
+    Loot(loot::TournamentFlags),
 }
 
 #[derive(Subcommand, Debug)]
@@ -384,6 +388,9 @@ fn dispatch(command: Command) -> Result<String, String> {
         Command::Tournament {
             game: TournamentCommand::Tag(flags),
         } => tag::tournament(&flags),
+        Command::Tournament {
+            game: TournamentCommand::Loot(flags),
+        } => loot::tournament(&flags),
         Command::Run { file, flags } => match run::experiment(&file, &flags)? {
             run::Experiment::Done(text) => Ok(text),
             run::Experiment::Argv(argv) => {

@@ -76,8 +76,8 @@ pub enum Move {
     Random,
     /// Weighs each reachable cell: `greed` per ring step toward the centre, minus `fear` per
     /// player who could reach it and is not known to be weaker, plus `fear / 2` per one known
-    /// to be weaker (a fight it expects to win).
-    Smart { greed: u8, fear: u8 },
+    /// to be weaker (a fight it expects to win); once `hunt` or fewer players are in, hunts.
+    Smart { greed: u8, fear: u8, hunt: u8 },
 }
 
 /// How a strategy equips (LA-44).
@@ -120,9 +120,10 @@ pub const NAMED: &[(&str, &str)] = &[
     ("hunter", "heads for the weakest player it knows of"),
     ("wanderer", "a random step each round"),
     (
-        "smart(greed=3, fear=4)",
-        "weighs the richer ring against who could share the tile; fields the Healer pair, \
-         medic sets",
+        "smart(greed=0, fear=0, hunt=4)",
+        "loots where it spawned (weighing the richer ring by `greed` and who could share its \
+         tile by `fear`) until `hunt` or fewer are in, then hunts the weakest it knows; fields \
+         the pair best against the opponent's living champions; medic sets",
     ),
     (
         "<any>(equip=greedy|plain, field=strongest|healer|counter, sets=<a part-1 policy>)",
@@ -156,8 +157,14 @@ impl Strategy {
             "hunter" => st.movement = Move::Hunt,
             "wanderer" => st.movement = Move::Random,
             "smart" => {
-                st.movement = Move::Smart { greed: 3, fear: 4 };
-                st.field = Field::Healer;
+                // Measured (docs/loot-arena.md): any pull toward the centre or flight from
+                // neighbours costs places; staying put and hunting at the end pays.
+                st.movement = Move::Smart {
+                    greed: 0,
+                    fear: 0,
+                    hunt: 4,
+                };
+                st.field = Field::Counter;
                 st.sets = Policy::parse("medic").expect("a named policy");
             }
             n => {
@@ -197,19 +204,19 @@ impl Strategy {
                     }
                 }
                 "sets" => st.sets = Policy::parse(v).map_err(|e| format!("sets={v}: {e}"))?,
-                "greed" | "fear" => {
-                    let Move::Smart { greed, fear } = &mut st.movement else {
-                        return Err(format!("`{k}`: only `smart` takes greed and fear"));
+                "greed" | "fear" | "hunt" => {
+                    let Move::Smart { greed, fear, hunt } = &mut st.movement else {
+                        return Err(format!("`{k}`: only `smart` takes greed, fear and hunt"));
                     };
                     let n: u8 = v
                         .parse()
                         .ok()
                         .filter(|n| *n <= 100)
                         .ok_or_else(|| format!("{k}={v}: give 0 to 100"))?;
-                    if k == "greed" {
-                        *greed = n;
-                    } else {
-                        *fear = n;
+                    match k {
+                        "greed" => *greed = n,
+                        "fear" => *fear = n,
+                        _ => *hunt = n,
                     }
                 }
                 _ => {
@@ -236,18 +243,18 @@ impl Strategy {
         let plain = Strategy::parse(base).expect("a named strategy");
         let mut args = Vec::new();
         if let (
-            Move::Smart { greed, fear },
+            Move::Smart { greed, fear, hunt },
             Move::Smart {
                 greed: g0,
                 fear: f0,
+                hunt: h0,
             },
         ) = (self.movement, plain.movement)
         {
-            if greed != g0 {
-                args.push(format!("greed={greed}"));
-            }
-            if fear != f0 {
-                args.push(format!("fear={fear}"));
+            for (k, v, v0) in [("greed", greed, g0), ("fear", fear, f0), ("hunt", hunt, h0)] {
+                if v != v0 {
+                    args.push(format!("{k}={v}"));
+                }
             }
         }
         if self.equip != plain.equip {
@@ -301,23 +308,25 @@ impl Strategy {
             let (x, y) = (c as i64 % s, c as i64 / s);
             (2 * x - (s - 1)).pow(2) + (2 * y - (s - 1)).pow(2)
         };
+        let hunt = || {
+            let full: i32 = v.rules.classes.iter().map(|c| c.health).sum();
+            let target = others().min_by_key(|&j| {
+                let h = if v.seen[j] < 0 { full } else { v.seen[j] };
+                (h, cheb(here, v.cell[j], v.side), j)
+            });
+            match target {
+                None => here,
+                Some(t) => best(&|c| -(cheb(c, v.cell[t], v.side) as i64)),
+            }
+        };
         match self.movement {
             Move::Stay => here,
             Move::Centre => best(&|c| 1000 * ring(c, v.side) as i64 - middle(c)),
             Move::Avoid => best(&|c| -100 * threat(c) as i64 + ring(c, v.side) as i64),
-            Move::Hunt => {
-                let full: i32 = v.rules.classes.iter().map(|c| c.health).sum();
-                let target = others().min_by_key(|&j| {
-                    let h = if v.seen[j] < 0 { full } else { v.seen[j] };
-                    (h, cheb(here, v.cell[j], v.side), j)
-                });
-                match target {
-                    None => here,
-                    Some(t) => best(&|c| -(cheb(c, v.cell[t], v.side) as i64)),
-                }
-            }
+            Move::Hunt => hunt(),
             Move::Random => cells[((bits as u128 * n as u128) >> 64) as usize],
-            Move::Smart { greed, fear } => {
+            Move::Smart { hunt: h, .. } if others().count() < h as usize => hunt(),
+            Move::Smart { greed, fear, .. } => {
                 let mine = v.gear.health();
                 best(&|c| {
                     let mut s = greed as i64 * ring(c, v.side) as i64;
@@ -492,7 +501,7 @@ mod tests {
             "hunter",
             "wanderer",
             "smart",
-            "smart(greed=5, fear=1)",
+            "smart(greed=5, fear=1, hunt=2)",
             "centre(equip=plain, field=counter, sets=medic)",
         ] {
             let p = Strategy::parse(s).unwrap();

@@ -99,8 +99,12 @@ pub struct Report {
     pub out_round: [u32; MAX_PLAYERS],
     pub battles: [u16; MAX_PLAYERS],
     pub battles_won: [u16; MAX_PLAYERS],
-    /// Battles fought as the odd player's second opponent (LA-46).
+    /// Battles fought as the odd player's second opponent, and won (LA-46).
     pub twice: [u16; MAX_PLAYERS],
+    pub twice_won: [u16; MAX_PLAYERS],
+    /// Battles fought as the odd player (the one left over on the tile), and won.
+    pub odd: [u16; MAX_PLAYERS],
+    pub odd_won: [u16; MAX_PLAYERS],
     pub found: [u16; MAX_PLAYERS],
     /// Items held at the end (worn by the living and in the bag) and health left.
     pub held: [u16; MAX_PLAYERS],
@@ -129,6 +133,9 @@ impl Report {
             battles: [0; MAX_PLAYERS],
             battles_won: [0; MAX_PLAYERS],
             twice: [0; MAX_PLAYERS],
+            twice_won: [0; MAX_PLAYERS],
+            odd: [0; MAX_PLAYERS],
+            odd_won: [0; MAX_PLAYERS],
             found: [0; MAX_PLAYERS],
             held: [0; MAX_PLAYERS],
             health: [0; MAX_PLAYERS],
@@ -508,7 +515,13 @@ impl Royale {
             rep.battles[who] += 1;
             rep.battles_won[who] += (o.winner == Some(side as u8)) as u16;
         }
-        self.report.twice[b] += twice as u16;
+        if twice {
+            let rep = &mut self.report;
+            rep.odd[a] += 1;
+            rep.odd_won[a] += (o.winner == Some(0)) as u16;
+            rep.twice[b] += 1;
+            rep.twice_won[b] += (o.winner == Some(1)) as u16;
+        }
         self.report.dice += o.dice as u64;
         if H::ON {
             let m = Meeting {

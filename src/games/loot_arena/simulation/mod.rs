@@ -1,2 +1,3 @@
-//! Loot Arena on the platform: random battles.
+//! Loot Arena on the platform: random battles, and whole royales between strategies.
 pub mod battles;
+pub mod royale;
