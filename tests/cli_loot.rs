@@ -121,3 +121,152 @@ fn games_lists_loot_arena_and_the_issues_spelling_runs() {
     assert!(o.status.success());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn loot_play_narrates_the_example_royale_as_golden() {
+    let o = skirmish(&[
+        "loot",
+        "play",
+        "experiments/loot-arena/royale.toml",
+        "--narrate",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let got = text(&o.stdout);
+    let path = std::path::PathBuf::from("tests/golden/loot-royale.narrate.txt");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
+    assert_eq!(got, want, "narration differs from {}", path.display());
+    for part in [
+        "=== Round 1 (3x3 map) ===",
+        "Movement:",
+        "loots (",
+        "equips:",
+        "Battle on (",
+        "is out in round",
+        "wins the royale",
+    ] {
+        assert!(got.contains(part), "{part}");
+    }
+    // --trace: JSON Lines ending in the result; `loot check` reads the file back.
+    let o = skirmish(&[
+        "loot",
+        "play",
+        "experiments/loot-arena/royale.toml",
+        "--trace",
+    ]);
+    let out = text(&o.stdout);
+    for line in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(v.get("event").is_some());
+    }
+    assert!(out.lines().last().unwrap().contains("\"result\""));
+    let o = skirmish(&["loot", "check", "experiments/loot-arena/royale.toml"]);
+    assert!(text(&o.stdout).contains("a royale of 6 players on a 3x3 map"));
+}
+
+#[test]
+fn a_royale_file_with_a_bad_strategy_or_too_many_players_exits_2_naming_the_line() {
+    let dir = tmp("loot", "bad-royale");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("royale.toml");
+    std::fs::write(
+        &f,
+        "[[player]]\nname = \"a\"\nstrategy = \"looter\"\n[[player]]\nname = \"b\"\nstrategy = \"huntr\"\n",
+    )
+    .unwrap();
+    for cmd in ["play", "check"] {
+        let o = skirmish(&["loot", cmd, f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2));
+        let e = text(&o.stderr);
+        assert!(
+            e.contains("royale.toml:6")
+                && e.contains("player[1].strategy")
+                && e.contains("did you mean `hunter`"),
+            "{e}"
+        );
+    }
+    let out = dir.join("out");
+    let o = skirmish(&[
+        "tournament",
+        "loot",
+        "--players",
+        "17",
+        "--games",
+        "10",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--players: 17 players"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!out.exists(), "nothing written");
+}
+
+#[cfg(feature = "parquet")]
+#[test]
+fn tournament_loot_writes_four_tables_the_same_on_one_and_two_threads() {
+    let runs: Vec<_> = ["1", "2"]
+        .iter()
+        .map(|t| {
+            let out = tmp("loot", &format!("royale-{t}"));
+            let o = skirmish(&[
+                "tournament",
+                "loot",
+                "--games",
+                "300",
+                "--chunk-size",
+                "100",
+                "--threads",
+                t,
+                "--quiet",
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            assert!(o.status.success(), "{}", text(&o.stderr));
+            (out, text(&o.stdout))
+        })
+        .collect();
+    let tables = ["games", "players", "rounds", "battles"];
+    assert_eq!(
+        common::table_files(&runs[0].0, &tables),
+        common::table_files(&runs[1].0, &tables)
+    );
+    let summary = &runs[0].1;
+    for part in [
+        "win share",
+        "smart",
+        "by spawn ring",
+        "battles won by role",
+        "how games end",
+    ] {
+        assert!(summary.contains(part), "{part}: {summary}");
+    }
+    let games = common::table(&runs[0].0, "games");
+    let players = common::table(&runs[0].0, "players");
+    assert_eq!(games.height(), 300);
+    assert_eq!(players.height(), 300 * 16);
+    // LA-51: seat k of game m plays strategy (m + k) mod 6.
+    let names = ["looter", "centre", "avoider", "hunter", "wanderer", "smart"];
+    let game = players.column("game_id").unwrap().u64().unwrap();
+    let seat = players.column("seat").unwrap().u16().unwrap();
+    let strat = players.column("strategy").unwrap().str().unwrap();
+    for i in 0..players.height() {
+        let (m, k) = (game.get(i).unwrap(), seat.get(i).unwrap() as u64);
+        assert_eq!(strat.get(i).unwrap(), names[((m + k) % 6) as usize]);
+    }
+    // Exactly one winner per won game.
+    let won = players.column("won").unwrap().bool().unwrap();
+    let ends = games.column("end").unwrap().str().unwrap();
+    let wins = (0..players.height())
+        .filter(|&i| won.get(i).unwrap())
+        .count();
+    let won_games = (0..300).filter(|&i| ends.get(i).unwrap() == "won").count();
+    assert_eq!(wins, won_games);
+    assert!(common::table(&runs[0].0, "battles").height() > 1000);
+}
