@@ -2,12 +2,14 @@
 
 use skirmish::games::loot_arena::input;
 use skirmish::games::loot_arena::kernel::battle::{Battle, Silent};
+use skirmish::games::loot_arena::kernel::royale::{Quiet, Royale};
 use skirmish::games::loot_arena::policy::Policy;
 use skirmish::games::loot_arena::reference;
 use skirmish::games::loot_arena::rules::{
     Crit, CritStage, HealerEffects, Judge, Rounding, Rules, Stacking, TwoHealers,
 };
 use skirmish::games::loot_arena::simulation::battles::Field;
+use skirmish::games::loot_arena::strategy::Strategy;
 use skirmish::rng::match_seed;
 
 use crate::suite::{Game, Input};
@@ -99,6 +101,12 @@ impl Game for LootArena {
                 used_by: &["loot", "play", "FILE", "--narrate"],
             },
             Input {
+                kind: "royale",
+                valid: "experiments/loot-arena/royale.toml",
+                check: &["loot", "check", "FILE"],
+                used_by: &["loot", "play", "FILE", "--narrate"],
+            },
+            Input {
                 kind: "rules",
                 valid: "experiments/loot-arena/rules.toml",
                 check: &["loot", "check", "FILE"],
@@ -136,12 +144,33 @@ impl Game for LootArena {
         let f = field(Rules::default(), 100);
         let mut b = Battle::new();
         let mut m = 0u64;
+        // Whole royales too (LA-40..LA-48): sixteen players of every strategy.
+        let mut royale = Royale::new();
+        let seats: Vec<Strategy> = [
+            "looter",
+            "centre",
+            "avoider",
+            "hunter",
+            "wanderer",
+            "smart",
+            "hunter(field=healer)",
+            "wanderer(equip=plain, field=counter, sets=random)",
+        ]
+        .iter()
+        .cycle()
+        .take(16)
+        .map(|s| Strategy::parse(s).unwrap())
+        .collect();
         let mut play = move || {
             for _ in 0..200 {
                 let seed = match_seed(11, m);
                 let (x, _) = f.draw(m, seed);
                 b.play(&x, &f.catalogue, &f.rules, seed, &mut Silent);
                 m += 1;
+            }
+            for g in 0..10 {
+                let seed = match_seed(12, m + g);
+                royale.play(&seats, &f.catalogue, &f.rules, seed, &mut b, &mut Quiet);
             }
         };
         play();

@@ -473,7 +473,8 @@ impl Royale {
         let side = self.side_for(players as u32);
         let cells = (side * side) as usize;
         if players < 2 {
-            return Err(format!("{players} players: a royale needs at least 2"));
+            let s = if players == 1 { "" } else { "s" };
+            return Err(format!("{players} player{s}: a royale needs at least 2"));
         }
         if players > cells.min(MAX_PLAYERS) {
             return Err(format!(

@@ -41,6 +41,7 @@ pub fn map(cell: &[u8], side: u32) -> String {
             let s = if s.is_empty() { "." } else { s.as_str() };
             let _ = write!(out, " {s:<width$}");
         }
+        out.truncate(out.trim_end().len());
         out.push('\n');
     }
     out
@@ -172,8 +173,12 @@ impl<'a> RoyaleNarrator<'a> {
 impl Hook for RoyaleNarrator<'_> {
     const ON: bool = true;
 
-    fn round(&mut self, round: u32, side: u32, _cell: &[u8], _gear: &[Gear]) {
+    fn round(&mut self, round: u32, side: u32, cell: &[u8], _gear: &[Gear]) {
         self.side = side;
+        if round == 1 {
+            let _ = writeln!(self.out, "\nSpawns (LA-40):");
+            self.out.push_str(&map(cell, side));
+        }
         let _ = writeln!(self.out, "\n=== Round {round} ({side}x{side} map) ===");
     }
 
