@@ -24,6 +24,9 @@ SKIRMISH_CLAN_STUDY="$data/clan-melee-study" "$VENV/bin/python" notebooks/execut
 SKIRMISH_TAG="$data/tag" "$VENV/bin/python" notebooks/execute.py notebooks/elemental-tag.ipynb
 "$bin" analyze loot items --seed 42 --out "$data/loot" --quiet > /dev/null
 SKIRMISH_LOOT="$data/loot" "$VENV/bin/python" notebooks/execute.py notebooks/loot-arena.ipynb
+"$bin" tournament loot --games 20000 --seed 42 --out "$data/loot-royale" --quiet > /dev/null
+"$bin" tournament loot --games 20000 --seed 42 --rules experiments/loot-arena/no-shrink.toml --out "$data/loot-royale-no-shrink" --quiet > /dev/null
+SKIRMISH_ROYALE="$data/loot-royale" SKIRMISH_ROYALE_NO_SHRINK="$data/loot-royale-no-shrink" "$VENV/bin/python" notebooks/execute.py notebooks/loot-royale.ipynb
 "$bin" analyze minions --seed 42 --out "$data/minions" --quiet > /dev/null
 SKIRMISH_MINIONS="$data/minions" "$VENV/bin/python" notebooks/execute.py notebooks/minion-combat.ipynb
 ls -l docs/figures

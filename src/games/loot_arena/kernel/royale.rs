@@ -4,6 +4,9 @@
 //! is made, so a game allocates nothing. Battles go through [`Fight`] (the kernel's battle in
 //! play; the reference model in the differential test), listeners through [`Hook`].
 
+// A player (a seat) indexes several parallel columns at once: index loops say so plainly.
+#![allow(clippy::needless_range_loop)]
+
 use crate::games::loot_arena::draws::royale::{
     BATTLE, LOOT, MERGE, SPAWN, SPLIT, STEP, TWICE, below, bits, key,
 };
