@@ -10,7 +10,7 @@ use skirmish::games::loot_arena::kernel::royale::{End, Fight, Hook, Meeting, Qui
 use skirmish::games::loot_arena::reference;
 use skirmish::games::loot_arena::rules::{Class, Merge, Ring, Rules, Tier, Twice};
 use skirmish::games::loot_arena::state::{Catalogue, Fielded, Gear, NO_ITEM, Outcome};
-use skirmish::games::loot_arena::strategy::{OUT, Strategy, cheb};
+use skirmish::games::loot_arena::strategy::{OUT, Strategy, Worth, cheb};
 use skirmish::rng::match_seed;
 
 fn seats(specs: &[&str]) -> Vec<Strategy> {
@@ -278,7 +278,10 @@ fn la_44_equipment_fills_the_slots_the_rules_allow_and_keeps_a_small_bag() {
     for i in [orb, plate, axe] {
         g.stow(i);
     }
-    Strategy::parse("looter").unwrap().equip(&mut g, &cat, &r);
+    let w = Worth::new(&cat, &r);
+    Strategy::parse("looter")
+        .unwrap()
+        .equip(&mut g, &cat, &r, &w);
     assert!(
         g.champs[0].items.contains(&axe),
         "Physical to the Gladiator"

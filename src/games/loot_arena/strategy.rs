@@ -381,7 +381,7 @@ impl Strategy {
 
     /// Equips the living champions from everything the player holds and trims the bag to the
     /// rules' size, least valuable out first (LA-44).
-    pub fn equip(&self, g: &mut Gear, cat: &Catalogue, r: &Rules) {
+    pub fn equip(&self, g: &mut Gear, cat: &Catalogue, r: &Rules, w: &Worth) {
         let mut held = [NO_ITEM; MAX_HELD];
         let mut n = 0;
         let mut keep = |i: u16, held: &mut [u16; MAX_HELD]| {
@@ -403,51 +403,41 @@ impl Strategy {
         }
         g.bag_len = 0;
         let affinity = self.equip == Equip::Greedy;
-        let best = |i: u16| {
-            (0..4)
-                .filter(|&c| g.champs[c].alive())
-                .filter_map(|c| worth(cat, r, i, Class::from_index(c as u8), affinity))
+        let living = [0, 1, 2, 3].map(|c| g.champs[c].alive());
+        // Most valuable first; on a tie the item found first: one key per item (value, then
+        // the order found, then the item), sorted in place (no allocation).
+        let mut keys = [0u64; MAX_HELD];
+        for (k, &i) in held[..n].iter().enumerate() {
+            let v = w.of(i, affinity);
+            let value = (0..4)
+                .filter(|&c| living[c] && v[c] != Worth::NONE)
+                .map(|c| v[c])
                 .max()
                 .unwrap_or(0)
-        };
-        // Most valuable first; on a tie the item found first. Insertion sort: at most 64 items,
-        // no allocation.
-        let held = &mut held[..n];
-        let mut value = [0i64; MAX_HELD];
-        for (k, &i) in held.iter().enumerate() {
-            value[k] = best(i);
+                .clamp(0, 1 << 38) as u64;
+            keys[k] = (value << 24) | ((MAX_HELD - 1 - k) as u64) << 16 | i as u64;
         }
-        for k in 1..n {
-            let mut j = k;
-            while j > 0 && value[j - 1] < value[j] {
-                value.swap(j - 1, j);
-                held.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        keys[..n].sort_unstable_by(|a, b| b.cmp(a));
+        let held = keys[..n].iter().map(|&k| k as u16);
         let slots = (r.item_slots as usize).min(MAX_ITEM_SLOTS as usize);
-        for &i in held.iter() {
+        for i in held {
             let Some(item) = cat.get(i) else { continue };
+            let armor = item.kind == Kind::Defensive;
+            let v = w.of(i, affinity);
             let mut to: Option<(usize, i64)> = None;
             for c in 0..4 {
                 let ch = &g.champs[c];
-                let free = if item.kind == Kind::Defensive {
+                let free = if armor {
                     ch.armor == NO_ITEM
                 } else {
                     ch.items[..slots].contains(&NO_ITEM)
                 };
-                if !ch.alive() || !free {
-                    continue;
-                }
-                if let Some(w) = worth(cat, r, i, Class::from_index(c as u8), affinity)
-                    && w > 0
-                    && to.is_none_or(|(_, t)| w > t)
-                {
-                    to = Some((c, w));
+                if living[c] && free && v[c] > 0 && to.is_none_or(|(_, t)| v[c] > t) {
+                    to = Some((c, v[c]));
                 }
             }
             match to {
-                Some((c, _)) if item.kind == Kind::Defensive => g.champs[c].armor = i,
+                Some((c, _)) if armor => g.champs[c].armor = i,
                 Some((c, _)) => {
                     let ch: &mut Champ = &mut g.champs[c];
                     if let Some(s) = ch.items[..slots].iter_mut().find(|s| **s == NO_ITEM) {
@@ -457,6 +447,46 @@ impl Strategy {
                 None if (g.bag_len as u32) < r.royale.bag => g.stow(i),
                 None => {}
             }
+        }
+    }
+}
+
+/// Every catalogue item's [`worth`] to each class, with and without affinity, settled once per
+/// game so equipping reads a table (LA-44).
+#[derive(Clone, Debug, Default)]
+pub struct Worth {
+    /// `table[item]`: classes 0..4 with affinity, then 4..8 without; [`Worth::NONE`] where the
+    /// class cannot use the item.
+    table: Vec<[i64; 8]>,
+}
+
+impl Worth {
+    pub const NONE: i64 = i64::MIN;
+    /// Builds the table in place (its buffer grows once, to the largest catalogue seen).
+    pub fn build(&mut self, cat: &Catalogue, r: &Rules) {
+        self.table.clear();
+        for i in 0..cat.items.len() as u16 {
+            let mut row = [Worth::NONE; 8];
+            for c in 0..4 {
+                let class = Class::from_index(c as u8);
+                row[c] = worth(cat, r, i, class, true).unwrap_or(Worth::NONE);
+                row[4 + c] = worth(cat, r, i, class, false).unwrap_or(Worth::NONE);
+            }
+            self.table.push(row);
+        }
+    }
+    pub fn new(cat: &Catalogue, r: &Rules) -> Worth {
+        let mut w = Worth::default();
+        w.build(cat, r);
+        w
+    }
+    /// Item i's worth to each class.
+    #[inline]
+    pub fn of(&self, i: u16, affinity: bool) -> [i64; 4] {
+        match self.table.get(i as usize) {
+            Some(row) if affinity => [row[0], row[1], row[2], row[3]],
+            Some(row) => [row[4], row[5], row[6], row[7]],
+            None => [Worth::NONE; 4],
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::games::loot_arena::rules::{
     Class, Kind, MAX_PLAYERS, Merge, Ring, Royale as Settings, Rules, Twice,
 };
 use crate::games::loot_arena::state::{Catalogue, Fielded, Gear, Loadout, Outcome};
-use crate::games::loot_arena::strategy::{OUT, Strategy, View, ring};
+use crate::games::loot_arena::strategy::{OUT, Strategy, View, Worth, ring};
 
 /// Plays one 2v2 battle.
 pub trait Fight {
@@ -161,6 +161,7 @@ pub struct Royale {
     /// Items left in each cell's pool (finite pools only).
     pool: Vec<u32>,
     order: Vec<u8>,
+    worth: Worth,
     pub report: Report,
 }
 
@@ -179,6 +180,7 @@ impl Royale {
             seen: Vec::with_capacity(MAX_PLAYERS * MAX_PLAYERS),
             pool: Vec::with_capacity(256),
             order: Vec::with_capacity(256),
+            worth: Worth::default(),
             report: Report::new(),
         }
     }
@@ -224,6 +226,7 @@ impl Royale {
         self.seen.clear();
         self.seen.resize(n * n, -1);
         self.reset_pools(side, s);
+        self.worth.build(cat, r);
         let rep = &mut self.report;
         *rep = Report::new();
         rep.players = n;
@@ -309,7 +312,7 @@ impl Royale {
             // LA-44: equipment.
             for p in 0..n {
                 if self.cell[p] != OUT {
-                    seats[p].equip(&mut self.gear[p], cat, r);
+                    seats[p].equip(&mut self.gear[p], cat, r, &self.worth);
                     if H::ON {
                         hook.equipped(p, &self.gear[p]);
                     }
