@@ -38,3 +38,39 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     }
     prev[b.len()]
 }
+
+/// A policy or strategy spec split into its name and the text inside its parentheses:
+/// `smart(hunt=2)` -> (`smart`, `hunt=2`); `looter` -> (`looter`, ``).
+pub fn call(spec: &str) -> Result<(&str, &str), String> {
+    let s = spec.trim();
+    match s.split_once('(') {
+        Some((n, rest)) => match rest.trim_end().strip_suffix(')') {
+            Some(inner) => Ok((n.trim(), inner)),
+            None => Err(format!("`{s}`: close the parentheses")),
+        },
+        None => Ok((s, "")),
+    }
+}
+
+/// The `key=value` parameters of a spec's parentheses, trimmed.
+pub fn params(args: &str) -> impl Iterator<Item = Result<(&str, &str), String>> {
+    args.split(',').filter(|a| !a.trim().is_empty()).map(|kv| {
+        kv.split_once('=')
+            .map(|(k, v)| (k.trim(), v.trim()))
+            .ok_or_else(|| format!("`{}`: write parameters as key=value", kv.trim()))
+    })
+}
+
+/// "unknown strategy `x`: one of a, b; did you mean `a`?" over a list of `(spec, meaning)`
+/// (a spec's name is what comes before its parentheses; entries starting `<` are templates).
+pub fn unknown(what: &str, n: &str, named: &[(&str, &str)]) -> String {
+    let names: Vec<&str> = named
+        .iter()
+        .map(|(n, _)| n.split('(').next().unwrap_or(n))
+        .filter(|n| !n.starts_with('<'))
+        .collect();
+    let hint = closest_name(n, names.iter().copied())
+        .map(|c| format!("; did you mean `{c}`?"))
+        .unwrap_or_default();
+    format!("unknown {what} `{n}`: one of {}{hint}", names.join(", "))
+}

@@ -186,16 +186,7 @@ pub const NAMED: &[(&str, &str)] = &[
 
 impl Policy {
     pub fn parse(spec: &str) -> Result<Policy, String> {
-        let s = spec.trim();
-        let (name, args) = match s.split_once('(') {
-            Some((n, rest)) => {
-                let Some(inner) = rest.trim_end().strip_suffix(')') else {
-                    return Err(format!("`{s}`: close the parentheses"));
-                };
-                (n.trim(), inner)
-            }
-            None => (s, ""),
-        };
+        let (name, args) = crate::games::names::call(spec)?;
         let mut plan = Plan {
             focus: Focus::Strong,
             heal: 0,
@@ -211,25 +202,10 @@ impl Policy {
             "evasive" => plan.evade = 1,
             "random" if args.trim().is_empty() => return Ok(Policy::Random),
             "random" => return Err("`random` takes no parameters".into()),
-            n => {
-                let names: Vec<&str> = NAMED
-                    .iter()
-                    .map(|(n, _)| n.split('(').next().unwrap_or(n))
-                    .collect();
-                let hint = crate::games::names::closest_name(n, names.iter().copied())
-                    .map(|c| format!("; did you mean `{c}`?"))
-                    .unwrap_or_default();
-                return Err(format!(
-                    "unknown policy `{n}`: one of {}{hint}",
-                    names.join(", ")
-                ));
-            }
+            n => return Err(crate::games::names::unknown("policy", n, NAMED)),
         }
-        for kv in args.split(',').filter(|a| !a.trim().is_empty()) {
-            let Some((k, v)) = kv.split_once('=') else {
-                return Err(format!("`{}`: write parameters as key=value", kv.trim()));
-            };
-            let (k, v) = (k.trim(), v.trim());
+        for kv in crate::games::names::params(args) {
+            let (k, v) = kv?;
             let count = || -> Result<u8, String> {
                 v.parse::<u8>()
                     .ok()

@@ -133,16 +133,7 @@ pub const NAMED: &[(&str, &str)] = &[
 
 impl Strategy {
     pub fn parse(spec: &str) -> Result<Strategy, String> {
-        let s = spec.trim();
-        let (name, args) = match s.split_once('(') {
-            Some((n, rest)) => {
-                let Some(inner) = rest.trim_end().strip_suffix(')') else {
-                    return Err(format!("`{s}`: close the parentheses"));
-                };
-                (n.trim(), inner)
-            }
-            None => (s, ""),
-        };
+        let (name, args) = crate::games::names::call(spec)?;
         let attack = Policy::parse("attack").expect("a named policy");
         let mut st = Strategy {
             movement: Move::Stay,
@@ -167,26 +158,10 @@ impl Strategy {
                 st.field = Field::Counter;
                 st.sets = Policy::parse("medic").expect("a named policy");
             }
-            n => {
-                let names: Vec<&str> = NAMED
-                    .iter()
-                    .map(|(n, _)| n.split('(').next().unwrap_or(n))
-                    .filter(|n| !n.starts_with('<'))
-                    .collect();
-                let hint = crate::games::names::closest_name(n, names.iter().copied())
-                    .map(|c| format!("; did you mean `{c}`?"))
-                    .unwrap_or_default();
-                return Err(format!(
-                    "unknown strategy `{n}`: one of {}{hint}",
-                    names.join(", ")
-                ));
-            }
+            n => return Err(crate::games::names::unknown("strategy", n, NAMED)),
         }
-        for kv in args.split(',').filter(|a| !a.trim().is_empty()) {
-            let Some((k, v)) = kv.split_once('=') else {
-                return Err(format!("`{}`: write parameters as key=value", kv.trim()));
-            };
-            let (k, v) = (k.trim(), v.trim());
+        for kv in crate::games::names::params(args) {
+            let (k, v) = kv?;
             match k {
                 "equip" => {
                     st.equip = match v {

@@ -478,32 +478,20 @@ pub fn summary(t: &RoyaleTournament, tally: &Tally) -> String {
             tally.means[HELD][&l].mean(),
         ));
     }
-    s.push_str("\nwin share by spawn ring (players, win share, 95% Wilson interval)\n");
-    if let Some(g) = tally.groups.get(BY_RING) {
-        for (label, c) in g {
-            let (lo, hi) = c.wilson95();
-            s.push_str(&format!(
-                "  {label:<8} {:>10}  {:5.2}% [{:4.2}, {:4.2}]\n",
-                thousands(c.trials),
-                100.0 * c.rate(),
-                100.0 * lo,
-                100.0 * hi
-            ));
-        }
-    }
-    s.push_str("\nbattles won by role (battles, win share, 95% Wilson interval; LA-46)\n");
-    if let Some(g) = tally.groups.get(ROLE) {
-        for (label, c) in g {
-            let (lo, hi) = c.wilson95();
-            s.push_str(&format!(
-                "  {label:<20} {:>10}  {:5.1}% [{:4.1}, {:4.1}]\n",
-                thousands(c.trials),
-                100.0 * c.rate(),
-                100.0 * lo,
-                100.0 * hi
-            ));
-        }
-    }
+    shares(
+        &mut s,
+        tally,
+        BY_RING,
+        "win share by spawn ring (players, win share, 95% Wilson interval)",
+        2,
+    );
+    shares(
+        &mut s,
+        tally,
+        ROLE,
+        "battles won by role (battles, win share, 95% Wilson interval; LA-46)",
+        1,
+    );
     s.push_str("\nmean place by battles fought (players, mean [95%])\n");
     if let Some(g) = tally.means.get(PLACE_BY_BATTLES) {
         for (label, m) in g {
@@ -540,4 +528,24 @@ pub fn summary(t: &RoyaleTournament, tally: &Tally) -> String {
         }
     }
     s
+}
+
+/// One block of the summary: a count group's rows with their Wilson intervals, to `digits`
+/// decimals.
+fn shares(s: &mut String, tally: &Tally, group: &str, title: &str, digits: usize) {
+    s.push_str(&format!("\n{title}\n"));
+    let Some(g) = tally.groups.get(group) else {
+        return;
+    };
+    let width = g.keys().map(|l| l.len()).max().unwrap_or(0);
+    for (label, c) in g {
+        let (lo, hi) = c.wilson95();
+        s.push_str(&format!(
+            "  {label:<width$} {:>10}  {:5.digits$}% [{:4.digits$}, {:4.digits$}]\n",
+            thousands(c.trials),
+            100.0 * c.rate(),
+            100.0 * lo,
+            100.0 * hi
+        ));
+    }
 }
