@@ -91,7 +91,7 @@ pub const GAMES: &[Game] = &[
     Game {
         command: "loot",
         title: "Loot Arena",
-        summary: "2v2 champion battles with dice, strengths, crits, healing and items as data",
+        summary: "2v2 champion battles with dice, strengths, crits, healing and items as data; the whole battle royale around them",
         seed: "../shared/seeds/002_*.txt",
         rules: "docs/rules/loot-arena.md (LA-n)",
         guide: "docs/loot-arena.md",
@@ -101,9 +101,11 @@ pub const GAMES: &[Game] = &[
             "loot odds \"Mage with 1d8,1d8 vs Rogue in Light armor\"",
             "simulate loot [--matches N] [--policies LIST] [--tiers 40,30,20,10]",
             "analyze loot items [--battles N] [--sets LIST]",
+            "tournament loot [--strategies LIST] [--games N] [--players 16]",
         ],
         inputs: &[
             ("battle file", "experiments/loot-arena/battle.toml"),
+            ("royale file", "experiments/loot-arena/royale.toml"),
             ("rules file", "experiments/loot-arena/rules.toml"),
             ("item catalogue", "experiments/loot-arena/items.toml"),
         ],
