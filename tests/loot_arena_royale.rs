@@ -52,7 +52,7 @@ struct Log {
 
 impl Hook for Log {
     const ON: bool = true;
-    fn round(&mut self, round: u32, side: u32, cell: &[u8], _gear: &[Gear]) {
+    fn round(&mut self, round: u32, side: u32, cell: &[u8]) {
         self.n = cell.len();
         self.rounds.push((round, side, cell.to_vec()));
     }

@@ -49,8 +49,8 @@ pub struct Meeting {
 /// does nothing; with `ON = false` the engine builds none of their arguments.
 pub trait Hook {
     const ON: bool = false;
-    /// The round begins (after any shrink): the map and every player's gear.
-    fn round(&mut self, _round: u32, _side: u32, _cell: &[u8], _gear: &[Gear]) {}
+    /// The round begins (after any shrink): the map.
+    fn round(&mut self, _round: u32, _side: u32, _cell: &[u8]) {}
     /// The map shrank (LA-41); `cell` is where everyone landed.
     fn shrink(&mut self, _round: u32, _from: u32, _to: u32, _cell: &[u8]) {}
     /// Everyone moved (LA-43).
@@ -258,7 +258,7 @@ impl Royale {
                 self.reset_pools(side, s);
             }
             if H::ON {
-                hook.round(round, side, &self.cell, &self.gear);
+                hook.round(round, side, &self.cell);
             }
             // LA-43: everyone decides from the same map, then all move at once.
             self.next.clear();

@@ -7,7 +7,7 @@ use std::ops::Range;
 use crate::games::loot_arena::kernel::battle::Battle;
 use crate::games::loot_arena::kernel::royale::{End, Hook, Meeting, Quiet, Royale};
 use crate::games::loot_arena::rules::{MAX_PLAYERS, Rules};
-use crate::games::loot_arena::state::{Catalogue, Fielded, Gear, Outcome};
+use crate::games::loot_arena::state::{Catalogue, Fielded, Outcome};
 use crate::games::loot_arena::strategy::{OUT, Strategy, ring};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{LabelBuilder, Table, Values, col};
@@ -67,7 +67,7 @@ struct Recorder {
 
 impl Hook for Recorder {
     const ON: bool = true;
-    fn round(&mut self, round: u32, side: u32, cell: &[u8], _gear: &[Gear]) {
+    fn round(&mut self, round: u32, side: u32, cell: &[u8]) {
         self.in_now = cell.iter().filter(|&&c| c != OUT).count() as u16;
         self.r_game.push(self.game);
         self.r_round.push(round);

@@ -173,7 +173,7 @@ impl<'a> RoyaleNarrator<'a> {
 impl Hook for RoyaleNarrator<'_> {
     const ON: bool = true;
 
-    fn round(&mut self, round: u32, side: u32, cell: &[u8], _gear: &[Gear]) {
+    fn round(&mut self, round: u32, side: u32, cell: &[u8]) {
         self.side = side;
         if round == 1 {
             let _ = writeln!(self.out, "\nSpawns (LA-40):");
@@ -209,11 +209,6 @@ impl Hook for RoyaleNarrator<'_> {
         }
         let _ = writeln!(self.out, "Movement: {}", moves.join(", "));
         self.out.push_str(&map(to, self.side));
-        for (p, &c) in to.iter().enumerate() {
-            if c != OUT {
-                self.ring[p] = crate::games::loot_arena::strategy::ring(c, self.side);
-            }
-        }
     }
 
     fn looted(&mut self, p: usize, ring: Ring, item: Option<u16>) {
@@ -323,7 +318,7 @@ impl<'a> RoyaleTrace<'a> {
 
 impl Hook for RoyaleTrace<'_> {
     const ON: bool = true;
-    fn round(&mut self, round: u32, side: u32, cell: &[u8], _gear: &[Gear]) {
+    fn round(&mut self, round: u32, side: u32, cell: &[u8]) {
         self.side = side;
         let cells: Vec<Option<u8>> = cell.iter().map(|&c| (c != OUT).then_some(c)).collect();
         self.line(
