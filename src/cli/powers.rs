@@ -37,6 +37,34 @@ fn load(file: Option<&Path>) -> Result<(String, Vec<PowerDef>), String> {
     }
 }
 
+/// What the file's powers take of a hero's room, beside the limits (AR-22): a host sees up front
+/// why a random hero may hold fewer powers than drawn.
+fn needs(defs: &[PowerDef]) -> String {
+    use crate::games::auto_rumble::powers::limits::{MAX_CLAUSES, MAX_HELD, MAX_HERO_COUNTERS};
+    let most = |f: &dyn Fn(&PowerDef) -> usize| {
+        defs.iter()
+            .max_by_key(|d| (f(d), std::cmp::Reverse(d.name.clone())))
+            .map_or((0, String::new()), |d| (f(d), d.name.clone()))
+    };
+    let (cl, cl_name) = most(&|d| d.clauses.len());
+    let (co, co_name) = most(&|d| d.counters.len());
+    let mut s = format!(
+        "limits: a hero holds at most {MAX_HELD} powers, {MAX_CLAUSES} clauses and {MAX_HERO_COUNTERS} counters together; the most one power here takes: {cl} clause{} ({cl_name}), {co} counter{}",
+        if cl == 1 { "" } else { "s" },
+        if co == 1 { "" } else { "s" },
+    );
+    if co > 0 {
+        s.push_str(&format!(" ({co_name})"));
+    }
+    s.push_str(
+        ".
+  Random rosters (simulate, analyze) set aside a drawn power that would not fit (AR-22); `skirmish powers reference` lists every limit.
+
+",
+    );
+    s
+}
+
 /// Validates a file and prints every power back, normalised: when, if, for how much, to whom,
 /// what. A host reads it to confirm the file says what the player meant.
 pub fn check(file: &Path) -> Result<String, String> {
@@ -50,6 +78,7 @@ pub fn check(file: &Path) -> Result<String, String> {
         });
         out.push('\n');
     }
+    out.push_str(&needs(&defs));
     let adapted = defs.iter().filter(|d| !d.is_faithful()).count();
     out.push_str(&format!(
         "{label}: {} power{}, all valid ({} faithful to their text, {adapted} adapted)\n",

@@ -22,7 +22,7 @@ use crate::games::auto_rumble::powers::catalogue::{
     Catalogue, Held, Loadout, MAX_HELD, MAX_USE, PowerId, Use,
 };
 use crate::games::auto_rumble::rules;
-use crate::games::auto_rumble::simulation::ffa::MAX_HEROES;
+use crate::games::auto_rumble::simulation::ffa::{MAX_HEROES, Room, pick_fitting};
 use crate::platform::table::{Table, Values, col};
 use crate::rng::{Stream, match_seed, match_stream_rng, unit_f64};
 use crate::stats::{Censor, Inverse, Sums, covariance, invert_curve};
@@ -390,14 +390,19 @@ impl PowerValue {
             if h < 2 {
                 continue;
             }
-            let k = rng.random_range(s.field_powers[0]..=s.field_powers[1]) as usize;
+            let mut k = rng.random_range(s.field_powers[0]..=s.field_powers[1]) as usize;
             let mut held = [Held {
                 power: 0,
                 strength: 0,
             }; MAX_HELD];
+            let mut room = Room::default();
+            let mut end = m;
             for j in 0..k {
-                let r = rng.random_range(j..m);
-                pool.swap(j, r);
+                // AR-22: a field power that would not fit beside the others is set aside.
+                if !pick_fitting(&mut rng, &self.cat, &mut pool, j, &mut end, &mut room) {
+                    k = j;
+                    break;
+                }
                 held[j] = Held {
                     power: pool[j],
                     strength: rng.random_range(s.field_strength[0]..=s.field_strength[1]),
@@ -413,12 +418,7 @@ impl PowerValue {
             }
             order[..len].shuffle(&mut rng);
             w.builds[h] = Loadout::compile(&self.cat, w.coins[h], &held[..k], &order[..len])
-                .unwrap_or_else(|_| {
-                    // Two field powers that cannot be held together: the hero holds the first.
-                    let one = &held[..k.min(1)];
-                    compile(&self.cat, w.coins[h], one)
-                        .expect("one power compiles (checked at setup)")
-                });
+                .expect("a drawn field hero fits by construction (AR-22)");
         }
         let mut rng = match_stream_rng(seed, Stream::Initiative);
         for h in 0..n {

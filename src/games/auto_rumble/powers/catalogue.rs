@@ -143,12 +143,7 @@ pub struct Held {
     pub strength: i32,
 }
 
-/// Most powers one hero holds.
-pub const MAX_HELD: usize = 8;
-/// Most clauses one hero's powers hold together.
-pub const MAX_CLAUSES: usize = 16;
-/// Most counter slots per hero (its powers' counters together).
-pub const MAX_HERO_COUNTERS: usize = 8;
+pub use crate::games::auto_rumble::powers::limits::{MAX_CLAUSES, MAX_HELD, MAX_HERO_COUNTERS};
 /// Most use-order items: the attack and every held power.
 pub const MAX_USE: usize = MAX_HELD + 1;
 
@@ -397,11 +392,10 @@ impl Loadout {
             n_counters += def.counters.len();
         }
         if bonus_coins != 0 {
-            let c = coins as i64 + bonus_coins;
-            if c.unsigned_abs() > rules::MAX_ABS_COINS as u64 {
-                return Err(LoadoutError::CoinsOutOfRange(c));
-            }
-            l.coins = c as i32;
+            // AR-43: what `coins` effects add is held within the coin limit (AR-18), so no
+            // strength a draw gives can make a hero that cannot be built.
+            let m = rules::MAX_ABS_COINS as i64;
+            l.coins = (coins as i64 + bonus_coins).clamp(-m, m) as i32;
             l.energy = rules::starting_energy(l.coins);
             l.damage = rules::attack_damage(l.coins);
         }

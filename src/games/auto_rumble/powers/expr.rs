@@ -133,8 +133,7 @@ pub struct Term {
     pub modulo: i32,
 }
 
-/// Most quantity terms in one value.
-pub const MAX_TERMS: usize = 2;
+pub use crate::games::auto_rumble::powers::limits::{MAX_CONSTANT, MAX_TERMS};
 
 /// A value: `base + terms`, clamped to `[lo, hi]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,10 +145,6 @@ pub struct Expr {
     pub lo: i32,
     pub hi: i32,
 }
-
-/// Largest constant a value may hold: keeps every product inside `i64` and every result, after
-/// clamping to `i32`, meaningful (AR-23).
-pub const MAX_CONSTANT: i64 = 1_000_000;
 
 impl Expr {
     pub const fn constant(v: i32) -> Expr {

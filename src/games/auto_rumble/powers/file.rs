@@ -349,8 +349,12 @@ pub struct Effect {
     pub unpreventable: bool,
 }
 
-pub const MAX_CONDS: usize = 3;
-pub const MAX_EFFECTS: usize = 4;
+use crate::games::auto_rumble::powers::limits::{
+    MAX_CLAUSES, MAX_HELD, MAX_HERO_COUNTERS, MAX_INCLUDE_DEPTH,
+};
+pub use crate::games::auto_rumble::powers::limits::{
+    MAX_CONDS, MAX_COUNTERS, MAX_EFFECTS, MAX_POWER_CLAUSES, MAX_POWERS, MAX_SUMMONS,
+};
 
 /// One clause: when, if, for how much, to whom, what.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -373,9 +377,6 @@ impl Clause {
         &self.effects[..self.n_effects as usize]
     }
 }
-
-/// Most counters one power keeps.
-pub const MAX_COUNTERS: usize = 4;
 
 /// A power as loaded: its words for people and its clauses for the kernel.
 #[derive(Clone, Debug, PartialEq)]
@@ -618,9 +619,6 @@ struct FileDoc {
     power: Option<Vec<Spanned<PowerDoc>>>,
 }
 
-/// How deep `include` may nest (a cycle stops here too).
-const MAX_INCLUDE_DEPTH: usize = 8;
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PowerDoc {
@@ -700,9 +698,6 @@ fn load_at(path: &Path, depth: usize) -> Result<Vec<PowerDef>, PowerFileError> {
     parse_in(&text, &file, path.parent(), depth)
 }
 
-/// Most powers one file may hold (power ids are 16-bit with room to spare).
-pub const MAX_POWERS: usize = 4096;
-
 /// Parses and validates power-file text; `file` labels errors. `include` is refused (no folder
 /// to resolve it in): use [`load`].
 pub fn parse(text: &str, file: &str) -> Result<Vec<PowerDef>, PowerFileError> {
@@ -768,6 +763,32 @@ fn parse_in(
     }
     for d in &out {
         for sd in &d.summons {
+            // The summoned hero is built from these powers when it joins: it must fit a hero.
+            let (mut clauses, mut counters) = (0, 0);
+            for (k, n) in sd.powers.iter().enumerate() {
+                let field = format!("{}.summon.powers", d.name);
+                if sd.powers[..k].iter().any(|o| normalise(o) == normalise(n)) {
+                    return Err(cx.err(
+                        None,
+                        field,
+                        format!("`{}` summons `{}` holding `{n}` twice: a hero holds each power once (AR-17)", d.name, sd.name),
+                    ));
+                }
+                if let Some(o) = out.iter().find(|o| normalise(&o.name) == normalise(n)) {
+                    clauses += o.clauses.len();
+                    counters += o.counters.len();
+                }
+                if k >= MAX_HELD || clauses > MAX_CLAUSES || counters > MAX_HERO_COUNTERS {
+                    return Err(cx.err(
+                        None,
+                        field,
+                        format!(
+                            "`{}` summons `{}` holding more than a hero holds ({MAX_HELD} powers, {MAX_CLAUSES} clauses, {MAX_HERO_COUNTERS} counters together): give it fewer powers",
+                            d.name, sd.name
+                        ),
+                    ));
+                }
+            }
             for n in &sd.powers {
                 if !out.iter().any(|o| normalise(&o.name) == normalise(n)) {
                     let all: Vec<&str> = out.iter().map(|o| o.name.as_str()).collect();
@@ -884,6 +905,16 @@ fn power(cx: &Ctx<'_>, p: PowerDoc, span: Span) -> Result<PowerDef, PowerFileErr
             Some(span),
             format!("{name}.clause"),
             "a power needs at least one [[power.clause]]: say when it acts and what it does",
+        ));
+    }
+    if clauses_doc.len() > MAX_POWER_CLAUSES {
+        return Err(cx.err(
+            Some(span),
+            format!("{name}.clause"),
+            format!(
+                "{} clauses; a power has at most {MAX_POWER_CLAUSES} (a hero holds {MAX_POWER_CLAUSES} together): split it into two powers",
+                clauses_doc.len()
+            ),
         ));
     }
     let names: Vec<String> = counters.iter().map(|c| c.0.clone()).collect();
@@ -1290,8 +1321,12 @@ fn effect(
                         ));
                     }
                 };
-                if summons.len() == u8::MAX as usize {
-                    return Err(cx.err(Some(span.clone()), field, "too many summons in one power"));
+                if summons.len() == MAX_SUMMONS {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        field,
+                        format!("at most {MAX_SUMMONS} summons in one power: split it"),
+                    ));
                 }
                 let hostile = match table.get("hostile") {
                     None => false,

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::auto_rumble::kernel::data::{DataKernel, NoHook, in_kernel_class};
 use crate::games::auto_rumble::powers::catalogue::{
-    Catalogue, Held, Loadout, MAX_HELD, MAX_USE, PowerId, Use,
+    Catalogue, Held, Loadout, MAX_CLAUSES, MAX_HELD, MAX_HERO_COUNTERS, MAX_USE, PowerId, Use,
 };
 use crate::games::auto_rumble::{EndReason, rules};
 use crate::platform::runner::Simulation;
@@ -246,12 +246,16 @@ impl Ffa {
         pool[..m].copy_from_slice(&self.catalogue);
         for h in 0..n {
             let coins = rng.random_range(s.coins[0]..=s.coins[1]);
-            let k = rng.random_range(s.powers[0]..=s.powers[1]) as usize;
+            let mut k = rng.random_range(s.powers[0]..=s.powers[1]) as usize;
             // A partial Fisher-Yates: the first k of the pool become the held powers, in the
-            // order held.
+            // order held; a power that would not fit the hero is set aside (AR-22).
+            let mut room = Room::default();
+            let mut end = m;
             for j in 0..k {
-                let r = rng.random_range(j..m);
-                pool.swap(j, r);
+                if !pick_fitting(&mut rng, &self.cat, &mut pool, j, &mut end, &mut room) {
+                    k = j;
+                    break;
+                }
             }
             let held = &mut out.held[h];
             for j in 0..k {
@@ -274,7 +278,7 @@ impl Ffa {
             out.n_order[h] = len as u8;
             out.coins[h] = coins;
             out.builds[h] = Loadout::compile(&self.cat, coins, &held[..k], &order[..len])
-                .expect("a drawn roster is valid by construction (AR-17)");
+                .expect("a drawn roster fits a hero by construction (AR-17, AR-22)");
         }
         let mut rng = match_stream_rng(seed, Stream::Initiative);
         for h in 0..n {
@@ -283,6 +287,54 @@ impl Ffa {
         }
         n
     }
+}
+
+/// What a hero being drawn already holds: its powers' clauses and counters together, which must
+/// stay within a hero's limits (`powers::limits`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Room {
+    clauses: usize,
+    counters: usize,
+}
+
+impl Room {
+    /// Whether power `p` fits beside what is held.
+    pub fn fits(&self, cat: &Catalogue, p: PowerId) -> bool {
+        let d = &cat.defs[p as usize];
+        self.clauses + d.clauses.len() <= MAX_CLAUSES
+            && self.counters + d.counters.len() <= MAX_HERO_COUNTERS
+    }
+
+    fn take(&mut self, cat: &Catalogue, p: PowerId) {
+        let d = &cat.defs[p as usize];
+        self.clauses += d.clauses.len();
+        self.counters += d.counters.len();
+    }
+}
+
+/// Step `j` of a partial Fisher-Yates over `pool[..*end]` that only keeps powers fitting the hero
+/// (AR-22): the drawn power goes to `pool[j]`; one that would not fit moves past `end` and
+/// another is drawn. Draws exactly as the plain shuffle whenever everything fits, so datasets
+/// of files within the limits keep their bytes. Returns false when nothing left fits.
+pub fn pick_fitting(
+    rng: &mut impl rand::Rng,
+    cat: &Catalogue,
+    pool: &mut [PowerId],
+    j: usize,
+    end: &mut usize,
+    room: &mut Room,
+) -> bool {
+    while j < *end {
+        let r = rng.random_range(j..*end);
+        if room.fits(cat, pool[r]) {
+            room.take(cat, pool[r]);
+            pool.swap(j, r);
+            return true;
+        }
+        *end -= 1;
+        pool.swap(r, *end);
+    }
+    false
 }
 
 /// One match's drawn roster, in fixed-size arrays reused from match to match.
