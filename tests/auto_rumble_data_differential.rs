@@ -244,13 +244,66 @@ impl skirmish::games::auto_rumble::kernel::data::RoundHook for Replayed {
 // round limits (AR-14) included, and forced initiative ties (AR-6).
 #[test]
 fn general_kernel_matches_data_reference_on_every_archive_power() {
-    use skirmish::games::auto_rumble::kernel::general::GeneralKernel;
     let cat = archive();
+    let seen = general_matches_reference(&cat, 0x6E4E, 12_000, 0);
+    // The draw reaches what it is meant to test.
+    assert!(
+        seen.outside > 10_000,
+        "only {} battles outside the fast class",
+        seen.outside
+    );
+    assert!(
+        seen.births > 1_000,
+        "copies or summons in only {} battles",
+        seen.births
+    );
+    assert!(
+        seen.summons > 300,
+        "summons in only {} battles",
+        seen.summons
+    );
+    assert!(seen.wins > 30, "power wins in only {} battles", seen.wins);
+}
+
+// The same on the powers hosts write next (issue 23: death clauses with any effect, ...), mixed
+// with the whole archive (experiments/powers/second-edition.toml includes it).
+#[test]
+fn general_kernel_matches_data_reference_on_second_edition_powers() {
+    let cat = Catalogue::new(
+        skirmish::games::auto_rumble::powers::file::load(std::path::Path::new(
+            "experiments/powers/second-edition.toml",
+        ))
+        .unwrap(),
+    );
+    let first_new = archive().len() as u16;
+    let seen = general_matches_reference(&cat, 0x23_2E, 4_000, first_new);
+    assert!(
+        seen.new_powers > 1_500,
+        "second-edition powers in only {} battles",
+        seen.new_powers
+    );
+}
+
+/// What a batch of random battles reached, so a test can tell its draw exercised something.
+#[derive(Default)]
+struct Seen {
+    births: u32,
+    summons: u32,
+    outside: u32,
+    wins: u32,
+    /// Battles in which some hero holds a power with id `first_new` or later.
+    new_powers: u32,
+}
+
+/// `battles` random rosters of `cat`'s powers, each played by the general kernel and the data
+/// reference: every round's Energies, births and the outcome must agree.
+fn general_matches_reference(cat: &Catalogue, seed: u64, battles: u64, first_new: u16) -> Seen {
+    use skirmish::games::auto_rumble::kernel::general::GeneralKernel;
     let mut kernels: Vec<GeneralKernel> =
         CAPACITIES.iter().map(|&c| GeneralKernel::new(c)).collect();
-    let (mut births, mut summons, mut outside, mut wins) = (0, 0, 0, 0);
-    for i in 0..12_000u64 {
-        let mut rng = stream_rng(0x6E4E, i, Stream::Roster);
+    let mut seen = Seen::default();
+    for i in 0..battles {
+        let mut rng = stream_rng(seed, i, Stream::Roster);
         let n = rng.random_range(2..=6);
         let builds: Vec<Loadout> = (0..n)
             .map(|_| random_archive_loadout(&cat, &mut rng, 4))
@@ -305,19 +358,18 @@ fn general_kernel_matches_data_reference_on_every_archive_power() {
             .collect();
         assert_eq!(got_births, want_births, "battle {i}: births differ");
         assert_eq!(got, want.outcome, "battle {i}: outcomes differ");
-        births += !want.births.is_empty() as u32;
-        summons += want.births.iter().any(|b| b.summon.is_some()) as u32;
-        outside += !in_kernel_class(&builds) as u32;
-        wins += (got.end == skirmish::games::auto_rumble::EndReason::PowerWin) as u32;
+        seen.births += !want.births.is_empty() as u32;
+        seen.summons += want.births.iter().any(|b| b.summon.is_some()) as u32;
+        seen.outside += !in_kernel_class(&builds) as u32;
+        seen.wins += (got.end == skirmish::games::auto_rumble::EndReason::PowerWin) as u32;
+        seen.new_powers += (first_new > 0
+            && builds.iter().any(|l| {
+                l.clauses[..l.n_clauses as usize]
+                    .iter()
+                    .any(|c| c.power >= first_new)
+            })) as u32;
     }
-    // The draw reaches what it is meant to test.
-    assert!(
-        outside > 10_000,
-        "only {outside} battles outside the fast class"
-    );
-    assert!(births > 1_000, "copies or summons in only {births} battles");
-    assert!(summons > 300, "summons in only {summons} battles");
-    assert!(wins > 30, "power wins in only {wins} battles");
+    seen
 }
 
 // The general path plays the fast path's class too, and must agree with it there.

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{skirmish, tmp};
+use common::{hero, play_within, round, skirmish, tmp};
 use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, MAX_CLAUSES, MAX_HERO_COUNTERS};
 use skirmish::games::auto_rumble::powers::file;
 
@@ -122,4 +122,100 @@ fn coins_past_the_limit_are_clamped_ar_43() {
     )
     .unwrap();
     assert_eq!(l.coins, skirmish::games::auto_rumble::rules::MAX_ABS_COINS);
+}
+
+/// The archive plus the powers hosts write next (experiments/powers/second-edition.toml).
+fn second_edition() -> Catalogue {
+    Catalogue::new(file::load(Path::new("experiments/powers/second-edition.toml")).unwrap())
+}
+
+fn play(
+    cat: &Catalogue,
+    builds: &[skirmish::games::auto_rumble::powers::catalogue::Loadout],
+) -> skirmish::games::auto_rumble::reference::data::Replay {
+    play_within(cat, builds, 30, 4096)
+}
+
+// AR-53: a counter is its holder's. A counter effect aimed at other heroes wrote into the
+// target's slot, i.e. another power's counter (an opponent's Crystallize X went from 2 to 102);
+// it is refused where it is written, with the fix.
+#[test]
+fn a_counter_effect_on_other_heroes_is_refused_ar_53() {
+    let text = r#"[[power]]
+name = "Shatter"
+source = "t"
+text = "Start of round: 5 damage to every opponent; N counts the rounds."
+counters = { N = 0 }
+
+[[power.clause]]
+when = "round_start"
+target = "all_opponents"
+effects = [{ damage = 5 }, { counter = "N", add = 100 }]
+"#;
+    let e = file::parse(text, "shatter.toml").unwrap_err();
+    assert_eq!(e.at.map(|a| a.0), Some(10), "{e}");
+    let e = e.to_string();
+    assert!(e.contains("Shatter.clause.effects"), "{e}");
+    assert!(e.contains("add `to = \"self\"`"), "{e}");
+    assert!(e.contains("AR-53"), "{e}");
+    let fixed = text.replace("add = 100 }", "add = 100, to = \"self\" }");
+    let defs = file::parse(&fixed, "shatter.toml").unwrap();
+    assert!(defs[0].describe().contains("counter N += 100"));
+}
+
+// AR-54: a death clause may carry any effect on other heroes. Martyrdom: B (300 Energy, 77 a hit)
+// acts first. Round 1: A and C are at 23, A hits B and C (290, 13), C hits B and A (280, 13).
+// Round 2: B's hit eliminates A; Martyrdom hits B for 20 (260) and C for 20: C falls (quietly,
+// a reaction's effect, AR-52), so B wins in round 2.
+#[test]
+fn martyrdom_hits_every_opponent_as_it_falls_ar_54() {
+    let c = second_edition();
+    let b = [
+        hero(&c, 200, &[], None),
+        hero(&c, 0, &["Martyrdom"], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 280), (1, 13), (2, 13)]);
+    assert_eq!(round(&r, 2), [(0, 260)]);
+    assert_eq!(r.outcome.winner, Some(0));
+    assert_eq!(r.outcome.rounds, 2);
+}
+
+// AR-54: in a death clause `other` is the hero whose hit eliminated the holder. Spite: round 1,
+// B hits A (23), A hits B (290); round 2, B's hit eliminates A and B loses 30 (260).
+#[test]
+fn spite_burns_the_hero_who_eliminated_it_ar_54() {
+    let c = second_edition();
+    let b = [hero(&c, 200, &[], None), hero(&c, 0, &["Spite"], None)];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 290), (1, 23)]);
+    assert_eq!(round(&r, 2), [(0, 260)]);
+    // A revive among the death clauses still keeps the hero in: Lich before Martyrdom revives
+    // first, so Martyrdom does not fire (the walk stops, AR-27).
+    let b = [
+        hero(&c, 200, &[], None),
+        hero(&c, 0, &["Lich", "Martyrdom"], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 2), [(0, 280), (1, 50)]);
+}
+
+// AR-54: effects on the holder that mean nothing once it has left are refused, with the fix; so
+// is a cost (nothing left to pay with).
+#[test]
+fn a_death_clause_acting_on_its_fallen_holder_is_refused_ar_54() {
+    let text = "[[power]]\nname = \"Last Gasp\"\nsource = \"t\"\ntext = \"t\"\n[[power.clause]]\nwhen = \"death\"\neffects = [{ add_defence = 10 }]\n";
+    let e = file::parse(text, "gasp.toml").unwrap_err().to_string();
+    assert!(e.contains("does nothing then"), "{e}");
+    let e = file::parse(
+        &text.replace(
+            "effects = [{ add_defence = 10 }]",
+            "cost = { burn = 5 }\ntarget = \"all_opponents\"\neffects = [{ damage = 10 }]",
+        ),
+        "gasp.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("drop the cost"), "{e}");
 }

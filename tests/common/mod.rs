@@ -125,3 +125,68 @@ pub fn random_archive_loadout(
         }
     }
 }
+
+/// Auto Rumble power battles worked by hand (tests/auto_rumble_archive.rs,
+/// tests/power_files_second_edition.rs): loadouts by power name, played three ways.
+mod rumble_hand {
+    pub use skirmish::games::auto_rumble::kernel::data::{DataKernel, Rounds, in_kernel_class};
+    pub use skirmish::games::auto_rumble::kernel::general::GeneralKernel;
+    pub use skirmish::games::auto_rumble::powers::catalogue::{
+        Catalogue, Held, Loadout, Use, default_order,
+    };
+    pub use skirmish::games::auto_rumble::reference::data::{self, Replay};
+}
+use rumble_hand::*;
+
+/// A hero: coins, powers (strength 0, or `name=strength`), optional use order.
+pub fn hero(cat: &Catalogue, coins: i32, powers: &[&str], order: Option<&[&str]>) -> Loadout {
+    let held: Vec<Held> = powers
+        .iter()
+        .map(|p| {
+            let (name, strength) = p.split_once('=').unwrap_or((p, "0"));
+            Held {
+                power: cat.id(name).unwrap_or_else(|| panic!("no power {name}")),
+                strength: strength.parse().unwrap(),
+            }
+        })
+        .collect();
+    let order = match order {
+        None => default_order(cat, &held),
+        Some(o) => o
+            .iter()
+            .map(|n| {
+                if *n == "Attack" {
+                    Use::Attack
+                } else {
+                    Use::Power(cat.id(n).unwrap())
+                }
+            })
+            .collect(),
+    };
+    Loadout::compile(cat, coins, &held, &order).unwrap()
+}
+
+pub fn play_within(
+    cat: &Catalogue,
+    builds: &[Loadout],
+    max_rounds: u32,
+    capacity: usize,
+) -> Replay {
+    let ini: Vec<f64> = (0..builds.len()).map(|k| 0.9 - 0.1 * k as f64).collect();
+    let want = data::play(cat, builds, &ini, max_rounds, capacity);
+    let mut rec = Rounds::default();
+    let got = GeneralKernel::new(capacity).run(cat, builds, &ini, max_rounds, &mut rec);
+    assert_eq!(rec.0, want.rounds, "general kernel and reference disagree");
+    assert_eq!(got, want.outcome, "general kernel and reference disagree");
+    if in_kernel_class(builds) {
+        let mut rec = Rounds::default();
+        let got = DataKernel::new(capacity).run(cat, builds, &ini, max_rounds, &mut rec);
+        assert_eq!(rec.0, want.rounds, "kernel and reference disagree");
+        assert_eq!(got, want.outcome, "kernel and reference disagree");
+    }
+    want
+}
+
+pub fn round(r: &Replay, k: usize) -> Vec<(u32, i32)> {
+    r.rounds[k - 1].clone()
+}

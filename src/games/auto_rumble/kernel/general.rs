@@ -1112,7 +1112,8 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 if self.s.front.locked_now[t] {
                     break;
                 }
-                self.fire(t, hc, None, true);
+                // AR-54: `other` is the hero whose hit or effect eliminated it.
+                self.fire(t, hc, by.filter(|&k| k != t), true);
                 if self.is_alive(t) {
                     self.dying -= 1;
                     return; // AR-27: revived, it never left

@@ -90,7 +90,8 @@ impl When {
                 | When::Death
         )
     }
-    /// The other hero a reaction is about, if any: `other` is a valid target (AR-27).
+    /// The other hero a reaction is about, if any: `other` is a valid target (AR-27; for
+    /// `death`, the hero whose hit or effect eliminated the holder, AR-54).
     pub fn has_other(self) -> bool {
         matches!(
             self,
@@ -100,6 +101,7 @@ impl When {
                 | When::DealtDamage
                 | When::Kill
                 | When::OpponentEliminated
+                | When::Death
         )
     }
     fn describe(self) -> &'static str {
@@ -115,7 +117,7 @@ impl When {
             When::DealtDamage => "When this hero takes another hero's Energy",
             When::Kill => "When this hero eliminates someone",
             When::OpponentEliminated => "When an opponent is eliminated",
-            When::Death => "When this hero is eliminated",
+            When::Death => "When this hero is eliminated (`other`: the hero who eliminated it)",
         }
     }
 }
@@ -1096,6 +1098,13 @@ fn clause(
                 "a passive clause is always on and is never paid for (AR-25): drop the cost, or make it a `use` clause",
             ));
         }
+        if when == When::Death {
+            return Err(cx.err(
+                Some(t.span()),
+                f("cost"),
+                "a `death` clause fires when the holder has no Energy left to pay with (AR-54): drop the cost",
+            ));
+        }
         for (k, v) in t.get_ref() {
             let e = value(cx, v, &t.span(), &f(&format!("cost.{k}")), &names)?;
             let mut e = e;
@@ -1600,6 +1609,18 @@ fn check_effect(
             effect_name(e.kind)
         ));
     }
+    if matches!(
+        e.kind,
+        EffectKind::CounterAdd(_) | EffectKind::CounterMultiply(_) | EffectKind::CounterSet(_)
+    ) && to != Target::Holder
+    {
+        // AR-53: a power's counters are its holder's; on another hero the slot would be some
+        // other power's counter.
+        return fail(format!(
+            "a counter belongs to the power's holder, but this effect acts on {} (the clause's target): add `to = \"self\"` to change the holder's counter (AR-53)",
+            to.describe()
+        ));
+    }
     if e.kind == EffectKind::Coins
         && (e.cond.is_some()
             || e.value
@@ -1610,11 +1631,25 @@ fn check_effect(
     if e.kind == EffectKind::ReduceHit && when != When::Attacked {
         return fail("`reduce_hit` changes the attack hit arriving: it belongs in an `attacked` clause (AR-38)".into());
     }
-    if (e.kind == EffectKind::Revive) != (when == When::Death) {
-        return fail("`revive` and `death` go together: a hero comes back only from its own elimination (AR-27)".into());
+    if e.kind == EffectKind::Revive && when != When::Death {
+        return fail("`revive` belongs in a `death` clause: a hero comes back only from its own elimination (AR-27)".into());
     }
-    if when == When::Death && to == Target::Holder && e.kind != EffectKind::Revive {
-        return fail("a `death` clause fires after the holder is eliminated: its effects act on other heroes, or `revive` it (AR-27)".into());
+    if when == When::Death
+        && to == Target::Holder
+        && !matches!(
+            e.kind,
+            EffectKind::Revive
+                | EffectKind::Summon(_)
+                | EffectKind::Win
+                | EffectKind::CounterAdd(_)
+                | EffectKind::CounterMultiply(_)
+                | EffectKind::CounterSet(_)
+        )
+    {
+        return fail(format!(
+            "a `death` clause fires as the holder leaves: `{}` on the holder does nothing then; act on other heroes (`target` or `to`), or `revive`, `summon`, `win` (AR-54)",
+            effect_name(e.kind)
+        ));
     }
     if e.cond.is_some_and(|c| c.reads(Quantity::reads_target)) && !to.is_single() {
         return fail(

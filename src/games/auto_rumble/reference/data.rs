@@ -1143,7 +1143,8 @@ impl Battle<'_> {
                 if self.heroes[t].locked_now {
                     break;
                 }
-                self.fire(t, &hc, None, true);
+                // AR-54: `other` is the hero whose hit or effect eliminated it.
+                self.fire(t, &hc, by.filter(|&k| k != t), true);
                 if self.heroes[t].energy > 0 {
                     self.dying -= 1;
                     return; // AR-27: revived, it never left

@@ -151,7 +151,11 @@ pub fn render(cat: &Catalogue, team_names: &[String], events: &[Event]) -> Strin
                 when,
                 other,
             } => {
-                let whom = other.map(|o| format!(" {}", n(&o))).unwrap_or_default();
+                let whom = match (when, other) {
+                    (When::Death, Some(o)) => format!(" to {}", n(o)),
+                    (_, Some(o)) => format!(" {}", n(o)),
+                    (_, None) => String::new(),
+                };
                 let _ = writeln!(
                     out,
                     "  {}'s {} fires {}{whom}.",
