@@ -306,7 +306,7 @@ fn general_matches_reference(cat: &Catalogue, seed: u64, battles: u64, first_new
         let mut rng = stream_rng(seed, i, Stream::Roster);
         let n = rng.random_range(2..=6);
         let builds: Vec<Loadout> = (0..n)
-            .map(|_| random_archive_loadout(&cat, &mut rng, 4))
+            .map(|_| random_archive_loadout(cat, &mut rng, 4))
             .collect();
         let ini: Vec<f64> = (0..n)
             .map(|_| {
@@ -324,8 +324,8 @@ fn general_matches_reference(cat: &Catalogue, seed: u64, battles: u64, first_new
             30
         };
         let mut rec = Replayed::default();
-        let got = kernels[k].run(&cat, &builds, &ini, max_rounds, &mut rec);
-        let want = data_reference::play(&cat, &builds, &ini, max_rounds, CAPACITIES[k]);
+        let got = kernels[k].run(cat, &builds, &ini, max_rounds, &mut rec);
+        let want = data_reference::play(cat, &builds, &ini, max_rounds, CAPACITIES[k]);
         let names: Vec<Vec<&str>> = builds
             .iter()
             .map(|l| {

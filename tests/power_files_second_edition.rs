@@ -219,3 +219,166 @@ fn a_death_clause_acting_on_its_fallen_holder_is_refused_ar_54() {
     .to_string();
     assert!(e.contains("drop the cost"), "{e}");
 }
+
+// AR-55: a helper power (the Poxwalkers' Pox) is held only by what summons it: random rosters,
+// the power-value analysis and the bidding game's pool never hand it to a hero, and naming it
+// where powers are drawn or valued is refused.
+#[test]
+fn helper_powers_are_never_drawn_offered_or_valued_ar_55() {
+    use skirmish::games::auto_rumble::game::strategy::{Kind, Strategy};
+    use skirmish::games::auto_rumble::game::{self, GameSettings, Sizes, Table};
+    let cat = common::archive();
+    let pox = cat.id("Pox").unwrap();
+    assert!(cat.defs[pox as usize].helper);
+    assert_eq!(cat.drawable.len(), cat.len() - 1);
+    assert!(!cat.drawable.contains(&pox));
+    // The bidding game: 40 games of archive powers, nobody ever holds Pox.
+    let values: Vec<f64> = (0..cat.len()).map(|i| 10.0 + i as f64).collect();
+    let st: Vec<Strategy> = ["random", "hoarder", "spreader", "value"]
+        .iter()
+        .map(|s| Strategy::for_catalogue(Kind::parse(s).unwrap(), values.clone(), &cat))
+        .collect();
+    let refs: Vec<&Strategy> = st.iter().collect();
+    let settings = GameSettings {
+        players: 4,
+        max_rounds: 30,
+        capacity: 128,
+    };
+    let mut table = Table::new(&cat, 128);
+    let mut held = 0;
+    for seed in 0..40 {
+        let g = game::play(&cat, &Sizes::new(&cat), &settings, &refs, seed, &mut table);
+        for p in &g.players[..4] {
+            assert!(p.held().iter().all(|h| h.power != pox), "game {seed}");
+            held += p.held().len();
+        }
+    }
+    assert!(held > 100, "the games handed out only {held} powers");
+    // Named where powers are drawn or valued: refused, exit 2, naming the rule.
+    for args in [
+        &[
+            "simulate",
+            "rumble",
+            "--power-file",
+            "experiments/powers/archive.toml",
+            "--catalogue",
+            "Pox",
+            "--matches",
+            "10",
+        ][..],
+        &[
+            "analyze",
+            "powers",
+            "--power-file",
+            "experiments/powers/archive.toml",
+            "--power",
+            "Pox",
+        ][..],
+    ] {
+        let o = skirmish(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            e.contains("`Pox` is a helper power") && e.contains("AR-55"),
+            "{e}"
+        );
+    }
+    // `powers list` and `powers check` say so.
+    let o = skirmish(&["powers", "list", "experiments/powers/archive.toml"]);
+    assert!(
+        String::from_utf8_lossy(&o.stdout)
+            .contains("Pox                             BW      helper")
+    );
+    // A helper no summon holds is a slip, refused with the fix.
+    let lone = "[[power]]\nname = \"Bite\"\nsource = \"t\"\ntext = \"t\"\nhelper = true\n[[power.clause]]\nwhen = \"round_start\"\neffects = [{ add_energy = 1 }]\n[[power]]\nname = \"Plain\"\nsource = \"t\"\ntext = \"t\"\n[[power.clause]]\nwhen = \"round_start\"\neffects = [{ add_energy = 1 }]\n";
+    let e = file::parse(lone, "lone.toml").unwrap_err().to_string();
+    assert!(e.contains("no summon in this file holds it"), "{e}");
+}
+
+// AR-55: `simulate rumble --power-file` draws from every power but the helpers.
+#[test]
+fn simulate_never_draws_a_helper_ar_55() {
+    let dir = tmp("second-edition", "no-pox");
+    let out = dir.join("run");
+    let o = skirmish(&[
+        "simulate",
+        "rumble",
+        "--power-file",
+        "experiments/powers/archive.toml",
+        "--matches",
+        "300",
+        "--heroes",
+        "2..4",
+        "--powers",
+        "3..3",
+        "--capacity",
+        "64",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let heroes = common::table(&out, "heroes");
+    let powers = heroes.column("powers").unwrap().list().unwrap().clone();
+    let mut seen = 0;
+    for i in 0..powers.len() {
+        let s = powers.get_as_series(i).unwrap();
+        let s = s.cast(&polars::prelude::DataType::String).unwrap();
+        let names = s.str().unwrap();
+        for j in 0..names.len() {
+            assert_ne!(names.get(j), Some("Pox"));
+            seen += 1;
+        }
+    }
+    assert!(seen > 600, "{seen}");
+}
+
+// The format's full reference is generated from the loader's tables; docs/power-files.md is
+// that output (regenerate: `skirmish rumble reference > docs/power-files.md`), and the old
+// spelling prints the same. `check --help` points to it.
+#[test]
+fn the_reference_in_docs_is_what_the_cli_prints() {
+    let o = skirmish(&["rumble", "reference"]);
+    assert!(o.status.success());
+    let printed = String::from_utf8(o.stdout).unwrap();
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write("docs/power-files.md", &printed).unwrap();
+    }
+    let docs = std::fs::read_to_string("docs/power-files.md").unwrap();
+    assert!(
+        printed == docs,
+        "docs/power-files.md is stale: run `skirmish rumble reference > docs/power-files.md`"
+    );
+    for needle in [
+        "| `damage_taken` | Energy the holder has lost to hits so far this round: the round's total, not the hit being resolved",
+        "| `heroes_alive` | heroes alive at the start of this round",
+        "| `attack` | the holder's attack damage per hit from its coins (AR-2), before attack bonuses |",
+        "| clauses per hero (its powers together) | 16 |",
+    ] {
+        assert!(printed.contains(needle), "{needle}");
+    }
+    let old = skirmish(&["powers", "reference"]);
+    assert_eq!(String::from_utf8(old.stdout).unwrap(), printed);
+    for args in [
+        &["rumble", "check", "--help"][..],
+        &["powers", "check", "--help"][..],
+    ] {
+        let help = String::from_utf8(skirmish(args).stdout).unwrap();
+        assert!(help.contains("reference"), "{args:?}: {help}");
+    }
+}
+
+// `check` prints each quantity a power reads with what it counts, so a misread shows.
+#[test]
+fn check_explains_every_quantity_a_power_reads() {
+    let o = skirmish(&["rumble", "check", "experiments/powers/archive.toml"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("  reads:\n    hits_taken_last_round: attack hits aimed at the holder in the previous round"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    X: the holder's counter of that name now (AR-53)"),
+        "{out}"
+    );
+}

@@ -244,6 +244,8 @@ enum ClanMeleeQuestion {
 #[derive(Subcommand, Debug)]
 enum PowersCommand {
     /// Validate a power file and print each power back in a normalised, readable form.
+    ///
+    /// The format's full reference: `skirmish powers reference` (docs/power-files.md).
     Check {
         /// The power file (TOML), e.g. experiments/powers/archive.toml.
         file: PathBuf,
@@ -253,6 +255,8 @@ enum PowersCommand {
         /// The power file (TOML).
         file: Option<PathBuf>,
     },
+    /// The power-file format's full reference (docs/power-files.md).
+    Reference,
 }
 
 #[derive(Subcommand, Debug)]
@@ -261,6 +265,10 @@ enum RumbleCommand {
     #[command(alias = "battle")]
     Play(rumble::BattleArgs),
     /// Check any Auto Rumble input file (a power file or a scenario) and print it back.
+    ///
+    /// A power file is printed power by power in words: when each clause fires, its conditions,
+    /// cost, targets and effects, and what each quantity it reads counts. Every trigger, target,
+    /// effect, quantity and limit of the format: `skirmish rumble reference` (docs/power-files.md).
     Check {
         /// A power file (`[[power]]` tables) or a scenario (`[battle]`, `[[hero]]`).
         file: PathBuf,
@@ -270,6 +278,9 @@ enum RumbleCommand {
         /// The power file (TOML).
         file: Option<PathBuf>,
     },
+    /// The power-file format's full reference: every trigger, target, effect and quantity with
+    /// exactly what it counts and when it is read, and every limit (docs/power-files.md).
+    Reference,
 }
 
 #[derive(Subcommand, Debug)]
@@ -326,6 +337,7 @@ fn dispatch(command: Command) -> Result<String, String> {
             RumbleCommand::Play(args) => rumble::battle(args),
             RumbleCommand::Check { file } => rumble::check(&file),
             RumbleCommand::Powers { file } => powers::list(file.as_deref()),
+            RumbleCommand::Reference => Ok(crate::games::auto_rumble::powers::reference::text()),
         },
         Command::ClanMelee { command } => match command {
             ClanMeleeCommand::Play(flags) => clan_melee::play(&flags),
@@ -347,6 +359,7 @@ fn dispatch(command: Command) -> Result<String, String> {
         Command::Powers { command } => match command {
             PowersCommand::Check { file } => powers::check(&file),
             PowersCommand::List { file } => powers::list(file.as_deref()),
+            PowersCommand::Reference => Ok(crate::games::auto_rumble::powers::reference::text()),
         },
         Command::Simulate {
             game: SimulateCommand::Rumble { flags, ffa },

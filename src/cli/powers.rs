@@ -105,10 +105,10 @@ pub fn list(file: Option<&Path>) -> Result<String, String> {
             "{:<width$}  {:<6}  {:<8}  {:<7}  {}\n",
             d.name,
             d.source,
-            if d.is_faithful() {
-                "faithful"
-            } else {
-                "adapted"
+            match (d.is_faithful(), d.helper) {
+                (_, true) => "helper",
+                (true, _) => "faithful",
+                (false, _) => "adapted",
             },
             engine,
             whens.join(", ")

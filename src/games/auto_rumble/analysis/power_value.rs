@@ -224,18 +224,11 @@ impl PowerValue {
         }
         let mut powers = Vec::new();
         if s.powers.is_empty() {
-            powers = (0..cat.len() as PowerId).collect();
+            // AR-55: helper powers are valued only through the powers that summon them.
+            powers = cat.drawable.clone();
         } else {
             for name in &s.powers {
-                let p = cat.id(name).ok_or_else(|| {
-                    let hint = cat
-                        .closest(name)
-                        .map(|p| format!("did you mean `{p}`? "))
-                        .unwrap_or_default();
-                    format!(
-                        "--power: unknown power `{name}`; {hint}`skirmish rumble powers` shows them"
-                    )
-                })?;
+                let p = cat.drawable_id(name, "--power")?;
                 if powers.contains(&p) {
                     return Err(format!("--power: `{name}` is named twice; name it once"));
                 }
@@ -294,7 +287,7 @@ impl PowerValue {
             .collect();
         let zero = grid.iter().position(|&k| k > 0).expect("checked above");
         grid.insert(zero, 0);
-        let field = (0..cat.len() as PowerId).collect();
+        let field = cat.drawable.clone();
         Ok(PowerValue {
             settings,
             cat,

@@ -216,10 +216,11 @@ pub fn play(
     // AR-45: the pool starts with 3 x players powers drawn uniformly from the catalogue.
     let mut pool_rng = match_stream_rng(seed, Stream::Pool);
     let mut decide = match_stream_rng(seed, Stream::Bidding);
-    let m = cat.len() as u32;
+    // AR-55: helper powers are never offered.
+    let m = cat.drawable.len() as u32;
     let mut pool_len = 3 * n;
     for q in table.pool.iter_mut().take(pool_len) {
-        *q = pool_rng.random_range(0..m) as PowerId;
+        *q = cat.drawable[pool_rng.random_range(0..m) as usize];
     }
     let blank_round = RoundRecord {
         winner: None,

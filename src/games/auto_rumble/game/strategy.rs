@@ -6,7 +6,7 @@
 use rand::RngExt;
 
 use crate::games::auto_rumble::game::view::{DecideRng, Sizes, View};
-use crate::games::auto_rumble::powers::catalogue::{PowerId, Use};
+use crate::games::auto_rumble::powers::catalogue::{Catalogue, PowerId, Use};
 
 /// A strategy and its parameters. `values` are coin values by power id (from
 /// `skirmish analyze rumble powers`): what value-aware strategies bid from.
@@ -14,8 +14,10 @@ use crate::games::auto_rumble::powers::catalogue::{PowerId, Use};
 pub struct Strategy {
     pub kind: Kind,
     pub values: Vec<f64>,
-    /// Power ids from the most to the least valuable.
+    /// Power ids from the most to the least valuable, helpers left out (AR-55).
     ranked: Vec<PowerId>,
+    /// The powers it may submit to the pool: every power but the helpers (AR-55).
+    offerable: Vec<PowerId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -181,6 +183,15 @@ fn example(name: &str) -> &'static str {
 }
 
 impl Strategy {
+    /// A strategy for `cat`'s game: it never submits a helper power (AR-55). With no helpers in
+    /// the file it is [`Strategy::new`].
+    pub fn for_catalogue(kind: Kind, values: Vec<f64>, cat: &Catalogue) -> Strategy {
+        let mut s = Strategy::new(kind, values);
+        s.ranked.retain(|p| cat.drawable.contains(p));
+        s.offerable = cat.drawable.clone();
+        s
+    }
+
     pub fn new(kind: Kind, values: Vec<f64>) -> Strategy {
         let mut ranked: Vec<PowerId> = (0..values.len() as PowerId).collect();
         ranked.sort_by(|&a, &b| {
@@ -188,10 +199,12 @@ impl Strategy {
                 .total_cmp(&values[a as usize])
                 .then(a.cmp(&b))
         });
+        let offerable = (0..values.len() as PowerId).collect();
         Strategy {
             kind,
             values,
             ranked,
+            offerable,
         }
     }
 
@@ -205,12 +218,12 @@ impl Strategy {
 
     /// The 2 powers it submits to the pool (rounds 1-9).
     pub fn submit(&self, _view: &View<'_>, rng: &mut DecideRng) -> [PowerId; 2] {
-        let m = self.values.len() as u32;
+        let m = self.offerable.len() as u32;
         let top = |i: usize| self.ranked[i.min(self.ranked.len() - 1)];
         match self.kind {
             Kind::Random { .. } | Kind::Spreader => [
-                rng.random_range(0..m) as PowerId,
-                rng.random_range(0..m) as PowerId,
+                self.offerable[rng.random_range(0..m) as usize],
+                self.offerable[rng.random_range(0..m) as usize],
             ],
             // The hoarder feeds the pool the weakest powers: less for others to gain.
             Kind::Hoarder { .. } => {

@@ -235,6 +235,8 @@ impl DataKernel {
             tally.teams_alive += 1;
             tally.alive += 1;
         }
+        // AR-34: at battle start `heroes_alive` is the heroes entering.
+        tally.heroes_at_start = tally.alive as i32;
         if phases & phase::BATTLE_START != 0 {
             self.phase(cat, builds, &mut tally, |b| {
                 (&b.battle_start, b.n_battle_start)

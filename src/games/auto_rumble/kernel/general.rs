@@ -274,7 +274,9 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     fn play(mut self, initiative: &[f64], max_rounds: u32) -> Outcome {
         let mut quiet = 0;
         let mut end = EndReason::Elimination;
-        // AR-34: battle-start clauses, in initiative order, before round 1.
+        // AR-34: battle-start clauses, in initiative order, before round 1; `heroes_alive` is
+        // the heroes entering.
+        self.heroes_at_start = self.alive as i32;
         self.phase(When::BattleStart);
         while self.won.is_none() && self.teams_alive > 1 {
             self.round += 1;

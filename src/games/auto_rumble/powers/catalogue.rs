@@ -26,6 +26,9 @@ pub struct Catalogue {
     /// `summons[p][n]`: the loadout of power `p`'s summon `n` (its powers; no attack in its use
     /// order when the summon has none). Energy and damage are set when it is summoned (AR-36).
     pub summons: Vec<Vec<Loadout>>,
+    /// The powers a hero may be drawn, offered or valued with: all but helpers (AR-55), in file
+    /// order. Equal to every id when the file has no helper, so draws keep their bytes.
+    pub drawable: Vec<PowerId>,
 }
 
 impl Catalogue {
@@ -36,11 +39,15 @@ impl Catalogue {
             first.push(clauses.len() as u32);
             clauses.extend_from_slice(&d.clauses);
         }
+        let drawable = (0..defs.len() as PowerId)
+            .filter(|&p| !defs[p as usize].helper)
+            .collect();
         let mut cat = Catalogue {
             defs,
             clauses,
             first,
             summons: Vec::new(),
+            drawable,
         };
         let blank =
             Loadout::compile(&cat, 0, &[], &[Use::Attack]).expect("an empty loadout is valid");
@@ -121,6 +128,27 @@ impl Catalogue {
     /// The closest name, for "did you mean".
     pub fn closest(&self, name: &str) -> Option<&str> {
         closest_name(name, self.defs.iter().map(|d| d.name.as_str()))
+    }
+
+    /// The power by `name` for a command that draws, offers or values powers: unknown names get
+    /// a "did you mean", helper powers are refused (AR-55). `flag` labels the message.
+    pub fn drawable_id(&self, name: &str, flag: &str) -> Result<PowerId, String> {
+        let Some(p) = self.id(name) else {
+            let hint = self
+                .closest(name)
+                .map(|p| format!("did you mean `{p}`? "))
+                .unwrap_or_default();
+            return Err(format!(
+                "{flag}: unknown power `{name}`; {hint}`skirmish rumble powers` shows them"
+            ));
+        };
+        if self.defs[p as usize].helper {
+            return Err(format!(
+                "{flag}: `{}` is a helper power, held only by the heroes other powers summon (AR-55); it is never drawn, offered or valued on its own: name another",
+                self.name(p)
+            ));
+        }
+        Ok(p)
     }
 
     /// Whether the power has a `use` clause (it takes a place in use orders, AR-17).

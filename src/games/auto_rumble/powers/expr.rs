@@ -88,6 +88,55 @@ impl Quantity {
             .map_or("counter", |(n, _)| n)
     }
 
+    /// Exactly what the quantity counts and when it is read, as `skirmish powers reference`
+    /// prints it and `powers check` shows it beside each name a power reads.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Quantity::Energy => "the holder's Energy now",
+            Quantity::Defence => {
+                "the holder's Defence pool now (it is emptied at each round's start, AR-4)"
+            }
+            Quantity::Attack => {
+                "the holder's attack damage per hit from its coins (AR-2), before attack bonuses"
+            }
+            Quantity::Strength => {
+                "this power's strength: its winning bid (AR-24); 0 in scenarios unless given"
+            }
+            Quantity::OtherStrength => "the total strength of the holder's other powers",
+            Quantity::Counter(_) => "the holder's counter of that name now (AR-53)",
+            Quantity::Round => "the round number, from 1; 0 at battle start",
+            Quantity::HeroesAlive => {
+                "heroes alive at the start of this round, every team, copies and summons included (AR-7); at battle start, the heroes entering"
+            }
+            Quantity::OpponentsAlive => {
+                "heroes opposed to the holder alive now: other teams, and hostile summons of its own (AR-42)"
+            }
+            Quantity::AlliesAlive => {
+                "heroes of the holder's team alive now, itself included (not hostile summons)"
+            }
+            Quantity::TeamsAlive => "teams with a hero alive now",
+            Quantity::EliminatedThisRound => {
+                "heroes opposed to the holder eliminated so far this round, by anyone (AR-10)"
+            }
+            Quantity::DamageTaken => {
+                "Energy the holder has lost to hits so far this round: the round's total, not the hit being resolved; Burns and `lose_energy` do not count"
+            }
+            Quantity::HitsTakenLastRound => {
+                "attack hits aimed at the holder in the previous round, absorbed and dodged ones included (AR-28)"
+            }
+            Quantity::PowersUsed => {
+                "costed powers other than the attack in the holder's plan this round (AR-9)"
+            }
+            Quantity::Negated => {
+                "in an `attacked` clause: what the holder's `reduce_hit` effects have taken off the hit being resolved so far (AR-38); 0 elsewhere"
+            }
+            Quantity::SummonsAlive => "heroes the holder summoned that are alive now (AR-36)",
+            Quantity::TargetSummoned => "1 if the target is a summoned hero, else 0",
+            Quantity::TargetEnergy => "the target's Energy now",
+            Quantity::TargetDefence => "the target's Defence pool now",
+        }
+    }
+
     /// Whether the quantity reads the clause's target.
     pub fn reads_target(self) -> bool {
         matches!(

@@ -104,7 +104,7 @@ impl When {
                 | When::Death
         )
     }
-    fn describe(self) -> &'static str {
+    pub fn describe(self) -> &'static str {
         match self {
             When::BattleStart => "When the battle starts",
             When::RoundStart => "At the start of each round",
@@ -164,7 +164,7 @@ impl Target {
             Target::AllOpponents | Target::AllAllies | Target::Everyone
         )
     }
-    fn describe(self) -> &'static str {
+    pub fn describe(self) -> &'static str {
         match self {
             Target::Holder => "itself",
             Target::AllOpponents => "every opponent",
@@ -388,6 +388,9 @@ pub struct PowerDef {
     pub text: String,
     /// Where the file departs from `text`: the deterministic reading used. `None`: faithful.
     pub interpretation: Option<String>,
+    /// Held only by heroes other powers summon (the Poxwalkers' Pox): never drawn for a hero,
+    /// offered in a game, or valued (AR-55).
+    pub helper: bool,
     pub counters: Vec<(String, i32)>,
     pub clauses: Vec<Clause>,
     /// Heroes its clauses summon (`EffectKind::Summon(n)` is `summons[n]`).
@@ -416,6 +419,41 @@ impl PowerDef {
             .any(|s| s.energy.reads(q) || s.attack.is_some_and(|a| a.reads(q)))
     }
 
+    /// Every quantity the power reads (conditions, costs, effect values, summons), each once, in
+    /// the order first read: what `powers check` explains beside the names.
+    pub fn quantities_read(&self) -> Vec<Quantity> {
+        let mut out: Vec<Quantity> = Vec::new();
+        let mut add = |e: &Expr| {
+            for t in e.terms() {
+                if !out.contains(&t.q) {
+                    out.push(t.q);
+                }
+            }
+        };
+        for c in &self.clauses {
+            for k in c.conds() {
+                add(&k.left);
+                add(&k.right);
+            }
+            add(&c.cost.spend);
+            add(&c.cost.burn);
+            for e in c.effects() {
+                if let Some(k) = &e.cond {
+                    add(&k.left);
+                    add(&k.right);
+                }
+                add(&e.value);
+            }
+        }
+        for sd in &self.summons {
+            add(&sd.energy);
+            if let Some(a) = &sd.attack {
+                add(a);
+            }
+        }
+        out
+    }
+
     /// A costed clause walked from the use order: the power appears in use orders (AR-17).
     pub fn use_clause(&self) -> Option<&Clause> {
         self.clauses.iter().find(|c| c.when == When::Use)
@@ -429,15 +467,19 @@ impl PowerDef {
                 .map_or("?".to_string(), |c| c.0.clone())
         };
         let mut s = format!(
-            "{}  [{}; {}]\n",
+            "{}  [{}; {}{}]\n",
             self.name,
             self.source,
             match &self.interpretation {
                 None => "faithful",
                 Some(_) => "adapted",
-            }
+            },
+            if self.helper { "; helper" } else { "" }
         );
         s.push_str(&format!("  text: {}\n", self.text));
+        if self.helper {
+            s.push_str("  helper: held only by heroes other powers summon; never drawn for a hero, offered or valued (AR-55)\n");
+        }
         if let Some(i) = &self.interpretation {
             s.push_str(&format!("  reading: {i}\n"));
         }
@@ -464,6 +506,24 @@ impl PowerDef {
                     format!(", holds {}", sd.powers.join(", "))
                 }
             ));
+        }
+        let read = self.quantities_read();
+        if !read.is_empty() {
+            s.push_str(
+                "  reads:
+",
+            );
+            for q in read {
+                let name = match q {
+                    Quantity::Counter(k) => counter(k),
+                    q => q.name().to_string(),
+                };
+                s.push_str(&format!(
+                    "    {name}: {}
+",
+                    q.meaning()
+                ));
+            }
         }
         for c in &self.clauses {
             s.push_str(&format!("  - {}", c.when.describe()));
@@ -628,6 +688,7 @@ struct PowerDoc {
     source: Spanned<String>,
     text: Spanned<String>,
     interpretation: Option<Spanned<String>>,
+    helper: Option<bool>,
     counters: Option<Spanned<toml::Table>>,
     clause: Option<Vec<Spanned<ClauseDoc>>>,
 }
@@ -808,6 +869,30 @@ fn parse_in(
             }
         }
     }
+    if out.iter().all(|d| d.helper) {
+        return Err(cx.err(
+            None,
+            "helper",
+            "every power is a helper: a catalogue needs at least one power a hero can hold itself (AR-55)",
+        ));
+    }
+    for d in out.iter().filter(|d| d.helper) {
+        let held = out.iter().any(|o| {
+            o.summons
+                .iter()
+                .any(|sd| sd.powers.iter().any(|n| normalise(n) == normalise(&d.name)))
+        });
+        if !held {
+            return Err(cx.err(
+                None,
+                format!("{}.helper", d.name),
+                format!(
+                    "`{}` is marked `helper = true` but no summon in this file holds it: name it in a summon's `powers`, or drop `helper` (AR-55)",
+                    d.name
+                ),
+            ));
+        }
+    }
     if out.len() > MAX_POWERS {
         return Err(cx.err(
             None,
@@ -945,6 +1030,7 @@ fn power(cx: &Ctx<'_>, p: PowerDoc, span: Span) -> Result<PowerDef, PowerFileErr
         source: p.source.into_inner(),
         text: p.text.into_inner(),
         interpretation: p.interpretation.map(|s| s.into_inner()),
+        helper: p.helper.unwrap_or(false),
         counters,
         clauses,
         summons,
@@ -1174,6 +1260,22 @@ fn clause(
             ));
         }
         effects[k] = e;
+    }
+    // A clause's own `if` is read before its targets are picked: `target.*` there can only mean
+    // a reaction's other hero (AR-25).
+    if target != Target::Other
+        && conds[..n_conds]
+            .iter()
+            .any(|c| c.reads(Quantity::reads_target))
+    {
+        return Err(cx.err(
+            c.cond.as_ref().map(|v| v.span()),
+            f("if"),
+            format!(
+                "the clause's `if` is read before its target `{}` is picked, so `target.*` there reads nothing (AR-25): put the condition on the effect, e.g. {{ damage = 5, if = \"target.energy > 50\" }}, which reads the hero the effect acts on",
+                target.name()
+            ),
+        ));
     }
     // Target quantities need one target.
     let reads_target = conds[..n_conds]

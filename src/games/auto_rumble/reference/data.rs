@@ -206,7 +206,9 @@ fn play_logged(
     let mut rounds = Vec::new();
     let mut quiet = 0;
     let mut end = EndReason::Elimination;
-    // AR-34: battle-start clauses, in initiative order, before round 1.
+    // AR-34: battle-start clauses, in initiative order, before round 1; `heroes_alive` is the
+    // heroes entering.
+    b.heroes_at_start = b.alive_count();
     b.phase(When::BattleStart);
     while b.won.is_none() && b.teams_alive() > 1 {
         b.round += 1;

@@ -144,7 +144,12 @@ impl Ffa {
             }
         };
         if settings.catalogue.is_empty() {
-            settings.catalogue = cat.defs.iter().map(|d| d.name.clone()).collect();
+            // Every power a hero may be drawn with: helpers are left out (AR-55).
+            settings.catalogue = cat
+                .drawable
+                .iter()
+                .map(|&p| cat.name(p).to_string())
+                .collect();
         }
         let s = &settings;
         for (field, r) in [
@@ -183,6 +188,7 @@ impl Ffa {
                     known.join(", ")
                 )
             })?;
+            cat.drawable_id(name, "catalogue")?;
             if catalogue.contains(&p) {
                 return Err(format!(
                     "catalogue: `{name}` is listed twice; list each power once"

@@ -123,7 +123,7 @@ impl Tournament {
         };
         let strategies = kinds
             .into_iter()
-            .map(|k| Strategy::new(k, values.clone()))
+            .map(|k| Strategy::for_catalogue(k, values.clone(), &cat))
             .collect();
         Ok(Tournament {
             sizes: Sizes::new(&cat),
