@@ -382,3 +382,79 @@ fn check_explains_every_quantity_a_power_reads() {
         "{out}"
     );
 }
+
+// AR-57: a damage cap on one hit. B (300 Energy, 77 a hit) acts first; A's Stone Skin caps each
+// attack hit at 15: A ends round 1 at 85, B at 290.
+#[test]
+fn stone_skin_caps_each_attack_hit_at_15_ar_57() {
+    let c = second_edition();
+    let b = [hero(&c, 200, &[], None), hero(&c, 0, &["Stone Skin"], None)];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 290), (1, 85)]);
+    assert_eq!(round(&r, 2), [(0, 280), (1, 70)]);
+}
+
+// AR-57: `hit.damage` in `damaged` is the Energy the hit took. B's 77 takes A to 23; Vengeful
+// Echo hits B for 77 / 2 = 39 (rounded up, AR-23): 261; A's attack: 251.
+#[test]
+fn vengeful_echo_returns_half_the_hit_it_took_ar_57() {
+    let c = second_edition();
+    let b = [
+        hero(&c, 200, &[], None),
+        hero(&c, 0, &["Vengeful Echo"], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 251), (1, 23)]);
+    // `hit.arriving` in `attacked`: Braced gains 10 Defence against B's 77 (it arrives >= 30):
+    // 67 gets through, A is at 33; C's 10 does not trigger it.
+    let b = [
+        hero(&c, 200, &[], None),
+        hero(&c, 0, &["Braced"], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1)[1], (1, 23), "B's 67 then C's 10");
+}
+
+// AR-58: effect hits that count as attacks. Whirlwind's 8 at round start is an attack hit on B,
+// so B's Kinetic Absorption (+5 per attack hit taken last round) counts it. Round 1: B 100 - 8
+// - 10 = 82, A 90. Round 2: Whirlwind (74), Kinetic +10 for two hits (84), A's attack (74),
+// B's attack (80).
+#[test]
+fn whirlwind_hits_count_as_attacks_ar_58() {
+    let c = second_edition();
+    let b = [
+        hero(&c, 0, &["Whirlwind"], None),
+        hero(&c, 0, &["Kinetic Absorption"], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 90), (1, 82)]);
+    assert_eq!(round(&r, 2), [(0, 80), (1, 74)]);
+}
+
+// AR-56: a target across all teams. Kingslayer (Spend 15, after its attack) hits the other hero
+// with the most Energy: B (300 - 10 = 290 after A's attack) takes 25: 265; C, attacked by A
+// and B, is at 13.
+#[test]
+fn kingslayer_hits_the_other_hero_with_most_energy_ar_56() {
+    let c = second_edition();
+    let b = [
+        hero(&c, 0, &["Kingslayer"], None),
+        hero(&c, 200, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b);
+    // A: attack (B 290, C 90), Kingslayer (B 265); B: 77 each (A 23, C 13); C: 10 each.
+    assert_eq!(round(&r, 1), [(0, 13), (1, 255), (2, 13)]);
+}
+
+// AR-57, AR-58: an attack hit made inside another hit's `attacked` clause leaves the outer hit as
+// it was. B's 77 arrives; Riposte strikes B for 5 (295); the 77 still lands (A 23); A's attack
+// takes B to 285.
+#[test]
+fn riposte_strikes_back_inside_the_hit_without_changing_it_ar_58() {
+    let c = second_edition();
+    let b = [hero(&c, 200, &[], None), hero(&c, 0, &["Riposte"], None)];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 285), (1, 23)]);
+}

@@ -401,6 +401,8 @@ impl DataKernel {
             | Quantity::HitsTakenLastRound
             | Quantity::SummonsAlive
             | Quantity::Negated
+            | Quantity::HitArriving
+            | Quantity::HitDamage
             | Quantity::TargetSummoned
             | Quantity::TargetEnergy
             | Quantity::TargetDefence => 0,

@@ -147,6 +147,9 @@ struct Battle<'k, 'a, H> {
     /// The attack hit being resolved, as `attacked` reactions may reduce it (AR-38), and how
     /// much they took off it.
     in_flight: i32,
+    /// The hit being resolved, as it arrived and as it stands (`hit.*`, AR-57).
+    hit_arriving: i32,
+    hit_damage: i32,
     negated: i32,
     /// This round's battle-wide attack rule (Assassin's Game, AR-39).
     everyone_only: Option<Target>,
@@ -239,6 +242,8 @@ impl GeneralKernel {
             capped: false,
             next_id: teams as HeroId,
             in_flight: 0,
+            hit_arriving: 0,
+            hit_damage: 0,
             negated: 0,
             everyone_only: None,
             alive: 0,
@@ -687,6 +692,8 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             Quantity::HitsTakenLastRound => f.hits_last_round[i],
             Quantity::PowersUsed => f.powers_used[i],
             Quantity::Negated => self.negated,
+            Quantity::HitArriving => self.hit_arriving,
+            Quantity::HitDamage => self.hit_damage,
             Quantity::SummonsAlive => {
                 let id = f.id[i];
                 (0..f.len)
@@ -704,9 +711,17 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         let f = &self.s.front;
         let n = f.len;
         let opponent = |k: usize| f.energy[k] > 0 && self.opposed(i, k);
-        let best = |key: &dyn Fn(usize) -> i32, most: bool| {
+        // AR-56: `anyone_*` rules pick among every other hero alive, of any team.
+        let best = |key: &dyn Fn(usize) -> i32, most: bool, anyone: bool| {
             let mut pick: Option<usize> = None;
-            for k in (0..n).filter(|&k| opponent(k)) {
+            let candidate = |k: usize| {
+                if anyone {
+                    f.energy[k] > 0 && k != i
+                } else {
+                    opponent(k)
+                }
+            };
+            for k in (0..n).filter(|&k| candidate(k)) {
                 let better = pick.is_none_or(|p| {
                     let (a, b) = (key(k), key(p));
                     if most { a > b } else { a < b }
@@ -724,9 +739,11 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 f.energy[k] > 0 && f.team[k] == f.team[i] && f.hostile[k] == f.hostile[i]
             }),
             Target::Everyone => (0..n).find(|&k| f.energy[k] > 0 && k != i),
-            Target::OpponentMostEnergy => best(&|k| f.energy[k], true),
-            Target::OpponentLeastEnergy => best(&|k| f.energy[k], false),
-            Target::OpponentMostDefence => best(&|k| f.defence[k], true),
+            Target::OpponentMostEnergy => best(&|k| f.energy[k], true, false),
+            Target::OpponentLeastEnergy => best(&|k| f.energy[k], false, false),
+            Target::OpponentMostDefence => best(&|k| f.defence[k], true, false),
+            Target::AnyoneMostEnergy => best(&|k| f.energy[k], true, true),
+            Target::AnyoneLeastEnergy => best(&|k| f.energy[k], false, true),
             Target::NextOpponent => (1..n).map(|k| (i + k) % n).find(|&k| opponent(k)),
             Target::Other => other.filter(|&k| f.energy[k] > 0),
         }
@@ -883,7 +900,16 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             }
             EffectKind::Damage => {
                 if v > 0 {
-                    self.hit(i, t, v, false, e.ignore_defence, e.unpreventable, quiet);
+                    // AR-58: `as_attack` makes the hit an attack hit.
+                    self.hit(
+                        i,
+                        t,
+                        v,
+                        e.as_attack,
+                        e.ignore_defence,
+                        e.unpreventable,
+                        quiet,
+                    );
                 }
             }
             EffectKind::CounterAdd(k) => {
@@ -926,6 +952,14 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 let r = v.max(0).min(self.in_flight);
                 self.in_flight -= r;
                 self.negated += r;
+                self.hit_damage = self.in_flight;
+            }
+            EffectKind::CapHit => {
+                // AR-57: what the cap takes off counts as negated, like a reduction.
+                let r = (self.in_flight - v.max(0)).max(0);
+                self.in_flight -= r;
+                self.negated += r;
+                self.hit_damage = self.in_flight;
             }
             EffectKind::CopyWith => {
                 if v > 0 {
@@ -1005,10 +1039,38 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         self.is_alive(t)
     }
 
+    /// One hit (see [`Self::hit_inner`]). A hit inside a reaction to another hit (a reflected
+    /// hit, an attack-hit effect) leaves the outer hit's state as it found it (AR-57, AR-58).
+    #[allow(clippy::too_many_arguments)]
+    fn hit(
+        &mut self,
+        by: usize,
+        t: usize,
+        amount: i32,
+        attack: bool,
+        ignore_defence: bool,
+        unpreventable: bool,
+        quiet: bool,
+    ) {
+        let saved = (
+            self.in_flight,
+            self.negated,
+            self.hit_arriving,
+            self.hit_damage,
+        );
+        self.hit_inner(by, t, amount, attack, ignore_defence, unpreventable, quiet);
+        (
+            self.in_flight,
+            self.negated,
+            self.hit_arriving,
+            self.hit_damage,
+        ) = saved;
+    }
+
     /// One hit of `amount` from `by` on `t` (AR-5, AR-29): the hit modifiers of the round, then
     /// Defence, prevention, Energy, then reactions (AR-27).
     #[allow(clippy::too_many_arguments)]
-    fn hit(
+    fn hit_inner(
         &mut self,
         by: usize,
         t: usize,
@@ -1025,6 +1087,9 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             // AR-35: Bullet Time's dodge counts attack hits: 1, 1 + n, 1 + 2n, ... are prevented.
             let dodge = f.dodge[t];
             if dodge > 0 && (f.attack_hits_round[t] - 1) % dodge == 0 {
+                self.hit_arriving =
+                    (amount as i64 * f.vulnerable[t] as i64).min(i32::MAX as i64) as i32;
+                self.hit_damage = 0;
                 self.react(t, When::Attacked, by, quiet);
                 self.react(by, When::Hit, t, quiet);
                 return;
@@ -1032,6 +1097,8 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         }
         let mut rest =
             (amount as i64 * self.s.front.vulnerable[t] as i64).min(i32::MAX as i64) as i32;
+        self.hit_arriving = rest;
+        self.hit_damage = rest;
         if attack {
             // AR-38: `attacked` reactions see the hit as it arrives and may reduce it.
             self.in_flight = rest;
@@ -1075,6 +1142,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             f.prevention[t] -= p;
             rest -= p;
         }
+        self.hit_damage = rest;
         if attack {
             self.react(by, When::Hit, t, quiet);
         }

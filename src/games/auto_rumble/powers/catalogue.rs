@@ -563,6 +563,8 @@ fn effect_bits(c: &Clause) -> u32 {
                 | Quantity::HitsTakenLastRound
                 | Quantity::TargetDefence
                 | Quantity::TargetEnergy
+                | Quantity::HitArriving
+                | Quantity::HitDamage
         )
     };
     if c.conds().iter().any(|k| k.reads(reads_general))

@@ -54,6 +54,10 @@ pub enum Quantity {
     TargetEnergy,
     /// The target's Defence pool now.
     TargetDefence,
+    /// The hit being resolved as it arrived (AR-57).
+    HitArriving,
+    /// The hit being resolved as it stands (AR-57).
+    HitDamage,
 }
 
 /// Every quantity name a file may write, for parsing and for "did you mean" hints.
@@ -77,6 +81,8 @@ pub const QUANTITY_NAMES: &[(&str, Quantity)] = &[
     ("target.summoned", Quantity::TargetSummoned),
     ("target.energy", Quantity::TargetEnergy),
     ("target.defence", Quantity::TargetDefence),
+    ("hit.arriving", Quantity::HitArriving),
+    ("hit.damage", Quantity::HitDamage),
 ];
 
 impl Quantity {
@@ -134,7 +140,18 @@ impl Quantity {
             Quantity::TargetSummoned => "1 if the target is a summoned hero, else 0",
             Quantity::TargetEnergy => "the target's Energy now",
             Quantity::TargetDefence => "the target's Defence pool now",
+            Quantity::HitArriving => {
+                "in a reaction fired inside a hit: that hit as it arrived at its target, after `vulnerable`, before `reduce_hit`, `cap_hit`, ward, Defence and prevention (AR-57); 0 outside a hit"
+            }
+            Quantity::HitDamage => {
+                "in a reaction fired inside a hit: that hit as it stands. In `attacked`, before Defence, after this hero's `reduce_hit` / `cap_hit` so far; in `hit`, `damaged`, `dealt_damage` and the eliminations it causes, what is left after ward, Defence and prevention: the Energy it takes (AR-57); 0 outside a hit or when dodged"
+            }
         }
+    }
+
+    /// Whether the quantity reads the hit being resolved (reactions only, AR-57).
+    pub fn reads_hit(self) -> bool {
+        matches!(self, Quantity::HitArriving | Quantity::HitDamage)
     }
 
     /// Whether the quantity reads the clause's target.

@@ -138,6 +138,10 @@ pub enum Target {
     Other,
     /// The next alive hero of another team after the holder in initiative order, wrapping round.
     NextOpponent,
+    /// The hero with the most Energy of every other hero alive, any team (AR-56).
+    AnyoneMostEnergy,
+    /// The hero with the least Energy of every other hero alive, any team (AR-56).
+    AnyoneLeastEnergy,
 }
 
 pub const TARGET_NAMES: &[(&str, Target)] = &[
@@ -151,6 +155,8 @@ pub const TARGET_NAMES: &[(&str, Target)] = &[
     ("opponent_most_defence", Target::OpponentMostDefence),
     ("other", Target::Other),
     ("next_opponent", Target::NextOpponent),
+    ("anyone_most_energy", Target::AnyoneMostEnergy),
+    ("anyone_least_energy", Target::AnyoneLeastEnergy),
 ];
 
 impl Target {
@@ -176,6 +182,12 @@ impl Target {
             Target::OpponentMostDefence => "the opponent with the most Defence",
             Target::Other => "the other hero of the event",
             Target::NextOpponent => "the next opponent in initiative order (wrapping round)",
+            Target::AnyoneMostEnergy => {
+                "the hero with the most Energy of all the others, allies included"
+            }
+            Target::AnyoneLeastEnergy => {
+                "the hero with the least Energy of all the others, allies included"
+            }
         }
     }
 }
@@ -247,6 +259,8 @@ pub enum EffectKind {
     CopyWith,
     /// In an `attacked` clause: the hit being resolved is reduced by the value (AR-38).
     ReduceHit,
+    /// In an `attacked` clause: the hit being resolved is at most the value (AR-57).
+    CapHit,
     /// Passive: the holder's attack hits only the hero its rule (`to`) picks (AR-39).
     AttackOnly,
     /// Passive: the attack is left out of this round's plan (no cost, no hits; AR-40).
@@ -298,6 +312,7 @@ pub const EFFECT_NAMES: &[&str] = &[
     "summon",
     "defence_spend_burns",
     "reduce_hit",
+    "cap_hit",
     "attack_only",
     "everyone_attacks_only",
     "no_attack",
@@ -349,6 +364,8 @@ pub struct Effect {
     pub to: Option<Target>,
     pub ignore_defence: bool,
     pub unpreventable: bool,
+    /// `damage` only: the hit counts as an attack hit (AR-58).
+    pub as_attack: bool,
 }
 
 use crate::games::auto_rumble::powers::limits::{
@@ -589,6 +606,7 @@ fn effect_name(k: EffectKind) -> &'static str {
         EffectKind::Summon(_) => "summon",
         EffectKind::DefenceSpendBurns => "defence_spend_burns",
         EffectKind::ReduceHit => "reduce_hit",
+        EffectKind::CapHit => "cap_hit",
         EffectKind::AttackOnly => "attack_only",
         EffectKind::NoAttack => "no_attack",
         EffectKind::Ward => "ward",
@@ -632,6 +650,7 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
             "its powers that add Defence pay their Spend as a Burn (an Energy loss)".to_string()
         }
         EffectKind::ReduceHit => format!("the hit is reduced by {v} before Defence"),
+        EffectKind::CapHit => format!("the hit is at most {v} before Defence"),
         EffectKind::AttackOnly => format!("its attack hits only {who}"),
         EffectKind::NoAttack => "it does not attack this round".to_string(),
         EffectKind::Ward => format!(
@@ -661,6 +680,9 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
     };
     if let Some(c) = &e.cond {
         s = format!("if {}: {s}", c.show(counter));
+    }
+    if e.as_attack {
+        s.push_str(", as an attack hit");
     }
     if e.ignore_defence {
         s.push_str(", ignoring Defence");
@@ -1245,6 +1267,7 @@ fn clause(
         to: None,
         ignore_defence: false,
         unpreventable: false,
+        as_attack: false,
     }; MAX_EFFECTS];
     let n_effects = docs.len();
     for (k, d) in docs.iter().enumerate() {
@@ -1260,6 +1283,22 @@ fn clause(
             ));
         }
         effects[k] = e;
+    }
+    if !when.is_reaction()
+        && (conds[..n_conds]
+            .iter()
+            .any(|c| c.reads(Quantity::reads_hit))
+            || cost.burn.reads(Quantity::reads_hit)
+            || cost.spend.reads(Quantity::reads_hit))
+    {
+        return Err(cx.err(
+            Some(span.clone()),
+            f("if"),
+            format!(
+                "`hit.*` is the hit being resolved, and a `{}` clause fires outside any hit: read it in a reaction (AR-57)",
+                when.name()
+            ),
+        ));
     }
     // A clause's own `if` is read before its targets are picked: `target.*` there can only mean
     // a reaction's other hero (AR-25).
@@ -1320,6 +1359,7 @@ fn effect(
         to: None,
         ignore_defence: false,
         unpreventable: false,
+        as_attack: false,
     };
     let table = match d.get_ref() {
         toml::Value::String(s) => {
@@ -1470,7 +1510,15 @@ fn effect(
                 }
                 let s = Spanned::new(span.clone(), v.as_str().unwrap_or("").to_string());
                 let rule = lookup(cx, &s, &format!("{field}.{k}"), TARGET_NAMES)?;
-                if !rule.is_single() || matches!(rule, Target::Holder | Target::Other) {
+                if !rule.is_single()
+                    || matches!(
+                        rule,
+                        Target::Holder
+                            | Target::Other
+                            | Target::AnyoneMostEnergy
+                            | Target::AnyoneLeastEnergy
+                    )
+                {
                     return Err(cx.err(
                         Some(span.clone()),
                         format!("{field}.{k}"),
@@ -1509,7 +1557,7 @@ fn effect(
                 let s = Spanned::new(span.clone(), v.as_str().unwrap_or("").to_string());
                 e.to = Some(lookup(cx, &s, &format!("{field}.to"), TARGET_NAMES)?);
             }
-            "ignore_defence" | "unpreventable" => {
+            "ignore_defence" | "unpreventable" | "as_attack" => {
                 let Some(b) = v.as_bool() else {
                     return Err(cx.err(
                         Some(span.clone()),
@@ -1517,10 +1565,10 @@ fn effect(
                         "expected true or false",
                     ));
                 };
-                if k == "ignore_defence" {
-                    e.ignore_defence = b;
-                } else {
-                    e.unpreventable = b;
+                match k.as_str() {
+                    "ignore_defence" => e.ignore_defence = b,
+                    "unpreventable" => e.unpreventable = b,
+                    _ => e.as_attack = b,
                 }
             }
             "counter" => {
@@ -1558,6 +1606,7 @@ fn effect(
             | "lock"
             | "defence_spend_burns"
             | "reduce_hit"
+            | "cap_hit"
             | "no_attack"
             | "ward"
             | "after_defence_percent"
@@ -1585,6 +1634,7 @@ fn effect(
                     "to",
                     "ignore_defence",
                     "unpreventable",
+                    "as_attack",
                     "add",
                     "multiply",
                     "set",
@@ -1658,6 +1708,7 @@ fn effect(
         ("copy_self", _) => EffectKind::CopyWith,
         ("defence_spend_burns", _) => EffectKind::DefenceSpendBurns,
         ("reduce_hit", _) => EffectKind::ReduceHit,
+        ("cap_hit", _) => EffectKind::CapHit,
         ("no_attack", _) => EffectKind::NoAttack,
         ("ward", _) => EffectKind::Ward,
         ("after_defence_percent", _) => EffectKind::AfterDefencePercent,
@@ -1665,11 +1716,11 @@ fn effect(
         ("coins", _) => EffectKind::Coins,
         _ => unreachable!("every effect key is matched above"),
     };
-    if (e.ignore_defence || e.unpreventable) && e.kind != EffectKind::Damage {
+    if (e.ignore_defence || e.unpreventable || e.as_attack) && e.kind != EffectKind::Damage {
         return Err(cx.err(
             Some(span),
             field,
-            "`ignore_defence` and `unpreventable` qualify `damage` only",
+            "`ignore_defence`, `unpreventable` and `as_attack` qualify `damage` only",
         ));
     }
     Ok(e)
@@ -1730,8 +1781,19 @@ fn check_effect(
     {
         return fail("`coins` is settled before the battle: its value may read only `strength` and `other_strength`, and it takes no `if` (AR-43)".into());
     }
-    if e.kind == EffectKind::ReduceHit && when != When::Attacked {
-        return fail("`reduce_hit` changes the attack hit arriving: it belongs in an `attacked` clause (AR-38)".into());
+    if matches!(e.kind, EffectKind::ReduceHit | EffectKind::CapHit) && when != When::Attacked {
+        return fail(format!(
+            "`{}` changes the attack hit arriving: it belongs in an `attacked` clause (AR-38, AR-57)",
+            effect_name(e.kind)
+        ));
+    }
+    if (e.value.reads(Quantity::reads_hit) || e.cond.is_some_and(|c| c.reads(Quantity::reads_hit)))
+        && !when.is_reaction()
+    {
+        return fail(format!(
+            "`hit.*` is the hit being resolved, and a `{}` clause fires outside any hit: read it in a reaction (`attacked`, `hit`, `damaged`, ...) (AR-57)",
+            when.name()
+        ));
     }
     if e.kind == EffectKind::Revive && when != When::Death {
         return fail("`revive` belongs in a `death` clause: a hero comes back only from its own elimination (AR-27)".into());

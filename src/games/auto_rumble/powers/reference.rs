@@ -60,8 +60,8 @@ pub fn effect(name: &str) -> Option<EffectDoc> {
             ANY,
         ),
         "damage" => d(
-            "{ damage = V, ignore_defence = true, unpreventable = true }",
-            "a hit of V on the target: the round's `vulnerable`, then Defence, prevention, Energy; not an attack (no `attacked` / `hit`, no dodge or ward). `ignore_defence` skips Defence; `unpreventable` skips Defence and prevention (AR-29)",
+            "{ damage = V, ignore_defence = true, unpreventable = true, as_attack = true }",
+            "a hit of V on the target: the round's `vulnerable`, then Defence, prevention, Energy; not an attack (no `attacked` / `hit`, no dodge or ward). `ignore_defence` skips Defence; `unpreventable` skips Defence and prevention (AR-29). `as_attack`: the hit is an attack hit of the holder, so the target's dodge, ward and `attacked` clauses, the holder's `hit` clauses and its `after_defence_percent` / `execute_undefended` apply, and it counts in `hits_taken_last_round`; attack bonuses do not (AR-58)",
             ANY,
         ),
         "attack_bonus" => d(
@@ -132,6 +132,11 @@ pub fn effect(name: &str) -> Option<EffectDoc> {
         "reduce_hit" => d(
             "{ reduce_hit = V }",
             "the attack hit being resolved is reduced by V before Defence (AR-38)",
+            "`attacked` clauses only",
+        ),
+        "cap_hit" => d(
+            "{ cap_hit = V }",
+            "the attack hit being resolved is at most V before ward and Defence; what it takes off counts in `negated` (AR-57)",
             "`attacked` clauses only",
         ),
         "attack_only" => d(

@@ -122,6 +122,9 @@ struct Battle<'a> {
     /// The attack hit being resolved, as `attacked` reactions may reduce it (AR-38), and how
     /// much they took off it.
     in_flight: i32,
+    /// The hit being resolved, as it arrived and as it stands (`hit.*`, AR-57).
+    hit_arriving: i32,
+    hit_damage: i32,
     negated: i32,
     /// This round's battle-wide attack rule (Assassin's Game, AR-39).
     everyone_only: Option<Target>,
@@ -186,6 +189,8 @@ fn play_logged(
         born: Vec::new(),
         births: Vec::new(),
         in_flight: 0,
+        hit_arriving: 0,
+        hit_damage: 0,
         negated: 0,
         everyone_only: None,
         dying: 0,
@@ -657,6 +662,8 @@ impl Battle<'_> {
             Quantity::HitsTakenLastRound => h.hits_last_round,
             Quantity::PowersUsed => h.powers_used,
             Quantity::Negated => self.negated,
+            Quantity::HitArriving => self.hit_arriving,
+            Quantity::HitDamage => self.hit_damage,
             Quantity::SummonsAlive => alive(&|o| o.summoner == Some(h.id)),
             Quantity::TargetSummoned => {
                 target.map_or(0, |t| self.heroes[t].summoner.is_some() as i32)
@@ -677,9 +684,11 @@ impl Battle<'_> {
             .copied()
             .filter(|&k| self.opposed(i, k))
             .collect();
-        let best = |key: &dyn Fn(&Hero) -> i32, most: bool| -> Vec<usize> {
+        // AR-56: `anyone_*` rules pick among every other hero alive, of any team.
+        let others: Vec<usize> = alive.iter().copied().filter(|&k| k != i).collect();
+        let best = |key: &dyn Fn(&Hero) -> i32, most: bool, anyone: bool| -> Vec<usize> {
             let mut pick: Option<usize> = None;
-            for &k in &opponents {
+            for &k in if anyone { &others } else { &opponents } {
                 let better = match pick {
                     None => true,
                     Some(p) => {
@@ -704,9 +713,11 @@ impl Battle<'_> {
                 .collect(),
             Target::Everyone => alive.into_iter().filter(|&k| k != i).collect(),
             Target::FirstOpponent => opponents.into_iter().take(1).collect(),
-            Target::OpponentMostEnergy => best(&|h| h.energy, true),
-            Target::OpponentLeastEnergy => best(&|h| h.energy, false),
-            Target::OpponentMostDefence => best(&|h| h.defence, true),
+            Target::OpponentMostEnergy => best(&|h| h.energy, true, false),
+            Target::OpponentLeastEnergy => best(&|h| h.energy, false, false),
+            Target::OpponentMostDefence => best(&|h| h.defence, true, false),
+            Target::AnyoneMostEnergy => best(&|h| h.energy, true, true),
+            Target::AnyoneLeastEnergy => best(&|h| h.energy, false, true),
             Target::NextOpponent => {
                 let n = self.heroes.len();
                 (1..n)
@@ -897,7 +908,16 @@ impl Battle<'_> {
             }
             EffectKind::Damage => {
                 if v > 0 {
-                    self.hit(i, t, v, false, e.ignore_defence, e.unpreventable, quiet);
+                    // AR-58: `as_attack` makes the hit an attack hit.
+                    self.hit(
+                        i,
+                        t,
+                        v,
+                        e.as_attack,
+                        e.ignore_defence,
+                        e.unpreventable,
+                        quiet,
+                    );
                 }
             }
             EffectKind::CounterAdd(k) => {
@@ -952,6 +972,14 @@ impl Battle<'_> {
                 let r = v.max(0).min(self.in_flight);
                 self.in_flight -= r;
                 self.negated += r;
+                self.hit_damage = self.in_flight;
+            }
+            EffectKind::CapHit => {
+                // AR-57: what the cap takes off counts as negated, like a reduction.
+                let r = (self.in_flight - v.max(0)).max(0);
+                self.in_flight -= r;
+                self.negated += r;
+                self.hit_damage = self.in_flight;
             }
             EffectKind::CopyWith => {
                 if v > 0 && self.room() {
@@ -1018,10 +1046,38 @@ impl Battle<'_> {
         self.heroes[t].energy > 0
     }
 
+    /// One hit (see [`Self::hit_inner`]). A hit inside a reaction to another hit (a reflected
+    /// hit, an attack-hit effect) leaves the outer hit's state as it found it (AR-57, AR-58).
+    #[allow(clippy::too_many_arguments)]
+    fn hit(
+        &mut self,
+        by: usize,
+        t: usize,
+        amount: i32,
+        attack: bool,
+        ignore_defence: bool,
+        unpreventable: bool,
+        quiet: bool,
+    ) {
+        let saved = (
+            self.in_flight,
+            self.negated,
+            self.hit_arriving,
+            self.hit_damage,
+        );
+        self.hit_inner(by, t, amount, attack, ignore_defence, unpreventable, quiet);
+        (
+            self.in_flight,
+            self.negated,
+            self.hit_arriving,
+            self.hit_damage,
+        ) = saved;
+    }
+
     /// One hit of `amount` from `by` on `t` (AR-5, AR-29): the hit modifiers of the round, then
     /// Defence, prevention, Energy, then reactions (AR-27).
     #[allow(clippy::too_many_arguments)]
-    fn hit(
+    fn hit_inner(
         &mut self,
         by: usize,
         t: usize,
@@ -1037,6 +1093,9 @@ impl Battle<'_> {
             h.attack_hits_round += 1;
             // AR-35: Bullet Time's dodge counts attack hits: 1, 1 + n, 1 + 2n, ... are prevented.
             if h.dodge > 0 && (h.attack_hits_round - 1) % h.dodge == 0 {
+                self.hit_arriving =
+                    (amount as i64 * h.vulnerable as i64).min(i32::MAX as i64) as i32;
+                self.hit_damage = 0;
                 self.log_hit(by, t, true, amount, Absorbed::dodged());
                 self.react(t, When::Attacked, by, quiet);
                 self.react(by, When::Hit, t, quiet);
@@ -1046,6 +1105,8 @@ impl Battle<'_> {
         let mut rest =
             (amount as i64 * self.heroes[t].vulnerable as i64).min(i32::MAX as i64) as i32;
         let arrived = rest;
+        self.hit_arriving = rest;
+        self.hit_damage = rest;
         let mut seen = Absorbed::default();
         if attack {
             // AR-38: `attacked` reactions see the hit as it arrives and may reduce it.
@@ -1090,6 +1151,7 @@ impl Battle<'_> {
             rest -= p;
             seen.prevention = (p, h.prevention);
         }
+        self.hit_damage = rest;
         if attack {
             self.react(by, When::Hit, t, quiet);
         }

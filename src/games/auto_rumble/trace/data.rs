@@ -253,6 +253,7 @@ pub fn render(cat: &Catalogue, team_names: &[String], events: &[Event]) -> Strin
                     EffectKind::Lock => format!("{t}'s powers are locked next round"),
                     EffectKind::Ward => format!("{t} is warded for {value} by {}", n(by)),
                     EffectKind::ReduceHit => format!("the hit is reduced by {value}"),
+                    EffectKind::CapHit => format!("the hit is capped at {value}"),
                     k => format!("{t}: {k:?} {value}"),
                 };
                 let _ = writeln!(out, "    {line}.");
