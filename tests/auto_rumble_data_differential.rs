@@ -269,12 +269,7 @@ fn general_kernel_matches_data_reference_on_every_archive_power() {
 // with the whole archive (experiments/powers/second-edition.toml includes it).
 #[test]
 fn general_kernel_matches_data_reference_on_second_edition_powers() {
-    let cat = Catalogue::new(
-        skirmish::games::auto_rumble::powers::file::load(std::path::Path::new(
-            "experiments/powers/second-edition.toml",
-        ))
-        .unwrap(),
-    );
+    let cat = common::second_edition();
     let first_new = archive().len() as u16;
     let seen = general_matches_reference(&cat, 0x23_2E, 4_000, first_new);
     assert!(

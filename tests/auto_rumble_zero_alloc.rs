@@ -111,13 +111,14 @@ fn data_kernel_battles_allocate_nothing_after_warm_up() {
 }
 
 // Issue 4: the general path plays every clause of the format (reactions, summons, wards, taxes,
-// effects on other heroes) on its struct-of-arrays table without allocating once warm.
+// effects on other heroes) on its struct-of-arrays table without allocating once warm; issue 23:
+// the second edition's clause kinds too (death effects, hit quantities, caps, attack-hit effects).
 #[test]
 fn general_kernel_battles_allocate_nothing_after_warm_up() {
     use rand::RngExt;
     use skirmish::games::auto_rumble::kernel::data::{self, DataKernel, in_kernel_class};
     use skirmish::games::auto_rumble::powers::catalogue::Loadout;
-    let cat = archive();
+    let cat = common::second_edition();
     let rosters: Vec<Vec<Loadout>> = (0..400u64)
         .map(|i| {
             let mut rng = stream_rng(0xA770, i, Stream::Roster);

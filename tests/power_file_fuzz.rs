@@ -18,7 +18,12 @@ fn seeds() -> Vec<String> {
     let archive = std::fs::read_to_string("experiments/powers/archive.toml")
         .unwrap()
         .replace("include = [\"sample.toml\"]", "");
-    vec![sample, archive]
+    // Issue 23: the second edition's clause kinds (death effects, hit quantities, caps,
+    // attack-hit effects, targets across teams).
+    let second = std::fs::read_to_string("experiments/powers/second-edition.toml")
+        .unwrap()
+        .replace("include = [\"archive.toml\"]", "");
+    vec![sample, archive, second]
 }
 
 /// Tokens a mutation may splice in: the format's own words, odd numbers and punctuation.
@@ -82,6 +87,16 @@ const TOKENS: &[&str] = &[
     "\"down\"",
     "==",
     ">",
+    "cap_hit",
+    "as_attack",
+    "true",
+    "hit.damage",
+    "hit.arriving",
+    "\"anyone_most_energy\"",
+    "\"anyone_least_energy\"",
+    "helper",
+    "\"attacked\"",
+    "\"damaged\"",
 ];
 
 fn mutate(text: &str, rng: &mut skirmish::rng::MatchRng) -> String {
@@ -160,7 +175,7 @@ fn mutated_valid_files_never_panic_loader_or_battle() {
     let mut loaded = 0;
     for i in 0..MUTATIONS {
         let mut rng = stream_rng(0xF023, i, Stream::Roster);
-        let text = mutate(&seeds[(i % 2) as usize], &mut rng);
+        let text = mutate(&seeds[(i % seeds.len() as u64) as usize], &mut rng);
         loaded += exercise(&text, &mut kernel) as u32;
     }
     // The mutations must leave many files loadable, or the battles would go unexercised.

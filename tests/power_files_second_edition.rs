@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{hero, play_within, round, skirmish, tmp};
+use common::{hero, play_within, round, second_edition, skirmish, tmp};
 use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, MAX_CLAUSES, MAX_HERO_COUNTERS};
 use skirmish::games::auto_rumble::powers::file;
 
@@ -122,11 +122,6 @@ fn coins_past_the_limit_are_clamped_ar_43() {
     )
     .unwrap();
     assert_eq!(l.coins, skirmish::games::auto_rumble::rules::MAX_ABS_COINS);
-}
-
-/// The archive plus the powers hosts write next (experiments/powers/second-edition.toml).
-fn second_edition() -> Catalogue {
-    Catalogue::new(file::load(Path::new("experiments/powers/second-edition.toml")).unwrap())
 }
 
 fn play(

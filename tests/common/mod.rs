@@ -96,6 +96,16 @@ pub fn archive() -> skirmish::games::auto_rumble::powers::catalogue::Catalogue {
     )
 }
 
+/// The archive plus the powers hosts write next (experiments/powers/second-edition.toml, issue 23).
+pub fn second_edition() -> skirmish::games::auto_rumble::powers::catalogue::Catalogue {
+    skirmish::games::auto_rumble::powers::catalogue::Catalogue::new(
+        skirmish::games::auto_rumble::powers::file::load(Path::new(
+            "experiments/powers/second-edition.toml",
+        ))
+        .unwrap(),
+    )
+}
+
 /// A random hero of archive powers: up to `most` of them, strengths 0..=40, a shuffled order.
 pub fn random_archive_loadout(
     cat: &skirmish::games::auto_rumble::powers::catalogue::Catalogue,
