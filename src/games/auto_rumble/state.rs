@@ -99,3 +99,15 @@ mod tests {
         assert!(row <= 27);
     }
 }
+
+/// The hit being resolved, as the data reference and the general kernel both keep it: what
+/// `attacked` clauses may still change (`in_flight`, `negated`, AR-38) and what reactions read
+/// (`hit.arriving`, `hit.damage`, AR-57). A hit inside another hit's reactions saves and
+/// restores it whole.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resolving {
+    pub in_flight: i32,
+    pub negated: i32,
+    pub arriving: i32,
+    pub damage: i32,
+}

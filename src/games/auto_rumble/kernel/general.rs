@@ -21,7 +21,7 @@ use crate::games::auto_rumble::powers::catalogue::{
 use crate::games::auto_rumble::powers::expr::Quantity;
 use crate::games::auto_rumble::powers::file::{Clause, Effect, EffectKind, Limit, Target, When};
 use crate::games::auto_rumble::rules;
-use crate::games::auto_rumble::state::{HeroId, RoundView};
+use crate::games::auto_rumble::state::{HeroId, Resolving, RoundView};
 
 /// No hero (a summoner or warder that is not there).
 const NOBODY: HeroId = HeroId::MAX;
@@ -144,13 +144,9 @@ struct Battle<'k, 'a, H> {
     won: Option<u16>,
     capped: bool,
     next_id: HeroId,
-    /// The attack hit being resolved, as `attacked` reactions may reduce it (AR-38), and how
-    /// much they took off it.
-    in_flight: i32,
-    /// The hit being resolved, as it arrived and as it stands (`hit.*`, AR-57).
-    hit_arriving: i32,
-    hit_damage: i32,
-    negated: i32,
+    /// The hit being resolved: what `attacked` reactions may reduce (AR-38) and what reactions
+    /// read (AR-57).
+    resolving: Resolving,
     /// This round's battle-wide attack rule (Assassin's Game, AR-39).
     everyone_only: Option<Target>,
     alive: u32,
@@ -241,10 +237,7 @@ impl GeneralKernel {
             won: None,
             capped: false,
             next_id: teams as HeroId,
-            in_flight: 0,
-            hit_arriving: 0,
-            hit_damage: 0,
-            negated: 0,
+            resolving: Resolving::default(),
             everyone_only: None,
             alive: 0,
             dying: 0,
@@ -691,9 +684,9 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             Quantity::DamageTaken => f.damage_round[i],
             Quantity::HitsTakenLastRound => f.hits_last_round[i],
             Quantity::PowersUsed => f.powers_used[i],
-            Quantity::Negated => self.negated,
-            Quantity::HitArriving => self.hit_arriving,
-            Quantity::HitDamage => self.hit_damage,
+            Quantity::Negated => self.resolving.negated,
+            Quantity::HitArriving => self.resolving.arriving,
+            Quantity::HitDamage => self.resolving.damage,
             Quantity::SummonsAlive => {
                 let id = f.id[i];
                 (0..f.len)
@@ -949,17 +942,17 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 f.warder[t] = f.id[i];
             }
             EffectKind::ReduceHit => {
-                let r = v.max(0).min(self.in_flight);
-                self.in_flight -= r;
-                self.negated += r;
-                self.hit_damage = self.in_flight;
+                let r = v.max(0).min(self.resolving.in_flight);
+                self.resolving.in_flight -= r;
+                self.resolving.negated += r;
+                self.resolving.damage = self.resolving.in_flight;
             }
             EffectKind::CapHit => {
                 // AR-57: what the cap takes off counts as negated, like a reduction.
-                let r = (self.in_flight - v.max(0)).max(0);
-                self.in_flight -= r;
-                self.negated += r;
-                self.hit_damage = self.in_flight;
+                let r = (self.resolving.in_flight - v.max(0)).max(0);
+                self.resolving.in_flight -= r;
+                self.resolving.negated += r;
+                self.resolving.damage = self.resolving.in_flight;
             }
             EffectKind::CopyWith => {
                 if v > 0 {
@@ -1052,19 +1045,9 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         unpreventable: bool,
         quiet: bool,
     ) {
-        let saved = (
-            self.in_flight,
-            self.negated,
-            self.hit_arriving,
-            self.hit_damage,
-        );
+        let saved = self.resolving;
         self.hit_inner(by, t, amount, attack, ignore_defence, unpreventable, quiet);
-        (
-            self.in_flight,
-            self.negated,
-            self.hit_arriving,
-            self.hit_damage,
-        ) = saved;
+        self.resolving = saved;
     }
 
     /// One hit of `amount` from `by` on `t` (AR-5, AR-29): the hit modifiers of the round, then
@@ -1087,9 +1070,9 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             // AR-35: Bullet Time's dodge counts attack hits: 1, 1 + n, 1 + 2n, ... are prevented.
             let dodge = f.dodge[t];
             if dodge > 0 && (f.attack_hits_round[t] - 1) % dodge == 0 {
-                self.hit_arriving =
+                self.resolving.arriving =
                     (amount as i64 * f.vulnerable[t] as i64).min(i32::MAX as i64) as i32;
-                self.hit_damage = 0;
+                self.resolving.damage = 0;
                 self.react(t, When::Attacked, by, quiet);
                 self.react(by, When::Hit, t, quiet);
                 return;
@@ -1097,14 +1080,14 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         }
         let mut rest =
             (amount as i64 * self.s.front.vulnerable[t] as i64).min(i32::MAX as i64) as i32;
-        self.hit_arriving = rest;
-        self.hit_damage = rest;
+        self.resolving.arriving = rest;
+        self.resolving.damage = rest;
         if attack {
             // AR-38: `attacked` reactions see the hit as it arrives and may reduce it.
-            self.in_flight = rest;
-            self.negated = 0;
+            self.resolving.in_flight = rest;
+            self.resolving.negated = 0;
             self.react(t, When::Attacked, by, quiet);
-            rest = self.in_flight;
+            rest = self.resolving.in_flight;
         }
         let had_defence = self.s.front.defence[t] > 0;
         let (pct, execute) = if attack {
@@ -1142,7 +1125,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             f.prevention[t] -= p;
             rest -= p;
         }
-        self.hit_damage = rest;
+        self.resolving.damage = rest;
         if attack {
             self.react(by, When::Hit, t, quiet);
         }

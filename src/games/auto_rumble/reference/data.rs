@@ -10,7 +10,7 @@ use crate::games::auto_rumble::powers::catalogue::{Catalogue, HeldClause, Loadou
 use crate::games::auto_rumble::powers::expr::Quantity;
 use crate::games::auto_rumble::powers::file::{Clause, Effect, EffectKind, Limit, Target, When};
 use crate::games::auto_rumble::rules;
-use crate::games::auto_rumble::state::HeroId;
+use crate::games::auto_rumble::state::{HeroId, Resolving};
 use crate::games::auto_rumble::trace::data::Event;
 
 #[derive(Clone, Debug)]
@@ -119,13 +119,9 @@ struct Battle<'a> {
     /// Copies made in the phase under way: (parent id, copy), inserted when it ends (AR-11).
     born: Vec<(HeroId, Hero)>,
     births: Vec<Birth>,
-    /// The attack hit being resolved, as `attacked` reactions may reduce it (AR-38), and how
-    /// much they took off it.
-    in_flight: i32,
-    /// The hit being resolved, as it arrived and as it stands (`hit.*`, AR-57).
-    hit_arriving: i32,
-    hit_damage: i32,
-    negated: i32,
+    /// The hit being resolved: what `attacked` reactions may reduce (AR-38) and what reactions
+    /// read (AR-57).
+    resolving: Resolving,
     /// This round's battle-wide attack rule (Assassin's Game, AR-39).
     everyone_only: Option<Target>,
     /// Heroes at Energy <= 0 whose elimination is not settled yet (AR-52).
@@ -188,10 +184,7 @@ fn play_logged(
         won: None,
         born: Vec::new(),
         births: Vec::new(),
-        in_flight: 0,
-        hit_arriving: 0,
-        hit_damage: 0,
-        negated: 0,
+        resolving: Resolving::default(),
         everyone_only: None,
         dying: 0,
         log,
@@ -661,9 +654,9 @@ impl Battle<'_> {
             Quantity::DamageTaken => h.damage_round,
             Quantity::HitsTakenLastRound => h.hits_last_round,
             Quantity::PowersUsed => h.powers_used,
-            Quantity::Negated => self.negated,
-            Quantity::HitArriving => self.hit_arriving,
-            Quantity::HitDamage => self.hit_damage,
+            Quantity::Negated => self.resolving.negated,
+            Quantity::HitArriving => self.resolving.arriving,
+            Quantity::HitDamage => self.resolving.damage,
             Quantity::SummonsAlive => alive(&|o| o.summoner == Some(h.id)),
             Quantity::TargetSummoned => {
                 target.map_or(0, |t| self.heroes[t].summoner.is_some() as i32)
@@ -969,17 +962,17 @@ impl Battle<'_> {
                 h.warder = Some(id);
             }
             EffectKind::ReduceHit => {
-                let r = v.max(0).min(self.in_flight);
-                self.in_flight -= r;
-                self.negated += r;
-                self.hit_damage = self.in_flight;
+                let r = v.max(0).min(self.resolving.in_flight);
+                self.resolving.in_flight -= r;
+                self.resolving.negated += r;
+                self.resolving.damage = self.resolving.in_flight;
             }
             EffectKind::CapHit => {
                 // AR-57: what the cap takes off counts as negated, like a reduction.
-                let r = (self.in_flight - v.max(0)).max(0);
-                self.in_flight -= r;
-                self.negated += r;
-                self.hit_damage = self.in_flight;
+                let r = (self.resolving.in_flight - v.max(0)).max(0);
+                self.resolving.in_flight -= r;
+                self.resolving.negated += r;
+                self.resolving.damage = self.resolving.in_flight;
             }
             EffectKind::CopyWith => {
                 if v > 0 && self.room() {
@@ -1059,19 +1052,9 @@ impl Battle<'_> {
         unpreventable: bool,
         quiet: bool,
     ) {
-        let saved = (
-            self.in_flight,
-            self.negated,
-            self.hit_arriving,
-            self.hit_damage,
-        );
+        let saved = self.resolving;
         self.hit_inner(by, t, amount, attack, ignore_defence, unpreventable, quiet);
-        (
-            self.in_flight,
-            self.negated,
-            self.hit_arriving,
-            self.hit_damage,
-        ) = saved;
+        self.resolving = saved;
     }
 
     /// One hit of `amount` from `by` on `t` (AR-5, AR-29): the hit modifiers of the round, then
@@ -1093,9 +1076,9 @@ impl Battle<'_> {
             h.attack_hits_round += 1;
             // AR-35: Bullet Time's dodge counts attack hits: 1, 1 + n, 1 + 2n, ... are prevented.
             if h.dodge > 0 && (h.attack_hits_round - 1) % h.dodge == 0 {
-                self.hit_arriving =
+                self.resolving.arriving =
                     (amount as i64 * h.vulnerable as i64).min(i32::MAX as i64) as i32;
-                self.hit_damage = 0;
+                self.resolving.damage = 0;
                 self.log_hit(by, t, true, amount, Absorbed::dodged());
                 self.react(t, When::Attacked, by, quiet);
                 self.react(by, When::Hit, t, quiet);
@@ -1105,15 +1088,15 @@ impl Battle<'_> {
         let mut rest =
             (amount as i64 * self.heroes[t].vulnerable as i64).min(i32::MAX as i64) as i32;
         let arrived = rest;
-        self.hit_arriving = rest;
-        self.hit_damage = rest;
+        self.resolving.arriving = rest;
+        self.resolving.damage = rest;
         let mut seen = Absorbed::default();
         if attack {
             // AR-38: `attacked` reactions see the hit as it arrives and may reduce it.
-            self.in_flight = rest;
-            self.negated = 0;
+            self.resolving.in_flight = rest;
+            self.resolving.negated = 0;
             self.react(t, When::Attacked, by, quiet);
-            rest = self.in_flight;
+            rest = self.resolving.in_flight;
             seen.reduced = arrived - rest;
         }
         let had_defence = self.heroes[t].defence > 0;
@@ -1151,7 +1134,7 @@ impl Battle<'_> {
             rest -= p;
             seen.prevention = (p, h.prevention);
         }
-        self.hit_damage = rest;
+        self.resolving.damage = rest;
         if attack {
             self.react(by, When::Hit, t, quiet);
         }
