@@ -68,6 +68,11 @@ fn read_values(
     let value = read_f64s(path, "coin_value")?;
     let mut out = Vec::with_capacity(t_cat.len());
     for d in &t_cat.defs {
+        if d.helper {
+            // AR-55: never offered, so never valued (the analysis leaves it out).
+            out.push(0.0);
+            continue;
+        }
         // The middle strength's row, like the analysis' own default (AR-44).
         let mut rows: Vec<usize> = (0..names.len()).filter(|&i| names[i] == d.name).collect();
         if rows.is_empty() {
