@@ -369,7 +369,7 @@ pub struct Effect {
 }
 
 use crate::games::auto_rumble::powers::limits::{
-    MAX_CLAUSES, MAX_HELD, MAX_HERO_COUNTERS, MAX_INCLUDE_DEPTH,
+    MAX_CLAUSES, MAX_HELD, MAX_HERO_COUNTERS, MAX_INCLUDE_DEPTH, Room,
 };
 pub use crate::games::auto_rumble::powers::limits::{
     MAX_CONDS, MAX_COUNTERS, MAX_EFFECTS, MAX_POWER_CLAUSES, MAX_POWERS, MAX_SUMMONS,
@@ -849,7 +849,7 @@ fn parse_in(
     for d in &out {
         for sd in &d.summons {
             // The summoned hero is built from these powers when it joins: it must fit a hero.
-            let (mut clauses, mut counters) = (0, 0);
+            let mut room = Room::default();
             for (k, n) in sd.powers.iter().enumerate() {
                 let field = format!("{}.summon.powers", d.name);
                 if sd.powers[..k].iter().any(|o| normalise(o) == normalise(n)) {
@@ -859,11 +859,11 @@ fn parse_in(
                         format!("`{}` summons `{}` holding `{n}` twice: a hero holds each power once (AR-17)", d.name, sd.name),
                     ));
                 }
-                if let Some(o) = out.iter().find(|o| normalise(&o.name) == normalise(n)) {
-                    clauses += o.clauses.len();
-                    counters += o.counters.len();
-                }
-                if k >= MAX_HELD || clauses > MAX_CLAUSES || counters > MAX_HERO_COUNTERS {
+                let (clauses, counters) = out
+                    .iter()
+                    .find(|o| normalise(&o.name) == normalise(n))
+                    .map_or((0, 0), |o| (o.clauses.len(), o.counters.len()));
+                if !room.fits(clauses, counters) {
                     return Err(cx.err(
                         None,
                         field,
@@ -873,6 +873,7 @@ fn parse_in(
                         ),
                     ));
                 }
+                room.take(clauses, counters);
             }
             for n in &sd.powers {
                 if !out.iter().any(|o| normalise(&o.name) == normalise(n)) {

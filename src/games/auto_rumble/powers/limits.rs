@@ -30,6 +30,30 @@ pub const MAX_CLAUSES: usize = 16;
 /// Most counters one hero's powers keep together.
 pub const MAX_HERO_COUNTERS: usize = 8;
 
+/// What a hero being built already holds, against the per-hero limits: the one check a summon's
+/// powers (at load) and a drawn roster (AR-22) both go through.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Room {
+    powers: usize,
+    clauses: usize,
+    counters: usize,
+}
+
+impl Room {
+    /// Whether one more power with `clauses` clauses and `counters` counters fits.
+    pub fn fits(&self, clauses: usize, counters: usize) -> bool {
+        self.powers < MAX_HELD
+            && self.clauses + clauses <= MAX_CLAUSES
+            && self.counters + counters <= MAX_HERO_COUNTERS
+    }
+
+    pub fn take(&mut self, clauses: usize, counters: usize) {
+        self.powers += 1;
+        self.clauses += clauses;
+        self.counters += counters;
+    }
+}
+
 /// The limits as a host reads them: name in the file's terms, value, when it is checked.
 pub fn table() -> Vec<(&'static str, i64, &'static str)> {
     let load = "checked when the file loads";

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::auto_rumble::kernel::data::{DataKernel, NoHook, in_kernel_class};
 use crate::games::auto_rumble::powers::catalogue::{
-    Catalogue, Held, Loadout, MAX_CLAUSES, MAX_HELD, MAX_HERO_COUNTERS, MAX_USE, PowerId, Use,
+    Catalogue, Held, Loadout, MAX_HELD, MAX_USE, PowerId, Use,
 };
+pub use crate::games::auto_rumble::powers::limits::Room;
 use crate::games::auto_rumble::{EndReason, rules};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{ListBuilder, Table, Values, col};
@@ -295,29 +296,6 @@ impl Ffa {
     }
 }
 
-/// What a hero being drawn already holds: its powers' clauses and counters together, which must
-/// stay within a hero's limits (`powers::limits`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Room {
-    clauses: usize,
-    counters: usize,
-}
-
-impl Room {
-    /// Whether power `p` fits beside what is held.
-    pub fn fits(&self, cat: &Catalogue, p: PowerId) -> bool {
-        let d = &cat.defs[p as usize];
-        self.clauses + d.clauses.len() <= MAX_CLAUSES
-            && self.counters + d.counters.len() <= MAX_HERO_COUNTERS
-    }
-
-    fn take(&mut self, cat: &Catalogue, p: PowerId) {
-        let d = &cat.defs[p as usize];
-        self.clauses += d.clauses.len();
-        self.counters += d.counters.len();
-    }
-}
-
 /// Step `j` of a partial Fisher-Yates over `pool[..*end]` that only keeps powers fitting the hero
 /// (AR-22): the drawn power goes to `pool[j]`; one that would not fit moves past `end` and
 /// another is drawn. Draws exactly as the plain shuffle whenever everything fits, so datasets
@@ -332,8 +310,9 @@ pub fn pick_fitting(
 ) -> bool {
     while j < *end {
         let r = rng.random_range(j..*end);
-        if room.fits(cat, pool[r]) {
-            room.take(cat, pool[r]);
+        let d = &cat.defs[pool[r] as usize];
+        if room.fits(d.clauses.len(), d.counters.len()) {
+            room.take(d.clauses.len(), d.counters.len());
             pool.swap(j, r);
             return true;
         }
