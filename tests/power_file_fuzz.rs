@@ -97,6 +97,10 @@ const TOKENS: &[&str] = &[
     "helper",
     "\"attacked\"",
     "\"damaged\"",
+    "deal_percent",
+    "take_percent",
+    "attack_cost",
+    "\"passive\"",
 ];
 
 fn mutate(text: &str, rng: &mut skirmish::rng::MatchRng) -> String {

@@ -453,3 +453,69 @@ fn riposte_strikes_back_inside_the_hit_without_changing_it_ar_58() {
     let r = play(&c, &b);
     assert_eq!(round(&r, 1), [(0, 285), (1, 23)]);
 }
+
+// AR-59: damage multipliers, on attack hits and effect hits alike. Glass Cannon (deal 200%,
+// take 150%) read when the plan is made, so round 1's Whirlwind (before A's first plan) hits for
+// 8: B 92; A's attack 20 (72); B's 10 arrives as 15 (A 85). Round 2: Whirlwind 16 (56), attack
+// 20 (36), B's 15 (70).
+#[test]
+fn glass_cannon_doubles_every_hit_it_deals_and_takes_half_again_ar_59() {
+    let c = second_edition();
+    let b = [
+        hero(&c, 0, &["Glass Cannon", "Whirlwind"], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 85), (1, 72)]);
+    assert_eq!(round(&r, 2), [(0, 70), (1, 36)]);
+}
+
+// AR-59: a multiplier's condition is read when the plan is made. Berserk at 100 Energy: A hits B
+// for 10 (290); B's 77 leaves A at 23. Round 2, planned below 50: A hits for 15 (275), then
+// falls.
+#[test]
+fn berserk_counts_from_the_plan_made_below_50_ar_59() {
+    let c = second_edition();
+    let b = [hero(&c, 0, &["Berserk"], None), hero(&c, 200, &[], None)];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 23), (1, 290)]);
+    assert_eq!(round(&r, 2), [(1, 275)]);
+}
+
+// AR-59: the product is rounded up once. B's 77 on Thick Hide (75%) is 57.75: 58, A at 42.
+#[test]
+fn thick_hide_takes_three_quarters_rounded_up_ar_59() {
+    let c = second_edition();
+    let b = [hero(&c, 0, &["Thick Hide"], None), hero(&c, 200, &[], None)];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 42), (1, 290)]);
+}
+
+// AR-59: the attack's cost. Heavy Blows' attack Spends 30 and hits for 20: round 1 A (100)
+// attacks (B 280) and is left at 23 by B; round 2 its 23 cannot pay 30, so B stays at 280.
+#[test]
+fn heavy_blows_cannot_attack_below_30_energy_ar_59() {
+    let c = second_edition();
+    let b = [
+        hero(&c, 0, &["Heavy Blows"], None),
+        hero(&c, 200, &[], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 23), (1, 280)]);
+    assert_eq!(round(&r, 2), [(1, 280)]);
+}
+
+// AR-59: percentages compose by multiplying (rounded up to a whole percent), within 0..=1e6;
+// a hit arrives as amount x vulnerable x dealt% x taken%, rounded up once.
+#[test]
+fn damage_percentages_compose_and_round_up_once_ar_59() {
+    use skirmish::games::auto_rumble::rules::{arriving_hit, compose_percent};
+    assert_eq!(compose_percent(150, 200), 300);
+    assert_eq!(compose_percent(100, 33), 33);
+    assert_eq!(compose_percent(33, 33), 11, "10.89 rounds up");
+    assert_eq!(compose_percent(100, -50), 0);
+    assert_eq!(arriving_hit(77, 1, 100, 75), 58);
+    assert_eq!(arriving_hit(10, 2, 150, 150), 45);
+    assert_eq!(arriving_hit(10, 1, 0, 100), 0);
+    assert_eq!(arriving_hit(i32::MAX, 4, 1_000_000, 1_000_000), i32::MAX);
+}

@@ -141,6 +141,26 @@ pub fn round_limit_winner_of(
     if tied { None } else { best.map(|b| b.2) }
 }
 
+/// Two percentages applied one after the other (AR-59: `deal_percent` 150 and 200 make 300),
+/// rounded up to a whole percent, kept within 0..=1,000,000.
+#[inline]
+pub fn compose_percent(a: i32, b: i32) -> i32 {
+    let p = (a.max(0) as i64 * b.clamp(0, 1_000_000) as i64 + 99) / 100;
+    p.min(1_000_000) as i32
+}
+
+/// A hit as it arrives at its target (AR-57, AR-59): the amount times the target's `vulnerable`
+/// factor, times the dealer's and the target's damage percentages, rounded up once.
+#[inline]
+pub fn arriving_hit(amount: i32, vulnerable: i32, deal_percent: i32, take_percent: i32) -> i32 {
+    let x = amount as i64 * vulnerable as i64;
+    if deal_percent == 100 && take_percent == 100 {
+        return x.min(i32::MAX as i64) as i32;
+    }
+    let x = x as i128 * deal_percent as i128 * take_percent as i128;
+    ((x + 9_999) / 10_000).clamp(0, i32::MAX as i128) as i32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

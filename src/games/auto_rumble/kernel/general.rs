@@ -106,6 +106,9 @@ rows! {
     warder: HeroId = NOBODY,
     hit: i32 = 0,
     first_hit_bonus: i32 = 0,
+    /// Since its last plan (AR-59): its hits dealt and taken, in percent.
+    deal_pct: i32 = 100,
+    take_pct: i32 = 100,
 }
 
 /// Scratch for battles of any loadouts, reused from one to the next.
@@ -549,16 +552,27 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     fn make_plan(&mut self, i: usize) {
         let l = self.loadout(i);
         let passive = &l.passive[..l.n_passive as usize];
-        // AR-40: `no_attack` is read before the plan is made (its conditions see last round's
-        // `powers_used`).
+        // AR-40, AR-59: `no_attack` and `attack_cost` are read before the plan is made (their
+        // conditions see last round's `powers_used`).
         let mut no_attack = false;
+        let mut attack_cost = rules::ATTACK_COST as i64;
         for &c in passive {
             let hc = &l.clauses[c as usize];
             let c = self.cat.clause(hc);
-            if c.effects().iter().any(|e| e.kind == EffectKind::NoAttack) && self.conds(i, hc, c) {
-                no_attack = true;
+            if !self.conds(i, hc, c) {
+                continue;
+            }
+            for e in c.effects() {
+                match e.kind {
+                    EffectKind::NoAttack => no_attack = true,
+                    EffectKind::AttackCost => {
+                        attack_cost += e.value.eval(|q| self.read(i, hc, None, q)) as i64;
+                    }
+                    _ => {}
+                }
             }
         }
+        let attack_cost = attack_cost.clamp(0, i32::MAX as i64) as i32;
         self.s.front.no_attack[i] = no_attack;
         let mut budget = self.s.front.energy[i] - self.s.front.tax_now[i];
         let mut plan = 0u16;
@@ -568,10 +582,10 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 if no_attack {
                     continue;
                 }
-                if rules::ATTACK_COST > budget {
+                if attack_cost > budget {
                     break;
                 }
-                budget -= rules::ATTACK_COST;
+                budget -= attack_cost;
                 plan |= 1 << j;
                 continue;
             }
@@ -598,6 +612,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         let mut only = None;
         let mut pct = 100;
         let mut execute = false;
+        let (mut deal, mut take) = (100, 100);
         for &c in passive {
             let hc = &l.clauses[c as usize];
             let c = self.cat.clause(hc);
@@ -614,17 +629,28 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                     EffectKind::AfterDefencePercent => pct = v.clamp(0, 1_000_000) as i32,
                     EffectKind::ExecuteUndefended => execute = true,
                     EffectKind::EveryoneAttacksOnly => self.everyone_only = e.to,
+                    EffectKind::DealPercent => deal = rules::compose_percent(deal, v as i32),
+                    EffectKind::TakePercent => take = rules::compose_percent(take, v as i32),
                     _ => {}
                 }
             }
         }
         let f = &mut self.s.front;
+        f.deal_pct[i] = deal;
+        f.take_pct[i] = take;
         f.hit[i] = (f.damage[i] as i64 + bonus).clamp(0, i32::MAX as i64) as i32;
         f.first_hit_bonus[i] = first.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
         f.defence_burns[i] = burns;
         f.attack_only[i] = only;
         f.after_defence_pct[i] = pct;
         f.execute[i] = execute;
+    }
+
+    #[inline]
+    fn arriving(&self, by: usize, t: usize, amount: i32) -> i32 {
+        // AR-57, AR-59: `vulnerable` and both damage percentages.
+        let f = &self.s.front;
+        rules::arriving_hit(amount, f.vulnerable[t], f.deal_pct[by], f.take_pct[t])
     }
 
     #[inline]
@@ -1070,16 +1096,14 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             // AR-35: Bullet Time's dodge counts attack hits: 1, 1 + n, 1 + 2n, ... are prevented.
             let dodge = f.dodge[t];
             if dodge > 0 && (f.attack_hits_round[t] - 1) % dodge == 0 {
-                self.resolving.arriving =
-                    (amount as i64 * f.vulnerable[t] as i64).min(i32::MAX as i64) as i32;
+                self.resolving.arriving = self.arriving(by, t, amount);
                 self.resolving.damage = 0;
                 self.react(t, When::Attacked, by, quiet);
                 self.react(by, When::Hit, t, quiet);
                 return;
             }
         }
-        let mut rest =
-            (amount as i64 * self.s.front.vulnerable[t] as i64).min(i32::MAX as i64) as i32;
+        let mut rest = self.arriving(by, t, amount);
         self.resolving.arriving = rest;
         self.resolving.damage = rest;
         if attack {

@@ -141,7 +141,7 @@ impl Quantity {
             Quantity::TargetEnergy => "the target's Energy now",
             Quantity::TargetDefence => "the target's Defence pool now",
             Quantity::HitArriving => {
-                "in a reaction fired inside a hit: that hit as it arrived at its target, after `vulnerable`, before `reduce_hit`, `cap_hit`, ward, Defence and prevention (AR-57); 0 outside a hit"
+                "in a reaction fired inside a hit: that hit as it arrived at its target, after `vulnerable` and the damage percentages (AR-59), before `reduce_hit`, `cap_hit`, ward, Defence and prevention (AR-57); 0 outside a hit"
             }
             Quantity::HitDamage => {
                 "in a reaction fired inside a hit: that hit as it stands. In `attacked`, before Defence, after this hero's `reduce_hit` / `cap_hit` so far; in `hit`, `damaged`, `dealt_damage` and the eliminations it causes, what is left after ward, Defence and prevention: the Energy it takes (AR-57); 0 outside a hit or when dodged"

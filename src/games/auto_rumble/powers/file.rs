@@ -288,6 +288,13 @@ pub enum EffectKind {
     /// initiative and attack (AR-2, AR-43). Resolved when the loadout is compiled; the
     /// calibration powers of the power-value analysis are made of it.
     Coins,
+    /// Passive: every hit the holder deals (attack hits with their bonuses, `damage` effects) is
+    /// multiplied by value / 100 as it arrives (AR-59).
+    DealPercent,
+    /// Passive: every hit the holder takes is multiplied by value / 100 as it arrives (AR-59).
+    TakePercent,
+    /// Passive: the attack's Spend this round changes by the value, not below 0 (AR-59).
+    AttackCost,
 }
 
 pub const EFFECT_NAMES: &[&str] = &[
@@ -320,6 +327,9 @@ pub const EFFECT_NAMES: &[&str] = &[
     "after_defence_percent",
     "execute_undefended",
     "coins",
+    "deal_percent",
+    "take_percent",
+    "attack_cost",
 ];
 
 /// A hero a power summons (AR-36): it joins the holder's team right after the holder, with the
@@ -350,6 +360,9 @@ impl EffectKind {
                 | EffectKind::AfterDefencePercent
                 | EffectKind::ExecuteUndefended
                 | EffectKind::Coins
+                | EffectKind::DealPercent
+                | EffectKind::TakePercent
+                | EffectKind::AttackCost
         )
     }
 }
@@ -614,6 +627,9 @@ fn effect_name(k: EffectKind) -> &'static str {
         EffectKind::ExecuteUndefended => "execute_undefended",
         EffectKind::EveryoneAttacksOnly => "everyone_attacks_only",
         EffectKind::Coins => "coins",
+        EffectKind::DealPercent => "deal_percent",
+        EffectKind::TakePercent => "take_percent",
+        EffectKind::AttackCost => "attack_cost",
     }
 }
 
@@ -668,6 +684,11 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
         EffectKind::Coins => format!(
             "it counts as having {v} more unspent coins (Energy, initiative and attack, AR-43)"
         ),
+        EffectKind::DealPercent => {
+            format!("every hit it deals, its attack's and its effects', is multiplied by {v}%")
+        }
+        EffectKind::TakePercent => format!("every hit it takes is multiplied by {v}%"),
+        EffectKind::AttackCost => format!("its attack costs {v} more this round (not below 0)"),
         EffectKind::Dodge => format!(
             "this round, attack hits 1, 1 + {v}, 1 + 2 x {v}, ... against {who} are prevented"
         ),
@@ -1612,7 +1633,10 @@ fn effect(
             | "ward"
             | "after_defence_percent"
             | "execute_undefended"
-            | "coins" => {
+            | "coins"
+            | "deal_percent"
+            | "take_percent"
+            | "attack_cost" => {
                 if word.is_some() {
                     return Err(cx.err(
                         Some(span.clone()),
@@ -1715,6 +1739,9 @@ fn effect(
         ("after_defence_percent", _) => EffectKind::AfterDefencePercent,
         ("execute_undefended", _) => EffectKind::ExecuteUndefended,
         ("coins", _) => EffectKind::Coins,
+        ("deal_percent", _) => EffectKind::DealPercent,
+        ("take_percent", _) => EffectKind::TakePercent,
+        ("attack_cost", _) => EffectKind::AttackCost,
         _ => unreachable!("every effect key is matched above"),
     };
     if (e.ignore_defence || e.unpreventable || e.as_attack) && e.kind != EffectKind::Damage {

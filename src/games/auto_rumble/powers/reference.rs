@@ -164,6 +164,21 @@ pub fn effect(name: &str) -> Option<EffectDoc> {
             "what Defence lets through of each of the holder's attack hits is multiplied by V / 100, rounded up, before prevention (AR-40)",
             PASSIVE,
         ),
+        "deal_percent" => d(
+            "{ deal_percent = V }",
+            "every hit the holder deals (its attack's hits with their bonuses, its `damage` effects) is multiplied by V / 100 as it arrives, with `vulnerable` and the target's `take_percent`, the product rounded up once; several multiply. Read when the round's plan is made; before the hero's first plan, 100 (AR-59)",
+            PASSIVE,
+        ),
+        "take_percent" => d(
+            "{ take_percent = V }",
+            "every hit the holder takes (attacks' and effects', not Burns) is multiplied by V / 100 as it arrives, as `deal_percent` (AR-59)",
+            PASSIVE,
+        ),
+        "attack_cost" => d(
+            "{ attack_cost = V }",
+            "the holder's attack Spends V more this round (a negative V less; never below 0); several add up. Read before the plan is made, like `no_attack` (AR-59)",
+            PASSIVE,
+        ),
         "execute_undefended" => d(
             "{ execute_undefended = 1 }",
             "an attack hit of the holder on a hero with no Defence when it arrives eliminates it (AR-40). The value is not read",

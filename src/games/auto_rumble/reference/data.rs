@@ -61,6 +61,9 @@ struct Hero {
     warder: Option<HeroId>,
     hit: i32,
     first_hit_bonus: i32,
+    /// Since its last plan (AR-59): its hits dealt and taken, in percent.
+    deal_pct: i32,
+    take_pct: i32,
 }
 
 /// Where a hit went, for the narration.
@@ -360,6 +363,8 @@ fn fresh(
         warder: None,
         hit: 0,
         first_hit_bonus: 0,
+        deal_pct: 100,
+        take_pct: 100,
         build,
         damage,
         summoner,
@@ -515,19 +520,30 @@ impl Battle<'_> {
     /// and spent once-per-game clauses are skipped; a `use` clause whose conditions fail is not
     /// planned.
     fn make_plan(&mut self, i: usize) {
-        // AR-40: `no_attack` is read before the plan is made (its conditions see last round's
-        // `powers_used`).
+        // AR-40, AR-59: `no_attack` and `attack_cost` are read before the plan is made (their
+        // conditions see last round's `powers_used`).
         let mut no_attack = false;
+        let mut attack_cost = rules::ATTACK_COST as i64;
         for hc in self.clauses_of(i, When::Passive) {
             let c = *self.cat.clause(&hc);
-            if c.effects().iter().any(|e| e.kind == EffectKind::NoAttack)
-                && c.conds()
-                    .iter()
-                    .all(|k| k.holds(|q| self.read(i, &hc, None, q)))
+            if !c
+                .conds()
+                .iter()
+                .all(|k| k.holds(|q| self.read(i, &hc, None, q)))
             {
-                no_attack = true;
+                continue;
+            }
+            for e in c.effects() {
+                match e.kind {
+                    EffectKind::NoAttack => no_attack = true,
+                    EffectKind::AttackCost => {
+                        attack_cost += e.value.eval(|q| self.read(i, &hc, None, q)) as i64;
+                    }
+                    _ => {}
+                }
             }
         }
+        let attack_cost = attack_cost.clamp(0, i32::MAX as i64) as i32;
         self.heroes[i].no_attack = no_attack;
         let h = &self.heroes[i];
         let l = h.build;
@@ -541,12 +557,12 @@ impl Battle<'_> {
                 if no_attack {
                     continue;
                 }
-                if rules::ATTACK_COST > budget {
+                if attack_cost > budget {
                     break;
                 }
-                budget -= rules::ATTACK_COST;
+                budget -= attack_cost;
                 plan.push(u);
-                items.push((None, rules::ATTACK_COST));
+                items.push((None, attack_cost));
                 continue;
             }
             let hc = l.clauses[u as usize];
@@ -587,6 +603,7 @@ impl Battle<'_> {
         let mut only = None;
         let mut pct = 100;
         let mut execute = false;
+        let (mut deal, mut take) = (100, 100);
         for hc in self.clauses_of(i, When::Passive) {
             let c = *self.cat.clause(&hc);
             if !c
@@ -606,11 +623,15 @@ impl Battle<'_> {
                     EffectKind::AfterDefencePercent => pct = v.clamp(0, 1_000_000) as i32,
                     EffectKind::ExecuteUndefended => execute = true,
                     EffectKind::EveryoneAttacksOnly => self.everyone_only = e.to,
+                    EffectKind::DealPercent => deal = rules::compose_percent(deal, v as i32),
+                    EffectKind::TakePercent => take = rules::compose_percent(take, v as i32),
                     _ => {}
                 }
             }
         }
         let h = &mut self.heroes[i];
+        h.deal_pct = deal;
+        h.take_pct = take;
         h.hit = (h.damage as i64 + bonus).clamp(0, i32::MAX as i64) as i32;
         h.first_hit_bonus = first.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
         h.defence_burns = burns;
@@ -1076,8 +1097,7 @@ impl Battle<'_> {
             h.attack_hits_round += 1;
             // AR-35: Bullet Time's dodge counts attack hits: 1, 1 + n, 1 + 2n, ... are prevented.
             if h.dodge > 0 && (h.attack_hits_round - 1) % h.dodge == 0 {
-                self.resolving.arriving =
-                    (amount as i64 * h.vulnerable as i64).min(i32::MAX as i64) as i32;
+                self.resolving.arriving = self.arriving(by, t, amount);
                 self.resolving.damage = 0;
                 self.log_hit(by, t, true, amount, Absorbed::dodged());
                 self.react(t, When::Attacked, by, quiet);
@@ -1085,8 +1105,7 @@ impl Battle<'_> {
                 return;
             }
         }
-        let mut rest =
-            (amount as i64 * self.heroes[t].vulnerable as i64).min(i32::MAX as i64) as i32;
+        let mut rest = self.arriving(by, t, amount);
         let arrived = rest;
         self.resolving.arriving = rest;
         self.resolving.damage = rest;
@@ -1161,6 +1180,13 @@ impl Battle<'_> {
             let e = self.heroes[t].energy;
             self.lose(t, e, Some(by), quiet);
         }
+    }
+
+    /// A hit of `amount` from `by` as it arrives at `t`: `vulnerable` (Curses) and the damage
+    /// percentages of both (AR-59).
+    fn arriving(&self, by: usize, t: usize, amount: i32) -> i32 {
+        let h = &self.heroes[t];
+        rules::arriving_hit(amount, h.vulnerable, self.heroes[by].deal_pct, h.take_pct)
     }
 
     /// Narration of a hit on `t` of `amount` (after `vulnerable`) and where it went.
