@@ -100,6 +100,8 @@ const TOKENS: &[&str] = &[
     "deal_percent",
     "take_percent",
     "attack_cost",
+    "neutral",
+    "summon",
     "\"passive\"",
 ];
 

@@ -519,3 +519,41 @@ fn damage_percentages_compose_and_round_up_once_ar_59() {
     assert_eq!(arriving_hit(10, 1, 0, 100), 0);
     assert_eq!(arriving_hit(i32::MAX, 4, 1_000_000, 1_000_000), i32::MAX);
 }
+
+// AR-60: a neutral summon fights every team, its summoner's included, and every team fights it.
+// The Wild Beast (id 2, 40 Energy, 10 a hit) joins after A. Round 1: A hits B and the Beast (90,
+// 30); the Beast hits A and B (90, 80); B hits A and the Beast (80, 20). Round 2: A (70, 10),
+// the Beast (70, 60), B's hit on A (60) and on the Beast, which falls.
+#[test]
+fn a_neutral_beast_attacks_every_team_and_every_team_attacks_it_ar_60() {
+    let c = second_edition();
+    let b = [hero(&c, 0, &["Wild Hunt"], None), hero(&c, 0, &[], None)];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 80), (2, 20), (1, 80)]);
+    assert_eq!(round(&r, 2), [(0, 60), (1, 60)]);
+}
+
+// AR-42, AR-60: summons of no team keep no team in the battle. A (50 Energy, no damage) and its
+// hostile Militia (20 Energy; A's hits deal 0): B's 77 eliminates A in round 1, and the battle ends there with B the winner,
+// the Militia still standing (it used to drag on for 16 rounds of stalemate halving).
+#[test]
+fn a_team_whose_only_heroes_left_are_hostile_summons_is_out_ar_42() {
+    use skirmish::games::auto_rumble::kernel::hand::EndReason;
+    let c = second_edition();
+    let b = [
+        hero(&c, -50, &["City as a Weapon"], None),
+        hero(&c, 200, &[], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!(r.outcome.rounds, 1);
+    assert_eq!(r.outcome.winner, Some(1));
+    assert_eq!(r.outcome.end, EndReason::Elimination);
+    assert_eq!(round(&r, 1), [(2, 20), (1, 300)]);
+    // A beast outliving every team but one does not stop that team winning either.
+    let b = [
+        hero(&c, -50, &["Wild Hunt"], None),
+        hero(&c, 200, &[], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!((r.outcome.rounds, r.outcome.winner), (1, Some(1)));
+}

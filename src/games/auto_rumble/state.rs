@@ -111,3 +111,53 @@ pub struct Resolving {
     pub arriving: i32,
     pub damage: i32,
 }
+
+/// Which side a hero fights on. Heroes of a team (originals, copies, ordinary summons) fight
+/// the other teams; a hostile summon fights only its summoner's team (AR-42); neutral summons
+/// are one third side that fights every team (AR-60). Summons that are hostile or neutral keep
+/// no team in the battle and never win.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Side {
+    #[default]
+    Team,
+    Hostile,
+    Neutral,
+}
+
+impl Side {
+    /// Whether a hero of `(team, self)` and one of `(other_team, other)` fight each other.
+    #[inline]
+    pub fn opposed(self, team: u16, other: Side, other_team: u16) -> bool {
+        match (self, other) {
+            (Side::Team, Side::Team) => team != other_team,
+            (Side::Team, Side::Hostile) | (Side::Hostile, Side::Team) => team == other_team,
+            (Side::Team, Side::Neutral) | (Side::Neutral, Side::Team) => true,
+            // Hostile and neutral summons belong to no team: they ignore each other.
+            _ => false,
+        }
+    }
+
+    /// Whether they are allies (`all_allies`, `allies_alive`): a team's own heroes; hostile
+    /// summons of one summoner's team; every neutral summon.
+    #[inline]
+    pub fn allied(self, team: u16, other: Side, other_team: u16) -> bool {
+        self == other && (self == Side::Neutral || team == other_team)
+    }
+}
+
+#[cfg(test)]
+mod side_tests {
+    use super::Side::*;
+
+    // AR-42, AR-60: who fights whom.
+    #[test]
+    fn sides_fight_as_the_rules_say() {
+        assert!(Team.opposed(0, Team, 1) && !Team.opposed(0, Team, 0));
+        assert!(Hostile.opposed(0, Team, 0) && !Hostile.opposed(0, Team, 1));
+        assert!(Neutral.opposed(0, Team, 0) && Neutral.opposed(0, Team, 1));
+        assert!(!Neutral.opposed(0, Neutral, 1) && !Neutral.opposed(0, Hostile, 0));
+        assert!(!Hostile.opposed(0, Hostile, 0));
+        assert!(Neutral.allied(0, Neutral, 1) && !Team.allied(0, Neutral, 0));
+        assert!(Team.allied(2, Team, 2) && !Hostile.allied(0, Hostile, 1));
+    }
+}

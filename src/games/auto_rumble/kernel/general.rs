@@ -21,7 +21,7 @@ use crate::games::auto_rumble::powers::catalogue::{
 use crate::games::auto_rumble::powers::expr::Quantity;
 use crate::games::auto_rumble::powers::file::{Clause, Effect, EffectKind, Limit, Target, When};
 use crate::games::auto_rumble::rules;
-use crate::games::auto_rumble::state::{HeroId, Resolving, RoundView};
+use crate::games::auto_rumble::state::{HeroId, Resolving, RoundView, Side};
 
 /// No hero (a summoner or warder that is not there).
 const NOBODY: HeroId = HeroId::MAX;
@@ -94,8 +94,8 @@ rows! {
     /// Damage per hit of its attack before bonuses (AR-2; a summon's is its own).
     damage: i32 = 0,
     summoner: HeroId = NOBODY,
-    /// A summon hostile only to its summoner's team (AR-42).
-    hostile: bool = false,
+    /// Its side: a team's, or a hostile (AR-42) or neutral (AR-60) summon's.
+    side: Side = Side::Team,
     powers_used: i32 = 0,
     defence_burns: bool = false,
     attack_only: Option<Target> = None,
@@ -124,8 +124,9 @@ pub struct GeneralKernel {
     grouped: Vec<u32>,
     /// The stack of target lists (rows) of the effects under way.
     targets: Vec<u32>,
-    /// Per team, alive heroes (Energy > 0) that are not hostile summons, and those that are;
-    /// the same for heroes eliminated this round (AR-42 sides).
+    /// Per team, alive heroes (Energy > 0) of the team's side, and its hostile summons; the
+    /// same for heroes eliminated this round (AR-42 sides; neutral ones are counted in the
+    /// battle).
     plain: Vec<u32>,
     hostile: Vec<u32>,
     out_plain: Vec<u32>,
@@ -158,6 +159,9 @@ struct Battle<'k, 'a, H> {
     dying: u32,
     plain_total: u32,
     out_plain_total: u32,
+    /// Neutral summons alive, and eliminated this round (AR-60).
+    neutral: u32,
+    out_neutral: u32,
     teams_alive: u32,
 }
 
@@ -246,6 +250,8 @@ impl GeneralKernel {
             dying: 0,
             plain_total: 0,
             out_plain_total: 0,
+            neutral: 0,
+            out_neutral: 0,
             teams_alive: 0,
         };
         for k in 0..teams {
@@ -286,6 +292,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             self.s.out_plain.fill(0);
             self.s.out_hostile.fill(0);
             self.out_plain_total = 0;
+            self.out_neutral = 0;
             self.new_round();
             self.phase(When::RoundStart);
             if self.won.is_none() {
@@ -333,7 +340,10 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         } else if end == EndReason::RoundLimit {
             round_limit_winner(f, initiative)
         } else {
-            (0..f.len).find(|&i| f.energy[i] > 0).map(|i| f.team[i])
+            // AR-42, AR-60: the last team standing; summons of no team do not win.
+            (0..f.len)
+                .find(|&i| f.energy[i] > 0 && f.side[i] == Side::Team)
+                .map(|i| f.team[i])
         };
         Outcome {
             winner,
@@ -403,31 +413,26 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     /// Row `t` enters (`true`) or leaves the alive counts.
     fn count(&mut self, t: usize, enters: bool) {
         let f = &self.s.front;
-        self.count_as(f.team[t], f.hostile[t], enters);
+        self.count_as(f.team[t], f.side[t], enters);
     }
 
-    fn count_as(&mut self, team: u16, hostile: bool, enters: bool) {
+    fn count_as(&mut self, team: u16, side: Side, enters: bool) {
         let team = team as usize;
-        let was = self.s.plain[team] + self.s.hostile[team];
-        let side = if hostile {
-            &mut self.s.hostile[team]
-        } else {
-            &mut self.s.plain[team]
-        };
-        if enters {
-            *side += 1;
-            self.alive += 1;
-            self.plain_total += !hostile as u32;
-            if was == 0 {
-                self.teams_alive += 1;
+        let d: i32 = if enters { 1 } else { -1 };
+        let add = |x: &mut u32| *x = x.wrapping_add_signed(d);
+        add(&mut self.alive);
+        match side {
+            Side::Team => {
+                // AR-42, AR-60: only a team's own side keeps it in the battle.
+                let was = self.s.plain[team];
+                add(&mut self.s.plain[team]);
+                add(&mut self.plain_total);
+                if (was == 0) != (self.s.plain[team] == 0) {
+                    add(&mut self.teams_alive);
+                }
             }
-        } else {
-            *side -= 1;
-            self.alive -= 1;
-            self.plain_total -= !hostile as u32;
-            if was == 1 {
-                self.teams_alive -= 1;
-            }
+            Side::Hostile => add(&mut self.s.hostile[team]),
+            Side::Neutral => add(&mut self.neutral),
         }
     }
 
@@ -436,15 +441,17 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         self.s.front.energy[k] > 0
     }
 
-    /// Whether two heroes fight each other (AR-1, AR-42).
+    /// Whether two heroes fight each other (AR-1, AR-42, AR-60).
     #[inline]
     fn opposed(&self, a: usize, b: usize) -> bool {
         let f = &self.s.front;
-        match (f.hostile[a], f.hostile[b]) {
-            (false, false) => f.team[a] != f.team[b],
-            (true, true) => false,
-            _ => f.team[a] == f.team[b],
-        }
+        f.side[a].opposed(f.team[a], f.side[b], f.team[b])
+    }
+
+    #[inline]
+    fn allied(&self, a: usize, b: usize) -> bool {
+        let f = &self.s.front;
+        f.side[a].allied(f.team[a], f.side[b], f.team[b])
     }
 
     /// A phase: each alive hero in initiative order fires its clauses for `when`, in the order
@@ -522,8 +529,8 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         for j in 0..m {
             let p = &self.s.pending;
             if p.energy[j] > 0 {
-                let (team, hostile) = (p.team[j], p.hostile[j]);
-                self.count_as(team, hostile, true);
+                let (team, side) = (p.team[j], p.side[j]);
+                self.count_as(team, side, true);
             }
         }
         std::mem::swap(&mut self.s.front, &mut self.s.back);
@@ -674,7 +681,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         let s = &*self.s;
         let f = &s.front;
         let team = f.team[i] as usize;
-        let hostile = f.hostile[i];
+        let side = f.side[i];
         match q {
             Quantity::Energy => f.energy[i],
             Quantity::Defence => f.defence[i],
@@ -684,29 +691,30 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             Quantity::Counter(k) => f.counters[i][hc.counter_base as usize + k as usize],
             Quantity::Round => self.round,
             Quantity::HeroesAlive => self.heroes_at_start,
-            // AR-42: a hostile summon fights only its summoner's team.
-            Quantity::OpponentsAlive => {
-                if hostile {
-                    s.plain[team] as i32
-                } else {
-                    (self.plain_total - s.plain[team] + s.hostile[team]) as i32
+            // AR-42: a hostile summon fights only its summoner's team; AR-60: neutral summons
+            // fight every team.
+            Quantity::OpponentsAlive => match side {
+                Side::Team => {
+                    (self.plain_total - s.plain[team] + s.hostile[team] + self.neutral) as i32
                 }
-            }
-            Quantity::AlliesAlive => {
-                if hostile {
-                    s.hostile[team] as i32
-                } else {
-                    s.plain[team] as i32
-                }
-            }
+                Side::Hostile => s.plain[team] as i32,
+                Side::Neutral => self.plain_total as i32,
+            },
+            Quantity::AlliesAlive => match side {
+                Side::Team => s.plain[team] as i32,
+                Side::Hostile => s.hostile[team] as i32,
+                Side::Neutral => self.neutral as i32,
+            },
             Quantity::TeamsAlive => self.teams_alive as i32,
-            Quantity::EliminatedThisRound => {
-                if hostile {
-                    s.out_plain[team] as i32
-                } else {
-                    (self.out_plain_total - s.out_plain[team] + s.out_hostile[team]) as i32
+            Quantity::EliminatedThisRound => match side {
+                Side::Team => {
+                    (self.out_plain_total - s.out_plain[team]
+                        + s.out_hostile[team]
+                        + self.out_neutral) as i32
                 }
-            }
+                Side::Hostile => s.out_plain[team] as i32,
+                Side::Neutral => self.out_plain_total as i32,
+            },
             Quantity::DamageTaken => f.damage_round[i],
             Quantity::HitsTakenLastRound => f.hits_last_round[i],
             Quantity::PowersUsed => f.powers_used[i],
@@ -754,9 +762,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         match t {
             Target::Holder => Some(i),
             Target::AllOpponents | Target::FirstOpponent => (0..n).find(|&k| opponent(k)),
-            Target::AllAllies => (0..n).find(|&k| {
-                f.energy[k] > 0 && f.team[k] == f.team[i] && f.hostile[k] == f.hostile[i]
-            }),
+            Target::AllAllies => (0..n).find(|&k| f.energy[k] > 0 && self.allied(i, k)),
             Target::Everyone => (0..n).find(|&k| f.energy[k] > 0 && k != i),
             Target::OpponentMostEnergy => best(&|k| f.energy[k], true, false),
             Target::OpponentLeastEnergy => best(&|k| f.energy[k], false, false),
@@ -780,9 +786,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                     let take = f.energy[k] > 0
                         && match t {
                             Target::AllOpponents => self.opposed(i, k),
-                            Target::AllAllies => {
-                                f.team[k] == f.team[i] && f.hostile[k] == f.hostile[i]
-                            }
+                            Target::AllAllies => self.allied(i, k),
                             _ => k != i,
                         };
                     if take {
@@ -949,7 +953,11 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 let e = self.s.front.energy[t];
                 self.lose(t, e, Some(i), quiet);
             }
-            EffectKind::Win => self.won = Some(self.s.front.team[i]),
+            // AR-42, AR-60: a hostile or neutral summon never wins.
+            EffectKind::Win if self.s.front.side[i] == Side::Team => {
+                self.won = Some(self.s.front.team[i])
+            }
+            EffectKind::Win => {}
             EffectKind::Tax => {
                 let x = &mut self.s.front.tax_next[t];
                 *x = (*x).max(v);
@@ -1037,7 +1045,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         p.counters[k] = build.counters;
         p.damage[k] = damage;
         p.summoner[k] = s.front.id[i];
-        p.hostile[k] = sd.hostile;
+        p.side[k] = sd.side;
         s.pending_parent[k] = i as u32;
         self.next_id += 1;
     }
@@ -1199,11 +1207,13 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         }
         self.dying -= 1;
         let team = self.s.front.team[t] as usize;
-        if self.s.front.hostile[t] {
-            self.s.out_hostile[team] += 1;
-        } else {
-            self.s.out_plain[team] += 1;
-            self.out_plain_total += 1;
+        match self.s.front.side[t] {
+            Side::Team => {
+                self.s.out_plain[team] += 1;
+                self.out_plain_total += 1;
+            }
+            Side::Hostile => self.s.out_hostile[team] += 1,
+            Side::Neutral => self.out_neutral += 1,
         }
         if quiet {
             return;
@@ -1298,10 +1308,10 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     }
 }
 
-/// AR-14 at the round limit, among heroes that are not hostile summons (AR-42).
+/// AR-14 at the round limit, among heroes of the teams' sides (AR-42, AR-60).
 fn round_limit_winner(f: &Rows, initiative: &[f64]) -> Option<u16> {
     let rows = (0..f.len)
-        .filter(|&i| !f.hostile[i])
+        .filter(|&i| f.side[i] == Side::Team)
         .map(|i| (f.energy[i], f.team[i]));
     rules::round_limit_winner_of(rows, initiative)
 }

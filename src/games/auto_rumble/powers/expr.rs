@@ -115,12 +115,14 @@ impl Quantity {
                 "heroes alive at the start of this round, every team, copies and summons included (AR-7); at battle start, the heroes entering"
             }
             Quantity::OpponentsAlive => {
-                "heroes opposed to the holder alive now: other teams, and hostile summons of its own (AR-42)"
+                "heroes opposed to the holder alive now: other teams, hostile summons of its own (AR-42) and neutral summons (AR-60); for a neutral summon, every team's heroes"
             }
             Quantity::AlliesAlive => {
-                "heroes of the holder's team alive now, itself included (not hostile summons)"
+                "heroes of the holder's side alive now, itself included: its team (not hostile or neutral summons); for a neutral summon, every neutral summon"
             }
-            Quantity::TeamsAlive => "teams with a hero alive now",
+            Quantity::TeamsAlive => {
+                "teams with a hero alive now; hostile and neutral summons keep no team in (AR-42, AR-60)"
+            }
             Quantity::EliminatedThisRound => {
                 "heroes opposed to the holder eliminated so far this round, by anyone (AR-10)"
             }

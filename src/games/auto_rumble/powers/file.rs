@@ -31,6 +31,7 @@ use crate::games::auto_rumble::powers::expr::{
     Cond, Expr, Names, Quantity, Round, parse_cond, parse_expr,
 };
 use crate::games::auto_rumble::powers::sample::closest_name;
+pub use crate::games::auto_rumble::state::Side;
 use crate::games::names::normalise;
 
 /// When a clause fires (AR-25).
@@ -341,8 +342,8 @@ pub struct SummonDef {
     pub energy: Expr,
     pub attack: Option<Expr>,
     pub powers: Vec<String>,
-    /// Hostile only to the summoner's team (AR-42) rather than its ally.
-    pub hostile: bool,
+    /// Its side: the summoner's team, hostile only to it (AR-42), or neutral (AR-60).
+    pub side: Side,
 }
 
 impl EffectKind {
@@ -520,10 +521,10 @@ impl PowerDef {
             s.push_str(&format!(
                 "  summon {}{}: Energy {}, {}{}\n",
                 sd.name,
-                if sd.hostile {
-                    " (hostile only to its summoner's team)"
-                } else {
-                    ""
+                match sd.side {
+                    Side::Team => "",
+                    Side::Hostile => " (hostile only to its summoner's team)",
+                    Side::Neutral => " (neutral: fights every team)",
                 },
                 sd.energy.show(&counter),
                 match &sd.attack {
@@ -1501,27 +1502,38 @@ fn effect(
                         format!("at most {MAX_SUMMONS} summons in one power: split it"),
                     ));
                 }
-                let hostile = match table.get("hostile") {
-                    None => false,
-                    Some(toml::Value::Boolean(b)) => *b,
-                    Some(_) => {
-                        return Err(cx.err(
-                            Some(span.clone()),
-                            format!("{field}.hostile"),
-                            "expected true or false",
-                        ));
+                let mut side = Side::Team;
+                for (key, s) in [("hostile", Side::Hostile), ("neutral", Side::Neutral)] {
+                    match table.get(key) {
+                        None | Some(toml::Value::Boolean(false)) => {}
+                        Some(toml::Value::Boolean(true)) if side == Side::Team => side = s,
+                        Some(toml::Value::Boolean(true)) => {
+                            return Err(cx.err(
+                                Some(span.clone()),
+                                format!("{field}.neutral"),
+                                "a summon is hostile (fights only its summoner's team, AR-42) or neutral (fights every team, AR-60), not both: keep one",
+                            ));
+                        }
+                        Some(_) => {
+                            return Err(cx.err(
+                                Some(span.clone()),
+                                format!("{field}.{key}"),
+                                "expected true or false",
+                            ));
+                        }
                     }
-                };
+                }
                 summons.push(SummonDef {
                     name: n.trim().to_string(),
                     energy,
                     attack,
                     powers,
-                    hostile,
+                    side,
                 });
                 word = Some(EffectKind::Summon((summons.len() - 1) as u8));
             }
-            "energy" | "attack" | "powers" | "hostile" if table.contains_key("summon") => {}
+            "energy" | "attack" | "powers" | "hostile" | "neutral"
+                if table.contains_key("summon") => {}
             "attack_only" | "everyone_attacks_only" => {
                 if kind.is_some() || word.is_some() {
                     return Err(cx.err(

@@ -85,8 +85,8 @@ pub fn effect(name: &str) -> Option<EffectDoc> {
             ANY,
         ),
         "summon" => d(
-            "{ summon = \"Name\", energy = V, attack = V, powers = [\"...\"], hostile = false }",
-            "a new hero on the holder's team, after it when the phase ends, with that Energy (none at 0 or below), that damage per hit (no `attack`: it never attacks) and those powers from the same file; `hostile = true`: it attacks only its summoner's team (AR-36, AR-42)",
+            "{ summon = \"Name\", energy = V, attack = V, powers = [\"...\"], hostile = false, neutral = false }",
+            "a new hero on the holder's team, after it when the phase ends, with that Energy (none at 0 or below), that damage per hit (no `attack`: it never attacks) and those powers from the same file; `hostile = true`: it attacks only its summoner's team (AR-36, AR-42); `neutral = true`: it joins the neutral side, which fights every team (AR-60)",
             "any clause but `passive`; acts on the holder only",
         ),
         "eliminate" => d(

@@ -10,7 +10,7 @@ use crate::games::auto_rumble::powers::catalogue::{Catalogue, HeldClause, Loadou
 use crate::games::auto_rumble::powers::expr::Quantity;
 use crate::games::auto_rumble::powers::file::{Clause, Effect, EffectKind, Limit, Target, When};
 use crate::games::auto_rumble::rules;
-use crate::games::auto_rumble::state::{HeroId, Resolving};
+use crate::games::auto_rumble::state::{HeroId, Resolving, Side};
 use crate::games::auto_rumble::trace::data::Event;
 
 #[derive(Clone, Debug)]
@@ -41,8 +41,8 @@ struct Hero {
     damage: i32,
     /// Who summoned it, for summons.
     summoner: Option<HeroId>,
-    /// A summon hostile only to its summoner's team (AR-42); `team` is that team.
-    hostile: bool,
+    /// Its side (AR-42, AR-60); for summons, `team` is the summoner's team.
+    side: Side,
     /// The round it was eliminated in (0: not eliminated, or at the battle start).
     died_round: i32,
     /// For summons: which power's which summon it is (its name).
@@ -294,9 +294,10 @@ fn play_logged(
     } else if end == EndReason::RoundLimit {
         round_limit_winner(&b.heroes, initiative)
     } else {
+        // AR-42, AR-60: the last team standing; summons of no team do not win.
         b.heroes
             .iter()
-            .find(|h| h.energy > 0)
+            .find(|h| h.energy > 0 && h.side == Side::Team)
             .map(|h| h.team as u16)
     };
     let replay = Replay {
@@ -314,14 +315,14 @@ fn play_logged(
     (replay, b.log)
 }
 
-/// Whether two heroes fight each other (AR-1, AR-42): heroes of different teams do; a hostile
-/// summon fights only its summoner's team, and hostile summons ignore each other.
+/// Whether two heroes fight each other (AR-1, AR-42, AR-60): heroes of different teams do; a
+/// hostile summon fights only its summoner's team; neutral summons fight every team.
 fn opposed(a: &Hero, b: &Hero) -> bool {
-    match (a.hostile, b.hostile) {
-        (false, false) => a.team != b.team,
-        (true, true) => false,
-        _ => a.team == b.team,
-    }
+    a.side.opposed(a.team as u16, b.side, b.team as u16)
+}
+
+fn allied(a: &Hero, b: &Hero) -> bool {
+    a.side.allied(a.team as u16, b.side, b.team as u16)
 }
 
 /// A hero entering the battle (or summoned into it) with nothing used yet.
@@ -369,7 +370,7 @@ fn fresh(
         damage,
         summoner,
         summon: None,
-        hostile: false,
+        side: Side::Team,
         died_round: 0,
     }
 }
@@ -378,7 +379,7 @@ fn round_limit_winner(heroes: &[Hero], initiative: &[f64]) -> Option<u16> {
     // AR-14: most Energy, then higher initiative; two teams tied on both is a draw.
     let alive: Vec<&Hero> = heroes
         .iter()
-        .filter(|h| h.energy > 0 && !h.hostile)
+        .filter(|h| h.energy > 0 && h.side == Side::Team)
         .collect();
     let key = |h: &Hero| (h.energy, initiative[h.team]);
     let best = alive
@@ -426,11 +427,12 @@ impl Battle<'_> {
         self.heroes.iter().filter(|h| h.energy > 0).count() as i32
     }
 
+    /// AR-42, AR-60: hostile and neutral summons keep no team in the battle.
     fn teams_alive(&self) -> usize {
         let mut t: Vec<usize> = self
             .heroes
             .iter()
-            .filter(|h| h.energy > 0)
+            .filter(|h| h.energy > 0 && h.side == Side::Team)
             .map(|h| h.team)
             .collect();
         t.sort();
@@ -665,7 +667,7 @@ impl Battle<'_> {
             Quantity::Round => self.round,
             Quantity::HeroesAlive => self.heroes_at_start,
             Quantity::OpponentsAlive => alive(&|o| opposed(h, o)),
-            Quantity::AlliesAlive => alive(&|o| o.team == h.team && o.hostile == h.hostile),
+            Quantity::AlliesAlive => alive(&|o| allied(h, o)),
             Quantity::TeamsAlive => self.teams_alive() as i32,
             Quantity::EliminatedThisRound => self
                 .heroes
@@ -689,7 +691,6 @@ impl Battle<'_> {
 
     /// Heroes an effect acts on, in initiative order (AR-26).
     fn targets(&self, i: usize, t: Target, other: Option<usize>) -> Vec<usize> {
-        let team = self.heroes[i].team;
         let alive: Vec<usize> = (0..self.heroes.len())
             .filter(|&k| self.heroes[k].energy > 0)
             .collect();
@@ -721,9 +722,7 @@ impl Battle<'_> {
             Target::AllOpponents => opponents,
             Target::AllAllies => alive
                 .into_iter()
-                .filter(|&k| {
-                    self.heroes[k].team == team && self.heroes[k].hostile == self.heroes[i].hostile
-                })
+                .filter(|&k| allied(&self.heroes[i], &self.heroes[k]))
                 .collect(),
             Target::Everyone => alive.into_iter().filter(|&k| k != i).collect(),
             Target::FirstOpponent => opponents.into_iter().take(1).collect(),
@@ -963,7 +962,11 @@ impl Battle<'_> {
                 let e = self.heroes[t].energy;
                 self.lose(t, e, Some(i), quiet);
             }
-            EffectKind::Win => self.won = Some(self.heroes[i].team),
+            // AR-42, AR-60: a hostile or neutral summon never wins.
+            EffectKind::Win if self.heroes[i].side == Side::Team => {
+                self.won = Some(self.heroes[i].team)
+            }
+            EffectKind::Win => {}
             EffectKind::Tax => {
                 let h = &mut self.heroes[t];
                 h.tax_next = h.tax_next.max(v);
@@ -1024,7 +1027,7 @@ impl Battle<'_> {
                     let h = &self.heroes[i];
                     let mut s = fresh(self.next_id, h.team, energy, build, damage, Some(h.id));
                     s.summon = Some((hc.power, k));
-                    s.hostile = sd.hostile;
+                    s.side = sd.side;
                     self.next_id += 1;
                     self.born.push((self.heroes[i].id, s));
                 } else {
