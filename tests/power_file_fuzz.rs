@@ -101,6 +101,9 @@ const TOKENS: &[&str] = &[
     "take_percent",
     "attack_cost",
     "neutral",
+    "\"attackers_last_round\"",
+    "attackers_last_round",
+    "target.attacked_me_last_round",
     "summon",
     "\"passive\"",
 ];

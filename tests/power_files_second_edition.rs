@@ -557,3 +557,55 @@ fn a_team_whose_only_heroes_left_are_hostile_summons_is_out_ar_42() {
     let r = play(&c, &b);
     assert_eq!((r.outcome.rounds, r.outcome.winner), (1, Some(1)));
 }
+
+// AR-61: who attacked the holder last round, as a target. Round 1 nobody had: A and B trade 10s
+// (90, 90). Round 2: Vendetta hits B for 10 (80), then the attacks (A 80, B 70).
+#[test]
+fn vendetta_strikes_last_rounds_attackers_ar_61() {
+    let c = second_edition();
+    let b = [hero(&c, 0, &["Vendetta"], None), hero(&c, 0, &[], None)];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 90), (1, 90)]);
+    assert_eq!(round(&r, 2), [(0, 80), (1, 70)]);
+}
+
+// AR-61: as a count. Round 1: everyone hits everyone for 10 (80 each). Round 2: A gains 20
+// Defence for B and C, which absorbs both their hits (A stays at 80); B and C fall to 60.
+#[test]
+fn safety_in_numbers_counts_last_rounds_attackers_ar_61() {
+    let c = second_edition();
+    let b = [
+        hero(&c, 0, &["Safety in Numbers"], None),
+        hero(&c, 0, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 80), (1, 80), (2, 80)]);
+    assert_eq!(round(&r, 2), [(0, 80), (1, 60), (2, 60)]);
+}
+
+// AR-61: as a condition on the other hero. Round 1, B's hit is its first: A 90. Round 2 B
+// attacked A last round, so A gains 5 Defence against the hit: 85.
+#[test]
+fn grudge_braces_against_a_repeat_attacker_ar_61() {
+    let c = second_edition();
+    let b = [hero(&c, 0, &["Grudge"], None), hero(&c, 0, &[], None)];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 90), (1, 90)]);
+    assert_eq!(round(&r, 2), [(0, 85), (1, 80)]);
+}
+
+// AR-11, AR-61: a copy remembers what its original does. Round 1: B hits A (90), A splits
+// (Amoeba: 45 + 5 = 50 each; the copy is id 2). Round 2: B attacked A last round, so A and its
+// copy each gain 10 Defence, which absorbs B's 10 on each; they split from 50 to 30.
+#[test]
+fn a_copy_remembers_its_originals_attackers_ar_61() {
+    let c = second_edition();
+    let b = [
+        hero(&c, 0, &["Amoeba", "Safety in Numbers"], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 50), (2, 50), (1, 90)]);
+    assert_eq!(round(&r, 2), [(0, 30), (3, 30), (2, 30), (4, 30), (1, 70)]);
+}

@@ -405,7 +405,9 @@ impl DataKernel {
             | Quantity::HitDamage
             | Quantity::TargetSummoned
             | Quantity::TargetEnergy
-            | Quantity::TargetDefence => 0,
+            | Quantity::TargetDefence
+            | Quantity::AttackersLastRound
+            | Quantity::TargetAttackedMe => 0,
         }
     }
 

@@ -132,6 +132,12 @@ pub struct GeneralKernel {
     out_plain: Vec<u32>,
     out_hostile: Vec<u32>,
     sort: Vec<u16>,
+    /// AR-61, kept only when the catalogue reads it: (hero, attacker) for each attack hit this
+    /// round; last round's, sorted without repeats; copies' inherited last-round pairs, waiting
+    /// to join.
+    seen_now: Vec<(HeroId, HeroId)>,
+    seen_last: Vec<(HeroId, HeroId)>,
+    seen_born: Vec<(HeroId, HeroId)>,
 }
 
 /// One battle under way: the scratch, what it plays, and the battle-wide state.
@@ -182,6 +188,9 @@ impl GeneralKernel {
             out_plain: Vec::new(),
             out_hostile: Vec::new(),
             sort: Vec::new(),
+            seen_now: Vec::new(),
+            seen_last: Vec::new(),
+            seen_born: Vec::new(),
         }
     }
 
@@ -230,6 +239,9 @@ impl GeneralKernel {
         self.front.len = 0;
         self.pending.len = 0;
         self.targets.clear();
+        self.seen_now.clear();
+        self.seen_last.clear();
+        self.seen_born.clear();
         let capacity = self.capacity();
         let mut b = Battle {
             s: self,
@@ -369,6 +381,14 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
 
     /// Per-round state (AR-4, AR-31, AR-32, AR-35, AR-41).
     fn new_round(&mut self) {
+        if self.cat.remembers {
+            // AR-61: this round's attackers become last round's.
+            let s = &mut *self.s;
+            std::mem::swap(&mut s.seen_last, &mut s.seen_now);
+            s.seen_now.clear();
+            s.seen_last.sort_unstable();
+            s.seen_last.dedup();
+        }
         let f = &mut self.s.front;
         let n = f.len;
         f.defence[..n].fill(0);
@@ -446,6 +466,13 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     fn opposed(&self, a: usize, b: usize) -> bool {
         let f = &self.s.front;
         f.side[a].opposed(f.team[a], f.side[b], f.team[b])
+    }
+
+    /// Whether row `k` made an attack hit on row `i` last round (AR-61).
+    #[inline]
+    fn attacked(&self, i: usize, k: usize) -> bool {
+        let f = &self.s.front;
+        self.s.seen_last.binary_search(&(f.id[i], f.id[k])).is_ok()
     }
 
     #[inline]
@@ -535,6 +562,12 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         }
         std::mem::swap(&mut self.s.front, &mut self.s.back);
         self.s.pending.len = 0;
+        if !self.s.seen_born.is_empty() {
+            // AR-61: copies' inherited memory joins with them.
+            let s = &mut *self.s;
+            s.seen_last.append(&mut s.seen_born);
+            s.seen_last.sort_unstable();
+        }
     }
 
     /// Drops the dead (the reference keeps them until the round ends; nothing reads them).
@@ -730,6 +763,11 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             Quantity::TargetSummoned => target.map_or(0, |t| (f.summoner[t] != NOBODY) as i32),
             Quantity::TargetEnergy => target.map_or(0, |t| f.energy[t]),
             Quantity::TargetDefence => target.map_or(0, |t| f.defence[t]),
+            Quantity::AttackersLastRound => {
+                let (lo, hi) = last_range(&s.seen_last, f.id[i]);
+                (hi - lo) as i32
+            }
+            Quantity::TargetAttackedMe => target.map_or(0, |t| self.attacked(i, t) as i32),
         }
     }
 
@@ -763,6 +801,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             Target::Holder => Some(i),
             Target::AllOpponents | Target::FirstOpponent => (0..n).find(|&k| opponent(k)),
             Target::AllAllies => (0..n).find(|&k| f.energy[k] > 0 && self.allied(i, k)),
+            Target::AttackersLastRound => (0..n).find(|&k| f.energy[k] > 0 && self.attacked(i, k)),
             Target::Everyone => (0..n).find(|&k| f.energy[k] > 0 && k != i),
             Target::OpponentMostEnergy => best(&|k| f.energy[k], true, false),
             Target::OpponentLeastEnergy => best(&|k| f.energy[k], false, false),
@@ -780,13 +819,17 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         let start = self.s.targets.len();
         let n = self.s.front.len;
         match t {
-            Target::AllOpponents | Target::AllAllies | Target::Everyone => {
+            Target::AllOpponents
+            | Target::AllAllies
+            | Target::Everyone
+            | Target::AttackersLastRound => {
                 for k in 0..n {
                     let f = &self.s.front;
                     let take = f.energy[k] > 0
                         && match t {
                             Target::AllOpponents => self.opposed(i, k),
                             Target::AllAllies => self.allied(i, k),
+                            Target::AttackersLastRound => self.attacked(i, k),
                             _ => k != i,
                         };
                     if take {
@@ -1021,6 +1064,19 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             s.pending.energy[k] = e;
         }
         s.pending_parent[k] = t as u32;
+        if self.cat.remembers {
+            // AR-11, AR-61: a copy remembers what its original does.
+            let (parent, id) = (s.front.id[t], self.next_id);
+            for j in 0..s.seen_now.len() {
+                if s.seen_now[j].0 == parent {
+                    s.seen_now.push((id, s.seen_now[j].1));
+                }
+            }
+            let (lo, hi) = last_range(&s.seen_last, parent);
+            for j in lo..hi {
+                s.seen_born.push((id, s.seen_last[j].1));
+            }
+        }
         self.next_id += 1;
     }
 
@@ -1101,6 +1157,10 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             self.hits += 1;
             let f = &mut self.s.front;
             f.attack_hits_round[t] += 1;
+            if self.cat.remembers {
+                let pair = (f.id[t], f.id[by]);
+                self.s.seen_now.push(pair);
+            }
             // AR-35: Bullet Time's dodge counts attack hits: 1, 1 + n, 1 + 2n, ... are prevented.
             let dodge = f.dodge[t];
             if dodge > 0 && (f.attack_hits_round[t] - 1) % dodge == 0 {
@@ -1306,6 +1366,14 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         }
         self.hit(i, t, amount, true, false, false, false);
     }
+}
+
+/// Where hero `id`'s pairs lie in last round's sorted (hero, attacker) list (AR-61).
+fn last_range(seen: &[(HeroId, HeroId)], id: HeroId) -> (usize, usize) {
+    (
+        seen.partition_point(|p| p.0 < id),
+        seen.partition_point(|p| p.0 <= id),
+    )
 }
 
 /// AR-14 at the round limit, among heroes of the teams' sides (AR-42, AR-60).

@@ -29,6 +29,9 @@ pub struct Catalogue {
     /// The powers a hero may be drawn, offered or valued with: all but helpers (AR-55), in file
     /// order. Equal to every id when the file has no helper, so draws keep their bytes.
     pub drawable: Vec<PowerId>,
+    /// Whether some clause reads who attacked its holder last round (AR-61): only then do the
+    /// kernels keep that memory.
+    pub remembers: bool,
 }
 
 impl Catalogue {
@@ -42,12 +45,25 @@ impl Catalogue {
         let drawable = (0..defs.len() as PowerId)
             .filter(|&p| !defs[p as usize].helper)
             .collect();
+        let remembers = clauses.iter().any(|c| {
+            let q = Quantity::reads_memory;
+            c.target == Target::AttackersLastRound
+                || c.conds().iter().any(|k| k.reads(q))
+                || c.cost.spend.reads(q)
+                || c.cost.burn.reads(q)
+                || c.effects().iter().any(|e| {
+                    e.to == Some(Target::AttackersLastRound)
+                        || e.value.reads(q)
+                        || e.cond.is_some_and(|k| k.reads(q))
+                })
+        });
         let mut cat = Catalogue {
             defs,
             clauses,
             first,
             summons: Vec::new(),
             drawable,
+            remembers,
         };
         let blank =
             Loadout::compile(&cat, 0, &[], &[Use::Attack]).expect("an empty loadout is valid");
@@ -565,6 +581,8 @@ fn effect_bits(c: &Clause) -> u32 {
                 | Quantity::TargetEnergy
                 | Quantity::HitArriving
                 | Quantity::HitDamage
+                | Quantity::AttackersLastRound
+                | Quantity::TargetAttackedMe
         )
     };
     if c.conds().iter().any(|k| k.reads(reads_general))

@@ -58,6 +58,10 @@ pub enum Quantity {
     HitArriving,
     /// The hit being resolved as it stands (AR-57).
     HitDamage,
+    /// Heroes who made attack hits on the holder last round, each once (AR-61).
+    AttackersLastRound,
+    /// 1 if the target made an attack hit on the holder last round, else 0 (AR-61).
+    TargetAttackedMe,
 }
 
 /// Every quantity name a file may write, for parsing and for "did you mean" hints.
@@ -83,6 +87,8 @@ pub const QUANTITY_NAMES: &[(&str, Quantity)] = &[
     ("target.defence", Quantity::TargetDefence),
     ("hit.arriving", Quantity::HitArriving),
     ("hit.damage", Quantity::HitDamage),
+    ("attackers_last_round", Quantity::AttackersLastRound),
+    ("target.attacked_me_last_round", Quantity::TargetAttackedMe),
 ];
 
 impl Quantity {
@@ -148,7 +154,21 @@ impl Quantity {
             Quantity::HitDamage => {
                 "in a reaction fired inside a hit: that hit as it stands. In `attacked`, before Defence, after this hero's `reduce_hit` / `cap_hit` so far; in `hit`, `damaged`, `dealt_damage` and the eliminations it causes, what is left after ward, Defence and prevention: the Energy it takes (AR-57); 0 outside a hit or when dodged"
             }
+            Quantity::AttackersLastRound => {
+                "heroes who made an attack hit on the holder in the previous round (its attack or an `as_attack` effect, absorbed and dodged hits included), each counted once, alive now or not (AR-61)"
+            }
+            Quantity::TargetAttackedMe => {
+                "1 if the target made an attack hit on the holder in the previous round, else 0 (AR-61)"
+            }
         }
+    }
+
+    /// Whether the quantity reads what the holder remembers of last round's attackers (AR-61).
+    pub fn reads_memory(self) -> bool {
+        matches!(
+            self,
+            Quantity::AttackersLastRound | Quantity::TargetAttackedMe
+        )
     }
 
     /// Whether the quantity reads the hit being resolved (reactions only, AR-57).
@@ -160,7 +180,10 @@ impl Quantity {
     pub fn reads_target(self) -> bool {
         matches!(
             self,
-            Quantity::TargetEnergy | Quantity::TargetDefence | Quantity::TargetSummoned
+            Quantity::TargetEnergy
+                | Quantity::TargetDefence
+                | Quantity::TargetSummoned
+                | Quantity::TargetAttackedMe
         )
     }
 }

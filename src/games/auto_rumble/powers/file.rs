@@ -143,6 +143,8 @@ pub enum Target {
     AnyoneMostEnergy,
     /// The hero with the least Energy of every other hero alive, any team (AR-56).
     AnyoneLeastEnergy,
+    /// Every hero alive who made an attack hit on the holder last round (AR-61).
+    AttackersLastRound,
 }
 
 pub const TARGET_NAMES: &[(&str, Target)] = &[
@@ -158,6 +160,7 @@ pub const TARGET_NAMES: &[(&str, Target)] = &[
     ("next_opponent", Target::NextOpponent),
     ("anyone_most_energy", Target::AnyoneMostEnergy),
     ("anyone_least_energy", Target::AnyoneLeastEnergy),
+    ("attackers_last_round", Target::AttackersLastRound),
 ];
 
 impl Target {
@@ -168,7 +171,10 @@ impl Target {
     pub fn is_single(self) -> bool {
         !matches!(
             self,
-            Target::AllOpponents | Target::AllAllies | Target::Everyone
+            Target::AllOpponents
+                | Target::AllAllies
+                | Target::Everyone
+                | Target::AttackersLastRound
         )
     }
     pub fn describe(self) -> &'static str {
@@ -188,6 +194,9 @@ impl Target {
             }
             Target::AnyoneLeastEnergy => {
                 "the hero with the least Energy of all the others, allies included"
+            }
+            Target::AttackersLastRound => {
+                "every hero alive who made an attack hit on it last round"
             }
         }
     }

@@ -64,6 +64,9 @@ struct Hero {
     /// Since its last plan (AR-59): its hits dealt and taken, in percent.
     deal_pct: i32,
     take_pct: i32,
+    /// Who made attack hits on it this round and last round, each once (AR-61).
+    attackers_now: Vec<HeroId>,
+    attackers_last: Vec<HeroId>,
 }
 
 /// Where a hit went, for the narration.
@@ -233,6 +236,7 @@ fn play_logged(
             h.dodge = 0;
             h.hits_last_round = h.attack_hits_round;
             h.attack_hits_round = 0;
+            h.attackers_last = std::mem::take(&mut h.attackers_now);
             h.damage_round = 0;
             h.first_hit_done = false;
         }
@@ -366,6 +370,8 @@ fn fresh(
         first_hit_bonus: 0,
         deal_pct: 100,
         take_pct: 100,
+        attackers_now: Vec::new(),
+        attackers_last: Vec::new(),
         build,
         damage,
         summoner,
@@ -686,6 +692,10 @@ impl Battle<'_> {
             }
             Quantity::TargetEnergy => target.map_or(0, |t| self.heroes[t].energy),
             Quantity::TargetDefence => target.map_or(0, |t| self.heroes[t].defence),
+            Quantity::AttackersLastRound => h.attackers_last.len() as i32,
+            Quantity::TargetAttackedMe => {
+                target.map_or(0, |t| h.attackers_last.contains(&self.heroes[t].id) as i32)
+            }
         }
     }
 
@@ -742,6 +752,11 @@ impl Battle<'_> {
             Target::Other => other
                 .filter(|&k| self.heroes[k].energy > 0)
                 .into_iter()
+                .collect(),
+            // AR-61: in initiative order, like every many-hero target.
+            Target::AttackersLastRound => alive
+                .into_iter()
+                .filter(|&k| self.heroes[i].attackers_last.contains(&self.heroes[k].id))
                 .collect(),
         }
     }
@@ -1096,8 +1111,12 @@ impl Battle<'_> {
     ) {
         if attack {
             self.hits += 1;
+            let by_id = self.heroes[by].id;
             let h = &mut self.heroes[t];
             h.attack_hits_round += 1;
+            if !h.attackers_now.contains(&by_id) {
+                h.attackers_now.push(by_id);
+            }
             // AR-35: Bullet Time's dodge counts attack hits: 1, 1 + n, 1 + 2n, ... are prevented.
             if h.dodge > 0 && (h.attack_hits_round - 1) % h.dodge == 0 {
                 self.resolving.arriving = self.arriving(by, t, amount);
