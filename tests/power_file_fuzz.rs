@@ -104,6 +104,8 @@ const TOKENS: &[&str] = &[
     "\"attackers_last_round\"",
     "attackers_last_round",
     "target.attacked_me_last_round",
+    "give",
+    "\"Plague\"",
     "summon",
     "\"passive\"",
 ];

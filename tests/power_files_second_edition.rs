@@ -609,3 +609,72 @@ fn a_copy_remembers_its_originals_attackers_ar_61() {
     assert_eq!(round(&r, 1), [(0, 50), (2, 50), (1, 90)]);
     assert_eq!(round(&r, 2), [(0, 30), (3, 30), (2, 30), (4, 30), (1, 70)]);
 }
+
+// AR-62: a power given to another hero. B's first attack hit on A gives B the Plague (round 1:
+// 90, 90); from round 2 B loses 5 as it starts (85), then the attacks (A 80, B 75). Hitting A
+// again gives nothing more: a hero holds a power once.
+#[test]
+fn plague_carrier_infects_the_hero_who_hits_it_ar_62() {
+    let c = second_edition();
+    let b = [
+        hero(&c, 0, &["Plague Carrier"], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 90), (1, 90)]);
+    assert_eq!(round(&r, 2), [(0, 80), (1, 75)]);
+    assert_eq!(round(&r, 3), [(0, 70), (1, 60)]);
+}
+
+// AR-62, AR-59: a curse that stays after its caster is gone. A (15 Energy, no damage) Hexes B
+// (the first of the two with most Energy) and falls to B's and C's hits in round 1. Hexed's
+// `take_percent` counts from B's next plan: round 2, C's 10 arrives at B as 15 (75), B's at C
+// as 10 (80).
+#[test]
+fn hex_outlasts_its_caster_ar_62() {
+    let c = second_edition();
+    let b = [
+        hero(&c, -85, &["Hex"], Some(&["Hex", "Attack"])),
+        hero(&c, 0, &[], None),
+        hero(&c, 0, &[], None),
+    ];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(1, 90), (2, 90)]);
+    assert_eq!(round(&r, 2), [(1, 75), (2, 80)]);
+}
+
+// AR-62: a lasting status with its own counter. A dooms B in round 1 (B 190 after A's hit; A 56
+// after B's 44); Doomed's T falls to 1 at that round's end and to 0 at the next: B is eliminated
+// at the end of round 2 and A wins with 12.
+#[test]
+fn doom_eliminates_its_mark_at_the_end_of_the_next_round_ar_62() {
+    let c = second_edition();
+    let b = [hero(&c, 0, &["Doom"], None), hero(&c, 100, &[], None)];
+    let r = play(&c, &b);
+    assert_eq!(round(&r, 1), [(0, 56), (1, 190)]);
+    assert_eq!(round(&r, 2), [(0, 12)]);
+    assert_eq!((r.outcome.rounds, r.outcome.winner), (2, Some(0)));
+}
+
+// AR-62: what a given power must be is checked when the file loads: it exists, and has no
+// `coins` (settled before the battle).
+#[test]
+fn a_give_of_an_unknown_or_coin_power_is_refused_ar_62() {
+    use skirmish::games::auto_rumble::powers::file::parse;
+    let giver = |name: &str| {
+        format!(
+            "[[power]]\nname = \"Giver\"\nsource = \"t\"\ntext = \"t\"\n[[power.clause]]\nwhen = \"round_start\"\ntarget = \"first_opponent\"\neffects = [{{ give = \"{name}\" }}]\n"
+        )
+    };
+    let e = parse(&giver("Plauge"), "g.toml").unwrap_err().to_string();
+    assert!(
+        e.contains("Giver.give") && e.contains("not in this file"),
+        "{e}"
+    );
+    let text = format!(
+        "{}[[power]]\nname = \"Rich\"\nsource = \"t\"\ntext = \"t\"\n[[power.clause]]\nwhen = \"passive\"\neffects = [{{ coins = 5 }}]\n",
+        giver("Rich")
+    );
+    let e = parse(&text, "g.toml").unwrap_err().to_string();
+    assert!(e.contains("coins") && e.contains("AR-62"), "{e}");
+}

@@ -109,6 +109,8 @@ rows! {
     /// Since its last plan (AR-59): its hits dealt and taken, in percent.
     deal_pct: i32 = 100,
     take_pct: i32 = 100,
+    /// 0, or 1 + the index in `given` of the loadout powers given to it made (AR-62).
+    given: u32 = 0,
 }
 
 /// Scratch for battles of any loadouts, reused from one to the next.
@@ -138,6 +140,8 @@ pub struct GeneralKernel {
     seen_now: Vec<(HeroId, HeroId)>,
     seen_last: Vec<(HeroId, HeroId)>,
     seen_born: Vec<(HeroId, HeroId)>,
+    /// Loadouts grown by powers given mid-battle (AR-62), shared by a hero and its copies.
+    given: Vec<Loadout>,
 }
 
 /// One battle under way: the scratch, what it plays, and the battle-wide state.
@@ -191,6 +195,7 @@ impl GeneralKernel {
             seen_now: Vec::new(),
             seen_last: Vec::new(),
             seen_born: Vec::new(),
+            given: Vec::new(),
         }
     }
 
@@ -242,6 +247,7 @@ impl GeneralKernel {
         self.seen_now.clear();
         self.seen_last.clear();
         self.seen_born.clear();
+        self.given.clear();
         let capacity = self.capacity();
         let mut b = Battle {
             s: self,
@@ -407,9 +413,15 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         f.first_hit_done[..n].fill(false);
     }
 
-    /// The loadout row `i` plays.
+    /// The loadout row `i` plays: its team's or its summon's, or one grown by powers given to it
+    /// (AR-62). Callers read a clause at a time: a clause may give this very hero a power, which
+    /// only appends to its loadout, so indices already read stay valid.
     #[inline]
-    fn loadout(&self, i: usize) -> &'a Loadout {
+    fn loadout(&self, i: usize) -> &Loadout {
+        let g = self.s.front.given[i];
+        if g != 0 {
+            return &self.s.given[g as usize - 1];
+        }
         let code = self.s.front.build[i];
         if code < SUMMON {
             &self.builds[code as usize]
@@ -489,17 +501,19 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             if !self.is_alive(i) || self.s.front.locked_now[i] {
                 continue; // AR-5; AR-32: a locked hero's triggered powers do not act
             }
-            let l = self.loadout(i);
-            let (list, k) = match when {
-                When::BattleStart => (&l.battle_start, l.n_battle_start),
-                When::RoundStart => (&l.round_start, l.n_round_start),
-                _ => (&l.round_end, l.n_round_end),
+            let list = |l: &Loadout| match when {
+                When::BattleStart => (l.battle_start, l.n_battle_start),
+                When::RoundStart => (l.round_start, l.n_round_start),
+                _ => (l.round_end, l.n_round_end),
             };
-            for &c in &list[..k as usize] {
+            let k = list(self.loadout(i)).1;
+            for j in 0..k as usize {
                 if !self.is_alive(i) || self.won.is_some() {
                     break;
                 }
-                self.fire(i, &l.clauses[c as usize], None, false);
+                let l = self.loadout(i);
+                let hc = l.clauses[list(l).0[j] as usize];
+                self.fire(i, &hc, None, false);
             }
         }
         self.join();
@@ -590,7 +604,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     /// and spent once-per-game clauses are skipped; a `use` clause whose conditions fail is not
     /// planned.
     fn make_plan(&mut self, i: usize) {
-        let l = self.loadout(i);
+        let l = *self.loadout(i);
         let passive = &l.passive[..l.n_passive as usize];
         // AR-40, AR-59: `no_attack` and `attack_cost` are read before the plan is made (their
         // conditions see last round's `powers_used`).
@@ -1037,6 +1051,18 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 }
             }
             EffectKind::Summon(k) => self.summon(i, hc, k, read_at),
+            EffectKind::Give(k) => {
+                // AR-62: held from now on; nothing when it is held already or would not fit.
+                let p = self.cat.gives[hc.power as usize][k as usize];
+                if let Some((l, base)) = self.loadout(t).with_given(self.cat, p, hc.strength) {
+                    let n = self.cat.defs[p as usize].counters.len();
+                    let s = &mut *self.s;
+                    s.given.push(l);
+                    s.front.given[t] = s.given.len() as u32;
+                    s.front.counters[t][base..base + n]
+                        .copy_from_slice(&l.counters[base..base + n]);
+                }
+            }
             // Passive effects act through the plan (`make_plan`), never when applied.
             k => debug_assert!(k.is_passive(), "{k:?} is played above"),
         }
@@ -1248,17 +1274,18 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     /// `opponent_eliminated`.
     fn dies(&mut self, t: usize, by: Option<usize>, quiet: bool) {
         if !quiet {
-            let l = self.loadout(t);
-            for &c in &l.reactions[..l.n_reactions as usize] {
-                let hc = &l.clauses[c as usize];
-                if self.cat.clause(hc).when != When::Death {
+            let n = self.loadout(t).n_reactions as usize;
+            for j in 0..n {
+                let l = self.loadout(t);
+                let hc = l.clauses[l.reactions[j] as usize];
+                if self.cat.clause(&hc).when != When::Death {
                     continue;
                 }
                 if self.s.front.locked_now[t] {
                     break;
                 }
                 // AR-54: `other` is the hero whose hit or effect eliminated it.
-                self.fire(t, hc, by.filter(|&k| k != t), true);
+                self.fire(t, &hc, by.filter(|&k| k != t), true);
                 if self.is_alive(t) {
                     self.dying -= 1;
                     return; // AR-27: revived, it never left
@@ -1295,16 +1322,17 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         if quiet || !self.is_alive(k) || self.s.front.locked_now[k] || self.won.is_some() {
             return;
         }
-        let l = self.loadout(k);
-        for &c in &l.reactions[..l.n_reactions as usize] {
-            let hc = &l.clauses[c as usize];
-            if self.cat.clause(hc).when != when {
+        let n = self.loadout(k).n_reactions as usize;
+        for j in 0..n {
+            let l = self.loadout(k);
+            let hc = l.clauses[l.reactions[j] as usize];
+            if self.cat.clause(&hc).when != when {
                 continue;
             }
             if !self.is_alive(k) || self.won.is_some() {
                 break;
             }
-            self.fire(k, hc, Some(other), true);
+            self.fire(k, &hc, Some(other), true);
         }
     }
 
@@ -1312,7 +1340,6 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     fn actions(&mut self) {
         let n = self.s.front.len;
         for i in 0..n {
-            let l = self.loadout(i);
             let mut plan = self.s.front.plan[i];
             while plan != 0 {
                 let j = plan.trailing_zeros() as usize;
@@ -1320,11 +1347,13 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 if !self.is_alive(i) || self.won.is_some() {
                     break; // AR-5
                 }
+                let l = self.loadout(i);
                 let u = l.uses[j];
                 if u == NO_CLAUSE {
                     self.attack(i);
                 } else {
-                    self.fire(i, &l.clauses[u as usize], None, false);
+                    let hc = l.clauses[u as usize];
+                    self.fire(i, &hc, None, false);
                 }
             }
         }

@@ -32,6 +32,8 @@ pub struct Catalogue {
     /// Whether some clause reads who attacked its holder last round (AR-61): only then do the
     /// kernels keep that memory.
     pub remembers: bool,
+    /// `gives[p][n]`: the power power `p`'s give number `n` hands over (AR-62).
+    pub gives: Vec<Vec<PowerId>>,
 }
 
 impl Catalogue {
@@ -64,7 +66,19 @@ impl Catalogue {
             summons: Vec::new(),
             drawable,
             remembers,
+            gives: Vec::new(),
         };
+        // Names were checked when the file loaded; an unknown one here gives nothing.
+        cat.gives = cat
+            .defs
+            .iter()
+            .map(|d| {
+                d.gives
+                    .iter()
+                    .map(|n| cat.id(n).unwrap_or(PowerId::MAX))
+                    .collect()
+            })
+            .collect();
         let blank =
             Loadout::compile(&cat, 0, &[], &[Use::Attack]).expect("an empty loadout is valid");
         let mut summons = Vec::with_capacity(cat.defs.len());
@@ -485,6 +499,83 @@ impl Loadout {
             }
         }
         Ok(l)
+    }
+
+    /// The loadout with `power` given to it mid-battle (AR-62): its clauses after the held ones,
+    /// at `strength` (`other_strength` 0), its counters after theirs, its `use` clause last in
+    /// the use order. With it, where its counters start (the caller sets them to their starting
+    /// values on the hero). `None` when the hero already holds it or it would not fit a hero
+    /// (AR-17, `limits`).
+    pub fn with_given(
+        &self,
+        cat: &Catalogue,
+        power: PowerId,
+        strength: i32,
+    ) -> Option<(Loadout, usize)> {
+        let def = cat.defs.get(power as usize)?;
+        let held = self.clauses();
+        if held.iter().any(|h| h.power == power) {
+            return None;
+        }
+        let mut powers = 0;
+        let mut n_counters = 0;
+        for (k, h) in held.iter().enumerate() {
+            if held[..k].iter().all(|o| o.power != h.power) {
+                powers += 1;
+            }
+            let len = cat.defs[h.power as usize].counters.len();
+            n_counters = n_counters.max(h.counter_base as usize + len);
+        }
+        if powers + 1 > MAX_HELD
+            || held.len() + def.clauses.len() > MAX_CLAUSES
+            || n_counters + def.counters.len() > MAX_HERO_COUNTERS
+        {
+            return None;
+        }
+        let mut l = *self;
+        for (ci, c) in def.clauses.iter().enumerate() {
+            let i = l.n_clauses as usize;
+            l.clauses[i] = HeldClause {
+                at: cat.first[power as usize] + ci as u32,
+                power,
+                strength,
+                other_strength: 0,
+                counter_base: n_counters as u8,
+                bit: 1 << i,
+            };
+            l.n_clauses += 1;
+            let (list, n, bit) = match c.when {
+                When::BattleStart => (
+                    &mut l.battle_start,
+                    &mut l.n_battle_start,
+                    phase::BATTLE_START,
+                ),
+                When::RoundStart => (&mut l.round_start, &mut l.n_round_start, phase::ROUND_START),
+                When::RoundEnd => (&mut l.round_end, &mut l.n_round_end, phase::ROUND_END),
+                When::Passive => (&mut l.passive, &mut l.n_passive, phase::PASSIVE),
+                When::Use => {
+                    if (l.n_uses as usize) < MAX_USE {
+                        l.uses[l.n_uses as usize] = i as u8;
+                        l.n_uses += 1;
+                    }
+                    l.phases |= phase::USE | effect_bits(c);
+                    continue;
+                }
+                _ => (&mut l.reactions, &mut l.n_reactions, phase::REACTION),
+            };
+            list[*n as usize] = i as u8;
+            *n += 1;
+            l.phases |= bit | effect_bits(c);
+        }
+        for (j, (_, v)) in def.counters.iter().enumerate() {
+            l.counters[n_counters + j] = *v;
+        }
+        Some((l, n_counters))
+    }
+
+    /// The clauses the hero holds, in the order held.
+    pub fn clauses(&self) -> &[HeldClause] {
+        &self.clauses[..self.n_clauses as usize]
     }
 
     pub fn clause_list(&self, list: &[u8], n: u8) -> impl Iterator<Item = &HeldClause> {

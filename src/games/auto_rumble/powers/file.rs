@@ -305,6 +305,9 @@ pub enum EffectKind {
     TakePercent,
     /// Passive: the attack's Spend this round changes by the value, not below 0 (AR-59).
     AttackCost,
+    /// The target gains the power's given power number `n` (AR-62): held from then on, at the
+    /// giving power's strength, until the target leaves.
+    Give(u8),
 }
 
 pub const EFFECT_NAMES: &[&str] = &[
@@ -340,6 +343,7 @@ pub const EFFECT_NAMES: &[&str] = &[
     "deal_percent",
     "take_percent",
     "attack_cost",
+    "give",
 ];
 
 /// A hero a power summons (AR-36): it joins the holder's team right after the holder, with the
@@ -435,6 +439,8 @@ pub struct PowerDef {
     pub clauses: Vec<Clause>,
     /// Heroes its clauses summon (`EffectKind::Summon(n)` is `summons[n]`).
     pub summons: Vec<SummonDef>,
+    /// Powers its clauses give (`EffectKind::Give(n)` is `gives[n]`, a power of the file, AR-62).
+    pub gives: Vec<String>,
 }
 
 impl PowerDef {
@@ -596,6 +602,10 @@ impl PowerDef {
                         .map_or("?", |d| d.name.as_str());
                     line = line.replace("{summon}", n);
                 }
+                if let EffectKind::Give(k) = e.kind {
+                    let n = self.gives.get(k as usize).map_or("?", |n| n.as_str());
+                    line = line.replace("{give}", n);
+                }
                 s.push_str(&format!("      {line}\n"));
             }
         }
@@ -640,6 +650,7 @@ fn effect_name(k: EffectKind) -> &'static str {
         EffectKind::DealPercent => "deal_percent",
         EffectKind::TakePercent => "take_percent",
         EffectKind::AttackCost => "attack_cost",
+        EffectKind::Give(_) => "give",
     }
 }
 
@@ -699,6 +710,7 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
         }
         EffectKind::TakePercent => format!("every hit it takes is multiplied by {v}%"),
         EffectKind::AttackCost => format!("its attack costs {v} more this round (not below 0)"),
+        EffectKind::Give(_) => format!("{who} gains the power {{give}} for good"),
         EffectKind::Dodge => format!(
             "this round, attack hits 1, 1 + {v}, 1 + 2 x {v}, ... against {who} are prevented"
         ),
@@ -923,6 +935,36 @@ fn parse_in(
             }
         }
     }
+    for d in &out {
+        for n in &d.gives {
+            let field = format!("{}.give", d.name);
+            let Some(g) = out.iter().find(|o| normalise(&o.name) == normalise(n)) else {
+                let all: Vec<&str> = out.iter().map(|o| o.name.as_str()).collect();
+                return Err(cx.err(
+                    None,
+                    field,
+                    format!(
+                        "`{}` gives `{n}`, which is not in this file or the files it includes: {}",
+                        d.name,
+                        did_you_mean(n, &all)
+                    ),
+                ));
+            };
+            if g.clauses
+                .iter()
+                .any(|c| c.effects().iter().any(|e| e.kind == EffectKind::Coins))
+            {
+                return Err(cx.err(
+                    None,
+                    field,
+                    format!(
+                        "`{}` gives `{}`, whose `coins` are settled before the battle (AR-43), so giving it mid-battle could not honour them: give a power without `coins` (AR-62)",
+                        d.name, g.name
+                    ),
+                ));
+            }
+        }
+    }
     if out.iter().all(|d| d.helper) {
         return Err(cx.err(
             None,
@@ -935,13 +977,14 @@ fn parse_in(
             o.summons
                 .iter()
                 .any(|sd| sd.powers.iter().any(|n| normalise(n) == normalise(&d.name)))
+                || o.gives.iter().any(|n| normalise(n) == normalise(&d.name))
         });
         if !held {
             return Err(cx.err(
                 None,
                 format!("{}.helper", d.name),
                 format!(
-                    "`{}` is marked `helper = true` but no summon in this file holds it: name it in a summon's `powers`, or drop `helper` (AR-55)",
+                    "`{}` is marked `helper = true` but no summon in this file holds it and no power gives it: name it in a summon's `powers` or a `give`, or drop `helper` (AR-55)",
                     d.name
                 ),
             ));
@@ -1061,6 +1104,7 @@ fn power(cx: &Ctx<'_>, p: PowerDoc, span: Span) -> Result<PowerDef, PowerFileErr
     let names: Vec<String> = counters.iter().map(|c| c.0.clone()).collect();
     let mut clauses = Vec::new();
     let mut summons = Vec::new();
+    let mut gives = Vec::new();
     for c in clauses_doc {
         let cspan = c.span();
         clauses.push(clause(
@@ -1070,6 +1114,7 @@ fn power(cx: &Ctx<'_>, p: PowerDoc, span: Span) -> Result<PowerDef, PowerFileErr
             c.into_inner(),
             cspan,
             &mut summons,
+            &mut gives,
         )?);
     }
     if clauses.iter().filter(|c| c.when == When::Use).count() > 1 {
@@ -1088,6 +1133,7 @@ fn power(cx: &Ctx<'_>, p: PowerDoc, span: Span) -> Result<PowerDef, PowerFileErr
         counters,
         clauses,
         summons,
+        gives,
     })
 }
 
@@ -1154,6 +1200,7 @@ fn clause(
     c: ClauseDoc,
     span: Span,
     summons: &mut Vec<SummonDef>,
+    gives: &mut Vec<String>,
 ) -> Result<Clause, PowerFileError> {
     let names = Names { counters };
     let f = |k: &str| format!("{power}.clause.{k}");
@@ -1303,7 +1350,7 @@ fn clause(
     }; MAX_EFFECTS];
     let n_effects = docs.len();
     for (k, d) in docs.iter().enumerate() {
-        let mut e = effect(cx, &f("effects"), d, &names, summons)?;
+        let mut e = effect(cx, &f("effects"), d, &names, summons, gives)?;
         e.value.round = round;
         let to = e.to.unwrap_or(target);
         check_effect(cx, &f("effects"), d.span(), when, &e, to)?;
@@ -1382,6 +1429,7 @@ fn effect(
     d: &Spanned<toml::Value>,
     names: &Names<'_>,
     summons: &mut Vec<SummonDef>,
+    gives: &mut Vec<String>,
 ) -> Result<Effect, PowerFileError> {
     let span = d.span();
     let mut e = Effect {
@@ -1543,6 +1591,31 @@ fn effect(
             }
             "energy" | "attack" | "powers" | "hostile" | "neutral"
                 if table.contains_key("summon") => {}
+            "give" => {
+                let Some(n) = v.as_str().filter(|n| !n.trim().is_empty()) else {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        format!("{field}.give"),
+                        "name the power given, from this file, e.g. { give = \"Infection\" }",
+                    ));
+                };
+                if kind.is_some() || word.is_some() {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        field,
+                        "one effect per table: make them two effects",
+                    ));
+                }
+                if gives.len() == MAX_SUMMONS {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        field,
+                        format!("at most {MAX_SUMMONS} powers given by one power: split it"),
+                    ));
+                }
+                gives.push(n.trim().to_string());
+                word = Some(EffectKind::Give((gives.len() - 1) as u8));
+            }
             "attack_only" | "everyone_attacks_only" => {
                 if kind.is_some() || word.is_some() {
                     return Err(cx.err(

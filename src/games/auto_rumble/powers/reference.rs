@@ -179,6 +179,11 @@ pub fn effect(name: &str) -> Option<EffectDoc> {
             "the holder's attack Spends V more this round (a negative V less; never below 0); several add up. Read before the plan is made, like `no_attack` (AR-59)",
             PASSIVE,
         ),
+        "give" => d(
+            "{ give = \"Power\" }",
+            "the target holds that power of the file (usually a `helper`) from now on, until it leaves, even after the giver is gone: its clauses fire as the target's own, at the giving power's strength (`other_strength` 0), its counters start on the target, its `use` clause goes last in the target's use order, its `passive` effects count from the target's next plan; nothing when the target holds it already or it would not fit a hero; copies keep it. The power given may not hold `coins` (AR-62)",
+            ANY,
+        ),
         "execute_undefended" => d(
             "{ execute_undefended = 1 }",
             "an attack hit of the holder on a hero with no Defence when it arrives eliminates it (AR-40). The value is not read",

@@ -861,6 +861,15 @@ impl Battle<'_> {
             | EffectKind::CopySelf
             | EffectKind::CopyWith
             | EffectKind::Summon(_) => false,
+            // Told only when it takes (AR-62).
+            EffectKind::Give(k) => self.heroes[t]
+                .build
+                .with_given(
+                    self.cat,
+                    self.cat.gives[hc.power as usize][k as usize],
+                    hc.strength,
+                )
+                .is_some(),
             k => !k.is_passive(),
         };
         self.apply_value(i, hc, e, t, read_at, quiet, v);
@@ -1050,6 +1059,16 @@ impl Battle<'_> {
                     self.log(|b| Event::Capped {
                         hero: b.heroes[i].id,
                     });
+                }
+            }
+            EffectKind::Give(k) => {
+                // AR-62: held from now on; nothing when it is held already or would not fit.
+                let p = self.cat.gives[hc.power as usize][k as usize];
+                let h = &mut self.heroes[t];
+                if let Some((l, base)) = h.build.with_given(self.cat, p, hc.strength) {
+                    h.build = l;
+                    let n = self.cat.defs[p as usize].counters.len();
+                    h.counters[base..base + n].copy_from_slice(&l.counters[base..base + n]);
                 }
             }
             // Passive effects act through the plan (`make_plan`), never when applied.

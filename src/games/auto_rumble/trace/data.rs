@@ -254,6 +254,10 @@ pub fn render(cat: &Catalogue, team_names: &[String], events: &[Event]) -> Strin
                     EffectKind::Ward => format!("{t} is warded for {value} by {}", n(by)),
                     EffectKind::ReduceHit => format!("the hit is reduced by {value}"),
                     EffectKind::CapHit => format!("the hit is capped at {value}"),
+                    EffectKind::Give(k) => {
+                        let p = cat.gives[*power as usize][*k as usize];
+                        format!("{t} now holds {}", cat.name(p))
+                    }
                     k => format!("{t}: {k:?} {value}"),
                 };
                 let _ = writeln!(out, "    {line}.");
