@@ -224,7 +224,7 @@ pub struct Term {
     pub modulo: i32,
 }
 
-pub use crate::games::auto_rumble::powers::limits::{MAX_CONSTANT, MAX_TERMS};
+pub use crate::games::auto_rumble::powers::limits::{MAX_CONSTANT, MAX_GROUP_DEPTH, MAX_TERMS};
 
 /// A value: `base + terms`, clamped to `[lo, hi]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -509,6 +509,8 @@ struct Parser<'n, 'a> {
     toks: Vec<Tok>,
     at: usize,
     names: &'n Names<'a>,
+    /// Groups open at the cursor.
+    depth: u8,
 }
 
 fn bad(message: impl Into<String>) -> ExprError {
@@ -585,78 +587,97 @@ impl Parser<'_, '_> {
             sign = -1;
         }
         loop {
-            // term := num | num * name [/ num] | name [* num] [/ num]
-            let (mul, q, div) = match self.next() {
-                Some(Tok::Num(v)) => {
-                    if matches!(self.peek(), Some(Tok::Op('*'))) {
-                        self.at += 1;
-                        match self.next() {
-                            Some(Tok::Name(n)) => (v, Some(self.names.quantity(&n)?), 1),
-                            _ => return Err(bad(format!("expected a quantity after `{v} *`"))),
-                        }
-                    } else {
-                        (v, None, 1)
-                    }
+            // A group: `(sum)`, `n * (sum)`, `(sum) * n` (AR-23: multiplication distributes
+            // exactly; a division would round differently, so it is refused).
+            let k0 = match (
+                self.peek(),
+                self.toks.get(self.at + 1),
+                self.toks.get(self.at + 2),
+            ) {
+                (Some(Tok::Op('(')), _, _) => Some(1),
+                (Some(Tok::Num(v)), Some(Tok::Op('*')), Some(Tok::Op('('))) => {
+                    let v = *v;
+                    self.at += 2;
+                    Some(v)
                 }
-                Some(Tok::Name(n)) => {
-                    let q = self.names.quantity(&n)?;
-                    let mut mul = 1;
-                    if matches!(self.peek(), Some(Tok::Op('*'))) {
-                        self.at += 1;
-                        match self.next() {
-                            Some(Tok::Num(v)) => mul = v,
-                            _ => return Err(bad(format!("expected a number after `{n} *`"))),
-                        }
-                    }
-                    (mul, Some(q), 1)
-                }
-                Some(t) => return Err(bad(format!("unexpected {}", show_tok(&t)))),
-                None => return Err(bad("the value ends too early")),
+                _ => None,
             };
-            let div = if matches!(self.peek(), Some(Tok::Op('/'))) {
-                self.at += 1;
-                match self.next() {
-                    Some(Tok::Num(0)) => return Err(bad("division by 0")),
-                    Some(Tok::Num(d)) => d,
-                    _ => return Err(bad("expected a number after `/`")),
-                }
+            if let Some(k0) = k0 {
+                self.group(k0.saturating_mul(sign), &mut e, &mut base)?;
             } else {
-                div
-            };
-            let modulo = if matches!(self.peek(), Some(Tok::Op('%'))) {
-                self.at += 1;
-                match self.next() {
-                    Some(Tok::Num(m)) if m > 0 => m,
-                    _ => return Err(bad("expected a number above 0 after `%`")),
-                }
-            } else {
-                0
-            };
-            let mul = constant(mul)?;
-            let div = constant(div)?;
-            let modulo = constant(modulo)?;
-            match q {
-                Some(q) => {
-                    if e.n_terms as usize == MAX_TERMS {
-                        return Err(bad(format!(
-                            "a value may read at most {MAX_TERMS} quantities"
-                        )));
+                // term := num | num * name [/ num] | name [* num] [/ num]
+                let (mul, q, div) = match self.next() {
+                    Some(Tok::Num(v)) => {
+                        if matches!(self.peek(), Some(Tok::Op('*'))) {
+                            self.at += 1;
+                            match self.next() {
+                                Some(Tok::Name(n)) => (v, Some(self.names.quantity(&n)?), 1),
+                                _ => return Err(bad(format!("expected a quantity after `{v} *`"))),
+                            }
+                        } else {
+                            (v, None, 1)
+                        }
                     }
-                    e.terms[e.n_terms as usize] = Term {
-                        mul: (sign as i32) * mul,
-                        div,
-                        q,
-                        modulo,
-                    };
-                    e.n_terms += 1;
-                }
-                None => {
-                    if div != 1 || modulo != 0 {
-                        return Err(bad(
-                            "divide quantities, not numbers: write the number itself",
-                        ));
+                    Some(Tok::Name(n)) => {
+                        let q = self.names.quantity(&n)?;
+                        let mut mul = 1;
+                        if matches!(self.peek(), Some(Tok::Op('*'))) {
+                            self.at += 1;
+                            match self.next() {
+                                Some(Tok::Num(v)) => mul = v,
+                                _ => return Err(bad(format!("expected a number after `{n} *`"))),
+                            }
+                        }
+                        (mul, Some(q), 1)
                     }
-                    base += sign * mul as i64;
+                    Some(t) => return Err(bad(format!("unexpected {}", show_tok(&t)))),
+                    None => return Err(bad("the value ends too early")),
+                };
+                let div = if matches!(self.peek(), Some(Tok::Op('/'))) {
+                    self.at += 1;
+                    match self.next() {
+                        Some(Tok::Num(0)) => return Err(bad("division by 0")),
+                        Some(Tok::Num(d)) => d,
+                        _ => return Err(bad("expected a number after `/`")),
+                    }
+                } else {
+                    div
+                };
+                let modulo = if matches!(self.peek(), Some(Tok::Op('%'))) {
+                    self.at += 1;
+                    match self.next() {
+                        Some(Tok::Num(m)) if m > 0 => m,
+                        _ => return Err(bad("expected a number above 0 after `%`")),
+                    }
+                } else {
+                    0
+                };
+                let mul = constant(mul)?;
+                let div = constant(div)?;
+                let modulo = constant(modulo)?;
+                match q {
+                    Some(q) => {
+                        if e.n_terms as usize == MAX_TERMS {
+                            return Err(bad(format!(
+                                "a value may read at most {MAX_TERMS} quantities"
+                            )));
+                        }
+                        e.terms[e.n_terms as usize] = Term {
+                            mul: (sign as i32) * mul,
+                            div,
+                            q,
+                            modulo,
+                        };
+                        e.n_terms += 1;
+                    }
+                    None => {
+                        if div != 1 || modulo != 0 {
+                            return Err(bad(
+                                "divide quantities, not numbers: write the number itself",
+                            ));
+                        }
+                        base += sign * mul as i64;
+                    }
                 }
             }
             match self.peek() {
@@ -668,6 +689,57 @@ impl Parser<'_, '_> {
         }
         e.base = constant(base)?;
         Ok(e)
+    }
+}
+
+impl Parser<'_, '_> {
+    /// `( sum ) [* n]` at the cursor, times `k`, added into `e` and `base`.
+    fn group(&mut self, k: i64, e: &mut Expr, base: &mut i64) -> Result<(), ExprError> {
+        self.expect('(')?;
+        if self.depth == MAX_GROUP_DEPTH {
+            return Err(bad(format!(
+                "groups in parentheses nest at most {MAX_GROUP_DEPTH} deep"
+            )));
+        }
+        self.depth += 1;
+        let inner = self.sum()?;
+        self.depth -= 1;
+        if !matches!(self.next(), Some(Tok::Op(')'))) {
+            return Err(bad("expected `)` to close the group"));
+        }
+        let mut k = k;
+        if matches!(self.peek(), Some(Tok::Op('*'))) {
+            self.at += 1;
+            match self.next() {
+                Some(Tok::Num(v)) => k = k.saturating_mul(v),
+                _ => return Err(bad("expected a number after `) *`")),
+            }
+        }
+        if matches!(self.peek(), Some(Tok::Op('/' | '%'))) {
+            return Err(bad(
+                "a group in parentheses cannot be divided: divisions round term by term (AR-23), so write each term's, e.g. `energy / 2 + defence / 2`",
+            ));
+        }
+        if inner.terms().iter().any(|t| t.div != 1 || t.modulo != 0) {
+            return Err(bad(
+                "a group in parentheses may only be multiplied, and a division or remainder inside it would then round differently: write the terms without parentheses",
+            ));
+        }
+        *base = base.saturating_add(k.saturating_mul(inner.base as i64));
+        constant(*base)?;
+        for t in inner.terms() {
+            if e.n_terms as usize == MAX_TERMS {
+                return Err(bad(format!(
+                    "a value may read at most {MAX_TERMS} quantities"
+                )));
+            }
+            e.terms[e.n_terms as usize] = Term {
+                mul: constant(k.saturating_mul(t.mul as i64))?,
+                ..*t
+            };
+            e.n_terms += 1;
+        }
+        Ok(())
     }
 }
 
@@ -686,6 +758,7 @@ pub fn parse_expr(s: &str, names: &Names<'_>) -> Result<Expr, ExprError> {
         toks: lex(s)?,
         at: 0,
         names,
+        depth: 0,
     };
     let e = p.expr()?;
     match p.next() {
@@ -713,6 +786,7 @@ pub fn parse_cond(s: &str, names: &Names<'_>) -> Result<Cond, ExprError> {
             toks: ts.to_vec(),
             at: 0,
             names,
+            depth: 0,
         };
         let e = p.expr()?;
         match p.next() {
@@ -794,6 +868,25 @@ mod tests {
         assert!(e.message.contains("ends too early"), "{e}");
         assert!(parse_expr("energy / 0", &names()).is_err());
         assert!(parse_expr("99999999999 * energy", &names()).is_err());
+    }
+
+    // A group multiplies out exactly; dividing a group is refused with the fix.
+    #[test]
+    fn parentheses_group_terms_that_are_multiplied() {
+        assert_eq!(eval("2 * (energy + 5)", |_| 7), 24);
+        assert_eq!(eval("(energy + 5) * 3 - 1", |_| 7), 35);
+        assert_eq!(eval("10 - (energy + 1)", |_| 4), 5);
+        assert_eq!(eval("(energy)", |_| 9), 9);
+        let e = parse_expr("(energy + 5) / 2", &names()).unwrap_err();
+        assert!(e.message.contains("cannot be divided"), "{e}");
+        let e = parse_expr("2 * (energy / 2)", &names()).unwrap_err();
+        assert!(e.message.contains("without parentheses"), "{e}");
+        let e = parse_expr("(energy + defence + round)", &names()).unwrap_err();
+        assert!(e.message.contains("at most 2 quantities"), "{e}");
+        assert!(parse_expr("(energy + 5", &names()).is_err());
+        let deep = format!("{}energy{}", "(".repeat(10_000), ")".repeat(10_000));
+        let e = parse_expr(&deep, &names()).unwrap_err();
+        assert!(e.message.contains("nest at most"), "{e}");
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub const MAX_CONDS: usize = 3;
 pub const MAX_EFFECTS: usize = 4;
 /// Most quantities one value reads.
 pub const MAX_TERMS: usize = 2;
+/// How deep groups in parentheses may nest in a value (`2 * (energy + 5)`).
+pub const MAX_GROUP_DEPTH: u8 = 4;
 /// Largest number a value may hold: keeps every product inside `i64` and every result, after
 /// clamping to `i32`, meaningful (AR-23).
 pub const MAX_CONSTANT: i64 = 1_000_000;
@@ -72,6 +74,11 @@ pub fn table() -> Vec<(&'static str, i64, &'static str)> {
         ("conditions per clause (`if`)", MAX_CONDS as i64, load),
         ("effects per clause", MAX_EFFECTS as i64, load),
         ("quantities per value", MAX_TERMS as i64, load),
+        (
+            "groups in parentheses nested in a value",
+            MAX_GROUP_DEPTH as i64,
+            load,
+        ),
         ("size of a number in a value", MAX_CONSTANT, load),
         ("powers per hero", MAX_HELD as i64, hero),
         (

@@ -277,7 +277,9 @@ A value `V` is a whole number or a string: `\"10 * heroes_alive\"`, `\"energy / 
 `\"7 * round - 21\"`, `\"round % 3\"`, `\"max(strength, 10)\"`, `\"min(energy, 50)\"`. It is\n\
 `base + terms`, each term `n * quantity / d`, optionally `% m` (never negative), the whole\n\
 optionally clamped by `max(..., n)` / `min(..., n)`; arithmetic is 64-bit, the result saturates\n\
-into 32 bits (AR-23). A condition compares two values with `>`, `>=`, `<`, `<=`, `==`, `!=`.\n\
+into 32 bits (AR-23). A group in parentheses may be multiplied, `\"2 * (energy + 5)\"`, and is\n\
+multiplied out exactly; dividing a group, or a group holding a division or `%`, is refused (each\n\
+term's division rounds on its own: write `\"energy / 2 + defence / 2\"`). A condition compares two values with `>`, `>=`, `<`, `<=`, `==`, `!=`.\n\
 Values are read when the effect applies (costs when paid). \"Holder\" is the hero holding the\n\
 power; \"target\" is the hero the effect acts on.\n\n\
 | quantity | counts |\n| --- | --- |\n",
