@@ -406,16 +406,7 @@ impl Loadout {
                     bit: 1 << i,
                 };
                 l.n_clauses += 1;
-                let (list, n, bit) = match c.when {
-                    When::BattleStart => (
-                        &mut l.battle_start,
-                        &mut l.n_battle_start,
-                        phase::BATTLE_START,
-                    ),
-                    When::RoundStart => {
-                        (&mut l.round_start, &mut l.n_round_start, phase::ROUND_START)
-                    }
-                    When::RoundEnd => (&mut l.round_end, &mut l.n_round_end, phase::ROUND_END),
+                match c.when {
                     When::Passive => {
                         let other = total_strength - h.strength as i64;
                         for e in c.effects() {
@@ -433,19 +424,11 @@ impl Loadout {
                         if c.effects().iter().all(|e| e.kind == EffectKind::Coins) {
                             continue;
                         }
-                        (&mut l.passive, &mut l.n_passive, phase::PASSIVE)
                     }
-                    When::Use => {
-                        use_clause[k] = i as u8;
-                        l.phases |= phase::USE;
-                        l.phases |= effect_bits(c);
-                        continue;
-                    }
-                    _ => (&mut l.reactions, &mut l.n_reactions, phase::REACTION),
-                };
-                list[*n as usize] = i as u8;
-                *n += 1;
-                l.phases |= bit | effect_bits(c);
+                    When::Use => use_clause[k] = i as u8,
+                    _ => {}
+                }
+                l.file(i, c);
             }
             n_counters += def.counters.len();
         }
@@ -544,33 +527,43 @@ impl Loadout {
                 bit: 1 << i,
             };
             l.n_clauses += 1;
-            let (list, n, bit) = match c.when {
-                When::BattleStart => (
-                    &mut l.battle_start,
-                    &mut l.n_battle_start,
-                    phase::BATTLE_START,
-                ),
-                When::RoundStart => (&mut l.round_start, &mut l.n_round_start, phase::ROUND_START),
-                When::RoundEnd => (&mut l.round_end, &mut l.n_round_end, phase::ROUND_END),
-                When::Passive => (&mut l.passive, &mut l.n_passive, phase::PASSIVE),
-                When::Use => {
-                    if (l.n_uses as usize) < MAX_USE {
-                        l.uses[l.n_uses as usize] = i as u8;
-                        l.n_uses += 1;
-                    }
-                    l.phases |= phase::USE | effect_bits(c);
-                    continue;
-                }
-                _ => (&mut l.reactions, &mut l.n_reactions, phase::REACTION),
-            };
-            list[*n as usize] = i as u8;
-            *n += 1;
-            l.phases |= bit | effect_bits(c);
+            if c.when == When::Use && (l.n_uses as usize) < MAX_USE {
+                l.uses[l.n_uses as usize] = i as u8;
+                l.n_uses += 1;
+            }
+            l.file(i, c);
         }
         for (j, (_, v)) in def.counters.iter().enumerate() {
             l.counters[n_counters + j] = *v;
         }
         Some((l, n_counters))
+    }
+
+    /// Files clause `i` (just added) in its phase's list, or for a `use` clause only its phase
+    /// bits (the use order is the caller's), and marks the phases it takes part in.
+    fn file(&mut self, i: usize, c: &Clause) {
+        let (list, n, bit) = match c.when {
+            When::BattleStart => (
+                &mut self.battle_start,
+                &mut self.n_battle_start,
+                phase::BATTLE_START,
+            ),
+            When::RoundStart => (
+                &mut self.round_start,
+                &mut self.n_round_start,
+                phase::ROUND_START,
+            ),
+            When::RoundEnd => (&mut self.round_end, &mut self.n_round_end, phase::ROUND_END),
+            When::Passive => (&mut self.passive, &mut self.n_passive, phase::PASSIVE),
+            When::Use => {
+                self.phases |= phase::USE | effect_bits(c);
+                return;
+            }
+            _ => (&mut self.reactions, &mut self.n_reactions, phase::REACTION),
+        };
+        list[*n as usize] = i as u8;
+        *n += 1;
+        self.phases |= bit | effect_bits(c);
     }
 
     /// The clauses the hero holds, in the order held.

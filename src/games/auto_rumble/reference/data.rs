@@ -532,15 +532,7 @@ impl Battle<'_> {
         // conditions see last round's `powers_used`).
         let mut no_attack = false;
         let mut attack_cost = rules::ATTACK_COST as i64;
-        for hc in self.clauses_of(i, When::Passive) {
-            let c = *self.cat.clause(&hc);
-            if !c
-                .conds()
-                .iter()
-                .all(|k| k.holds(|q| self.read(i, &hc, None, q)))
-            {
-                continue;
-            }
+        for (hc, c) in self.live_passives(i) {
             for e in c.effects() {
                 match e.kind {
                     EffectKind::NoAttack => no_attack = true,
@@ -612,15 +604,7 @@ impl Battle<'_> {
         let mut pct = 100;
         let mut execute = false;
         let (mut deal, mut take) = (100, 100);
-        for hc in self.clauses_of(i, When::Passive) {
-            let c = *self.cat.clause(&hc);
-            if !c
-                .conds()
-                .iter()
-                .all(|k| k.holds(|q| self.read(i, &hc, None, q)))
-            {
-                continue;
-            }
+        for (hc, c) in self.live_passives(i) {
             for e in c.effects() {
                 let v = e.value.eval(|q| self.read(i, &hc, None, q)) as i64;
                 match e.kind {
@@ -646,6 +630,19 @@ impl Battle<'_> {
         h.attack_only = only;
         h.after_defence_pct = pct;
         h.execute = execute;
+    }
+
+    /// Hero `i`'s passive clauses whose conditions hold now (AR-25).
+    fn live_passives(&self, i: usize) -> Vec<(HeldClause, Clause)> {
+        self.clauses_of(i, When::Passive)
+            .into_iter()
+            .map(|hc| (hc, *self.cat.clause(&hc)))
+            .filter(|(hc, c)| {
+                c.conds()
+                    .iter()
+                    .all(|k| k.holds(|q| self.read(i, hc, None, q)))
+            })
+            .collect()
     }
 
     fn may_fire(&self, i: usize, hc: &HeldClause, c: &Clause) -> bool {
