@@ -604,7 +604,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     /// and spent once-per-game clauses are skipped; a `use` clause whose conditions fail is not
     /// planned.
     fn make_plan(&mut self, i: usize) {
-        let l = *self.loadout(i);
+        let l = self.loadout(i);
         let passive = &l.passive[..l.n_passive as usize];
         // AR-40, AR-59: `no_attack` and `attack_cost` are read before the plan is made (their
         // conditions see last round's `powers_used`).
@@ -627,7 +627,6 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             }
         }
         let attack_cost = attack_cost.clamp(0, i32::MAX as i64) as i32;
-        self.s.front.no_attack[i] = no_attack;
         let mut budget = self.s.front.energy[i] - self.s.front.tax_now[i];
         let mut plan = 0u16;
         let mut used = 0;
@@ -657,9 +656,14 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             plan |= 1 << j;
             used += 1;
         }
+        self.s.front.no_attack[i] = no_attack;
         self.s.front.plan[i] = plan;
         self.s.front.powers_used[i] = used;
-        // Passive clauses: the attack's bonuses this round (AR-9, AR-25).
+        // Passive clauses: the attack's bonuses this round (AR-9, AR-25), read with this
+        // round's `powers_used`.
+        let l = self.loadout(i);
+        let passive = &l.passive[..l.n_passive as usize];
+        let mut everyone = None;
         let mut bonus: i64 = 0;
         let mut first: i64 = 0;
         let mut burns = false;
@@ -682,12 +686,15 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                     EffectKind::AttackOnly => only = e.to,
                     EffectKind::AfterDefencePercent => pct = v.clamp(0, 1_000_000) as i32,
                     EffectKind::ExecuteUndefended => execute = true,
-                    EffectKind::EveryoneAttacksOnly => self.everyone_only = e.to,
+                    EffectKind::EveryoneAttacksOnly => everyone = Some(e.to),
                     EffectKind::DealPercent => deal = rules::compose_percent(deal, v as i32),
                     EffectKind::TakePercent => take = rules::compose_percent(take, v as i32),
                     _ => {}
                 }
             }
+        }
+        if let Some(rule) = everyone {
+            self.everyone_only = rule;
         }
         let f = &mut self.s.front;
         f.deal_pct[i] = deal;
