@@ -455,3 +455,124 @@ fn a_shard_sweeps_only_its_own_temporary_files() {
     assert!(!mine.exists(), "a stale temporary file of its own is swept");
     fs::remove_dir_all(&out).unwrap();
 }
+
+/// A long `simulate rumble` into `out` (extra flags appended), started in the background; returns
+/// once its manifest (`manifest`) exists, i.e. once it holds its locks.
+fn start_long_run(out: &Path, extra: &[&str], manifest: &str) -> std::process::Child {
+    let mut args: Vec<String> = [
+        "simulate",
+        "rumble",
+        "--matches",
+        "200000",
+        "--chunk-size",
+        "1000",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([out.display().to_string()])
+    .collect();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !out.join(manifest).exists() && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child
+}
+
+/// Issue 24, item 7: each run holds its own manifest's lock, so a whole run and a shard run could
+/// once write one folder at the same moment (the whole run taking over parts the shard was still
+/// writing). The folder lock is exclusive for a whole run and shared by shards.
+#[test]
+fn a_whole_run_and_a_shard_run_never_write_one_folder_together() {
+    let out = tmp("trust", "shard-lock");
+    let seed = ["--seed", "42"];
+    // A shard first: a whole run is refused, another shard of the same run is not.
+    let mut shard = start_long_run(&out, &["--shard", "0/2"], "manifest-shard-0-of-2.json");
+    let whole = skirmish(&[
+        "simulate",
+        "rumble",
+        "--matches",
+        "200000",
+        "--chunk-size",
+        "1000",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+        seed[0],
+        seed[1],
+    ]);
+    let other_shard = skirmish(&[
+        "simulate",
+        "rumble",
+        "--matches",
+        "200000",
+        "--chunk-size",
+        "1000",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+        "--shard",
+        "5/200",
+    ]);
+    shard.kill().unwrap();
+    shard.wait().unwrap();
+    assert_eq!(whole.status.code(), Some(2), "{}", text(&whole.stderr));
+    assert!(
+        text(&whole.stderr).contains("shard runs (--shard) are writing this folder"),
+        "{}",
+        text(&whole.stderr)
+    );
+    assert!(
+        other_shard.status.success(),
+        "shards of one run share the folder: {}",
+        text(&other_shard.stderr)
+    );
+    assert!(
+        !out.join("manifest.json").exists(),
+        "the whole run wrote nothing"
+    );
+    fs::remove_dir_all(&out).unwrap();
+
+    // A whole run first: a shard run is refused.
+    let out = tmp("trust", "shard-lock-2");
+    let mut whole = start_long_run(&out, &[], "manifest.json");
+    let shard = skirmish(&[
+        "simulate",
+        "rumble",
+        "--matches",
+        "200000",
+        "--chunk-size",
+        "1000",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+        "--shard",
+        "1/2",
+    ]);
+    whole.kill().unwrap();
+    whole.wait().unwrap();
+    assert_eq!(shard.status.code(), Some(2), "{}", text(&shard.stderr));
+    assert!(
+        text(&shard.stderr).contains("a run without --shard is writing this folder"),
+        "{}",
+        text(&shard.stderr)
+    );
+    assert!(!out.join("manifest-shard-1-of-2.json").exists());
+    fs::remove_dir_all(&out).unwrap();
+}

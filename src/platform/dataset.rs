@@ -117,15 +117,19 @@ pub struct Dataset {
     dir: PathBuf,
     manifest: Manifest,
     manifest_name: String,
-    /// The folder's lock (an OS advisory lock on `.lock`, or `.<shard manifest>.lock` for a
-    /// shard), held while this value lives and released by the OS if the process dies.
+    /// The manifest's lock (an OS advisory lock on `.manifest.lock`, or `.<shard manifest>.lock`
+    /// for a shard), held while this value lives and released by the OS if the process dies.
     _lock: fs::File,
+    /// The folder's lock (`.folder.lock`): exclusive for a run without `--shard`, shared by
+    /// shards, so that shards of one run write together but never beside a whole run (which
+    /// takes their parts over).
+    _folder_lock: fs::File,
     /// Parts listed by an earlier run whose files no longer match the record (recomputed).
     pub rejected: Vec<(u64, String)>,
 }
 
-/// Takes the writer's lock of a dataset folder, or says who holds it.
-fn lock(dir: &Path, name: &str) -> Result<fs::File, String> {
+/// The lock file `dir/name`, opened (created if needed) but not locked.
+fn lock_file(dir: &Path, name: &str) -> Result<fs::File, String> {
     let path = dir.join(name);
     if fs::symlink_metadata(&path).is_ok_and(|m| !m.file_type().is_file()) {
         return Err(format!(
@@ -134,7 +138,7 @@ fn lock(dir: &Path, name: &str) -> Result<fs::File, String> {
             path.display()
         ));
     }
-    let mut file = fs::OpenOptions::new()
+    fs::OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
@@ -146,7 +150,47 @@ fn lock(dir: &Path, name: &str) -> Result<fs::File, String> {
                 dir.display(),
                 path.display()
             )
-        })?;
+        })
+}
+
+/// Takes the folder lock: exclusive for a whole run, shared for a shard; refused (never waited
+/// for) when the other kind holds it.
+fn lock_folder(dir: &Path, shard: bool) -> Result<fs::File, String> {
+    let file = lock_file(dir, FOLDER_LOCK)?;
+    let got = if shard {
+        file.try_lock_shared()
+    } else {
+        file.try_lock()
+    };
+    match got {
+        Ok(()) => Ok(file),
+        Err(fs::TryLockError::WouldBlock) => Err(if shard {
+            format!(
+                "--out {}: a run without --shard is writing this folder (lock {}); wait for it to finish or choose another --out",
+                dir.display(),
+                dir.join(FOLDER_LOCK).display()
+            )
+        } else {
+            format!(
+                "--out {}: shard runs (--shard) are writing this folder (lock {}); a run without --shard takes their parts over once they have finished: wait for them, or choose another --out",
+                dir.display(),
+                dir.join(FOLDER_LOCK).display()
+            )
+        }),
+        Err(fs::TryLockError::Error(e)) => Err(format!(
+            "--out {}: cannot lock {}: {e}",
+            dir.display(),
+            dir.join(FOLDER_LOCK).display()
+        )),
+    }
+}
+
+const FOLDER_LOCK: &str = ".folder.lock";
+
+/// Takes the writer's lock of a manifest, or says who holds it.
+fn lock(dir: &Path, name: &str) -> Result<fs::File, String> {
+    let path = dir.join(name);
+    let mut file = lock_file(dir, name)?;
     match file.try_lock() {
         Ok(()) => {
             use std::io::Write;
@@ -278,6 +322,7 @@ impl Dataset {
         fs::create_dir_all(dir)
             .map_err(|e| format!("--out {}: cannot create it: {e}", dir.display()))?;
         let lock_file = lock(dir, &lock_name)?;
+        let folder_lock = lock_folder(dir, shard.is_some())?;
         if had_dir {
             let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
                 .map_err(|e| format!("--out {}: {e}", dir.display()))?
@@ -367,6 +412,7 @@ impl Dataset {
             },
             manifest_name,
             _lock: lock_file,
+            _folder_lock: folder_lock,
             rejected,
         };
         ds.write_manifest()?;
