@@ -9,7 +9,10 @@
 //!
 //! Every file is written under a temporary name and renamed when complete, and a part enters the
 //! manifest only after all its tables are renamed: a killed run leaves no truncated file under a
-//! real name, and re-running the same command resumes from the manifest. A shard (`--shard K/N`)
+//! real name, and re-running the same command resumes from the manifest. The manifest is
+//! rewritten at most once every [`MANIFEST_EVERY`] while parts arrive, and once at the end (a
+//! rewrite per part made runs of thousands of small parts quadratic): a killed run loses at most
+//! that long's parts, which a resumed run recomputes. A shard (`--shard K/N`)
 //! records its parts in `manifest-shard-K-of-N.json` instead, so machines sharing the folder never
 //! write the same file; a later run without `--shard` takes their parts over and writes
 //! `manifest.json`.
@@ -22,6 +25,9 @@ use serde::{Deserialize, Serialize};
 
 use super::plan::Shard;
 use super::tally::Tally;
+
+/// How often, at most, a run rewrites its manifest while parts arrive.
+pub const MANIFEST_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Bumped when the layout or the meaning of a manifest field changes.
 pub const FORMAT: &str = "skirmish-dataset/1";
@@ -126,6 +132,10 @@ pub struct Dataset {
     _folder_lock: fs::File,
     /// Parts listed by an earlier run whose files no longer match the record (recomputed).
     pub rejected: Vec<(u64, String)>,
+    /// Parts recorded in memory since the manifest was last written.
+    unwritten: usize,
+    last_write: std::time::Instant,
+    manifest_writes: u64,
 }
 
 /// The lock file `dir/name`, opened (created if needed) but not locked.
@@ -414,6 +424,9 @@ impl Dataset {
             _lock: lock_file,
             _folder_lock: folder_lock,
             rejected,
+            unwritten: 0,
+            last_write: std::time::Instant::now(),
+            manifest_writes: 0,
         };
         ds.write_manifest()?;
         Ok(ds)
@@ -449,7 +462,25 @@ impl Dataset {
             .parts
             .partition_point(|p| p.part < record.part);
         self.manifest.parts.insert(at, record);
-        self.write_manifest()
+        self.unwritten += 1;
+        if self.last_write.elapsed() >= MANIFEST_EVERY {
+            self.write_manifest()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the manifest if parts were recorded since it was last written. A run calls it at
+    /// its end; dropping the dataset does it too (errors then unreported).
+    pub fn flush(&mut self) -> Result<(), String> {
+        if self.unwritten > 0 {
+            self.write_manifest()?;
+        }
+        Ok(())
+    }
+
+    /// How many times this run wrote its manifest.
+    pub fn manifest_writes(&self) -> u64 {
+        self.manifest_writes
     }
 
     fn write_manifest(&mut self) -> Result<(), String> {
@@ -460,7 +491,18 @@ impl Dataset {
             &self.manifest_name,
             tag_of(&self.manifest_name),
             text.as_bytes(),
-        )
+        )?;
+        self.unwritten = 0;
+        self.last_write = std::time::Instant::now();
+        self.manifest_writes += 1;
+        Ok(())
+    }
+}
+
+impl Drop for Dataset {
+    fn drop(&mut self) {
+        // A run that failed part-way still records the parts it finished.
+        let _ = self.flush();
     }
 }
 

@@ -203,6 +203,7 @@ pub fn run<S: Simulation>(
     });
     bar.finish_and_clear();
     outcome?;
+    ds.flush()?;
 
     let mut tally = Tally::default();
     for p in &ds.manifest().parts {
