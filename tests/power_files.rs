@@ -372,3 +372,50 @@ fn narrate_with_powers_tells_reactions_summons_and_eliminations() {
         "nor opponent_eliminated: {out}"
     );
 }
+
+/// Issue 24, item 11: two included files (or one file included twice, directly or through two
+/// others) defining the same name were accepted, the later power silently shadowed.
+#[test]
+fn the_same_power_name_through_two_includes_is_refused_naming_the_include() {
+    let one = "[[power]]\nname = \"Fury\"\nsource = \"test\"\ntext = \"t\"\n[[power.clause]]\nwhen = \"death\"\ntarget = \"all_opponents\"\neffects = [{ damage = 1 }]\n";
+    write("fury-a.toml", one);
+    write("fury-b.toml", &one.replace("= 1", "= 2"));
+    let both = write(
+        "fury-both.toml",
+        "include = [\"fury-a.toml\", \"fury-b.toml\"]\n",
+    );
+    let twice = write(
+        "fury-twice.toml",
+        "include = [\"fury-a.toml\", \"fury-a.toml\"]\n",
+    );
+    write("fury-via-1.toml", "include = [\"fury-a.toml\"]\n");
+    write("fury-via-2.toml", "include = [\"fury-a.toml\"]\n");
+    let diamond = write(
+        "fury-diamond.toml",
+        "include = [\"fury-via-1.toml\", \"fury-via-2.toml\"]\n",
+    );
+    for (f, inc) in [
+        (&both, "fury-b.toml"),
+        (&twice, "fury-a.toml"),
+        (&diamond, "fury-via-2.toml"),
+    ] {
+        let o = skirmish(&["rumble", "check", f]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{f}: {err}");
+        assert!(
+            err.contains(f.as_str())
+                && err.contains(".toml:1:")
+                && err.contains("include")
+                && err.contains(&format!("`{inc}` brings a power named `Fury`")),
+            "{err}"
+        );
+        assert!(o.stdout.is_empty());
+    }
+    // One include of a file is still fine.
+    let o = skirmish(&[
+        "rumble",
+        "check",
+        &write("fury-once.toml", "include = [\"fury-a.toml\"]\n"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -861,7 +861,25 @@ fn parse_in(
                 format!("includes nest deeper than {MAX_INCLUDE_DEPTH} (is there a cycle?): include each file once, from the top"),
             ));
         }
+        let before = out.len();
         out.extend(load_at(&dir.join(inc.get_ref()), depth + 1)?);
+        // Names are unique across the included files too (a file included twice, directly or
+        // through two others, brings each of its powers twice).
+        if let Some(dup) = out[before..].iter().find(|d| {
+            out[..before]
+                .iter()
+                .any(|p| normalise(&p.name) == normalise(&d.name))
+        }) {
+            return Err(cx.err(
+                Some(inc.span()),
+                "include",
+                format!(
+                    "`{}` brings a power named `{}`, and an earlier include already has one: names must differ across a file and its includes (ignoring case and punctuation); include each file once, and rename one of the two",
+                    inc.get_ref(),
+                    dup.name
+                ),
+            ));
+        }
     }
     let powers = doc.power.unwrap_or_default();
     if powers.is_empty() && out.is_empty() {
