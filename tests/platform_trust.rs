@@ -576,3 +576,54 @@ fn a_whole_run_and_a_shard_run_never_write_one_folder_together() {
     assert!(!out.join("manifest-shard-1-of-2.json").exists());
     fs::remove_dir_all(&out).unwrap();
 }
+
+/// Issue 24, item 11: the manifest's recorded command was not valid shell when a name held a
+/// quote. Now every word a user gave is shell-quoted: pasting the command into `sh` (with a new
+/// --out) rebuilds the same data.
+#[test]
+fn the_recorded_command_is_valid_shell_when_a_path_holds_a_quote_and_a_space() {
+    let dir = tmp("trust", "quote");
+    fs::create_dir_all(dir.join("it's here")).unwrap();
+    let powers = dir.join("it's here/my \"powers\" $HOME.toml");
+    fs::copy("experiments/powers/sample.toml", &powers).unwrap();
+    let first = dir.join("first");
+    let o = skirmish(&[
+        "simulate",
+        "rumble",
+        "--matches",
+        "300",
+        "--chunk-size",
+        "100",
+        "--capacity",
+        "64",
+        "--quiet",
+        "--power-file",
+        powers.to_str().unwrap(),
+        "--catalogue",
+        "Amoeba",
+        "--catalogue",
+        "Big, Gnashy Claws",
+        "--powers",
+        "0..2",
+        "--out",
+        first.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let m: serde_json::Value =
+        serde_json::from_slice(&fs::read(first.join("manifest.json")).unwrap()).unwrap();
+    let command = m["command"].as_str().unwrap();
+    let again = command.replacen(
+        "skirmish",
+        &format!("'{}'", env!("CARGO_BIN_EXE_skirmish")),
+        1,
+    ) + " --quiet --out again";
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&again)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{again}: {}", text(&o.stderr));
+    assert_eq!(dataset_files(&dir.join("again")), dataset_files(&first));
+    fs::remove_dir_all(&dir).unwrap();
+}

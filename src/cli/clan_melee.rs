@@ -139,7 +139,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
         if t.wiggle { "" } else { " --no-wiggle" },
         f.clans
             .as_ref()
-            .map(|c| format!(" --clans '{c}'"))
+            .map(|c| super::flags::shell_flag("--clans", c))
             .unwrap_or_default(),
     );
     let settings = serde_json::json!({
@@ -423,12 +423,12 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     let chunk_size = f.chunk_size.unwrap_or(f.melees).max(1);
     let command = format!(
         "skirmish analyze clan-melee --study {} --ap {} --healer-share {} --warrior-ap {} --piece {} --budgets {} --melees {} --mode {} --max-turns {} --seed {} --chunk-size {chunk_size}{}",
-        f.study,
-        f.ap,
-        f.healer_share,
+        super::flags::shell_quote(&f.study),
+        super::flags::shell_quote(&f.ap.to_string()),
+        super::flags::shell_quote(&f.healer_share.to_string()),
         f.warrior_ap,
         f.piece,
-        f.budgets,
+        super::flags::shell_quote(&f.budgets),
         f.melees,
         s.settings.mode.name(),
         f.max_turns,

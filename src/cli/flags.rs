@@ -78,6 +78,23 @@ pub(crate) fn shard(flags: &RunFlags) -> Result<Option<Shard>, String> {
     }
 }
 
+/// `word` as one POSIX shell word: unchanged when it holds only characters no shell treats
+/// specially, else in single quotes (a `'` inside written `'\''`). The manifest's recorded
+/// command is pasted into a shell; a path holding a quote or a space must survive that.
+pub fn shell_quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./,:=@%+".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// ` --flag WORD`, the word shell-quoted (see [`shell_quote`]).
+pub fn shell_flag(flag: &str, word: impl std::fmt::Display) -> String {
+    format!(" {flag} {}", shell_quote(&word.to_string()))
+}
+
 /// Splits `a,b(x=1,y=2),c` at the commas outside parentheses.
 pub(crate) fn split_specs(s: &str) -> Vec<String> {
     let mut out = Vec::new();

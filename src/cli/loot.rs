@@ -5,7 +5,10 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::flags::{RunFlags, default_threads, encoder, simulate_job, split_specs, study_bar};
+use super::flags::{
+    RunFlags, default_threads, encoder, shell_flag, shell_quote, simulate_job, split_specs,
+    study_bar,
+};
 use crate::games::loot_arena::analysis::{items as study, odds};
 use crate::games::loot_arena::input::{self, battle::BattleFile, royale::RoyaleFile};
 use crate::games::loot_arena::kernel::battle::{Battle, Silent};
@@ -328,17 +331,17 @@ impl FieldFlags {
     fn command(&self, f: &Field) -> String {
         let specs: Vec<String> = f.policies.iter().map(|p| p.spec()).collect();
         let mut s = format!(
-            "--policies '{}' --fill {} --armor {} --tiers {}",
-            specs.join(","),
+            "--policies {} --fill {} --armor {} --tiers {}",
+            super::flags::shell_quote(&specs.join(",")),
             f.fill,
             f.armor,
             f.tiers.map(|t| t.to_string()).join(",")
         );
         if let Some(r) = &self.data.rules {
-            s.push_str(&format!(" --rules '{}'", r.display()));
+            s.push_str(&super::flags::shell_flag("--rules", r.display()));
         }
         if let Some(i) = &self.data.items {
-            s.push_str(&format!(" --items '{}'", i.display()));
+            s.push_str(&super::flags::shell_flag("--items", i.display()));
         }
         s
     }
@@ -511,8 +514,8 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     let encode = encoder()?;
     let specs: Vec<String> = t.strategies.iter().map(|s| s.spec()).collect();
     let mut command = format!(
-        "skirmish tournament loot --strategies '{}' --games {} --players {} --seed {} --chunk-size {}",
-        specs.join(","),
+        "skirmish tournament loot --strategies {} --games {} --players {} --seed {} --chunk-size {}",
+        shell_quote(&specs.join(",")),
         f.games,
         f.players,
         f.seed,
@@ -520,7 +523,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     );
     for (flag, p) in [("--rules", &f.data.rules), ("--items", &f.data.items)] {
         if let Some(p) = p {
-            command.push_str(&format!(" {flag} {}", p.display()));
+            command.push_str(&shell_flag(flag, p.display()));
         }
     }
     let job = Job {

@@ -44,7 +44,7 @@ impl DataFlags {
             ("--modifiers", &self.modifiers),
         ] {
             if let Some(p) = p {
-                s.push_str(&format!(" {flag} '{}'", p.display()));
+                s.push_str(&super::flags::shell_flag(flag, p.display()));
             }
         }
         s
@@ -416,9 +416,9 @@ impl FieldFlags {
     fn command(&self) -> String {
         format!(
             "--kinds {} --sizes {} --types {}{}{}",
-            self.kinds,
-            self.sizes,
-            self.types,
+            super::flags::shell_quote(&self.kinds.to_string()),
+            super::flags::shell_quote(&self.sizes.to_string()),
+            super::flags::shell_quote(&self.types.to_string()),
             if self.all_minions {
                 " --all-minions"
             } else {

@@ -116,7 +116,7 @@ fn canonical_command(j: (&FfaSettings, u64, u64, u64)) -> String {
         s.powers[1],
         s.catalogue
             .iter()
-            .map(|p| format!(" --catalogue '{p}'"))
+            .map(|p| super::flags::shell_flag("--catalogue", p))
             .collect::<String>(),
         s.strength[0],
         s.strength[1],
@@ -124,7 +124,7 @@ fn canonical_command(j: (&FfaSettings, u64, u64, u64)) -> String {
         s.capacity,
         s.power_file
             .as_ref()
-            .map(|f| format!(" --power-file '{f}'"))
+            .map(|f| super::flags::shell_flag("--power-file", f))
             .unwrap_or_default()
     )
 }

@@ -161,8 +161,8 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     let encode = encoder()?;
     let specs: Vec<String> = t.policies.iter().map(|p| p.spec()).collect();
     let command = format!(
-        "skirmish tournament tag --policies '{}' --games {} --teams {}..{} --team-size {}..{} --underworld {} --max-turns {} --seed {} --chunk-size {}",
-        specs.join(","),
+        "skirmish tournament tag --policies {} --games {} --teams {}..{} --team-size {}..{} --underworld {} --max-turns {} --seed {} --chunk-size {}",
+        super::flags::shell_quote(&specs.join(",")),
         f.games,
         t.teams[0],
         t.teams[1],

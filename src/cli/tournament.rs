@@ -179,8 +179,8 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
     )?;
     let encode = super::flags::encoder()?;
     let command = format!(
-        "skirmish tournament rumble --strategies '{}' --games {} --players {} --seed {} --chunk-size {} --max-rounds {} --capacity {}{}{}",
-        t.names.join(","),
+        "skirmish tournament rumble --strategies {} --games {} --players {} --seed {} --chunk-size {} --max-rounds {} --capacity {}{}{}",
+        super::flags::shell_quote(&t.names.join(",")),
         f.games,
         t.game.players,
         f.seed,
@@ -189,11 +189,11 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
         f.capacity,
         f.powers
             .as_ref()
-            .map(|p| format!(" --powers '{p}'"))
+            .map(|p| super::flags::shell_flag("--powers", p))
             .unwrap_or_default(),
         f.values
             .as_ref()
-            .map(|p| format!(" --values '{}'", p.display()))
+            .map(|p| super::flags::shell_flag("--values", p.display()))
             .unwrap_or_else(|| format!(" --value-precision {}", f.value_precision)),
     );
     let settings = serde_json::json!({
