@@ -627,3 +627,77 @@ fn the_recorded_command_is_valid_shell_when_a_path_holds_a_quote_and_a_space() {
     assert_eq!(dataset_files(&dir.join("again")), dataset_files(&first));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 24, item 9: `--budgets 100000000` took 1.8 GB per thread (29 GB on 16 threads) whatever
+/// the machine had. Now a run lowers its thread count to what fits in the memory available
+/// (SKIRMISH_MEMORY, else the machine's), or refuses before writing anything when not one melee
+/// fits; `clan-melee play` too.
+#[test]
+fn a_melee_too_big_for_memory_is_refused_and_threads_are_lowered_to_what_fits() {
+    let out = tmp("trust", "memory");
+    let with_limit = |limit: &str, args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+            .args(args)
+            .env("SKIRMISH_MEMORY", limit)
+            .output()
+            .unwrap()
+    };
+    let o = with_limit(
+        "1G",
+        &[
+            "tournament",
+            "clan-melee",
+            "--budgets",
+            "100000000",
+            "--melees",
+            "1",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains(
+            "a melee at budget 105000000 needs about 2.4 GB of memory and 1.0 GB is available"
+        ),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!out.exists(), "nothing written");
+    let o = with_limit("1G", &["clan-melee", "play", "--budget", "100000000"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(o.stdout.is_empty());
+    // 16 threads asked, 2 fit: the run goes on with 2, and says so.
+    let o = with_limit(
+        "60M",
+        &[
+            "tournament",
+            "clan-melee",
+            "--budgets",
+            "1000000",
+            "--melees",
+            "4",
+            "--threads",
+            "16",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("running 2 threads instead of 16"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(
+        text(&o.stdout).contains("on 2 threads"),
+        "{}",
+        text(&o.stdout)
+    );
+    let o = with_limit("lots", &["clan-melee", "play"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("SKIRMISH_MEMORY=lots: not a size"));
+    fs::remove_dir_all(&out).unwrap();
+}

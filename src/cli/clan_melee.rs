@@ -528,6 +528,9 @@ pub fn play(f: &PlayFlags) -> Result<String, String> {
         max_turns: f.max_turns,
     };
     let field = field_of(f.clans.as_deref())?;
+    let need = crate::games::clan_melee::kernel::engine::melee_bytes(&field, f.budget);
+    let what = format!("a melee at budget {}", f.budget);
+    crate::platform::memory::fit(need, 1, crate::platform::memory::available()?, &what)?;
     if f.trace {
         return Ok(trace::trace(&field, f.budget, &settings, f.seed));
     }

@@ -104,6 +104,17 @@ impl<S: Simulation> Job<'_, S> {
             Some(s) => plan.shard_chunks(s),
             None => 0..plan.chunks(),
         };
+        let threads = match self.sim.worker_memory() {
+            None => self.threads,
+            Some((bytes, what)) => {
+                let fit =
+                    super::memory::fit(bytes, self.threads, super::memory::available()?, &what)?;
+                if let Some(note) = fit.note {
+                    eprintln!("{note}");
+                }
+                fit.threads
+            }
+        };
         let mut ds = Dataset::open(
             &self.out,
             self.identity(),
@@ -115,7 +126,7 @@ impl<S: Simulation> Job<'_, S> {
             seed: self.seed,
             plan,
             chunks,
-            threads: self.threads,
+            threads,
             progress: self.progress,
         };
         let report = runner::run(self.sim, &cfg, &mut ds, encode)?;

@@ -5,6 +5,7 @@
 pub mod dataset;
 pub mod digest;
 pub mod job;
+pub mod memory;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod plan;

@@ -33,6 +33,12 @@ pub trait Simulation: Sync {
         "hits resolved"
     }
     fn worker(&self) -> Self::Worker;
+    /// The most memory one worker needs while playing any match of this simulation, and what
+    /// needs it ("a melee at budget 100000000"), when that can be large: a run lowers its thread
+    /// count to what fits, or refuses ([`super::memory::fit`]). `None`: small, never checked.
+    fn worker_memory(&self) -> Option<(u64, String)> {
+        None
+    }
     /// Plays matches `matches` under `master`. With `record`, returns one [`Table`] per
     /// [`Simulation::tables`] entry; without, only the tally (the kernel-only benchmark).
     fn play(

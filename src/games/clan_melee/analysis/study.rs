@@ -272,6 +272,19 @@ impl Simulation for ClanStudy {
         Melee::new()
     }
 
+    fn worker_memory(&self) -> Option<(u64, String)> {
+        use crate::games::clan_melee::kernel::engine::{melee_bytes, widest_budget};
+        let h = self
+            .budgets
+            .iter()
+            .map(|&b| widest_budget(b, self.wiggle))
+            .max()?;
+        self.variants
+            .iter()
+            .map(|v| (melee_bytes(&v.field, h), format!("a melee at budget {h}")))
+            .max()
+    }
+
     fn play(
         &self,
         w: &mut Melee,

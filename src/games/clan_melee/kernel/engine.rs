@@ -29,6 +29,33 @@ impl Default for Settings {
 
 pub const DEFAULT_MAX_TURNS: u32 = 100_000;
 
+/// Most bytes a worker's melee storage holds per member (participants, the roster scratch, the
+/// pair grouping). Measured 17.5 with the nine classic clans at budget 100,000,000 (1.79 GB peak
+/// for 102 million members); rounded up for allocation slack.
+pub const BYTES_PER_MEMBER: u64 = 24;
+
+/// The most memory one worker needs for a melee of `field` at budget `h`: every clan's roster
+/// built once. How many members a roster has does not depend on its draws (only their kinds do).
+pub fn melee_bytes(field: &Field, h: i32) -> u64 {
+    let mut made = Vec::new();
+    let mut rng = match_stream_rng(0, Stream::Roster);
+    let members: u64 = field
+        .clans
+        .iter()
+        .map(|c| {
+            let _ = c.build(h, &mut rng, &mut made);
+            made.len() as u64
+        })
+        .sum();
+    members.saturating_mul(BYTES_PER_MEMBER)
+}
+
+/// The largest budget the classic 5% wiggle (CM-30) makes of `base`.
+pub fn widest_budget(base: i64, wiggle: bool) -> i32 {
+    let h = if wiggle { base + base / 20 } else { base };
+    h.min(i32::MAX as i64) as i32
+}
+
 /// How a melee ended (CM-11, CM-12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum End {

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::games::clan_melee::kernel::engine::{End, Melee, Settings};
+use crate::games::clan_melee::kernel::engine::{End, Melee, Settings, melee_bytes, widest_budget};
 use crate::games::clan_melee::rules;
 use crate::games::clan_melee::simulation::rows::MeleeRows;
 use crate::games::clan_melee::state::Field;
@@ -70,6 +70,19 @@ impl Simulation for ClanTournament {
 
     fn worker(&self) -> Melee {
         Melee::new()
+    }
+
+    fn worker_memory(&self) -> Option<(u64, String)> {
+        self.budgets
+            .iter()
+            .map(|&b| {
+                let h = widest_budget(b, self.wiggle);
+                (
+                    melee_bytes(&self.field, h),
+                    format!("a melee at budget {h}"),
+                )
+            })
+            .max()
     }
 
     fn play(
