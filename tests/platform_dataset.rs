@@ -217,8 +217,8 @@ fn tables_read_back_with_polars_are_consistent_and_self_describing() {
 }
 
 /// Issue 24, item 11: every part once rewrote the whole manifest (8,000 one-match parts took
-/// 42 s). Now it is rewritten at most once a second while parts arrive and once at the end, and
-/// still lists every part.
+/// 42 s). Now, past its first 100 parts, it is rewritten at most once a second while parts
+/// arrive and once at the end, and still lists every part.
 #[test]
 fn a_run_of_many_small_parts_rewrites_its_manifest_at_most_once_a_second() {
     let sim = ffa();
@@ -229,9 +229,9 @@ fn a_run_of_many_small_parts_rewrites_its_manifest_at_most_once_a_second() {
         .unwrap();
     let secs = start.elapsed().as_secs();
     assert_eq!(report.parts_written, 2_000);
-    // Opening, one per elapsed second, the end.
+    // Opening, the first 100 parts, one per elapsed second, the end.
     assert!(
-        ds.manifest_writes() <= secs + 2,
+        ds.manifest_writes() <= 1 + 100 + secs + 1,
         "{} manifest writes in {secs} s",
         ds.manifest_writes()
     );

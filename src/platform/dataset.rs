@@ -9,10 +9,10 @@
 //!
 //! Every file is written under a temporary name and renamed when complete, and a part enters the
 //! manifest only after all its tables are renamed: a killed run leaves no truncated file under a
-//! real name, and re-running the same command resumes from the manifest. The manifest is
-//! rewritten at most once every [`MANIFEST_EVERY`] while parts arrive, and once at the end (a
-//! rewrite per part made runs of thousands of small parts quadratic): a killed run loses at most
-//! that long's parts, which a resumed run recomputes. A shard (`--shard K/N`)
+//! real name, and re-running the same command resumes from the manifest. Once the manifest lists
+//! [`MANIFEST_SMALL`] parts it is rewritten at most once every [`MANIFEST_EVERY`] while parts
+//! arrive, and once at the end (a rewrite per part made runs of thousands of small parts
+//! quadratic): a killed run loses at most that long's parts, which a resumed run recomputes. A shard (`--shard K/N`)
 //! records its parts in `manifest-shard-K-of-N.json` instead, so machines sharing the folder never
 //! write the same file; a later run without `--shard` takes their parts over and writes
 //! `manifest.json`.
@@ -28,6 +28,8 @@ use super::tally::Tally;
 
 /// How often, at most, a run rewrites its manifest while parts arrive.
 pub const MANIFEST_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+/// Parts up to which the manifest is rewritten with every part (it is small: cheap to write).
+pub const MANIFEST_SMALL: usize = 100;
 
 /// Bumped when the layout or the meaning of a manifest field changes.
 pub const FORMAT: &str = "skirmish-dataset/1";
@@ -463,7 +465,9 @@ impl Dataset {
             .partition_point(|p| p.part < record.part);
         self.manifest.parts.insert(at, record);
         self.unwritten += 1;
-        if self.last_write.elapsed() >= MANIFEST_EVERY {
+        if self.manifest.parts.len() <= MANIFEST_SMALL
+            || self.last_write.elapsed() >= MANIFEST_EVERY
+        {
             self.write_manifest()?;
         }
         Ok(())
