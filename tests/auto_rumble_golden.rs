@@ -393,7 +393,7 @@ fn sample_trace_matches_the_golden_playthrough_file() {
     let o = Kernel::new(sc.capacity).run(&lineup.builds, &ini, sc.max_rounds, &mut t);
     t.finish(o.winner, o.rounds, o.capped);
     let golden = std::fs::read_to_string("tests/golden/sample-round-1.trace.jsonl").unwrap();
-    assert_eq!(t.out, golden);
+    assert_eq!(t.out.finish(), golden);
     assert!(
         golden.starts_with("{\"round\":1,\"team\":\"Alice\",\"hero\":\"Alice\",\"energy\":118}\n")
     );

@@ -701,3 +701,58 @@ fn a_melee_too_big_for_memory_is_refused_and_threads_are_lowered_to_what_fits() 
     assert!(text(&o.stderr).contains("SKIRMISH_MEMORY=lots: not a size"));
     fs::remove_dir_all(&out).unwrap();
 }
+
+/// Issue 24, item 10: `--narrate` and `--trace` built their whole text in memory (2.6 GB, then
+/// an abort with nothing printed). Now they are written as the battle goes: a battle of 1,000
+/// heroes told at about 400 MB runs in a few MB, and closing the pipe (`| head`) ends it quietly.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_long_narration_is_streamed_in_bounded_memory_and_a_closed_pipe_ends_it_quietly() {
+    use std::io::Read;
+    let dir = tmp("trust", "stream");
+    fs::create_dir_all(&dir).unwrap();
+    let mut toml = String::from("[battle]\nmax_rounds = 1000\n");
+    for i in 0..1000 {
+        toml.push_str(&format!(
+            "\n[[hero]]\nname = \"H{i}\"\ncoins = -30\npowers = [{{ name = \"Cosmic Shield\", strength = 30 }}]\norder = [\"Attack\"]\n"
+        ));
+    }
+    let file = dir.join("crowd.toml");
+    fs::write(&file, toml).unwrap();
+    let f = file.to_str().unwrap();
+    for args in [
+        vec!["rumble", "play", f, "--narrate"],
+        vec![
+            "rumble",
+            "play",
+            f,
+            "--narrate",
+            "--powers",
+            "experiments/powers/sample.toml",
+        ],
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = vec![0u8; 16 << 20];
+        stdout.read_exact(&mut first).unwrap();
+        assert!(String::from_utf8_lossy(&first[..200]).starts_with("H0 enters with"));
+        // Its peak memory so far, with 16 MB of a ~400 MB narration told.
+        let status = fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+        let peak_kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap();
+        assert!(peak_kb < 100_000, "{args:?}: peak {peak_kb} kB");
+        drop(stdout);
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{args:?}: {:?}", o.status);
+        assert!(o.stderr.is_empty(), "{}", text(&o.stderr));
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -531,17 +531,15 @@ pub fn play(f: &PlayFlags) -> Result<String, String> {
     let need = crate::games::clan_melee::kernel::engine::melee_bytes(&field, f.budget);
     let what = format!("a melee at budget {}", f.budget);
     crate::platform::memory::fit(need, 1, crate::platform::memory::available()?, &what)?;
-    if f.trace {
-        return Ok(trace::trace(&field, f.budget, &settings, f.seed));
-    }
-    let text = trace::narrate(&field, f.budget, &settings, f.seed);
-    if f.narrate {
-        return Ok(text);
-    }
-    // Without --narrate: the fielded clans and the verdict, not every turn.
-    let mut lines: Vec<&str> = text.lines().collect();
-    lines.retain(|l| !l.starts_with("Turn ") && !l.starts_with("  ("));
-    Ok(lines.join("\n") + "\n")
+    // Without --narrate: the fielded clans and the verdict, not every turn. Told as the melee
+    // goes (streamed: any number of turns in bounded memory).
+    let how = match (f.trace, f.narrate) {
+        (true, _) => trace::Telling::Trace,
+        (_, true) => trace::Telling::Narration,
+        _ => trace::Telling::Verdict,
+    };
+    let out = crate::platform::sink::Sink::stdout();
+    Ok(trace::tell(&field, f.budget, &settings, f.seed, how, out).finish())
 }
 
 /// `skirmish clan-melee check FILE`: the clan compiled, and what it fields at a range of budgets.

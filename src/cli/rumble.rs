@@ -9,6 +9,7 @@ use clap::Args;
 use crate::games::auto_rumble::input::scenario::{self, Scenario};
 use crate::games::auto_rumble::trace::hand::{JsonTrace, Narrator, Silent};
 use crate::games::auto_rumble::{EndReason, Kernel, Lineup, Outcome, rules};
+use crate::platform::sink::Sink;
 use crate::rng::{Stream, stream_rng};
 
 #[derive(Args, Debug)]
@@ -53,19 +54,23 @@ pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
     let initiative = lineup.initiatives(&mut stream_rng(sc.seed, 0, Stream::Initiative));
     let mut kernel = Kernel::new(sc.capacity);
 
+    // A trace or a narration is streamed as the battle goes (any length, bounded memory).
     if args.trace {
-        let mut t = JsonTrace::new(&lineup.names);
+        let mut t = JsonTrace::writing_to(&lineup.names, Sink::stdout());
         let o = kernel.run(&lineup.builds, &initiative, sc.max_rounds, &mut t);
         t.finish(o.winner, o.rounds, o.capped);
-        return Ok(t.out);
+        return Ok(t.out.finish());
     }
     let mut text = header(&lineup, &initiative);
     if args.narrate {
-        let mut n = Narrator::new(&lineup.names);
+        let mut out = Sink::stdout();
+        out.push_str(&text);
+        let mut n = Narrator::writing_to(&lineup.names, out);
         let o = kernel.run(&lineup.builds, &initiative, sc.max_rounds, &mut n);
-        text.push_str(&n.out);
-        text.push('\n');
-        text.push_str(&verdict(&lineup, &o, &kernel));
+        let mut out = n.out;
+        out.push('\n');
+        out.push_str(&verdict(&lineup, &o, &kernel));
+        return Ok(out.finish());
     } else {
         let o = kernel.run(&lineup.builds, &initiative, sc.max_rounds, &mut Silent);
         text.push_str(&verdict(&lineup, &o, &kernel));
@@ -78,9 +83,10 @@ pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
 /// effects on other heroes work too; `--narrate` tells it from the reference's events
 /// ([`crate::games::auto_rumble::trace::data`]).
 fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<String, String> {
-    use crate::games::auto_rumble::powers::catalogue::{Catalogue, NO_CLAUSE};
+    use crate::games::auto_rumble::powers::catalogue::Catalogue;
     use crate::games::auto_rumble::reference::data;
-    use crate::games::auto_rumble::trace::hand::{Names, json_str};
+    use crate::games::auto_rumble::trace::data::{Event, Renderer};
+    use crate::games::auto_rumble::trace::hand::json_str;
     let cat = Catalogue::new(
         crate::games::auto_rumble::powers::file::load(powers).map_err(|e| e.to_string())?,
     );
@@ -98,36 +104,54 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
     let initiative = sc.initiatives(&mut stream_rng(sc.seed, 0, Stream::Initiative));
     let builds: Vec<_> = sc.heroes.iter().map(|h| h.loadout).collect();
     let team_names: Vec<String> = sc.heroes.iter().map(|h| h.name.clone()).collect();
-    let (r, events) = if args.narrate {
-        data::play_narrated(&cat, &builds, &initiative, sc.max_rounds, sc.capacity)
+    // The heroes as they enter, before the battle (a trace has no header).
+    let mut text = Sink::stdout();
+    if !args.trace {
+        text.push_str(&entering(&cat, &sc, &initiative));
+    }
+    // A narration or a trace is told as the battle goes (any length, bounded memory).
+    let mut renderer = Renderer::new(&cat, &team_names);
+    let r = if args.narrate || args.trace {
+        let mut on = |e: Event| {
+            if !args.trace {
+                renderer.event(&e, &mut text);
+                return;
+            }
+            renderer.follow(&e);
+            if let Event::RoundEnd { round, heroes } = &e {
+                let names = renderer.names();
+                for &(id, energy) in heroes {
+                    let team = json_str(&team_names[names.team_of(id) as usize]);
+                    let _ = writeln!(
+                        text,
+                        "{{\"round\":{round},\"team\":{team},\"hero\":{},\"energy\":{energy}}}",
+                        json_str(names.get(id))
+                    );
+                }
+            }
+        };
+        data::play_narrated(
+            &cat,
+            &builds,
+            &initiative,
+            sc.max_rounds,
+            sc.capacity,
+            &mut on,
+        )
     } else {
         let r = data::play(&cat, &builds, &initiative, sc.max_rounds, sc.capacity);
-        (r, Vec::new())
+        for b in &r.births {
+            renderer.follow(&Event::Born {
+                parent: b.parent,
+                parent_energy: 0,
+                id: b.id,
+                energy: 0,
+                summon: b.summon.clone(),
+            });
+        }
+        r
     };
-    let mut names = Names::new(&team_names);
-    let mut births = r.births.iter().peekable();
-    let mut trace = String::new();
-    for (k, round) in r.rounds.iter().enumerate() {
-        let k = k as u32 + 1;
-        while let Some(b) = births.peek() {
-            if b.round > k {
-                break;
-            }
-            match &b.summon {
-                None => names.split(b.parent, b.id),
-                Some(s) => names.summoned(b.parent, b.id, s),
-            }
-            births.next();
-        }
-        for &(id, energy) in round {
-            let team = json_str(&team_names[names.team_of(id) as usize]);
-            let _ = writeln!(
-                trace,
-                "{{\"round\":{k},\"team\":{team},\"hero\":{},\"energy\":{energy}}}",
-                json_str(names.get(id))
-            );
-        }
-    }
+    let names = renderer.names();
     let o = r.outcome;
     if args.trace {
         let winner = o
@@ -135,12 +159,54 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
             .map_or("null".to_string(), |t| json_str(&team_names[t as usize]));
         let capped = if o.capped { ",\"capped\":true" } else { "" };
         let _ = writeln!(
-            trace,
+            text,
             "{{\"winner\":{winner},\"rounds\":{}{capped}}}",
             o.rounds
         );
-        return Ok(trace);
+        return Ok(text.finish());
     }
+    if args.narrate {
+        text.push('\n');
+    }
+    let alive = |t: u16| {
+        r.rounds.last().map_or(0, |last| {
+            last.iter()
+                .filter(|(id, _)| names.team_of(*id) == t)
+                .count()
+        })
+    };
+    let how = match o.end {
+        EndReason::Elimination => "",
+        EndReason::RoundLimit => " (round limit: most Energy, then initiative)",
+        EndReason::PowerWin => " (a power's win)",
+    };
+    match o.winner {
+        Some(t) => {
+            let _ = writeln!(
+                text,
+                "{} wins after {} rounds{how}, with {} hero(es) alive.",
+                team_names[t as usize],
+                o.rounds,
+                alive(t)
+            );
+        }
+        None => {
+            let _ = writeln!(text, "Draw after {} rounds{how}.", o.rounds);
+        }
+    }
+    if o.capped {
+        text.push_str("Capped: at least one copy was not created for lack of capacity (AR-15).\n");
+    }
+    Ok(text.finish())
+}
+
+/// Each hero as it enters: Energy, attack, initiative, powers and use order.
+fn entering(
+    cat: &crate::games::auto_rumble::powers::catalogue::Catalogue,
+    sc: &scenario::DataScenario,
+    initiative: &[f64],
+) -> String {
+    use crate::games::auto_rumble::powers::catalogue::NO_CLAUSE;
     let mut text = String::new();
     for (t, h) in sc.heroes.iter().enumerate() {
         let l = &h.loadout;
@@ -177,44 +243,7 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
             order.join(", ")
         );
     }
-    if args.narrate {
-        text.push_str(&crate::games::auto_rumble::trace::data::render(
-            &cat,
-            &team_names,
-            &events,
-        ));
-        text.push('\n');
-    }
-    let alive = |t: u16| {
-        r.rounds.last().map_or(0, |last| {
-            last.iter()
-                .filter(|(id, _)| names.team_of(*id) == t)
-                .count()
-        })
-    };
-    let how = match o.end {
-        EndReason::Elimination => "",
-        EndReason::RoundLimit => " (round limit: most Energy, then initiative)",
-        EndReason::PowerWin => " (a power's win)",
-    };
-    match o.winner {
-        Some(t) => {
-            let _ = writeln!(
-                text,
-                "{} wins after {} rounds{how}, with {} hero(es) alive.",
-                team_names[t as usize],
-                o.rounds,
-                alive(t)
-            );
-        }
-        None => {
-            let _ = writeln!(text, "Draw after {} rounds{how}.", o.rounds);
-        }
-    }
-    if o.capped {
-        text.push_str("Capped: at least one copy was not created for lack of capacity (AR-15).\n");
-    }
-    Ok(text)
+    text
 }
 
 /// `--seed`, `--max-rounds` and `--capacity` over the scenario's own settings.

@@ -10,5 +10,6 @@ pub mod memory;
 pub mod parquet;
 pub mod plan;
 pub mod runner;
+pub mod sink;
 pub mod table;
 pub mod tally;

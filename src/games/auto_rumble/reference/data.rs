@@ -132,8 +132,8 @@ struct Battle<'a> {
     everyone_only: Option<Target>,
     /// Heroes at Energy <= 0 whose elimination is not settled yet (AR-52).
     dying: usize,
-    /// What happened, when narrating (`play_narrated`).
-    log: Option<Vec<Event>>,
+    /// Told what happens, when narrating (`play_narrated`).
+    log: Option<&'a mut dyn FnMut(Event)>,
 }
 
 /// Plays one battle. `initiative[t]` is team `t`'s initiative.
@@ -144,36 +144,33 @@ pub fn play(
     max_rounds: u32,
     capacity: usize,
 ) -> Replay {
-    play_logged(cat, builds, initiative, max_rounds, capacity, None).0
+    play_logged(cat, builds, initiative, max_rounds, capacity, None)
 }
 
-/// Plays one battle and reports every event, for [`crate::games::auto_rumble::trace::data::render`].
+/// Plays one battle, telling `on` every event as it happens (for
+/// [`crate::games::auto_rumble::trace::data::Renderer`]), so a battle of any length is told in
+/// bounded memory: the returned replay keeps only the last round and no births (the events
+/// carry every round's Energies and every birth).
 pub fn play_narrated(
     cat: &Catalogue,
     builds: &[Loadout],
     initiative: &[f64],
     max_rounds: u32,
     capacity: usize,
-) -> (Replay, Vec<Event>) {
-    let (r, log) = play_logged(
-        cat,
-        builds,
-        initiative,
-        max_rounds,
-        capacity,
-        Some(Vec::new()),
-    );
-    (r, log.unwrap_or_default())
+    on: &mut dyn FnMut(Event),
+) -> Replay {
+    play_logged(cat, builds, initiative, max_rounds, capacity, Some(on))
 }
 
-fn play_logged(
-    cat: &Catalogue,
+fn play_logged<'a>(
+    cat: &'a Catalogue,
     builds: &[Loadout],
     initiative: &[f64],
     max_rounds: u32,
     capacity: usize,
-    log: Option<Vec<Event>>,
-) -> (Replay, Option<Vec<Event>>) {
+    log: Option<&'a mut dyn FnMut(Event)>,
+) -> Replay {
+    let narrated = log.is_some();
     let mut order: Vec<usize> = (0..builds.len()).collect();
     // AR-6: highest initiative first; the stable sort keeps roster order among equals.
     order.sort_by(|&a, &b| initiative[b].partial_cmp(&initiative[a]).unwrap());
@@ -254,6 +251,11 @@ fn play_logged(
         if b.won.is_none() {
             b.phase(When::RoundEnd);
         }
+        if narrated {
+            // The events carry every round: keep only the last (bounded memory).
+            rounds.clear();
+            b.births.clear();
+        }
         if b.won.is_some() {
             rounds.push(b.snapshot());
             b.log_round_end();
@@ -304,7 +306,7 @@ fn play_logged(
             .find(|h| h.energy > 0 && h.side == Side::Team)
             .map(|h| h.team as u16)
     };
-    let replay = Replay {
+    Replay {
         outcome: Outcome {
             winner,
             rounds: b.round as u32,
@@ -315,8 +317,7 @@ fn play_logged(
         },
         rounds,
         births: b.births,
-    };
-    (replay, b.log)
+    }
 }
 
 /// Whether two heroes fight each other (AR-1, AR-42, AR-60): heroes of different teams do; a
@@ -408,9 +409,11 @@ fn round_limit_winner(heroes: &[Hero], initiative: &[f64]) -> Option<u16> {
 impl Battle<'_> {
     /// Records an event when narrating; builds nothing otherwise.
     fn log(&mut self, e: impl FnOnce(&Self) -> Event) {
-        if let Some(mut log) = self.log.take() {
-            log.push(e(self));
-            self.log = Some(log);
+        if self.log.is_some() {
+            let event = e(self);
+            if let Some(on) = self.log.as_mut() {
+                on(event);
+            }
         }
     }
 

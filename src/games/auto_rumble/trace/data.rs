@@ -116,11 +116,42 @@ fn phrase(when: When) -> &'static str {
     }
 }
 
-/// The narration of `events`, with `team_names` for the heroes that entered.
-pub fn render(cat: &Catalogue, team_names: &[String], events: &[Event]) -> String {
-    let mut names = Names::new(team_names);
-    let mut out = String::new();
-    for e in events {
+/// Tells a battle's events one at a time as they happen, keeping the heroes' names as they
+/// change; `team_names` are the heroes that entered.
+pub struct Renderer<'a> {
+    cat: &'a Catalogue,
+    names: Names,
+}
+
+impl<'a> Renderer<'a> {
+    pub fn new(cat: &'a Catalogue, team_names: &[String]) -> Renderer<'a> {
+        Renderer {
+            cat,
+            names: Names::new(team_names),
+        }
+    }
+
+    /// The heroes' names after the events told so far.
+    pub fn names(&self) -> &Names {
+        &self.names
+    }
+
+    /// Keeps the names up to date with `e` without telling it (for a trace).
+    pub fn follow(&mut self, e: &Event) {
+        if let Event::Born {
+            parent, id, summon, ..
+        } = e
+        {
+            match summon {
+                Some(what) => self.names.summoned(*parent, *id, what),
+                None => self.names.split(*parent, *id),
+            }
+        }
+    }
+
+    /// Tells `e` into `out`.
+    pub fn event(&mut self, e: &Event, out: &mut impl Write) {
+        let (cat, names) = (self.cat, &mut self.names);
         let n = |h: &HeroId| names.get(*h).to_string();
         match e {
             Event::RoundStart { round, alive } => {
@@ -187,7 +218,7 @@ pub fn render(cat: &Catalogue, team_names: &[String], events: &[Event]) -> Strin
                 if *dodged {
                     s.push_str(": dodged.");
                     let _ = writeln!(out, "{s}");
-                    continue;
+                    return;
                 }
                 let mut parts = Vec::new();
                 if *reduced > 0 {
@@ -314,5 +345,4 @@ pub fn render(cat: &Catalogue, team_names: &[String], events: &[Event]) -> Strin
             }
         }
     }
-    out
 }

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use crate::games::auto_rumble::input::roster::UseItem;
 use crate::games::auto_rumble::state::{HeroId, RoundView};
+use crate::platform::sink::Sink;
 
 /// How one hit resolved (AR-5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,15 +144,21 @@ impl Names {
 pub struct JsonTrace {
     names: Names,
     team_names: Vec<String>,
-    pub out: String,
+    pub out: Sink,
 }
 
 impl JsonTrace {
+    /// Kept in memory ([`Sink::finish`] gives the text).
     pub fn new(team_names: &[String]) -> JsonTrace {
+        JsonTrace::writing_to(team_names, Sink::memory())
+    }
+
+    /// Written into `out` (e.g. streamed to stdout) as the battle goes.
+    pub fn writing_to(team_names: &[String], out: Sink) -> JsonTrace {
         JsonTrace {
             names: Names::new(team_names),
             team_names: team_names.to_vec(),
-            out: String::new(),
+            out,
         }
     }
 
@@ -198,15 +205,21 @@ pub struct Narrator {
     names: Names,
     /// This round's budget per hero id, from the plan event, for "spends 10 (out of 118)".
     budget: std::collections::HashMap<HeroId, i32>,
-    pub out: String,
+    pub out: Sink,
 }
 
 impl Narrator {
+    /// Kept in memory ([`Sink::finish`] gives the text).
     pub fn new(team_names: &[String]) -> Narrator {
+        Narrator::writing_to(team_names, Sink::memory())
+    }
+
+    /// Written into `out` (e.g. streamed to stdout) as the battle goes.
+    pub fn writing_to(team_names: &[String], out: Sink) -> Narrator {
         Narrator {
             names: Names::new(team_names),
             budget: Default::default(),
-            out: String::new(),
+            out,
         }
     }
 

@@ -118,6 +118,8 @@ pub struct Outcome {
 /// and traces listen here, the engine does not know who.
 pub trait TurnHook {
     const ENABLED: bool;
+    /// The clans as fielded (members, hp, disqualifications), before the first turn.
+    fn fielded(&mut self, _clans: &[ClanResult]) {}
     fn turn_end(&mut self, turn: u32, survivors: &[u32], hp: &[i32]);
 }
 
@@ -355,6 +357,9 @@ impl Melee {
         let mut roster_rng = match_stream_rng(seed, Stream::Roster);
         let mut rng = match_stream_rng(seed, Stream::Battle);
         let mut clans = self.setup(field, h, &mut roster_rng);
+        if H::ENABLED {
+            hook.fielded(&clans);
+        }
         let participants = self.p.len() as u32;
         // CM-8: "clans in play" starts at the field's size, so at least one turn runs.
         let mut in_play = field.clans.len();
