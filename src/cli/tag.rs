@@ -12,6 +12,7 @@ use crate::games::elemental_tag::rules::Settings;
 use crate::games::elemental_tag::simulation::tournament::{TagTournament, summary};
 use crate::games::elemental_tag::trace::{JsonTrace, Narrator};
 use crate::platform::job::Job;
+use crate::platform::sink::Sink;
 
 /// The shipped example, built in so `skirmish tag play` needs no file.
 pub const SMALL: &str = include_str!("../../experiments/tag/small.toml");
@@ -45,21 +46,25 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
     let g = load(a.file.as_deref())?;
     let seed = a.seed.unwrap_or(g.seed);
     let mut game = Game::new();
+    // A trace or a narration is streamed as the game goes (any length, bounded memory).
     if a.trace {
-        let mut t = JsonTrace::default();
+        let mut t = JsonTrace {
+            out: Sink::stdout(),
+        };
         let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut t);
         t.finish(&o);
-        return Ok(t.out);
+        return Ok(t.out.finish());
     }
     let mut n = Narrator::with_signups(&g.teams, &g.signups);
     if a.narrate {
+        n.out = Sink::stdout();
         let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut n);
         n.finish(&o);
-        return Ok(n.out);
+        return Ok(n.out.finish());
     }
     let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut Silent);
     n.finish(&o);
-    Ok(n.out)
+    Ok(n.out.finish())
 }
 
 /// `skirmish tag check FILE`.

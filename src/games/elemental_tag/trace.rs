@@ -9,6 +9,7 @@ use crate::games::elemental_tag::kernel::engine::{
     Action, End, Game, Outcome, Signup, TeamSpec, TurnHook,
 };
 use crate::games::elemental_tag::rules::DIR_NAMES;
+use crate::platform::sink::Sink;
 
 /// The map's mark for player `i`: A..Z, then a..z, then digits, then `#`.
 pub fn mark(i: usize) -> char {
@@ -22,7 +23,8 @@ pub struct Narrator<'a> {
     pub names: Vec<&'a str>,
     /// Team names by index, grown as team actions make teams.
     team_names: Vec<String>,
-    pub out: String,
+    /// Where the telling goes (in memory unless the caller streams it).
+    pub out: Sink,
 }
 
 impl<'a> Narrator<'a> {
@@ -41,7 +43,7 @@ impl<'a> Narrator<'a> {
             teams,
             names,
             team_names: teams.iter().map(|t| t.name.clone()).collect(),
-            out: String::new(),
+            out: Sink::memory(),
         }
     }
 
@@ -294,7 +296,8 @@ impl TurnHook for Narrator<'_> {
 /// JSON Lines: one object per turn, then the result.
 #[derive(Default)]
 pub struct JsonTrace {
-    pub out: String,
+    /// Where the lines go (in memory unless the caller streams it).
+    pub out: Sink,
 }
 
 impl TurnHook for JsonTrace {
