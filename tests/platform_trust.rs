@@ -36,32 +36,7 @@ fn run(out: &Path, seed: &str) -> std::process::Output {
 #[test]
 fn a_second_writer_is_refused_while_the_first_holds_the_folder() {
     let out = tmp("trust", "lock");
-    let args: Vec<String> = [
-        "simulate",
-        "rumble",
-        "--matches",
-        "200000",
-        "--chunk-size",
-        "1000",
-        "--threads",
-        "1",
-        "--quiet",
-        "--out",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .chain([out.display().to_string()])
-    .collect();
-    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
-        .args(&args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = std::time::Instant::now();
-    while !out.join("manifest.json").exists() && start.elapsed().as_secs() < 60 {
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    let mut first = start_long_run(&out, &[], "manifest.json");
     let o = run(&out, "43");
     first.kill().unwrap();
     first.wait().unwrap();
@@ -456,10 +431,9 @@ fn a_shard_sweeps_only_its_own_temporary_files() {
     fs::remove_dir_all(&out).unwrap();
 }
 
-/// A long `simulate rumble` into `out` (extra flags appended), started in the background; returns
-/// once its manifest (`manifest`) exists, i.e. once it holds its locks.
-fn start_long_run(out: &Path, extra: &[&str], manifest: &str) -> std::process::Child {
-    let mut args: Vec<String> = [
+/// A long `simulate rumble` into `out` (1 thread, quiet), `extra` flags appended.
+fn long_run_args(out: &Path, extra: &[&str]) -> Vec<String> {
+    [
         "simulate",
         "rumble",
         "--matches",
@@ -474,10 +448,23 @@ fn start_long_run(out: &Path, extra: &[&str], manifest: &str) -> std::process::C
     .iter()
     .map(|s| s.to_string())
     .chain([out.display().to_string()])
-    .collect();
-    args.extend(extra.iter().map(|s| s.to_string()));
+    .chain(extra.iter().map(|s| s.to_string()))
+    .collect()
+}
+
+/// [`long_run_args`] run to its end (or its refusal).
+fn long_run(out: &Path, extra: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(long_run_args(out, extra))
+        .output()
+        .unwrap()
+}
+
+/// [`long_run_args`] started in the background; returns once its manifest (`manifest`) exists,
+/// i.e. once it holds its locks.
+fn start_long_run(out: &Path, extra: &[&str], manifest: &str) -> std::process::Child {
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
-        .args(&args)
+        .args(long_run_args(out, extra))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -495,39 +482,10 @@ fn start_long_run(out: &Path, extra: &[&str], manifest: &str) -> std::process::C
 #[test]
 fn a_whole_run_and_a_shard_run_never_write_one_folder_together() {
     let out = tmp("trust", "shard-lock");
-    let seed = ["--seed", "42"];
     // A shard first: a whole run is refused, another shard of the same run is not.
     let mut shard = start_long_run(&out, &["--shard", "0/2"], "manifest-shard-0-of-2.json");
-    let whole = skirmish(&[
-        "simulate",
-        "rumble",
-        "--matches",
-        "200000",
-        "--chunk-size",
-        "1000",
-        "--threads",
-        "1",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-        seed[0],
-        seed[1],
-    ]);
-    let other_shard = skirmish(&[
-        "simulate",
-        "rumble",
-        "--matches",
-        "200000",
-        "--chunk-size",
-        "1000",
-        "--threads",
-        "1",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-        "--shard",
-        "5/200",
-    ]);
+    let whole = long_run(&out, &["--seed", "42"]);
+    let other_shard = long_run(&out, &["--shard", "5/200"]);
     shard.kill().unwrap();
     shard.wait().unwrap();
     assert_eq!(whole.status.code(), Some(2), "{}", text(&whole.stderr));
@@ -550,21 +508,7 @@ fn a_whole_run_and_a_shard_run_never_write_one_folder_together() {
     // A whole run first: a shard run is refused.
     let out = tmp("trust", "shard-lock-2");
     let mut whole = start_long_run(&out, &[], "manifest.json");
-    let shard = skirmish(&[
-        "simulate",
-        "rumble",
-        "--matches",
-        "200000",
-        "--chunk-size",
-        "1000",
-        "--threads",
-        "1",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-        "--shard",
-        "1/2",
-    ]);
+    let shard = long_run(&out, &["--shard", "1/2"]);
     whole.kill().unwrap();
     whole.wait().unwrap();
     assert_eq!(shard.status.code(), Some(2), "{}", text(&shard.stderr));
