@@ -700,3 +700,30 @@ fn a_long_narration_is_streamed_in_bounded_memory_and_a_closed_pipe_ends_it_quie
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 24, item 11: a disk full at the start left a folder (locks, empty table folders, a
+/// half-written manifest under its temporary name) that the same command then refused as not
+/// its own. Such a folder is what a run leaves before its first manifest: the run goes on.
+#[test]
+fn a_folder_left_by_a_run_that_failed_before_its_first_manifest_is_resumed() {
+    let out = tmp("trust", "full-at-start");
+    fs::create_dir_all(out.join("matches")).unwrap();
+    fs::create_dir_all(out.join("heroes")).unwrap();
+    fs::write(out.join(".manifest.lock"), "pid 1\n").unwrap();
+    fs::write(out.join(".folder.lock"), "").unwrap();
+    fs::write(out.join(".manifest.json.manifest.tmp"), "{\"form").unwrap();
+    fs::write(out.join("matches/.part-00000.parquet.manifest.tmp"), "PAR").unwrap();
+    let o = run(&out, "42");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(parts_finished(&out), 8);
+    // A folder holding anything else is still someone else's.
+    let other = tmp("trust", "not-ours");
+    fs::create_dir_all(other.join("matches")).unwrap();
+    fs::write(other.join("matches/notes.txt"), "mine").unwrap();
+    let o = run(&other, "42");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("holds no skirmish manifest"));
+    assert_eq!(fs::read_to_string(other.join("matches/notes.txt")).unwrap(), "mine");
+    fs::remove_dir_all(&out).unwrap();
+    fs::remove_dir_all(&other).unwrap();
+}

@@ -305,11 +305,26 @@ impl Dataset {
         let lock_name = format!(".{}.lock", manifest_name.trim_end_matches(".json"));
         let mut finished: BTreeMap<u64, PartRecord> = BTreeMap::new();
         let mut rejected = Vec::new();
-        let is_lock = |p: &Path| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with('.') && n.ends_with(".lock"))
-        };
+        // What a run leaves before its first manifest is written (a full disk at the start):
+        // lock files, its own temporary files, empty table folders. Such a folder is empty.
+        fn leftover(p: &Path, depth: usize) -> bool {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let meta = match fs::symlink_metadata(p) {
+                Ok(m) => m,
+                Err(_) => return true,
+            };
+            if meta.file_type().is_file() {
+                let ours = name.starts_with(".manifest") || name.starts_with(".part-");
+                return name.starts_with('.')
+                    && (name.ends_with(".lock") || (ours && name.ends_with(".tmp")));
+            }
+            meta.file_type().is_dir()
+                && depth == 0
+                && fs::read_dir(p).is_ok_and(|d| {
+                    d.filter_map(|e| e.ok())
+                        .all(|e| leftover(&e.path(), depth + 1))
+                })
+        }
         let foreign = |dir: &Path| -> bool {
             let mut names = match fs::read_dir(dir) {
                 Ok(d) => d
@@ -318,7 +333,7 @@ impl Dataset {
                     .collect::<Vec<_>>(),
                 Err(_) => return false,
             };
-            names.retain(|p| !is_lock(p));
+            names.retain(|p| !leftover(p, 0));
             !names.is_empty() && !names.iter().any(|p| is_manifest(p))
         };
         // A folder that is someone else's is refused before anything is created in it.
@@ -344,7 +359,7 @@ impl Dataset {
             manifests.sort();
             if manifests.is_empty()
                 && fs::read_dir(dir)
-                    .map(|d| d.filter_map(|e| e.ok()).any(|e| !is_lock(&e.path())))
+                    .map(|d| d.filter_map(|e| e.ok()).any(|e| !leftover(&e.path(), 0)))
                     .unwrap_or(false)
             {
                 return Err(format!(
