@@ -723,7 +723,10 @@ fn a_folder_left_by_a_run_that_failed_before_its_first_manifest_is_resumed() {
     let o = run(&other, "42");
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("holds no skirmish manifest"));
-    assert_eq!(fs::read_to_string(other.join("matches/notes.txt")).unwrap(), "mine");
+    assert_eq!(
+        fs::read_to_string(other.join("matches/notes.txt")).unwrap(),
+        "mine"
+    );
     fs::remove_dir_all(&out).unwrap();
     fs::remove_dir_all(&other).unwrap();
 }
