@@ -30,6 +30,22 @@ impl Count {
     pub fn wilson95(&self) -> (f64, f64) {
         wilson(self.wins, self.trials, 1.959_963_984_540_054)
     }
+
+    /// `51.2% [49.8, 52.6]`: the win rate with its 95% Wilson interval, for summary tables.
+    pub fn share95(&self) -> String {
+        let (lo, hi) = self.wilson95();
+        share_cell(self.rate(), lo, hi)
+    }
+}
+
+/// `51.2% [49.8, 52.6]`: a share (a fraction) with its interval, in percent, for summary tables.
+pub fn share_cell(share: f64, lo: f64, hi: f64) -> String {
+    format!(
+        "{:5.1}% [{:4.1}, {:4.1}]",
+        100.0 * share,
+        100.0 * lo,
+        100.0 * hi
+    )
 }
 
 /// The Wilson score interval for `wins` out of `trials` at normal quantile `z`. Unlike the plain
@@ -97,6 +113,18 @@ impl Mean {
         let var = ((self.sum_sq as f64 - n * m * m) / (n - 1.0)).max(0.0);
         let half = 1.959_963_984_540_054 * (var / n).sqrt();
         (m - half, m + half)
+    }
+
+    /// `3.25 [3.10, 3.40]`: the mean with its 95% interval, for summary tables.
+    pub fn mean95(&self) -> String {
+        let (lo, hi) = self.ci95();
+        format!("{:5.2} [{:5.2}, {:5.2}]", self.mean(), lo, hi)
+    }
+
+    /// A mean of win points (win 2, draw 1) as a share with its 95% interval (`share_cell`).
+    pub fn points_share95(&self) -> String {
+        let (lo, hi) = self.ci95();
+        share_cell(0.5 * self.mean(), 0.5 * lo, 0.5 * hi)
     }
 }
 

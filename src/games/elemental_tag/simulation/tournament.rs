@@ -309,18 +309,11 @@ pub fn summary(t: &TagTournament, tally: &Tally) -> String {
         let Some(w) = tally.groups.get(WINS).and_then(|g| g.get(&l)) else {
             continue;
         };
-        let (lo, hi) = w.wilson95();
-        let sc = tally.means[SCORE][&l];
-        let (slo, shi) = sc.ci95();
         s.push_str(&format!(
-            "{l:<width$} {:>8}  {:5.1}% [{:4.1}, {:4.1}]        {:5.2} [{:5.2}, {:5.2}]  {:8.1}  {:4.1}  {:4.1} / {:4.1} / {:4.1}\n",
+            "{l:<width$} {:>8}  {}        {}  {:8.1}  {:4.1}  {:4.1} / {:4.1} / {:4.1}\n",
             thousands(w.trials),
-            100.0 * w.rate(),
-            100.0 * lo,
-            100.0 * hi,
-            sc.mean(),
-            slo,
-            shi,
+            w.share95(),
+            tally.means[SCORE][&l].mean95(),
             tally.means[SURVIVED][&l].mean(),
             tally.means[IT][&l].mean(),
             tally.means[LOST_BID][&l].mean(),
@@ -331,26 +324,20 @@ pub fn summary(t: &TagTournament, tally: &Tally) -> String {
     s.push_str("\nwin share by team (players, win share, 95% Wilson interval)\n");
     if let Some(g) = tally.groups.get(BY_SIZE) {
         for (label, c) in g {
-            let (lo, hi) = c.wilson95();
             s.push_str(&format!(
-                "  {label:<24} {:>10}  {:5.1}% [{:4.1}, {:4.1}]\n",
+                "  {label:<24} {:>10}  {}\n",
                 thousands(c.trials),
-                100.0 * c.rate(),
-                100.0 * lo,
-                100.0 * hi
+                c.share95()
             ));
         }
     }
     s.push_str("\nmean score by bid (players, mean [95%])\n");
     if let Some(g) = tally.means.get(BIDS) {
         for (label, m) in g {
-            let (lo, hi) = m.ci95();
             s.push_str(&format!(
-                "  {label:<8} {:>10}  {:5.2} [{:5.2}, {:5.2}]\n",
+                "  {label:<8} {:>10}  {}\n",
                 thousands(m.n),
-                m.mean(),
-                lo,
-                hi
+                m.mean95()
             ));
         }
     }

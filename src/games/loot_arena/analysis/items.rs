@@ -737,10 +737,8 @@ pub fn render(f: &Findings) -> String {
         s.push_str(&format!("\n  {} (best: {best})\n", class.name()));
         for (_, p, share, diff) in rows {
             s.push_str(&format!(
-                "    {p:<70} {:5.1}% [{:4.1}, {:4.1}]   {}\n",
-                100.0 * share.mean,
-                100.0 * share.lo,
-                100.0 * share.hi,
+                "    {p:<70} {}   {}\n",
+                crate::platform::tally::share_cell(share.mean, share.lo, share.hi),
                 pct(diff)
             ));
         }

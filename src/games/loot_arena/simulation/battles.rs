@@ -442,13 +442,10 @@ pub fn summary(f: &Field, tally: &Tally) -> String {
             let mut rows: Vec<_> = g.iter().collect();
             rows.sort_by(|a, b| b.1.mean().total_cmp(&a.1.mean()));
             for (label, m) in rows {
-                let (lo, hi) = m.ci95();
                 s.push_str(&format!(
-                    "  {label:<28} {:>10}  {:5.1}% [{:4.1}, {:4.1}]\n",
+                    "  {label:<28} {:>10}  {}\n",
                     thousands(m.n),
-                    50.0 * m.mean(),
-                    50.0 * lo,
-                    50.0 * hi
+                    m.points_share95()
                 ));
             }
         }
@@ -464,15 +461,12 @@ pub fn summary(f: &Field, tally: &Tally) -> String {
         ) else {
             continue;
         };
-        let (lo, hi) = k.wilson95();
         s.push_str(&format!(
-            "  {:<10} {:>12}  {:6.2}  {:5.1}% [{:4.1}, {:4.1}]\n",
+            "  {:<10} {:>12}  {:6.2}  {}\n",
             c.name(),
             thousands(d.n),
             d.mean(),
-            100.0 * k.rate(),
-            100.0 * lo,
-            100.0 * hi
+            k.share95()
         ));
     }
     s

@@ -461,18 +461,11 @@ pub fn summary(t: &RoyaleTournament, tally: &Tally) -> String {
         let Some(w) = tally.groups.get(WINS).and_then(|g| g.get(&l)) else {
             continue;
         };
-        let (lo, hi) = w.wilson95();
-        let pl = tally.means[PLACE][&l];
-        let (plo, phi) = pl.ci95();
         s.push_str(&format!(
-            "{l:<width$} {:>9}  {:5.1}% [{:4.1}, {:4.1}]  {:5.2} [{:5.2}, {:5.2}] {:8.1} {:8.2} {:6.1}\n",
+            "{l:<width$} {:>9}  {}  {} {:8.1} {:8.2} {:6.1}\n",
             thousands(w.trials),
-            100.0 * w.rate(),
-            100.0 * lo,
-            100.0 * hi,
-            pl.mean(),
-            plo,
-            phi,
+            w.share95(),
+            tally.means[PLACE][&l].mean95(),
             tally.means[SURVIVED][&l].mean(),
             tally.means[FOUGHT][&l].mean(),
             tally.means[HELD][&l].mean(),
@@ -495,13 +488,10 @@ pub fn summary(t: &RoyaleTournament, tally: &Tally) -> String {
     s.push_str("\nmean place by battles fought (players, mean [95%])\n");
     if let Some(g) = tally.means.get(PLACE_BY_BATTLES) {
         for (label, m) in g {
-            let (lo, hi) = m.ci95();
             s.push_str(&format!(
-                "  {label:<10} {:>10}  {:5.2} [{:5.2}, {:5.2}]\n",
+                "  {label:<10} {:>10}  {}\n",
                 thousands(m.n),
-                m.mean(),
-                lo,
-                hi
+                m.mean95()
             ));
         }
     }

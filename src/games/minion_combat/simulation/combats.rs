@@ -563,13 +563,10 @@ pub fn summary(f: &Field, tally: &Tally) -> String {
             let mut rows: Vec<_> = g.iter().collect();
             rows.sort_by(|a, b| b.1.mean().total_cmp(&a.1.mean()));
             for (label, m) in rows.into_iter().take(top) {
-                let (lo, hi) = m.ci95();
                 s.push_str(&format!(
-                    "  {label:<34} {:>10}  {:5.1}% [{:4.1}, {:4.1}]\n",
+                    "  {label:<34} {:>10}  {}\n",
                     thousands(m.n),
-                    50.0 * m.mean(),
-                    50.0 * lo,
-                    50.0 * hi
+                    m.points_share95()
                 ));
             }
         }
