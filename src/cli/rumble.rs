@@ -141,13 +141,9 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
     } else {
         let r = data::play(&cat, &builds, &initiative, sc.max_rounds, sc.capacity);
         for b in &r.births {
-            renderer.follow(&Event::Born {
-                parent: b.parent,
-                parent_energy: 0,
-                id: b.id,
-                energy: 0,
-                summon: b.summon.clone(),
-            });
+            renderer
+                .names_mut()
+                .born(b.parent, b.id, b.summon.as_deref());
         }
         r
     };

@@ -35,8 +35,10 @@ struct Teller<'a> {
     before: Vec<u32>,
     /// Turns passed over since the last one told.
     skipped: u32,
-    /// The latest turn passed over, kept in case it is the last (always told).
-    held: Option<(u32, Vec<u32>, Vec<i32>)>,
+    /// The latest turn passed over, kept in case it is the last (always told), with its census.
+    held: Option<u32>,
+    held_survivors: Vec<u32>,
+    held_hp: Vec<i32>,
 }
 
 fn census(field: &Field, survivors: &[u32], hp: &[i32]) -> String {
@@ -87,8 +89,12 @@ impl Teller<'_> {
             return self.out;
         }
         // The last turn is always told, after the count of those passed over before it.
-        if let Some((turn, survivors, hp)) = self.held.take() {
+        if let Some(turn) = self.held.take() {
             self.skipped -= 1;
+            let (survivors, hp) = (
+                std::mem::take(&mut self.held_survivors),
+                std::mem::take(&mut self.held_hp),
+            );
             self.turn_line(turn, &survivors, &hp, &[]);
         }
         let name = |c: Option<u8>| c.map_or("no clan", |c| field.clans[c as usize].name.as_str());
@@ -162,7 +168,11 @@ impl TurnHook for Teller<'_> {
                     self.turn_line(turn, survivors, hp, &fallen);
                 } else {
                     self.skipped += 1;
-                    self.held = Some((turn, survivors.to_vec(), hp.to_vec()));
+                    self.held = Some(turn);
+                    self.held_survivors.clear();
+                    self.held_survivors.extend_from_slice(survivors);
+                    self.held_hp.clear();
+                    self.held_hp.extend_from_slice(hp);
                 }
             }
         }
@@ -194,6 +204,8 @@ pub fn tell(
         before: Vec::new(),
         skipped: 0,
         held: None,
+        held_survivors: Vec::new(),
+        held_hp: Vec::new(),
     };
     let o = Melee::new().play_observed(field, h, settings, seed, &mut teller);
     teller.finish(&o)

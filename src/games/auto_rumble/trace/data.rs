@@ -136,16 +136,18 @@ impl<'a> Renderer<'a> {
         &self.names
     }
 
+    /// The names, to follow births known otherwise (a replay's).
+    pub fn names_mut(&mut self) -> &mut Names {
+        &mut self.names
+    }
+
     /// Keeps the names up to date with `e` without telling it (for a trace).
     pub fn follow(&mut self, e: &Event) {
         if let Event::Born {
             parent, id, summon, ..
         } = e
         {
-            match summon {
-                Some(what) => self.names.summoned(*parent, *id, what),
-                None => self.names.split(*parent, *id),
-            }
+            self.names.born(*parent, *id, summon.as_deref());
         }
     }
 

@@ -103,6 +103,14 @@ impl Names {
     }
 
     /// Names a summoned hero (AR-36) after its summoner: "Bob's Worshippers".
+    /// A hero joined after `parent`: a copy (`summon` None) or a summon of that name.
+    pub fn born(&mut self, parent: HeroId, id: HeroId, summon: Option<&str>) {
+        match summon {
+            Some(what) => self.summoned(parent, id, what),
+            None => self.split(parent, id),
+        }
+    }
+
     pub fn summoned(&mut self, summoner: HeroId, id: HeroId, what: &str) {
         debug_assert_eq!(
             id as usize,
