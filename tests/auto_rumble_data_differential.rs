@@ -462,3 +462,176 @@ effects = [{ add_energy = "allies_alive + 2 * opponents_alive" }]
         assert_eq!(got, want.outcome, "battle {i}: general path differs");
     }
 }
+
+/// Test powers that make classes split: copies that differ from their original (a loss after the
+/// copy, a second copy after a change), a member that falls after copying, two copies a round,
+/// and clauses that read the allies' count (played hero by hero, phase::SINGLES_OUT).
+const SPLITTERS: &str = r#"
+[[power]]
+name = "Shedding"
+source = "test"
+text = "End of round, if Energy > 12: copy yourself, then lose 12 Energy."
+[[power.clause]]
+when = "round_end"
+if = "energy > 12"
+effects = ["copy_self", { add_energy = -12 }]
+
+[[power]]
+name = "Budding"
+source = "test"
+text = "End of round, if Energy > 30: copy yourself, halve your Energy, copy yourself again."
+[[power.clause]]
+when = "round_end"
+if = "energy > 30"
+effects = ["copy_self", { set_energy = "energy / 2" }, "copy_self"]
+
+[[power]]
+name = "Burnout"
+source = "test"
+text = "End of round: copy yourself, then lose 25 Energy."
+[[power.clause]]
+when = "round_end"
+effects = ["copy_self", { add_energy = -25 }]
+
+[[power]]
+name = "Rally"
+source = "test"
+text = "Start of round: +3 Defence per ally."
+[[power.clause]]
+when = "round_start"
+effects = [{ add_defence = "3 * allies_alive" }]
+
+[[power]]
+name = "Last Stand"
+source = "test"
+text = "Spend 10: +15 Defence while one opponent is left."
+[[power.clause]]
+when = "use"
+if = "opponents_alive == 1"
+cost = { spend = 10 }
+effects = [{ add_defence = 15 }]
+"#;
+
+// Classes (the data kernel's default): 20,000 Amoeba-heavy rosters, many filling small tables
+// part-way through a class, with copies that differ from their originals, members falling after
+// copying and loadouts played hero by hero: every round's Energies by hero id, copies and
+// outcome equal the data reference's and the same kernel's hero-by-hero play.
+#[test]
+fn classes_play_amoeba_heavy_rosters_as_the_reference_plays_them_hero_by_hero() {
+    use rand::seq::SliceRandom;
+    use skirmish::games::auto_rumble::powers::catalogue::default_order;
+    use skirmish::games::auto_rumble::powers::file::parse;
+    let text = format!(
+        "{}\n{SPLITTERS}",
+        include_str!("../experiments/powers/sample.toml")
+    );
+    let cat = Catalogue::new(parse(&text, "sample+splitters").unwrap());
+    let amoeba = cat.id("Amoeba").unwrap();
+    let others: Vec<u16> = (0..cat.len() as u16).filter(|&p| p != amoeba).collect();
+    let mut classes: Vec<DataKernel> = CAPACITIES.iter().map(|&c| DataKernel::new(c)).collect();
+    let mut heroes: Vec<DataKernel> = CAPACITIES
+        .iter()
+        .map(|&c| DataKernel::per_hero(c))
+        .collect();
+    let (mut capped, mut split_tests, mut ops) = (0, 0, [0u64; 2]);
+    for i in 0..20_000u64 {
+        let mut rng = stream_rng(0xC1A55, i, Stream::Roster);
+        let n = rng.random_range(2..=5);
+        let builds: Vec<Loadout> = (0..n)
+            .map(|_| {
+                let mut held = Vec::new();
+                if rng.random_bool(0.85) {
+                    held.push(Held {
+                        power: amoeba,
+                        strength: 0,
+                    });
+                }
+                for &power in &others {
+                    if rng.random_bool(0.2) {
+                        held.push(Held { power, strength: 0 });
+                    }
+                }
+                held.shuffle(&mut rng);
+                held.truncate(4);
+                let mut order = default_order(&cat, &held);
+                order.shuffle(&mut rng);
+                Loadout::compile(&cat, rng.random_range(-30..=60), &held, &order).unwrap()
+            })
+            .collect();
+        // Forced initiative ties now and then (AR-19 orders them by roster position).
+        let ini: Vec<f64> = (0..n)
+            .map(|_| rng.random_range(0..4) as f64 / 4.0)
+            .collect();
+        let k = rng.random_range(0..CAPACITIES.len());
+        let max_rounds = rng.random_range(4..=30);
+        let want = data_reference::play(&cat, &builds, &ini, max_rounds, CAPACITIES[k]);
+        let mut rec = Rounds::default();
+        let got = classes[k].run(&cat, &builds, &ini, max_rounds, &mut rec);
+        if let Some(r) =
+            (0..rec.0.len().max(want.rounds.len())).find(|&r| rec.0.get(r) != want.rounds.get(r))
+        {
+            panic!(
+                "battle {i} (capacity {}), round {}: Energies differ\n kernel: {:?}\n reference: {:?}\n{}",
+                CAPACITIES[k],
+                r + 1,
+                &rec.0[..=r.min(rec.0.len() - 1)],
+                &want.rounds[..=r.min(want.rounds.len() - 1)],
+                builds
+                    .iter()
+                    .map(|b| format!(
+                        "{:?}\n",
+                        b.clauses()
+                            .iter()
+                            .map(|c| &cat.defs[c.power as usize].name)
+                            .collect::<Vec<_>>()
+                    ))
+                    .collect::<String>()
+            );
+        }
+        assert_eq!(got, want.outcome, "battle {i}: outcomes differ");
+        let before = (classes[k].ops(), heroes[k].ops());
+        let silent = classes[k].run(&cat, &builds, &ini, max_rounds, &mut NoHook);
+        assert_eq!(silent, want.outcome, "battle {i}: silent outcome differs");
+        let by_hero = heroes[k].run(&cat, &builds, &ini, max_rounds, &mut NoHook);
+        let tested = builds.iter().any(|b| {
+            b.clauses()
+                .iter()
+                .any(|c| cat.defs[c.power as usize].source == "test")
+        });
+        if !tested {
+            ops[0] += classes[k].ops() - before.0;
+            ops[1] += heroes[k].ops() - before.1;
+        }
+        assert_eq!(
+            by_hero, want.outcome,
+            "battle {i}: hero-by-hero outcome differs"
+        );
+        for t in 0..n as u16 {
+            assert_eq!(
+                classes[k].team_alive(t),
+                heroes[k].team_alive(t),
+                "battle {i}"
+            );
+            assert_eq!(
+                classes[k].hero_energy(t as u32),
+                heroes[k].hero_energy(t as u32),
+                "battle {i}: original {t}'s Energy"
+            );
+        }
+        capped += want.outcome.capped as u32;
+        split_tests += tested as u32;
+    }
+    // The rosters reach what they are for: full tables, test powers, and (with the six alone)
+    // far fewer class operations than hero-by-hero ones.
+    assert!(capped > 2_000, "{capped} capped battles");
+    assert!(
+        split_tests > 10_000,
+        "{split_tests} battles with test powers"
+    );
+    assert!(
+        ops[1] > 3 * ops[0],
+        "the six: {} class operations, {} hero by hero",
+        ops[0],
+        ops[1]
+    );
+}

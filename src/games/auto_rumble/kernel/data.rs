@@ -8,42 +8,63 @@
 //! summons, wins) are played by [`crate::games::auto_rumble::kernel::general`], which plays every clause, also
 //! without allocating; [`play`] picks the path. tests/auto_rumble_data_differential.rs holds
 //! both to the data reference, round by round.
+//!
+//! **Classes.** A row of the table is a *class*: `count` heroes of one team alike in every piece
+//! of state, next to each other in initiative order. Nothing in the fast path singles one of
+//! them out (a loadout whose clauses could is played hero by hero, [`phase::SINGLES_OUT`]), so
+//! a class is played once: its clauses fire once, its attack lands `count` hits on each target
+//! class in one step (the arithmetic of Defence, prevention and Energy over k equal hits, and
+//! where the target falls), and Amoeba's copies join their class instead of adding rows. Copies
+//! that differ from their original (a clause changed it after the copy was made) and capacity
+//! reached part-way through a class (AR-15: members copy one after another, each as room
+//! allows) split the class as playing hero by hero would; equal neighbours merge again. What a
+//! battle reports is in heroes: hits represented, Energies per hero, copies, capacity.
+//! [`DataKernel::per_hero`] plays every hero as its own row (the yardstick of the benches).
 
 use crate::games::auto_rumble::kernel::general::GeneralKernel;
 use crate::games::auto_rumble::kernel::hand::{EndReason, Outcome};
 pub use crate::games::auto_rumble::kernel::hook::{NoHook, RoundHook, Rounds};
 use crate::games::auto_rumble::kernel::powerless;
 use crate::games::auto_rumble::powers::catalogue::{
-    Catalogue, HeldClause, Loadout, MAX_HERO_COUNTERS, NO_CLAUSE, phase,
+    Catalogue, HeldClause, Loadout, MAX_CLAUSES, MAX_HERO_COUNTERS, NO_CLAUSE, phase,
 };
 use crate::games::auto_rumble::powers::expr::Quantity;
-use crate::games::auto_rumble::powers::file::{Clause, EffectKind, Limit};
+use crate::games::auto_rumble::powers::file::{Clause, EffectKind, Limit, When};
+use crate::games::auto_rumble::powers::limits::MAX_EFFECTS;
 use crate::games::auto_rumble::rules;
 use crate::games::auto_rumble::state::{HeroId, RoundView};
 
 /// Phase bits outside the kernel's class.
 const OUTSIDE: u32 = phase::REACTION | phase::HIT_MODIFIER | phase::TARGETS_OTHERS | phase::GENERAL;
 
+/// Most copies one hero can try to make in one phase (every effect of every clause).
+const MAX_COPY_TRIES: usize = MAX_CLAUSES * MAX_EFFECTS;
+
+/// `origin` of a class that does not hold its team's original hero.
+const NO_ORIGIN: u32 = u32::MAX;
+
 /// Whether [`DataKernel`] can play these loadouts.
 pub fn in_kernel_class(builds: &[Loadout]) -> bool {
     builds.iter().all(|b| b.phases & OUTSIDE == 0)
 }
 
-/// One table of heroes: struct-of-arrays, `capacity` slots, the first `len` live.
+/// One table of classes: struct-of-arrays, `capacity` slots, the first `len` live.
 #[derive(Clone, Debug)]
 struct Table {
     energy: Vec<i32>,
     defence: Vec<i32>,
     prevention: Vec<i32>,
     team: Vec<u16>,
-    id: Vec<HeroId>,
+    /// Heroes in the class (always 1 when played hero by hero).
+    count: Vec<u32>,
+    /// Where the team's original hero stands among the class's members, or [`NO_ORIGIN`].
+    origin: Vec<u32>,
     /// This round: bit `j` set when use-order item `j` is planned (AR-3); costed powers
     /// among them (AR-9).
     plan: Vec<u16>,
     used: Vec<u8>,
-    /// This round: damage per hit of the attack, and the first hit's bonus.
+    /// This round: damage per hit of the attack.
     hit: Vec<i32>,
-    first_bonus: Vec<i32>,
     once_game: Vec<u16>,
     once_round: Vec<u16>,
     counters: Vec<[i32; MAX_HERO_COUNTERS]>,
@@ -57,11 +78,11 @@ impl Table {
             defence: vec![0; c],
             prevention: vec![0; c],
             team: vec![0; c],
-            id: vec![0; c],
+            count: vec![0; c],
+            origin: vec![NO_ORIGIN; c],
             plan: vec![0; c],
             used: vec![0; c],
             hit: vec![0; c],
-            first_bonus: vec![0; c],
             once_game: vec![0; c],
             once_round: vec![0; c],
             counters: vec![[0; MAX_HERO_COUNTERS]; c],
@@ -73,7 +94,7 @@ impl Table {
         self.energy.len()
     }
 
-    /// Appends row `i` of `from`: a copy inherits its original's state (AR-11).
+    /// Appends row `i` of `from` whole: a copy inherits everything (AR-11).
     #[inline]
     fn push_row(&mut self, from: &Table, i: usize) {
         let k = self.len;
@@ -81,36 +102,160 @@ impl Table {
         self.defence[k] = from.defence[i];
         self.prevention[k] = from.prevention[i];
         self.team[k] = from.team[i];
-        self.id[k] = from.id[i];
-        // plan, used, hit and first_bonus are this round's, read only in the action phase, which
-        // a copy born this round never takes part in (AR-11): not copied.
+        self.count[k] = from.count[i];
+        self.origin[k] = from.origin[i];
+        self.plan[k] = from.plan[i];
+        self.used[k] = from.used[i];
+        self.hit[k] = from.hit[i];
         self.once_game[k] = from.once_game[i];
         self.once_round[k] = from.once_round[i];
         self.counters[k] = from.counters[i];
         self.len = k + 1;
     }
 
-    fn view(&self) -> RoundView<'_> {
-        RoundView {
-            id: &self.id[..self.len],
-            team: &self.team[..self.len],
-            energy: &self.energy[..self.len],
+    /// Whether row `i` and row `j` of `other` hold heroes alike in every piece of state.
+    #[inline]
+    fn alike(&self, i: usize, other: &Table, j: usize) -> bool {
+        self.energy[i] == other.energy[j]
+            && self.team[i] == other.team[j]
+            && self.defence[i] == other.defence[j]
+            && self.prevention[i] == other.prevention[j]
+            && self.plan[i] == other.plan[j]
+            && self.used[i] == other.used[j]
+            && self.hit[i] == other.hit[j]
+            && self.once_game[i] == other.once_game[j]
+            && self.once_round[i] == other.once_round[j]
+            && self.counters[i] == other.counters[j]
+    }
+}
+
+/// How many copies each member of a class made in one phase, members taking their turns one
+/// after another (AR-15: a copy is made while alive heroes plus waiting copies are under
+/// capacity): the first `skip` members made none, the next `full` all `tries`, the next one
+/// `part`, every later one `tail`. (A member that falls in its turn frees its place after its
+/// copies: with no room left the first makes none and frees one, and `tail` is 1.)
+#[derive(Clone, Copy, Debug, Default)]
+struct Made {
+    members: u32,
+    tries: u32,
+    skip: u32,
+    full: u32,
+    part: u32,
+    tail: u32,
+}
+
+impl Made {
+    /// `members` alike, each trying `tries` copies with `room` places left before the first,
+    /// each falling after its copies when `fall`.
+    fn settle(members: u32, tries: u32, room: i64, fall: bool) -> Made {
+        let mut m = Made {
+            members,
+            tries,
+            ..Made::default()
+        };
+        let mut room = room;
+        if room <= 0 && fall {
+            // (Alive heroes and waiting copies never exceed capacity: room is 0 here.)
+            m.skip = 1;
+            room += 1;
+        }
+        let (c, e) = ((members - m.skip.min(members)) as i64, tries as i64);
+        if room <= 0 || e == 0 || c == 0 {
+            return m;
+        }
+        // Each member that makes all its copies uses `e` places and frees one if it falls.
+        let step = e - fall as i64;
+        let full = if room >= c * e.max(1) || (step == 0 && room >= e) {
+            c
+        } else if room < e {
+            0
+        } else {
+            ((room - e) / step + 1).min(c)
+        };
+        m.full = full as u32;
+        if full < c {
+            let left = room - full * step;
+            m.part = left.clamp(0, e) as u32;
+            // After the partial member the room is what its fall freed: one copy each.
+            m.tail = (fall && m.part > 0) as u32;
+        }
+        m
+    }
+
+    /// Copies member `j` made.
+    #[inline]
+    fn of(&self, j: u32) -> u32 {
+        if j < self.skip {
+            return 0;
+        }
+        let j = j - self.skip;
+        if j < self.full {
+            self.tries
+        } else if j == self.full {
+            self.part
+        } else {
+            self.tail
         }
     }
+
+    /// Copies made by the members before member `j`.
+    fn before(&self, j: u32) -> u32 {
+        let j = j.min(self.members).saturating_sub(self.skip);
+        if j <= self.full {
+            j * self.tries
+        } else {
+            self.full * self.tries + self.part + (j - self.full - 1) * self.tail
+        }
+    }
+
+    /// Members that made their copy number `t` (0-based): a prefix of the class.
+    fn made(&self, t: u32) -> u32 {
+        let c = self.members - self.skip.min(self.members);
+        let mut k = self.full.min(c);
+        if self.full < c {
+            k += (t < self.part) as u32 + (c - self.full - 1) * (t < self.tail) as u32;
+        }
+        k
+    }
+
+    fn total(&self) -> u32 {
+        self.before(self.members)
+    }
+}
+
+/// One class's copies of a phase, waiting to join after the phase (AR-11): `pending` rows
+/// `first..first + tries` are the copies it made, in the order made, each with how many members
+/// made it.
+#[derive(Clone, Copy, Debug)]
+struct Turn {
+    parent: u32,
+    first: u32,
+    made: Made,
+    /// The first copy's id; the rest follow in the order made (member by member).
+    id: HeroId,
 }
 
 /// Per-battle counters the phases share.
 struct Tally {
     teams_alive: u32,
     alive: u32,
+    /// Heroes in the table's rows, alive or not yet compacted away.
+    in_table: u32,
     round_deaths: u32,
     lost_energy: bool,
     hits: u64,
+    ops: u64,
     round: i32,
     heroes_at_start: i32,
     capped: bool,
     next_id: HeroId,
     copies: usize,
+    /// Classes merge (false: played hero by hero).
+    merge: bool,
+    /// The class whose turn it is: its first copy's `pending` row, and the room left when it
+    /// made that copy.
+    turn_first: usize,
+    turn_room: i64,
 }
 
 /// Scratch for battles, reused from one to the next.
@@ -118,13 +263,24 @@ struct Tally {
 pub struct DataKernel {
     front: Table,
     back: Table,
+    /// Copies made in the phase under way, by class turn ([`Turn`]).
     pending: Table,
-    pending_parent: Vec<u32>,
+    turns: Vec<Turn>,
     team_alive: Vec<u32>,
     round_deaths: Vec<u32>,
     sort: Vec<u16>,
     /// Each entered row's hit damage (AR-2), for powerless battles: their rows never move.
     hit: Vec<i32>,
+    /// Play every hero as its own row.
+    per_hero: bool,
+    /// Class operations (a class hitting a class) over every battle played, for throughput.
+    ops: u64,
+    /// Hooked battles only: every hero's id in table order, and the table expanded hero by
+    /// hero, for the hook's view.
+    ids: Vec<HeroId>,
+    ids_back: Vec<HeroId>,
+    view_team: Vec<u16>,
+    view_energy: Vec<i32>,
     /// The general path's scratch, made by the first battle that needs it.
     general: Option<Box<GeneralKernel>>,
 }
@@ -136,18 +292,39 @@ impl DataKernel {
         DataKernel {
             front: Table::with_capacity(capacity),
             back: Table::with_capacity(capacity),
-            pending: Table::with_capacity(capacity),
-            pending_parent: vec![0; capacity],
+            pending: Table::with_capacity(capacity + MAX_COPY_TRIES),
+            turns: Vec::with_capacity(capacity),
             hit: vec![0; capacity],
             team_alive: Vec::new(),
             round_deaths: Vec::new(),
             sort: Vec::new(),
+            per_hero: false,
+            ops: 0,
+            ids: Vec::new(),
+            ids_back: Vec::new(),
+            view_team: Vec::new(),
+            view_energy: Vec::new(),
             general: None,
+        }
+    }
+
+    /// The same kernel playing every hero as its own row: what the classes are measured
+    /// against (same results, one row per hero).
+    pub fn per_hero(capacity: usize) -> DataKernel {
+        DataKernel {
+            per_hero: true,
+            ..DataKernel::new(capacity)
         }
     }
 
     pub fn capacity(&self) -> usize {
         self.front.capacity()
+    }
+
+    /// Class operations (one class's attack landing on one class) over every battle this
+    /// kernel played on its fast path: the work done, where `hits` is the work represented.
+    pub fn ops(&self) -> u64 {
+        self.ops
     }
 
     /// The general path's kernel, of the same capacity (made on first use).
@@ -163,11 +340,11 @@ impl DataKernel {
     }
 
     /// Hero `id`'s Energy at the end of the last battle; `None` if it died or never entered.
-    /// (Originals have the ids of their roster positions.)
+    /// Only originals are followed (they have the ids of their roster positions).
     pub fn hero_energy(&self, id: HeroId) -> Option<i32> {
         let f = &self.front;
         (0..f.len)
-            .find(|&i| f.id[i] == id && f.energy[i] > 0)
+            .find(|&i| f.team[i] as HeroId == id && f.origin[i] != NO_ORIGIN && f.energy[i] > 0)
             .map(|i| f.energy[i])
     }
 
@@ -195,18 +372,24 @@ impl DataKernel {
         let mut tally = Tally {
             teams_alive: 0,
             alive: 0,
+            in_table: 0,
             round_deaths: 0,
             lost_energy: false,
             hits: 0,
+            ops: 0,
             round: 0,
             heroes_at_start: 0,
             capped: false,
             next_id: teams as HeroId,
             copies: 0,
+            merge: !self.per_hero && builds.iter().all(|b| b.phases & phase::SINGLES_OUT == 0),
+            turn_first: 0,
+            turn_room: 0,
         };
         let mut phases = 0u32;
         let f = &mut self.front;
         f.len = 0;
+        self.ids.clear();
         for &t in &self.sort {
             let b = &builds[t as usize];
             phases |= b.phases;
@@ -223,7 +406,9 @@ impl DataKernel {
             f.defence[k] = 0;
             f.prevention[k] = 0;
             f.team[k] = t;
-            f.id[k] = t as HeroId;
+            f.count[k] = 1;
+            f.origin[k] = 0;
+            f.used[k] = 0;
             self.hit[k] = b.damage.max(0);
             f.once_game[k] = 0;
             f.once_round[k] = 0;
@@ -231,14 +416,18 @@ impl DataKernel {
                 f.counters[k] = b.counters;
             }
             f.len = k + 1;
+            if H::ENABLED {
+                self.ids.push(t as HeroId);
+            }
             self.team_alive[t as usize] = 1;
             tally.teams_alive += 1;
             tally.alive += 1;
         }
+        tally.in_table = tally.alive;
         // AR-34: at battle start `heroes_alive` is the heroes entering.
         tally.heroes_at_start = tally.alive as i32;
         if phases & phase::BATTLE_START != 0 {
-            self.phase(cat, builds, &mut tally, |b| {
+            self.phase::<H>(cat, builds, &mut tally, |b| {
                 (&b.battle_start, b.n_battle_start)
             });
         }
@@ -260,14 +449,14 @@ impl DataKernel {
                 self.front.once_round[..n].fill(0);
             }
             if phases & phase::ROUND_START != 0 {
-                self.phase(cat, builds, &mut tally, |b| {
+                self.phase::<H>(cat, builds, &mut tally, |b| {
                     (&b.round_start, b.n_round_start)
                 });
             }
             if phases == 0 {
                 // Rounds in which every hero keeps its plan and nobody can fall end alike, so
                 // they are played together (same Energies, hits and rounds as one by one) unless
-                // a hook watches each round.
+                // a hook watches each round. (Without powers every class is one hero.)
                 let f = &mut self.front;
                 let (energy, hit) = (&mut f.energy[..f.len], &self.hit[..f.len]);
                 let damage = |i: usize| hit[i];
@@ -278,6 +467,7 @@ impl DataKernel {
                 };
                 if ahead >= 2 {
                     tally.hits += powerless::play_rounds(energy, damage, ahead);
+                    tally.ops += energy.len() as u64;
                     tally.lost_energy = true;
                     rounds += ahead - 1;
                 } else {
@@ -285,10 +475,10 @@ impl DataKernel {
                 }
             } else {
                 self.plan(cat, builds, &tally, phases);
-                self.actions(cat, builds, &mut tally);
+                self.actions::<H>(cat, builds, &mut tally);
             }
             if phases & phase::ROUND_END != 0 {
-                self.phase(cat, builds, &mut tally, |b| (&b.round_end, b.n_round_end));
+                self.phase::<H>(cat, builds, &mut tally, |b| (&b.round_end, b.n_round_end));
             }
             // AR-13, after the end-of-round powers (their copies, joined already, take part).
             quiet = if tally.lost_energy { 0 } else { quiet + 1 };
@@ -296,14 +486,14 @@ impl DataKernel {
                 quiet = 0;
                 self.stalemate(&mut tally);
             }
-            // Dead rows may stay (every phase skips Energy <= 0) until they are half the table;
-            // a hook always sees a compacted table.
-            let dead = self.front.len - tally.alive as usize;
-            if dead > 0 && (H::ENABLED || (phases != 0 && dead * 2 > self.front.len)) {
-                self.rebuild();
+            // Dead rows may stay (every phase skips Energy <= 0) until they hold half the
+            // table's heroes; a hook always sees a compacted table.
+            let dead = tally.in_table - tally.alive;
+            if dead > 0 && (H::ENABLED || (phases != 0 && dead * 2 > tally.in_table)) {
+                self.rebuild::<H>(&mut tally);
             }
             if H::ENABLED {
-                hook.round_end(rounds, self.front.view());
+                self.view_round(rounds, hook);
             }
             if tally.teams_alive <= 1 {
                 break;
@@ -317,6 +507,7 @@ impl DataKernel {
         if end == EndReason::Elimination {
             winner = (0..teams as u16).find(|&t| self.team_alive[t as usize] > 0);
         }
+        self.ops += tally.ops;
         Outcome {
             winner,
             rounds,
@@ -325,6 +516,28 @@ impl DataKernel {
             hits: tally.hits,
             survivors: tally.alive,
         }
+    }
+
+    /// The hook's view: the table expanded hero by hero.
+    fn view_round<H: RoundHook>(&mut self, round: u32, hook: &mut H) {
+        let f = &self.front;
+        self.view_team.clear();
+        self.view_energy.clear();
+        for i in 0..f.len {
+            for _ in 0..f.count[i] {
+                self.view_team.push(f.team[i]);
+                self.view_energy.push(f.energy[i]);
+            }
+        }
+        debug_assert_eq!(self.ids.len(), self.view_team.len());
+        hook.round_end(
+            round,
+            RoundView {
+                id: &self.ids,
+                team: &self.view_team,
+                energy: &self.view_energy,
+            },
+        );
     }
 
     /// A whole round when no hero holds a power ([`powerless::play_round`]).
@@ -339,26 +552,22 @@ impl DataKernel {
             &mut f.plan[..n],
             &f.team[..n],
             |i| hit[i],
-            |t| die(t, team_alive, round_deaths, tally),
+            |t| die(t, 1, team_alive, round_deaths, tally),
         );
         tally.hits += hits;
+        tally.ops += hits;
         tally.lost_energy |= lost;
     }
 
-    /// A triggered phase: each alive hero in initiative order fires its clauses from `list`, in
+    /// A triggered phase: each alive class in initiative order fires its clauses from `list`, in
     /// the order held (AR-6). Copies wait in `pending` and join after the phase (AR-11).
     #[inline]
-    fn phase(
+    fn phase<H: RoundHook>(
         &mut self,
         cat: &Catalogue,
         builds: &[Loadout],
         tally: &mut Tally,
-        list: impl Fn(
-            &Loadout,
-        ) -> (
-            &[u8; crate::games::auto_rumble::powers::catalogue::MAX_CLAUSES],
-            u8,
-        ),
+        list: impl Fn(&Loadout) -> (&[u8; MAX_CLAUSES], u8),
     ) {
         tally.copies = 0;
         self.pending.len = 0;
@@ -366,6 +575,10 @@ impl DataKernel {
         for i in 0..n {
             let b = &builds[self.front.team[i] as usize];
             let (l, k) = list(b);
+            if k == 0 || self.front.energy[i] <= 0 {
+                continue;
+            }
+            tally.turn_first = self.pending.len;
             for &c in &l[..k as usize] {
                 if self.front.energy[i] <= 0 {
                     break; // AR-5
@@ -373,9 +586,10 @@ impl DataKernel {
                 let hc = &b.clauses[c as usize];
                 self.fire(cat, b, hc, i, tally);
             }
+            self.settle_copies(i, tally);
         }
         if tally.copies > 0 {
-            self.join(tally);
+            self.join::<H>(tally);
         }
     }
 
@@ -420,13 +634,14 @@ impl DataKernel {
         }
     }
 
-    /// Fires one clause of row `i` on itself (the kernel's class).
+    /// Fires one clause of class `i` on itself (the kernel's class): once for all its members,
+    /// who are alike and would each do the same.
     fn fire(&mut self, cat: &Catalogue, b: &Loadout, hc: &HeldClause, i: usize, tally: &mut Tally) {
         let c = cat.clause(hc);
         if !self.may_fire(c, hc, i) {
             return;
         }
-        if c.when != crate::games::auto_rumble::powers::file::When::Use
+        if c.when != When::Use
             && !c
                 .conds()
                 .iter()
@@ -438,7 +653,7 @@ impl DataKernel {
             self.front.once_round[i] |= hc.bit;
             self.front.once_game[i] |= hc.bit;
         }
-        if c.when == crate::games::auto_rumble::powers::file::When::Use {
+        if c.when == When::Use {
             let burn = c.cost.burn.eval(|q| self.read(b, hc, i, tally, q));
             if burn > 0 && !self.lose(i, burn, tally) {
                 return; // AR-24: burnt out
@@ -487,17 +702,26 @@ impl DataKernel {
                     f.counters[i][hc.counter_base as usize + k as usize] = v;
                 }
                 EffectKind::CopySelf => {
-                    // AR-15: alive heroes plus copies waiting to join stay within capacity. The
-                    // copy is counted alive when it joins (`join`), not before (AR-11).
-                    if (tally.alive as usize + tally.copies) < f.capacity() {
-                        let k = tally.copies;
+                    // AR-15: alive heroes plus copies waiting to join stay within capacity.
+                    let tried = self.pending.len - tally.turn_first;
+                    let room = f.capacity() as i64 - tally.alive as i64 - tally.copies as i64;
+                    if f.count[i] == 1 {
+                        // One hero: the room as it is now (its attack may have freed some
+                        // since its last copy).
+                        if room - (tried as i64) > 0 {
+                            self.pending.push_row(f, i);
+                        } else {
+                            tally.capped = true;
+                        }
+                    } else if tried < MAX_COPY_TRIES {
+                        // The copy as it is now; how many members made it is settled when the
+                        // class's turn ends (`settle_copies`). Only a triggered phase copies a
+                        // class (phase::SINGLES_OUT), where the room changes within its turn
+                        // only by its own copies and falls.
+                        if tried == 0 {
+                            tally.turn_room = room;
+                        }
                         self.pending.push_row(f, i);
-                        self.pending.id[k] = tally.next_id;
-                        self.pending_parent[k] = i as u32;
-                        tally.copies += 1;
-                        tally.next_id += 1;
-                    } else {
-                        tally.capped = true;
                     }
                 }
                 _ => unreachable!("outside the kernel's class (in_kernel_class)"),
@@ -505,7 +729,43 @@ impl DataKernel {
         }
     }
 
-    /// An Energy loss that is not a hit (AR-29); returns whether the hero is still alive.
+    /// Ends class `i`'s turn in a phase: each of its members, in turn, made the copies the class
+    /// tried while there was room (AR-15), a member that fell in its turn freeing its place
+    /// after them. Copies nobody made are dropped.
+    fn settle_copies(&mut self, i: usize, tally: &mut Tally) {
+        let first = tally.turn_first;
+        let tries = self.pending.len - first;
+        if tries == 0 {
+            return;
+        }
+        let fell = self.front.energy[i] <= 0;
+        let c = self.front.count[i];
+        // One hero kept only the copies it made (`fire`).
+        let room = if c == 1 { i64::MAX } else { tally.turn_room };
+        let made = Made::settle(c, tries as u32, room, fell);
+        let total = made.total();
+        tally.capped |= (total as u64) < made.members as u64 * tries as u64;
+        let mut kept = 0;
+        for t in 0..tries {
+            let k = made.made(t as u32);
+            self.pending.count[first + t] = k;
+            self.pending.origin[first + t] = NO_ORIGIN;
+            kept += (k > 0) as usize;
+        }
+        self.pending.len = first + kept;
+        if total > 0 {
+            self.turns.push(Turn {
+                parent: i as u32,
+                first: first as u32,
+                made,
+                id: tally.next_id,
+            });
+            tally.copies += total as usize;
+            tally.next_id += total as HeroId;
+        }
+    }
+
+    /// An Energy loss that is not a hit (AR-29); returns whether the class is still alive.
     #[inline]
     fn lose(&mut self, i: usize, amount: i32, tally: &mut Tally) -> bool {
         let f = &mut self.front;
@@ -518,6 +778,7 @@ impl DataKernel {
         if f.energy[i] <= 0 {
             die(
                 f.team[i],
+                f.count[i],
                 &mut self.team_alive,
                 &mut self.round_deaths,
                 tally,
@@ -527,7 +788,7 @@ impl DataKernel {
         true
     }
 
-    /// AR-3, AR-33: each hero's plan from its budget after the start-of-round phase; then the
+    /// AR-3, AR-33: each class's plan from its budget after the start-of-round phase; then the
     /// attack's damage per hit with the passive bonuses whose conditions hold (AR-9, AR-25).
     fn plan(&mut self, cat: &Catalogue, builds: &[Loadout], tally: &Tally, phases: u32) {
         let n = self.front.len;
@@ -539,7 +800,6 @@ impl DataKernel {
                 self.front.plan[i] = attack_fits as u16 * first_attack_bit(b);
                 self.front.used[i] = 0;
                 self.front.hit[i] = b.damage.max(0);
-                self.front.first_bonus[i] = 0;
                 continue;
             }
             let mut budget = self.front.energy[i] as i64;
@@ -573,7 +833,6 @@ impl DataKernel {
             self.front.plan[i] = mask;
             self.front.used[i] = used;
             let mut bonus = 0i64;
-            let mut first = 0i64;
             if phases & phase::PASSIVE != 0 {
                 for hc in b.clause_list(&b.passive, b.n_passive) {
                     let c = cat.clause(hc);
@@ -585,23 +844,22 @@ impl DataKernel {
                         continue;
                     }
                     for e in c.effects() {
-                        let v = e.value.eval(|q| self.read(b, hc, i, tally, q)) as i64;
-                        match e.kind {
-                            EffectKind::AttackBonus => bonus += v,
-                            EffectKind::FirstHitBonus => first += v,
-                            _ => {}
+                        // A first-hit bonus is outside the kernel's class (phase::GENERAL).
+                        if e.kind == EffectKind::AttackBonus {
+                            bonus += e.value.eval(|q| self.read(b, hc, i, tally, q)) as i64;
                         }
                     }
                 }
             }
             self.front.hit[i] = (b.damage as i64 + bonus).clamp(0, i32::MAX as i64) as i32;
-            self.front.first_bonus[i] = first.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
         }
     }
 
-    /// The action phase: each alive hero walks its plan in initiative order (AR-6). A `use`
+    /// The action phase: each alive class walks its plan in initiative order (AR-6), its
+    /// members one after another; as none of its clauses reads what another member's attack
+    /// changes (phase::SINGLES_OUT), the class walks it once and attacks `count` times. A `use`
     /// clause skipped at planning time (its conditions or limit) is skipped here too.
-    fn actions(&mut self, cat: &Catalogue, builds: &[Loadout], tally: &mut Tally) {
+    fn actions<H: RoundHook>(&mut self, cat: &Catalogue, builds: &[Loadout], tally: &mut Tally) {
         tally.copies = 0;
         self.pending.len = 0;
         let n = self.front.len;
@@ -611,6 +869,7 @@ impl DataKernel {
             }
             let b = &builds[self.front.team[i] as usize];
             let mut mask = self.front.plan[i];
+            tally.turn_first = self.pending.len;
             while mask != 0 {
                 let j = mask.trailing_zeros() as usize;
                 mask &= mask - 1;
@@ -624,78 +883,86 @@ impl DataKernel {
                     self.fire(cat, b, &b.clauses[u as usize], i, tally);
                 }
             }
+            self.settle_copies(i, tally);
         }
         if tally.copies > 0 {
-            self.join(tally);
+            self.join::<H>(tally);
         }
     }
 
-    /// The attack of row `i`: every alive hero of the other teams, in order (AR-1, AR-5). The
-    /// first hit carries the first-hit bonus; it is split off so the main loop's damage is a
-    /// constant.
+    /// The attacks of class `i`'s members, one after another: each hits every alive hero of the
+    /// other teams, in order (AR-1, AR-5). A target class takes its `times` hits in one step:
+    /// what k equal hits take from Defence, then prevention, then Energy is what their sum takes
+    /// (each layer absorbs first), and a hero that falls takes no more hits.
     #[inline(always)]
     fn attack(&mut self, i: usize, tally: &mut Tally) {
-        let n = self.front.len;
-        let team = self.front.team[i];
-        let damage = self.front.hit[i];
-        let first = self.front.first_bonus[i];
-        let mut from = 0;
-        if first != 0 {
-            let f = &self.front;
-            match (0..n).find(|&j| f.team[j] != team && f.energy[j] > 0) {
-                None => return,
-                Some(j) => {
-                    self.hit_rows(j, j + 1, team, damage.saturating_add(first).max(0), tally);
-                    from = j + 1;
-                }
-            }
-        }
-        self.hit_rows(from, n, team, damage, tally);
-    }
-
-    /// Rows `from..to` not of `team` and alive each take a hit of `damage`: Defence absorbs
-    /// first, then prevention, then Energy (AR-5).
-    #[inline(always)]
-    fn hit_rows(&mut self, from: usize, to: usize, team: u16, damage: i32, tally: &mut Tally) {
         let f = &mut self.front;
-        // Zipped iterators: one pass over four arrays with no bounds checks.
-        let rows = f.energy[from..to]
-            .iter_mut()
-            .zip(&mut f.defence[from..to])
-            .zip(&mut f.prevention[from..to])
-            .zip(&f.team[from..to]);
+        let n = f.len;
+        let team = f.team[i];
+        let damage = f.hit[i];
+        let times = f.count[i];
         let mut hits = 0u64;
+        let mut ops = 0u64;
         let mut lost = false;
-        for (((energy, defence), prevention), &target_team) in rows {
-            let e = *energy;
-            if target_team == team || e <= 0 {
+        for j in 0..n {
+            let e = f.energy[j];
+            if f.team[j] == team || e <= 0 {
                 continue;
             }
-            hits += 1;
-            let d = *defence;
-            let by_defence = damage.min(d);
-            *defence = d - by_defence;
-            let rest = damage - by_defence;
-            if rest > 0 {
-                let p = *prevention;
-                let by_prevention = rest.min(p);
-                *prevention = p - by_prevention;
-                let to_energy = rest - by_prevention;
-                if to_energy > 0 {
-                    *energy = e - to_energy;
-                    lost = true;
-                    if e - to_energy <= 0 {
-                        die(
-                            target_team,
-                            &mut self.team_alive,
-                            &mut self.round_deaths,
-                            tally,
-                        );
+            let m = f.count[j];
+            ops += 1;
+            if times == 1 {
+                hits += m as u64;
+                let d = f.defence[j];
+                let by_defence = damage.min(d);
+                f.defence[j] = d - by_defence;
+                let rest = damage - by_defence;
+                if rest > 0 {
+                    let p = f.prevention[j];
+                    let by_prevention = rest.min(p);
+                    f.prevention[j] = p - by_prevention;
+                    let to_energy = rest - by_prevention;
+                    if to_energy > 0 {
+                        f.energy[j] = e - to_energy;
+                        lost = true;
+                        if e - to_energy <= 0 {
+                            let t = f.team[j];
+                            die(t, m, &mut self.team_alive, &mut self.round_deaths, tally);
+                        }
                     }
+                }
+                continue;
+            }
+            if damage == 0 {
+                hits += m as u64 * times as u64;
+                continue;
+            }
+            let (e, d, p, dmg) = (
+                e as i64,
+                f.defence[j] as i64,
+                f.prevention[j] as i64,
+                damage as i64,
+            );
+            // The hit that makes the sum taken from Energy reach it is the last one landing.
+            let landing = ((e + d + p + dmg - 1) / dmg).min(times as i64);
+            let sum = landing * dmg;
+            let by_defence = sum.min(d);
+            let by_prevention = (sum - by_defence).min(p);
+            let to_energy = sum - by_defence - by_prevention;
+            f.defence[j] = (d - by_defence) as i32;
+            f.prevention[j] = (p - by_prevention) as i32;
+            f.energy[j] = (e - to_energy) as i32;
+            hits += m as u64 * landing as u64;
+            if to_energy > 0 {
+                lost = true;
+                if e - to_energy <= 0 {
+                    let t = f.team[j];
+                    die(t, m, &mut self.team_alive, &mut self.round_deaths, tally);
                 }
             }
         }
         tally.hits += hits;
+        tally.ops += ops;
         tally.lost_energy |= lost;
     }
 
@@ -711,6 +978,7 @@ impl DataKernel {
             if self.front.energy[i] <= 0 {
                 die(
                     self.front.team[i],
+                    self.front.count[i],
                     &mut self.team_alive,
                     &mut self.round_deaths,
                     tally,
@@ -721,43 +989,143 @@ impl DataKernel {
 
     /// The phase's copies join: counted alive from now on (a clause later in their phase did not
     /// see them, AR-11), and placed after their originals.
-    fn join(&mut self, tally: &mut Tally) {
-        for j in 0..self.pending.len {
-            let t = self.pending.team[j] as usize;
+    fn join<H: RoundHook>(&mut self, tally: &mut Tally) {
+        for turn in &self.turns {
+            let t = self.front.team[turn.parent as usize] as usize;
             if self.team_alive[t] == 0 {
                 tally.teams_alive += 1; // the original fell after copying itself
             }
-            self.team_alive[t] += 1;
-            tally.alive += 1;
+            let total = turn.made.total();
+            self.team_alive[t] += total;
+            tally.alive += total;
         }
-        self.rebuild();
+        self.rebuild::<H>(tally);
     }
 
-    /// Drops the dead and inserts the waiting copies after their originals (AR-11).
-    fn rebuild(&mut self) {
-        let (front, back, pending) = (&self.front, &mut self.back, &self.pending);
-        let copies = pending.len;
-        back.len = 0;
-        let mut j = 0;
+    /// Drops the dead and inserts the waiting copies after their originals (AR-11), member by
+    /// member: member j of a class is followed by the copies it made. Neighbours alike merge
+    /// into one class (unless played hero by hero).
+    fn rebuild<H: RoundHook>(&mut self, tally: &mut Tally) {
+        let (front, pending) = (&self.front, &self.pending);
+        let mut out = Out {
+            rows: &mut self.back,
+            merge: tally.merge,
+        };
+        out.rows.len = 0;
+        let mut turns = self.turns.iter().peekable();
         for i in 0..front.len {
-            if front.energy[i] > 0 {
-                back.push_row(front, i);
-            }
-            while j < copies && self.pending_parent[j] as usize == i {
-                if pending.energy[j] > 0 {
-                    back.push_row(pending, j);
+            let turn = turns.next_if(|t| t.parent as usize == i);
+            let alive = front.energy[i] > 0;
+            let c = front.count[i];
+            let origin = front.origin[i];
+            let Some(turn) = turn else {
+                if alive {
+                    out.push(front, i, c, origin);
                 }
-                j += 1;
+                continue;
+            };
+            let (first, made) = (turn.first as usize, turn.made);
+            let tries = (0..made.tries).take_while(|&t| made.made(t) > 0).count();
+            let copies = first..first + tries;
+            if out.merge && alive && copies.clone().all(|j| front.alike(i, pending, j)) {
+                // Copies alike their originals (Amoeba's): the class grows in place.
+                let origin = if origin == NO_ORIGIN {
+                    NO_ORIGIN
+                } else {
+                    origin + made.before(origin)
+                };
+                out.push(front, i, c + made.total(), origin);
+                continue;
             }
+            // Member by member while members differ in what they made; then the rest at once.
+            let distinct = (made.skip + made.full + 1).min(c);
+            for j in 0..distinct {
+                if alive {
+                    out.push(front, i, 1, if origin == j { 0 } else { NO_ORIGIN });
+                }
+                for t in 0..made.of(j) as usize {
+                    out.push(pending, first + t, 1, NO_ORIGIN);
+                }
+            }
+            let rest = c - distinct;
+            if rest > 0 {
+                if alive {
+                    // The rest made no copies (a member that falls is not alive here).
+                    let o = if origin != NO_ORIGIN && origin >= distinct {
+                        origin - distinct
+                    } else {
+                        NO_ORIGIN
+                    };
+                    out.push(front, i, rest, o);
+                } else if made.tail > 0 {
+                    out.push(pending, first, rest, NO_ORIGIN);
+                }
+            }
+        }
+        if H::ENABLED {
+            self.rebuild_ids();
         }
         std::mem::swap(&mut self.front, &mut self.back);
+        tally.in_table = tally.alive;
         self.pending.len = 0;
+        self.turns.clear();
     }
 
-    /// AR-14, on the table as it stands.
+    /// The heroes' ids in the order [`DataKernel::rebuild`] leaves them (hooked battles only):
+    /// copies take ids in the order made, member by member.
+    fn rebuild_ids(&mut self) {
+        let (front, ids, out) = (&self.front, &self.ids, &mut self.ids_back);
+        out.clear();
+        let mut turns = self.turns.iter().peekable();
+        let mut at = 0;
+        for i in 0..front.len {
+            let c = front.count[i];
+            let alive = front.energy[i] > 0;
+            let turn = turns.next_if(|t| t.parent as usize == i);
+            for j in 0..c {
+                if alive {
+                    out.push(ids[at + j as usize]);
+                }
+                if let Some(t) = turn {
+                    let from = t.id + t.made.before(j) as HeroId;
+                    out.extend((0..t.made.of(j)).map(|k| from + k as HeroId));
+                }
+            }
+            at += c as usize;
+        }
+        std::mem::swap(&mut self.ids, &mut self.ids_back);
+    }
+
+    /// AR-14, on the table as it stands (classes hold the same Energies as their heroes).
     fn round_limit_winner(&self, initiative: &[f64]) -> Option<u16> {
         let f = &self.front;
         rules::round_limit_winner(&f.energy[..f.len], &f.team[..f.len], initiative)
+    }
+}
+
+/// Where [`DataKernel::rebuild`] writes: the next table, merging a row into the last one when
+/// their heroes are alike.
+struct Out<'t> {
+    rows: &'t mut Table,
+    merge: bool,
+}
+
+impl Out<'_> {
+    /// Appends `count` heroes like row `i` of `from`, the original among them at `origin`.
+    #[inline]
+    fn push(&mut self, from: &Table, i: usize, count: u32, origin: u32) {
+        let r = &mut *self.rows;
+        if self.merge && r.len > 0 && r.alike(r.len - 1, from, i) {
+            let last = r.len - 1;
+            if origin != NO_ORIGIN {
+                r.origin[last] = r.count[last] + origin;
+            }
+            r.count[last] += count;
+            return;
+        }
+        r.push_row(from, i);
+        r.count[r.len - 1] = count;
+        r.origin[r.len - 1] = origin;
     }
 }
 
@@ -767,16 +1135,17 @@ fn first_attack_bit(b: &Loadout) -> u16 {
     (b.n_uses > 0 && b.uses[0] == NO_CLAUSE) as u16
 }
 
+/// `n` heroes of `team` fall.
 #[inline(always)]
-fn die(team: u16, team_alive: &mut [u32], round_deaths: &mut [u32], tally: &mut Tally) {
+fn die(team: u16, n: u32, team_alive: &mut [u32], round_deaths: &mut [u32], tally: &mut Tally) {
     let t = team as usize;
-    team_alive[t] -= 1;
+    team_alive[t] -= n;
     if team_alive[t] == 0 {
         tally.teams_alive -= 1;
     }
-    round_deaths[t] += 1;
-    tally.round_deaths += 1;
-    tally.alive -= 1;
+    round_deaths[t] += n;
+    tally.round_deaths += n;
+    tally.alive -= n;
 }
 
 /// Plays one battle of any loadouts: the fast path when they are in its class, else the general
@@ -794,5 +1163,57 @@ pub fn play(
         kernel
             .general()
             .run(cat, builds, initiative, max_rounds, &mut NoHook)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Made;
+
+    /// AR-15 member by member: each member tries its copies while alive heroes plus waiting
+    /// copies are under capacity, then frees its place if it falls.
+    fn one_by_one(members: u32, tries: u32, room: i64, fall: bool) -> Vec<u32> {
+        let mut room = room;
+        (0..members)
+            .map(|_| {
+                let mut made = 0;
+                for _ in 0..tries {
+                    if room > 0 {
+                        room -= 1;
+                        made += 1;
+                    }
+                }
+                room += fall as i64;
+                made
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_class_makes_the_copies_its_members_would_make_one_after_another_ar_15() {
+        for members in 1..=9 {
+            for tries in 1..=4 {
+                for room in 0..=40 {
+                    for fall in [false, true] {
+                        let want = one_by_one(members, tries, room, fall);
+                        let m = Made::settle(members, tries, room, fall);
+                        let got: Vec<u32> = (0..members).map(|j| m.of(j)).collect();
+                        let case = (members, tries, room, fall);
+                        assert_eq!(got, want, "{case:?}");
+                        for j in 0..=members {
+                            assert_eq!(
+                                m.before(j),
+                                want[..j as usize].iter().sum::<u32>(),
+                                "{case:?}"
+                            );
+                        }
+                        for t in 0..tries {
+                            let k = want.iter().filter(|&&s| s > t).count() as u32;
+                            assert_eq!(m.made(t), k, "{case:?} copy {t}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -296,6 +296,9 @@ pub mod phase {
     pub const TARGETS_OTHERS: u32 = 1 << 7;
     /// Effects the hand-written fast paths cannot take (copies, taxes, locks, wins...).
     pub const GENERAL: u32 = 1 << 8;
+    /// A clause that can make two heroes of one class differ within a phase of the data
+    /// kernel's fast path (see [`singles_out`]): such loadouts are played hero by hero.
+    pub const SINGLES_OUT: u32 = 1 << 9;
 }
 
 /// A hero's compiled loadout, shared by the hero and all its copies. `repr(C)` keeps what every
@@ -556,14 +559,14 @@ impl Loadout {
             When::RoundEnd => (&mut self.round_end, &mut self.n_round_end, phase::ROUND_END),
             When::Passive => (&mut self.passive, &mut self.n_passive, phase::PASSIVE),
             When::Use => {
-                self.phases |= phase::USE | effect_bits(c);
+                self.phases |= phase::USE | effect_bits(c) | singles_out(c);
                 return;
             }
             _ => (&mut self.reactions, &mut self.n_reactions, phase::REACTION),
         };
         list[*n as usize] = i as u8;
         *n += 1;
-        self.phases |= bit | effect_bits(c);
+        self.phases |= bit | effect_bits(c) | singles_out(c);
     }
 
     /// The clauses the hero holds, in the order held.
@@ -632,6 +635,41 @@ pub fn default_order_into(cat: &Catalogue, held: &[Held], out: &mut [Use; MAX_US
         }
     }
     n
+}
+
+/// [`phase::SINGLES_OUT`] when clause `c` can make two members of a class (heroes alike in every
+/// way, next to each other in initiative order) differ in the data kernel's fast path, which
+/// plays a class once with its count. Members act one after another: in the action phase one
+/// member's attack may eliminate a hero before the next member's `use` clause reads a count of
+/// the living (or copies itself, where those eliminations change the room left, AR-15); in the
+/// triggered phases a member can eliminate only itself, which changes only its allies' count.
+fn singles_out(c: &Clause) -> u32 {
+    fn reads(c: &Clause, q: impl Fn(Quantity) -> bool + Copy) -> bool {
+        c.conds().iter().any(|k| k.reads(q))
+            || c.cost.spend.reads(q)
+            || c.cost.burn.reads(q)
+            || c.effects()
+                .iter()
+                .any(|e| e.value.reads(q) || e.cond.as_ref().is_some_and(|k| k.reads(q)))
+    }
+    let out = match c.when {
+        When::Use => {
+            reads(c, |q| {
+                matches!(
+                    q,
+                    Quantity::OpponentsAlive
+                        | Quantity::TeamsAlive
+                        | Quantity::EliminatedThisRound
+                        | Quantity::AlliesAlive
+                )
+            }) || c.effects().iter().any(|e| e.kind == EffectKind::CopySelf)
+        }
+        When::BattleStart | When::RoundStart | When::RoundEnd => {
+            reads(c, |q| q == Quantity::AlliesAlive)
+        }
+        _ => false,
+    };
+    if out { phase::SINGLES_OUT } else { 0 }
 }
 
 fn effect_bits(c: &Clause) -> u32 {
