@@ -7,9 +7,12 @@
 //! measured cost, as it is in a simulation). Workloads are fixed and seeded, so the hit count per
 //! iteration is a constant, which is what the "attacks" throughput divides by.
 //!
-//! Each workload runs twice: `battles` / `attacks` on the hand-written kernel (the six sample
-//! powers as code) and `data_battles` / `data_attacks` on the data kernel (the same six read from
-//! experiments/powers/sample.toml), so the cost of powers as data is one comparison away.
+//! Each workload runs three ways: `battles` / `attacks` on the hand-written kernel (the six
+//! sample powers as code), `data_battles` / `data_attacks` on the data kernel (the same six read
+//! from experiments/powers/sample.toml), which plays heroes alike as one class, and
+//! `data_per_hero_battles` on the same kernel playing one row per hero, so the cost of powers as
+//! data and the gain of classes are each one comparison away. "attacks" throughput counts the
+//! hits represented.
 //!
 //! `archive_6_heroes` plays rosters of all 37 archive powers (reactions, summons, effects on other
 //! heroes: outside the fast path's class) on the general kernel and on the data reference.
@@ -81,12 +84,18 @@ fn workload(
         .collect();
     let mut kernel = Kernel::new(rules::DEFAULT_CAPACITY);
     let mut dkernel = DataKernel::new(rules::DEFAULT_CAPACITY);
+    let mut per_hero = DataKernel::per_hero(rules::DEFAULT_CAPACITY);
     let mut ini = vec![0.0; 64];
     let hits = play(&mut kernel, &lineups, battles, &mut ini);
     assert_eq!(
         hits,
         play_data(&mut dkernel, &cat, &data, battles, &mut ini),
         "both kernels play the same battles"
+    );
+    assert_eq!(
+        hits,
+        play_data(&mut per_hero, &cat, &data, battles, &mut ini),
+        "classes and rows per hero play the same battles"
     );
     let mut g = c.benchmark_group(name);
     g.sample_size(samples)
@@ -98,6 +107,9 @@ fn workload(
     });
     g.bench_function("data_battles", |b| {
         b.iter(|| black_box(play_data(&mut dkernel, &cat, &data, battles, &mut ini)))
+    });
+    g.bench_function("data_per_hero_battles", |b| {
+        b.iter(|| black_box(play_data(&mut per_hero, &cat, &data, battles, &mut ini)))
     });
     g.throughput(Throughput::Elements(hits));
     g.bench_function("attacks", |b| {

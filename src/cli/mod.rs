@@ -88,7 +88,7 @@ enum Command {
         /// The dataset folder, e.g. runs/rumble-ffa.
         dir: PathBuf,
     },
-    /// Measure this machine: kernel battles/s and attacks/s on one and all threads, and the
+    /// Measure this machine: kernel battles/s, hits/s and class ops/s on one and all threads, and the
     /// end-to-end rate with Parquet writing.
     Bench {
         /// Matches per measurement.

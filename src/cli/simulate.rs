@@ -208,20 +208,24 @@ pub fn bench(matches: u64, threads: Option<usize>) -> Result<String, String> {
     };
     let mut out = format!(
         "skirmish bench: {} random Auto Rumble battles (default `simulate rumble` rosters, seed \
-         {seed}), chunks of {}\n\n{:<44} {:>8} {:>14} {:>16}\n",
+         {seed}), chunks of {}; hits/s counts the hits represented, class ops/s the \
+         operations that resolved them (one class of alike heroes hitting one class)\n\n{:<44} \
+         {:>8} {:>14} {:>16} {:>16}\n",
         thousands(matches),
         thousands(chunk),
         "workload",
         "threads",
         "battles/s",
-        "attacks/s"
+        "hits/s",
+        "class ops/s"
     );
     let mut line = |name: &str, t: usize, tally: &crate::platform::tally::Tally, secs: f64| {
         let secs = secs.max(1e-9);
         out.push_str(&format!(
-            "{name:<44} {t:>8} {:>14} {:>16}\n",
+            "{name:<44} {t:>8} {:>14} {:>16} {:>16}\n",
             thousands((tally.matches as f64 / secs) as u64),
-            thousands((tally.work as f64 / secs) as u64)
+            thousands((tally.work as f64 / secs) as u64),
+            thousands((tally.ops as f64 / secs) as u64)
         ));
         tally.matches as f64 / secs
     };

@@ -73,6 +73,10 @@ pub struct Tally {
     pub draws: u64,
     /// Work done (hits for Auto Rumble), for throughput reports.
     pub work: u64,
+    /// The operations that did it, where a kernel plays many alike at once (Auto Rumble's
+    /// classes: one class hitting one class); 0 where it does not count them. Never saved.
+    #[serde(skip)]
+    pub ops: u64,
     pub groups: BTreeMap<String, BTreeMap<String, Count>>,
     /// Integer sums to average per group and label (coins left per strategy...).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -164,6 +168,7 @@ impl Tally {
         self.matches += other.matches;
         self.draws += other.draws;
         self.work += other.work;
+        self.ops += other.ops;
         for (g, labels) in &other.groups {
             for (l, c) in labels {
                 let mine = self.count(g, l);

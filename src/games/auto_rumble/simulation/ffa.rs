@@ -346,6 +346,8 @@ struct Played {
     outcome: crate::games::auto_rumble::Outcome,
     energy: [Option<i32>; MAX_HEROES as usize],
     alive: [u32; MAX_HEROES as usize],
+    /// Class operations ([`DataKernel::ops`]).
+    ops: u64,
 }
 
 /// The rows of one chunk, column by column.
@@ -422,12 +424,15 @@ impl Ffa {
             },
             energy: [None; MAX_HEROES as usize],
             alive: [0; MAX_HEROES as usize],
+            ops: 0,
         };
         let max_rounds = self.settings.max_rounds;
         if in_kernel_class(builds) {
+            let ops = w.kernel.ops();
             p.outcome = w
                 .kernel
                 .run(&self.cat, builds, ini, max_rounds, &mut NoHook);
+            p.ops = w.kernel.ops() - ops;
             for h in 0..n {
                 p.energy[h] = w.kernel.hero_energy(h as u32);
                 p.alive[h] = w.kernel.team_alive(h as u16);
@@ -435,6 +440,8 @@ impl Ffa {
         } else {
             let g = w.kernel.general();
             p.outcome = g.run(&self.cat, builds, ini, max_rounds, &mut NoHook);
+            // One row per hero: every hit is an operation.
+            p.ops = p.outcome.hits;
             for h in 0..n {
                 p.energy[h] = g.hero_energy(h as u32);
                 // Copies count; summons (and their copies) do not.
@@ -500,6 +507,7 @@ impl Simulation for Ffa {
             let r = &*w.rosters;
             tally.matches += 1;
             tally.work += o.hits;
+            tally.ops += played.ops;
             tally.draws += o.winner.is_none() as u64;
             for h in 0..n {
                 let won = o.winner == Some(h as u16);
