@@ -307,5 +307,8 @@ fn bench_reports_kernel_and_end_to_end_rates() {
     let s = text(&o.stdout);
     assert!(s.contains("kernel only"), "{s}");
     assert!(s.contains("end to end is"), "{s}");
-    assert!(s.contains("battles/s") && s.contains("hits/s") && s.contains("class ops/s"), "{s}");
+    assert!(
+        s.contains("battles/s") && s.contains("hits/s") && s.contains("class ops/s"),
+        "{s}"
+    );
 }
