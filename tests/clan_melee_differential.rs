@@ -114,3 +114,131 @@ fn pairs_resolved_grouped_or_in_order_give_the_same_turns() {
     }
     assert!(played > 100_000, "only {played} pairs compared");
 }
+
+/// Two engines' melees, summarised for comparing their distributions.
+#[derive(Default)]
+struct Sample {
+    /// Melees credited to each clan, and with no clan credited (the last cell).
+    credited: Vec<u64>,
+    /// Melees by how they ended: won, all slain, deadlock, turn cap.
+    ends: [u64; 4],
+    turns: Vec<f64>,
+    interactions: Vec<f64>,
+}
+
+impl Sample {
+    fn add(&mut self, o: &skirmish::games::clan_melee::kernel::engine::Outcome, clans: usize) {
+        use skirmish::games::clan_melee::kernel::engine::End;
+        self.credited.resize(clans + 1, 0);
+        self.credited[o.credited.map_or(clans, |c| c as usize)] += 1;
+        let e = match o.end {
+            End::Won => 0,
+            End::AllSlain => 1,
+            End::Deadlock => 2,
+            End::TurnCap => 3,
+        };
+        self.ends[e] += 1;
+        self.turns.push(o.turns as f64);
+        self.interactions.push(o.interactions as f64);
+    }
+}
+
+/// Largest |z| of the two samples' differences: each cell's share (two-proportion z, pooled) and
+/// the means of turns and interactions (Welch), with what differs most.
+fn largest_z(a: &Sample, b: &Sample) -> (f64, String) {
+    let mut worst = (0.0f64, String::new());
+    let mut check = |z: f64, what: String| {
+        if z.abs() > worst.0 {
+            worst = (z.abs(), what);
+        }
+    };
+    let (na, nb) = (a.turns.len() as f64, b.turns.len() as f64);
+    let cells = a
+        .credited
+        .iter()
+        .zip(&b.credited)
+        .enumerate()
+        .map(|(c, (&x, &y))| (format!("credited clan {c}"), x, y))
+        .chain(
+            a.ends
+                .iter()
+                .zip(&b.ends)
+                .enumerate()
+                .map(|(e, (&x, &y))| (format!("end {e}"), x, y)),
+        );
+    for (what, x, y) in cells {
+        let p = (x + y) as f64 / (na + nb);
+        let se = (p * (1.0 - p) * (1.0 / na + 1.0 / nb)).sqrt();
+        if se > 0.0 {
+            check((x as f64 / na - y as f64 / nb) / se, what);
+        }
+    }
+    let welch = |x: &[f64], y: &[f64]| {
+        let m = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let var = |v: &[f64], m: f64| {
+            v.iter().map(|t| (t - m).powi(2)).sum::<f64>() / (v.len() as f64 - 1.0)
+        };
+        let (mx, my) = (m(x), m(y));
+        let se = (var(x, mx) / x.len() as f64 + var(y, my) / y.len() as f64).sqrt();
+        if se > 0.0 { (mx - my) / se } else { 0.0 }
+    };
+    check(welch(&a.turns, &b.turns), "mean turns".into());
+    check(
+        welch(&a.interactions, &b.interactions),
+        "mean interactions".into(),
+    );
+    worst
+}
+
+// Issue 25: the melee by classes has the per-member engine's distribution. 20,000 melees of the
+// reference field per budget and mode, each engine from the same seeds (their draws differ): no
+// clan's credited share, end kind, or mean of turns or interactions differs by more than 3.5
+// standard errors (two-sided p < 0.0005 each; about 1% for the whole family). A planted change
+// of the rules' outcome, 2 points of one clan's wins moved to another, must be caught.
+#[test]
+fn classes_play_melees_with_the_per_member_distribution() {
+    let field = clans::reference_field();
+    let k = field.clans.len();
+    let mut melee = Melee::new();
+    const MELEES: u64 = 20_000;
+    for (h, mode) in [
+        (100, Mode::Sane),
+        (1_000, Mode::Sane),
+        (300, Mode::Reference),
+    ] {
+        let s = Settings {
+            mode,
+            max_turns: 3_000,
+        };
+        let (mut members, mut classes) = (Sample::default(), Sample::default());
+        let mut by_class = Melee::new();
+        for i in 0..MELEES {
+            let seed = match_seed(25, i);
+            members.add(&melee.play(&field, h, &s, seed), k);
+            // These budgets soon have more classes than pay: held to classes throughout.
+            classes.add(&by_class.play_only_classes(&field, h, &s, seed), k);
+        }
+        assert_eq!(by_class.member_turns, 0, "H {h}: by classes throughout");
+        let (z, what) = largest_z(&members, &classes);
+        assert!(
+            z < 3.5,
+            "H {h} {mode:?}: {what} differs by {z:.2} standard errors"
+        );
+        // The plant: the most credited clan's share moves 2 points to the next clan.
+        let top = (0..k).max_by_key(|&c| members.credited[c]).unwrap();
+        let moved = MELEES * 2 / 100;
+        let mut planted = Sample {
+            credited: classes.credited.clone(),
+            ends: classes.ends,
+            turns: classes.turns.clone(),
+            interactions: classes.interactions.clone(),
+        };
+        planted.credited[top] -= moved;
+        planted.credited[(top + 1) % k] += moved;
+        let (z, _) = largest_z(&members, &planted);
+        assert!(
+            z >= 3.5,
+            "H {h} {mode:?}: a 2-point shift went unseen (z {z:.2})"
+        );
+    }
+}

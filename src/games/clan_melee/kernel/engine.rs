@@ -4,6 +4,7 @@
 //! `reference.rs` is the plain model it is tested against, draw for draw.
 
 use crate::games::clan_melee::input::clan::{HP_CAP, Made};
+use crate::games::clan_melee::kernel::classes::Classes;
 use crate::games::clan_melee::kernel::pairs::Pairs;
 use crate::games::clan_melee::rules::{self, Coins, Mode};
 use crate::games::clan_melee::state::{Field, PairColumns, Participants};
@@ -144,6 +145,11 @@ pub struct Melee {
     keys: Vec<u32>,
     ends: Vec<u32>,
     order: Vec<u32>,
+    /// The same members as classes, while they are few ([`Melee::play_classes`]).
+    classes: Classes,
+    /// Turns played by classes, and member by member, over every melee (for reports).
+    pub class_turns: u64,
+    pub member_turns: u64,
 }
 
 impl Melee {
@@ -354,6 +360,61 @@ impl Melee {
         seed: u64,
         hook: &mut H,
     ) -> Outcome {
+        self.play_with(field, h, settings, seed, hook, By::Members)
+    }
+
+    /// Plays one melee by classes of alike members ([`crate::games::clan_melee::kernel::classes`])
+    /// while there are few classes for the members, then member by member: the same
+    /// distribution of melees as [`Melee::play`], from other draws of the same seed's streams.
+    pub fn play_classes(
+        &mut self,
+        field: &Field,
+        h: i32,
+        settings: &Settings,
+        seed: u64,
+    ) -> Outcome {
+        self.play_with(field, h, settings, seed, &mut NoTurnHook, By::Classes)
+    }
+
+    /// [`Melee::play_classes`] by classes to the end, however many there are (what the tests
+    /// hold to the per-member distribution at small budgets).
+    pub fn play_only_classes(
+        &mut self,
+        field: &Field,
+        h: i32,
+        settings: &Settings,
+        seed: u64,
+    ) -> Outcome {
+        self.play_with(field, h, settings, seed, &mut NoTurnHook, By::OnlyClasses)
+    }
+
+    /// [`Melee::play_classes`], telling `hook` each clan's survivors and hp after every turn.
+    pub fn play_classes_observed<H: TurnHook>(
+        &mut self,
+        field: &Field,
+        h: i32,
+        settings: &Settings,
+        seed: u64,
+        hook: &mut H,
+    ) -> Outcome {
+        self.play_with(field, h, settings, seed, hook, By::Classes)
+    }
+
+    /// Whether a turn over `classes` classes of `members` members is cheaper than member by
+    /// member: a class turn draws up to one count per pair of classes.
+    fn classes_pay(classes: usize, members: u64) -> bool {
+        (classes as u64).saturating_mul(classes as u64) <= members / 8
+    }
+
+    fn play_with<H: TurnHook>(
+        &mut self,
+        field: &Field,
+        h: i32,
+        settings: &Settings,
+        seed: u64,
+        hook: &mut H,
+        by: By,
+    ) -> Outcome {
         let mut roster_rng = match_stream_rng(seed, Stream::Roster);
         let mut rng = match_stream_rng(seed, Stream::Battle);
         let mut clans = self.setup(field, h, &mut roster_rng);
@@ -361,6 +422,13 @@ impl Melee {
             hook.fielded(&clans);
         }
         let participants = self.p.len() as u32;
+        let pays = |classes: usize, members: u64| {
+            by == By::OnlyClasses || Self::classes_pay(classes, members)
+        };
+        let mut by_class = by != By::Members && {
+            self.classes.load(&self.p);
+            pays(self.classes.len(), self.p.len() as u64)
+        };
         // CM-8: "clans in play" starts at the field's size, so at least one turn runs.
         let mut in_play = field.clans.len();
         let (mut turns, mut interactions) = (0u32, 0u64);
@@ -372,9 +440,22 @@ impl Melee {
                 end = End::TurnCap;
                 break;
             }
-            interactions += self.turn(field, settings.mode, &mut rng);
             turns += 1;
-            in_play = self.census(field);
+            if by_class {
+                self.class_turns += 1;
+                interactions += self.classes.turn(field, settings.mode, &mut rng);
+                in_play = self
+                    .classes
+                    .census(field, &mut self.survivors, &mut self.totals);
+                if !pays(self.classes.len(), self.classes.members()) {
+                    self.classes.expand(&mut self.p);
+                    by_class = false;
+                }
+            } else {
+                self.member_turns += 1;
+                interactions += self.turn(field, settings.mode, &mut rng);
+                in_play = self.census(field);
+            }
             if H::ENABLED {
                 hook.turn_end(turns, &self.survivors, &self.totals);
             }
@@ -383,7 +464,14 @@ impl Melee {
                     *l = turns;
                 }
             }
-            if in_play > 1 && settings.mode == Mode::Reference && self.deadlocked(field) {
+            let deadlocked = || {
+                if by_class {
+                    self.classes.deadlocked(field)
+                } else {
+                    self.deadlocked(field)
+                }
+            };
+            if in_play > 1 && settings.mode == Mode::Reference && deadlocked() {
                 end = End::Deadlock;
                 break;
             }
@@ -417,6 +505,15 @@ impl Melee {
     }
 }
 
+/// Which engine plays a melee's turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum By {
+    Members,
+    /// Classes while they pay, then members.
+    Classes,
+    OnlyClasses,
+}
+
 /// How pairs are ordered for resolving (any order gives the same turn).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resolve {
@@ -445,7 +542,7 @@ pub fn roles(key: u64, q: usize) -> (usize, usize) {
 /// What the two kinds of a pair fix about their interaction: where each one's folded rule
 /// against the other lives, and whether each heals.
 #[derive(Clone, Copy, Debug)]
-struct Meeting {
+pub(super) struct Meeting {
     slot_a: usize,
     slot_b: usize,
     heal_a: bool,
@@ -454,7 +551,7 @@ struct Meeting {
 
 impl Meeting {
     #[inline(always)]
-    fn new(field: &Field, ka: u16, kb: u16) -> Meeting {
+    pub(super) fn new(field: &Field, ka: u16, kb: u16) -> Meeting {
         let (ea, eb) = (field.kinds[ka as usize], field.kinds[kb as usize]);
         let same = ea.clan == eb.clan;
         Meeting {
@@ -468,7 +565,7 @@ impl Meeting {
     /// One pair's interaction: `hp` and `max` are the pair's two rows (positions 2q, 2q + 1),
     /// p1 at `coins.p1_offset()`.
     #[inline(always)]
-    fn resolve(
+    pub(super) fn resolve(
         self,
         field: &Field,
         mode: Mode,
