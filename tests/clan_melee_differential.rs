@@ -2,7 +2,7 @@
 //! reference field at random budgets, in both modes, must agree in every number.
 
 use skirmish::games::clan_melee::input::clans;
-use skirmish::games::clan_melee::kernel::engine::{Melee, Resolve, Settings};
+use skirmish::games::clan_melee::kernel::engine::{By, Melee, NoTurnHook, Resolve, Settings};
 use skirmish::games::clan_melee::reference;
 use skirmish::games::clan_melee::rules::Mode;
 use skirmish::rng::{Stream, match_seed, match_stream_rng};
@@ -216,7 +216,8 @@ fn classes_play_melees_with_the_per_member_distribution() {
             let seed = match_seed(25, i);
             members.add(&melee.play(&field, h, &s, seed), k);
             // These budgets soon have more classes than pay: held to classes throughout.
-            classes.add(&by_class.play_only_classes(&field, h, &s, seed), k);
+            let o = by_class.play_by(&field, h, &s, seed, &mut NoTurnHook, By::OnlyClasses);
+            classes.add(&o, k);
         }
         assert_eq!(by_class.member_turns, 0, "H {h}: by classes throughout");
         let (z, what) = largest_z(&members, &classes);

@@ -145,7 +145,7 @@ pub struct Melee {
     keys: Vec<u32>,
     ends: Vec<u32>,
     order: Vec<u32>,
-    /// The same members as classes, while they are few ([`Melee::play_classes`]).
+    /// The same members as classes, while they are few ([`By::Classes`]).
     classes: Classes,
     /// Turns played by classes, and member by member, over every melee (for reports).
     pub class_turns: u64,
@@ -360,44 +360,7 @@ impl Melee {
         seed: u64,
         hook: &mut H,
     ) -> Outcome {
-        self.play_with(field, h, settings, seed, hook, By::Members)
-    }
-
-    /// Plays one melee by classes of alike members ([`crate::games::clan_melee::kernel::classes`])
-    /// while there are few classes for the members, then member by member: the same
-    /// distribution of melees as [`Melee::play`], from other draws of the same seed's streams.
-    pub fn play_classes(
-        &mut self,
-        field: &Field,
-        h: i32,
-        settings: &Settings,
-        seed: u64,
-    ) -> Outcome {
-        self.play_with(field, h, settings, seed, &mut NoTurnHook, By::Classes)
-    }
-
-    /// [`Melee::play_classes`] by classes to the end, however many there are (what the tests
-    /// hold to the per-member distribution at small budgets).
-    pub fn play_only_classes(
-        &mut self,
-        field: &Field,
-        h: i32,
-        settings: &Settings,
-        seed: u64,
-    ) -> Outcome {
-        self.play_with(field, h, settings, seed, &mut NoTurnHook, By::OnlyClasses)
-    }
-
-    /// [`Melee::play_classes`], telling `hook` each clan's survivors and hp after every turn.
-    pub fn play_classes_observed<H: TurnHook>(
-        &mut self,
-        field: &Field,
-        h: i32,
-        settings: &Settings,
-        seed: u64,
-        hook: &mut H,
-    ) -> Outcome {
-        self.play_with(field, h, settings, seed, hook, By::Classes)
+        self.play_by(field, h, settings, seed, hook, By::Members)
     }
 
     /// Whether a turn over `classes` classes of `members` members is cheaper than member by
@@ -406,7 +369,10 @@ impl Melee {
         (classes as u64).saturating_mul(classes as u64) <= members / 8
     }
 
-    fn play_with<H: TurnHook>(
+    /// [`Melee::play_observed`] by the engine `by`: member by member (the default), or by
+    /// classes of alike members ([`crate::games::clan_melee::kernel::classes`]), the same
+    /// distribution of melees from other draws of the same seed's streams.
+    pub fn play_by<H: TurnHook>(
         &mut self,
         field: &Field,
         h: i32,
@@ -507,10 +473,12 @@ impl Melee {
 
 /// Which engine plays a melee's turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum By {
+pub enum By {
     Members,
     /// Classes while they pay, then members.
     Classes,
+    /// Classes to the end, however many (what the tests hold to the per-member distribution
+    /// at small budgets).
     OnlyClasses,
 }
 
