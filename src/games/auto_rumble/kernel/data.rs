@@ -165,7 +165,7 @@ impl Made {
         }
         // Each member that makes all its copies uses `e` places and frees one if it falls.
         let step = e - fall as i64;
-        let full = if room >= c * e.max(1) || (step == 0 && room >= e) {
+        let full = if room >= c * e || (step == 0 && room >= e) {
             c
         } else if room < e {
             0
@@ -224,12 +224,13 @@ impl Made {
 }
 
 /// One class's copies of a phase, waiting to join after the phase (AR-11): `pending` rows
-/// `first..first + tries` are the copies it made, in the order made, each with how many members
+/// `first..first + kept` are the copies it made, in the order made, each with how many members
 /// made it.
 #[derive(Clone, Copy, Debug)]
 struct Turn {
     parent: u32,
     first: u32,
+    kept: u32,
     made: Made,
     /// The first copy's id; the rest follow in the order made (member by member).
     id: HeroId,
@@ -757,6 +758,7 @@ impl DataKernel {
             self.turns.push(Turn {
                 parent: i as u32,
                 first: first as u32,
+                kept: kept as u32,
                 made,
                 id: tally.next_id,
             });
@@ -1025,8 +1027,7 @@ impl DataKernel {
                 continue;
             };
             let (first, made) = (turn.first as usize, turn.made);
-            let tries = (0..made.tries).take_while(|&t| made.made(t) > 0).count();
-            let copies = first..first + tries;
+            let copies = first..first + turn.kept as usize;
             if out.merge && alive && copies.clone().all(|j| front.alike(i, pending, j)) {
                 // Copies alike their originals (Amoeba's): the class grows in place.
                 let origin = if origin == NO_ORIGIN {
