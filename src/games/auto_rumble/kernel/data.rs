@@ -383,17 +383,22 @@ impl DataKernel {
             capped: false,
             next_id: teams as HeroId,
             copies: 0,
-            merge: !self.per_hero && builds.iter().all(|b| b.phases & phase::SINGLES_OUT == 0),
+            merge: false,
             turn_first: 0,
             turn_room: 0,
         };
-        let mut phases = 0u32;
+        let phases = builds.iter().fold(0u32, |p, b| p | b.phases);
+        // Without powers nothing reads a row's Defence, limits or counters, and every class is
+        // one hero: the battle's setup writes only what the powerless rounds read.
+        if phases != 0 {
+            tally.merge =
+                !self.per_hero && builds.iter().all(|b| b.phases & phase::SINGLES_OUT == 0);
+        }
         let f = &mut self.front;
         f.len = 0;
         self.ids.clear();
         for &t in &self.sort {
             let b = &builds[t as usize];
-            phases |= b.phases;
             self.team_alive[t as usize] = 0;
             if b.energy <= 0 {
                 continue; // AR-16
@@ -404,16 +409,16 @@ impl DataKernel {
             }
             let k = f.len;
             f.energy[k] = b.energy;
-            f.defence[k] = 0;
-            f.prevention[k] = 0;
             f.team[k] = t;
             f.count[k] = 1;
             f.origin[k] = 0;
-            f.used[k] = 0;
             self.hit[k] = b.damage.max(0);
-            f.once_game[k] = 0;
-            f.once_round[k] = 0;
-            if b.phases != 0 {
+            if phases != 0 {
+                f.defence[k] = 0;
+                f.prevention[k] = 0;
+                f.used[k] = 0;
+                f.once_game[k] = 0;
+                f.once_round[k] = 0;
                 f.counters[k] = b.counters;
             }
             f.len = k + 1;
