@@ -6,7 +6,7 @@ use skirmish::games::loot_arena::kernel::royale::{Quiet, Royale};
 use skirmish::games::loot_arena::policy::Policy;
 use skirmish::games::loot_arena::reference;
 use skirmish::games::loot_arena::rules::{
-    Crit, CritStage, HealerEffects, Judge, Rounding, Rules, Stacking, TwoHealers,
+    Class, Crit, CritStage, Dice, HealerEffects, Judge, Rounding, Rules, Stacking, TwoHealers,
 };
 use skirmish::games::loot_arena::simulation::battles::Field;
 use skirmish::games::loot_arena::strategy::Strategy;
@@ -36,6 +36,17 @@ fn field(rules: Rules, fill: u32) -> Field {
         armor: fill,
         tiers: [40, 30, 20, 10],
     }
+}
+
+/// Dice of every shape the kernel rolls differently (one die, several, flat, more base dice
+/// than it reads at once, a modifier): items cycle through them and two classes take them.
+fn odd_dice(f: &mut Field) {
+    const ODD: [&str; 6] = ["2d6+1", "3", "1d1", "1d8", "3d4-2", "5d3"];
+    for (i, it) in f.catalogue.items.iter_mut().enumerate() {
+        it.dice = Dice::parse(ODD[i % ODD.len()]).unwrap();
+    }
+    f.rules.classes[Class::Gladiator as usize].dice = Dice::parse("5d4+1").unwrap();
+    f.rules.classes[Class::Healer as usize].dice = Dice::parse("3").unwrap();
 }
 
 /// Every reading flipped somewhere: the kernel and the reference must agree under each.
@@ -179,8 +190,11 @@ impl Game for LootArena {
     fn differential(&self) -> Result<usize, String> {
         let mut n = 0;
         for (v, rules) in variants().into_iter().enumerate() {
-            for fill in [100, 50] {
-                let f = field(rules.clone(), fill);
+            for (fill, odd) in [(100, false), (50, false), (100, true)] {
+                let mut f = field(rules.clone(), fill);
+                if odd {
+                    odd_dice(&mut f);
+                }
                 let mut b = Battle::new();
                 for m in 0..150 {
                     let seed = match_seed(0x1007 + v as u64, m);
@@ -189,7 +203,7 @@ impl Game for LootArena {
                     let r = reference::play(&x, &f.catalogue, &f.rules, seed);
                     if a != r {
                         return Err(format!(
-                            "variant {v}, fill {fill}, battle {m}: {a:?} vs {r:?}"
+                            "variant {v}, fill {fill}, odd dice {odd}, battle {m}: {a:?} vs {r:?}"
                         ));
                     }
                     n += 1;

@@ -51,6 +51,9 @@ pub fn die(key: u64, place: u64, sides: u16) -> u32 {
 /// Where dice come from: the battle's key in play; a fixed list in the golden tests that
 /// replay the rules' worked example from its stated rolls.
 pub trait Roller {
+    /// A die depends on its place alone, so one may be read and not used (the kernel reads a
+    /// class's base dice four at a time, branch-free).
+    const PURE: bool = false;
     fn die(&mut self, place: u64, sides: u16) -> u32;
 }
 
@@ -58,6 +61,7 @@ pub trait Roller {
 pub struct Keyed(pub u64);
 
 impl Roller for Keyed {
+    const PURE: bool = true;
     #[inline(always)]
     fn die(&mut self, place: u64, sides: u16) -> u32 {
         die(self.0, place, sides)
@@ -81,10 +85,13 @@ impl Roller for Scripted {
 
 /// Where an action's dice go when it is narrated (`()` keeps nothing).
 pub trait Log {
+    /// Whether it keeps anything (`()` does not).
+    const KEEPS: bool = true;
     fn die(&mut self, purpose: u64, value: u32);
 }
 
 impl Log for () {
+    const KEEPS: bool = false;
     #[inline(always)]
     fn die(&mut self, _purpose: u64, _value: u32) {}
 }

@@ -10,7 +10,7 @@ use crate::games::loot_arena::draws::{
 };
 use crate::games::loot_arena::policy::{Action, HealTarget, Set, View};
 use crate::games::loot_arena::rules::{
-    Class, CritStage, Dice, HealerEffects, Judge, Kind, MAX_ITEM_SLOTS, Rules, SCALE, TwoHealers,
+    Class, CritStage, Dice, HealerEffects, Judge, MAX_ITEM_SLOTS, Rules, SCALE, TwoHealers,
 };
 use crate::games::loot_arena::state::{Catalogue, Fielded, NO_ITEM, Outcome, partner, side};
 
@@ -48,6 +48,12 @@ pub struct Struck {
 /// Sums dice at their places, logging each.
 #[inline(always)]
 fn roll(d: Dice, src: &mut impl Roller, g: u32, c: usize, purpose: u64, log: &mut impl Log) -> i64 {
+    if d.n == 1 {
+        // Items and armor are one die in the default catalogue: no loop to mispredict.
+        let v = src.die(draws::place(g, c, purpose, 0), d.sides);
+        log.die(purpose, v);
+        return d.plus as i64 + v as i64;
+    }
     let mut s = d.plus as i64;
     for k in 0..d.n as u64 {
         let v = src.die(draws::place(g, c, purpose, k), d.sides);
@@ -55,6 +61,17 @@ fn roll(d: Dice, src: &mut impl Roller, g: u32, c: usize, purpose: u64, log: &mu
         s += v as i64;
     }
     s
+}
+
+/// An item that adds to an action, in its slot (its dice place, LA-30).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Carried {
+    slot: u8,
+    dice: Dice,
+    /// Used with affinity (LA-7) on attacks; on Heals and Supports, `mult` says it.
+    affinity: bool,
+    /// SCALE, or the affinity multiplier (Heals and Supports, whose factor is no strength).
+    mult: i64,
 }
 
 /// One attack by fielded champion `c` in round `g` (LA-8): base dice (crit read from them),
@@ -70,16 +87,130 @@ pub fn strike(
     c: usize,
     log: &mut impl Log,
 ) -> Struck {
+    let mut items = [Carried::default(); SLOTS];
+    let mut n = 0;
+    for (slot, d) in s.items.iter().enumerate() {
+        if d.n != 0 || d.plus != 0 {
+            items[n] = Carried {
+                slot: slot as u8,
+                dice: *d,
+                affinity: s.affinity[slot],
+                mult: SCALE,
+            };
+            n += 1;
+        }
+    }
+    let fa = r.item_factor(s.f, true);
+    let blow = Blow {
+        base: s.base,
+        f: s.f,
+        fa,
+        items: Items {
+            list: &items,
+            n,
+            width: SLOTS,
+        },
+        support: s.support,
+        armor: s.armor,
+        evading: s.evading,
+    };
+    resolve(&blow, r, src, g, c, log)
+}
+
+/// An attack's numbers as the kernel holds them: the strength factor `f` and the factor of an
+/// item used with affinity `fa` (LA-5, LA-7), settled once per pair, and the attack items only.
+struct Blow<'a> {
+    base: Dice,
+    f: i64,
+    fa: i64,
+    items: Items<'a>,
+    support: i64,
+    armor: Dice,
+    evading: bool,
+}
+
+/// The first `n` of `list` are an action's items. A silent battle reads the first `width`
+/// (the rules' item slots, a constant) and keeps the first `n`, so how many items a champion
+/// carries of a kind is no branch; the entries past `n` are any item's (their dice are read
+/// and dropped).
+#[derive(Clone, Copy)]
+struct Items<'a> {
+    list: &'a [Carried; SLOTS],
+    n: usize,
+    width: usize,
+}
+
+impl Items<'_> {
+    /// The items' dice, each times `f(item)` (SCALE units), summed; `each(slot, value)` sees
+    /// every kept item's roll.
+    #[inline(always)]
+    fn roll<R: Roller, L: Log>(
+        &self,
+        src: &mut R,
+        g: u32,
+        c: usize,
+        log: &mut L,
+        f: impl Fn(&Carried) -> i64,
+        mut each: impl FnMut(usize, i64, u32),
+    ) -> i64 {
+        let mut sum = 0;
+        if R::PURE && !L::KEEPS {
+            for k in 0..self.width {
+                let it = &self.list[k];
+                let keep = k < self.n;
+                let v = roll(it.dice, src, g, c, ITEM + it.slot as u64, log) * keep as i64;
+                each(
+                    if keep { it.slot as usize } else { SLOTS },
+                    v,
+                    it.dice.n as u32 * keep as u32,
+                );
+                sum += f(it) * v;
+            }
+        } else {
+            for it in &self.list[..self.n] {
+                let v = roll(it.dice, src, g, c, ITEM + it.slot as u64, log);
+                each(it.slot as usize, v, it.dice.n as u32);
+                sum += f(it) * v;
+            }
+        }
+        sum
+    }
+}
+
+/// [`strike`]'s arithmetic, shared by the kernel and every caller of `strike`.
+#[inline(always)]
+fn resolve<R: Roller, L: Log>(
+    s: &Blow,
+    r: &Rules,
+    src: &mut R,
+    g: u32,
+    c: usize,
+    log: &mut L,
+) -> Struck {
     let mut out = Struck::default();
     let (mut any, mut every) = (false, true);
     let mut base = s.base.plus as i64;
-    for k in 0..s.base.n as u64 {
-        let v = src.die(draws::place(g, c, BASE, k), s.base.sides);
-        log.die(BASE, v);
-        let top = v == s.base.sides as u32;
-        any |= top;
-        every &= top;
-        base += v as i64;
+    let n = s.base.n as u64;
+    if R::PURE && !L::KEEPS && n <= 4 {
+        // The seed's classes roll 1 to 4 base dice: read four and keep the first n, so the
+        // class's count is no branch (a mispredicted loop exit costs more than the reads).
+        for k in 0..4 {
+            let v = src.die(draws::place(g, c, BASE, k), s.base.sides);
+            let keep = k < n;
+            let top = v == s.base.sides as u32;
+            any |= top & keep;
+            every &= top | !keep;
+            base += v as i64 * keep as i64;
+        }
+    } else {
+        for k in 0..n {
+            let v = src.die(draws::place(g, c, BASE, k), s.base.sides);
+            log.die(BASE, v);
+            let top = v == s.base.sides as u32;
+            any |= top;
+            every &= top;
+            base += v as i64;
+        }
     }
     out.dice = s.base.n as u32;
     out.crit = match r.crit {
@@ -93,16 +224,22 @@ pub fn strike(
     } else {
         1
     };
-    let mut num = s.f * base * base_mult + s.f * s.support;
-    for (slot, d) in s.items.iter().enumerate() {
-        if d.n == 0 && d.plus == 0 {
-            continue;
-        }
-        let v = roll(*d, src, g, c, ITEM + slot as u64, log);
-        out.dice += d.n as u32;
-        out.items[slot] = v;
-        num += r.item_factor(s.f, s.affinity[slot]) * v;
-    }
+    let mut num = s.f * (base * base_mult + s.support);
+    let mut items = [0i64; SLOTS + 1];
+    let mut dice = 0;
+    num += s.items.roll(
+        src,
+        g,
+        c,
+        log,
+        |it| if it.affinity { s.fa } else { s.f },
+        |slot, v, n| {
+            items[slot] = v;
+            dice += n;
+        },
+    );
+    out.items.copy_from_slice(&items[..SLOTS]);
+    out.dice += dice;
     let mut def = roll(s.armor, src, g, c, DEFENCE, log);
     out.dice += s.armor.n as u32;
     if s.evading {
@@ -202,12 +339,25 @@ pub struct Battle {
     max: [i32; 4],
     alive: [bool; 4],
     base: [Dice; 4],
-    item: [[Dice; SLOTS]; 4],
-    kind: [[Kind; SLOTS]; 4],
+    /// Items that add to attacks, Supports and Heals, each list packed (`*_n` long) so an
+    /// action reads only what it rolls; dice each Support and Heal rolls from items.
+    attack: [[Carried; SLOTS]; 4],
+    attack_n: [u8; 4],
+    support_with: [[Carried; SLOTS]; 4],
+    support_n: [u8; 4],
+    support_dice: [u32; 4],
+    heal_with: [[Carried; SLOTS]; 4],
+    heal_n: [u8; 4],
+    heal_dice: [u32; 4],
+    can_heal: [bool; 4],
+    can_support: [bool; 4],
     armor: [Dice; 4],
     set: [Set; 4],
     strong: [[bool; 4]; 4],
+    /// The strength factor of each attacker on each target, and of an item it uses with
+    /// affinity (LA-5, LA-7), settled when the strengths are.
     factor: [[i64; 4]; 4],
+    factor_aff: [[i64; 4]; 4],
     dmg: [i64; 4],
     heal: [i64; 4],
     support: [i64; 4],
@@ -230,12 +380,21 @@ impl Battle {
             max: [0; 4],
             alive: [false; 4],
             base: [Dice::NONE; 4],
-            item: [[Dice::NONE; SLOTS]; 4],
-            kind: [[Kind::Defensive; SLOTS]; 4],
+            attack: [[Carried::default(); SLOTS]; 4],
+            attack_n: [0; 4],
+            support_with: [[Carried::default(); SLOTS]; 4],
+            support_n: [0; 4],
+            support_dice: [0; 4],
+            heal_with: [[Carried::default(); SLOTS]; 4],
+            heal_n: [0; 4],
+            heal_dice: [0; 4],
+            can_heal: [false; 4],
+            can_support: [false; 4],
             armor: [Dice::NONE; 4],
             set: [Set::EMPTY; 4],
             strong: [[false; 4]; 4],
             factor: [[0; 4]; 4],
+            factor_aff: [[0; 4]; 4],
             dmg: [0; 4],
             heal: [0; 4],
             support: [0; 4],
@@ -251,15 +410,47 @@ impl Battle {
             self.health[c] = l.health;
             self.max[c] = l.max;
             self.alive[c] = l.health > 0;
-            self.base[c] = r.class(l.class).dice;
-            for s in 0..SLOTS {
-                let (d, k) = match cat.get(l.items[s]) {
-                    Some(it) if s < r.item_slots as usize => (it.dice, it.kind),
-                    _ => (Dice::NONE, Kind::Defensive),
+            let cr = r.class(l.class);
+            self.base[c] = cr.dice;
+            self.can_heal[c] = cr.can_heal;
+            self.can_support[c] = cr.can_support;
+            let (mut na, mut ns, mut nh) = (0, 0, 0);
+            let (mut ds, mut dh) = (0, 0);
+            for s in 0..(r.item_slots as usize).min(SLOTS) {
+                let Some(it) = cat.get(l.items[s]) else {
+                    continue;
                 };
-                self.item[c][s] = d;
-                self.kind[c][s] = k;
+                let (d, bit) = (it.dice, it.kind.bit());
+                if d.n == 0 && d.plus == 0 {
+                    continue;
+                }
+                let aff = cr.affinity & bit != 0;
+                let carried = Carried {
+                    slot: s as u8,
+                    dice: d,
+                    affinity: aff,
+                    mult: if aff { r.affinity } else { SCALE },
+                };
+                // Written always and kept by count: an item's kind is no branch.
+                let (a, s, h) = (
+                    r.attack_items & bit != 0,
+                    r.support_items & bit != 0,
+                    r.heal_items & bit != 0,
+                );
+                self.attack[c][na] = carried;
+                na += a as usize;
+                self.support_with[c][ns] = carried;
+                ns += s as usize;
+                ds += d.n as u32 * s as u32;
+                self.heal_with[c][nh] = carried;
+                nh += h as usize;
+                dh += d.n as u32 * h as u32;
             }
+            self.attack_n[c] = na as u8;
+            self.support_n[c] = ns as u8;
+            self.heal_n[c] = nh as u8;
+            self.support_dice[c] = ds;
+            self.heal_dice[c] = dh;
             self.armor[c] = if l.armor == NO_ITEM {
                 Dice::NONE
             } else {
@@ -282,6 +473,7 @@ impl Battle {
         for a in 0..4 {
             for b in 0..4 {
                 self.factor[a][b] = r.strength(self.strong[a][b], self.strong[b][a]);
+                self.factor_aff[a][b] = r.item_factor(self.factor[a][b], true);
             }
         }
     }
@@ -290,9 +482,7 @@ impl Battle {
     fn view(&self, c: usize, r: &Rules) -> View {
         let mut strong_against = [false; 4];
         for t in [2 * (1 - side(c)), 2 * (1 - side(c)) + 1] {
-            if self.alive[t] && self.strong[c][t] {
-                strong_against[self.class[t] as usize] = true;
-            }
+            strong_against[self.class[t] as usize] |= self.alive[t] & self.strong[c][t];
         }
         let cr = r.class(self.class[c]);
         View {
@@ -304,37 +494,27 @@ impl Battle {
         }
     }
 
-    /// Item dice of kinds in `mask` (affinity applied), plus `dice`, in SCALE units.
+    /// The items' dice (affinity applied), in SCALE units.
     #[inline]
-    fn boost(&self, c: usize, r: &Rules, key: u64, g: u32, mask: u8, log: &mut impl Log) -> i64 {
-        let aff = r.class(self.class[c]).affinity;
-        let mut v = 0;
-        for s in 0..SLOTS {
-            let d = self.item[c][s];
-            let k = self.kind[c][s];
-            if (d.n > 0 || d.plus != 0) && mask & k.bit() != 0 {
-                let m = if aff & k.bit() != 0 {
-                    r.affinity
-                } else {
-                    SCALE
-                };
-                v += m * roll(d, &mut Keyed(key), g, c, ITEM + s as u64, log);
-            }
-        }
-        v
+    fn boost(items: Items, key: u64, g: u32, c: usize, log: &mut impl Log) -> i64 {
+        items.roll(&mut Keyed(key), g, c, log, |it| it.mult, |_, _, _| {})
     }
 
-    #[inline]
-    fn strike_of(&self, c: usize, t: usize, r: &Rules) -> Strike {
-        let aff = r.class(self.class[c]).affinity;
+    fn items<'a>(list: &'a [Carried; SLOTS], n: u8, r: &Rules) -> Items<'a> {
+        Items {
+            list,
+            n: n as usize,
+            width: (r.item_slots as usize).min(SLOTS),
+        }
+    }
+
+    /// Champion c's attack on t as [`strike`] reads it (what a hook is shown).
+    fn strike_of(&self, c: usize, t: usize) -> Strike {
         let mut items = [Dice::NONE; SLOTS];
         let mut affinity = [false; SLOTS];
-        for s in 0..SLOTS {
-            let k = self.kind[c][s];
-            if r.attack_items & k.bit() != 0 {
-                items[s] = self.item[c][s];
-                affinity[s] = aff & k.bit() != 0;
-            }
+        for it in &self.attack[c][..self.attack_n[c] as usize] {
+            items[it.slot as usize] = it.dice;
+            affinity[it.slot as usize] = it.affinity;
         }
         Strike {
             base: self.base[c],
@@ -347,18 +527,25 @@ impl Battle {
         }
     }
 
-    /// The opponent an attack with this preference list hits (LA-8).
+    /// The opponent an attack with this preference list hits (LA-8): the standing opponent
+    /// whose class comes first in the list (the first seat on a tie or when neither class is
+    /// listed). Written without branches: which opponent is hit is the battle's least
+    /// predictable choice.
     #[inline]
     fn target(&self, c: usize, pref: &[Class; 4]) -> usize {
         let o = 2 * (1 - side(c));
-        for want in pref {
-            for t in [o, o + 1] {
-                if self.alive[t] && self.class[t] == *want {
-                    return t;
-                }
-            }
+        let mut rank = [4u8; 4];
+        for (i, want) in pref.iter().enumerate().rev() {
+            rank[*want as usize] = i as u8;
         }
-        if self.alive[o] { o } else { o + 1 }
+        let second = rank[self.class[o + 1] as usize] < rank[self.class[o] as usize];
+        let first = o + second as usize;
+        let other = first ^ 1;
+        // Both fallen happens only when a side is fielded with none standing: then the
+        // second seat, as the list's fallback has it.
+        let none = o + 1;
+        let t = if self.alive[other] { other } else { none };
+        if self.alive[first] { first } else { t }
     }
 
     /// Whom a Heal of champion c aims at (LA-11).
@@ -419,11 +606,9 @@ impl Battle {
                     if !self.alive[c] {
                         continue;
                     }
-                    act[c] = self.set[c].get(round);
-                    let cr = r.class(self.class[c]);
-                    act[c] = match act[c] {
-                        Action::Heal(_) if !cr.can_heal => Action::Attack(Class::ALL),
-                        Action::Support if !cr.can_support => Action::Attack(Class::ALL),
+                    act[c] = match self.set[c].get(round) {
+                        Action::Heal(_) if !self.can_heal[c] => Action::Attack(Class::ALL),
+                        Action::Support if !self.can_support[c] => Action::Attack(Class::ALL),
                         a => a,
                     };
                     match act[c] {
@@ -436,7 +621,7 @@ impl Battle {
                             } else {
                                 self.support_amount(c, r, key, g, &mut ())
                             };
-                            o.dice += r.support_dice.n as u32 + self.item_dice(c, r.support_items);
+                            o.dice += r.support_dice.n as u32 + self.support_dice[c];
                             let p = partner(c);
                             if self.alive[p] {
                                 self.support[p] += v;
@@ -461,12 +646,22 @@ impl Battle {
                     match act[c] {
                         Action::Attack(pref) => {
                             let t = self.target(c, &pref);
-                            let s = self.strike_of(c, t, r);
+                            let blow = Blow {
+                                base: self.base[c],
+                                f: self.factor[c][t],
+                                fa: self.factor_aff[c][t],
+                                items: Battle::items(&self.attack[c], self.attack_n[c], r),
+                                support: self.support[c],
+                                armor: self.armor[t],
+                                evading: self.evading[t],
+                            };
                             let out = if H::ON {
-                                self.rolls = Rolls::default();
-                                strike(&s, r, &mut Keyed(key), g, c, &mut self.rolls)
+                                let mut rolls = Rolls::default();
+                                let out = resolve(&blow, r, &mut Keyed(key), g, c, &mut rolls);
+                                self.rolls = rolls;
+                                out
                             } else {
-                                strike(&s, r, &mut Keyed(key), g, c, &mut ())
+                                resolve(&blow, r, &mut Keyed(key), g, c, &mut ())
                             };
                             self.dmg[t] += out.damage;
                             o.dealt[c] = o.dealt[c].saturating_add(out.damage as i32);
@@ -475,6 +670,7 @@ impl Battle {
                             o.crits[c] += out.crit as u16;
                             o.dice += out.dice;
                             if H::ON {
+                                let s = self.strike_of(c, t);
                                 hook.attack(c, t, &pref, &s, &out, &self.rolls);
                             }
                         }
@@ -488,7 +684,7 @@ impl Battle {
                             } else {
                                 self.heal_amount(c, r, key, g, &mut ())
                             };
-                            o.dice += r.heal_dice.n as u32 + self.item_dice(c, r.heal_items);
+                            o.dice += r.heal_dice.n as u32 + self.heal_dice[c];
                             self.heal[t] += v;
                             o.healed[c] = o.healed[c].saturating_add(v as i32);
                             if H::ON {
@@ -536,24 +732,28 @@ impl Battle {
     }
 
     #[inline]
-    fn item_dice(&self, c: usize, mask: u8) -> u32 {
-        (0..SLOTS)
-            .filter(|&s| mask & self.kind[c][s].bit() != 0)
-            .map(|s| self.item[c][s].n as u32)
-            .sum()
-    }
-
-    #[inline]
     fn support_amount(&self, c: usize, r: &Rules, key: u64, g: u32, log: &mut impl Log) -> i64 {
         let v = SCALE * roll(r.support_dice, &mut Keyed(key), g, c, ACTION, log)
-            + self.boost(c, r, key, g, r.support_items, log);
+            + Battle::boost(
+                Battle::items(&self.support_with[c], self.support_n[c], r),
+                key,
+                g,
+                c,
+                log,
+            );
         r.round(v.max(0))
     }
 
     #[inline]
     fn heal_amount(&self, c: usize, r: &Rules, key: u64, g: u32, log: &mut impl Log) -> i64 {
         let v = SCALE * (roll(r.heal_dice, &mut Keyed(key), g, c, ACTION, log) + self.support[c])
-            + self.boost(c, r, key, g, r.heal_items, log);
+            + Battle::boost(
+                Battle::items(&self.heal_with[c], self.heal_n[c], r),
+                key,
+                g,
+                c,
+                log,
+            );
         r.round(v.max(0))
     }
 }
