@@ -63,15 +63,14 @@ fn roll(d: Dice, src: &mut impl Roller, g: u32, c: usize, purpose: u64, log: &mu
     s
 }
 
-/// An item that adds to an action, in its slot (its dice place, LA-30).
+/// A carried item that rolls dice, in its slot (its dice place, LA-30): its kind's bit and
+/// whether its champion uses it with affinity (LA-7).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Carried {
     slot: u8,
-    dice: Dice,
-    /// Used with affinity (LA-7) on attacks; on Heals and Supports, `mult` says it.
+    kind: u8,
     affinity: bool,
-    /// SCALE, or the affinity multiplier (Heals and Supports, whose factor is no strength).
-    mult: i64,
+    dice: Dice,
 }
 
 /// One attack by fielded champion `c` in round `g` (LA-8): base dice (crit read from them),
@@ -93,9 +92,9 @@ pub fn strike(
         if d.n != 0 || d.plus != 0 {
             items[n] = Carried {
                 slot: slot as u8,
-                dice: *d,
+                kind: 1,
                 affinity: s.affinity[slot],
-                mult: SCALE,
+                dice: *d,
             };
             n += 1;
         }
@@ -109,6 +108,7 @@ pub fn strike(
             list: &items,
             n,
             width: SLOTS,
+            kinds: 1,
         },
         support: s.support,
         armor: s.armor,
@@ -129,15 +129,17 @@ struct Blow<'a> {
     evading: bool,
 }
 
-/// The first `n` of `list` are an action's items. A silent battle reads the first `width`
-/// (the rules' item slots, a constant) and keeps the first `n`, so how many items a champion
-/// carries of a kind is no branch; the entries past `n` are any item's (their dice are read
-/// and dropped).
+/// A champion's carried items (the first `n` of `list`) as one action uses them: those of
+/// `kinds` (bits of [`Kind::bit`]). A silent battle reads the first `width` (the rules' item
+/// slots, a constant) and keeps those of the champion's items of `kinds`, so how many items a
+/// champion carries and of which kinds is no branch; the entries it drops (past `n`: any
+/// item's) are read and thrown away.
 #[derive(Clone, Copy)]
 struct Items<'a> {
     list: &'a [Carried; SLOTS],
     n: usize,
     width: usize,
+    kinds: u8,
 }
 
 impl Items<'_> {
@@ -157,7 +159,7 @@ impl Items<'_> {
         if R::PURE && !L::KEEPS {
             for k in 0..self.width {
                 let it = &self.list[k];
-                let keep = k < self.n;
+                let keep = (k < self.n) & (it.kind & self.kinds != 0);
                 let v = roll(it.dice, src, g, c, ITEM + it.slot as u64, log) * keep as i64;
                 each(
                     if keep { it.slot as usize } else { SLOTS },
@@ -168,6 +170,9 @@ impl Items<'_> {
             }
         } else {
             for it in &self.list[..self.n] {
+                if it.kind & self.kinds == 0 {
+                    continue;
+                }
                 let v = roll(it.dice, src, g, c, ITEM + it.slot as u64, log);
                 each(it.slot as usize, v, it.dice.n as u32);
                 sum += f(it) * v;
@@ -339,16 +344,9 @@ pub struct Battle {
     max: [i32; 4],
     alive: [bool; 4],
     base: [Dice; 4],
-    /// Items that add to attacks, Supports and Heals, each list packed (`*_n` long) so an
-    /// action reads only what it rolls; dice each Support and Heal rolls from items.
-    attack: [[Carried; SLOTS]; 4],
-    attack_n: [u8; 4],
-    support_with: [[Carried; SLOTS]; 4],
-    support_n: [u8; 4],
-    support_dice: [u32; 4],
-    heal_with: [[Carried; SLOTS]; 4],
-    heal_n: [u8; 4],
-    heal_dice: [u32; 4],
+    /// The carried items that roll dice, packed (`carried_n` long).
+    carried: [[Carried; SLOTS]; 4],
+    carried_n: [u8; 4],
     can_heal: [bool; 4],
     can_support: [bool; 4],
     armor: [Dice; 4],
@@ -358,6 +356,9 @@ pub struct Battle {
     /// affinity (LA-5, LA-7), settled when the strengths are.
     factor: [[i64; 4]; 4],
     factor_aff: [[i64; 4]; 4],
+    /// The rules' factors by (deals, takes) as `2 * deals + takes`, read once per battle.
+    by_strength: [i64; 4],
+    by_strength_aff: [i64; 4],
     dmg: [i64; 4],
     heal: [i64; 4],
     support: [i64; 4],
@@ -380,14 +381,8 @@ impl Battle {
             max: [0; 4],
             alive: [false; 4],
             base: [Dice::NONE; 4],
-            attack: [[Carried::default(); SLOTS]; 4],
-            attack_n: [0; 4],
-            support_with: [[Carried::default(); SLOTS]; 4],
-            support_n: [0; 4],
-            support_dice: [0; 4],
-            heal_with: [[Carried::default(); SLOTS]; 4],
-            heal_n: [0; 4],
-            heal_dice: [0; 4],
+            carried: [[Carried::default(); SLOTS]; 4],
+            carried_n: [0; 4],
             can_heal: [false; 4],
             can_support: [false; 4],
             armor: [Dice::NONE; 4],
@@ -395,6 +390,8 @@ impl Battle {
             strong: [[false; 4]; 4],
             factor: [[0; 4]; 4],
             factor_aff: [[0; 4]; 4],
+            by_strength: [0; 4],
+            by_strength_aff: [0; 4],
             dmg: [0; 4],
             heal: [0; 4],
             support: [0; 4],
@@ -405,6 +402,10 @@ impl Battle {
 
     #[inline]
     fn load(&mut self, f: &Fielded, cat: &Catalogue, r: &Rules) {
+        for i in 0..4 {
+            self.by_strength[i] = r.strength(i & 2 != 0, i & 1 != 0);
+            self.by_strength_aff[i] = r.item_factor(self.by_strength[i], true);
+        }
         for (c, l) in f.iter().enumerate() {
             self.class[c] = l.class;
             self.health[c] = l.health;
@@ -414,43 +415,22 @@ impl Battle {
             self.base[c] = cr.dice;
             self.can_heal[c] = cr.can_heal;
             self.can_support[c] = cr.can_support;
-            let (mut na, mut ns, mut nh) = (0, 0, 0);
-            let (mut ds, mut dh) = (0, 0);
+            let mut n = 0;
             for s in 0..(r.item_slots as usize).min(SLOTS) {
                 let Some(it) = cat.get(l.items[s]) else {
                     continue;
                 };
-                let (d, bit) = (it.dice, it.kind.bit());
-                if d.n == 0 && d.plus == 0 {
-                    continue;
-                }
-                let aff = cr.affinity & bit != 0;
-                let carried = Carried {
+                let bit = it.kind.bit();
+                // Written always and kept by count: an empty item is no branch.
+                self.carried[c][n] = Carried {
                     slot: s as u8,
-                    dice: d,
-                    affinity: aff,
-                    mult: if aff { r.affinity } else { SCALE },
+                    kind: bit,
+                    affinity: cr.affinity & bit != 0,
+                    dice: it.dice,
                 };
-                // Written always and kept by count: an item's kind is no branch.
-                let (a, s, h) = (
-                    r.attack_items & bit != 0,
-                    r.support_items & bit != 0,
-                    r.heal_items & bit != 0,
-                );
-                self.attack[c][na] = carried;
-                na += a as usize;
-                self.support_with[c][ns] = carried;
-                ns += s as usize;
-                ds += d.n as u32 * s as u32;
-                self.heal_with[c][nh] = carried;
-                nh += h as usize;
-                dh += d.n as u32 * h as u32;
+                n += (it.dice.n != 0 || it.dice.plus != 0) as usize;
             }
-            self.attack_n[c] = na as u8;
-            self.support_n[c] = ns as u8;
-            self.heal_n[c] = nh as u8;
-            self.support_dice[c] = ds;
-            self.heal_dice[c] = dh;
+            self.carried_n[c] = n as u8;
             self.armor[c] = if l.armor == NO_ITEM {
                 Dice::NONE
             } else {
@@ -472,8 +452,9 @@ impl Battle {
         self.strong = strengths(r, &self.class, &self.present(f, r));
         for a in 0..4 {
             for b in 0..4 {
-                self.factor[a][b] = r.strength(self.strong[a][b], self.strong[b][a]);
-                self.factor_aff[a][b] = r.item_factor(self.factor[a][b], true);
+                let i = 2 * self.strong[a][b] as usize + self.strong[b][a] as usize;
+                self.factor[a][b] = self.by_strength[i];
+                self.factor_aff[a][b] = self.by_strength_aff[i];
             }
         }
     }
@@ -494,25 +475,49 @@ impl Battle {
         }
     }
 
-    /// The items' dice (affinity applied), in SCALE units.
+    /// The dice of champion c's items of `kinds` (affinity applied), in SCALE units, and how
+    /// many dice they are.
     #[inline]
-    fn boost(items: Items, key: u64, g: u32, c: usize, log: &mut impl Log) -> i64 {
-        items.roll(&mut Keyed(key), g, c, log, |it| it.mult, |_, _, _| {})
+    fn boost(
+        &self,
+        c: usize,
+        kinds: u8,
+        r: &Rules,
+        key: u64,
+        g: u32,
+        log: &mut impl Log,
+    ) -> (i64, u32) {
+        let mut dice = 0;
+        let v = self.items(c, kinds, r).roll(
+            &mut Keyed(key),
+            g,
+            c,
+            log,
+            |it| if it.affinity { r.affinity } else { SCALE },
+            |_, _, n| dice += n,
+        );
+        (v, dice)
     }
 
-    fn items<'a>(list: &'a [Carried; SLOTS], n: u8, r: &Rules) -> Items<'a> {
+    /// Champion c's items of `kinds`.
+    #[inline(always)]
+    fn items(&self, c: usize, kinds: u8, r: &Rules) -> Items<'_> {
         Items {
-            list,
-            n: n as usize,
+            list: &self.carried[c],
+            n: self.carried_n[c] as usize,
             width: (r.item_slots as usize).min(SLOTS),
+            kinds,
         }
     }
 
     /// Champion c's attack on t as [`strike`] reads it (what a hook is shown).
-    fn strike_of(&self, c: usize, t: usize) -> Strike {
+    fn strike_of(&self, c: usize, t: usize, r: &Rules) -> Strike {
         let mut items = [Dice::NONE; SLOTS];
         let mut affinity = [false; SLOTS];
-        for it in &self.attack[c][..self.attack_n[c] as usize] {
+        for it in &self.carried[c][..self.carried_n[c] as usize] {
+            if it.kind & r.attack_items == 0 {
+                continue;
+            }
             items[it.slot as usize] = it.dice;
             affinity[it.slot as usize] = it.affinity;
         }
@@ -613,7 +618,7 @@ impl Battle {
                     };
                     match act[c] {
                         Action::Support => {
-                            let v = if H::ON {
+                            let (v, dice) = if H::ON {
                                 let mut rolls = Rolls::default();
                                 let v = self.support_amount(c, r, key, g, &mut rolls);
                                 self.rolls = rolls;
@@ -621,7 +626,7 @@ impl Battle {
                             } else {
                                 self.support_amount(c, r, key, g, &mut ())
                             };
-                            o.dice += r.support_dice.n as u32 + self.support_dice[c];
+                            o.dice += dice;
                             let p = partner(c);
                             if self.alive[p] {
                                 self.support[p] += v;
@@ -650,7 +655,7 @@ impl Battle {
                                 base: self.base[c],
                                 f: self.factor[c][t],
                                 fa: self.factor_aff[c][t],
-                                items: Battle::items(&self.attack[c], self.attack_n[c], r),
+                                items: self.items(c, r.attack_items, r),
                                 support: self.support[c],
                                 armor: self.armor[t],
                                 evading: self.evading[t],
@@ -670,13 +675,13 @@ impl Battle {
                             o.crits[c] += out.crit as u16;
                             o.dice += out.dice;
                             if H::ON {
-                                let s = self.strike_of(c, t);
+                                let s = self.strike_of(c, t, r);
                                 hook.attack(c, t, &pref, &s, &out, &self.rolls);
                             }
                         }
                         Action::Heal(target) => {
                             let t = self.heal_target(c, target);
-                            let v = if H::ON {
+                            let (v, dice) = if H::ON {
                                 let mut rolls = Rolls::default();
                                 let v = self.heal_amount(c, r, key, g, &mut rolls);
                                 self.rolls = rolls;
@@ -684,7 +689,7 @@ impl Battle {
                             } else {
                                 self.heal_amount(c, r, key, g, &mut ())
                             };
-                            o.dice += r.heal_dice.n as u32 + self.heal_dice[c];
+                            o.dice += dice;
                             self.heal[t] += v;
                             o.healed[c] = o.healed[c].saturating_add(v as i32);
                             if H::ON {
@@ -731,30 +736,29 @@ impl Battle {
         o
     }
 
+    /// A Support's amount (LA-12) and the dice it rolled.
     #[inline]
-    fn support_amount(&self, c: usize, r: &Rules, key: u64, g: u32, log: &mut impl Log) -> i64 {
-        let v = SCALE * roll(r.support_dice, &mut Keyed(key), g, c, ACTION, log)
-            + Battle::boost(
-                Battle::items(&self.support_with[c], self.support_n[c], r),
-                key,
-                g,
-                c,
-                log,
-            );
-        r.round(v.max(0))
+    fn support_amount(
+        &self,
+        c: usize,
+        r: &Rules,
+        key: u64,
+        g: u32,
+        log: &mut impl Log,
+    ) -> (i64, u32) {
+        let own = roll(r.support_dice, &mut Keyed(key), g, c, ACTION, log);
+        let (items, dice) = self.boost(c, r.support_items, r, key, g, log);
+        let v = SCALE * own + items;
+        (r.round(v.max(0)), r.support_dice.n as u32 + dice)
     }
 
+    /// A Heal's amount (LA-11) and the dice it rolled.
     #[inline]
-    fn heal_amount(&self, c: usize, r: &Rules, key: u64, g: u32, log: &mut impl Log) -> i64 {
-        let v = SCALE * (roll(r.heal_dice, &mut Keyed(key), g, c, ACTION, log) + self.support[c])
-            + Battle::boost(
-                Battle::items(&self.heal_with[c], self.heal_n[c], r),
-                key,
-                g,
-                c,
-                log,
-            );
-        r.round(v.max(0))
+    fn heal_amount(&self, c: usize, r: &Rules, key: u64, g: u32, log: &mut impl Log) -> (i64, u32) {
+        let own = roll(r.heal_dice, &mut Keyed(key), g, c, ACTION, log);
+        let (items, dice) = self.boost(c, r.heal_items, r, key, g, log);
+        let v = SCALE * (own + self.support[c]) + items;
+        (r.round(v.max(0)), r.heal_dice.n as u32 + dice)
     }
 }
 
