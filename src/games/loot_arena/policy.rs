@@ -287,28 +287,30 @@ pub struct View {
     pub rounds: u32,
 }
 
-/// The preference list of a focus: `first` classes, then the rest in the seed's order.
+/// The preference list of a focus: with `Focus::Healer` the Healer first; then the types
+/// the attacker is strong against, in the seed's order; then the Healer; then the rest in the
+/// seed's order. Each class's place is counted (its group, then its seed order), so which
+/// classes are strong is no branch.
 #[inline]
 pub fn preference(focus: Focus, v: &View) -> [Class; 4] {
+    let healer_first = focus == Focus::Healer;
+    let key = Class::ALL.map(|c| {
+        let healer = c == Class::Healer;
+        let group = if healer && healer_first {
+            0
+        } else if v.strong_against[c as usize] {
+            1
+        } else if healer {
+            2
+        } else {
+            3
+        };
+        group * 4 + c as usize
+    });
     let mut order = [Class::Gladiator; 4];
-    let mut n = 0;
-    let mut push = |c: Class, order: &mut [Class; 4]| {
-        if !order[..n].contains(&c) {
-            order[n] = c;
-            n += 1;
-        }
-    };
-    if focus == Focus::Healer {
-        push(Class::Healer, &mut order);
-    }
     for c in Class::ALL {
-        if v.strong_against[c as usize] {
-            push(c, &mut order);
-        }
-    }
-    push(Class::Healer, &mut order);
-    for c in Class::ALL {
-        push(c, &mut order);
+        let place = key.iter().filter(|&&k| k < key[c as usize]).count();
+        order[place] = c;
     }
     order
 }
@@ -375,16 +377,18 @@ impl Plan {
         } else {
             0
         };
+        // Evasions, supports, attacks, heals: four runs in that order (heal <= n - evade -
+        // support), so a round's action is how many of the runs' starts it has passed.
+        let kinds = [
+            Action::Evade,
+            Action::Support,
+            attack,
+            Action::Heal(self.target),
+        ];
         for (r, a) in set.actions[..n].iter_mut().enumerate() {
-            *a = if r < evade {
-                Action::Evade
-            } else if r < evade + support {
-                Action::Support
-            } else if r >= n - heal {
-                Action::Heal(self.target)
-            } else {
-                attack
-            };
+            let run =
+                (r >= evade) as usize + (r >= evade + support) as usize + (r >= n - heal) as usize;
+            *a = kinds[run];
         }
         set
     }

@@ -303,10 +303,8 @@ pub fn strengths(r: &Rules, class: &[Class; 4], present: &[bool; 4]) -> [[bool; 
     let active = [healers[0] > 0 && !cancel, healers[1] > 0 && !cancel];
     let mut strong = [[false; 4]; 4];
     for a in 0..4 {
-        for b in 0..4 {
-            if side(a) != side(b) {
-                strong[a][b] = r.beats[class[a] as usize][class[b] as usize];
-            }
+        for b in [2 * (1 - side(a)), 2 * (1 - side(a)) + 1] {
+            strong[a][b] = r.beats[class[a] as usize][class[b] as usize];
         }
     }
     // LA-4: a Healer makes its partner strong against the other fighter types.
@@ -450,8 +448,9 @@ impl Battle {
     #[inline]
     fn settle_strengths(&mut self, f: &Fielded, r: &Rules) {
         self.strong = strengths(r, &self.class, &self.present(f, r));
+        // Only opponents attack each other.
         for a in 0..4 {
-            for b in 0..4 {
+            for b in [2 * (1 - side(a)), 2 * (1 - side(a)) + 1] {
                 let i = 2 * self.strong[a][b] as usize + self.strong[b][a] as usize;
                 self.factor[a][b] = self.by_strength[i];
                 self.factor_aff[a][b] = self.by_strength_aff[i];
