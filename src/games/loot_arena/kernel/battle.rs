@@ -130,7 +130,7 @@ struct Blow<'a> {
 }
 
 /// A champion's carried items (the first `n` of `list`) as one action uses them: those of
-/// `kinds` (bits of [`Kind::bit`]). A silent battle reads the first `width` (the rules' item
+/// `kinds` (bits of [`crate::games::loot_arena::rules::Kind::bit`]). A silent battle reads the first `width` (the rules' item
 /// slots, a constant) and keeps those of the champion's items of `kinds`, so how many items a
 /// champion carries and of which kinds is no branch; the entries it drops (past `n`: any
 /// item's) are read and thrown away.
@@ -143,8 +143,8 @@ struct Items<'a> {
 }
 
 impl Items<'_> {
-    /// The items' dice, each times `f(item)` (SCALE units), summed; `each(slot, value)` sees
-    /// every kept item's roll.
+    /// The items' dice, each times `f(item)` (SCALE units), summed; `each(slot, value, dice)`
+    /// sees every item read (a dropped one at slot `SLOTS`, value 0, no dice).
     #[inline(always)]
     fn roll<R: Roller, L: Log>(
         &self,
