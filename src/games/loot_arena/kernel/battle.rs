@@ -63,6 +63,9 @@ fn roll(d: Dice, src: &mut impl Roller, g: u32, c: usize, purpose: u64, log: &mu
     s
 }
 
+/// Kind bits that match every kind: a [`Strike`]'s items are its attack items already.
+const EVERY_KIND: u8 = u8::MAX;
+
 /// A carried item that rolls dice, in its slot (its dice place, LA-30): its kind's bit and
 /// whether its champion uses it with affinity (LA-7).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,7 +95,7 @@ pub fn strike(
         if d.n != 0 || d.plus != 0 {
             items[n] = Carried {
                 slot: slot as u8,
-                kind: 1,
+                kind: EVERY_KIND,
                 affinity: s.affinity[slot],
                 dice: *d,
             };
@@ -108,7 +111,7 @@ pub fn strike(
             list: &items,
             n,
             width: SLOTS,
-            kinds: 1,
+            kinds: EVERY_KIND,
         },
         support: s.support,
         armor: s.armor,
