@@ -50,6 +50,29 @@ MOD_HEADER = """# Stat-changing spells for the Minion Combat Pipeline (seed 003,
 """
 
 
+# Alterations with no plain numbers, so not in modifiers.csv: named here so a group file can
+# cast them; effects.toml plays them (MC-41).
+TRIGGERED = '''
+# Alterations whose whole effect is triggered (not in modifiers.csv): effects.toml plays them.
+
+[[modifier]]
+name = "Karillian Arrows"
+card_id = 410
+applies_to = "archer"
+other = "damaged opponents get Karillian Venom (1 damage each round start, cumulative)"
+
+[[modifier]]
+name = "Fae Gift"
+card_id = 867
+applies_to = "swordsman"
+other = "becomes an Elf; its attacks heal instead of damaging"
+
+[[modifier]]
+name = "Dragon Slayer"
+applies_to = "recruit"
+other = "instantly kills a monster it damages"'''
+
+
 def modifiers(path):
     out = [MOD_HEADER]
     for r in csv.DictReader(open(path, newline="")):
@@ -68,6 +91,7 @@ def modifiers(path):
             out.append(f"condition = {q(r['condition'])}")
         if r["other"]:
             out.append(f"other = {q(r['other'])}")
+    out.append(TRIGGERED)
     return "\n".join(out) + "\n"
 
 

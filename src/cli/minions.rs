@@ -12,7 +12,7 @@ use crate::games::minion_combat::simulation::combats::{Field, summary};
 use crate::games::minion_combat::state::Catalogue;
 use crate::games::minion_combat::trace::{JsonTrace, Narrator};
 
-/// `--rules`, `--minions`, `--modifiers`: the game's numbers and its catalogues.
+/// `--rules`, `--minions`, `--modifiers`, `--effects`: the game's numbers and its catalogues.
 #[derive(Args, Debug, Clone, Default)]
 pub struct DataFlags {
     /// Rules file (TOML): any number or reading, e.g. `estimate = "own"`
@@ -25,6 +25,10 @@ pub struct DataFlags {
     /// Modifier list (TOML) [default: experiments/minion-combat/modifiers.toml].
     #[arg(long)]
     pub modifiers: Option<PathBuf>,
+    /// Effects file (TOML): the clauses tags and modifiers carry (MC-41)
+    /// [default: experiments/minion-combat/effects.toml].
+    #[arg(long)]
+    pub effects: Option<PathBuf>,
 }
 
 impl DataFlags {
@@ -33,6 +37,7 @@ impl DataFlags {
             .iter()
             .chain(&self.minions)
             .chain(&self.modifiers)
+            .chain(&self.effects)
             .cloned()
             .collect()
     }
@@ -42,6 +47,7 @@ impl DataFlags {
             ("--rules", &self.rules),
             ("--minions", &self.minions),
             ("--modifiers", &self.modifiers),
+            ("--effects", &self.effects),
         ] {
             if let Some(p) = p {
                 s.push_str(&super::flags::shell_flag(flag, p.display()));
@@ -52,7 +58,11 @@ impl DataFlags {
     fn load(&self) -> Result<(Rules, Catalogue), String> {
         Ok((
             input::rules::from_flag(self.rules.as_deref())?,
-            input::catalogue::from_flags(self.minions.as_deref(), self.modifiers.as_deref())?,
+            input::catalogue::from_flags(
+                self.minions.as_deref(),
+                self.modifiers.as_deref(),
+                self.effects.as_deref(),
+            )?,
         ))
     }
 }
@@ -312,6 +322,16 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
     if has("modifier") {
         let m = input::catalogue::parse_modifiers(&name, &text).map_err(|e| e.to_string())?;
         return Ok(format!("{name}: {} modifiers\n", m.len()));
+    }
+    if has("effect") || has("status") {
+        let (_, cat) = data.load()?;
+        let e = input::effects::parse(&name, &text, &cat.minions, &cat.modifiers)
+            .map_err(|e| e.to_string())?;
+        return Ok(format!(
+            "{name}: {} effect clause(s), {} status(es)\n",
+            e.clauses.len() + e.statuses.iter().map(|s| s.clauses.len()).sum::<usize>(),
+            e.statuses.len()
+        ));
     }
     if has("map") {
         let (r, cat) = data.load()?;

@@ -10,12 +10,14 @@
 //! | `PAIR` (0) | side s, position i | the Fisher-Yates swap of the side's idle bashers (MC-10) |
 //! | `WISE` (1) | minion i | the last tiebreaker among equal victims, k-th choice of the round (MC-14) |
 //! | `MULTI` (2) | minion i | the victim of its k-th random extra attack (MC-13) |
+//! | `EFFECT` (3) | minion i | the enemy a clause of its picks at random, k-th of the round (MC-45) |
 
 use crate::rng::{Stream, keyed_bits, match_stream_seed};
 
 pub const PAIR: u64 = 0;
 pub const WISE: u64 = 1;
 pub const MULTI: u64 = 2;
+pub const EFFECT: u64 = 3;
 
 /// The combat's key, from its seed.
 pub fn key(seed: u64) -> u64 {

@@ -6,6 +6,7 @@
 //! - `board`: a turn's combats on a board, in the page's order, losses carrying (MC-5).
 //! - `rules`: every number and reading of a combat (`Rules`), nation abilities as data.
 //! - `state`: minion stat blocks, the catalogue, modifiers, groups and outcomes.
+//! - `effects`: combat effects as data: clauses at the pipeline's points (MC-41).
 //! - `draws`: every random choice read by its place from the combat's key (MC-30).
 //! - `kernel`: the optimised combat in columns, held to `reference` choice for choice.
 //! - `reference`: the plain model of the pipeline, the narrator's engine and the oracle.
@@ -16,6 +17,7 @@
 pub mod analysis;
 pub mod board;
 pub mod draws;
+pub mod effects;
 pub mod input;
 pub mod kernel;
 pub mod reference;

@@ -2,7 +2,8 @@
 //! function per pipeline step, minions in plain structs, victims as (side, index). It narrates
 //! single combats and is the oracle an optimised kernel is held to.
 
-use crate::games::minion_combat::draws::{MULTI, PAIR, WISE, below, key, place};
+use crate::games::minion_combat::draws::{EFFECT, MULTI, PAIR, WISE, below, key, place};
+use crate::games::minion_combat::effects::{Against, Clause, Delta, Do, Status, To, When};
 use crate::games::minion_combat::rules::{Attack, Estimate, MAX_GROUP, Rules, WisePer};
 use crate::games::minion_combat::state::{End, Group, Minion, Outcome};
 
@@ -57,6 +58,14 @@ pub struct Blow {
     pub result: Option<Result>,
     /// True for a multi-attacker's random extra attack.
     pub random: bool,
+    /// The levels A1 compared: the attacker's (as its attacks count) and the victim's.
+    pub levels: (i32, i32),
+    /// Who took the damage: the victim, or whoever took the hit for it (MC-49).
+    pub taker: Who,
+    /// Whether the damage was magical (MC-49, MC-51).
+    pub magical: bool,
+    /// HP the attack healed instead of dealing (MC-51).
+    pub healed: i32,
 }
 
 /// A minion by side and position in its group.
@@ -71,7 +80,12 @@ pub trait Hook {
     fn retaliates(&mut self, _m: Who, _victim: Who) {}
     fn forfeits(&mut self, _m: Who, _attacks: u32) {}
     fn blow(&mut self, _m: Who, _victim: Who, _b: &Blow, _f: &Fight) {}
-    fn died(&mut self, _m: Who, _by: Who) {}
+    /// A must-attack effect gave `m` its victim (MC-48).
+    fn compelled(&mut self, _m: Who, _victim: Who) {}
+    /// A clause of `holder` acted on `target` (MC-41): `what` tells it in words.
+    fn effect(&mut self, _holder: Who, _target: Who, _what: &str, _f: &Fight) {}
+    /// `m` died; `by` is the one to blame, if any.
+    fn died(&mut self, _m: Who, _by: Option<Who>) {}
     fn end(&mut self, _o: &Outcome) {}
 }
 
@@ -88,8 +102,45 @@ pub struct Fighter {
     pub remaining: u32,
     pub victim: Option<Who>,
     pub misses: u32,
+    /// In the combat: living and not withdrawn.
     pub alive: bool,
     pub qualified: bool,
+    /// Stat changes triggered clauses gave it, until the end of the combat (MC-43).
+    pub gained: Delta,
+    /// Statuses it holds and their stacks (MC-47).
+    pub stacks: Vec<(Status, u32)>,
+    /// Left the combat alive (MC-46).
+    pub withdrawn: bool,
+}
+
+impl Fighter {
+    /// Every clause this fighter holds, with how many times it acts (its stacks, for a
+    /// status's clauses).
+    pub fn clauses(&self) -> impl Iterator<Item = (&Clause, i32)> {
+        self.stats.clauses.iter().map(|c| (c, 1)).chain(
+            self.stacks
+                .iter()
+                .flat_map(|(s, n)| s.clauses.iter().map(move |c| (c, *n as i32))),
+        )
+    }
+
+    /// Whether it holds a standing trait (`when = always`) that `p` picks.
+    pub fn has(&self, p: impl Fn(&Do) -> bool) -> bool {
+        self.clauses()
+            .any(|(c, _)| c.when == When::Always && p(&c.effect))
+    }
+
+    /// Whether it is what `a` names.
+    pub fn is(&self, a: Against) -> bool {
+        let s = &self.stats;
+        match a {
+            Against::Monster => !s.recruit,
+            Against::Recruit => s.recruit,
+            Against::UnenchantedRecruit => s.recruit && !s.enchanted,
+            Against::Swordsman => s.swordsman(),
+            Against::Archer => s.recruit && s.missile.is_some(),
+        }
+    }
 }
 
 /// Both groups during a combat, sides in the order given.
@@ -98,6 +149,8 @@ pub struct Fight {
     /// The side with precedence (MC-3).
     pub first: usize,
     pub round: u32,
+    /// Random effect targets drawn this round (MC-30 place `EFFECT`).
+    pub draws: u64,
 }
 
 impl Fight {
@@ -114,6 +167,9 @@ impl Fight {
                     misses: 0,
                     alive: m.hp > 0,
                     qualified: false,
+                    gained: Delta::default(),
+                    stacks: Vec::new(),
+                    withdrawn: false,
                 })
                 .collect()
         });
@@ -121,6 +177,7 @@ impl Fight {
             side,
             first,
             round: 0,
+            draws: 0,
         }
     }
 
@@ -145,17 +202,98 @@ impl Fight {
 
     fn idle(&self, w: Who) -> bool {
         let f = self.get(w);
-        f.alive && f.stats.attacks > 0 && f.victim.is_none()
+        f.alive && self.attacks(w) > 0 && f.victim.is_none()
     }
 
-    /// Damage of one attack by `m` in this round (MC-18): its stat, its nation's bonus, the
-    /// missile round's modifier, floored at 0.
+    /// The standing stat changes on `w` (MC-43): its own, its living groupmates' and enemies'
+    /// auras that reach it, and what triggered clauses gave it.
+    pub fn delta(&self, w: Who) -> Delta {
+        let me = self.get(w);
+        let mut d = me.gained;
+        let now = |c: &Clause| c.when == When::Always && c.round.is_none_or(|g| g == self.round);
+        for (c, n) in me.clauses() {
+            if let Do::Stats(x) = &c.effect
+                && now(c)
+                && c.to == To::Me
+                && c.against.is_none()
+            {
+                d.add(x, n);
+            }
+        }
+        for s in 0..2 {
+            for (i, x) in self.side[s].iter().enumerate() {
+                if !x.alive || (s, i) == w {
+                    continue;
+                }
+                let reach = if s == w.0 { To::Groupmates } else { To::Enemies };
+                for (c, n) in x.clauses() {
+                    if let Do::Stats(y) = &c.effect
+                        && now(c)
+                        && c.to == reach
+                        && c.against.is_none_or(|a| me.is(a))
+                    {
+                        d.add(y, n);
+                    }
+                }
+            }
+        }
+        d
+    }
+
+    /// `w`'s level as its attacks and dodges count it (MC-23, MC-43).
+    pub fn level(&self, w: Who, r: &Rules) -> i32 {
+        r.clamp_level(self.get(w).stats.level + self.delta(w).level)
+    }
+
+    /// `w`'s max armor with its stat changes (armor gained mid-round counts from the next
+    /// reset, MC-43).
+    pub fn max_armor(&self, w: Who) -> i32 {
+        (self.get(w).stats.armor + self.delta(w).armor).max(0)
+    }
+
+    /// `w`'s attacks per round with its stat changes.
+    pub fn attacks(&self, w: Who) -> u32 {
+        (self.get(w).stats.attacks as i32 + self.delta(w).attacks).max(0) as u32
+    }
+
+    /// Tiebreaker 5's damage per single attack, with stat changes.
+    fn best_damage(&self, w: Who) -> i32 {
+        let (s, d) = (&self.get(w).stats, self.delta(w));
+        s.hand
+            .map_or(0, |h| h + d.hand)
+            .max(s.missile.map_or(0, |m| m + d.missile))
+    }
+
+    /// Damage of one attack by `m` in this round (MC-18): its stat, its stat changes (MC-43;
+    /// those against a kind of victim when `victim` is one), its nation's bonus, the missile
+    /// round's modifier, floored at 0.
     pub fn damage(&self, m: Who, a: Attack, r: &Rules) -> i32 {
-        let s = &self.get(m).stats;
+        self.damage_to(m, a, r, None)
+    }
+
+    pub fn damage_to(&self, m: Who, a: Attack, r: &Rules, victim: Option<Who>) -> i32 {
+        let me = self.get(m);
+        let s = &me.stats;
+        let delta = self.delta(m);
         let mut d = match a {
-            Attack::Hand => s.hand.unwrap_or(0),
-            Attack::Missile => s.missile.unwrap_or(0),
+            Attack::Hand => s.hand.unwrap_or(0) + delta.hand,
+            Attack::Missile => s.missile.unwrap_or(0) + delta.missile,
         };
+        if let Some(v) = victim {
+            for (c, n) in me.clauses() {
+                if let (Do::Stats(x), Some(k)) = (&c.effect, c.against)
+                    && c.when == When::Always
+                    && c.to == To::Me
+                    && c.round.is_none_or(|g| g == self.round)
+                    && self.get(v).is(k)
+                {
+                    d += n * match a {
+                        Attack::Hand => x.hand,
+                        Attack::Missile => x.missile,
+                    };
+                }
+            }
+        }
         if let Some(n) = s.nation
             && let Some((kind, round, amount)) = r.nations[n].bonus
             && kind == a
@@ -184,28 +322,40 @@ pub fn combat(groups: [&Group; 2], r: &Rules, seed: u64, hook: &mut impl Hook) -
         "a group holds at most {MAX_GROUP} minions (MC-1)"
     );
     let mut o = Outcome::new(groups.map(|g| g.minions.len()));
+    let cx = Cx { r, key };
     hook.start(&groups, first);
-    // C1: no start-of-combat effects are played yet (MC-40); the early-end check.
+    // C1: start-of-combat effects in precedence order, then the early-end check (MC-5).
+    every(&mut f, When::StartOfCombat, &cx, &mut o, hook);
     for g in 1..=r.rounds {
         if !(f.standing(0) && f.standing(1)) {
             break;
         }
         f.round = g;
+        f.draws = 0;
         o.rounds = g;
         start_of_round(&mut f, r);
         hook.round(g, &f);
+        // R1: every-round effects, then "if either group has died, halt" (MC-8).
+        every(&mut f, When::StartOfRound, &cx, &mut o, hook);
+        if !(f.standing(0) && f.standing(1)) {
+            break;
+        }
         choose_victims(&mut f, r, key, hook);
         for s in [first, 1 - first] {
-            side_attacks(&mut f, s, r, key, &mut o, hook);
+            side_attacks(&mut f, s, &cx, &mut o, hook);
         }
     }
+    // C4: end-of-combat effects in precedence order.
+    every(&mut f, When::EndOfCombat, &cx, &mut o, hook);
     for s in 0..2 {
         for (i, m) in f.side[s].iter().enumerate() {
-            o.hp[s][i] = if m.alive { m.hp } else { 0 };
+            o.hp[s][i] = if m.alive || m.withdrawn { m.hp } else { 0 };
             o.qualified[s][i] = m.qualified;
         }
     }
-    (o.end, o.winner) = match (f.standing(0), f.standing(1)) {
+    // A group whose last minions withdrew still stands (MC-46).
+    let left = |s: usize| f.side[s].iter().any(|m| m.alive || m.withdrawn);
+    (o.end, o.winner) = match (left(0), left(1)) {
         (true, true) => (End::Rounds, None),
         (true, false) => (End::Wiped, Some(0)),
         (false, true) => (End::Wiped, Some(1)),
@@ -215,23 +365,43 @@ pub fn combat(groups: [&Group; 2], r: &Rules, seed: u64, hook: &mut impl Hook) -
     o
 }
 
+/// What every step of a combat reads besides the fight: the rules and the combat's key.
+struct Cx<'a> {
+    r: &'a Rules,
+    key: u64,
+}
+
 /// R1 (MC-8): armor and remaining attacks reset (none for a minion without an attack this
-/// round: a basher's in round 1, MC-9); shooters go idle.
+/// round: a basher's in round 1, MC-9), both with their stat changes (MC-43); shooters go idle.
 fn start_of_round(f: &mut Fight, r: &Rules) {
     let g = f.round;
     for s in 0..2 {
-        for m in f.side[s].iter_mut().filter(|m| m.alive) {
-            m.armor = m.stats.armor;
-            m.remaining = if m.stats.attack_in(g, r).is_some() {
-                m.stats.attacks
+        for i in 0..f.side[s].len() {
+            let w = (s, i);
+            if !f.get(w).alive {
+                continue;
+            }
+            let armor = f.max_armor(w);
+            let attacks = if f.get(w).stats.attack_in(g, r).is_some() {
+                f.attacks(w)
             } else {
                 0
             };
+            let m = f.get_mut(w);
+            m.armor = armor;
+            m.remaining = attacks;
             if m.stats.shooter() {
                 m.victim = None;
             }
         }
     }
+}
+
+/// The first living minion of side `s` that compels its enemies to attack it (MC-48).
+fn compeller(f: &Fight, s: usize) -> Option<Who> {
+    (0..f.side[s].len())
+        .map(|i| (s, i))
+        .find(|&w| f.get(w).alive && f.get(w).has(|d| *d == Do::Compel))
 }
 
 /// R2 (MC-9..MC-12).
@@ -247,7 +417,18 @@ fn choose_victims(f: &mut Fight, r: &Rules, key: u64, hook: &mut impl Hook) {
         return;
     }
     pair_bashers(f, key, hook);
-    // Compulsions: no must-attack effects are played yet (MC-40).
+    // Compulsion: every idle minion checks must-attack effects (MC-48).
+    for s in [f.first, 1 - f.first] {
+        for i in 0..f.side[s].len() {
+            if f.idle((s, i))
+                && f.side[s][i].remaining > 0
+                && let Some(d) = compeller(f, 1 - s)
+            {
+                f.get_mut((s, i)).victim = Some(d);
+                hook.compelled((s, i), d);
+            }
+        }
+    }
     for s in [f.first, 1 - f.first] {
         for i in 0..f.side[s].len() {
             if f.idle((s, i)) && f.side[s][i].remaining > 0 {
@@ -303,7 +484,22 @@ pub fn wise_choice(
         return (enemies[0], Tiebreak::Only);
     }
     let mut pool: Vec<Who> = enemies.to_vec();
-    // 1: no quasi-immunities are played yet (MC-40): every enemy is non-immune.
+    // 1: not quasi-immune to my damage type; magical damage passes every immunity (MC-50).
+    if let Some(a) = f.get(m).stats.attack_in(f.round, r)
+        && !f.get(m).has(|d| *d == Do::Magical)
+    {
+        let open: Vec<Who> = pool
+            .iter()
+            .copied()
+            .filter(|&v| !f.get(v).has(|d| *d == Do::QuasiImmune(a)))
+            .collect();
+        if !open.is_empty() && open.len() < pool.len() {
+            pool = open;
+            if pool.len() == 1 {
+                return (pool[0], Tiebreak::NonImmune);
+            }
+        }
+    }
     // 2: instant kill.
     if r.estimate != Estimate::Off {
         let kill: Vec<Who> = pool
@@ -318,15 +514,14 @@ pub fn wise_choice(
             }
         }
     }
-    type Score = fn(&Fighter) -> i64;
-    let steps: [(Tiebreak, Score); 3] = [
-        (Tiebreak::HighestArmor, |x| x.stats.armor as i64),
-        (Tiebreak::LowestHp, |x| -(x.hp as i64)),
-        (Tiebreak::HighestDamage, |x| x.stats.best_damage() as i64),
+    let steps: [(Tiebreak, &dyn Fn(Who) -> i64); 3] = [
+        (Tiebreak::HighestArmor, &|v| f.max_armor(v) as i64),
+        (Tiebreak::LowestHp, &|v| -(f.get(v).hp as i64)),
+        (Tiebreak::HighestDamage, &|v| f.best_damage(v) as i64),
     ];
     for (why, score) in steps {
-        let best = pool.iter().map(|&v| score(f.get(v))).max().unwrap();
-        pool.retain(|&v| score(f.get(v)) == best);
+        let best = pool.iter().map(|&v| score(v)).max().unwrap();
+        pool.retain(|&v| score(v) == best);
         if pool.len() == 1 {
             return (pool[0], why);
         }
@@ -335,15 +530,36 @@ pub fn wise_choice(
     (pool[j], Tiebreak::Random)
 }
 
-/// MC-15: whether `m` estimates its group can kill `v` this round.
+/// Whether `m`'s attacks pass armor (MC-51).
+fn pierces(f: &Fight, m: Who) -> bool {
+    f.get(m)
+        .has(|d| matches!(d, Do::IgnoresArmor | Do::Magical))
+}
+
+/// MC-15: whether `m` estimates its group can kill `v` this round. An attack that kills what
+/// it damages (Dragon Slayer, MC-45) kills `v` when it gets past `v`'s armor.
 fn can_kill(f: &Fight, m: Who, v: Who, r: &Rules) -> bool {
     let per = |w: Who| -> i64 {
         let x = f.get(w);
         match x.stats.attack_in(f.round, r) {
-            Some(a) => f.damage(w, a, r) as i64 * x.remaining as i64,
+            Some(a) => f.damage_to(w, a, r, Some(v)) as i64 * x.remaining as i64,
             None => 0,
         }
     };
+    let t = f.get(v);
+    let armor = if pierces(f, m) { 0 } else { t.armor } as i64;
+    let slays = f.get(m).clauses().any(|(c, _)| {
+        c.when == When::Damages
+            && c.effect == Do::Kill
+            && c.to == To::Other
+            && c.against.is_none_or(|k| t.is(k))
+    });
+    if slays
+        && let Some(a) = f.get(m).stats.attack_in(f.round, r)
+        && f.damage_to(m, a, r, Some(v)) as i64 > armor
+    {
+        return true;
+    }
     let mut total = per(m);
     if r.estimate == Estimate::Group {
         for i in 0..f.side[m.0].len() {
@@ -353,19 +569,12 @@ fn can_kill(f: &Fight, m: Who, v: Who, r: &Rules) -> bool {
             }
         }
     }
-    let t = f.get(v);
-    total >= (t.hp + t.armor) as i64
+    total >= t.hp as i64 + armor
 }
 
 /// R3 / R4 (MC-13): side `s` attacks, minion by minion.
-fn side_attacks(
-    f: &mut Fight,
-    s: usize,
-    r: &Rules,
-    key: u64,
-    o: &mut Outcome,
-    hook: &mut impl Hook,
-) {
+fn side_attacks(f: &mut Fight, s: usize, cx: &Cx, o: &mut Outcome, hook: &mut impl Hook) {
+    let (r, key) = (cx.r, cx.key);
     for i in 0..f.side[s].len() {
         let m = (s, i);
         if !f.get(m).alive || f.get(m).remaining == 0 {
@@ -384,9 +593,12 @@ fn side_attacks(
             f.get_mut(m).victim = None;
         }
         if f.get(m).victim.is_none() {
-            // Compulsion II: no must-attack effects are played yet (MC-40).
-            if shooter {
-                let made = f.get(m).stats.attacks - f.get(m).remaining;
+            if let Some(d) = compeller(f, 1 - s) {
+                // Compulsion II (MC-48).
+                f.get_mut(m).victim = Some(d);
+                hook.compelled(m, d);
+            } else if shooter {
+                let made = f.attacks(m).saturating_sub(f.get(m).remaining);
                 choose_wisely(f, m, 1 + made as u64, r, key, hook);
             } else if let Some(j) = (0..f.side[1 - s].len())
                 .find(|&j| f.side[1 - s][j].alive && f.side[1 - s][j].victim == Some(m))
@@ -400,7 +612,7 @@ fn side_attacks(
             f.get_mut(m).remaining = 0;
             continue;
         };
-        attack(f, m, v, false, r, o, hook);
+        attack(f, m, v, false, cx, o, hook);
         let mut k = 0u64;
         while f.get(m).alive && f.get(m).remaining > 0 {
             let enemies = f.living(1 - s);
@@ -410,31 +622,249 @@ fn side_attacks(
             let v = enemies[below(key, place(f.round, s, i, MULTI, k), enemies.len())];
             k += 1;
             f.get_mut(m).victim = Some(v);
-            attack(f, m, v, true, r, o, hook);
+            attack(f, m, v, true, cx, o, hook);
         }
     }
 }
 
-/// One attack, A1..A8 (MC-17..MC-21).
+/// The level `m`'s attacks count as in A1: its own, or a level its effects set (MC-51).
+fn attack_level(f: &Fight, m: Who, r: &Rules) -> i32 {
+    f.get(m)
+        .clauses()
+        .filter_map(|(c, _)| match c.effect {
+            Do::AttackLevel(l) if c.when == When::Always => Some(l),
+            _ => None,
+        })
+        .max()
+        .unwrap_or_else(|| f.level(m, r))
+}
+
+/// The living groupmate of `v` that takes hits on `v` (MC-49), if any.
+fn redirector(f: &Fight, v: Who) -> Option<Who> {
+    (0..f.side[v.0].len())
+        .map(|i| (v.0, i))
+        .find(|&w| w != v && f.get(w).alive && f.get(w).has(|d| *d == Do::Redirect))
+}
+
+/// Damage `w` takes from `attacker`'s hit after its `taken` and `block` clauses at `when`
+/// (MC-44); magical damage passes them.
+fn taken(
+    f: &Fight,
+    w: Who,
+    attacker: Who,
+    a: Attack,
+    when: When,
+    mut dmg: i32,
+    magical: bool,
+    hook: &mut impl Hook,
+) -> i32 {
+    if magical {
+        return dmg;
+    }
+    for (c, n) in f.get(w).clauses() {
+        if !applies(f, c, when, Some(attacker), Some(a)) {
+            continue;
+        }
+        let before = dmg;
+        match c.effect {
+            Do::Taken(x) => dmg = (dmg + x * n).max(0),
+            Do::Block => dmg = 0,
+            _ => continue,
+        }
+        hook.effect(
+            w,
+            attacker,
+            &format!("{}: damage taken {before} -> {dmg}", c.source),
+            f,
+        );
+    }
+    dmg
+}
+
+/// Whether clause `c` fires at `when` with `other` the other party and `a` the attack type.
+fn applies(f: &Fight, c: &Clause, when: When, other: Option<Who>, a: Option<Attack>) -> bool {
+    c.when == when
+        && c.round.is_none_or(|g| g == f.round)
+        && c.attack.is_none_or(|x| a == Some(x))
+        && c.against
+            .is_none_or(|k| other.is_some_and(|o| f.get(o).is(k)))
+}
+
+/// Every clause of `holder` that fires at `when` (MC-41), in the order written; `taken` and
+/// `block` are the takes-damage pipeline's own.
+#[allow(clippy::too_many_arguments)]
+fn fire(
+    f: &mut Fight,
+    holder: Who,
+    when: When,
+    other: Option<Who>,
+    a: Option<Attack>,
+    cx: &Cx,
+    o: &mut Outcome,
+    hook: &mut impl Hook,
+) {
+    let due: Vec<(Clause, i32)> = f
+        .get(holder)
+        .clauses()
+        .filter(|(c, _)| applies(f, c, when, other, a))
+        .filter(|(c, _)| !matches!(c.effect, Do::Taken(_) | Do::Block))
+        .map(|(c, n)| (c.clone(), n))
+        .collect();
+    for (c, n) in due {
+        act(f, holder, &c, n, other, cx, o, hook);
+    }
+}
+
+/// `when` clauses of every minion in the combat, in precedence order (C1, R1, C4).
+fn every(f: &mut Fight, when: When, cx: &Cx, o: &mut Outcome, hook: &mut impl Hook) {
+    for s in [f.first, 1 - f.first] {
+        for i in 0..f.side[s].len() {
+            if f.side[s][i].alive {
+                fire(f, (s, i), when, None, None, cx, o, hook);
+            }
+        }
+    }
+}
+
+/// One clause acting, `n` times (its stacks), on its targets (MC-43..MC-47).
+#[allow(clippy::too_many_arguments)]
+fn act(
+    f: &mut Fight,
+    holder: Who,
+    c: &Clause,
+    n: i32,
+    other: Option<Who>,
+    cx: &Cx,
+    o: &mut Outcome,
+    hook: &mut impl Hook,
+) {
+    let s = holder.0;
+    let targets: Vec<Who> = match c.to {
+        To::Me => vec![holder],
+        To::Other => other.into_iter().collect(),
+        To::Groupmates => f.living(s).into_iter().filter(|&w| w != holder).collect(),
+        To::Enemies => f.living(1 - s),
+        To::RandomEnemy => {
+            let e = f.living(1 - s);
+            if e.is_empty() {
+                Vec::new()
+            } else {
+                let k = f.draws;
+                f.draws += 1;
+                vec![e[below(cx.key, place(f.round, s, holder.1, EFFECT, k), e.len())]]
+            }
+        }
+    };
+    let blame = |t: Who| (t != holder).then_some(holder);
+    for t in targets {
+        if !f.get(t).alive {
+            continue;
+        }
+        let what = match &c.effect {
+            Do::Stats(d) => {
+                f.get_mut(t).gained.add(d, n);
+                format!("stats {d:?} x{n}")
+            }
+            Do::Damage(x) => {
+                let x = x * n;
+                let dealt = x.min(f.get(t).hp);
+                f.get_mut(t).hp -= dealt;
+                format!("{dealt} magical damage, {} HP left", f.get(t).hp)
+            }
+            Do::Kill => "killed".to_string(),
+            Do::Withdraw => {
+                let w = f.get_mut(t);
+                w.alive = false;
+                w.withdrawn = true;
+                w.victim = None;
+                f.forget(t);
+                "withdraws from the combat".to_string()
+            }
+            Do::Give(st) => {
+                let w = f.get_mut(t);
+                let k = match w.stacks.iter().position(|(x, _)| x.name == st.name) {
+                    Some(k) => k,
+                    None => {
+                        w.stacks.push(((**st).clone(), 0));
+                        w.stacks.len() - 1
+                    }
+                };
+                w.stacks[k].1 += n as u32;
+                format!("{}, {} stack(s)", st.name, w.stacks[k].1)
+            }
+            _ => continue,
+        };
+        hook.effect(holder, t, &format!("{}: {what}", c.source), f);
+        let dead = match &c.effect {
+            Do::Damage(_) => f.get(t).hp == 0,
+            Do::Kill => true,
+            Do::Give(st) => st.kills_at.is_some_and(|k| {
+                f.get(t)
+                    .stacks
+                    .iter()
+                    .any(|(x, m)| x.name == st.name && *m >= k)
+            }),
+            _ => false,
+        };
+        if dead {
+            bury(f, t, blame(t), cx, o, hook);
+        }
+    }
+}
+
+impl Fight {
+    /// Whoever aimed at `w` goes idle.
+    fn forget(&mut self, w: Who) {
+        for s in 0..2 {
+            for x in self.side[s].iter_mut() {
+                if x.victim == Some(w) {
+                    x.victim = None;
+                }
+            }
+        }
+    }
+}
+
+/// The minion death pipeline: `w` is buried (A7, MC-20), `by` to blame if anyone; its `dies`
+/// clauses fire.
+fn bury(f: &mut Fight, w: Who, by: Option<Who>, cx: &Cx, o: &mut Outcome, hook: &mut impl Hook) {
+    if !f.get(w).alive {
+        return;
+    }
+    let t = f.get_mut(w);
+    t.alive = false;
+    t.victim = None;
+    if let Some(b) = by {
+        o.kills[b.0] += 1;
+    }
+    f.forget(w);
+    hook.died(w, by);
+    fire(f, w, When::Dies, by, None, cx, o, hook);
+}
+
+/// One attack, A1..A8 (MC-17..MC-21, effects MC-41..MC-51).
 fn attack(
     f: &mut Fight,
     m: Who,
     v: Who,
     random: bool,
-    r: &Rules,
+    cx: &Cx,
     o: &mut Outcome,
     hook: &mut impl Hook,
 ) {
+    let r = cx.r;
     let a = f
         .get(m)
         .stats
         .attack_in(f.round, r)
         .expect("only minions with an attack this round attack");
     // A1: the hit check.
+    let level = attack_level(f, m, r);
+    let their = f.level(v, r);
     let me = f.get_mut(m);
     me.remaining -= 1;
     let misses = me.misses;
-    let reach = (me.stats.level as i64).saturating_add(misses as i64);
+    let reach = (level as i64).saturating_add(misses as i64);
     o.attacks[m.0] += 1;
     let mut b = Blow {
         attack: a,
@@ -445,8 +875,12 @@ fn attack(
         dealt: 0,
         result: None,
         random,
+        levels: (level, their),
+        taker: v,
+        magical: false,
+        healed: 0,
     };
-    if f.get(v).stats.level as i64 > reach {
+    if their as i64 > reach {
         let me = f.get_mut(m);
         me.misses = me.misses.saturating_add(1);
         o.misses[m.0] += 1;
@@ -457,46 +891,67 @@ fn attack(
     f.get_mut(m).misses = 0;
     o.hits[m.0] += 1;
     // A2: damage, floored at 0.
-    b.damage = f.damage(m, a, r);
-    // A3: the takes-damage pipeline. D2: current armor soaks point for point.
-    let t = f.get_mut(v);
-    b.soaked = b.damage.min(t.armor);
-    t.armor -= b.soaked;
-    let rest = b.damage - b.soaked;
-    b.result = Some(if rest == 0 {
+    b.damage = f.damage_to(m, a, r, Some(v));
+    // A3: the takes-damage pipeline, on whoever takes the hit (MC-49).
+    let t = redirector(f, v).unwrap_or(v);
+    b.taker = t;
+    b.magical = t != v || f.get(m).has(|d| *d == Do::Magical);
+    if t != v {
+        hook.effect(t, v, "takes the hit as magical damage (MC-49)", f);
+    }
+    // D1: is-hit effects, before armor.
+    let mut dmg = taken(f, t, m, a, When::IsHit, b.damage, b.magical, hook);
+    fire(f, t, When::IsHit, Some(m), Some(a), cx, o, hook);
+    // D2: current armor soaks point for point, unless the damage passes armor.
+    if !(b.magical || pierces(f, m)) {
+        let w = f.get_mut(t);
+        b.soaked = dmg.min(w.armor);
+        w.armor -= b.soaked;
+        dmg -= b.soaked;
+    }
+    // D3: after-armor effects; the rest, capped at current HP.
+    dmg = taken(f, t, m, a, When::AfterArmor, dmg, b.magical, hook);
+    fire(f, t, When::AfterArmor, Some(m), Some(a), cx, o, hook);
+    let heals = f.get(m).has(|d| *d == Do::HealsInstead);
+    let w = f.get_mut(t);
+    b.result = Some(if dmg == 0 || !w.alive {
+        Result::Bounced
+    } else if heals {
+        b.healed = dmg.min(w.stats.max_hp - w.hp).max(0);
+        w.hp += b.healed;
         Result::Bounced
     } else {
-        // D3: capped at current HP.
-        b.dealt = rest.min(t.hp);
-        t.hp -= b.dealt;
-        if t.hp == 0 {
+        b.dealt = dmg.min(w.hp);
+        w.hp -= b.dealt;
+        if w.hp == 0 {
             Result::Killed
         } else {
             Result::Damaged
         }
     });
     o.damage[m.0] += b.dealt as i64;
-    o.soaked[v.0] += b.soaked as i64;
+    o.soaked[t.0] += b.soaked as i64;
     hook.blow(m, v, &b, f);
-    // A4, A5: no hits-give or damages effects are played yet (MC-40).
-    // A7: killed: the victim is buried; whoever aimed at it goes idle.
-    if b.result == Some(Result::Killed) {
-        let t = f.get_mut(v);
-        t.alive = false;
-        t.victim = None;
-        o.kills[m.0] += 1;
-        for s in 0..2 {
-            for x in f.side[s].iter_mut() {
-                if x.victim == Some(v) {
-                    x.victim = None;
-                }
-            }
-        }
-        hook.died(v, m);
-        // A8: a recruit that kills qualifies for an experience level.
-        let me = f.get_mut(m);
-        if me.alive && me.stats.recruit && (!r.experience_once || !me.qualified) {
-            me.qualified = true;
-        }
+    // A4, A5: hits and damages effects, skipped once either minion is buried.
+    let buried = |f: &Fight| !f.get(m).alive || !f.get(t).alive;
+    if !buried(f) {
+        fire(f, m, When::Hits, Some(t), Some(a), cx, o, hook);
+    }
+    if !buried(f) && b.result != Some(Result::Bounced) {
+        fire(f, m, When::Damages, Some(t), Some(a), cx, o, hook);
+    }
+    // A6: the victim already buried by an effect; A7: the result applied.
+    if !f.get(t).alive || b.result != Some(Result::Killed) || f.get(t).hp > 0 {
+        return;
+    }
+    bury(f, t, Some(m), cx, o, hook);
+    // A8: kills effects and experience, if the attacker still lives.
+    if !f.get(m).alive {
+        return;
+    }
+    fire(f, m, When::Kills, Some(t), Some(a), cx, o, hook);
+    let me = f.get_mut(m);
+    if me.alive && me.stats.recruit && (!r.experience_once || !me.qualified) {
+        me.qualified = true;
     }
 }

@@ -1,5 +1,6 @@
 //! Minion stat blocks, the catalogue they come from, modifiers, and the groups a combat fields.
 
+use crate::games::minion_combat::effects::{Clause, Effects};
 use crate::games::minion_combat::rules::{Attack, BothAttacks, MAX_GROUP, Rules};
 
 /// Monster or recruit (MC-1: a group is all one or all the other).
@@ -36,8 +37,11 @@ pub struct Stats {
 pub struct Catalogue {
     pub minions: Vec<Stats>,
     pub modifiers: Vec<Modifier>,
-    /// The files they came from, for errors that point back at them.
-    pub sources: [String; 2],
+    /// The effects that tags and modifiers carry (MC-41).
+    pub effects: Effects,
+    /// The files they came from (minions, modifiers, effects), for errors that point back at
+    /// them.
+    pub sources: [String; 3],
 }
 
 impl Catalogue {
@@ -85,6 +89,10 @@ pub struct Minion {
     pub max_hp: i32,
     pub level: i32,
     pub nation: Option<usize>,
+    /// Whether any modifier is on it ("enchanted", MC-25).
+    pub enchanted: bool,
+    /// The effects it carries, from its tags and modifiers (MC-41); empty for most.
+    pub clauses: Vec<Clause>,
 }
 
 impl Minion {
@@ -103,7 +111,22 @@ impl Minion {
             max_hp: hp,
             level: r.clamp_level(s.level),
             nation: r.nation(&s.nation),
+            enchanted: false,
+            clauses: Vec::new(),
         }
+    }
+
+    /// Whether the optimised kernel plays it exactly: every clause it carries is one its stat
+    /// block already plays (MC-41).
+    pub fn kernel_plays(&self) -> bool {
+        self.clauses
+            .iter()
+            .all(|c| c.effect == crate::games::minion_combat::effects::Do::Printed)
+    }
+
+    /// A swordsman is a recruit with hand attacks only; an archer a recruit with missile ones.
+    pub fn swordsman(&self) -> bool {
+        self.recruit && self.missile.is_none() && self.hand.is_some()
     }
 
     /// A shooter has missile attacks; a basher only hand attacks (MC-2).

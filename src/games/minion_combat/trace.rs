@@ -110,7 +110,7 @@ impl Hook for Narrator {
         } else {
             ""
         };
-        let (ml, vl) = (f.get(m).stats.level, f.get(v).stats.level);
+        let (ml, vl) = b.levels;
         let misses = if b.misses == INFINITE {
             "inf".to_string()
         } else {
@@ -126,8 +126,9 @@ impl Hook for Narrator {
             return;
         }
         let result = match b.result {
+            Some(Result::Bounced) if b.healed > 0 => format!("healed {} instead", b.healed),
             Some(Result::Bounced) => "bounced".to_string(),
-            Some(Result::Damaged) => format!("damaged, {} HP left", f.get(v).hp),
+            Some(Result::Damaged) => format!("damaged, {} HP left", f.get(b.taker).hp),
             Some(Result::Killed) => "killed".to_string(),
             None => String::new(),
         };
@@ -143,13 +144,34 @@ impl Hook for Narrator {
         );
     }
 
-    fn died(&mut self, v: Who, by: Who) {
+    fn compelled(&mut self, m: Who, v: Who) {
         let _ = writeln!(
             self.out,
-            "  A7 {} is killed by {} and buried",
-            self.n(v),
-            self.n(by)
+            "  compulsion: {} must attack {}",
+            self.n(m),
+            self.n(v)
         );
+    }
+
+    fn effect(&mut self, holder: Who, target: Who, what: &str, _f: &Fight) {
+        let on = if holder == target {
+            String::new()
+        } else {
+            format!(" on {}", self.n(target))
+        };
+        let _ = writeln!(self.out, "    effect of {}{on}: {what}", self.n(holder));
+    }
+
+    fn died(&mut self, v: Who, by: Option<Who>) {
+        let _ = match by {
+            Some(by) => writeln!(
+                self.out,
+                "  A7 {} is killed by {} and buried",
+                self.n(v),
+                self.n(by)
+            ),
+            None => writeln!(self.out, "  {} dies and is buried", self.n(v)),
+        };
     }
 
     fn end(&mut self, o: &Outcome) {
@@ -222,6 +244,28 @@ impl Hook for JsonTrace {
         let _ = writeln!(
             self.out,
             r#"{{"round":{},"step":"forfeit","minion":[{},{}],"attacks":{attacks}}}"#,
+            self.round, m.0, m.1
+        );
+    }
+    fn compelled(&mut self, m: Who, v: Who) {
+        let _ = writeln!(
+            self.out,
+            r#"{{"round":{},"step":"compel","minion":[{},{}],"victim":[{},{}]}}"#,
+            self.round, m.0, m.1, v.0, v.1
+        );
+    }
+    fn effect(&mut self, h: Who, t: Who, what: &str, _f: &Fight) {
+        let _ = writeln!(
+            self.out,
+            r#"{{"round":{},"step":"effect","minion":[{},{}],"target":[{},{}],"what":{:?}}}"#,
+            self.round, h.0, h.1, t.0, t.1, what
+        );
+    }
+    fn died(&mut self, m: Who, by: Option<Who>) {
+        let by = by.map_or("null".to_string(), |b| format!("[{},{}]", b.0, b.1));
+        let _ = writeln!(
+            self.out,
+            r#"{{"round":{},"step":"died","minion":[{},{}],"by":{by}}}"#,
             self.round, m.0, m.1
         );
     }

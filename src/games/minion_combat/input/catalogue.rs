@@ -248,6 +248,7 @@ pub fn parse_modifiers(file: &str, text: &str) -> Result<Vec<Modifier>, FileErro
 pub fn from_flags(
     minions: Option<&std::path::Path>,
     modifiers: Option<&std::path::Path>,
+    effects: Option<&std::path::Path>,
 ) -> Result<Catalogue, String> {
     let (file, text) = super::read(
         minions,
@@ -260,14 +261,21 @@ pub fn from_flags(
         ("experiments/minion-combat/modifiers.toml", super::MODIFIERS),
     )?;
     let x = parse_modifiers(&file, &text).map_err(|e| e.to_string())?;
+    let modifiers_file = file;
+    let (file, text) = super::read(
+        effects,
+        ("experiments/minion-combat/effects.toml", super::EFFECTS),
+    )?;
+    let e = super::effects::parse(&file, &text, &m, &x).map_err(|e| e.to_string())?;
     Ok(Catalogue {
         minions: m,
         modifiers: x,
-        sources: [minions_file, file],
+        effects: e,
+        sources: [minions_file, modifiers_file, file],
     })
 }
 
 /// The shipped catalogue and modifiers.
 pub fn builtin() -> Catalogue {
-    from_flags(None, None).expect("the shipped catalogue loads")
+    from_flags(None, None, None).expect("the shipped catalogue loads")
 }

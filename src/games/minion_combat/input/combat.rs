@@ -12,6 +12,7 @@
 use serde::Deserialize;
 
 use crate::games::file_error::{FileCtx, FileError};
+use crate::games::minion_combat::effects::Do;
 use crate::games::minion_combat::input::catalogue::PLAYED_CONDITIONS;
 use crate::games::minion_combat::rules::{MAX_GROUP, Rules};
 use crate::games::minion_combat::state::{Catalogue, Group, Kind, Minion, Owner, Stats};
@@ -44,7 +45,8 @@ pub struct CombatFile {
     pub unplayed: Vec<(String, String)>,
 }
 
-/// One minion spec: `"[N x ]Name[ + Modifier]..."` into `n` fielded minions.
+/// One minion spec: `"[N x ]Name[ + Modifier]..."` into `n` fielded minions, and the combat
+/// tags of its catalogue entry that no clause plays (MC-40).
 pub fn minion_spec(
     spec: &str,
     cat: &Catalogue,
@@ -72,6 +74,10 @@ pub fn minion_spec(
         )
     })?;
     let mut m = field(stats, r)?;
+    let fx = &cat.effects;
+    for t in &stats.tags {
+        m.clauses.extend(fx.of(t).cloned());
+    }
     let mut taken: Vec<&str> = Vec::new();
     for p in parts {
         let x = cat.modifier(p).ok_or_else(|| {
@@ -82,10 +88,11 @@ pub fn minion_spec(
                 "name one of its modifiers",
             )
         })?;
-        if !PLAYED_CONDITIONS.contains(&x.condition.as_str()) {
+        let plain = PLAYED_CONDITIONS.contains(&x.condition.as_str());
+        if !plain && !fx.plays(&x.name) {
             return Err(format!(
-                "`{}` holds only \"{}\": conditional modifiers are not played yet (MC-25); use one that always holds",
-                x.name, x.condition
+                "`{}` holds only \"{}\": a conditional modifier is played only by its clauses in the effects file {} (MC-25, MC-41); add them or use one that always holds",
+                x.name, x.condition, cat.sources[2]
             ));
         }
         if taken.contains(&x.name.as_str()) && !x.stackable {
@@ -113,14 +120,30 @@ pub fn minion_spec(
             ));
         }
         taken.push(&x.name);
-        m.hand = m.hand.map(|v| v + x.hand);
-        m.missile = m.missile.map(|v| v + x.missile);
-        m.armor = (m.armor + x.armor).max(0);
-        m.max_hp += x.max_hp;
-        m.hp += x.max_hp;
-        m.level = r.clamp_level(m.level + x.level);
-        m.attacks = (m.attacks as i32 + x.attacks).max(0) as u32;
+        m.enchanted = true;
+        m.clauses.extend(fx.of(&x.name).cloned());
+        // A conditional modifier's numbers, or those its clauses say they play, are played
+        // by the clauses alone (MC-41).
+        if plain && !fx.numbers_off.iter().any(|n| *n == x.name) {
+            m.hand = m.hand.map(|v| v + x.hand);
+            m.missile = m.missile.map(|v| v + x.missile);
+            m.armor = (m.armor + x.armor).max(0);
+            m.max_hp += x.max_hp;
+            m.hp += x.max_hp;
+            m.level = r.clamp_level(m.level + x.level);
+            m.attacks = (m.attacks as i32 + x.attacks).max(0) as u32;
+        }
         m.name = format!("{} + {}", m.name, x.name);
+    }
+    for c in &m.clauses {
+        if let Do::Nation(n) = &c.effect {
+            m.nation = Some(r.nation(n).ok_or_else(|| {
+                format!(
+                    "`{}` makes its minion a `{n}`, a nation the rules file does not list: add it under [nation] or fix the name",
+                    c.source
+                )
+            })?);
+        }
     }
     if m.attacks > 0 && m.hand.is_none() && m.missile.is_none() {
         return Err(format!(
@@ -134,7 +157,13 @@ pub fn minion_spec(
             m.max_hp
         ));
     }
-    Ok((vec![m; n], stats.tags.clone()))
+    let unplayed = stats
+        .tags
+        .iter()
+        .filter(|t| *t != "hero" && !fx.plays(t))
+        .cloned()
+        .collect();
+    Ok((vec![m; n], unplayed))
 }
 
 /// MC-1: 1 to 8 minions, all recruits or all monsters.
@@ -227,8 +256,7 @@ pub fn parse(file: &str, text: &str, r: &Rules, cat: &Catalogue) -> Result<Comba
         for spec in &gf.minions {
             let (ms, tags) =
                 minion_spec(spec, cat, r).map_err(|m| cx.err(None, fld("minions"), m))?;
-            // `hero` marks a card, not a combat effect.
-            for t in tags.into_iter().filter(|t| t != "hero") {
+            for t in tags {
                 if !unplayed
                     .iter()
                     .any(|(n, x): &(String, String)| *n == ms[0].name && *x == t)

@@ -1,16 +1,18 @@
 //! The files a Minion Combat host writes: a rules file (`rules`), the minion catalogue and the
-//! modifier list (`catalogue`), a combat (`combat`) and a board of groups (`board`). Each is checked whole before anything
+//! modifier list (`catalogue`), the effects they carry (`effects`), a combat (`combat`) and a board of groups (`board`). Each is checked whole before anything
 //! runs; an error names the file, line, field and the fix.
 
 pub mod board;
 pub mod catalogue;
 pub mod combat;
+pub mod effects;
 pub mod rules;
 
 /// The shipped files, built in so every command runs without one.
 pub const RULES: &str = include_str!("../../../../experiments/minion-combat/rules.toml");
 pub const MINIONS: &str = include_str!("../../../../experiments/minion-combat/minions.toml");
 pub const MODIFIERS: &str = include_str!("../../../../experiments/minion-combat/modifiers.toml");
+pub const EFFECTS: &str = include_str!("../../../../experiments/minion-combat/effects.toml");
 pub const COMBAT: &str = include_str!("../../../../experiments/minion-combat/combat.toml");
 pub const BOARD: &str = include_str!("../../../../experiments/minion-combat/board.toml");
 
