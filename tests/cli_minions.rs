@@ -27,7 +27,21 @@ fn minions_combat_narrates_in_the_pages_step_names_and_traces_json_lines() {
         assert!(out.contains(step), "{step}: {out}");
     }
     assert!(
-        out.contains("Not played yet (MC-40)"),
+        out.contains("missile_taken_-2_before_armor: damage taken 2 -> 0"),
+        "the Skeleton's effect is played and told (MC-44): {out}"
+    );
+    let d = tmp("minions", "unplayed");
+    std::fs::create_dir_all(&d).unwrap();
+    let f = d.join("sawbones.toml");
+    std::fs::write(
+        &f,
+        "[[group]]\nminions = [\"Sawbones\"]\n[[group]]\nminions = [\"Keeper swordsman\"]\n",
+    )
+    .unwrap();
+    let o = skirmish(&["minions", "combat", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("Not played yet (MC-40)"),
         "unplayed effects are named"
     );
     let o = skirmish(&["minions", "combat", "--trace", "--seed", "7"]);
@@ -44,7 +58,8 @@ fn minions_combat_narrates_in_the_pages_step_names_and_traces_json_lines() {
 fn minions_check_reads_the_shipped_files() {
     for (f, says) in [
         ("experiments/minion-combat/minions.toml", "152 minions"),
-        ("experiments/minion-combat/modifiers.toml", "79 modifiers"),
+        ("experiments/minion-combat/modifiers.toml", "82 modifiers"),
+        ("experiments/minion-combat/effects.toml", "3 status(es)"),
         (
             "experiments/minion-combat/combat.toml",
             "Keeper swordsman + Veteran",

@@ -115,6 +115,8 @@ fn mc_32_each_change_touches_only_its_stat_and_level_stays_in_range() {
         max_hp: 7,
         level: 5,
         nation: None,
+        enchanted: false,
+        clauses: Vec::new(),
     };
     let changed: Vec<Minion> = (0..STATS.len())
         .map(|k| {

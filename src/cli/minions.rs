@@ -327,11 +327,26 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
         let (_, cat) = data.load()?;
         let e = input::effects::parse(&name, &text, &cat.minions, &cat.modifiers)
             .map_err(|e| e.to_string())?;
-        return Ok(format!(
+        let mut s = format!(
             "{name}: {} effect clause(s), {} status(es)\n",
             e.clauses.len() + e.statuses.iter().map(|s| s.clauses.len()).sum::<usize>(),
             e.statuses.len()
-        ));
+        );
+        let mut idle: Vec<&str> = Vec::new();
+        for c in &e.clauses {
+            let carried = cat.minions.iter().any(|m| m.tags.contains(&c.source))
+                || cat.modifier(&c.source).is_some();
+            if !carried && !idle.contains(&c.source.as_str()) {
+                idle.push(&c.source);
+            }
+        }
+        if !idle.is_empty() {
+            s.push_str(&format!(
+                "  sources no catalogue minion or modifier carries (their clauses play on no one; check the spelling): {}\n",
+                idle.join(", ")
+            ));
+        }
+        return Ok(s);
     }
     if has("map") {
         let (r, cat) = data.load()?;

@@ -85,6 +85,8 @@ fn random_minion(rng: &mut Xoshiro256PlusPlus, r: &Rules, recruit: bool) -> Mini
         nation: rng
             .random_bool(0.5)
             .then(|| rng.random_range(0..r.nations.len())),
+        enchanted: false,
+        clauses: Vec::new(),
     }
 }
 
@@ -180,6 +182,12 @@ impl Game for MinionCombat {
                 valid: "experiments/minion-combat/modifiers.toml",
                 check,
                 used_by: &["minions", "combat", "--modifiers", "FILE"],
+            },
+            Input {
+                kind: "effects",
+                valid: "experiments/minion-combat/effects.toml",
+                check,
+                used_by: &["minions", "combat", "--effects", "FILE"],
             },
         ]
     }

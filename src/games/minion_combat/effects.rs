@@ -102,12 +102,15 @@ pub struct Delta {
 }
 
 impl Delta {
+    /// Adds `d` `times` over; saturating, since a file's changes may pile up over a long
+    /// combat (a check accepts them, so they must never overflow).
     pub fn add(&mut self, d: &Delta, times: i32) {
-        self.hand += d.hand * times;
-        self.missile += d.missile * times;
-        self.armor += d.armor * times;
-        self.level += d.level * times;
-        self.attacks += d.attacks * times;
+        let f = |a: i32, b: i32| a.saturating_add(b.saturating_mul(times));
+        self.hand = f(self.hand, d.hand);
+        self.missile = f(self.missile, d.missile);
+        self.armor = f(self.armor, d.armor);
+        self.level = f(self.level, d.level);
+        self.attacks = f(self.attacks, d.attacks);
     }
     pub fn is_zero(&self) -> bool {
         *self == Delta::default()

@@ -120,7 +120,7 @@ impl Fighter {
         self.stats.clauses.iter().map(|c| (c, 1)).chain(
             self.stacks
                 .iter()
-                .flat_map(|(s, n)| s.clauses.iter().map(move |c| (c, *n as i32))),
+                .flat_map(|(s, n)| s.clauses.iter().map(move |c| (c, (*n).min(i32::MAX as u32) as i32))),
         )
     }
 
@@ -242,26 +242,28 @@ impl Fight {
 
     /// `w`'s level as its attacks and dodges count it (MC-23, MC-43).
     pub fn level(&self, w: Who, r: &Rules) -> i32 {
-        r.clamp_level(self.get(w).stats.level + self.delta(w).level)
+        r.clamp_level(self.get(w).stats.level.saturating_add(self.delta(w).level))
     }
 
     /// `w`'s max armor with its stat changes (armor gained mid-round counts from the next
     /// reset, MC-43).
     pub fn max_armor(&self, w: Who) -> i32 {
-        (self.get(w).stats.armor + self.delta(w).armor).max(0)
+        self.get(w).stats.armor.saturating_add(self.delta(w).armor).max(0)
     }
 
     /// `w`'s attacks per round with its stat changes.
     pub fn attacks(&self, w: Who) -> u32 {
-        (self.get(w).stats.attacks as i32 + self.delta(w).attacks).max(0) as u32
+        (self.get(w).stats.attacks as i32)
+            .saturating_add(self.delta(w).attacks)
+            .max(0) as u32
     }
 
     /// Tiebreaker 5's damage per single attack, with stat changes.
     fn best_damage(&self, w: Who) -> i32 {
         let (s, d) = (&self.get(w).stats, self.delta(w));
         s.hand
-            .map_or(0, |h| h + d.hand)
-            .max(s.missile.map_or(0, |m| m + d.missile))
+            .map_or(0, |h| h.saturating_add(d.hand))
+            .max(s.missile.map_or(0, |m| m.saturating_add(d.missile)))
     }
 
     /// Damage of one attack by `m` in this round (MC-18): its stat, its stat changes (MC-43;
@@ -276,8 +278,8 @@ impl Fight {
         let s = &me.stats;
         let delta = self.delta(m);
         let mut d = match a {
-            Attack::Hand => s.hand.unwrap_or(0) + delta.hand,
-            Attack::Missile => s.missile.unwrap_or(0) + delta.missile,
+            Attack::Hand => s.hand.unwrap_or(0).saturating_add(delta.hand),
+            Attack::Missile => s.missile.unwrap_or(0).saturating_add(delta.missile),
         };
         if let Some(v) = victim {
             for (c, n) in me.clauses() {
@@ -287,10 +289,10 @@ impl Fight {
                     && c.round.is_none_or(|g| g == self.round)
                     && self.get(v).is(k)
                 {
-                    d += n * match a {
+                    d = d.saturating_add(n.saturating_mul(match a {
                         Attack::Hand => x.hand,
                         Attack::Missile => x.missile,
-                    };
+                    }));
                 }
             }
         }
@@ -299,10 +301,10 @@ impl Fight {
             && kind == a
             && round == self.round
         {
-            d += amount;
+            d = d.saturating_add(amount);
         }
         if self.round == 1 && a == Attack::Missile {
-            d += r.missile_round_modifier;
+            d = d.saturating_add(r.missile_round_modifier);
         }
         d.max(0)
     }
@@ -667,7 +669,7 @@ fn taken(
         }
         let before = dmg;
         match c.effect {
-            Do::Taken(x) => dmg = (dmg + x * n).max(0),
+            Do::Taken(x) => dmg = dmg.saturating_add(x.saturating_mul(n)).max(0),
             Do::Block => dmg = 0,
             _ => continue,
         }
@@ -766,7 +768,7 @@ fn act(
                 format!("stats {d:?} x{n}")
             }
             Do::Damage(x) => {
-                let x = x * n;
+                let x = x.saturating_mul(n);
                 let dealt = x.min(f.get(t).hp);
                 f.get_mut(t).hp -= dealt;
                 format!("{dealt} magical damage, {} HP left", f.get(t).hp)
@@ -789,7 +791,7 @@ fn act(
                         w.stacks.len() - 1
                     }
                 };
-                w.stacks[k].1 += n as u32;
+                w.stacks[k].1 = w.stacks[k].1.saturating_add(n as u32);
                 format!("{}, {} stack(s)", st.name, w.stacks[k].1)
             }
             _ => continue,

@@ -19,7 +19,7 @@ use crate::games::minion_combat::effects::{
 use crate::games::minion_combat::input::catalogue::MAX_STAT;
 use crate::games::minion_combat::rules::{Attack, MAX_ROUNDS};
 use crate::games::minion_combat::state::{Modifier, Stats};
-use crate::games::names::{closest_name, normalise};
+use crate::games::names::normalise;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -154,23 +154,19 @@ pub fn parse(
     for (i, c) in f.effect.iter().enumerate() {
         let field = |k: &str| format!("effect[{i}].{k}");
         let err = |k: &str, m: String| cx.err(None, field(k), m);
-        let Some(source) = sources
+        // A source no catalogue minion carries is kept: the effects file serves any catalogue
+        // (`minions check` lists such sources).
+        let source = sources
             .iter()
             .find(|s| normalise(s) == normalise(&c.source))
             .cloned()
-        else {
-            let hint = match closest_name(&c.source, sources.iter().map(String::as_str)) {
-                Some(n) => format!("did you mean `{n}`?"),
-                None => "name a catalogue tag, a modifier or a [[status]]".into(),
-            };
+            .unwrap_or_else(|| c.source.trim().to_string());
+        if normalise(&source).is_empty() {
             return Err(err(
                 "source",
-                format!(
-                    "`{}` is no catalogue tag, modifier or status: {hint}",
-                    c.source
-                ),
+                "an empty source: name a catalogue tag, a modifier or a [[status]]".into(),
             ));
-        };
+        }
         let of_status = statuses
             .iter()
             .position(|s| normalise(&s.name) == normalise(&source));
@@ -369,16 +365,10 @@ pub fn parse(
                 "\"other\" is the attacker, victim or killer: only is_hit, after_armor, hits, damages, kills and dies have one".into(),
             ));
         }
-        if let Some(n) = c.numbers {
-            if !modifiers.iter().any(|m| normalise(&m.name) == normalise(&source)) {
-                return Err(err(
-                    "numbers",
-                    format!("`{source}` is not a modifier: `numbers` says whether a modifier's own numbers apply"),
-                ));
-            }
-            if !n && !numbers_off.contains(&source) {
-                numbers_off.push(source.clone());
-            }
+        // `numbers` speaks of a modifier; on another source (or a modifier this catalogue
+        // lacks) it is idle.
+        if c.numbers == Some(false) && !numbers_off.contains(&source) {
+            numbers_off.push(source.clone());
         }
         let _ = &c.note;
         let clause = Clause {
