@@ -38,7 +38,7 @@ fn mc_31_random_groups_keep_to_kinds_sizes_types_and_the_played_pool() {
             types.dedup();
             assert!(types.len() <= 2);
             for &i in ids {
-                assert!(plays_exactly(&cat.minions[i as usize]));
+                assert!(plays_exactly(&cat.minions[i as usize], &cat.effects));
             }
         }
         let again = f.draw(m, match_seed(9, m));

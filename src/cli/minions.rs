@@ -270,6 +270,17 @@ pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
     let seed = a.seed.unwrap_or(c.seed);
     let groups = [&c.groups[0], &c.groups[1]];
     if a.exact {
+        if let Some(m) = c
+            .groups
+            .iter()
+            .flat_map(|g| &g.minions)
+            .find(|m| !m.kernel_plays())
+        {
+            return Err(format!(
+                "--exact: `{}` carries effects (MC-41); exact odds enumerate the kernel's choices, which plays minions without effects: run it without --exact (a seeded combat plays every effect)",
+                m.name
+            ));
+        }
         return Ok(exact_odds(&c, &r, a, seed));
     }
     if a.narrate {

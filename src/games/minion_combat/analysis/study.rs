@@ -183,6 +183,11 @@ impl Study {
     fn group(&self, spec: &str, n: usize) -> Result<Vec<Minion>, String> {
         let (ms, _) = minion_spec(spec, &self.field.catalogue, &self.field.rules)
             .map_err(|e| format!("baseline `{spec}`: {e}"))?;
+        if !ms[0].kernel_plays() {
+            return Err(format!(
+                "baseline `{spec}` carries effects (MC-41) that only `minions combat` plays; name a minion without them"
+            ));
+        }
         Ok(vec![ms[0].clone(); n])
     }
 

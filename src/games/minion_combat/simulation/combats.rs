@@ -16,6 +16,7 @@ use rand::RngExt;
 
 use crate::games::minion_combat::kernel::combat::{Combat, RoundHook, Silent, Unit};
 use crate::games::minion_combat::rules::{MAX_GROUP, MAX_ROUNDS, Rules};
+use crate::games::minion_combat::effects::Effects;
 use crate::games::minion_combat::state::{Catalogue, Kind, Minion, Outcome, Stats};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{ListBuilder, Table, Values, col};
@@ -39,9 +40,12 @@ pub fn fieldable(s: &Stats) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// Whether every combat effect of a catalogue entry is played (MC-40): no tags but `hero`.
-pub fn plays_exactly(s: &Stats) -> bool {
-    s.tags.iter().all(|t| t == "hero")
+/// Whether the kernel plays a catalogue entry with all its combat effects (MC-40, MC-41): no
+/// tag but `hero` and those its stat block plays (`printed`).
+pub fn plays_exactly(s: &Stats, effects: &Effects) -> bool {
+    s.tags
+        .iter()
+        .all(|t| t == "hero" || (effects.plays(t) && effects.printed_only(t)))
 }
 
 /// A catalogue minion as fielded, unmodified.
@@ -110,7 +114,7 @@ impl Field {
         for (i, s) in catalogue.minions.iter().enumerate() {
             let ok = fieldable(s).is_ok();
             units.push(Unit::new(&fielded(s, &rules), &rules));
-            if ok && (all_minions || plays_exactly(s)) && i <= u16::MAX as usize {
+            if ok && (all_minions || plays_exactly(s, &catalogue.effects)) && i <= u16::MAX as usize {
                 let k = if s.kind == Kind::Recruit { 0 } else { 1 };
                 pool[k].push(i as u16);
             }
