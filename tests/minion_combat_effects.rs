@@ -1,0 +1,337 @@
+//! Combat effects as data (MC-41..MC-54): one hand-worked combat per shipped effect, each
+//! pinning the pipeline step where it acts, and the page's last question (an attacker killed
+//! inside its own attack).
+
+use skirmish::games::minion_combat::input::{self, catalogue};
+use skirmish::games::minion_combat::reference::{Blow, Fight, Hook, Tiebreak, Who, combat};
+use skirmish::games::minion_combat::rules::Rules;
+use skirmish::games::minion_combat::state::{Catalogue, End, Outcome};
+
+/// Everything a combat told, in order.
+#[derive(Default)]
+struct Log {
+    blows: Vec<(u32, Who, Who, Blow)>,
+    effects: Vec<(u32, Who, Who, String)>,
+    wise: Vec<(u32, Who, Who, Tiebreak)>,
+    compelled: Vec<(u32, Who, Who)>,
+    died: Vec<(Who, Option<Who>)>,
+    round: u32,
+}
+
+impl Hook for Log {
+    fn round(&mut self, g: u32, _f: &Fight) {
+        self.round = g;
+    }
+    fn wise(&mut self, m: Who, v: Who, why: Tiebreak) {
+        self.wise.push((self.round, m, v, why));
+    }
+    fn blow(&mut self, m: Who, v: Who, b: &Blow, _f: &Fight) {
+        self.blows.push((self.round, m, v, *b));
+    }
+    fn compelled(&mut self, m: Who, v: Who) {
+        self.compelled.push((self.round, m, v));
+    }
+    fn effect(&mut self, h: Who, t: Who, what: &str, _f: &Fight) {
+        self.effects.push((self.round, h, t, what.to_string()));
+    }
+    fn died(&mut self, m: Who, by: Option<Who>) {
+        self.died.push((m, by));
+    }
+}
+
+/// Plays `a` (initiative) against `b` on the shipped catalogue and effects.
+fn play(a: &str, b: &str, seed: u64) -> (Outcome, Log) {
+    play_on(&catalogue::builtin(), a, b, seed)
+}
+
+fn play_on(cat: &Catalogue, a: &str, b: &str, seed: u64) -> (Outcome, Log) {
+    let r = Rules::default();
+    let text = format!(
+        "[[group]]\nname = \"A\"\nminions = [{a}]\n[[group]]\nname = \"B\"\nminions = [{b}]\n"
+    );
+    let c = input::combat::parse("t.toml", &text, &r, cat).unwrap();
+    let mut log = Log::default();
+    let o = combat([&c.groups[0], &c.groups[1]], &r, seed, &mut log);
+    (o, log)
+}
+
+#[test]
+fn mc_44_the_skeleton_takes_two_less_from_missiles_before_armor_not_from_hands() {
+    let (_, log) = play(r#""Skeleton""#, r#""Elf archer", "Keeper swordsman""#, 1);
+    // Round 1: the Elf archer shoots 2 - 1 + 1 = 2; the Skeleton's -2 leaves 0: bounced.
+    let (_, _, _, b) = log.blows.iter().find(|x| x.0 == 1 && x.1 == (1, 0)).unwrap();
+    assert_eq!((b.damage, b.soaked, b.dealt), (2, 0, 0));
+    assert!(log.effects.iter().any(|e| e.3.contains("damage taken 2 -> 0")));
+    // A swordsman's hand attack is not reduced.
+    let hand = log.blows.iter().find(|x| x.1 == (1, 1) && x.3.hit).unwrap();
+    assert_eq!(hand.3.dealt, hand.3.damage);
+}
+
+#[test]
+fn mc_46_the_mechanical_man_withdraws_at_round_3_and_both_groups_stand() {
+    let (o, log) = play(r#""Mechanical Man""#, r#""2 x Keeper swordsman""#, 5);
+    assert_eq!(o.rounds, 3);
+    assert_eq!((o.end, o.winner), (End::Rounds, None));
+    assert!(o.hp(0)[0] > 0, "it leaves alive, its HP kept: {:?}", o.hp(0));
+    assert!(log.effects.iter().any(|e| e.0 == 3 && e.3.contains("withdraws")));
+    assert!(log.blows.iter().all(|x| x.0 < 3), "nobody attacks after it left");
+}
+
+#[test]
+fn mc_47_gorgons_gaze_lowers_damage_raises_armor_next_round_and_three_kill() {
+    let (o, log) = play(r#""Gorgon""#, r#""Keeper swordsman + Veteran""#, 3);
+    // Round 2: the Gorgon hits first (Gaze 1), so the swordsman hits for 3 + 1 (Keeper) - 1.
+    let sw: Vec<&Blow> = log
+        .blows
+        .iter()
+        .filter(|x| x.1 == (1, 0) && x.3.hit)
+        .map(|x| &x.3)
+        .collect();
+    assert_eq!(sw[0].damage, 3);
+    // Round 3: Gaze's +1 armor counts from the reset: 2 + 1 soaks the Gorgon's 2.
+    let g3 = log.blows.iter().find(|x| x.0 == 3 && x.1 == (0, 0)).unwrap();
+    assert_eq!((g3.3.soaked, g3.3.dealt), (2, 0));
+    // Round 4: the third Gaze kills, the Gorgon to blame.
+    assert_eq!(log.died, vec![((1, 0), Some((0, 0)))]);
+    assert_eq!((o.winner, o.rounds, o.hp(0)[0]), (Some(0), 4, 4));
+}
+
+#[test]
+fn mc_45_dragon_slayer_kills_a_monster_it_damages_but_not_a_recruit() {
+    let (o, log) = play(r#""Keeper swordsman + Dragon Slayer""#, r#""Werewolf""#, 1);
+    assert_eq!((o.winner, o.rounds), (Some(0), 2));
+    assert_eq!(log.died, vec![((1, 0), Some((0, 0)))]);
+    // A6: the victim was buried by the effect, so A8 never runs: no experience.
+    assert!(!o.qualified(0)[0]);
+    let (o, _) = play(
+        r#""Keeper swordsman + Dragon Slayer""#,
+        r#""Keeper swordsman""#,
+        1,
+    );
+    assert_ne!(o.rounds, 2, "a recruit is only damaged");
+}
+
+#[test]
+fn mc_49_whipping_boy_takes_a_groupmates_hit_as_magical_damage() {
+    let (_, log) = play(
+        r#""Keeper swordsman", "Keeper swordsman + Whipping Boy""#,
+        r#""Elf archer""#,
+        1,
+    );
+    // Round 1: the archer aims at the weaker swordsman (tiebreaker 4); the Whipping Boy (11
+    // HP, armor 1) takes the 2 as magical damage, past its armor.
+    let (_, _, v, b) = log.blows.iter().find(|x| x.0 == 1).unwrap();
+    assert_eq!(*v, (0, 0));
+    assert_eq!(b.taker, (0, 1));
+    assert!(b.magical);
+    assert_eq!((b.soaked, b.dealt), (0, 2));
+}
+
+#[test]
+fn mc_44_faerie_knight_takes_nothing_after_armor_from_unenchanted_recruits_only() {
+    let (o, log) = play(
+        r#""Keeper swordsman + Faerie Knight""#,
+        r#""Keeper swordsman""#,
+        2,
+    );
+    assert!(
+        log.blows
+            .iter()
+            .filter(|x| x.1.0 == 1 && x.3.hit)
+            .all(|x| x.3.dealt == 0)
+    );
+    assert_eq!(o.hp(0)[0], 11);
+    let (o, _) = play(
+        r#""Keeper swordsman + Faerie Knight""#,
+        r#""Keeper swordsman + Veteran""#,
+        2,
+    );
+    assert!(o.hp(0)[0] < 11, "an enchanted recruit's damage passes");
+}
+
+#[test]
+fn mc_43_berserker_blade_gains_one_hand_each_time_hit_not_the_cards_plain_one() {
+    // The Blade's side has no precedence: the Keeper hits it first in round 2.
+    let (_, log) = play(
+        r#""Keeper swordsman""#,
+        r#""Keeper swordsman + Berserker Blade""#,
+        1,
+    );
+    let first = log.blows.iter().find(|x| x.1 == (1, 0) && x.3.hit).unwrap();
+    // 2 + 1 (Keeper, round 2) + 1 (hit once).
+    assert_eq!(first.3.damage, 4);
+    assert!(log.effects.iter().any(|e| e.3.contains("Berserker Blade")));
+}
+
+#[test]
+fn mc_51_unerring_focus_never_misses_a_higher_level_victim() {
+    let (o, _) = play(r#""Keeper archer + Unerring Focus""#, r#""Hellion""#, 1);
+    assert!(o.attacks[0] > 2);
+    assert_eq!(o.misses[0], 0);
+    let (o, _) = play(r#""Keeper archer""#, r#""Hellion""#, 1);
+    assert!(o.misses[0] > 0, "without it, a level-1 archer misses a level-3");
+}
+
+#[test]
+fn mc_51_devas_quiver_ignores_armor() {
+    let (_, log) = play(
+        r#""Keeper archer + Deva's Quiver""#,
+        r#""Keeper swordsman + Veteran""#,
+        1,
+    );
+    let b = &log.blows[0].3;
+    // Round 1: 2 + 2 - 1 = 3, none of it soaked by armor 2.
+    assert_eq!((b.damage, b.soaked, b.dealt), (3, 0, 3));
+}
+
+#[test]
+fn mc_50_pixie_dust_weakens_groupmates_and_archers_avoid_it() {
+    let (_, log) = play(
+        r#""Keeper swordsman + Pixie Dust", "Keeper swordsman""#,
+        r#""Elf archer""#,
+        1,
+    );
+    // Tiebreaker 1: the archer prefers the minion without Pixie Dust.
+    assert_eq!(log.wise[0].2, (0, 1));
+    assert_eq!(log.wise[0].3, Tiebreak::NonImmune);
+    // The groupmate hits for 2 - 2 + 1 (Keeper, round 2); the holder keeps its 2 + 1.
+    let hits = |i: usize| {
+        log.blows
+            .iter()
+            .find(|x| x.0 == 2 && x.1 == (0, i) && x.3.hit)
+            .map(|x| x.3.damage)
+    };
+    assert_eq!(hits(1), Some(1));
+    assert_eq!(hits(0), Some(3));
+}
+
+#[test]
+fn mc_47_karillian_venom_hurts_each_round_stacks_and_archers_avoid_it() {
+    let (_, log) = play(
+        r#""Elf archer + Karillian Arrows", "Elf archer""#,
+        r#""Keeper swordsman", "Keeper swordsman""#,
+        4,
+    );
+    // Round 1: the first archer damages its victim (2 - 1 armor), which gets Venom; the
+    // second archer then prefers the other swordsman (tiebreaker 1).
+    let venomed = log.blows[0].2;
+    assert!(log.effects[0].3.contains("Karillian Venom, 1 stack"));
+    assert_eq!(log.wise[1].3, Tiebreak::NonImmune);
+    assert_ne!(log.wise[1].2, venomed);
+    // Round 2 starts with 1 magical damage to it.
+    assert!(
+        log.effects
+            .iter()
+            .any(|e| e.0 == 2 && e.1 == venomed && e.3.contains("1 magical damage"))
+    );
+}
+
+#[test]
+fn mc_51_fae_gift_heals_instead_of_damaging_and_makes_an_elf() {
+    let cat = catalogue::builtin();
+    let r = Rules::default();
+    let (m, _) = input::combat::minion_spec("Keeper swordsman + Fae Gift", &cat, &r).unwrap();
+    assert_eq!(m[0].nation, r.nation("Elf"));
+    let (_, log) = play(
+        r#""Keeper swordsman + Fae Gift", "Keeper archer""#,
+        r#""Werewolf""#,
+        1,
+    );
+    // Round 1: the archer takes 1 off the Werewolf; round 2: the Elf swordsman's 2 (no Keeper
+    // bonus now) heals it back by 1, up to its max.
+    let b = log.blows.iter().find(|x| x.1 == (0, 0) && x.3.hit).unwrap();
+    assert_eq!((b.3.damage, b.3.dealt, b.3.healed), (2, 0, 1));
+}
+
+#[test]
+fn mc_48_decoy_compels_enemy_shooters_and_unpaired_bashers() {
+    let (_, log) = play(
+        r#""Decoy", "Keeper swordsman""#,
+        r#""Elf archer", "2 x Keeper swordsman""#,
+        6,
+    );
+    // Round 1: the archer (idle at its turn) must attack the Decoy.
+    assert!(log.compelled.contains(&(1, (1, 0), (0, 0))));
+    // Round 2: the archer and the basher left unpaired must attack it; the paired one not.
+    let r2: Vec<Who> = log
+        .compelled
+        .iter()
+        .filter(|c| c.0 == 2)
+        .map(|c| c.1)
+        .collect();
+    assert_eq!(r2.len(), 2, "{r2:?}");
+    assert!(r2.contains(&(1, 0)));
+}
+
+#[test]
+fn mc_45_giants_boulder_hits_a_random_enemy_at_the_start_of_combat() {
+    let (_, log) = play(r#""Giant""#, r#""2 x Keeper swordsman""#, 2);
+    let e = &log.effects[0];
+    assert_eq!(e.0, 0, "C1, before round 1");
+    assert!(e.3.contains("5 magical damage, 2 HP left"), "{e:?}");
+}
+
+#[test]
+fn mc_45_a_combustioneer_burns_its_killer_when_it_dies() {
+    let (_, log) = play(r#""Keeper swordsman + Veteran""#, r#""Combustioneer""#, 1);
+    assert_eq!(log.died[0], ((1, 0), Some((0, 0))));
+    let e = log
+        .effects
+        .iter()
+        .find(|e| e.1 == (1, 0) && e.3.contains("magical damage"))
+        .unwrap();
+    assert_eq!(e.2, (0, 0));
+}
+
+/// The shipped catalogue plus a host's "Thorns": 50 magical damage back at whoever hits it.
+fn with_thorns() -> Catalogue {
+    let mut cat = catalogue::builtin();
+    let extra = "[[modifier]]\nname = \"Thorns\"\napplies_to = \"minion\"\n";
+    let text = format!("{}{extra}", input::MODIFIERS);
+    cat.modifiers = catalogue::parse_modifiers("m.toml", &text).unwrap();
+    let fx = format!(
+        "{}\n[[effect]]\nsource = \"Thorns\"\nwhen = \"is_hit\"\nto = \"other\"\ndo = \"damage\"\namount = 50\n",
+        input::EFFECTS
+    );
+    cat.effects = input::effects::parse("e.toml", &fx, &cat.minions, &cat.modifiers).unwrap();
+    cat
+}
+
+#[test]
+fn mc_53_an_attacker_killed_inside_its_own_attack_gives_no_hits_effect() {
+    // The page's last question: the Gorgon dies in A3 (inside its victim's takes-damage
+    // pipeline), so it skips A4 and its Gaze is never given; A8 halts.
+    let (o, log) = play_on(&with_thorns(), r#""Gorgon""#, r#""Keeper swordsman + Thorns""#, 1);
+    assert_eq!(log.died, vec![((0, 0), Some((1, 0)))]);
+    assert!(!log.effects.iter().any(|e| e.3.contains("Gaze")));
+    // Its blow still went through the pipeline: the swordsman took the damage.
+    let b = &log.blows[0].3;
+    assert!(b.hit && b.dealt == 1);
+    assert_eq!((o.winner, o.kills), (Some(1), [0, 1]));
+}
+
+#[test]
+fn mc_41_a_conditional_modifier_without_clauses_is_refused_and_numbers_false_keeps_the_holders_stats()
+ {
+    let cat = catalogue::builtin();
+    let r = Rules::default();
+    let e = input::combat::minion_spec("Keeper swordsman + Berserkers", &cat, &r).unwrap_err();
+    assert!(e.contains("played only by its clauses"), "{e}");
+    let (m, _) = input::combat::minion_spec("Keeper swordsman + Pixie Dust", &cat, &r).unwrap();
+    assert_eq!(m[0].hand, Some(2), "Pixie Dust's -2 is its groupmates'");
+    assert!(m[0].enchanted);
+    assert!(!m[0].kernel_plays());
+    let (m, unplayed) = input::combat::minion_spec("Gorgon", &cat, &r).unwrap();
+    assert_eq!(m[0].clauses.len(), 1);
+    assert_eq!(unplayed, vec!["on_death_by_swordsman_passes_gaze".to_string()]);
+}
+
+#[test]
+fn mc_42_printed_effects_leave_a_minion_to_the_kernel() {
+    let cat = catalogue::builtin();
+    let r = Rules::default();
+    let (m, unplayed) = input::combat::minion_spec("Bellwether", &cat, &r).unwrap();
+    assert!(m[0].kernel_plays() && unplayed.is_empty());
+    let (m, _) = input::combat::minion_spec("Decoy", &cat, &r).unwrap();
+    assert!(!m[0].kernel_plays(), "its compulsion needs the reference");
+}
