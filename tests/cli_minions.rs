@@ -65,6 +65,10 @@ fn minions_check_reads_the_shipped_files() {
             "Keeper swordsman + Veteran",
         ),
         ("experiments/minion-combat/rules.toml", "a rules file"),
+        (
+            "experiments/minion-combat/effects-combat.toml",
+            "Karillian Arrows",
+        ),
     ] {
         let o = skirmish(&["minions", "check", f]);
         assert!(o.status.success(), "{f}: {}", text(&o.stderr));
@@ -210,6 +214,12 @@ fn minions_combat_exact_gives_exact_odds_and_samples_beyond_the_limit() {
         nums[1] <= 87.037 && 87.037 <= nums[2],
         "the interval holds the exact odds: {line}"
     );
+    // MC-54: exact odds walk the kernel, which fields no effects: refused, saying why.
+    let f = "experiments/minion-combat/effects-combat.toml";
+    let o = skirmish(&["minions", "combat", f, "--exact"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("carries effects (MC-41)"));
+    assert!(o.stdout.is_empty());
 }
 
 #[test]

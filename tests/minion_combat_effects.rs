@@ -59,9 +59,17 @@ fn play_on(cat: &Catalogue, a: &str, b: &str, seed: u64) -> (Outcome, Log) {
 fn mc_44_the_skeleton_takes_two_less_from_missiles_before_armor_not_from_hands() {
     let (_, log) = play(r#""Skeleton""#, r#""Elf archer", "Keeper swordsman""#, 1);
     // Round 1: the Elf archer shoots 2 - 1 + 1 = 2; the Skeleton's -2 leaves 0: bounced.
-    let (_, _, _, b) = log.blows.iter().find(|x| x.0 == 1 && x.1 == (1, 0)).unwrap();
+    let (_, _, _, b) = log
+        .blows
+        .iter()
+        .find(|x| x.0 == 1 && x.1 == (1, 0))
+        .unwrap();
     assert_eq!((b.damage, b.soaked, b.dealt), (2, 0, 0));
-    assert!(log.effects.iter().any(|e| e.3.contains("damage taken 2 -> 0")));
+    assert!(
+        log.effects
+            .iter()
+            .any(|e| e.3.contains("damage taken 2 -> 0"))
+    );
     // A swordsman's hand attack is not reduced.
     let hand = log.blows.iter().find(|x| x.1 == (1, 1) && x.3.hit).unwrap();
     assert_eq!(hand.3.dealt, hand.3.damage);
@@ -72,9 +80,20 @@ fn mc_46_the_mechanical_man_withdraws_at_round_3_and_both_groups_stand() {
     let (o, log) = play(r#""Mechanical Man""#, r#""2 x Keeper swordsman""#, 5);
     assert_eq!(o.rounds, 3);
     assert_eq!((o.end, o.winner), (End::Rounds, None));
-    assert!(o.hp(0)[0] > 0, "it leaves alive, its HP kept: {:?}", o.hp(0));
-    assert!(log.effects.iter().any(|e| e.0 == 3 && e.3.contains("withdraws")));
-    assert!(log.blows.iter().all(|x| x.0 < 3), "nobody attacks after it left");
+    assert!(
+        o.hp(0)[0] > 0,
+        "it leaves alive, its HP kept: {:?}",
+        o.hp(0)
+    );
+    assert!(
+        log.effects
+            .iter()
+            .any(|e| e.0 == 3 && e.3.contains("withdraws"))
+    );
+    assert!(
+        log.blows.iter().all(|x| x.0 < 3),
+        "nobody attacks after it left"
+    );
 }
 
 #[test]
@@ -89,7 +108,11 @@ fn mc_47_gorgons_gaze_lowers_damage_raises_armor_next_round_and_three_kill() {
         .collect();
     assert_eq!(sw[0].damage, 3);
     // Round 3: Gaze's +1 armor counts from the reset: 2 + 1 soaks the Gorgon's 2.
-    let g3 = log.blows.iter().find(|x| x.0 == 3 && x.1 == (0, 0)).unwrap();
+    let g3 = log
+        .blows
+        .iter()
+        .find(|x| x.0 == 3 && x.1 == (0, 0))
+        .unwrap();
     assert_eq!((g3.3.soaked, g3.3.dealt), (2, 0));
     // Round 4: the third Gaze kills, the Gorgon to blame.
     assert_eq!(log.died, vec![((1, 0), Some((0, 0)))]);
@@ -169,7 +192,10 @@ fn mc_51_unerring_focus_never_misses_a_higher_level_victim() {
     assert!(o.attacks[0] > 2);
     assert_eq!(o.misses[0], 0);
     let (o, _) = play(r#""Keeper archer""#, r#""Hellion""#, 1);
-    assert!(o.misses[0] > 0, "without it, a level-1 archer misses a level-3");
+    assert!(
+        o.misses[0] > 0,
+        "without it, a level-1 archer misses a level-3"
+    );
 }
 
 #[test]
@@ -301,7 +327,12 @@ fn with_thorns() -> Catalogue {
 fn mc_53_an_attacker_killed_inside_its_own_attack_gives_no_hits_effect() {
     // The page's last question: the Gorgon dies in A3 (inside its victim's takes-damage
     // pipeline), so it skips A4 and its Gaze is never given; A8 halts.
-    let (o, log) = play_on(&with_thorns(), r#""Gorgon""#, r#""Keeper swordsman + Thorns""#, 1);
+    let (o, log) = play_on(
+        &with_thorns(),
+        r#""Gorgon""#,
+        r#""Keeper swordsman + Thorns""#,
+        1,
+    );
     assert_eq!(log.died, vec![((0, 0), Some((1, 0)))]);
     assert!(!log.effects.iter().any(|e| e.3.contains("Gaze")));
     // Its blow still went through the pipeline: the swordsman took the damage.
@@ -323,7 +354,10 @@ fn mc_41_a_conditional_modifier_without_clauses_is_refused_and_numbers_false_kee
     assert!(!m[0].kernel_plays());
     let (m, unplayed) = input::combat::minion_spec("Gorgon", &cat, &r).unwrap();
     assert_eq!(m[0].clauses.len(), 1);
-    assert_eq!(unplayed, vec!["on_death_by_swordsman_passes_gaze".to_string()]);
+    assert_eq!(
+        unplayed,
+        vec!["on_death_by_swordsman_passes_gaze".to_string()]
+    );
 }
 
 #[test]

@@ -154,7 +154,7 @@ fn unplayed(c: &CombatFile) -> String {
         .map(|(n, t)| format!("{n} ({t})"))
         .collect();
     format!(
-        "Not played yet (MC-40), these minions fight on their stats alone: {}\n",
+        "Not played yet (MC-40), these tags do nothing (the rest of each minion is played): {}\n",
         list.join(", ")
     )
 }

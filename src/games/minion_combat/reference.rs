@@ -117,11 +117,15 @@ impl Fighter {
     /// Every clause this fighter holds, with how many times it acts (its stacks, for a
     /// status's clauses).
     pub fn clauses(&self) -> impl Iterator<Item = (&Clause, i32)> {
-        self.stats.clauses.iter().map(|c| (c, 1)).chain(
-            self.stacks
-                .iter()
-                .flat_map(|(s, n)| s.clauses.iter().map(move |c| (c, (*n).min(i32::MAX as u32) as i32))),
-        )
+        self.stats
+            .clauses
+            .iter()
+            .map(|c| (c, 1))
+            .chain(self.stacks.iter().flat_map(|(s, n)| {
+                s.clauses
+                    .iter()
+                    .map(move |c| (c, (*n).min(i32::MAX as u32) as i32))
+            }))
     }
 
     /// Whether it holds a standing trait (`when = always`) that `p` picks.
@@ -225,7 +229,11 @@ impl Fight {
                 if !x.alive || (s, i) == w {
                     continue;
                 }
-                let reach = if s == w.0 { To::Groupmates } else { To::Enemies };
+                let reach = if s == w.0 {
+                    To::Groupmates
+                } else {
+                    To::Enemies
+                };
                 for (c, n) in x.clauses() {
                     if let Do::Stats(y) = &c.effect
                         && now(c)
@@ -248,7 +256,11 @@ impl Fight {
     /// `w`'s max armor with its stat changes (armor gained mid-round counts from the next
     /// reset, MC-43).
     pub fn max_armor(&self, w: Who) -> i32 {
-        self.get(w).stats.armor.saturating_add(self.delta(w).armor).max(0)
+        self.get(w)
+            .stats
+            .armor
+            .saturating_add(self.delta(w).armor)
+            .max(0)
     }
 
     /// `w`'s attacks per round with its stat changes.
@@ -653,8 +665,7 @@ fn redirector(f: &Fight, v: Who) -> Option<Who> {
 fn taken(
     f: &Fight,
     w: Who,
-    attacker: Who,
-    a: Attack,
+    (attacker, a): (Who, Attack),
     when: When,
     mut dmg: i32,
     magical: bool,
@@ -902,7 +913,7 @@ fn attack(
         hook.effect(t, v, "takes the hit as magical damage (MC-49)", f);
     }
     // D1: is-hit effects, before armor.
-    let mut dmg = taken(f, t, m, a, When::IsHit, b.damage, b.magical, hook);
+    let mut dmg = taken(f, t, (m, a), When::IsHit, b.damage, b.magical, hook);
     fire(f, t, When::IsHit, Some(m), Some(a), cx, o, hook);
     // D2: current armor soaks point for point, unless the damage passes armor.
     if !(b.magical || pierces(f, m)) {
@@ -912,7 +923,7 @@ fn attack(
         dmg -= b.soaked;
     }
     // D3: after-armor effects; the rest, capped at current HP.
-    dmg = taken(f, t, m, a, When::AfterArmor, dmg, b.magical, hook);
+    dmg = taken(f, t, (m, a), When::AfterArmor, dmg, b.magical, hook);
     fire(f, t, When::AfterArmor, Some(m), Some(a), cx, o, hook);
     let heals = f.get(m).has(|d| *d == Do::HealsInstead);
     let w = f.get_mut(t);

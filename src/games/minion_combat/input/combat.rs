@@ -124,7 +124,7 @@ pub fn minion_spec(
         m.clauses.extend(fx.of(&x.name).cloned());
         // A conditional modifier's numbers, or those its clauses say they play, are played
         // by the clauses alone (MC-41).
-        if plain && !fx.numbers_off.iter().any(|n| *n == x.name) {
+        if plain && !fx.numbers_off.contains(&x.name) {
             m.hand = m.hand.map(|v| v + x.hand);
             m.missile = m.missile.map(|v| v + x.missile);
             m.armor = (m.armor + x.armor).max(0);

@@ -172,14 +172,14 @@ pub fn parse(
             .position(|s| normalise(&s.name) == normalise(&source));
         let when = match &c.when {
             None => When::Always,
-            Some(w) => word(&WHENS, w).ok_or_else(|| {
-                err("when", format!("`{w}`: one of {}", names(&WHENS)))
-            })?,
+            Some(w) => word(&WHENS, w)
+                .ok_or_else(|| err("when", format!("`{w}`: one of {}", names(&WHENS))))?,
         };
         let to = match &c.to {
             None => To::Me,
-            Some(t) => word(&TOS, t)
-                .ok_or_else(|| err("to", format!("`{t}`: one of {}", names(&TOS))))?,
+            Some(t) => {
+                word(&TOS, t).ok_or_else(|| err("to", format!("`{t}`: one of {}", names(&TOS))))?
+            }
         };
         let attack = match c.attack.as_deref() {
             None => None,
@@ -189,17 +189,15 @@ pub fn parse(
         };
         let against = match &c.against {
             None => None,
-            Some(a) => Some(word(&AGAINSTS, a).ok_or_else(|| {
-                err("against", format!("`{a}`: one of {}", names(&AGAINSTS)))
-            })?),
+            Some(a) => Some(
+                word(&AGAINSTS, a)
+                    .ok_or_else(|| err("against", format!("`{a}`: one of {}", names(&AGAINSTS))))?,
+            ),
         };
         if let Some(g) = c.round
             && !(1..=MAX_ROUNDS).contains(&g)
         {
-            return Err(err(
-                "round",
-                format!("{g}: a round from 1 to {MAX_ROUNDS}"),
-            ));
+            return Err(err("round", format!("{g}: a round from 1 to {MAX_ROUNDS}")));
         }
         let delta = Delta {
             hand: c.hand,
@@ -216,7 +214,10 @@ pub fn parse(
             ("attacks", c.attacks),
         ] {
             if v.abs() > MAX_STAT {
-                return Err(err(k, format!("{v}: write a change from -{MAX_STAT} to {MAX_STAT}")));
+                return Err(err(
+                    k,
+                    format!("{v}: write a change from -{MAX_STAT} to {MAX_STAT}"),
+                ));
             }
         }
         let amount = |lo: i32, hi: i32, what: &str| -> Result<i32, FileError> {
@@ -299,25 +300,37 @@ pub fn parse(
             },
             "printed" => Do::Printed,
             d => {
-                return Err(err(
-                    "do",
-                    format!("`{d}`: one of {}", DOS.join(", ")),
-                ));
+                return Err(err("do", format!("`{d}`: one of {}", DOS.join(", "))));
             }
         };
         // Each field only where it means something.
         let is = |ks: &[&str]| ks.contains(&c.effect.trim());
         if !delta.is_zero() && !is(&["stats"]) {
-            return Err(err("do", format!("hand, missile, armor, level and attacks go with do = \"stats\", not \"{}\"", c.effect)));
+            return Err(err(
+                "do",
+                format!(
+                    "hand, missile, armor, level and attacks go with do = \"stats\", not \"{}\"",
+                    c.effect
+                ),
+            ));
         }
         if c.amount.is_some() && !is(&["taken", "damage", "attack_level"]) {
-            return Err(err("amount", format!("do = \"{}\" takes no amount: remove it", c.effect)));
+            return Err(err(
+                "amount",
+                format!("do = \"{}\" takes no amount: remove it", c.effect),
+            ));
         }
         if c.status.is_some() && !is(&["give"]) {
-            return Err(err("status", format!("do = \"{}\" gives no status: remove it", c.effect)));
+            return Err(err(
+                "status",
+                format!("do = \"{}\" gives no status: remove it", c.effect),
+            ));
         }
         if c.nation.is_some() && !is(&["nation"]) {
-            return Err(err("nation", format!("do = \"{}\" sets no nation: remove it", c.effect)));
+            return Err(err(
+                "nation",
+                format!("do = \"{}\" sets no nation: remove it", c.effect),
+            ));
         }
         let passive = is(&[
             "compel",
@@ -333,19 +346,31 @@ pub fn parse(
         if passive && (when != When::Always || to != To::Me) {
             return Err(err(
                 "when",
-                format!("do = \"{}\" is a standing trait of its holder: leave out `when` and `to`", c.effect),
+                format!(
+                    "do = \"{}\" is a standing trait of its holder: leave out `when` and `to`",
+                    c.effect
+                ),
             ));
         }
-        if is(&["taken", "block"]) && (!matches!(when, When::IsHit | When::AfterArmor) || to != To::Me) {
+        if is(&["taken", "block"])
+            && (!matches!(when, When::IsHit | When::AfterArmor) || to != To::Me)
+        {
             return Err(err(
                 "when",
-                format!("do = \"{}\" changes damage the holder takes: when = \"is_hit\" (before armor) or \"after_armor\", to = \"me\"", c.effect),
+                format!(
+                    "do = \"{}\" changes damage the holder takes: when = \"is_hit\" (before armor) or \"after_armor\", to = \"me\"",
+                    c.effect
+                ),
             ));
         }
         if is(&["damage", "kill", "withdraw", "give"]) && when == When::Always {
             return Err(err(
                 "when",
-                format!("do = \"{}\" happens at a point of the pipeline: give `when` (one of {})", c.effect, names(&WHENS[1..])),
+                format!(
+                    "do = \"{}\" happens at a point of the pipeline: give `when` (one of {})",
+                    c.effect,
+                    names(&WHENS[1..])
+                ),
             ));
         }
         if when == When::Always && matches!(to, To::Other | To::RandomEnemy) {

@@ -346,7 +346,8 @@ impl Combat {
         if enemies == 0 {
             return;
         }
-        // One pass over the enemies settles tiebreakers 2-5 (1 plays no effects yet, MC-40):
+        // One pass over the enemies settles tiebreakers 2-5 (1 needs effects, which the kernel
+        // never fields, MC-54):
         // which the group estimates it can kill (MC-15), and the lexicographic maxima of
         // (max armor, -current HP, per-attack damage) among all and among the killable ones,
         // which is what filtering by 3, 4 and 5 in turn keeps.
@@ -397,8 +398,8 @@ impl Combat {
 
     /// R3 / R4 (MC-13): side `s` attacks, minion by minion.
     fn side_attacks(&mut self, s: usize, r: &Rules, o: &mut Outcome, dice: &mut impl Dice) {
-        // Nothing a minion does changes its groupmates' attacks left or lives (no effects yet,
-        // MC-40), so who attacks is settled once; each is still checked at its turn.
+        // Nothing a minion does changes its groupmates' attacks left or lives (the kernel fields
+        // no effects, MC-54), so who attacks is settled once; each is still checked at its turn.
         let mut todo = self.alive & self.masks().1 & SIDE[s];
         while todo != 0 {
             let x = todo.trailing_zeros() as usize;

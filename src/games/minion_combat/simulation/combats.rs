@@ -14,9 +14,9 @@ use std::ops::Range;
 
 use rand::RngExt;
 
+use crate::games::minion_combat::effects::Effects;
 use crate::games::minion_combat::kernel::combat::{Combat, RoundHook, Silent, Unit};
 use crate::games::minion_combat::rules::{MAX_GROUP, MAX_ROUNDS, Rules};
-use crate::games::minion_combat::effects::Effects;
 use crate::games::minion_combat::state::{Catalogue, Kind, Minion, Outcome, Stats};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{ListBuilder, Table, Values, col};
@@ -114,7 +114,8 @@ impl Field {
         for (i, s) in catalogue.minions.iter().enumerate() {
             let ok = fieldable(s).is_ok();
             units.push(Unit::new(&fielded(s, &rules), &rules));
-            if ok && (all_minions || plays_exactly(s, &catalogue.effects)) && i <= u16::MAX as usize {
+            if ok && (all_minions || plays_exactly(s, &catalogue.effects)) && i <= u16::MAX as usize
+            {
                 let k = if s.kind == Kind::Recruit { 0 } else { 1 };
                 pool[k].push(i as u16);
             }
