@@ -426,7 +426,8 @@ pub struct FieldFlags {
     /// Most minion types in one group.
     #[arg(long, default_value_t = 2)]
     pub types: usize,
-    /// Also draw minions whose combat effects are not played yet (they fight on their stats).
+    /// Also draw minions with effects the kernel does not play (they fight on their stats;
+    /// `minions combat` plays their effects, MC-54).
     #[arg(long)]
     pub all_minions: bool,
     #[command(flatten)]

@@ -4,7 +4,7 @@
 //! monster group (as `kinds` allows, uniformly), of a size uniform in `sizes`, made of up to
 //! `types` minion types drawn uniformly from the pool of that kind, each minion one of its
 //! group's types at random. Side `m mod 2` has precedence (MC-3), so neither side is favoured.
-//! The pool holds every fieldable minion whose combat effects are all played (MC-40), or every
+//! The pool holds every fieldable minion the kernel plays with all its effects (MC-54), or every
 //! fieldable minion with `all_minions` (the rest then fight on their stats alone).
 
 // A slot indexes several parallel columns at once: index loops say so plainly.
@@ -129,7 +129,7 @@ impl Field {
                     if all_minions {
                         ""
                     } else {
-                        " (add --all-minions to field those whose effects are not played yet)"
+                        " (add --all-minions to field those with effects only `minions combat` plays)"
                     }
                 ));
             }
@@ -550,7 +550,7 @@ pub fn summary(f: &Field, tally: &Tally) -> String {
         if f.all_minions {
             "every fieldable minion; unplayed effects ignored"
         } else {
-            "minions whose combat effects are all played"
+            "minions the kernel plays with all their effects"
         },
         f.sizes.0,
         f.sizes.1,
