@@ -281,10 +281,6 @@ impl Fight {
     /// Damage of one attack by `m` in this round (MC-18): its stat, its stat changes (MC-43;
     /// those against a kind of victim when `victim` is one), its nation's bonus, the missile
     /// round's modifier, floored at 0.
-    pub fn damage(&self, m: Who, a: Attack, r: &Rules) -> i32 {
-        self.damage_to(m, a, r, None)
-    }
-
     pub fn damage_to(&self, m: Who, a: Attack, r: &Rules, victim: Option<Who>) -> i32 {
         let me = self.get(m);
         let s = &me.stats;

@@ -70,7 +70,10 @@ struct ClauseFile {
     note: String,
 }
 
-/// What `do` may say.
+/// Where `DOS` turns from what happens at a point to standing traits of the holder.
+const STANDING: usize = 7;
+
+/// What `do` may say: seven happenings, then the standing traits.
 pub const DOS: [&str; 16] = [
     "stats",
     "taken",
@@ -332,17 +335,7 @@ pub fn parse(
                 format!("do = \"{}\" sets no nation: remove it", c.effect),
             ));
         }
-        let passive = is(&[
-            "compel",
-            "redirect",
-            "quasi_immune",
-            "ignores_armor",
-            "magical",
-            "heals_instead",
-            "attack_level",
-            "nation",
-            "printed",
-        ]);
+        let passive = is(&DOS[STANDING..]);
         if passive && (when != When::Always || to != To::Me) {
             return Err(err(
                 "when",
