@@ -155,6 +155,9 @@ pub struct Fight {
     pub round: u32,
     /// Random effect targets drawn this round (MC-30 place `EFFECT`).
     pub draws: u64,
+    /// Whether any minion carries a clause: stat changes can arise only from one, so a plain
+    /// combat skips their sums (the engine an optimised kernel is held to stays plain).
+    effects: bool,
 }
 
 impl Fight {
@@ -177,11 +180,15 @@ impl Fight {
                 })
                 .collect()
         });
+        let effects = groups
+            .iter()
+            .any(|g| g.minions.iter().any(|m| !m.clauses.is_empty()));
         Fight {
             side,
             first,
             round: 0,
             draws: 0,
+            effects,
         }
     }
 
@@ -212,6 +219,9 @@ impl Fight {
     /// The standing stat changes on `w` (MC-43): its own, its living groupmates' and enemies'
     /// auras that reach it, and what triggered clauses gave it.
     pub fn delta(&self, w: Who) -> Delta {
+        if !self.effects {
+            return Delta::default();
+        }
         let me = self.get(w);
         let mut d = me.gained;
         let now = |c: &Clause| c.when == When::Always && c.round.is_none_or(|g| g == self.round);
@@ -407,11 +417,16 @@ fn start_of_round(f: &mut Fight, r: &Rules) {
     }
 }
 
-/// The first living minion of side `s` that compels its enemies to attack it (MC-48).
-fn compeller(f: &Fight, s: usize) -> Option<Who> {
+/// The first living minion of side `s`, other than `but`, holding the standing trait `t`.
+fn first_holding(f: &Fight, s: usize, t: &Do, but: Option<Who>) -> Option<Who> {
     (0..f.side[s].len())
         .map(|i| (s, i))
-        .find(|&w| f.get(w).alive && f.get(w).has(|d| *d == Do::Compel))
+        .find(|&w| Some(w) != but && f.get(w).alive && f.get(w).has(|d| d == t))
+}
+
+/// The first living minion of side `s` that compels its enemies to attack it (MC-48).
+fn compeller(f: &Fight, s: usize) -> Option<Who> {
+    first_holding(f, s, &Do::Compel, None)
 }
 
 /// R2 (MC-9..MC-12).
@@ -651,9 +666,7 @@ fn attack_level(f: &Fight, m: Who, r: &Rules) -> i32 {
 
 /// The living groupmate of `v` that takes hits on `v` (MC-49), if any.
 fn redirector(f: &Fight, v: Who) -> Option<Who> {
-    (0..f.side[v.0].len())
-        .map(|i| (v.0, i))
-        .find(|&w| w != v && f.get(w).alive && f.get(w).has(|d| *d == Do::Redirect))
+    first_holding(f, v.0, &Do::Redirect, Some(v))
 }
 
 /// Damage `w` takes from `attacker`'s hit after its `taken` and `block` clauses at `when`
