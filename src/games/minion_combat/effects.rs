@@ -112,6 +112,21 @@ impl Delta {
         self.level = f(self.level, d.level);
         self.attacks = f(self.attacks, d.attacks);
     }
+    /// The change in a host's words: "+1 hand, -1 armor".
+    pub fn words(&self) -> String {
+        [
+            (self.hand, "hand"),
+            (self.missile, "missile"),
+            (self.armor, "armor"),
+            (self.level, "level"),
+            (self.attacks, "attacks"),
+        ]
+        .iter()
+        .filter(|(v, _)| *v != 0)
+        .map(|(v, k)| format!("{v:+} {k}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+    }
     pub fn is_zero(&self) -> bool {
         *self == Delta::default()
     }

@@ -785,7 +785,9 @@ fn act(
         let what = match &c.effect {
             Do::Stats(d) => {
                 f.get_mut(t).gained.add(d, n);
-                format!("stats {d:?} x{n}")
+                let mut x = Delta::default();
+                x.add(d, n);
+                x.words()
             }
             Do::Damage(x) => {
                 let x = x.saturating_mul(n);
