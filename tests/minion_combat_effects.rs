@@ -2,6 +2,8 @@
 //! pinning the pipeline step where it acts, and the page's last question (an attacker killed
 //! inside its own attack).
 
+mod common;
+
 use skirmish::games::minion_combat::input::{self, catalogue};
 use skirmish::games::minion_combat::reference::{Blow, Fight, Hook, Tiebreak, Who, combat};
 use skirmish::games::minion_combat::rules::Rules;
@@ -368,4 +370,24 @@ fn mc_42_printed_effects_leave_a_minion_to_the_kernel() {
     assert!(m[0].kernel_plays() && unplayed.is_empty());
     let (m, _) = input::combat::minion_spec("Decoy", &cat, &r).unwrap();
     assert!(!m[0].kernel_plays(), "its compulsion needs the reference");
+}
+
+/// The shipped combat with effects, told: a golden playthrough (UPDATE_GOLDEN=1 rewrites it),
+/// the same bytes for the same seed, other seeds other choices.
+#[test]
+fn the_effects_example_narrates_as_its_golden_file_and_only_its_seed_decides() {
+    let f = "experiments/minion-combat/effects-combat.toml";
+    let told = |seed: &str| {
+        let o = common::skirmish(&["minions", "combat", f, "--narrate", "--seed", seed]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let got = told("3");
+    let path = "tests/golden/minions-effects.narrate.txt";
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(path, &got).unwrap();
+    }
+    assert_eq!(got, std::fs::read_to_string(path).unwrap());
+    assert_eq!(got, told("3"));
+    assert!(["4", "5", "6"].iter().any(|s| told(s) != got));
 }
