@@ -9,9 +9,9 @@ use skirmish::games::loot_arena::kernel::battle::Battle;
 use skirmish::games::loot_arena::kernel::royale::{End, Fight, Hook, Meeting, Quiet, Royale};
 use skirmish::games::loot_arena::reference;
 use skirmish::games::loot_arena::rules::{Class, Merge, Ring, Rules, Tier, Twice};
-use skirmish::games::loot_arena::state::{Catalogue, Fielded, Gear, NO_ITEM, Outcome};
+use skirmish::games::loot_arena::state::{Catalogue, Fielded, Gear, MAX_HELD, NO_ITEM, Outcome};
 use skirmish::games::loot_arena::strategy::{OUT, Strategy, Worth, cheb};
-use skirmish::rng::match_seed;
+use skirmish::rng::{keyed_bits, match_seed};
 
 fn seats(specs: &[&str]) -> Vec<Strategy> {
     specs.iter().map(|s| Strategy::parse(s).unwrap()).collect()
@@ -184,12 +184,12 @@ fn la_42_loot_follows_the_ring_odds_and_a_finite_pool_runs_out() {
     }
     assert_eq!(seen.len(), 3, "every ring looted: {seen:?}");
     // A pool of 2 items: two looters who never meet find 2 items each, ever.
-    let r = rules("pool = 2\nmax_rounds = 20");
+    let r = rules("pool = 2\nmax_rounds = 20\nend_stalled = false");
     let (rep, _) = play_logged(&seats(&["looter", "looter"]), &cat, &r, 7);
     assert_eq!(rep.end, End::Cap);
     assert_eq!(&rep.found[..2], &[2, 2]);
     // Endless pools: three finds a round.
-    let r = rules("max_rounds = 20");
+    let r = rules("max_rounds = 20\nend_stalled = false");
     let (rep, _) = play_logged(&seats(&["looter", "looter"]), &cat, &r, 7);
     assert_eq!(&rep.found[..2], &[60, 60]);
 }
@@ -279,9 +279,7 @@ fn la_44_equipment_fills_the_slots_the_rules_allow_and_keeps_a_small_bag() {
         g.stow(i);
     }
     let w = Worth::new(&cat, &r);
-    Strategy::parse("looter")
-        .unwrap()
-        .equip(&mut g, &cat, &r, &w);
+    Strategy::parse("looter").unwrap().equip(&mut g, &r, &w);
     assert!(
         g.champs[0].items.contains(&axe),
         "Physical to the Gladiator"
@@ -292,6 +290,125 @@ fn la_44_equipment_fills_the_slots_the_rules_allow_and_keeps_a_small_bag() {
     );
     assert!(g.champs[2].items.contains(&orb), "Magical to the Mage");
     assert_eq!(g.bag_len, 0);
+}
+
+/// LA-44's greedy equipment as its words say it, one step at a time: the plain model
+/// `Strategy::equip` is held to.
+fn equip_by_the_book(greedy: bool, g: &mut Gear, cat: &Catalogue, r: &Rules, w: &Worth) {
+    // Everything held: the living champions' gear in class and slot order, then the bag.
+    let mut held = Vec::new();
+    for c in g.champs.iter_mut().filter(|c| c.alive()) {
+        for s in c.items.iter_mut() {
+            held.push(*s);
+            *s = NO_ITEM;
+        }
+        held.push(c.armor);
+        c.armor = NO_ITEM;
+    }
+    held.extend_from_slice(g.bag());
+    held.retain(|&i| i != NO_ITEM);
+    held.truncate(MAX_HELD);
+    g.bag_len = 0;
+    let living = [0, 1, 2, 3].map(|c| g.champs[c].alive());
+    let value = |i: u16| {
+        let v = w.of(i, greedy);
+        (0..4)
+            .filter(|&c| living[c] && v[c] != Worth::NONE)
+            .map(|c| v[c])
+            .max()
+            .unwrap_or(0)
+            .clamp(0, 1 << 38)
+    };
+    // Most valuable first; on a tie the one collected first (a stable sort).
+    held.sort_by_key(|&i| std::cmp::Reverse(value(i)));
+    let slots = r.item_slots as usize;
+    for i in held {
+        let Some(item) = cat.get(i) else { continue };
+        let armor = item.weight.is_some();
+        let v = w.of(i, greedy);
+        let mut to: Option<(usize, i64)> = None;
+        for c in 0..4 {
+            let ch = &g.champs[c];
+            let room = if armor {
+                ch.armor == NO_ITEM
+            } else {
+                ch.items[..slots].contains(&NO_ITEM)
+            };
+            if living[c] && room && v[c] > 0 && to.is_none_or(|(_, t)| v[c] > t) {
+                to = Some((c, v[c]));
+            }
+        }
+        match to {
+            Some((c, _)) if armor => g.champs[c].armor = i,
+            Some((c, _)) => {
+                let s = g.champs[c].items[..slots]
+                    .iter_mut()
+                    .find(|s| **s == NO_ITEM)
+                    .unwrap();
+                *s = i;
+            }
+            None if (g.bag_len as u32) < r.royale.bag => g.stow(i),
+            None => {}
+        }
+    }
+}
+
+#[test]
+fn la_44_equipping_plays_as_its_plain_model_on_random_gear() {
+    let cat = input::items::builtin();
+    let variants = [
+        Rules::default(),
+        input::rules::parse("t.toml", "item_slots = 1\n[royale]\nbag = 2").unwrap(),
+        input::rules::parse("t.toml", "item_slots = 4\n[royale]\nbag = 0").unwrap(),
+    ];
+    let equips = [
+        Strategy::parse("looter").unwrap(),
+        Strategy::parse("looter(equip=plain)").unwrap(),
+    ];
+    let items = cat.items.len() as u64;
+    let mut moved = 0;
+    for case in 0..6_000u64 {
+        let r = &variants[(case % 3) as usize];
+        let w = Worth::new(&cat, r);
+        let mut b = 0u64;
+        let mut bits = || {
+            b += 1;
+            keyed_bits(case, b)
+        };
+        // Half the items from the first eight, so equal items and equal values tie often.
+        let item = |bits: u64| {
+            if bits.is_multiple_of(3) {
+                NO_ITEM
+            } else if bits & 4 != 0 {
+                ((bits >> 8) % 8) as u16
+            } else {
+                ((bits >> 8) % items) as u16
+            }
+        };
+        let mut g = Gear::fresh([100, 85, 85, 80]);
+        for c in 0..4 {
+            if bits() % 4 == 0 {
+                g.champs[c].health = 0;
+                continue;
+            }
+            for s in 0..r.item_slots as usize {
+                g.champs[c].items[s] = item(bits());
+            }
+            g.champs[c].armor = item(bits());
+        }
+        for _ in 0..bits() % 13 {
+            let i = item(bits() | 1);
+            g.stow(i);
+        }
+        for (k, s) in equips.iter().enumerate() {
+            let (mut fast, mut book) = (g, g);
+            s.equip(&mut fast, r, &w);
+            equip_by_the_book(k == 0, &mut book, &cat, r, &w);
+            assert_eq!(fast, book, "case {case}, {}", s.spec());
+            moved += (fast != g) as u32;
+        }
+    }
+    assert!(moved > 6_000, "equipping changed {moved} gears");
 }
 
 #[test]
@@ -418,16 +535,97 @@ fn la_47_and_la_48_places_follow_the_rounds_out_and_games_end_as_the_rules_say()
                 assert_eq!(rep.rounds, r.royale.max_rounds);
                 assert!(still >= 2 && rep.winner.is_none());
             }
+            End::Stalled => {
+                assert!(rep.rounds < r.royale.max_rounds);
+                assert!(still >= 2 && rep.winner.is_none());
+                for p in 0..n {
+                    assert_eq!(rep.place[p] == 1, rep.out_round[p] == 0);
+                }
+            }
         }
     }
-    assert!(ends.len() == 3, "won, draws and caps all happen: {ends:?}");
+    assert!(
+        ends.len() == 4,
+        "won, draws, caps and stalls all happen: {ends:?}"
+    );
     // Two looters on a 2x2 map never meet: a turn cap at the setting, both first.
-    let r = rules("max_rounds = 7");
+    let r = rules("max_rounds = 7\nend_stalled = false");
     let (rep, _) = play_logged(&seats(&["looter", "looter"]), &cat, &r, 1);
     assert_eq!(
         (rep.end, rep.rounds, &rep.place[..2]),
         (End::Cap, 7, &[1, 1][..])
     );
+}
+
+#[test]
+fn la_52_a_game_ends_when_nobody_can_change_it_and_playing_on_changes_nothing_but_loot() {
+    let cat = input::items::builtin();
+    let on = Rules::default();
+    let off = rules("end_stalled = false");
+    let mut stalls = 0;
+    for g in 0..240 {
+        let n = 2 + (g % 15) as usize;
+        let s = mixed(n);
+        let seed = match_seed(52, g);
+        let (a, _) = play_logged(&s, &cat, &on, seed);
+        let (b, log) = play_logged(&s, &cat, &off, seed);
+        if a.end != End::Stalled {
+            assert_eq!(
+                format!("{a:?}"),
+                format!("{b:?}"),
+                "game {g}: no stall, no change"
+            );
+            continue;
+        }
+        stalls += 1;
+        // Played on to the cap: no battle after the stall, and the same places, battles,
+        // eliminations and health; only the loot counts grow.
+        assert_eq!(b.end, End::Cap, "game {g}");
+        assert!(log.battles.iter().all(|x| x.0.round < a.rounds), "game {g}");
+        assert!(
+            log.moves
+                .iter()
+                .filter(|m| m.0 >= a.rounds)
+                .all(|m| m.1 == m.2)
+        );
+        assert_eq!(
+            (
+                a.place,
+                a.out_round,
+                a.battles,
+                a.battles_won,
+                a.health,
+                a.first_out
+            ),
+            (
+                b.place,
+                b.out_round,
+                b.battles,
+                b.battles_won,
+                b.health,
+                b.first_out
+            ),
+            "game {g}"
+        );
+        assert_eq!(
+            (a.battle_count, a.dice, a.shrinks, a.odd_won, a.twice_won),
+            (b.battle_count, b.dice, b.shrinks, b.odd_won, b.twice_won)
+        );
+        assert!((0..n).all(|p| a.found[p] <= b.found[p]));
+    }
+    assert!(stalls > 60, "{stalls} of 240 games stalled");
+    // Two looters on their own cells: stalled in the first round's Movement.
+    let (rep, log) = play_logged(&seats(&["looter", "looter"]), &cat, &on, 1);
+    assert_eq!(
+        (rep.end, rep.rounds, &rep.place[..2]),
+        (End::Stalled, 1, &[1, 1][..])
+    );
+    assert!(log.loot.is_empty(), "a stalled round loots nothing");
+    // A wanderer may still move, so a game with one never stalls.
+    for seed in 0..20 {
+        let (rep, _) = play_logged(&seats(&["looter", "wanderer"]), &cat, &on, seed);
+        assert_ne!(rep.end, End::Stalled);
+    }
 }
 
 #[test]

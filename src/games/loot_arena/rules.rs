@@ -448,6 +448,9 @@ pub struct Royale {
     pub twice: Twice,
     /// Rounds after which a game stops, reported as a turn cap (LA-48).
     pub max_rounds: u32,
+    /// Whether a game that can no longer change ends there, reported as stalled (LA-52);
+    /// off: it runs to the turn cap.
+    pub end_stalled: bool,
 }
 
 impl Default for Royale {
@@ -463,6 +466,7 @@ impl Default for Royale {
             bag: 6,
             twice: Twice::Random,
             max_rounds: 60,
+            end_stalled: true,
         }
     }
 }

@@ -5,8 +5,10 @@
 //! Named with parameters, `centre(equip=plain, sets=medic)`, like the other games' policies.
 
 use crate::games::loot_arena::policy::Policy;
-use crate::games::loot_arena::rules::{Class, Dice, Kind, MAX_ITEM_SLOTS, Ring, Rules};
-use crate::games::loot_arena::state::{Catalogue, Champ, Gear, MAX_HELD, NO_ITEM};
+use crate::games::loot_arena::rules::{
+    Class, Dice, Kind, MAX_ITEM_SLOTS, MAX_PLAYERS, Ring, Rules,
+};
+use crate::games::loot_arena::state::{Catalogue, Gear, MAX_HELD, NO_ITEM};
 
 /// A cell's index on a map of side s: `y * s + x`; `OUT` for a player who is out.
 pub const OUT: u8 = u8::MAX;
@@ -25,11 +27,41 @@ pub struct View<'a> {
     pub rules: &'a Rules,
 }
 
+/// The largest map side a table of coordinates is kept for (`royale.side` allows 1 to 8).
+const TABLED: usize = 8;
+
+/// Each cell's `[x, y]` on maps of side 1 to [`TABLED`]: strategies measure distances every
+/// round, and a division per coordinate was most of a move's time.
+static XY: [[[u8; 2]; TABLED * TABLED]; TABLED + 1] = {
+    let mut t = [[[0u8; 2]; TABLED * TABLED]; TABLED + 1];
+    let mut s = 1;
+    while s <= TABLED {
+        let mut c = 0;
+        while c < s * s {
+            t[s][c] = [(c % s) as u8, (c / s) as u8];
+            c += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// Cell c's column and row on a map of side s.
+#[inline(always)]
+pub fn xy(c: u8, side: u32) -> (i32, i32) {
+    let (s, i) = (side as usize, c as usize);
+    if s <= TABLED && i < s * s {
+        let [x, y] = XY[s][i];
+        (x as i32, y as i32)
+    } else {
+        (c as i32 % side as i32, c as i32 / side as i32)
+    }
+}
+
 /// Chebyshev distance between two cells of a map of side s: the moves from one to the other.
 #[inline]
 pub fn cheb(a: u8, b: u8, side: u32) -> u32 {
-    let s = side as i32;
-    let (ax, ay, bx, by) = (a as i32 % s, a as i32 / s, b as i32 % s, b as i32 / s);
+    let ((ax, ay), (bx, by)) = (xy(a, side), xy(b, side));
     (ax - bx).unsigned_abs().max((ay - by).unsigned_abs())
 }
 
@@ -38,7 +70,7 @@ pub fn cheb(a: u8, b: u8, side: u32) -> u32 {
 #[inline]
 pub fn reachable(cell: u8, side: u32) -> ([u8; 9], usize) {
     let s = side as i32;
-    let (x, y) = (cell as i32 % s, cell as i32 / s);
+    let (x, y) = xy(cell, side);
     let mut out = [cell; 9];
     let mut n = 1;
     for dy in -1..=1 {
@@ -56,7 +88,8 @@ pub fn reachable(cell: u8, side: u32) -> ([u8; 9], usize) {
 /// The ring of a cell on a map of side s (LA-42).
 #[inline]
 pub fn ring(cell: u8, side: u32) -> Ring {
-    Ring::of(cell as u32 % side, cell as u32 / side, side)
+    let (x, y) = xy(cell, side);
+    Ring::of(x as u32, y as u32, side)
 }
 
 /// How a strategy moves (LA-50).
@@ -255,16 +288,34 @@ impl Strategy {
         }
     }
 
+    /// Whether its step is a function of the map, what it saw and its champions' health alone
+    /// (not the round, its items or random bits), so a round with no battle leaves its next
+    /// step as it was (LA-52). Every movement but a random one; [`Strategy::step`] keeps it so.
+    pub fn steady(&self) -> bool {
+        self.movement != Move::Random
+    }
+
     /// The cell this player moves to (LA-43); `bits` are its own random bits for the round.
+    /// Reads no more of `v` than [`Strategy::steady`] says (never `round`, never the items).
     pub fn step(&self, v: &View, bits: u64) -> u8 {
         let here = v.cell[v.me];
         let (cells, n) = reachable(here, v.side);
         let cells = &cells[..n];
         let others = || (0..v.cell.len()).filter(move |&j| j != v.me && v.cell[j] != OUT);
+        // The others' columns and rows, read once: a move weighs each reachable cell against
+        // each of them.
+        let around = || {
+            let mut at = [(i32::MIN / 2, 0i32); MAX_PLAYERS];
+            for (k, j) in others().enumerate().take(MAX_PLAYERS) {
+                at[k] = xy(v.cell[j], v.side);
+            }
+            at
+        };
         // Players who could end their move on cell c.
-        let threat = |c: u8| {
-            others()
-                .filter(|&j| cheb(v.cell[j], c, v.side) <= 1)
+        let threat = |at: &[(i32, i32); MAX_PLAYERS], c: u8| {
+            let (x, y) = xy(c, v.side);
+            at.iter()
+                .filter(|&&(ox, oy)| (ox - x).abs() <= 1 && (oy - y).abs() <= 1)
                 .count() as i32
         };
         let best = |score: &dyn Fn(u8) -> i64| {
@@ -280,8 +331,8 @@ impl Strategy {
         };
         let middle = |c: u8| {
             let s = v.side as i64;
-            let (x, y) = (c as i64 % s, c as i64 / s);
-            (2 * x - (s - 1)).pow(2) + (2 * y - (s - 1)).pow(2)
+            let (x, y) = xy(c, v.side);
+            (2 * x as i64 - (s - 1)).pow(2) + (2 * y as i64 - (s - 1)).pow(2)
         };
         let hunt = || {
             let full: i32 = v.rules.classes.iter().map(|c| c.health).sum();
@@ -297,10 +348,17 @@ impl Strategy {
         match self.movement {
             Move::Stay => here,
             Move::Centre => best(&|c| 1000 * ring(c, v.side) as i64 - middle(c)),
-            Move::Avoid => best(&|c| -100 * threat(c) as i64 + ring(c, v.side) as i64),
+            Move::Avoid => {
+                let at = around();
+                best(&|c| -100 * threat(&at, c) as i64 + ring(c, v.side) as i64)
+            }
             Move::Hunt => hunt(),
             Move::Random => cells[((bits as u128 * n as u128) >> 64) as usize],
             Move::Smart { hunt: h, .. } if others().count() < h as usize => hunt(),
+            // Nothing to weigh: every cell scores 0, and a tie stays.
+            Move::Smart {
+                greed: 0, fear: 0, ..
+            } => here,
             Move::Smart { greed, fear, .. } => {
                 let mine = v.gear.health();
                 best(&|c| {
@@ -355,84 +413,97 @@ impl Strategy {
     }
 
     /// Equips the living champions from everything the player holds and trims the bag to the
-    /// rules' size, least valuable out first (LA-44).
-    pub fn equip(&self, g: &mut Gear, cat: &Catalogue, r: &Rules, w: &Worth) {
-        let mut held = [NO_ITEM; MAX_HELD];
+    /// rules' size, least valuable out first (LA-44). Every item in order of value (its worth
+    /// to the living champion it is worth most to), on a tie the one collected first (the
+    /// champions' gear in class and slot order, then the bag); each goes to the living
+    /// champion with room that it is worth most to (the first on a tie), else to the bag while
+    /// there is room, else it is dropped. `tests/loot_arena_royale.rs` holds it to a plain
+    /// model of these words on random gear.
+    pub fn equip(&self, g: &mut Gear, r: &Rules, w: &Worth) {
+        let set = !(self.equip == Equip::Greedy) as usize;
+        let living = [0, 1, 2, 3].map(|c| g.champs[c].alive());
+        // One key per item, smallest first: the complement of (value, collected first, item),
+        // sorted in place (no allocation).
+        let mut keys = [0u64; MAX_HELD];
         let mut n = 0;
-        let mut keep = |i: u16, held: &mut [u16; MAX_HELD]| {
+        let mut keep = |i: u16| {
             if i != NO_ITEM && n < MAX_HELD {
-                held[n] = i;
+                let mut value = 0;
+                if let Some(row) = w.row(i) {
+                    for (&up, &v) in living.iter().zip(&row.worth[set]) {
+                        if up && v != Worth::NONE {
+                            value = value.max(v);
+                        }
+                    }
+                }
+                let value = value.clamp(0, 1 << 38) as u64;
+                keys[n] = !((value << 24) | ((MAX_HELD - 1 - n) as u64) << 16 | i as u64);
                 n += 1;
             }
         };
         for c in g.champs.iter_mut().filter(|c| c.alive()) {
             for s in c.items.iter_mut() {
-                keep(*s, &mut held);
+                keep(*s);
                 *s = NO_ITEM;
             }
-            keep(c.armor, &mut held);
+            keep(c.armor);
             c.armor = NO_ITEM;
         }
         for &i in g.bag() {
-            keep(i, &mut held);
+            keep(i);
         }
         g.bag_len = 0;
-        let affinity = self.equip == Equip::Greedy;
-        let living = [0, 1, 2, 3].map(|c| g.champs[c].alive());
-        // Most valuable first; on a tie the item found first: one key per item (value, then
-        // the order found, then the item), sorted in place (no allocation).
-        let mut keys = [0u64; MAX_HELD];
-        for (k, &i) in held[..n].iter().enumerate() {
-            let v = w.of(i, affinity);
-            let value = (0..4)
-                .filter(|&c| living[c] && v[c] != Worth::NONE)
-                .map(|c| v[c])
-                .max()
-                .unwrap_or(0)
-                .clamp(0, 1 << 38) as u64;
-            keys[k] = (value << 24) | ((MAX_HELD - 1 - k) as u64) << 16 | i as u64;
-        }
-        keys[..n].sort_unstable_by(|a, b| b.cmp(a));
-        let held = keys[..n].iter().map(|&k| k as u16);
+        keys[..n].sort_unstable();
         let slots = (r.item_slots as usize).min(MAX_ITEM_SLOTS as usize);
-        for i in held {
-            let Some(item) = cat.get(i) else { continue };
-            let armor = item.kind == Kind::Defensive;
-            let v = w.of(i, affinity);
-            let mut to: Option<(usize, i64)> = None;
+        // Every living champion was emptied above: its items fill its slots in order.
+        let mut carried = [0usize; 4];
+        let mut armored = [false; 4];
+        for &k in &keys[..n] {
+            let i = !k as u16;
+            let Some(row) = w.row(i) else { continue };
+            let v = &row.worth[set];
+            let (mut to, mut best) = (4, 0);
             for c in 0..4 {
-                let ch = &g.champs[c];
-                let free = if armor {
-                    ch.armor == NO_ITEM
+                let free = if row.armor {
+                    !armored[c]
                 } else {
-                    ch.items[..slots].contains(&NO_ITEM)
+                    carried[c] < slots
                 };
-                if living[c] && free && v[c] > 0 && to.is_none_or(|(_, t)| v[c] > t) {
-                    to = Some((c, v[c]));
+                if living[c] && free && v[c] > best {
+                    (to, best) = (c, v[c]);
                 }
             }
-            match to {
-                Some((c, _)) if armor => g.champs[c].armor = i,
-                Some((c, _)) => {
-                    let ch: &mut Champ = &mut g.champs[c];
-                    if let Some(s) = ch.items[..slots].iter_mut().find(|s| **s == NO_ITEM) {
-                        *s = i;
-                    }
+            if to < 4 {
+                let ch = &mut g.champs[to];
+                if row.armor {
+                    ch.armor = i;
+                    armored[to] = true;
+                } else {
+                    ch.items[carried[to]] = i;
+                    carried[to] += 1;
                 }
-                None if (g.bag_len as u32) < r.royale.bag => g.stow(i),
-                None => {}
+            } else if (g.bag_len as u32) < r.royale.bag {
+                g.stow(i);
             }
         }
     }
 }
 
-/// Every catalogue item's [`worth`] to each class, with and without affinity, settled once per
-/// game so equipping reads a table (LA-44).
+/// Every catalogue item's [`worth`] to each class, with and without affinity, and whether it
+/// is armor, settled once per game so equipping reads a table (LA-44).
 #[derive(Clone, Debug, Default)]
 pub struct Worth {
-    /// `table[item]`: classes 0..4 with affinity, then 4..8 without; [`Worth::NONE`] where the
+    table: Vec<WorthRow>,
+}
+
+/// One item's row of [`Worth`].
+#[derive(Clone, Copy, Debug)]
+pub struct WorthRow {
+    /// `worth[0][class]` with affinity, `worth[1][class]` without; [`Worth::NONE`] where the
     /// class cannot use the item.
-    table: Vec<[i64; 8]>,
+    pub worth: [[i64; 4]; 2],
+    /// A Defensive item: it goes in the armor slot.
+    pub armor: bool,
 }
 
 impl Worth {
@@ -440,12 +511,17 @@ impl Worth {
     /// Builds the table in place (its buffer grows once, to the largest catalogue seen).
     pub fn build(&mut self, cat: &Catalogue, r: &Rules) {
         self.table.clear();
-        for i in 0..cat.items.len() as u16 {
-            let mut row = [Worth::NONE; 8];
+        for (i, item) in cat.items.iter().enumerate() {
+            let mut row = WorthRow {
+                worth: [[Worth::NONE; 4]; 2],
+                armor: item.kind == Kind::Defensive,
+            };
             for c in 0..4 {
                 let class = Class::from_index(c as u8);
-                row[c] = worth(cat, r, i, class, true).unwrap_or(Worth::NONE);
-                row[4 + c] = worth(cat, r, i, class, false).unwrap_or(Worth::NONE);
+                for (set, affinity) in [(0, true), (1, false)] {
+                    row.worth[set][c] =
+                        worth(cat, r, i as u16, class, affinity).unwrap_or(Worth::NONE);
+                }
             }
             self.table.push(row);
         }
@@ -455,14 +531,16 @@ impl Worth {
         w.build(cat, r);
         w
     }
+    /// Item i's row; `None` for an index the catalogue does not have.
+    #[inline]
+    pub fn row(&self, i: u16) -> Option<&WorthRow> {
+        self.table.get(i as usize)
+    }
     /// Item i's worth to each class.
     #[inline]
     pub fn of(&self, i: u16, affinity: bool) -> [i64; 4] {
-        match self.table.get(i as usize) {
-            Some(row) if affinity => [row[0], row[1], row[2], row[3]],
-            Some(row) => [row[4], row[5], row[6], row[7]],
-            None => [Worth::NONE; 4],
-        }
+        self.row(i)
+            .map_or([Worth::NONE; 4], |row| row.worth[!affinity as usize])
     }
 }
 

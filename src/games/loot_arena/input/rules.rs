@@ -65,6 +65,7 @@ struct RoyaleFile {
     bag: Option<u32>,
     twice: Option<TwiceFile>,
     max_rounds: Option<u32>,
+    end_stalled: Option<bool>,
 }
 
 #[derive(Deserialize, Default)]
@@ -169,6 +170,9 @@ fn royale(cx: &FileCtx, f: &RoyaleFile, s: &mut Royale) -> Result<(), FileError>
     }
     if let Some(t) = f.twice {
         s.twice = t.into();
+    }
+    if let Some(e) = f.end_stalled {
+        s.end_stalled = e;
     }
     if let Some(o) = &f.odds {
         for (ring, row) in [

@@ -78,11 +78,14 @@ pub enum End {
     Draw,
     /// The round cap came first; those still in share first place.
     Cap,
+    /// Nobody moved, no two players shared a cell and every step is steady: no battle can
+    /// come again (LA-52); those still in share first place.
+    Stalled,
 }
 
 impl End {
     pub fn name(self) -> &'static str {
-        ["won", "draw", "turn cap"][self as usize]
+        ["won", "draw", "turn cap", "stalled"][self as usize]
     }
 }
 
@@ -282,6 +285,10 @@ impl Royale {
             if H::ON {
                 hook.moved(round, &self.cell, &self.next);
             }
+            if s.end_stalled && self.stalled(seats) {
+                end = End::Stalled;
+                break;
+            }
             std::mem::swap(&mut self.cell, &mut self.next);
             // LA-42: looting, action by action in seat order (a finite pool runs out in that
             // order).
@@ -312,7 +319,7 @@ impl Royale {
             // LA-44: equipment.
             for p in 0..n {
                 if self.cell[p] != OUT {
-                    seats[p].equip(&mut self.gear[p], cat, r, &self.worth);
+                    seats[p].equip(&mut self.gear[p], r, &self.worth);
                     if H::ON {
                         hook.equipped(p, &self.gear[p]);
                     }
@@ -415,6 +422,26 @@ impl Royale {
             _ => None,
         };
         &self.report
+    }
+
+    /// LA-52: after the Movement phase, whether the game can no longer change: every player
+    /// in stayed, each on a cell of its own, and every one's step is steady. A round without a
+    /// battle changes no cell, nobody's health and nothing anyone was told, so each steady
+    /// step stays what it was, and every later round would be this one again (loot and gear
+    /// aside, which only matter in a battle).
+    fn stalled(&self, seats: &[Strategy]) -> bool {
+        let mut taken = 0u64;
+        for p in 0..self.cell.len() {
+            let c = self.cell[p];
+            if c == OUT {
+                continue;
+            }
+            if self.next[p] != c || !seats[p].steady() || taken & (1 << c) != 0 {
+                return false;
+            }
+            taken |= 1 << c;
+        }
+        true
     }
 
     fn reset_pools(&mut self, side: u32, s: &Settings) {

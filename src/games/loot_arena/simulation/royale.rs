@@ -300,7 +300,11 @@ impl Simulation for RoyaleTournament {
                     Values::U64(g_seed),
                 ),
                 col("rounds", "rounds played", Values::U32(g_rounds)),
-                col("end", "won, draw or turn cap (LA-48)", g_end.finish()),
+                col(
+                    "end",
+                    "won, draw, turn cap (LA-48) or stalled (LA-52)",
+                    g_end.finish(),
+                ),
                 col(
                     "winner",
                     "the winner's seat; null unless won",

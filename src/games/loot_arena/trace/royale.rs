@@ -146,6 +146,12 @@ impl<'a> RoyaleNarrator<'a> {
                 "\nThe round cap ({}) ends the game: a turn cap, no winner (LA-48).",
                 rep.rounds
             ),
+            End::Stalled => writeln!(
+                self.out,
+                "\nRound {}: nobody moved, no two players share a cell and none of them ever \
+                 moves at random: no battle can come again. The game stalls, no winner (LA-52).",
+                rep.rounds
+            ),
         };
         let mut order: Vec<usize> = (0..rep.players).collect();
         order.sort_by_key(|&p| (rep.place[p], p));
