@@ -325,8 +325,18 @@ impl Royale {
                     }
                 }
             }
-            // LA-46: battles, cell by cell in the map's order.
-            for c in 0..(side * side) as u8 {
+            // LA-46: battles, cell by cell in the map's order; only cells two or more share
+            // (found in one pass) hold any.
+            let (mut taken, mut shared) = (0u64, 0u64);
+            for &c in &self.cell {
+                if c != OUT {
+                    shared |= taken & (1 << c);
+                    taken |= 1 << c;
+                }
+            }
+            while shared != 0 {
+                let c = shared.trailing_zeros() as u8;
+                shared &= shared - 1;
                 self.order.clear();
                 for p in 0..n {
                     if self.cell[p] == c {
