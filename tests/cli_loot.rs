@@ -168,6 +168,48 @@ fn loot_play_narrates_the_example_royale_as_golden() {
 }
 
 #[test]
+fn la_52_two_looters_apart_stall_in_round_1_and_the_rules_file_can_play_them_to_the_cap() {
+    let dir = tmp("loot", "stall");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("royale.toml");
+    std::fs::write(
+        &f,
+        "seed = 1\n[[player]]\nname = \"a\"\nstrategy = \"looter\"\n\
+         [[player]]\nname = \"b\"\nstrategy = \"looter\"\n",
+    )
+    .unwrap();
+    let o = skirmish(&["loot", "play", f.to_str().unwrap(), "--narrate"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let got = text(&o.stdout);
+    assert!(
+        got.contains("Round 1: nobody moved") && got.contains("The game stalls, no winner (LA-52)"),
+        "{got}"
+    );
+    assert!(!got.contains("loots ("), "the stalled round loots nothing");
+    let rules = dir.join("rules.toml");
+    std::fs::write(&rules, "[royale]\nend_stalled = false\nmax_rounds = 3\n").unwrap();
+    let o = skirmish(&[
+        "loot",
+        "play",
+        f.to_str().unwrap(),
+        "--narrate",
+        "--rules",
+        rules.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let got = text(&o.stdout);
+    assert!(got.contains("The round cap (3) ends the game"), "{got}");
+    std::fs::write(&rules, "[royale]\nend_stalled = 1\n").unwrap();
+    let o = skirmish(&["loot", "check", rules.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("end_stalled"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
 fn a_royale_file_with_a_bad_strategy_or_too_many_players_exits_2_naming_the_line() {
     let dir = tmp("loot", "bad-royale");
     std::fs::create_dir_all(&dir).unwrap();

@@ -111,7 +111,7 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
     Ok(n.out)
 }
 
-/// One whole royale (LA-40..LA-48): narrated, traced, or its places only.
+/// One whole royale (LA-40..LA-48, LA-52): narrated, traced, or its places only.
 fn play_royale(a: &PlayArgs, g: &RoyaleFile, r: &Rules, cat: &Catalogue) -> String {
     let seed = a.seed.unwrap_or(g.seed);
     let mut engine = Royale::new();

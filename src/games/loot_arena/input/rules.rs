@@ -119,7 +119,7 @@ choice!(JudgeFile => Judge { HealthShare => HealthShare, Draw => Draw });
 choice!(MergeFile => Merge { Random => Random, Low => Low });
 choice!(TwiceFile => Twice { Random => Random, Healthiest => Healthiest });
 
-/// The `[royale]` table (LA-40..LA-48).
+/// The `[royale]` table (LA-40..LA-48, LA-52).
 fn royale(cx: &FileCtx, f: &RoyaleFile, s: &mut Royale) -> Result<(), FileError> {
     let range = |field: &str, v: Option<u32>, lo: u32, hi: u32, into: &mut u32| {
         if let Some(v) = v {

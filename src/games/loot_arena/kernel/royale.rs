@@ -193,7 +193,7 @@ impl Royale {
         &self.gear
     }
 
-    /// Plays one game (LA-40..LA-48) between `seats` from its seed. The caller checks the
+    /// Plays one game (LA-40..LA-48, LA-52) between `seats` from its seed. The caller checks the
     /// settings (`input::rules`) and the seat count (2 to the map's cells, at most
     /// [`MAX_PLAYERS`]).
     pub fn play<F: Fight, H: Hook>(
