@@ -169,6 +169,22 @@ fn analyze_minions_writes_its_tables_the_same_on_any_thread_count() {
         text(&o.stderr)
     );
     assert!(!bad.exists(), "nothing written");
+    // MC-54: the study pairs combats on the kernel; minions only the plain model plays are
+    // refused, with where to play them.
+    let o = skirmish(&[
+        "analyze",
+        "minions",
+        "--all-minions",
+        "--out",
+        &bad.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("simulate minions --all-minions"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!bad.exists(), "nothing written");
     for d in [a, b] {
         std::fs::remove_dir_all(d).unwrap();
     }

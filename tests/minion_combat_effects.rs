@@ -5,7 +5,7 @@
 mod common;
 
 use skirmish::games::minion_combat::input::{self, catalogue};
-use skirmish::games::minion_combat::reference::{Blow, Fight, Hook, Tiebreak, Who, combat};
+use skirmish::games::minion_combat::reference::{Blow, Fight, Hook, Quiet, Tiebreak, Who, combat};
 use skirmish::games::minion_combat::rules::Rules;
 use skirmish::games::minion_combat::state::{Catalogue, End, Outcome};
 
@@ -390,4 +390,62 @@ fn the_effects_example_narrates_as_its_golden_file_and_only_its_seed_decides() {
     assert_eq!(got, std::fs::read_to_string(path).unwrap());
     assert_eq!(got, told("3"));
     assert!(["4", "5", "6"].iter().any(|s| told(s) != got));
+}
+
+#[test]
+fn mc_54_a_random_field_with_every_minion_plays_their_effects_on_the_plain_model() {
+    use skirmish::games::minion_combat::kernel::combat::{Combat, Silent};
+    use skirmish::games::minion_combat::simulation::combats::{Field, Rounds};
+    use skirmish::games::minion_combat::state::{Group, Owner};
+    use skirmish::rng::match_seed;
+
+    let r = Rules::default();
+    let cat = catalogue::builtin();
+    let f = Field::new(r.clone(), cat.clone(), [true, true], (1, 8), 2, true).unwrap();
+    let exact = Field::new(r.clone(), cat.clone(), [true, true], (1, 8), 2, false).unwrap();
+    assert!(f.pool[0].len() + f.pool[1].len() > exact.pool[0].len() + exact.pool[1].len());
+    let mut k = Combat::new();
+    let (mut plain, mut changed) = (0, 0);
+    for m in 0..3_000 {
+        let seed = match_seed(54, m);
+        let d = f.draw(m, seed);
+        let mut rounds = Rounds::default();
+        let got = f.play(&d, seed, &mut k, Some(&mut rounds));
+        assert_eq!(rounds.hp.len(), got.rounds as usize, "a row per round");
+        assert_eq!(
+            f.play(&d, seed, &mut k, None),
+            got,
+            "recording changes nothing"
+        );
+        // The same combat written as a combat file plays: each minion by its catalogue name.
+        let group = |s: usize| Group {
+            name: String::new(),
+            owner: if s == d.first {
+                Owner::Initiative
+            } else {
+                Owner::Other
+            },
+            age: 0,
+            minions: d.id[s][..d.n[s]]
+                .iter()
+                .map(|&id| {
+                    let name = &cat.minions[id as usize].name;
+                    input::combat::minion_spec(name, &cat, &r)
+                        .unwrap()
+                        .0
+                        .remove(0)
+                })
+                .collect(),
+        };
+        let (a, b) = (group(0), group(1));
+        assert_eq!(combat([&a, &b], &r, seed, &mut Quiet), got, "combat {m}");
+        if a.minions.iter().chain(&b.minions).all(|x| x.kernel_plays()) {
+            assert_eq!(k.play(d.sides(), d.first, &r, seed, &mut Silent), got);
+        } else {
+            plain += 1;
+            changed += (k.play(d.sides(), d.first, &r, seed, &mut Silent) != got) as u32;
+        }
+    }
+    assert!(plain > 500, "{plain} combats drew a minion with effects");
+    assert!(changed > plain / 4, "effects changed {changed} of {plain}");
 }

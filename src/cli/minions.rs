@@ -426,8 +426,8 @@ pub struct FieldFlags {
     /// Most minion types in one group.
     #[arg(long, default_value_t = 2)]
     pub types: usize,
-    /// Also draw minions with effects the kernel does not play (they fight on their stats;
-    /// `minions combat` plays their effects, MC-54).
+    /// Also draw minions with effects the kernel does not play: a combat that draws one is
+    /// played by the plain model, effects and all (slower; MC-54). `simulate minions` only.
     #[arg(long)]
     pub all_minions: bool,
     #[command(flatten)]
@@ -544,6 +544,14 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     use crate::platform::tally::thousands;
     use std::time::Instant;
 
+    if f.field.all_minions {
+        return Err(
+            "--all-minions: `analyze minions` pairs combats on the optimised kernel, which \
+                    plays only minions whose effects are all printed (MC-54); drop the flag, or \
+                    use `simulate minions --all-minions`, which plays the rest on the plain model"
+                .into(),
+        );
+    }
     let field = f.field.field()?;
     let threads = f.threads.unwrap_or_else(default_threads);
     if threads == 0 {

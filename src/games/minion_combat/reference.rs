@@ -75,6 +75,8 @@ pub type Who = (usize, usize);
 pub trait Hook {
     fn start(&mut self, _groups: &[&Group; 2], _first: usize) {}
     fn round(&mut self, _g: u32, _f: &Fight) {}
+    /// Round `g` is over (its attacks, or its R1 effects when they ended the combat).
+    fn round_end(&mut self, _g: u32, _f: &Fight) {}
     fn paired(&mut self, _a: Who, _b: Who) {}
     fn wise(&mut self, _m: Who, _victim: Who, _why: Tiebreak) {}
     fn retaliates(&mut self, _m: Who, _victim: Who) {}
@@ -355,15 +357,16 @@ pub fn combat(groups: [&Group; 2], r: &Rules, seed: u64, hook: &mut impl Hook) -
         o.rounds = g;
         start_of_round(&mut f, r);
         hook.round(g, &f);
-        // R1: every-round effects, then "if either group has died, halt" (MC-8).
+        // R1: every-round effects, then "if either group has died, halt" (MC-8): the loop's
+        // check ends the combat after this round.
         every(&mut f, When::StartOfRound, &cx, &mut o, hook);
-        if !(f.standing(0) && f.standing(1)) {
-            break;
+        if f.standing(0) && f.standing(1) {
+            choose_victims(&mut f, r, key, hook);
+            for s in [first, 1 - first] {
+                side_attacks(&mut f, s, &cx, &mut o, hook);
+            }
         }
-        choose_victims(&mut f, r, key, hook);
-        for s in [first, 1 - first] {
-            side_attacks(&mut f, s, &cx, &mut o, hook);
-        }
+        hook.round_end(g, &f);
     }
     // C4: end-of-combat effects in precedence order.
     every(&mut f, When::EndOfCombat, &cx, &mut o, hook);

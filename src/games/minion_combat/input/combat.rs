@@ -73,11 +73,8 @@ pub fn minion_spec(
             "name one of its minions",
         )
     })?;
-    let mut m = field(stats, r)?;
+    let mut m = tagged(stats, cat, r)?;
     let fx = &cat.effects;
-    for t in &stats.tags {
-        m.clauses.extend(fx.of(t).cloned());
-    }
     let mut taken: Vec<&str> = Vec::new();
     for p in parts {
         let x = cat.modifier(p).ok_or_else(|| {
@@ -135,16 +132,7 @@ pub fn minion_spec(
         }
         m.name = format!("{} + {}", m.name, x.name);
     }
-    for c in &m.clauses {
-        if let Do::Nation(n) = &c.effect {
-            m.nation = Some(r.nation(n).ok_or_else(|| {
-                format!(
-                    "`{}` makes its minion a `{n}`, a nation the rules file does not list: add it under [nation] or fix the name",
-                    c.source
-                )
-            })?);
-        }
-    }
+    settle_nation(&mut m, r)?;
     if m.attacks > 0 && m.hand.is_none() && m.missile.is_none() {
         return Err(format!(
             "`{spec}` has {} attack(s) but no hand or missile damage: it could not attack",
@@ -164,6 +152,38 @@ pub fn minion_spec(
         .cloned()
         .collect();
     Ok((vec![m; n], unplayed))
+}
+
+/// A catalogue minion as fielded, unmodified, with the clauses its tags carry (MC-41): what
+/// `"Name"` alone in a group file fields.
+pub fn catalogue_minion(stats: &Stats, cat: &Catalogue, r: &Rules) -> Result<Minion, String> {
+    let mut m = tagged(stats, cat, r)?;
+    settle_nation(&mut m, r)?;
+    Ok(m)
+}
+
+/// A catalogue entry as fielded, carrying its tags' clauses.
+fn tagged(stats: &Stats, cat: &Catalogue, r: &Rules) -> Result<Minion, String> {
+    let mut m = field(stats, r)?;
+    for t in &stats.tags {
+        m.clauses.extend(cat.effects.of(t).cloned());
+    }
+    Ok(m)
+}
+
+/// A clause that makes its minion one of a nation (MC-52) sets it.
+fn settle_nation(m: &mut Minion, r: &Rules) -> Result<(), String> {
+    for c in &m.clauses {
+        if let Do::Nation(n) = &c.effect {
+            m.nation = Some(r.nation(n).ok_or_else(|| {
+                format!(
+                    "`{}` makes its minion a `{n}`, a nation the rules file does not list: add it under [nation] or fix the name",
+                    c.source
+                )
+            })?);
+        }
+    }
+    Ok(())
 }
 
 /// MC-1: 1 to 8 minions, all recruits or all monsters.

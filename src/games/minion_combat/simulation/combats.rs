@@ -5,7 +5,8 @@
 //! `types` minion types drawn uniformly from the pool of that kind, each minion one of its
 //! group's types at random. Side `m mod 2` has precedence (MC-3), so neither side is favoured.
 //! The pool holds every fieldable minion the kernel plays with all its effects (MC-54), or every
-//! fieldable minion with `all_minions` (the rest then fight on their stats alone).
+//! fieldable minion with `all_minions`: a combat that draws one carrying other clauses is played
+//! by the plain model, which plays them (same seed, same combat; slower).
 
 // A slot indexes several parallel columns at once: index loops say so plainly.
 #![allow(clippy::needless_range_loop)]
@@ -15,9 +16,11 @@ use std::ops::Range;
 use rand::RngExt;
 
 use crate::games::minion_combat::effects::Effects;
+use crate::games::minion_combat::input::combat::catalogue_minion;
 use crate::games::minion_combat::kernel::combat::{Combat, RoundHook, Silent, Unit};
+use crate::games::minion_combat::reference::{self, Fight};
 use crate::games::minion_combat::rules::{MAX_GROUP, MAX_ROUNDS, Rules};
-use crate::games::minion_combat::state::{Catalogue, Kind, Minion, Outcome, Stats};
+use crate::games::minion_combat::state::{Catalogue, Group, Kind, Minion, Outcome, Owner, Stats};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{ListBuilder, Table, Values, col};
 use crate::platform::tally::{Tally, thousands};
@@ -62,6 +65,9 @@ pub struct Field {
     pub pool: [Vec<u16>; 2],
     /// Every catalogue minion compiled (unfieldable ones as a placeholder never drawn).
     pub units: Vec<Unit>,
+    /// With `all_minions`: the minions of the pool whose clauses the kernel does not play, with
+    /// them (by catalogue index); a combat that draws one goes to the plain model (MC-54).
+    pub plain: Vec<Option<Minion>>,
     /// Which group kinds may be drawn (recruits, monsters).
     pub kinds: [bool; 2],
     /// Smallest and largest group.
@@ -111,11 +117,22 @@ impl Field {
         }
         let mut pool: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
         let mut units = Vec::with_capacity(catalogue.minions.len());
+        let mut plain = Vec::with_capacity(catalogue.minions.len());
         for (i, s) in catalogue.minions.iter().enumerate() {
             let ok = fieldable(s).is_ok();
+            let exact = plays_exactly(s, &catalogue.effects);
             units.push(Unit::new(&fielded(s, &rules), &rules));
-            if ok && (all_minions || plays_exactly(s, &catalogue.effects)) && i <= u16::MAX as usize
-            {
+            let drawn = ok && (all_minions || exact) && i <= u16::MAX as usize;
+            plain.push(if drawn && !exact {
+                Some(
+                    catalogue_minion(s, &catalogue, &rules).map_err(|e| {
+                        format!("--all-minions: `{}` cannot be fielded: {e}", s.name)
+                    })?,
+                )
+            } else {
+                None
+            });
+            if drawn {
                 let k = if s.kind == Kind::Recruit { 0 } else { 1 };
                 pool[k].push(i as u16);
             }
@@ -129,7 +146,7 @@ impl Field {
                     if all_minions {
                         ""
                     } else {
-                        " (add --all-minions to field those with effects only `minions combat` plays)"
+                        " (add --all-minions to field those with effects only the plain model plays)"
                     }
                 ));
             }
@@ -139,11 +156,56 @@ impl Field {
             catalogue,
             pool,
             units,
+            plain,
             kinds,
             sizes,
             types,
             all_minions,
         })
+    }
+
+    /// Plays combat m's groups as drawn: on the kernel, or on the plain model when a minion
+    /// carries clauses the kernel does not play (MC-54). `rounds` gets each round's HP.
+    pub fn play(
+        &self,
+        d: &Draw,
+        seed: u64,
+        combat: &mut Combat,
+        rounds: Option<&mut Rounds>,
+    ) -> Outcome {
+        let plain = |s: usize| {
+            d.id[s][..d.n[s]]
+                .iter()
+                .any(|&id| self.plain[id as usize].is_some())
+        };
+        if plain(0) || plain(1) {
+            let group = |s: usize| Group {
+                name: format!("side {s}"),
+                owner: if s == d.first {
+                    Owner::Initiative
+                } else {
+                    Owner::Other
+                },
+                age: 0,
+                minions: d.id[s][..d.n[s]]
+                    .iter()
+                    .map(|&id| match &self.plain[id as usize] {
+                        Some(m) => m.clone(),
+                        None => fielded(&self.catalogue.minions[id as usize], &self.rules),
+                    })
+                    .collect(),
+            };
+            let groups = [group(0), group(1)];
+            let groups = [&groups[0], &groups[1]];
+            return match rounds {
+                Some(r) => reference::combat(groups, &self.rules, seed, r),
+                None => reference::combat(groups, &self.rules, seed, &mut reference::Quiet),
+            };
+        }
+        match rounds {
+            Some(r) => combat.play(d.sides(), d.first, &self.rules, seed, r),
+            None => combat.play(d.sides(), d.first, &self.rules, seed, &mut Silent),
+        }
     }
 
     /// Combat m's groups (MC-31).
@@ -203,6 +265,19 @@ impl RoundHook for Rounds {
     }
 }
 
+/// The same rows from the plain model: a minion out of the combat counts 0, as the kernel's.
+impl reference::Hook for Rounds {
+    fn round_end(&mut self, _g: u32, f: &Fight) {
+        let mut row = [[0; MAX_GROUP]; 2];
+        for s in 0..2 {
+            for (i, m) in f.side[s].iter().enumerate() {
+                row[s][i] = if m.alive { m.hp } else { 0 };
+            }
+        }
+        self.hp.push(row);
+    }
+}
+
 /// A worker: the kernel and the per-round buffer.
 pub struct Worker {
     pub combat: Combat,
@@ -246,11 +321,9 @@ impl Simulation for Field {
             let d = self.draw(m, seed);
             let o = if record {
                 w.rounds.hp.clear();
-                w.combat
-                    .play(d.sides(), d.first, &self.rules, seed, &mut w.rounds)
+                self.play(&d, seed, &mut w.combat, Some(&mut w.rounds))
             } else {
-                w.combat
-                    .play(d.sides(), d.first, &self.rules, seed, &mut Silent)
+                self.play(&d, seed, &mut w.combat, None)
             };
             tally.matches += 1;
             tally.draws += o.winner.is_none() as u64;
