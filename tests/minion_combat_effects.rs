@@ -396,7 +396,6 @@ fn the_effects_example_narrates_as_its_golden_file_and_only_its_seed_decides() {
 fn mc_54_a_random_field_with_every_minion_plays_their_effects_on_the_plain_model() {
     use skirmish::games::minion_combat::kernel::combat::{Combat, Silent};
     use skirmish::games::minion_combat::simulation::combats::{Field, Rounds};
-    use skirmish::games::minion_combat::state::{Group, Owner};
     use skirmish::rng::match_seed;
 
     let r = Rules::default();
@@ -418,26 +417,13 @@ fn mc_54_a_random_field_with_every_minion_plays_their_effects_on_the_plain_model
             "recording changes nothing"
         );
         // The same combat written as a combat file plays: each minion by its catalogue name.
-        let group = |s: usize| Group {
-            name: String::new(),
-            owner: if s == d.first {
-                Owner::Initiative
-            } else {
-                Owner::Other
-            },
-            age: 0,
-            minions: d.id[s][..d.n[s]]
-                .iter()
-                .map(|&id| {
-                    let name = &cat.minions[id as usize].name;
-                    input::combat::minion_spec(name, &cat, &r)
-                        .unwrap()
-                        .0
-                        .remove(0)
-                })
-                .collect(),
-        };
-        let (a, b) = (group(0), group(1));
+        let [a, b] = d.groups(|id| {
+            let name = &cat.minions[id as usize].name;
+            input::combat::minion_spec(name, &cat, &r)
+                .unwrap()
+                .0
+                .remove(0)
+        });
         assert_eq!(combat([&a, &b], &r, seed, &mut Quiet), got, "combat {m}");
         if a.minions.iter().chain(&b.minions).all(|x| x.kernel_plays()) {
             assert_eq!(k.play(d.sides(), d.first, &r, seed, &mut Silent), got);

@@ -218,23 +218,11 @@ impl Game for MinionCombat {
             for m in 0..250 {
                 let seed = match_seed(0x3003 + v as u64, m);
                 let d = f.draw(m, seed);
-                let groups: [Group; 2] = [0, 1].map(|s| Group {
-                    name: format!("side {s}"),
-                    owner: if s == d.first {
-                        Owner::Initiative
-                    } else {
-                        Owner::Other
-                    },
-                    age: 0,
-                    minions: d.id[s][..d.n[s]]
-                        .iter()
-                        .map(|&id| {
-                            skirmish::games::minion_combat::simulation::combats::fielded(
-                                &cat.minions[id as usize],
-                                &rules,
-                            )
-                        })
-                        .collect(),
+                let groups = d.groups(|id| {
+                    skirmish::games::minion_combat::simulation::combats::fielded(
+                        &cat.minions[id as usize],
+                        &rules,
+                    )
                 });
                 let want = combat([&groups[0], &groups[1]], &rules, seed, &mut Quiet);
                 let got = c.play(d.sides(), d.first, &rules, seed, &mut Silent);

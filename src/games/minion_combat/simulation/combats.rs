@@ -92,6 +92,24 @@ impl Draw {
     pub fn sides(&self) -> [&[Unit]; 2] {
         [&self.unit[0][..self.n[0]], &self.unit[1][..self.n[1]]]
     }
+
+    /// The two groups as the plain model takes them, each minion made by `minion` from its
+    /// catalogue index; the side with precedence is the initiative player's (MC-3).
+    pub fn groups(&self, mut minion: impl FnMut(u16) -> Minion) -> [Group; 2] {
+        [0, 1].map(|s| Group {
+            name: format!("side {s}"),
+            owner: if s == self.first {
+                Owner::Initiative
+            } else {
+                Owner::Other
+            },
+            age: 0,
+            minions: self.id[s][..self.n[s]]
+                .iter()
+                .map(|&id| minion(id))
+                .collect(),
+        })
+    }
 }
 
 impl Field {
@@ -179,23 +197,10 @@ impl Field {
                 .any(|&id| self.plain[id as usize].is_some())
         };
         if plain(0) || plain(1) {
-            let group = |s: usize| Group {
-                name: format!("side {s}"),
-                owner: if s == d.first {
-                    Owner::Initiative
-                } else {
-                    Owner::Other
-                },
-                age: 0,
-                minions: d.id[s][..d.n[s]]
-                    .iter()
-                    .map(|&id| match &self.plain[id as usize] {
-                        Some(m) => m.clone(),
-                        None => fielded(&self.catalogue.minions[id as usize], &self.rules),
-                    })
-                    .collect(),
-            };
-            let groups = [group(0), group(1)];
+            let groups = d.groups(|id| match &self.plain[id as usize] {
+                Some(m) => m.clone(),
+                None => fielded(&self.catalogue.minions[id as usize], &self.rules),
+            });
             let groups = [&groups[0], &groups[1]];
             return match rounds {
                 Some(r) => reference::combat(groups, &self.rules, seed, r),
