@@ -196,7 +196,8 @@ impl Field {
                 .iter()
                 .any(|&id| self.plain[id as usize].is_some())
         };
-        if plain(0) || plain(1) {
+        // Only `all_minions` draws minions for the plain model: the kernel's field skips the look.
+        if self.all_minions && (plain(0) || plain(1)) {
             let groups = d.groups(|id| match &self.plain[id as usize] {
                 Some(m) => m.clone(),
                 None => fielded(&self.catalogue.minions[id as usize], &self.rules),
