@@ -289,28 +289,59 @@ pub struct View {
 
 /// The preference list of a focus: with `Focus::Healer` the Healer first; then the types
 /// the attacker is strong against, in the seed's order; then the Healer; then the rest in the
-/// seed's order. Each class's place is counted (its group, then its seed order), so which
-/// classes are strong is no branch.
+/// seed's order. Read from a table of every (focus, strong classes) made at compile time by
+/// [`preference_of`]: a set is written once per set, but a battle is short.
 #[inline]
 pub fn preference(focus: Focus, v: &View) -> [Class; 4] {
-    let healer_first = focus == Focus::Healer;
-    let key = Class::ALL.map(|c| {
-        let healer = c == Class::Healer;
+    let mut strong = 0;
+    for c in 0..4 {
+        strong |= (v.strong_against[c] as usize) << c;
+    }
+    PREFERENCES[(focus == Focus::Healer) as usize][strong]
+}
+
+/// [`preference`] for every focus (Healer first or not) and set of strong classes (bit c: class c).
+const PREFERENCES: [[[Class; 4]; 16]; 2] = {
+    let mut t = [[Class::ALL; 16]; 2];
+    let mut s = 0;
+    while s < 16 {
+        t[0][s] = preference_of(false, s as u8);
+        t[1][s] = preference_of(true, s as u8);
+        s += 1;
+    }
+    t
+};
+
+/// The preference list written out: each class's place is counted (its group, then its seed
+/// order).
+const fn preference_of(healer_first: bool, strong: u8) -> [Class; 4] {
+    let mut key = [0usize; 4];
+    let mut c = 0;
+    while c < 4 {
+        let healer = c == Class::Healer as usize;
         let group = if healer && healer_first {
             0
-        } else if v.strong_against[c as usize] {
+        } else if strong & (1 << c) != 0 {
             1
         } else if healer {
             2
         } else {
             3
         };
-        group * 4 + c as usize
-    });
+        key[c] = group * 4 + c;
+        c += 1;
+    }
     let mut order = [Class::Gladiator; 4];
-    for c in Class::ALL {
-        let place = key.iter().filter(|&&k| k < key[c as usize]).count();
-        order[place] = c;
+    let mut c = 0;
+    while c < 4 {
+        let mut place = 0;
+        let mut k = 0;
+        while k < 4 {
+            place += (key[k] < key[c]) as usize;
+            k += 1;
+        }
+        order[place] = Class::ALL[c];
+        c += 1;
     }
     order
 }
@@ -397,6 +428,49 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// LA-20's preference lists as a sort by (group, seed order), against the table.
+    #[test]
+    fn la_20_preference_lists_are_focus_then_strong_types_then_healer_then_the_rest() {
+        for focus in [Focus::Strong, Focus::Healer] {
+            for strong in 0..16u8 {
+                let v = View {
+                    class: Class::Gladiator,
+                    strong_against: [0, 1, 2, 3].map(|c| strong & (1 << c) != 0),
+                    can_heal: false,
+                    can_support: false,
+                    rounds: 4,
+                };
+                let mut want = Class::ALL.to_vec();
+                want.sort_by_key(|&c| {
+                    let group = match c {
+                        Class::Healer if focus == Focus::Healer => 0,
+                        _ if v.strong_against[c as usize] => 1,
+                        Class::Healer => 2,
+                        _ => 3,
+                    };
+                    (group, c as usize)
+                });
+                assert_eq!(
+                    preference(focus, &v).to_vec(),
+                    want,
+                    "{focus:?} {strong:04b}"
+                );
+            }
+        }
+        // The seed's own case: a Gladiator strong against Mage and Healer, Healer focus.
+        let v = View {
+            class: Class::Gladiator,
+            strong_against: [false, false, true, true],
+            can_heal: false,
+            can_support: false,
+            rounds: 4,
+        };
+        assert_eq!(
+            preference(Focus::Healer, &v),
+            [Class::Healer, Class::Mage, Class::Gladiator, Class::Rogue]
+        );
+    }
 
     #[test]
     fn policies_read_back_from_their_spec() {

@@ -75,6 +75,7 @@ impl Catalogue {
             .position(|i| crate::games::names::normalise(&i.name) == key)
             .map(|i| i as u16)
     }
+    #[inline]
     pub fn get(&self, i: u16) -> Option<&Item> {
         self.items.get(i as usize)
     }

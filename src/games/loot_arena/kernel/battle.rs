@@ -702,7 +702,8 @@ impl Battle {
                     }
                 }
                 // LA-15: health settles at the end of the round from the round's totals.
-                let mut fell = false;
+                // Strengths read who stands only through the Healers (LA-4..LA-6).
+                let (mut fell, mut healer_fell) = (false, false);
                 for c in 0..4 {
                     if !self.alive[c] {
                         continue;
@@ -716,6 +717,7 @@ impl Battle {
                         self.alive[c] = false;
                         o.fell[c] = (g + 1) as u16;
                         fell = true;
+                        healer_fell |= self.class[c] == Class::Healer;
                     }
                 }
                 g += 1;
@@ -726,7 +728,7 @@ impl Battle {
                     if !(self.alive[0] || self.alive[1]) || !(self.alive[2] || self.alive[3]) {
                         break 'sets;
                     }
-                    if r.healer_effects == HealerEffects::WhileAlive {
+                    if healer_fell && r.healer_effects == HealerEffects::WhileAlive {
                         self.settle_strengths(f, r);
                     }
                 }
