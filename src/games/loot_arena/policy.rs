@@ -280,8 +280,9 @@ impl Policy {
 /// What a policy sees when it writes a set.
 pub struct View {
     pub class: Class,
-    /// `strong[t]`: this champion is strong against opponent t's class as the fight stands.
-    pub strong_against: [bool; 4],
+    /// Bit k: this champion is strong against a standing opponent of class k as the fight
+    /// stands (a mask, not an array of flags: the kernel builds it in a register).
+    pub strong_against: u8,
     pub can_heal: bool,
     pub can_support: bool,
     pub rounds: u32,
@@ -293,11 +294,7 @@ pub struct View {
 /// [`preference_of`]: a set is written once per set, but a battle is short.
 #[inline]
 pub fn preference(focus: Focus, v: &View) -> [Class; 4] {
-    let mut strong = 0;
-    for c in 0..4 {
-        strong |= (v.strong_against[c] as usize) << c;
-    }
-    PREFERENCES[(focus == Focus::Healer) as usize][strong]
+    PREFERENCES[(focus == Focus::Healer) as usize][(v.strong_against & 15) as usize]
 }
 
 /// [`preference`] for every focus (Healer first or not) and set of strong classes (bit c: class c).
@@ -351,16 +348,25 @@ impl Policy {
     /// `random` player draws its choices at the `POLICY` places of those rounds (LA-30).
     #[inline]
     pub fn write(&self, v: &View, key: u64, g0: u32, c: usize) -> Set {
+        let mut set = Set::EMPTY;
+        self.write_into(v, key, g0, c, &mut set);
+        set
+    }
+
+    /// [`Policy::write`] into `set`, in place: its first `len` actions and `len` are written,
+    /// the rest (never read, [`Set::get`]) are left as they were. The kernel's sets are written
+    /// where they are read, byte by byte, not built and copied whole.
+    #[inline]
+    pub fn write_into(&self, v: &View, key: u64, g0: u32, c: usize, set: &mut Set) {
         match self {
-            Policy::Plan(p) => p.write(v),
-            Policy::Fixed(s) => *s,
-            Policy::Random => random_set(v, key, g0, c),
+            Policy::Plan(p) => p.write_into(v, set),
+            Policy::Fixed(s) => *set = *s,
+            Policy::Random => random_set(v, key, g0, c, set),
         }
     }
 }
 
-fn random_set(v: &View, key: u64, g0: u32, c: usize) -> Set {
-    let mut set = Set::EMPTY;
+fn random_set(v: &View, key: u64, g0: u32, c: usize, set: &mut Set) {
     let n = v.rounds.min(MAX_ROUNDS_PER_SET);
     set.len = n as u8;
     for r in 0..n {
@@ -386,7 +392,6 @@ fn random_set(v: &View, key: u64, g0: u32, c: usize) -> Set {
         }
         set.actions[r as usize] = choices[die(key, place(g, c, POLICY, 0), m as u16) as usize - 1];
     }
-    set
 }
 
 impl Plan {
@@ -394,6 +399,13 @@ impl Plan {
     #[inline]
     pub fn write(&self, v: &View) -> Set {
         let mut set = Set::EMPTY;
+        self.write_into(v, &mut set);
+        set
+    }
+
+    /// [`Plan::write`] in place (see [`Policy::write_into`]).
+    #[inline]
+    pub fn write_into(&self, v: &View, set: &mut Set) {
         let n = v.rounds.min(MAX_ROUNDS_PER_SET) as usize;
         set.len = n as u8;
         let attack = Action::Attack(preference(self.focus, v));
@@ -421,7 +433,6 @@ impl Plan {
                 (r >= evade) as usize + (r >= evade + support) as usize + (r >= n - heal) as usize;
             *a = kinds[run];
         }
-        set
     }
 }
 
@@ -436,7 +447,7 @@ mod tests {
             for strong in 0..16u8 {
                 let v = View {
                     class: Class::Gladiator,
-                    strong_against: [0, 1, 2, 3].map(|c| strong & (1 << c) != 0),
+                    strong_against: strong,
                     can_heal: false,
                     can_support: false,
                     rounds: 4,
@@ -445,7 +456,7 @@ mod tests {
                 want.sort_by_key(|&c| {
                     let group = match c {
                         Class::Healer if focus == Focus::Healer => 0,
-                        _ if v.strong_against[c as usize] => 1,
+                        _ if strong & (1 << c as u8) != 0 => 1,
                         Class::Healer => 2,
                         _ => 3,
                     };
@@ -461,7 +472,7 @@ mod tests {
         // The seed's own case: a Gladiator strong against Mage and Healer, Healer focus.
         let v = View {
             class: Class::Gladiator,
-            strong_against: [false, false, true, true],
+            strong_against: 0b1100,
             can_heal: false,
             can_support: false,
             rounds: 4,

@@ -118,10 +118,10 @@ pub fn play(f: &Fielded, cat: &Catalogue, r: &Rules, seed: u64) -> Outcome {
                 cs[c].set = Set::EMPTY;
                 continue;
             }
-            let mut strong_against = [false; 4];
+            let mut strong_against = 0u8;
             for t in 0..4 {
                 if cs[t].side != cs[c].side && cs[t].alive && strong(&cs, r, c, t) {
-                    strong_against[cs[t].class as usize] = true;
+                    strong_against |= 1 << cs[t].class as u8;
                 }
             }
             let cr = r.class(cs[c].class);

@@ -463,9 +463,9 @@ impl Battle {
 
     #[inline]
     fn view(&self, c: usize, r: &Rules) -> View {
-        let mut strong_against = [false; 4];
+        let mut strong_against = 0u8;
         for t in [2 * (1 - side(c)), 2 * (1 - side(c)) + 1] {
-            strong_against[self.class[t] as usize] |= self.alive[t] & self.strong[c][t];
+            strong_against |= ((self.alive[t] & self.strong[c][t]) as u8) << self.class[t] as u8;
         }
         let cr = r.class(self.class[c]);
         View {
@@ -590,14 +590,28 @@ impl Battle {
         let mut g = 0u32;
         'sets: for set in 0..r.sets {
             for c in 0..4 {
-                self.set[c] = if self.alive[c] {
-                    f[c].policy.write(&self.view(c, r), key, g, c)
+                if self.alive[c] {
+                    let v = self.view(c, r);
+                    f[c].policy.write_into(&v, key, g, c, &mut self.set[c]);
                 } else {
-                    Set::EMPTY
-                };
+                    self.set[c] = Set::EMPTY;
+                }
             }
             if H::ON {
                 hook.set(set, &self.set, &self.alive);
+            }
+            // LA-11, LA-12: a class that may not Heal or Support attacks instead; settled once
+            // a set, after the hook has seen the sets as written.
+            for c in 0..4 {
+                let (heal, support) = (self.can_heal[c], self.can_support[c]);
+                let s = &mut self.set[c];
+                for a in &mut s.actions[..s.len as usize] {
+                    *a = match *a {
+                        Action::Heal(_) if !heal => Action::Attack(Class::ALL),
+                        Action::Support if !support => Action::Attack(Class::ALL),
+                        a => a,
+                    };
+                }
             }
             for round in 0..r.rounds_per_set {
                 if H::ON {
@@ -613,11 +627,7 @@ impl Battle {
                     if !self.alive[c] {
                         continue;
                     }
-                    act[c] = match self.set[c].get(round) {
-                        Action::Heal(_) if !self.can_heal[c] => Action::Attack(Class::ALL),
-                        Action::Support if !self.can_support[c] => Action::Attack(Class::ALL),
-                        a => a,
-                    };
+                    act[c] = self.set[c].get(round);
                     match act[c] {
                         Action::Support => {
                             let (v, dice) = if H::ON {
