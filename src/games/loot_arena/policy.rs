@@ -395,15 +395,7 @@ fn random_set(v: &View, key: u64, g0: u32, c: usize, set: &mut Set) {
 }
 
 impl Plan {
-    /// The set this plan writes (LA-20).
-    #[inline]
-    pub fn write(&self, v: &View) -> Set {
-        let mut set = Set::EMPTY;
-        self.write_into(v, &mut set);
-        set
-    }
-
-    /// [`Plan::write`] in place (see [`Policy::write_into`]).
+    /// The set this plan writes (LA-20), in place (see [`Policy::write_into`]).
     #[inline]
     pub fn write_into(&self, v: &View, set: &mut Set) {
         let n = v.rounds.min(MAX_ROUNDS_PER_SET) as usize;
