@@ -57,3 +57,27 @@ fn pair_coins_are_stable_fair_and_independent() {
 }
 
 const EXPECTED_PAIR_COINS: [u32; 16] = [6, 7, 4, 2, 6, 7, 0, 6, 0, 5, 3, 2, 3, 6, 6, 5];
+
+/// Loot Arena's dice (LA-30): the bits at place k are wyrand's output number k + 1 from the
+/// battle's key, as the sequential generator would give them; pinned values were computed
+/// outside Rust (Python, from wyrand's definition), so a slip in the mixer fails here first.
+#[test]
+fn loot_dice_bits_are_wyrand_read_by_place_and_stable() {
+    use skirmish::games::loot_arena::draws::bits;
+    let got: Vec<u64> = (0..3).map(|k| bits(0, k)).collect();
+    assert_eq!(got, EXPECTED_WYRAND_FROM_ZERO);
+    let key = 0x1234_5678_9abc_def0u64;
+    let mut state = key;
+    for place in 0..1000 {
+        state = state.wrapping_add(0xa076_1d64_78bd_642f);
+        let t = state as u128 * (state ^ 0xe703_7ed1_a0b4_28db) as u128;
+        assert_eq!(bits(key, place), (t >> 64) as u64 ^ t as u64, "place {place}");
+    }
+    assert_eq!(bits(key, 0), 12160961656156652288);
+}
+
+const EXPECTED_WYRAND_FROM_ZERO: [u64; 3] = [
+    1233057930238600590,
+    14892235431655409005,
+    7060326114132480676,
+];

@@ -1,7 +1,7 @@
 //! Every random number of a Loot Arena battle, by its place (LA-30).
 //!
 //! A battle's dice are read from a counter-based generator keyed by the battle's seed: die k of
-//! purpose p of champion c in round g is `keyed_bits(key, place(g, c, p, k))`. No die depends on
+//! purpose p of champion c in round g is `bits(key, place(g, c, p, k))`. No die depends on
 //! how many were drawn before it, so
 //! - the kernel and the reference model may roll in any order and still agree die for die;
 //! - paired comparisons are as tight as they can be: giving one champion an item adds its dice
@@ -16,7 +16,7 @@
 //! | `ACTION` (7) | a healer or supporter | the heal die (1d20) or the support dice |
 //! | `POLICY` (8) | a `random` player | its action, preference list and heal target |
 
-use crate::rng::{Stream, keyed_bits, match_stream_seed};
+use crate::rng::{Stream, match_stream_seed};
 
 pub const BASE: u64 = 0;
 pub const ITEM: u64 = 1;
@@ -41,11 +41,26 @@ pub fn place(g: u32, c: usize, purpose: u64, k: u64) -> u64 {
     (((g as u64) * 4 + c as u64) << 9) | (purpose << 5) | k
 }
 
+/// 64 random bits at `place`: wyrand's output number `place + 1` from state `key` (the state
+/// steps by a fixed odd constant; the output folds one 64x64 -> 128-bit product of the state
+/// with itself xored with a second constant). One wide multiply a die where SplitMix64's
+/// finaliser takes two and three shifts; wyrand passes BigCrush and PractRand, and dice are
+/// read by place as before (LA-30).
+#[inline(always)]
+pub fn bits(key: u64, place: u64) -> u64 {
+    let s = key.wrapping_add(WY_STEP.wrapping_mul(place.wrapping_add(1)));
+    let t = (s as u128) * ((s ^ WY_MIX) as u128);
+    (t >> 64) as u64 ^ t as u64
+}
+
+const WY_STEP: u64 = 0xa076_1d64_78bd_642f;
+const WY_MIX: u64 = 0xe703_7ed1_a0b4_28db;
+
 /// A die of `sides` faces at `place`: 1..=sides by the multiply-shift map of 64 random bits
 /// (its bias, under sides / 2^64, is far below anything a test could see).
 #[inline(always)]
 pub fn die(key: u64, place: u64, sides: u16) -> u32 {
-    (((keyed_bits(key, place) as u128) * sides as u128) >> 64) as u32 + 1
+    (((bits(key, place) as u128) * sides as u128) >> 64) as u32 + 1
 }
 
 /// Where dice come from: the battle's key in play; a fixed list in the golden tests that
