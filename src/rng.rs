@@ -70,13 +70,24 @@ pub fn stream_seed(master: u64, index: u64, stream: Stream) -> [u8; 32] {
 
 /// The 256-bit generator seed of `stream` in the match whose [`match_seed`] is `seed`.
 pub fn match_stream_seed(seed: u64, stream: Stream) -> [u8; 32] {
-    let key = fmix64(seed ^ (stream as u64).wrapping_mul(0xA076_1D64_78BD_642F));
-    let mut seed = [0u8; 32];
-    for (i, word) in seed.chunks_exact_mut(8).enumerate() {
-        let v = fmix64(key.wrapping_add(GOLDEN.wrapping_mul(i as u64 + 1)));
-        word.copy_from_slice(&v.to_le_bytes());
+    let mut out = [0u8; 32];
+    for (i, word) in out.chunks_exact_mut(8).enumerate() {
+        word.copy_from_slice(&stream_word(seed, stream, i as u64).to_le_bytes());
     }
-    seed
+    out
+}
+
+/// The first 64 bits of [`match_stream_seed`] (little-endian): the key of a game whose draws
+/// are read by place (Loot Arena, Minion Combat), without mixing the three words it never reads.
+#[inline]
+pub fn match_stream_key(seed: u64, stream: Stream) -> u64 {
+    stream_word(seed, stream, 0)
+}
+
+#[inline]
+fn stream_word(seed: u64, stream: Stream, i: u64) -> u64 {
+    let key = fmix64(seed ^ (stream as u64).wrapping_mul(0xA076_1D64_78BD_642F));
+    fmix64(key.wrapping_add(GOLDEN.wrapping_mul(i + 1)))
 }
 
 /// The generator for `stream` in match `index` under `master`.
@@ -115,6 +126,21 @@ mod tests {
         assert_ne!(a, stream_seed(42, 0, Stream::Roster));
         assert_ne!(a, stream_seed(43, 0, Stream::Initiative));
         assert_eq!(a, stream_seed(42, 0, Stream::Initiative));
+    }
+
+    #[test]
+    fn a_stream_key_is_the_first_word_of_its_seed() {
+        for (seed, stream) in [
+            (0, Stream::Loot),
+            (42, Stream::Minions),
+            (u64::MAX, Stream::Royale),
+        ] {
+            let s = match_stream_seed(seed, stream);
+            assert_eq!(
+                match_stream_key(seed, stream),
+                u64::from_le_bytes(s[..8].try_into().unwrap())
+            );
+        }
     }
 
     #[test]

@@ -71,7 +71,11 @@ fn loot_dice_bits_are_wyrand_read_by_place_and_stable() {
     for place in 0..1000 {
         state = state.wrapping_add(0xa076_1d64_78bd_642f);
         let t = state as u128 * (state ^ 0xe703_7ed1_a0b4_28db) as u128;
-        assert_eq!(bits(key, place), (t >> 64) as u64 ^ t as u64, "place {place}");
+        assert_eq!(
+            bits(key, place),
+            (t >> 64) as u64 ^ t as u64,
+            "place {place}"
+        );
     }
     assert_eq!(bits(key, 0), 12160961656156652288);
 }

@@ -16,7 +16,7 @@
 //! | `ACTION` (7) | a healer or supporter | the heal die (1d20) or the support dice |
 //! | `POLICY` (8) | a `random` player | its action, preference list and heal target |
 
-use crate::rng::{Stream, match_stream_seed};
+use crate::rng::{Stream, match_stream_key};
 
 pub const BASE: u64 = 0;
 pub const ITEM: u64 = 1;
@@ -30,8 +30,7 @@ pub const PURPOSES: usize = 9;
 /// The battle's key, from its seed.
 #[inline]
 pub fn key(seed: u64) -> u64 {
-    let s = match_stream_seed(seed, Stream::Loot);
-    u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]])
+    match_stream_key(seed, Stream::Loot)
 }
 
 /// The place of die `k` (0..32) of `purpose` for fielded champion `c` in round `g` (0-based over
@@ -170,8 +169,7 @@ pub mod royale {
     /// The game's key, from its seed.
     #[inline]
     pub fn key(seed: u64) -> u64 {
-        let s = crate::rng::match_stream_seed(seed, crate::rng::Stream::Royale);
-        u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]])
+        crate::rng::match_stream_key(seed, crate::rng::Stream::Royale)
     }
 
     /// The place of draw `k` (under 4096) of `purpose` for `subject` (under 4096) in round `g`.

@@ -12,7 +12,7 @@
 //! | `MULTI` (2) | minion i | the victim of its k-th random extra attack (MC-13) |
 //! | `EFFECT` (3) | minion i | the enemy a clause of its picks at random, k-th of the round (MC-45) |
 
-use crate::rng::{Stream, keyed_bits, match_stream_seed};
+use crate::rng::{Stream, keyed_bits, match_stream_key};
 
 pub const PAIR: u64 = 0;
 pub const WISE: u64 = 1;
@@ -21,8 +21,7 @@ pub const EFFECT: u64 = 3;
 
 /// The combat's key, from its seed.
 pub fn key(seed: u64) -> u64 {
-    let s = match_stream_seed(seed, Stream::Minions);
-    u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]])
+    match_stream_key(seed, Stream::Minions)
 }
 
 /// The place of choice `k` (0..256) of `purpose` for minion `i` (0..16) of side `s` in round `g`.
