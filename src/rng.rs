@@ -70,9 +70,10 @@ pub fn stream_seed(master: u64, index: u64, stream: Stream) -> [u8; 32] {
 
 /// The 256-bit generator seed of `stream` in the match whose [`match_seed`] is `seed`.
 pub fn match_stream_seed(seed: u64, stream: Stream) -> [u8; 32] {
+    let key = stream_key(seed, stream);
     let mut out = [0u8; 32];
     for (i, word) in out.chunks_exact_mut(8).enumerate() {
-        word.copy_from_slice(&stream_word(seed, stream, i as u64).to_le_bytes());
+        word.copy_from_slice(&stream_word(key, i as u64).to_le_bytes());
     }
     out
 }
@@ -81,12 +82,17 @@ pub fn match_stream_seed(seed: u64, stream: Stream) -> [u8; 32] {
 /// are read by place (Loot Arena, Minion Combat), without mixing the three words it never reads.
 #[inline]
 pub fn match_stream_key(seed: u64, stream: Stream) -> u64 {
-    stream_word(seed, stream, 0)
+    stream_word(stream_key(seed, stream), 0)
 }
 
 #[inline]
-fn stream_word(seed: u64, stream: Stream, i: u64) -> u64 {
-    let key = fmix64(seed ^ (stream as u64).wrapping_mul(0xA076_1D64_78BD_642F));
+fn stream_key(seed: u64, stream: Stream) -> u64 {
+    fmix64(seed ^ (stream as u64).wrapping_mul(0xA076_1D64_78BD_642F))
+}
+
+/// Word `i` of a stream seed whose mixed key is `key`.
+#[inline]
+fn stream_word(key: u64, i: u64) -> u64 {
     fmix64(key.wrapping_add(GOLDEN.wrapping_mul(i + 1)))
 }
 
