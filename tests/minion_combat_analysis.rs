@@ -286,3 +286,107 @@ fn mc_37_sampled_outcomes_agree_with_the_exact_odds() {
         "only {branching} combats had random choices"
     );
 }
+
+use skirmish::games::minion_combat::analysis::exact::{enumerate_groups, odds_groups};
+use skirmish::games::minion_combat::simulation::combats::fielded;
+
+/// MC-37 on two engines: the plain model replayed down every branch gives the kernel's exact
+/// odds, combat for combat (the two draw the same choices, MC-30).
+#[test]
+fn mc_37_the_plain_model_walks_to_the_kernels_exact_odds() {
+    let f = field([true, true], (1, 3), 2, false);
+    let mut compared = 0;
+    for m in 0..200u64 {
+        let d = f.draw(m, match_seed(38, m));
+        let Some((p, paths)) = enumerate(d.sides(), d.first, &f.rules, 5_000) else {
+            continue;
+        };
+        let groups = d.groups(|id| fielded(&f.catalogue.minions[id as usize], &f.rules));
+        let (q, plain_paths) = enumerate_groups([&groups[0], &groups[1]], &f.rules, 5_000)
+            .expect("the same combat has as many paths on the plain model");
+        assert_eq!(paths, plain_paths, "combat {m}");
+        for i in 0..4 {
+            assert!((p[i] - q[i]).abs() < 1e-12, "combat {m}: {p:?} vs {q:?}");
+        }
+        compared += 1;
+        if compared == 30 {
+            break;
+        }
+    }
+    assert_eq!(compared, 30);
+}
+
+/// MC-37 with effects (MC-41..MC-54): combats that field minions whose clauses only the plain
+/// model plays have exact odds too, and the seeded combats `simulate minions --all-minions`
+/// plays agree with them.
+#[test]
+fn mc_37_combats_with_effects_have_exact_odds_the_sampler_agrees_with() {
+    let f = field([true, true], (1, 3), 2, true);
+    let (mut compared, mut uncertain) = (0, 0);
+    let mut k = Combat::new();
+    for m in 0..2000u64 {
+        let d = f.draw(m, match_seed(39, m));
+        let with_effects = (0..2).any(|s| {
+            d.id[s][..d.n[s]]
+                .iter()
+                .any(|&id| f.plain[id as usize].is_some())
+        });
+        if !with_effects {
+            continue;
+        }
+        let groups = d.groups(|id| match &f.plain[id as usize] {
+            Some(x) => x.clone(),
+            None => fielded(&f.catalogue.minions[id as usize], &f.rules),
+        });
+        let Some((p, paths)) = enumerate_groups([&groups[0], &groups[1]], &f.rules, 5_000) else {
+            continue;
+        };
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "combat {m}");
+        compared += 1;
+        // A combat whose outcome is certain checks little: sample those that are not.
+        if p.iter().all(|&x| !(0.01..=0.99).contains(&x)) {
+            continue;
+        }
+        uncertain += 1;
+        let n = 1000u64;
+        let mut seen = [0u64; 4];
+        for s in 0..n {
+            let o = f.play(&d, match_seed(m, s), &mut k, None);
+            let x = match (o.end, o.winner) {
+                (_, Some(w)) => w,
+                (skirmish::games::minion_combat::state::End::Rounds, None) => 2,
+                _ => 3,
+            };
+            seen[x] += 1;
+        }
+        for i in 0..4 {
+            let freq = seen[i] as f64 / n as f64;
+            let q = p[i].clamp(0.0, 1.0);
+            let sd = (q * (1.0 - q) / n as f64).sqrt();
+            assert!(
+                (freq - p[i]).abs() <= 4.5 * sd + 1e-9,
+                "combat {m}, outcome {i}: sampled {freq} vs exact {} ({paths} paths)",
+                p[i]
+            );
+        }
+        if uncertain == 12 {
+            break;
+        }
+    }
+    assert_eq!(uncertain, 12, "{compared} combats with effects walked");
+    // Past the limit, the plain model's odds are sampled.
+    let d = (0..)
+        .map(|m| f.draw(m, match_seed(39, m)))
+        .find(|d| d.n[0] == 2 && d.n[1] == 2)
+        .unwrap();
+    let groups = d.groups(|id| match &f.plain[id as usize] {
+        Some(x) => x.clone(),
+        None => fielded(&f.catalogue.minions[id as usize], &f.rules),
+    });
+    match odds_groups([&groups[0], &groups[1]], &f.rules, 0, 300, 5) {
+        Odds::Sampled { counts, .. } => {
+            assert_eq!(counts.iter().map(|c| c.wins).sum::<u64>(), 300)
+        }
+        o => panic!("{o:?}"),
+    }
+}

@@ -97,17 +97,29 @@ pub struct CombatArgs {
 
 /// `minions combat --exact`: exact odds, or sampled ones beyond the limit.
 fn exact_odds(c: &CombatFile, r: &Rules, a: &CombatArgs, seed: u64) -> String {
-    use crate::games::minion_combat::analysis::exact::{Odds, odds};
+    use crate::games::minion_combat::analysis::exact::{Odds, odds, odds_groups};
     use crate::games::minion_combat::kernel::combat::Unit;
-    let units: Vec<Vec<Unit>> = c
-        .groups
-        .iter()
-        .map(|g| g.minions.iter().map(|m| Unit::new(m, r)).collect())
-        .collect();
     let first = if crate::games::minion_combat::state::precedes(&c.groups[1], &c.groups[0]) {
         1
     } else {
         0
+    };
+    // Minions with effects replay on the plain model, which plays every clause; the rest on
+    // the kernel (the same odds, many times faster).
+    let effects = c
+        .groups
+        .iter()
+        .flat_map(|g| &g.minions)
+        .any(|m| !m.kernel_plays());
+    let found = if effects {
+        odds_groups([&c.groups[0], &c.groups[1]], r, a.limit, a.samples, seed)
+    } else {
+        let units: Vec<Vec<Unit>> = c
+            .groups
+            .iter()
+            .map(|g| g.minions.iter().map(|m| Unit::new(m, r)).collect())
+            .collect();
+        odds([&units[0], &units[1]], first, r, a.limit, a.samples, seed)
     };
     let names = [
         format!("{} wins", c.groups[0].name),
@@ -116,10 +128,15 @@ fn exact_odds(c: &CombatFile, r: &Rules, a: &CombatArgs, seed: u64) -> String {
         "both wiped out".to_string(),
     ];
     let mut s = unplayed(c);
-    match odds([&units[0], &units[1]], first, r, a.limit, a.samples, seed) {
+    match found {
         Odds::Exact { p, paths } => {
             s.push_str(&format!(
-                "exact odds over {paths} path(s), every random choice enumerated (MC-37):\n"
+                "exact odds over {paths} path(s), every random choice enumerated (MC-37){}:\n",
+                if effects {
+                    ", effects played (the plain model)"
+                } else {
+                    ""
+                }
             ));
             for (n, p) in names.iter().zip(p) {
                 s.push_str(&format!("  {n:<40} {:8.4}%\n", 100.0 * p));
@@ -270,17 +287,6 @@ pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
     let seed = a.seed.unwrap_or(c.seed);
     let groups = [&c.groups[0], &c.groups[1]];
     if a.exact {
-        if let Some(m) = c
-            .groups
-            .iter()
-            .flat_map(|g| &g.minions)
-            .find(|m| !m.kernel_plays())
-        {
-            return Err(format!(
-                "--exact: `{}` carries effects (MC-41); exact odds enumerate the kernel's choices, which plays minions without effects: run it without --exact (a seeded combat plays every effect)",
-                m.name
-            ));
-        }
         return Ok(exact_odds(&c, &r, a, seed));
     }
     if a.narrate {

@@ -2,7 +2,9 @@
 //! function per pipeline step, minions in plain structs, victims as (side, index). It narrates
 //! single combats and is the oracle an optimised kernel is held to.
 
-use crate::games::minion_combat::draws::{EFFECT, MULTI, PAIR, WISE, below, key, place};
+use std::cell::RefCell;
+
+use crate::games::minion_combat::draws::{Dice, EFFECT, Keyed, MULTI, PAIR, WISE, key, place};
 use crate::games::minion_combat::effects::{Against, Clause, Delta, Do, Status, To, When};
 use crate::games::minion_combat::rules::{Attack, Estimate, MAX_GROUP, Rules, WisePer};
 use crate::games::minion_combat::state::{End, Group, Minion, Outcome};
@@ -332,19 +334,32 @@ impl Fight {
 
 /// Plays one combat between two groups (MC-4); `seed` is the combat's seed.
 pub fn combat(groups: [&Group; 2], r: &Rules, seed: u64, hook: &mut impl Hook) -> Outcome {
+    combat_with(groups, r, &mut Keyed(key(seed)), hook)
+}
+
+/// Plays one combat with its random choices from `dice`: the seed's keyed draws in play, a
+/// script of choices when exact odds walk every branch (MC-37).
+pub fn combat_with(
+    groups: [&Group; 2],
+    r: &Rules,
+    dice: &mut dyn Dice,
+    hook: &mut impl Hook,
+) -> Outcome {
     let first = if crate::games::minion_combat::state::precedes(groups[1], groups[0]) {
         1
     } else {
         0
     };
     let mut f = Fight::new(groups, first);
-    let key = key(seed);
     assert!(
         groups.iter().all(|g| g.minions.len() <= MAX_GROUP),
         "a group holds at most {MAX_GROUP} minions (MC-1)"
     );
     let mut o = Outcome::new(groups.map(|g| g.minions.len()));
-    let cx = Cx { r, key };
+    let cx = Cx {
+        r,
+        dice: RefCell::new(dice),
+    };
     hook.start(&groups, first);
     // C1: start-of-combat effects in precedence order, then the early-end check (MC-5).
     every(&mut f, When::StartOfCombat, &cx, &mut o, hook);
@@ -361,7 +376,7 @@ pub fn combat(groups: [&Group; 2], r: &Rules, seed: u64, hook: &mut impl Hook) -
         // check ends the combat after this round.
         every(&mut f, When::StartOfRound, &cx, &mut o, hook);
         if f.standing(0) && f.standing(1) {
-            choose_victims(&mut f, r, key, hook);
+            choose_victims(&mut f, &cx, hook);
             for s in [first, 1 - first] {
                 side_attacks(&mut f, s, &cx, &mut o, hook);
             }
@@ -388,10 +403,18 @@ pub fn combat(groups: [&Group; 2], r: &Rules, seed: u64, hook: &mut impl Hook) -
     o
 }
 
-/// What every step of a combat reads besides the fight: the rules and the combat's key.
+/// What every step of a combat reads besides the fight: the rules and where its random
+/// choices come from.
 struct Cx<'a> {
     r: &'a Rules,
-    key: u64,
+    dice: RefCell<&'a mut dyn Dice>,
+}
+
+impl Cx<'_> {
+    /// A uniform index below `n` for the choice at `place` (MC-30).
+    fn below(&self, place: u64, n: usize) -> usize {
+        self.dice.borrow_mut().below(place, n)
+    }
 }
 
 /// R1 (MC-8): armor and remaining attacks reset (none for a minion without an attack this
@@ -433,7 +456,7 @@ fn compeller(f: &Fight, s: usize) -> Option<Who> {
 }
 
 /// R2 (MC-9..MC-12).
-fn choose_victims(f: &mut Fight, r: &Rules, key: u64, hook: &mut impl Hook) {
+fn choose_victims(f: &mut Fight, cx: &Cx, hook: &mut impl Hook) {
     if f.round == 1 {
         // Every first attack hits; hand attacks were forfeited in R1; shooters stay idle until
         // R3/R4.
@@ -444,7 +467,7 @@ fn choose_victims(f: &mut Fight, r: &Rules, key: u64, hook: &mut impl Hook) {
         }
         return;
     }
-    pair_bashers(f, key, hook);
+    pair_bashers(f, cx, hook);
     // Compulsion: every idle minion checks must-attack effects (MC-48).
     for s in [f.first, 1 - f.first] {
         for i in 0..f.side[s].len() {
@@ -460,21 +483,21 @@ fn choose_victims(f: &mut Fight, r: &Rules, key: u64, hook: &mut impl Hook) {
     for s in [f.first, 1 - f.first] {
         for i in 0..f.side[s].len() {
             if f.idle((s, i)) && f.side[s][i].remaining > 0 {
-                choose_wisely(f, (s, i), 0, r, key, hook);
+                choose_wisely(f, (s, i), 0, cx, hook);
             }
         }
     }
 }
 
 /// MC-10: the idle bashers of each side, in a random order each, pair off one to one.
-fn pair_bashers(f: &mut Fight, key: u64, hook: &mut impl Hook) {
+fn pair_bashers(f: &mut Fight, cx: &Cx, hook: &mut impl Hook) {
     let mut lists: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
     for (s, list) in lists.iter_mut().enumerate() {
         *list = (0..f.side[s].len())
             .filter(|&i| f.idle((s, i)) && !f.side[s][i].stats.shooter())
             .collect();
         for i in (1..list.len()).rev() {
-            let j = below(key, place(f.round, s, i, PAIR, 0), i + 1);
+            let j = cx.below(place(f.round, s, i, PAIR, 0), i + 1);
             list.swap(i, j);
         }
     }
@@ -489,25 +512,19 @@ fn pair_bashers(f: &mut Fight, key: u64, hook: &mut impl Hook) {
 
 /// MC-14: the six tiebreakers, in order, over the living enemies; `k` numbers the minion's
 /// choices within the round (0 in R2, 1 + attacks made in R3/R4) so each reads its own place.
-pub fn choose_wisely(f: &mut Fight, m: Who, k: u64, r: &Rules, key: u64, hook: &mut impl Hook) {
+fn choose_wisely(f: &mut Fight, m: Who, k: u64, cx: &Cx, hook: &mut impl Hook) {
     let enemies = f.living(1 - m.0);
     if enemies.is_empty() {
         return;
     }
-    let (v, why) = wise_choice(f, m, &enemies, r, key, k);
+    let (v, why) = wise_choice(f, m, &enemies, cx, k);
     f.get_mut(m).victim = Some(v);
     hook.wise(m, v, why);
 }
 
 /// The victim `m` chooses wisely among `enemies`, and the tiebreaker that settled it.
-pub fn wise_choice(
-    f: &Fight,
-    m: Who,
-    enemies: &[Who],
-    r: &Rules,
-    key: u64,
-    k: u64,
-) -> (Who, Tiebreak) {
+fn wise_choice(f: &Fight, m: Who, enemies: &[Who], cx: &Cx, k: u64) -> (Who, Tiebreak) {
+    let r = cx.r;
     if enemies.len() == 1 {
         return (enemies[0], Tiebreak::Only);
     }
@@ -554,7 +571,7 @@ pub fn wise_choice(
             return (pool[0], why);
         }
     }
-    let j = below(key, place(f.round, m.0, m.1, WISE, k), pool.len());
+    let j = cx.below(place(f.round, m.0, m.1, WISE, k), pool.len());
     (pool[j], Tiebreak::Random)
 }
 
@@ -602,7 +619,7 @@ fn can_kill(f: &Fight, m: Who, v: Who, r: &Rules) -> bool {
 
 /// R3 / R4 (MC-13): side `s` attacks, minion by minion.
 fn side_attacks(f: &mut Fight, s: usize, cx: &Cx, o: &mut Outcome, hook: &mut impl Hook) {
-    let (r, key) = (cx.r, cx.key);
+    let r = cx.r;
     for i in 0..f.side[s].len() {
         let m = (s, i);
         if !f.get(m).alive || f.get(m).remaining == 0 {
@@ -627,7 +644,7 @@ fn side_attacks(f: &mut Fight, s: usize, cx: &Cx, o: &mut Outcome, hook: &mut im
                 hook.compelled(m, d);
             } else if shooter {
                 let made = f.attacks(m).saturating_sub(f.get(m).remaining);
-                choose_wisely(f, m, 1 + made as u64, r, key, hook);
+                choose_wisely(f, m, 1 + made as u64, cx, hook);
             } else if let Some(j) = (0..f.side[1 - s].len())
                 .find(|&j| f.side[1 - s][j].alive && f.side[1 - s][j].victim == Some(m))
             {
@@ -647,7 +664,7 @@ fn side_attacks(f: &mut Fight, s: usize, cx: &Cx, o: &mut Outcome, hook: &mut im
             if enemies.is_empty() {
                 break;
             }
-            let v = enemies[below(key, place(f.round, s, i, MULTI, k), enemies.len())];
+            let v = enemies[cx.below(place(f.round, s, i, MULTI, k), enemies.len())];
             k += 1;
             f.get_mut(m).victim = Some(v);
             attack(f, m, v, true, cx, o, hook);
@@ -776,7 +793,7 @@ fn act(
             } else {
                 let k = f.draws;
                 f.draws += 1;
-                vec![e[below(cx.key, place(f.round, s, holder.1, EFFECT, k), e.len())]]
+                vec![e[cx.below(place(f.round, s, holder.1, EFFECT, k), e.len())]]
             }
         }
     };

@@ -1,21 +1,24 @@
 //! Exact odds of one combat (MC-37). Hits are deterministic given the targets, so a combat's
 //! only chance is its random choices (pairing orders, the last tiebreaker, multi-attack
-//! victims), each uniform over its options. Replaying the kernel with a script of choices walks
-//! every branch: each path's probability is the product of 1 / options over its choices. Beyond
-//! a number of paths the odds fall back to Monte Carlo over seeds.
+//! victims, an effect's random enemy), each uniform over its options. Replaying a combat with a
+//! script of choices walks every branch: each path's probability is the product of 1 / options
+//! over its choices. Minions without effects replay on the kernel; a combat with effects replays
+//! on the plain model, which plays every clause. Beyond a number of paths the odds fall back to
+//! Monte Carlo over seeds.
 
 use crate::games::minion_combat::draws::Dice;
 use crate::games::minion_combat::kernel::combat::{Combat, Silent, Unit};
+use crate::games::minion_combat::reference::{Quiet, combat, combat_with};
 use crate::games::minion_combat::rules::Rules;
-use crate::games::minion_combat::state::End;
+use crate::games::minion_combat::state::{End, Group, Outcome};
 use crate::platform::tally::Count;
 use crate::rng::match_seed;
 
 /// Outcome shares, in the order: side 0 wins, side 1 wins, both stand, both fall.
 pub const OUTCOMES: [&str; 4] = ["side 0 wins", "side 1 wins", "both stand", "both wiped out"];
 
-fn outcome(end: End, winner: Option<usize>) -> usize {
-    match (end, winner) {
+fn outcome(o: &Outcome) -> usize {
+    match (o.end, o.winner) {
         (_, Some(w)) => w,
         (End::Rounds, None) => 2,
         _ => 3,
@@ -72,8 +75,8 @@ impl Script {
     }
 }
 
-/// Walks every branch of the combat: the outcome probabilities and the number of paths; `None`
-/// when it has more than `limit` paths.
+/// Walks every branch of the combat the kernel plays: the outcome probabilities and the number
+/// of paths; `None` when it has more than `limit` paths.
 pub fn enumerate(
     sides: [&[Unit]; 2],
     first: usize,
@@ -81,15 +84,28 @@ pub fn enumerate(
     limit: u64,
 ) -> Option<([f64; 4], u64)> {
     let mut k = Combat::new();
+    walk(limit, |s| {
+        outcome(&k.play_with(sides, first, r, s, &mut Silent))
+    })
+}
+
+/// [`enumerate`] on the plain model: every effect clause played.
+pub fn enumerate_groups(groups: [&Group; 2], r: &Rules, limit: u64) -> Option<([f64; 4], u64)> {
+    walk(limit, |s| outcome(&combat_with(groups, r, s, &mut Quiet)))
+}
+
+/// Replays `play` (a combat whose choices come from the script; its outcome's index) down every
+/// branch.
+fn walk(limit: u64, mut play: impl FnMut(&mut Script) -> usize) -> Option<([f64; 4], u64)> {
     let mut s = Script::default();
     let mut p = [0.0; 4];
     let mut paths = 0u64;
     loop {
         s.pos = 0;
-        let o = k.play_with(sides, first, r, &mut s, &mut Silent);
+        let x = play(&mut s);
         // Choices past the end of this path belong to an earlier, longer one.
         s.chosen.truncate(s.pos);
-        p[outcome(o.end, o.winner)] += s.probability();
+        p[x] += s.probability();
         paths += 1;
         if paths > limit {
             return None;
@@ -114,10 +130,25 @@ pub fn odds(
         return Odds::Exact { p, paths };
     }
     let mut k = Combat::new();
+    sampled(limit, samples, |m| {
+        outcome(&k.play(sides, first, r, match_seed(seed, m), &mut Silent))
+    })
+}
+
+/// [`odds`] on the plain model, for a combat whose minions carry effects.
+pub fn odds_groups(groups: [&Group; 2], r: &Rules, limit: u64, samples: u64, seed: u64) -> Odds {
+    if let Some((p, paths)) = enumerate_groups(groups, r, limit) {
+        return Odds::Exact { p, paths };
+    }
+    sampled(limit, samples, |m| {
+        outcome(&combat(groups, r, match_seed(seed, m), &mut Quiet))
+    })
+}
+
+fn sampled(limit: u64, samples: u64, mut play: impl FnMut(u64) -> usize) -> Odds {
     let mut counts = [Count::default(); 4];
     for m in 0..samples {
-        let o = k.play(sides, first, r, match_seed(seed, m), &mut Silent);
-        let x = outcome(o.end, o.winner);
+        let x = play(m);
         for (i, c) in counts.iter_mut().enumerate() {
             c.add(i == x);
         }
