@@ -435,3 +435,127 @@ fn mc_54_a_random_field_with_every_minion_plays_their_effects_on_the_plain_model
     assert!(plain > 500, "{plain} combats drew a minion with effects");
     assert!(changed > plain / 4, "effects changed {changed} of {plain}");
 }
+
+#[test]
+fn mc_47_nihils_curse_costs_each_attacker_that_hits_it_three_damage_a_hit() {
+    let (o, log) = play(r#""Nihil""#, r#""Human archer""#, 1);
+    let curses: Vec<(u32, Who, Who)> = log
+        .effects
+        .iter()
+        .filter(|e| e.3.contains("Nihil's curse"))
+        .map(|e| (e.0, e.1, e.2))
+        .collect();
+    // Round 1's shot hits (its 1 is bounced by armor, but a hit is a hit): one curse. Round 2's
+    // misses by level; round 3's hits again: a second curse.
+    assert_eq!(curses, vec![(1, (0, 0), (1, 0)), (3, (0, 0), (1, 0))]);
+    assert!(log.effects.iter().any(|e| e.3.contains("2 stack(s)")));
+    // Round 3: 2 missile damage, -3 for the first curse, floored at 0 (A2).
+    let b = log
+        .blows
+        .iter()
+        .find(|x| x.0 == 3 && x.1 == (1, 0))
+        .unwrap()
+        .3;
+    assert_eq!(b.damage, 0);
+    assert_eq!(o.winner, Some(0));
+}
+
+#[test]
+fn mc_46_when_dracha_dies_its_group_withdraws_at_the_start_of_the_next_round() {
+    let (o, log) = play(r#""Dracha", "Dwarf archer""#, r#""6 x Elf archer""#, 1);
+    // Round 1: five Elf arrows kill Dracha (1 + 2 + 2 + 2 + 2 = 9); its Dwarf archer is told
+    // to leave, is still shot at this round, and withdraws in round 2's R1 before anyone
+    // attacks.
+    assert_eq!(log.died, vec![((0, 0), Some((1, 4)))]);
+    assert!(
+        log.effects
+            .iter()
+            .any(|e| e.0 == 1 && e.1 == (0, 0) && e.2 == (0, 1) && e.3.contains("Leaving"))
+    );
+    assert!(
+        log.effects
+            .iter()
+            .any(|e| e.0 == 2 && e.2 == (0, 1) && e.3.contains("withdraws"))
+    );
+    assert!(
+        log.blows.iter().all(|b| b.0 == 1),
+        "nobody attacks in round 2"
+    );
+    // A group whose last minion withdrew still stands (MC-46).
+    assert_eq!((o.end, o.winner, o.rounds), (End::Rounds, None, 2));
+    assert_eq!(o.hp[0][1], 5);
+}
+
+#[test]
+fn mc_43_the_brother_wolfs_groupmates_make_no_attacks_while_it_stands() {
+    let (o, log) = play(
+        r#""Wolf (Brother Wolf)", "Keeper swordsman""#,
+        r#""2 x Human swordsman""#,
+        1,
+    );
+    // The Keeper swordsman never attacks (nor pairs up: it has no attack to make); it is
+    // attacked, and the Wolf takes those hits as magical damage (MC-49).
+    assert!(log.blows.iter().all(|b| b.1 != (0, 1)));
+    assert!(log.blows.iter().any(|b| b.1 == (0, 0)));
+    assert!(log.blows.iter().any(|b| b.2 == (0, 1)));
+    // The Wolf dies in round 3; the swordsman withdraws in round 4's R1, unhurt.
+    assert_eq!(log.died, vec![((0, 0), Some((1, 1)))]);
+    assert_eq!((o.end, o.winner, o.rounds), (End::Rounds, None, 4));
+    assert_eq!(o.hp[0][1], 7);
+}
+
+/// MC-40: the coverage docs/minion-combat.md states is the shipped data's: how many catalogue
+/// minions play with all their effects, and exactly which tags of which minions do not.
+#[test]
+fn mc_40_the_documented_coverage_is_the_shipped_catalogues() {
+    let cat = catalogue::builtin();
+    let mut missing: Vec<(String, Vec<String>)> = Vec::new();
+    for m in &cat.minions {
+        let tags: Vec<String> = m
+            .tags
+            .iter()
+            .filter(|t| *t != "hero" && !cat.effects.plays(t))
+            .map(|t| format!("`{t}`"))
+            .collect();
+        if !tags.is_empty() {
+            missing.push((m.name.clone(), tags));
+        }
+    }
+    let doc = std::fs::read_to_string("docs/minion-combat.md").unwrap();
+    let whole = cat.minions.len() - missing.len();
+    let said = format!(
+        "{whole} of the {} catalogue minions (the 154 rows of `minions.csv`",
+        cat.minions.len()
+    );
+    assert!(
+        doc.contains(&said),
+        "docs/minion-combat.md should say: {said}"
+    );
+    let section = doc
+        .split("| minion | combat tags not played |")
+        .nth(1)
+        .unwrap();
+    let mut rows: Vec<(String, Vec<String>)> = section
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
+            (
+                cells[0].to_string(),
+                cells[1].split(", ").map(str::to_string).collect(),
+            )
+        })
+        .collect();
+    rows.sort();
+    missing.sort();
+    assert_eq!(rows, missing);
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    assert!(
+        readme.contains(&format!(
+            "{whole} of the {} catalogue minions",
+            cat.minions.len()
+        )),
+        "README states the count"
+    );
+}
