@@ -600,19 +600,6 @@ impl Rules {
     pub fn round(&self, v: i64) -> i64 {
         round(self.rounding, v)
     }
-    /// [`Rules::round`] of a value known not to be negative (an attack's damage, a heal): one
-    /// unsigned division by a constant, none of the signed corrections.
-    #[inline]
-    pub fn round_nonneg(&self, v: i64) -> i64 {
-        debug_assert!(v >= 0);
-        let q = (v as u64 / SCALE as u64) as i64;
-        let r = v - q * SCALE;
-        match self.rounding {
-            Rounding::Down => q,
-            Rounding::HalfUp => q + (2 * r >= SCALE) as i64,
-            Rounding::HalfEven => q + ((2 * r > SCALE) || (2 * r == SCALE && q & 1 == 1)) as i64,
-        }
-    }
 }
 
 /// Two multipliers (SCALE units) combined.
@@ -674,23 +661,5 @@ mod tests {
         assert_eq!(round(Rounding::HalfEven, 10 * SCALE + SCALE / 2), 10);
         assert_eq!(round(Rounding::HalfEven, 11 * SCALE + SCALE / 2), 12);
         assert_eq!(round(Rounding::Down, 10 * SCALE + SCALE - 1), 10);
-    }
-
-    /// The kernel's unsigned rounding of damage and heals is LA-9's rounding, on every reading,
-    /// at ties, just either side of them and far out.
-    #[test]
-    fn la_9_rounding_of_a_value_not_below_zero_is_the_signed_rounding() {
-        for how in [Rounding::Down, Rounding::HalfUp, Rounding::HalfEven] {
-            let r = Rules {
-                rounding: how,
-                ..Rules::default()
-            };
-            for q in [0, 1, 2, 7, 10, 11, 1 << 20, i64::MAX / SCALE - 1] {
-                for rem in [0, 1, SCALE / 2 - 1, SCALE / 2, SCALE / 2 + 1, SCALE - 1] {
-                    let v = q * SCALE + rem;
-                    assert_eq!(r.round_nonneg(v), r.round(v), "{how:?} {v}");
-                }
-            }
-        }
     }
 }

@@ -260,7 +260,7 @@ fn resolve<R: Roller, L: Log>(
     if out.crit && r.crit_stage == CritStage::Final {
         num *= r.crit_multiplier as i64;
     }
-    out.damage = r.round_nonneg(num).max(r.min_damage as i64);
+    out.damage = r.round(num).max(r.min_damage as i64);
     out
 }
 
@@ -763,7 +763,7 @@ impl Battle {
         let own = roll(r.support_dice, &mut Keyed(key), g, c, ACTION, log);
         let (items, dice) = self.boost(c, r.support_items, r, key, g, log);
         let v = SCALE * own + items;
-        (r.round_nonneg(v.max(0)), r.support_dice.n as u32 + dice)
+        (r.round(v.max(0)), r.support_dice.n as u32 + dice)
     }
 
     /// A Heal's amount (LA-11) and the dice it rolled.
@@ -772,7 +772,7 @@ impl Battle {
         let own = roll(r.heal_dice, &mut Keyed(key), g, c, ACTION, log);
         let (items, dice) = self.boost(c, r.heal_items, r, key, g, log);
         let v = SCALE * (own + self.support[c]) + items;
-        (r.round_nonneg(v.max(0)), r.heal_dice.n as u32 + dice)
+        (r.round(v.max(0)), r.heal_dice.n as u32 + dice)
     }
 }
 
