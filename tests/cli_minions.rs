@@ -59,7 +59,10 @@ fn minions_check_reads_the_shipped_files() {
     for (f, says) in [
         ("experiments/minion-combat/minions.toml", "152 minions"),
         ("experiments/minion-combat/modifiers.toml", "82 modifiers"),
-        ("experiments/minion-combat/effects.toml", "44 effect clause(s), 5 status(es)"),
+        (
+            "experiments/minion-combat/effects.toml",
+            "44 effect clause(s), 5 status(es)",
+        ),
         (
             "experiments/minion-combat/combat.toml",
             "Keeper swordsman + Veteran",

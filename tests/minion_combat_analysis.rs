@@ -243,6 +243,37 @@ fn mc_37_a_combat_without_random_choices_has_one_path() {
     }
 }
 
+/// Plays `n` seeded combats of combat `m` and holds each outcome's share within 4.5 standard
+/// errors of its exact probability.
+fn sampled_within_exact(
+    m: u64,
+    p: [f64; 4],
+    paths: u64,
+    n: u64,
+    mut play: impl FnMut(u64) -> skirmish::games::minion_combat::state::Outcome,
+) {
+    let mut seen = [0u64; 4];
+    for s in 0..n {
+        let o = play(s);
+        let x = match (o.end, o.winner) {
+            (_, Some(w)) => w,
+            (skirmish::games::minion_combat::state::End::Rounds, None) => 2,
+            _ => 3,
+        };
+        seen[x] += 1;
+    }
+    for i in 0..4 {
+        let freq = seen[i] as f64 / n as f64;
+        let q = p[i].clamp(0.0, 1.0);
+        let sd = (q * (1.0 - q) / n as f64).sqrt();
+        assert!(
+            (freq - p[i]).abs() <= 4.5 * sd + 1e-9,
+            "combat {m}, outcome {i}: sampled {freq} vs exact {} ({paths} paths)",
+            p[i]
+        );
+    }
+}
+
 #[test]
 fn mc_37_sampled_outcomes_agree_with_the_exact_odds() {
     let f = field([true, true], (1, 3), 2, false);
@@ -255,27 +286,9 @@ fn mc_37_sampled_outcomes_agree_with_the_exact_odds() {
         };
         compared += 1;
         branching += (paths > 1) as u32;
-        let n = 2000u64;
-        let mut seen = [0u64; 4];
-        for s in 0..n {
-            let o = k.play(d.sides(), d.first, &f.rules, match_seed(m, s), &mut Silent);
-            let x = match (o.end, o.winner) {
-                (_, Some(w)) => w,
-                (skirmish::games::minion_combat::state::End::Rounds, None) => 2,
-                _ => 3,
-            };
-            seen[x] += 1;
-        }
-        for i in 0..4 {
-            let freq = seen[i] as f64 / n as f64;
-            let q = p[i].clamp(0.0, 1.0);
-            let sd = (q * (1.0 - q) / n as f64).sqrt();
-            assert!(
-                (freq - p[i]).abs() <= 4.5 * sd + 1e-9,
-                "combat {m}, outcome {i}: sampled {freq} vs exact {} ({paths} paths)",
-                p[i]
-            );
-        }
+        sampled_within_exact(m, p, paths, 2000, |s| {
+            k.play(d.sides(), d.first, &f.rules, match_seed(m, s), &mut Silent)
+        });
         if compared == 40 {
             break;
         }
@@ -348,27 +361,9 @@ fn mc_37_combats_with_effects_have_exact_odds_the_sampler_agrees_with() {
             continue;
         }
         uncertain += 1;
-        let n = 1000u64;
-        let mut seen = [0u64; 4];
-        for s in 0..n {
-            let o = f.play(&d, match_seed(m, s), &mut k, None);
-            let x = match (o.end, o.winner) {
-                (_, Some(w)) => w,
-                (skirmish::games::minion_combat::state::End::Rounds, None) => 2,
-                _ => 3,
-            };
-            seen[x] += 1;
-        }
-        for i in 0..4 {
-            let freq = seen[i] as f64 / n as f64;
-            let q = p[i].clamp(0.0, 1.0);
-            let sd = (q * (1.0 - q) / n as f64).sqrt();
-            assert!(
-                (freq - p[i]).abs() <= 4.5 * sd + 1e-9,
-                "combat {m}, outcome {i}: sampled {freq} vs exact {} ({paths} paths)",
-                p[i]
-            );
-        }
+        sampled_within_exact(m, p, paths, 1000, |s| {
+            f.play(&d, match_seed(m, s), &mut k, None)
+        });
         if uncertain == 12 {
             break;
         }
