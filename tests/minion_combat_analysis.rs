@@ -211,7 +211,7 @@ fn mc_33_worth_is_the_count_beaten_half_the_time_interpolated() {
     assert_eq!(w([1.0; 8]), None, "beats eight");
 }
 
-use skirmish::games::minion_combat::analysis::exact::{Odds, enumerate, odds};
+use skirmish::games::minion_combat::analysis::exact::{Odds, enumerate, odds, outcome};
 
 #[test]
 fn mc_37_a_combat_without_random_choices_has_one_path() {
@@ -254,13 +254,7 @@ fn sampled_within_exact(
 ) {
     let mut seen = [0u64; 4];
     for s in 0..n {
-        let o = play(s);
-        let x = match (o.end, o.winner) {
-            (_, Some(w)) => w,
-            (skirmish::games::minion_combat::state::End::Rounds, None) => 2,
-            _ => 3,
-        };
-        seen[x] += 1;
+        seen[outcome(&play(s))] += 1;
     }
     for i in 0..4 {
         let freq = seen[i] as f64 / n as f64;

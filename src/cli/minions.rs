@@ -99,11 +99,6 @@ pub struct CombatArgs {
 fn exact_odds(c: &CombatFile, r: &Rules, a: &CombatArgs, seed: u64) -> String {
     use crate::games::minion_combat::analysis::exact::{Odds, odds, odds_groups};
     use crate::games::minion_combat::kernel::combat::Unit;
-    let first = if crate::games::minion_combat::state::precedes(&c.groups[1], &c.groups[0]) {
-        1
-    } else {
-        0
-    };
     // Minions with effects replay on the plain model, which plays every clause; the rest on
     // the kernel (the same odds, many times faster).
     let effects = c
@@ -114,6 +109,8 @@ fn exact_odds(c: &CombatFile, r: &Rules, a: &CombatArgs, seed: u64) -> String {
     let found = if effects {
         odds_groups([&c.groups[0], &c.groups[1]], r, a.limit, a.samples, seed)
     } else {
+        let first =
+            crate::games::minion_combat::state::precedes(&c.groups[1], &c.groups[0]) as usize;
         let units: Vec<Vec<Unit>> = c
             .groups
             .iter()

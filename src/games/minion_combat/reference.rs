@@ -1,6 +1,7 @@
 //! The plain model of one combat (MC-4..MC-22), written to be read against the page: one
 //! function per pipeline step, minions in plain structs, victims as (side, index). It narrates
-//! single combats and is the oracle an optimised kernel is held to.
+//! single combats, is the oracle an optimised kernel is held to, and walks the exact odds of a
+//! combat with effects (its choices come through `Dice`: seeded, or scripted, MC-37).
 
 use std::cell::RefCell;
 

@@ -17,7 +17,8 @@ use crate::rng::match_seed;
 /// Outcome shares, in the order: side 0 wins, side 1 wins, both stand, both fall.
 pub const OUTCOMES: [&str; 4] = ["side 0 wins", "side 1 wins", "both stand", "both wiped out"];
 
-fn outcome(o: &Outcome) -> usize {
+/// The index in [`OUTCOMES`] of a combat's outcome.
+pub fn outcome(o: &Outcome) -> usize {
     match (o.end, o.winner) {
         (_, Some(w)) => w,
         (End::Rounds, None) => 2,
