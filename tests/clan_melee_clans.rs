@@ -18,7 +18,12 @@ fn roster(c: &Clan, h: i32, seed: u64) -> Vec<(String, i32)> {
     c.build(h, &mut stream_rng(seed, 0, Stream::Roster), &mut out)
         .unwrap();
     out.iter()
-        .map(|m| (c.kinds[m.kind as usize].name.clone(), m.hp))
+        .flat_map(|m| {
+            std::iter::repeat_n(
+                (c.kinds[m.kind as usize].name.clone(), m.hp),
+                m.count as usize,
+            )
+        })
         .collect()
 }
 

@@ -17,9 +17,11 @@ fn engine_and_reference_agree_on_random_melees_in_both_modes() {
         // Budgets from 1 to ~5,000, many of them small enough for zombies and odd rosters.
         let h = 1 + (seed % 5_000) as i32 / (1 + (i % 4) as i32 * 3);
         for mode in [Mode::Sane, Mode::Reference] {
+            // The per-member engine is the one held to the reference draw for draw.
             let s = Settings {
                 mode,
                 max_turns: 3_000,
+                engine: By::Members,
             };
             let a = melee.play(&field, h, &s, seed);
             let b = reference::play(&field, h, &s, seed);
@@ -209,6 +211,7 @@ fn classes_play_melees_with_the_per_member_distribution() {
         let s = Settings {
             mode,
             max_turns: 3_000,
+            engine: By::Members,
         };
         let (mut members, mut classes) = (Sample::default(), Sample::default());
         let mut by_class = Melee::new();
@@ -242,4 +245,98 @@ fn classes_play_melees_with_the_per_member_distribution() {
             "H {h} {mode:?}: a 2-point shift went unseen (z {z:.2})"
         );
     }
+}
+
+// CM-14: where classes do not pay from the first turn, the default engine lays the rosters out
+// in order and plays member by member from the same draws: the very melee `--engine members`
+// plays.
+#[test]
+fn where_classes_never_pay_a_melee_by_classes_is_the_melee_by_members() {
+    let field = clans::reference_field();
+    let (mut by_class, mut by_member) = (Melee::new(), Melee::new());
+    let mut compared = 0;
+    for i in 0..150u64 {
+        let seed = match_seed(14, i);
+        let h = 1 + (seed % 8_000) as i32;
+        for mode in [Mode::Sane, Mode::Reference] {
+            let s = Settings {
+                mode,
+                max_turns: 2_000,
+                ..Settings::default()
+            };
+            assert_eq!(s.engine, By::Classes, "classes are the default");
+            let before = by_class.class_turns;
+            let a = by_class.play(&field, h, &s, seed);
+            let b = by_member.play(
+                &field,
+                h,
+                &Settings {
+                    engine: By::Members,
+                    ..s
+                },
+                seed,
+            );
+            if by_class.class_turns == before {
+                assert_eq!(a, b, "melee {i}, H {h}, {mode:?}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(
+        compared >= 250,
+        "only {compared} melees never played by classes"
+    );
+}
+
+// CM-14: the first turn of a 10,000,000-hp melee (10.19 million members, ten million of them
+// 1-hp cowards in one class) is played by classes, then the survivors member by member.
+#[test]
+fn a_ten_million_budget_melee_plays_its_first_turn_by_classes() {
+    let field = clans::reference_field();
+    let mut melee = Melee::new();
+    let s = Settings {
+        max_turns: 3,
+        ..Settings::default()
+    };
+    let o = melee.play(&field, 10_000_000, &s, 7);
+    assert!(
+        (10_190_000..10_195_000).contains(&o.participants),
+        "{}",
+        o.participants
+    );
+    assert_eq!((melee.class_turns, melee.member_turns), (1, 2));
+    assert!(
+        o.interactions > o.participants as u64 / 2,
+        "turn 1 counts its {} pairs",
+        o.participants / 2
+    );
+    // After turn 1 the cowards are gone: the members laid out are the survivors alone.
+    assert!(
+        melee.p.len() < 100_000,
+        "{} members laid out",
+        melee.p.len()
+    );
+}
+
+// CM-14: the default engine at a budget where classes pay for the first turn and members play
+// the rest has the per-member engine's distribution (2,000 melees each at 20,000 hp).
+#[test]
+fn classes_then_members_keep_the_per_member_distribution() {
+    let field = clans::reference_field();
+    let k = field.clans.len();
+    let (mut a, mut b) = (Melee::new(), Melee::new());
+    let (mut members, mut classes) = (Sample::default(), Sample::default());
+    let s = Settings::default();
+    for i in 0..2_000u64 {
+        let seed = match_seed(26, i);
+        classes.add(&a.play(&field, 20_000, &s, seed), k);
+        let m = Settings {
+            engine: By::Members,
+            ..s
+        };
+        members.add(&b.play(&field, 20_000, &m, seed), k);
+    }
+    assert_eq!(a.class_turns, 2_000, "turn 1 of each melee by classes");
+    let (z, what) = largest_z(&members, &classes);
+    assert!(z < 3.5, "{what} differs by {z:.2} standard errors");
 }

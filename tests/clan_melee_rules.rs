@@ -268,6 +268,7 @@ fn reference_mode_credits_clan_0_when_the_survivors_total_is_not_positive() {
     let reference = Settings {
         mode: Mode::Reference,
         max_turns: 10,
+        ..Settings::default()
     };
     let o = Melee::new().play(&f, 10, &reference, 1);
     assert_eq!(
@@ -289,6 +290,7 @@ fn an_all_negative_healer_field_is_a_deadlock_and_a_long_melee_hits_the_turn_cap
     let reference = Settings {
         mode: Mode::Reference,
         max_turns: 1000,
+        ..Settings::default()
     };
     let o = Melee::new().play(&zombies, 10, &reference, 1);
     assert_eq!((o.end, o.turns, o.credited), (End::Deadlock, 1, None));
@@ -299,6 +301,7 @@ fn an_all_negative_healer_field_is_a_deadlock_and_a_long_melee_hits_the_turn_cap
     let capped = Settings {
         mode: Mode::Sane,
         max_turns: 5,
+        ..Settings::default()
     };
     let o = Melee::new().play(&healers, 1000, &capped, 1);
     assert_eq!((o.end, o.turns, o.credited), (End::TurnCap, 5, None));

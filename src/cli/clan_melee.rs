@@ -8,7 +8,7 @@ use crate::games::clan_melee::analysis::study::{
     ClanStudy, Study, Variant, healer_clan, warrior_clan,
 };
 use crate::games::clan_melee::input::clans;
-use crate::games::clan_melee::kernel::engine::{DEFAULT_MAX_TURNS, Settings};
+use crate::games::clan_melee::kernel::engine::{By, DEFAULT_MAX_TURNS, Settings};
 use crate::games::clan_melee::rules::Mode;
 use crate::games::clan_melee::simulation::tournament::{
     CLASSIC_BUDGETS, ClanTournament, win_table,
@@ -38,6 +38,10 @@ pub struct ClanMeleeFlags {
     /// Turns after which a melee stops, reported as a turn cap (CM-12).
     #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
     pub max_turns: u32,
+    /// classes (alike members played once, while that pays) or members (one by one: the
+    /// reference engine). Same distribution of melees, different draws (CM-14).
+    #[arg(long, default_value = "classes")]
+    pub engine: String,
     /// Master seed: melee m's randomness comes only from (seed, m).
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
@@ -110,6 +114,7 @@ pub fn build(f: &ClanMeleeFlags) -> Result<ClanTournament, String> {
         settings: Settings {
             mode,
             max_turns: f.max_turns,
+            engine: By::parse(&f.engine)?,
         },
         wiggle: !f.no_wiggle,
     })
@@ -125,8 +130,9 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     }
     let files: Vec<String> = t.field.clans.iter().map(|c| c.file.clone()).collect();
     let command = format!(
-        "skirmish tournament clan-melee --mode {} --budgets {} --melees {} --seed {} --chunk-size {} --max-turns {}{}{}",
+        "skirmish tournament clan-melee --mode {} --engine {} --budgets {} --melees {} --seed {} --chunk-size {} --max-turns {}{}{}",
         t.settings.mode.name(),
+        t.settings.engine.name(),
         t.budgets
             .iter()
             .map(|b| b.to_string())
@@ -144,6 +150,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     );
     let settings = serde_json::json!({
         "mode": t.settings.mode.name(),
+        "engine": t.settings.engine.name(),
         "budgets": t.budgets,
         "melees_per_budget": t.melees,
         "wiggle": t.wiggle,
@@ -212,6 +219,10 @@ pub struct StudyFlags {
     /// Turns after which a melee stops, reported as a turn cap (CM-12).
     #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
     pub max_turns: u32,
+    /// classes (alike members played once, while that pays) or members (one by one: the
+    /// reference engine). Same distribution of melees, different draws (CM-14).
+    #[arg(long, default_value = "classes")]
+    pub engine: String,
     /// Master seed.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
@@ -314,6 +325,7 @@ pub fn build_study(f: &StudyFlags) -> Result<(ClanStudy, Vec<(String, String)>),
             settings: Settings {
                 mode,
                 max_turns: f.max_turns,
+                engine: By::parse(&f.engine)?,
             },
             wiggle: !f.no_wiggle,
         },
@@ -422,7 +434,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     let encode = super::flags::encoder()?;
     let chunk_size = f.chunk_size.unwrap_or(f.melees).max(1);
     let command = format!(
-        "skirmish analyze clan-melee --study {} --ap {} --healer-share {} --warrior-ap {} --piece {} --budgets {} --melees {} --mode {} --max-turns {} --seed {} --chunk-size {chunk_size}{}",
+        "skirmish analyze clan-melee --study {} --ap {} --healer-share {} --warrior-ap {} --piece {} --budgets {} --melees {} --mode {} --engine {} --max-turns {} --seed {} --chunk-size {chunk_size}{}",
         super::flags::shell_quote(&f.study),
         super::flags::shell_quote(&f.ap.to_string()),
         super::flags::shell_quote(&f.healer_share.to_string()),
@@ -431,6 +443,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         super::flags::shell_quote(&f.budgets),
         f.melees,
         s.settings.mode.name(),
+        s.settings.engine.name(),
         f.max_turns,
         f.seed,
         if s.wiggle { "" } else { " --no-wiggle" },
@@ -443,6 +456,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         "budgets": s.budgets,
         "melees_per_budget": s.melees,
         "mode": s.settings.mode.name(),
+        "engine": s.settings.engine.name(),
         "wiggle": s.wiggle,
         "max_turns": s.settings.max_turns,
     });
@@ -501,6 +515,10 @@ pub struct PlayFlags {
     /// Turns after which the melee stops, reported as a turn cap (CM-12).
     #[arg(long, default_value_t = DEFAULT_MAX_TURNS, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_turns: u32,
+    /// classes (alike members played once, while that pays) or members (one by one: the
+    /// reference engine). Same distribution of melees, different draws (CM-14).
+    #[arg(long, default_value = "classes")]
+    pub engine: String,
     /// Tell the melee turn by turn, as a host would post it.
     #[arg(long, conflicts_with = "trace")]
     pub narrate: bool,
@@ -526,6 +544,7 @@ pub fn play(f: &PlayFlags) -> Result<String, String> {
     let settings = Settings {
         mode: Mode::parse(&f.mode)?,
         max_turns: f.max_turns,
+        engine: By::parse(&f.engine)?,
     };
     let field = field_of(f.clans.as_deref())?;
     let need = crate::games::clan_melee::kernel::engine::melee_bytes(&field, f.budget);
@@ -578,7 +597,7 @@ pub fn check(path: &std::path::Path) -> Result<String, String> {
             Ok(total) => {
                 let mut per_kind = vec![0u64; clan.kinds.len()];
                 for m in &made {
-                    per_kind[m.kind as usize] += 1;
+                    per_kind[m.kind as usize] += m.count as u64;
                 }
                 let kinds: Vec<String> = clan
                     .kinds
@@ -591,7 +610,7 @@ pub fn check(path: &std::path::Path) -> Result<String, String> {
                     out,
                     "  at {}: {} members ({}), {} hp",
                     thousands(h as u64),
-                    thousands(made.len() as u64),
+                    thousands(crate::games::clan_melee::input::clan::members(&made)),
                     kinds.join(", "),
                     thousands(total as u64)
                 );

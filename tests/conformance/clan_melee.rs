@@ -1,7 +1,7 @@
 //! Clan Melee joins the suite.
 
 use skirmish::games::clan_melee::input::clans;
-use skirmish::games::clan_melee::kernel::engine::{Melee, Settings};
+use skirmish::games::clan_melee::kernel::engine::{By, Melee, Settings};
 use skirmish::games::clan_melee::reference;
 use skirmish::games::clan_melee::rules::Mode;
 use skirmish::rng::{Stream, match_seed, match_stream_rng};
@@ -81,9 +81,11 @@ impl Game for ClanMelee {
             let seed = match_seed(0xC1A7, i);
             let h = 1 + (seed % 3_000) as i32;
             for mode in [Mode::Sane, Mode::Reference] {
+                // The per-member engine, the one held to the reference draw for draw.
                 let s = Settings {
                     mode,
                     max_turns: 2_000,
+                    engine: By::Members,
                 };
                 let a = melee.play(&field, h, &s, seed);
                 let b = reference::play(&field, h, &s, seed);

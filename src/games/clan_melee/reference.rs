@@ -4,7 +4,7 @@
 
 use rand::{Rng, RngExt};
 
-use crate::games::clan_melee::input::clan::HP_CAP;
+use crate::games::clan_melee::input::clan::{self, HP_CAP};
 use crate::games::clan_melee::kernel::engine::{ClanResult, End, Outcome, Settings};
 use crate::games::clan_melee::rules::{self, Mode};
 use crate::games::clan_melee::state::Field;
@@ -30,18 +30,20 @@ pub fn setup(field: &Field, h: i32, rng: &mut MatchRng) -> (Vec<Member>, Vec<Cla
             for m in &made {
                 let kind = field.kind_base[c] + m.kind;
                 let hp = m.hp.min(HP_CAP);
-                members.push(Member {
-                    hp,
-                    max: hp,
-                    kind,
-                    clan: c as u8,
-                    healer: field.kinds[kind as usize].healer,
-                });
+                for _ in 0..m.count {
+                    members.push(Member {
+                        hp,
+                        max: hp,
+                        kind,
+                        clan: c as u8,
+                        healer: field.kinds[kind as usize].healer,
+                    });
+                }
             }
         }
         results.push(ClanResult {
             members: if entered.is_ok() {
-                made.len() as u32
+                clan::members(&made) as u32
             } else {
                 0
             },

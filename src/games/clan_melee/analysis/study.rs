@@ -399,7 +399,9 @@ mod tests {
         let mut out: Vec<Made> = Vec::new();
         let mut rng = match_stream_rng(1, Stream::Roster);
         clan.build(h, &mut rng, &mut out).unwrap();
-        out.iter().map(|m| (m.kind, m.hp)).collect()
+        out.iter()
+            .flat_map(|m| std::iter::repeat_n((m.kind, m.hp), m.count as usize))
+            .collect()
     }
 
     // CM-40: pieces of `piece` hp, then one of the remainder.

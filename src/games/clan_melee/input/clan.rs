@@ -166,11 +166,18 @@ pub struct Clan {
     roster_ops: Vec<Op>,
 }
 
-/// A member as a roster makes it: its kind (index into `Clan::kinds`) and requested hit points.
+/// `count` alike members in a row as a roster makes them: their kind (index into
+/// `Clan::kinds`) and requested hit points. A swarm of a million 1-hp members is one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Made {
     pub kind: u16,
     pub hp: i32,
+    pub count: u32,
+}
+
+/// Members in a roster's runs.
+pub fn members(runs: &[Made]) -> u64 {
+    runs.iter().map(|m| m.count as u64).sum()
 }
 
 impl Clan {
@@ -424,7 +431,10 @@ impl Clan {
         out: &mut Vec<Made>,
     ) -> Result<i64, String> {
         self.build(h, rng, out)?;
-        let total: i64 = out.iter().map(|m| m.hp.min(HP_CAP) as i64).sum();
+        let total: i64 = out
+            .iter()
+            .map(|m| m.hp.min(HP_CAP) as i64 * m.count as i64)
+            .sum();
         match self.clan_id {
             Some(id) if id as usize != position => Err(format!(
                 "its members carry clan ID {id} but it plays as clan {position}"
@@ -436,10 +446,12 @@ impl Clan {
         }
     }
 
-    /// The members this clan fields at budget `h` (CM-22), drawing kinds from `rng`; `Err` is the
-    /// reason the clan cannot field a roster (it is disqualified for that melee, CM-5).
+    /// The members this clan fields at budget `h` (CM-22), in order as runs of alike members,
+    /// drawing kinds from `rng`; `Err` is the reason the clan cannot field a roster (it is
+    /// disqualified for that melee, CM-5).
     pub fn build(&self, h: i32, rng: &mut impl Rng, out: &mut Vec<Made>) -> Result<(), String> {
         out.clear();
+        let mut members = 0usize;
         let Some(r) = self
             .rosters
             .iter()
@@ -457,21 +469,26 @@ impl Clan {
             e[Var::Rest as usize] = rest.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
             e
         };
-        let push = |out: &mut Vec<Made>, rest: &mut i64, kind: u16, hp: i32| {
-            if hp < 0 {
-                return Err(format!(
-                    "its roster makes a member with {hp} hit points at budget {h}"
-                ));
-            }
-            if out.len() >= limit {
-                return Err(format!(
-                    "its roster makes more than H + 1000 = {limit} members at budget {h}"
-                ));
-            }
-            out.push(Made { kind, hp });
-            *rest -= hp.min(HP_CAP) as i64;
-            Ok(())
-        };
+        let push =
+            |out: &mut Vec<Made>, members: &mut usize, rest: &mut i64, kind: u16, hp: i32| {
+                if hp < 0 {
+                    return Err(format!(
+                        "its roster makes a member with {hp} hit points at budget {h}"
+                    ));
+                }
+                if *members >= limit {
+                    return Err(format!(
+                        "its roster makes more than H + 1000 = {limit} members at budget {h}"
+                    ));
+                }
+                *members += 1;
+                match out.last_mut() {
+                    Some(m) if m.kind == kind && m.hp == hp => m.count += 1,
+                    _ => out.push(Made { kind, hp, count: 1 }),
+                }
+                *rest -= hp.min(HP_CAP) as i64;
+                Ok(())
+            };
         for step in &r.steps {
             match step {
                 Step::Count { who, count, hp } => {
@@ -480,18 +497,24 @@ impl Clan {
                     let hp = hp.run(ops, &e);
                     if let Who::One(k) = who
                         && hp >= 0
-                        && out.len() + (n.max(0) as usize) < limit
+                        && members + (n.max(0) as usize) < limit
                     {
                         // Equal members without draws (a swarm of a million 1-hp members):
-                        // pushed at once, as the loop below would push them one by one.
-                        let n = n.max(0) as usize;
-                        out.extend(std::iter::repeat_n(Made { kind: *k, hp }, n));
-                        rest -= n as i64 * hp.min(HP_CAP) as i64;
+                        // one run, as the loop below would push them one by one.
+                        if n > 0 {
+                            members += n as usize;
+                            out.push(Made {
+                                kind: *k,
+                                hp,
+                                count: n as u32,
+                            });
+                            rest -= n as i64 * hp.min(HP_CAP) as i64;
+                        }
                         continue;
                     }
                     for _ in 0..n.max(0) {
                         let k = pick(who, rng);
-                        push(out, &mut rest, k, hp)?;
+                        push(out, &mut members, &mut rest, k, hp)?;
                     }
                 }
                 Step::Pool { who, pool, piece } => {
@@ -508,11 +531,11 @@ impl Clan {
                     }
                     for _ in 0..p / s {
                         let k = pick(who, rng);
-                        push(out, &mut rest, k, s)?;
+                        push(out, &mut members, &mut rest, k, s)?;
                     }
                     if p % s > 0 {
                         let k = pick(who, rng);
-                        push(out, &mut rest, k, p % s)?;
+                        push(out, &mut members, &mut rest, k, p % s)?;
                     }
                 }
                 Step::Split {
@@ -532,10 +555,16 @@ impl Clan {
                             next = u;
                         }
                         if crate::rng::unit_f64(rng) < 0.5 {
-                            push(out, &mut rest, *warrior, next as i32)?;
+                            push(out, &mut members, &mut rest, *warrior, next as i32)?;
                             u -= next;
                         } else {
-                            push(out, &mut rest, *healer, (next as f64 / ratio) as i32)?;
+                            push(
+                                out,
+                                &mut members,
+                                &mut rest,
+                                *healer,
+                                (next as f64 / ratio) as i32,
+                            )?;
                             u = (u as f64 - next as f64 / ratio) as i64;
                         }
                     }

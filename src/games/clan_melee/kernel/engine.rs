@@ -3,7 +3,7 @@
 //! survivors in place, allocating nothing.
 //! `reference.rs` is the plain model it is tested against, draw for draw.
 
-use crate::games::clan_melee::input::clan::{HP_CAP, Made};
+use crate::games::clan_melee::input::clan::{self, HP_CAP, Made};
 use crate::games::clan_melee::kernel::classes::Classes;
 use crate::games::clan_melee::kernel::pairs::Pairs;
 use crate::games::clan_melee::rules::{self, Coins, Mode};
@@ -17,6 +17,9 @@ pub struct Settings {
     pub mode: Mode,
     /// Turns after which an unfinished melee stops, reported as `TurnCap` (CM-12).
     pub max_turns: u32,
+    /// Which engine plays the turns (CM-14): classes while they pay (the default), or member
+    /// by member (the reference, draw for draw with `reference.rs`).
+    pub engine: By,
 }
 
 impl Default for Settings {
@@ -24,6 +27,7 @@ impl Default for Settings {
         Settings {
             mode: Mode::Sane,
             max_turns: DEFAULT_MAX_TURNS,
+            engine: By::Classes,
         }
     }
 }
@@ -45,7 +49,7 @@ pub fn melee_bytes(field: &Field, h: i32) -> u64 {
         .iter()
         .map(|c| {
             let _ = c.build(h, &mut rng, &mut made);
-            made.len() as u64
+            clan::members(&made)
         })
         .sum();
     members.saturating_mul(BYTES_PER_MEMBER)
@@ -138,6 +142,8 @@ impl TurnHook for NoTurnHook {
 pub struct Melee {
     pub p: Participants,
     made: Vec<Made>,
+    /// Every clan's roster as runs of alike members, field kinds (what `setup` lays out).
+    runs: Vec<Made>,
     survivors: Vec<u32>,
     totals: Vec<i32>,
     lasted: Vec<u32>,
@@ -160,7 +166,37 @@ impl Melee {
     /// Builds every clan's roster at budget `h` (CM-5, CM-22) into the participant list, in clan
     /// order, each clan's members in its builder's order.
     pub fn setup(&mut self, field: &Field, h: i32, rng: &mut MatchRng) -> Vec<ClanResult> {
+        let out = self.rosters(field, h, rng);
+        self.lay_out(field);
+        out
+    }
+
+    /// The rosters' runs as participant rows, in order, and the grouping scratch sized so that
+    /// turns allocate nothing.
+    fn lay_out(&mut self, field: &Field) {
         self.p.clear();
+        for m in &self.runs {
+            let (k, hp) = (m.count as usize, m.hp.min(HP_CAP));
+            self.p.hp.extend(std::iter::repeat_n(hp, k));
+            self.p.max.extend(std::iter::repeat_n(hp, k));
+            self.p.kind.extend(std::iter::repeat_n(m.kind, k));
+        }
+        self.reserve(field);
+    }
+
+    /// The grouping scratch sized for the participants, so that turns allocate nothing.
+    fn reserve(&mut self, field: &Field) {
+        if field.kinds.len() <= BUCKET_KINDS_MAX {
+            let pairs = self.p.len().min(BUCKET_PARTICIPANTS_MAX) / 2;
+            self.keys.reserve(pairs);
+            self.order.reserve(pairs);
+            self.ends.reserve(field.kinds.len().pow(2) + 1);
+        }
+    }
+
+    /// Every clan's roster at budget `h` as runs (`runs`, field kinds), and the clans as fielded.
+    fn rosters(&mut self, field: &Field, h: i32, rng: &mut MatchRng) -> Vec<ClanResult> {
+        self.runs.clear();
         let mut out = Vec::with_capacity(field.clans.len());
         for (c, clan) in field.clans.iter().enumerate() {
             let mut r = ClanResult {
@@ -175,22 +211,15 @@ impl Melee {
                 Err(e) => r.disqualified = Some(e),
                 Ok(total) => {
                     let base = field.kind_base[c];
-                    let hp = self.made.iter().map(|m| m.hp.min(HP_CAP));
-                    self.p.hp.extend(hp.clone());
-                    self.p.max.extend(hp);
-                    self.p.kind.extend(self.made.iter().map(|m| base + m.kind));
-                    r.members = self.made.len() as u32;
+                    self.runs.extend(self.made.iter().map(|m| Made {
+                        kind: base + m.kind,
+                        ..*m
+                    }));
+                    r.members = clan::members(&self.made) as u32;
                     r.hp = total;
                 }
             }
             out.push(r);
-        }
-        // The grouping scratch, sized now so that turns allocate nothing.
-        if field.kinds.len() <= BUCKET_KINDS_MAX {
-            let pairs = self.p.len().min(BUCKET_PARTICIPANTS_MAX) / 2;
-            self.keys.reserve(pairs);
-            self.order.reserve(pairs);
-            self.ends.reserve(field.kinds.len().pow(2) + 1);
         }
         out
     }
@@ -346,7 +375,8 @@ impl Melee {
         })
     }
 
-    /// Plays one melee at budget `h` from the melee's `seed` (CM-13 lists the draws).
+    /// Plays one melee at budget `h` from the melee's `seed` (CM-13 lists the draws) by the
+    /// settings' engine.
     pub fn play(&mut self, field: &Field, h: i32, settings: &Settings, seed: u64) -> Outcome {
         self.play_observed(field, h, settings, seed, &mut NoTurnHook)
     }
@@ -360,7 +390,7 @@ impl Melee {
         seed: u64,
         hook: &mut H,
     ) -> Outcome {
-        self.play_by(field, h, settings, seed, hook, By::Members)
+        self.play_by(field, h, settings, seed, hook, settings.engine)
     }
 
     /// Whether a turn over `classes` classes of `members` members is cheaper than member by
@@ -383,18 +413,23 @@ impl Melee {
     ) -> Outcome {
         let mut roster_rng = match_stream_rng(seed, Stream::Roster);
         let mut rng = match_stream_rng(seed, Stream::Battle);
-        let mut clans = self.setup(field, h, &mut roster_rng);
+        let mut clans = self.rosters(field, h, &mut roster_rng);
         if H::ENABLED {
             hook.fielded(&clans);
         }
-        let participants = self.p.len() as u32;
+        let participants = clan::members(&self.runs) as u32;
         let pays = |classes: usize, members: u64| {
             by == By::OnlyClasses || Self::classes_pay(classes, members)
         };
         let mut by_class = by != By::Members && {
-            self.classes.load(&self.p);
-            pays(self.classes.len(), self.p.len() as u64)
+            self.classes.load(&self.runs);
+            pays(self.classes.len(), participants as u64)
         };
+        if !by_class {
+            // Laid out in roster order, as `setup` does: where classes never pay, a melee plays
+            // exactly as by members.
+            self.lay_out(field);
+        }
         // CM-8: "clans in play" starts at the field's size, so at least one turn runs.
         let mut in_play = field.clans.len();
         let (mut turns, mut interactions) = (0u32, 0u64);
@@ -415,6 +450,7 @@ impl Melee {
                     .census(field, &mut self.survivors, &mut self.totals);
                 if !pays(self.classes.len(), self.classes.members()) {
                     self.classes.expand(&mut self.p);
+                    self.reserve(field);
                     by_class = false;
                 }
             } else {
@@ -480,6 +516,27 @@ pub enum By {
     /// Classes to the end, however many (what the tests hold to the per-member distribution
     /// at small budgets).
     OnlyClasses,
+}
+
+impl By {
+    pub fn name(self) -> &'static str {
+        match self {
+            By::Members => "members",
+            By::Classes => "classes",
+            By::OnlyClasses => "only-classes",
+        }
+    }
+
+    /// `--engine`: classes or members.
+    pub fn parse(s: &str) -> Result<By, String> {
+        match s {
+            "classes" => Ok(By::Classes),
+            "members" => Ok(By::Members),
+            _ => Err(format!(
+                "--engine `{s}`: write classes (the default) or members (the reference engine)"
+            )),
+        }
+    }
 }
 
 /// How pairs are ordered for resolving (any order gives the same turn).
