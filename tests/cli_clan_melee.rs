@@ -75,6 +75,42 @@ fn the_same_seed_gives_the_same_bytes_on_one_thread_and_on_two() {
     }
 }
 
+// CM-14: `--engine members` plays member by member; where classes never pay (100 .. 10,000 hp
+// with the classic clans) both engines write the very same melees.
+#[test]
+fn both_engines_write_the_same_melees_where_classes_never_pay() {
+    let (a, b) = (tmp("engine-classes"), tmp("engine-members"));
+    assert!(run(&a, "sane", "2").status.success());
+    let o = skirmish(&[
+        "tournament",
+        "clan-melee",
+        "--engine",
+        "members",
+        "--budgets",
+        "100,1000,10000",
+        "--melees",
+        "6",
+        "--chunk-size",
+        "4",
+        "--quiet",
+        "--out",
+        b.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for t in ["melees", "clans"] {
+        for part in 0..5 {
+            let f = format!("part-{part:05}.parquet");
+            assert_eq!(
+                fs::read(a.join(t).join(&f)).unwrap(),
+                fs::read(b.join(t).join(&f)).unwrap(),
+                "{t}/{f}"
+            );
+        }
+    }
+    let manifest = fs::read_to_string(b.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"engine\": \"members\""), "{manifest}");
+}
+
 #[test]
 fn bad_flags_and_a_malformed_clan_exit_2_and_write_nothing() {
     let out = tmp("bad");
@@ -92,6 +128,10 @@ fn bad_flags_and_a_malformed_clan_exit_2_and_write_nothing() {
             "`ten` is not a budget",
         ),
         (vec!["--melees".into(), "0".into()], "at least 1 melee"),
+        (
+            vec!["--engine".into(), "fast".into()],
+            "write classes (the default) or members",
+        ),
         (
             vec![
                 "--clans".into(),
