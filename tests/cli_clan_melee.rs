@@ -14,8 +14,8 @@ fn tmp(name: &str) -> PathBuf {
     common::tmp("clan-melee", name)
 }
 
-fn run(out: &Path, mode: &str, threads: &str) -> Output {
-    skirmish(&[
+fn run(out: &Path, mode: &str, threads: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
         "tournament",
         "clan-melee",
         "--mode",
@@ -31,14 +31,30 @@ fn run(out: &Path, mode: &str, threads: &str) -> Output {
         "--quiet",
         "--out",
         out.to_str().unwrap(),
-    ])
+    ];
+    args.extend_from_slice(extra);
+    skirmish(&args)
+}
+
+/// Both runs wrote the same bytes in every part of both tables.
+fn same_parts(a: &Path, b: &Path) {
+    for t in ["melees", "clans"] {
+        for part in 0..5 {
+            let f = format!("part-{part:05}.parquet");
+            assert_eq!(
+                fs::read(a.join(t).join(&f)).unwrap(),
+                fs::read(b.join(t).join(&f)).unwrap(),
+                "{t}/{f}"
+            );
+        }
+    }
 }
 
 #[test]
 fn both_modes_print_the_win_table_and_write_melees_and_clans() {
     for mode in ["sane", "reference"] {
         let out = tmp(mode);
-        let o = run(&out, mode, "2");
+        let o = run(&out, mode, "2", &[]);
         let s = String::from_utf8_lossy(&o.stdout);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         for want in [
@@ -61,18 +77,9 @@ fn both_modes_print_the_win_table_and_write_melees_and_clans() {
 #[test]
 fn the_same_seed_gives_the_same_bytes_on_one_thread_and_on_two() {
     let (a, b) = (tmp("t1"), tmp("t2"));
-    assert!(run(&a, "reference", "1").status.success());
-    assert!(run(&b, "reference", "2").status.success());
-    for t in ["melees", "clans"] {
-        for part in 0..5 {
-            let f = format!("part-{part:05}.parquet");
-            assert_eq!(
-                fs::read(a.join(t).join(&f)).unwrap(),
-                fs::read(b.join(t).join(&f)).unwrap(),
-                "{t}/{f}"
-            );
-        }
-    }
+    assert!(run(&a, "reference", "1", &[]).status.success());
+    assert!(run(&b, "reference", "2", &[]).status.success());
+    same_parts(&a, &b);
 }
 
 // CM-14: `--engine members` plays member by member; where classes never pay (100 .. 10,000 hp
@@ -80,33 +87,10 @@ fn the_same_seed_gives_the_same_bytes_on_one_thread_and_on_two() {
 #[test]
 fn both_engines_write_the_same_melees_where_classes_never_pay() {
     let (a, b) = (tmp("engine-classes"), tmp("engine-members"));
-    assert!(run(&a, "sane", "2").status.success());
-    let o = skirmish(&[
-        "tournament",
-        "clan-melee",
-        "--engine",
-        "members",
-        "--budgets",
-        "100,1000,10000",
-        "--melees",
-        "6",
-        "--chunk-size",
-        "4",
-        "--quiet",
-        "--out",
-        b.to_str().unwrap(),
-    ]);
+    assert!(run(&a, "sane", "2", &[]).status.success());
+    let o = run(&b, "sane", "2", &["--engine", "members"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    for t in ["melees", "clans"] {
-        for part in 0..5 {
-            let f = format!("part-{part:05}.parquet");
-            assert_eq!(
-                fs::read(a.join(t).join(&f)).unwrap(),
-                fs::read(b.join(t).join(&f)).unwrap(),
-                "{t}/{f}"
-            );
-        }
-    }
+    same_parts(&a, &b);
     let manifest = fs::read_to_string(b.join("manifest.json")).unwrap();
     assert!(manifest.contains("\"engine\": \"members\""), "{manifest}");
 }
