@@ -2,7 +2,7 @@
 //! `experiments/clan-melee/`: rosters pinned at the budgets the description lists, and each
 //! clan's decisions in a few situations (CM-20 .. CM-25).
 
-use skirmish::games::clan_melee::input::clan::{Clan, Made};
+use skirmish::games::clan_melee::input::clan::{Clan, Made, each_member};
 use skirmish::games::clan_melee::input::clans;
 use skirmish::games::clan_melee::rules::Mode;
 use skirmish::games::clan_melee::state::Field;
@@ -17,13 +17,8 @@ fn roster(c: &Clan, h: i32, seed: u64) -> Vec<(String, i32)> {
     let mut out: Vec<Made> = Vec::new();
     c.build(h, &mut stream_rng(seed, 0, Stream::Roster), &mut out)
         .unwrap();
-    out.iter()
-        .flat_map(|m| {
-            std::iter::repeat_n(
-                (c.kinds[m.kind as usize].name.clone(), m.hp),
-                m.count as usize,
-            )
-        })
+    each_member(&out)
+        .map(|(k, hp)| (c.kinds[k as usize].name.clone(), hp))
         .collect()
 }
 

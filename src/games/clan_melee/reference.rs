@@ -27,18 +27,16 @@ pub fn setup(field: &Field, h: i32, rng: &mut MatchRng) -> (Vec<Member>, Vec<Cla
         let mut made = Vec::new();
         let entered = clan.enter(c, h, rng, &mut made);
         if entered.is_ok() {
-            for m in &made {
-                let kind = field.kind_base[c] + m.kind;
-                let hp = m.hp.min(HP_CAP);
-                for _ in 0..m.count {
-                    members.push(Member {
-                        hp,
-                        max: hp,
-                        kind,
-                        clan: c as u8,
-                        healer: field.kinds[kind as usize].healer,
-                    });
-                }
+            for (kind, hp) in clan::each_member(&made) {
+                let kind = field.kind_base[c] + kind;
+                let hp = hp.min(HP_CAP);
+                members.push(Member {
+                    hp,
+                    max: hp,
+                    kind,
+                    clan: c as u8,
+                    healer: field.kinds[kind as usize].healer,
+                });
             }
         }
         results.push(ClanResult {

@@ -399,9 +399,7 @@ mod tests {
         let mut out: Vec<Made> = Vec::new();
         let mut rng = match_stream_rng(1, Stream::Roster);
         clan.build(h, &mut rng, &mut out).unwrap();
-        out.iter()
-            .flat_map(|m| std::iter::repeat_n((m.kind, m.hp), m.count as usize))
-            .collect()
+        crate::games::clan_melee::input::clan::each_member(&out).collect()
     }
 
     // CM-40: pieces of `piece` hp, then one of the remainder.

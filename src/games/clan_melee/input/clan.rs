@@ -180,6 +180,12 @@ pub fn members(runs: &[Made]) -> u64 {
     runs.iter().map(|m| m.count as u64).sum()
 }
 
+/// Each member of a roster's runs in order, as (kind, requested hit points).
+pub fn each_member(runs: &[Made]) -> impl Iterator<Item = (u16, i32)> + '_ {
+    runs.iter()
+        .flat_map(|m| std::iter::repeat_n((m.kind, m.hp), m.count as usize))
+}
+
 impl Clan {
     /// Compiles a clan file's text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<Clan, FileError> {

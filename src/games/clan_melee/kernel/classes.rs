@@ -43,7 +43,7 @@ pub struct Classes {
 }
 
 /// Draws how many of `sample` taken without replacement from `total` are among `marked`.
-pub fn hypergeometric(rng: &mut impl Rng, total: u64, marked: u64, sample: u64) -> u64 {
+fn hypergeometric(rng: &mut impl Rng, total: u64, marked: u64, sample: u64) -> u64 {
     if sample == 0 || marked == 0 {
         return 0;
     }
