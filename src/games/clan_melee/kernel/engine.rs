@@ -5,7 +5,7 @@
 
 use crate::games::clan_melee::input::clan::{self, HP_CAP, Made};
 use crate::games::clan_melee::kernel::classes::Classes;
-use crate::games::clan_melee::kernel::pairs::Pairs;
+use crate::games::clan_melee::kernel::pairs::{AtSlot, Folded, Pairs, Rule};
 use crate::games::clan_melee::rules::{self, Coins, Mode};
 use crate::games::clan_melee::state::{Field, PairColumns, Participants};
 use crate::rng::{MatchRng, Stream, match_stream_rng};
@@ -342,10 +342,25 @@ impl Melee {
             let g = (self.keys[self.order[i] as usize] >> 3) as usize;
             let end = self.ends[g] as usize;
             let meet = Meeting::new(field, (g / kinds) as u16, (g % kinds) as u16);
-            for &q in &self.order[i..end] {
-                let q = q as usize;
-                let coins = Coins(self.keys[q] & 7);
-                meet.resolve(field, mode, &mut hp[q], &mut max[q], coins);
+            let group = (&self.order[i..end], &self.keys[..], &mut *hp, &mut *max);
+            // Both rules are read once for the group, not once a pair: one loop per pair of
+            // rule shapes.
+            let pairs = &field.pairs;
+            macro_rules! with_b {
+                ($ra:expr) => {
+                    match pairs.rule(meet.slot_b) {
+                        Folded::Fixed(rb) => resolve_group(mode, meet, $ra, rb, group),
+                        Folded::Guarded(rb) => resolve_group(mode, meet, $ra, rb, group),
+                        Folded::Compiled(rb) => resolve_group(mode, meet, $ra, rb, group),
+                        Folded::AtSlot(rb) => resolve_group(mode, meet, $ra, rb, group),
+                    }
+                };
+            }
+            match pairs.rule(meet.slot_a) {
+                Folded::Fixed(ra) => with_b!(ra),
+                Folded::Guarded(ra) => with_b!(ra),
+                Folded::Compiled(ra) => with_b!(ra),
+                Folded::AtSlot(ra) => with_b!(ra),
             }
             i = end;
         }
@@ -564,6 +579,23 @@ pub fn roles(key: u64, q: usize) -> (usize, usize) {
     (2 * q + f, 2 * q + (f ^ 1))
 }
 
+/// One kind-pair group's pairs (`order` into the pair columns, coins in `keys`' low bits), p1's
+/// and p2's rules as given.
+#[inline(always)]
+fn resolve_group(
+    mode: Mode,
+    meet: Meeting,
+    ra: impl Rule,
+    rb: impl Rule,
+    (order, keys, hp, max): (&[u32], &[u32], &mut [[i32; 2]], &mut [[i32; 2]]),
+) {
+    for &q in order {
+        let q = q as usize;
+        let coins = Coins(keys[q] & 7);
+        meet.resolve_by(mode, &ra, &rb, &mut hp[q], &mut max[q], coins);
+    }
+}
+
 /// What the two kinds of a pair fix about their interaction: where each one's folded rule
 /// against the other lives, and whether each heals.
 #[derive(Clone, Copy, Debug)]
@@ -598,11 +630,29 @@ impl Meeting {
         max: &mut [i32; 2],
         coins: Coins,
     ) {
+        let (ra, rb) = (
+            AtSlot(&field.pairs, self.slot_a),
+            AtSlot(&field.pairs, self.slot_b),
+        );
+        self.resolve_by(mode, &ra, &rb, hp, max, coins);
+    }
+
+    /// [`Meeting::resolve`] with p1's and p2's rules as given.
+    #[inline(always)]
+    fn resolve_by(
+        self,
+        mode: Mode,
+        ra: &impl Rule,
+        rb: &impl Rule,
+        hp: &mut [i32; 2],
+        max: &mut [i32; 2],
+        coins: Coins,
+    ) {
         let (a, b) = (coins.p1_offset(), coins.p1_offset() ^ 1);
         let (mut ha, mut ma, mut hb, mut mb) = (hp[a], max[a], hp[b], max[b]);
         // CM-7: p1 decides seeing p2 untouched; p2 sees p1 after p1 paid and decayed.
-        let ap1 = decide(field, mode, self.slot_a, &mut ha, &mut ma, &mut hb, mb);
-        let ap2 = decide(field, mode, self.slot_b, &mut hb, &mut mb, &mut ha, ma);
+        let ap1 = decide(mode, ra, &mut ha, &mut ma, &mut hb, mb);
+        let ap2 = decide(mode, rb, &mut hb, &mut mb, &mut ha, ma);
         // CM-8: p1 acts on p2, then p2 on p1, with the pair's run-away coins (CM-13).
         hb = act(self.heal_a, ap1, hb, mb, ap2, coins.p1_lands());
         ha = act(self.heal_b, ap2, ha, ma, ap1, coins.p2_lands());
@@ -614,19 +664,18 @@ impl Meeting {
 }
 
 /// CM-1, CM-2, CM-24: a member's action points for this interaction: its rule facing this
-/// partner (`slot`, see [`Pairs::slot`]; a side effect, if any, lands on the partner now), the
+/// partner (`rule`; a side effect, if any, lands on the partner now), the
 /// cap, the mode's floor, self-damage, then decay.
 #[inline(always)]
 fn decide(
-    field: &Field,
     mode: Mode,
-    slot: usize,
+    rule: &impl Rule,
     hp: &mut i32,
     max: &mut i32,
     ohp: &mut i32,
     omax: i32,
 ) -> i32 {
-    let (raw, hit) = field.pairs.decide(mode, slot, (*hp, *max), (*ohp, omax));
+    let (raw, hit) = rule.decide(mode, (*hp, *max), (*ohp, omax));
     if let Some(d) = hit {
         *ohp = rules::damage(*ohp, d);
     }

@@ -328,6 +328,70 @@ fn compile_rule(cases: &[Kept]) -> Fun {
     }
 }
 
+/// A member's folded rule facing one kind of partner, as the engine runs it: monomorphic, so
+/// a run of pairs of one kind pair decides without matching the rule's shape each time.
+pub trait Rule {
+    /// The rule's action points and the damage its case deals the partner first, if any
+    /// (the same answer as [`Pairs::decide`]).
+    fn decide(&self, mode: Mode, me: (i32, i32), other: (i32, i32)) -> (i32, Option<i32>);
+}
+
+/// The shapes of [`Rule`] a slot can have.
+pub enum Folded<'a> {
+    Fixed(Fixed),
+    Guarded(Guarded),
+    Compiled(Compiled<'a>),
+    AtSlot(AtSlot<'a>),
+}
+
+/// A rule that folded to one answer.
+pub struct Fixed(i32);
+
+impl Rule for Fixed {
+    #[inline(always)]
+    fn decide(&self, _: Mode, _: (i32, i32), _: (i32, i32)) -> (i32, Option<i32>) {
+        (self.0, None)
+    }
+}
+
+/// [`Entry::Guard`]'s test between two constants.
+pub struct Guarded {
+    var: u8,
+    lo: i32,
+    span: u32,
+    then: i32,
+    other: i32,
+}
+
+impl Rule for Guarded {
+    #[inline(always)]
+    fn decide(&self, _: Mode, me: (i32, i32), other: (i32, i32)) -> (i32, Option<i32>) {
+        let x = [me.0, me.1, other.0, other.1][self.var as usize & 3];
+        let holds = x.wrapping_sub(self.lo) as u32 <= self.span;
+        (if holds { self.then } else { self.other }, None)
+    }
+}
+
+/// A rule without side effects compiled whole to one closure.
+pub struct Compiled<'a>(&'a Fun);
+
+impl Rule for Compiled<'_> {
+    #[inline(always)]
+    fn decide(&self, _: Mode, me: (i32, i32), other: (i32, i32)) -> (i32, Option<i32>) {
+        ((self.0)(&[me.0, me.1, other.0, other.1]), None)
+    }
+}
+
+/// Any slot's rule, matched at each decision (the pair-order path, and rules with side effects).
+pub struct AtSlot<'a>(pub &'a Pairs, pub usize);
+
+impl Rule for AtSlot<'_> {
+    #[inline(always)]
+    fn decide(&self, mode: Mode, me: (i32, i32), other: (i32, i32)) -> (i32, Option<i32>) {
+        self.0.decide(mode, self.1, me, other)
+    }
+}
+
 /// Every kind's rule folded for each partner class, indexed by [`Pairs::slot`].
 #[derive(Clone)]
 pub struct Pairs {
@@ -432,16 +496,39 @@ impl Pairs {
                 span,
                 then,
                 other: otherwise,
-            } => {
-                let x = [me.0, me.1, other.0, other.1][var as usize & 3];
-                let holds = x.wrapping_sub(lo) as u32 <= span;
-                (if holds { then } else { otherwise }, None)
+            } => Guarded {
+                var,
+                lo,
+                span,
+                then,
+                other: otherwise,
             }
-            Entry::Rule(i) => (
-                self.rules[i as usize](&[me.0, me.1, other.0, other.1]),
-                None,
-            ),
+            .decide(mode, me, other),
+            Entry::Rule(i) => Compiled(&self.rules[i as usize]).decide(mode, me, other),
             Entry::Cases { start, len } => self.decide_cases(mode, start, len, me, other),
+        }
+    }
+
+    /// `slot`'s rule, read once for a run of decisions against one kind of partner.
+    #[inline(always)]
+    pub fn rule(&self, slot: usize) -> Folded<'_> {
+        match self.entries[slot] {
+            Entry::Const(ap) => Folded::Fixed(Fixed(ap)),
+            Entry::Guard {
+                var,
+                lo,
+                span,
+                then,
+                other,
+            } => Folded::Guarded(Guarded {
+                var,
+                lo,
+                span,
+                then,
+                other,
+            }),
+            Entry::Rule(i) => Folded::Compiled(Compiled(&self.rules[i as usize])),
+            Entry::Cases { .. } => Folded::AtSlot(AtSlot(self, slot)),
         }
     }
 
@@ -619,6 +706,16 @@ mod tests {
                                 (want, None),
                                 "rule {k} at {v:?}, same {same}, healer {healer}"
                             );
+                            // The engine's grouped path reads the rule once as its shape.
+                            let (me, other) = ((v[0], v[1]), (v[2], v[3]));
+                            let m = Mode::Reference;
+                            let shaped = match pairs.rule(slot) {
+                                Folded::Fixed(r) => r.decide(m, me, other),
+                                Folded::Guarded(r) => r.decide(m, me, other),
+                                Folded::Compiled(r) => r.decide(m, me, other),
+                                Folded::AtSlot(r) => r.decide(m, me, other),
+                            };
+                            assert_eq!(shaped, got, "rule {k} read as its shape at {v:?}");
                         }
                     }
                 }
