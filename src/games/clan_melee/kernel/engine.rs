@@ -342,7 +342,12 @@ impl Melee {
             let g = (self.keys[self.order[i] as usize] >> 3) as usize;
             let end = self.ends[g] as usize;
             let meet = Meeting::new(field, (g / kinds) as u16, (g % kinds) as u16);
-            let group = (&self.order[i..end], &self.keys[..], &mut *hp, &mut *max);
+            let group = Group {
+                order: &self.order[i..end],
+                keys: &self.keys,
+                hp: &mut *hp,
+                max: &mut *max,
+            };
             // Both rules are read once for the group, not once a pair: one loop per pair of
             // rule shapes.
             let pairs = &field.pairs;
@@ -579,16 +584,24 @@ pub fn roles(key: u64, q: usize) -> (usize, usize) {
     (2 * q + f, 2 * q + (f ^ 1))
 }
 
-/// One kind-pair group's pairs (`order` into the pair columns, coins in `keys`' low bits), p1's
-/// and p2's rules as given.
+/// One kind-pair group's pairs: their places in the pair columns, and the turn's keys (each
+/// pair's coins in the low bits).
+struct Group<'a> {
+    order: &'a [u32],
+    keys: &'a [u32],
+    hp: &'a mut [[i32; 2]],
+    max: &'a mut [[i32; 2]],
+}
+
+/// Resolves a [`Group`], p1's and p2's rules as given.
 #[inline(always)]
-fn resolve_group(
-    mode: Mode,
-    meet: Meeting,
-    ra: impl Rule,
-    rb: impl Rule,
-    (order, keys, hp, max): (&[u32], &[u32], &mut [[i32; 2]], &mut [[i32; 2]]),
-) {
+fn resolve_group(mode: Mode, meet: Meeting, ra: impl Rule, rb: impl Rule, g: Group) {
+    let Group {
+        order,
+        keys,
+        hp,
+        max,
+    } = g;
     for &q in order {
         let q = q as usize;
         let coins = Coins(keys[q] & 7);
