@@ -211,16 +211,10 @@ type Kept = (Option<Tree>, Tree, Option<Tree>);
 enum Entry {
     /// The rule's answer whatever the hit points.
     Const(i32),
-    /// `then` when variable `var` lies in [lo, lo + span], else `other`: a comparison of one
-    /// variable with a constant choosing between two constants (a coward: `other.hp < 10` ->
-    /// 10, else 0), the commonest rule left after folding, answered without a call.
-    Guard {
-        var: u8,
-        lo: i32,
-        span: u32,
-        then: i32,
-        other: i32,
-    },
+    /// A comparison of one variable with a constant choosing between two constants (a coward:
+    /// `other.hp < 10` -> 10, else 0), the commonest rule left after folding, answered without
+    /// a call.
+    Guard(Guarded),
     /// A rule without side effects, compiled whole to one closure, `rules[i]`.
     Rule(u32),
     /// A rule with a side effect: its cases, a range of `cases`.
@@ -283,13 +277,13 @@ fn guard(cases: &[Kept]) -> Option<Entry> {
         Op::Ne => (k, k, other, then),
         _ => return None,
     };
-    Some(Entry::Guard {
+    Some(Entry::Guard(Guarded {
         var: slot(var) as u8,
         lo,
         span: hi.wrapping_sub(lo) as u32,
         then,
         other,
-    })
+    }))
 }
 
 /// Compiles a side-effect-free rule (its folded cases, the last one without a test) to one
@@ -354,7 +348,8 @@ impl Rule for Fixed {
     }
 }
 
-/// [`Entry::Guard`]'s test between two constants.
+/// `then` when variable `var` lies in [lo, lo + span], else `other`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Guarded {
     var: u8,
     lo: i32,
@@ -490,20 +485,7 @@ impl Pairs {
     ) -> (i32, Option<i32>) {
         match self.entries[slot] {
             Entry::Const(ap) => (ap, None),
-            Entry::Guard {
-                var,
-                lo,
-                span,
-                then,
-                other: otherwise,
-            } => Guarded {
-                var,
-                lo,
-                span,
-                then,
-                other: otherwise,
-            }
-            .decide(mode, me, other),
+            Entry::Guard(g) => g.decide(mode, me, other),
             Entry::Rule(i) => Compiled(&self.rules[i as usize]).decide(mode, me, other),
             Entry::Cases { start, len } => self.decide_cases(mode, start, len, me, other),
         }
@@ -514,19 +496,7 @@ impl Pairs {
     pub fn rule(&self, slot: usize) -> Folded<'_> {
         match self.entries[slot] {
             Entry::Const(ap) => Folded::Fixed(Fixed(ap)),
-            Entry::Guard {
-                var,
-                lo,
-                span,
-                then,
-                other,
-            } => Folded::Guarded(Guarded {
-                var,
-                lo,
-                span,
-                then,
-                other,
-            }),
+            Entry::Guard(g) => Folded::Guarded(g),
             Entry::Rule(i) => Folded::Compiled(Compiled(&self.rules[i as usize])),
             Entry::Cases { .. } => Folded::AtSlot(AtSlot(self, slot)),
         }
@@ -677,7 +647,7 @@ mod tests {
             pairs
                 .entries
                 .iter()
-                .filter(|e| matches!(e, Entry::Guard { .. }))
+                .filter(|e| matches!(e, Entry::Guard(_)))
                 .count()
                 == 16,
             "the guard shapes above become guards: {:?}",
