@@ -628,32 +628,29 @@ impl Battle {
                         continue;
                     }
                     act[c] = self.set[c].get(round);
-                    match act[c] {
-                        Action::Support => {
-                            let (v, dice) = if H::ON {
-                                let mut rolls = Rolls::default();
-                                let v = self.support_amount(c, r, key, g, &mut rolls);
-                                self.rolls = rolls;
-                                v
-                            } else {
-                                self.support_amount(c, r, key, g, &mut ())
-                            };
-                            o.dice += dice;
-                            let p = partner(c);
-                            if self.alive[p] {
-                                self.support[p] += v;
-                            }
-                            if H::ON {
-                                hook.support(c, p, v, &self.rolls);
-                            }
+                    // An evasion is a store, not a branch: the second pass below is the
+                    // round's one branch on what each champion does.
+                    self.evading[c] = matches!(act[c], Action::Evade);
+                    if H::ON && self.evading[c] {
+                        hook.evade(c);
+                    }
+                    if matches!(act[c], Action::Support) {
+                        let (v, dice) = if H::ON {
+                            let mut rolls = Rolls::default();
+                            let v = self.support_amount(c, r, key, g, &mut rolls);
+                            self.rolls = rolls;
+                            v
+                        } else {
+                            self.support_amount(c, r, key, g, &mut ())
+                        };
+                        o.dice += dice;
+                        let p = partner(c);
+                        if self.alive[p] {
+                            self.support[p] += v;
                         }
-                        Action::Evade => {
-                            self.evading[c] = true;
-                            if H::ON {
-                                hook.evade(c);
-                            }
+                        if H::ON {
+                            hook.support(c, p, v, &self.rolls);
                         }
-                        _ => {}
                     }
                 }
                 for c in 0..4 {
