@@ -160,7 +160,7 @@ impl Items<'_> {
     ) -> i64 {
         let mut sum = 0;
         if R::PURE && !L::KEEPS {
-            for k in 0..self.width {
+            let mut one = |k: usize| {
                 let it = &self.list[k];
                 let keep = (k < self.n) & (it.kind & self.kinds != 0);
                 let v = roll(it.dice, src, g, c, ITEM + it.slot as u64, log) * keep as i64;
@@ -169,7 +169,16 @@ impl Items<'_> {
                     v,
                     it.dice.n as u32 * keep as u32,
                 );
-                sum += f(it) * v;
+                f(it) * v
+            };
+            if self.width == 2 {
+                // The seed's two slots as a constant: the loop unrolls and its state stays
+                // in registers.
+                sum = one(0) + one(1);
+            } else {
+                for k in 0..self.width {
+                    sum += one(k);
+                }
             }
         } else {
             for it in &self.list[..self.n] {
