@@ -637,8 +637,9 @@ impl Battle {
                         continue;
                     }
                     act[c] = self.set[c].get(round);
-                    // An evasion is a store, not a branch: the second pass below is the
-                    // round's one branch on what each champion does.
+                    // An evasion is a store, not a branch, and only a Support branches here:
+                    // the second pass below is the round's one many-way branch on what each
+                    // champion does.
                     self.evading[c] = matches!(act[c], Action::Evade);
                     if H::ON && self.evading[c] {
                         hook.evade(c);
