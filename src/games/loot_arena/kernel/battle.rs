@@ -347,6 +347,26 @@ pub fn strengths(r: &Rules, class: &[Class; 4], present: &[bool; 4]) -> [[bool; 
     strong
 }
 
+/// An action's value, its dice logged into `self.rolls` when the hook is on and kept nowhere
+/// when it is off (`()`: no log is built). A macro, not a function: the expression is
+/// instantiated for each log type.
+macro_rules! narrated {
+    ($battle:ident, $hook:ty, $log:ident => $e:expr) => {
+        if <$hook as Hook>::ON {
+            let mut rolls = Rolls::default();
+            let v = {
+                let $log = &mut rolls;
+                $e
+            };
+            $battle.rolls = rolls;
+            v
+        } else {
+            let $log = &mut ();
+            $e
+        }
+    };
+}
+
 /// The kernel: the fielded champions' columns and the round's scratch.
 pub struct Battle {
     class: [Class; 4],
@@ -645,14 +665,8 @@ impl Battle {
                         hook.evade(c);
                     }
                     if matches!(act[c], Action::Support) {
-                        let (v, dice) = if H::ON {
-                            let mut rolls = Rolls::default();
-                            let v = self.support_amount(c, r, key, g, &mut rolls);
-                            self.rolls = rolls;
-                            v
-                        } else {
-                            self.support_amount(c, r, key, g, &mut ())
-                        };
+                        let (v, dice) =
+                            narrated!(self, H, log => self.support_amount(c, r, key, g, log));
                         o.dice += dice;
                         let p = partner(c);
                         if self.alive[p] {
@@ -679,14 +693,7 @@ impl Battle {
                                 armor: self.armor[t],
                                 evading: self.evading[t],
                             };
-                            let out = if H::ON {
-                                let mut rolls = Rolls::default();
-                                let out = resolve(&blow, r, &mut Keyed(key), g, c, &mut rolls);
-                                self.rolls = rolls;
-                                out
-                            } else {
-                                resolve(&blow, r, &mut Keyed(key), g, c, &mut ())
-                            };
+                            let out = narrated!(self, H, log => resolve(&blow, r, &mut Keyed(key), g, c, log));
                             self.dmg[t] += out.damage;
                             o.dealt[c] = o.dealt[c].saturating_add(out.damage as i32);
                             o.taken[t] = o.taken[t].saturating_add(out.damage as i32);
@@ -700,14 +707,8 @@ impl Battle {
                         }
                         Action::Heal(target) => {
                             let t = self.heal_target(c, target);
-                            let (v, dice) = if H::ON {
-                                let mut rolls = Rolls::default();
-                                let v = self.heal_amount(c, r, key, g, &mut rolls);
-                                self.rolls = rolls;
-                                v
-                            } else {
-                                self.heal_amount(c, r, key, g, &mut ())
-                            };
+                            let (v, dice) =
+                                narrated!(self, H, log => self.heal_amount(c, r, key, g, log));
                             o.dice += dice;
                             self.heal[t] += v;
                             o.healed[c] = o.healed[c].saturating_add(v as i32);
