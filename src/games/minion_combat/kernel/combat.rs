@@ -76,17 +76,6 @@ impl Unit {
         }
         u
     }
-
-    /// Damage of one attack in round `g`; `None` when it makes none that round.
-    #[inline(always)]
-    fn damage(&self, g: u32) -> Option<i32> {
-        if g == 1 {
-            self.first
-        } else {
-            self.later
-                .map(|d| (d + if g == self.bonus_round { self.bonus } else { 0 }).max(0))
-        }
-    }
 }
 
 /// Told after every round; the silent run monomorphises it away.
@@ -101,7 +90,27 @@ impl RoundHook for Silent {}
 /// A combat's columns, reused from one combat to the next.
 pub struct Combat {
     n: [usize; 2],
-    unit: [Unit; SLOTS],
+    // What the units bring, settled at load.
+    level: [i32; SLOTS],
+    max_armor: [i32; SLOTS],
+    /// Per-attack damage for tiebreaker 5 (only its rank within the side is kept, in `ranks`).
+    best: [i32; SLOTS],
+    attacks: [u32; SLOTS],
+    /// Round 1: damage and attacks (0 and 0 without a round-1 attack, MC-6).
+    first: [i32; SLOTS],
+    first_attacks: [u32; SLOTS],
+    /// Rounds 2+: damage before the nation's bonus (0 without an attack), the bonus's round
+    /// (0: none) and amount (MC-7, MC-18).
+    later: [i32; SLOTS],
+    bonus_round: [u32; SLOTS],
+    bonus: [i32; SLOTS],
+    /// The ranks part of `key`: max armor's rank within the side, and per-attack damage's.
+    ranks: [u64; SLOTS],
+    recruits: u16,
+    shooters: u16,
+    /// Minions with attacks per round (the rest are non-combatants, never idle).
+    combatants: u16,
+    // The combat as it goes.
     hp: [i32; SLOTS],
     armor: [i32; SLOTS],
     remaining: [u32; SLOTS],
@@ -109,14 +118,17 @@ pub struct Combat {
     misses: [u32; SLOTS],
     /// This round's damage per attack (0 for a minion without an attack this round).
     dmg: [i32; SLOTS],
-    /// Static numbers read by targeting and the hit check, in columns of their own.
-    level: [i32; SLOTS],
-    max_armor: [i32; SLOTS],
-    best: [i32; SLOTS],
+    /// Tiebreakers 3-5 as one number, larger is better (MC-14): the rank of max armor within
+    /// the side, current HP reversed, the rank of per-attack damage; 0 for the dead, so a
+    /// choice weighs a side's eight slots without asking who stands.
+    key: [u64; SLOTS],
+    /// Per victim, what the minions aiming at it will deal this round (per-attack damage times
+    /// attacks left), kept up to date as victims, attacks and lives change (MC-15); index
+    /// `NONE` gathers the idle.
+    aimed: [i64; SLOTS + 1],
     alive: u16,
-    shooters: u16,
-    /// Minions with attacks per round (the rest are non-combatants, never idle).
-    combatants: u16,
+    /// Living minions with attacks left this round.
+    ready: u16,
     qualified: u16,
     round: u32,
 }
@@ -131,19 +143,29 @@ impl Combat {
     pub fn new() -> Combat {
         Combat {
             n: [0; 2],
-            unit: [Unit::default(); SLOTS],
+            level: [0; SLOTS],
+            max_armor: [0; SLOTS],
+            best: [0; SLOTS],
+            attacks: [0; SLOTS],
+            first: [0; SLOTS],
+            first_attacks: [0; SLOTS],
+            later: [0; SLOTS],
+            bonus_round: [0; SLOTS],
+            bonus: [0; SLOTS],
+            ranks: [0; SLOTS],
+            recruits: 0,
+            shooters: 0,
+            combatants: 0,
             hp: [0; SLOTS],
             armor: [0; SLOTS],
             remaining: [0; SLOTS],
             victim: [NONE; SLOTS],
             misses: [0; SLOTS],
             dmg: [0; SLOTS],
-            level: [0; SLOTS],
-            max_armor: [0; SLOTS],
-            best: [0; SLOTS],
+            key: [0; SLOTS],
+            aimed: [0; SLOTS + 1],
             alive: 0,
-            shooters: 0,
-            combatants: 0,
+            ready: 0,
             qualified: 0,
             round: 0,
         }
@@ -221,86 +243,132 @@ impl Combat {
         self.alive = 0;
         self.shooters = 0;
         self.combatants = 0;
+        self.recruits = 0;
         self.qualified = 0;
+        self.victim = [NONE; SLOTS];
+        self.misses = [0; SLOTS];
         for s in 0..2 {
             assert!(sides[s].len() <= MAX_GROUP, "at most 8 minions a group");
             self.n[s] = sides[s].len();
             for i in 0..MAX_GROUP {
                 let x = s * MAX_GROUP + i;
                 let u = sides[s].get(i).copied().unwrap_or_default();
-                self.unit[x] = u;
                 self.hp[x] = u.hp;
                 self.level[x] = u.level;
                 self.max_armor[x] = u.armor;
                 self.best[x] = u.best;
-                self.victim[x] = NONE;
-                self.misses[x] = 0;
-                self.remaining[x] = 0;
+                self.attacks[x] = u.attacks;
+                self.first[x] = u.first.unwrap_or(0);
+                self.first_attacks[x] = if u.first.is_some() { u.attacks } else { 0 };
+                self.later[x] = u.later.unwrap_or(0);
+                self.bonus_round[x] = if u.later.is_some() { u.bonus_round } else { 0 };
+                self.bonus[x] = u.bonus;
+                let bit = 1 << x;
                 if i < sides[s].len() && u.hp > 0 {
-                    self.alive |= 1 << x;
+                    self.alive |= bit;
                 }
                 if u.shooter && u.attacks > 0 {
-                    self.shooters |= 1 << x;
+                    self.shooters |= bit;
                 }
                 if u.attacks > 0 {
-                    self.combatants |= 1 << x;
+                    self.combatants |= bit;
+                }
+                if u.recruit {
+                    self.recruits |= bit;
                 }
             }
+            // Tiebreakers 3 and 5 compare an enemy only with its groupmates, so ranks within
+            // the side (the empty slots count too, which keeps the order) are all they need.
+            let b = s * MAX_GROUP;
+            for i in 0..MAX_GROUP {
+                let (a, d) = (self.max_armor[b + i], self.best[b + i]);
+                let (mut ra, mut rd) = (0u64, 0u64);
+                for j in 0..MAX_GROUP {
+                    ra += (self.max_armor[b + j] < a) as u64;
+                    rd += (self.best[b + j] < d) as u64;
+                }
+                self.ranks[b + i] = ra << 36 | rd;
+            }
         }
+        for v in 0..SLOTS {
+            self.set_key(v);
+        }
+    }
+
+    /// `key` of slot `v` from its HP now (alive HP is never negative).
+    #[inline(always)]
+    fn set_key(&mut self, v: usize) {
+        self.key[v] = if self.alive >> v & 1 == 1 {
+            self.ranks[v] | ((!(self.hp[v] as u32)) as u64) << 4
+        } else {
+            0
+        };
+    }
+
+    /// Slot `x` aims at `v` (`NONE`: goes idle), moving its aimed damage along (MC-15).
+    #[inline(always)]
+    fn aim(&mut self, x: usize, v: u8) {
+        let c = self.dmg[x] as i64 * self.remaining[x] as i64;
+        self.aimed[self.victim[x] as usize] -= c;
+        self.aimed[v as usize] += c;
+        self.victim[x] = v;
     }
 
     /// R1 (MC-8): armor and remaining attacks reset; shooters go idle; this round's damage.
     fn start_of_round(&mut self) {
-        let mut a = self.alive;
-        while a != 0 {
-            let x = a.trailing_zeros() as usize;
-            a &= a - 1;
-            let u = &self.unit[x];
-            self.armor[x] = self.max_armor[x];
-            match u.damage(self.round) {
-                Some(d) => {
-                    self.dmg[x] = d;
-                    self.remaining[x] = u.attacks;
-                }
-                None => {
-                    self.dmg[x] = 0;
-                    // Round 1: a basher's hand attacks are forfeited (MC-9).
-                    self.remaining[x] = if self.round == 1 { 0 } else { u.attacks };
-                }
+        let g = self.round;
+        self.armor = self.max_armor;
+        if g == 1 {
+            self.dmg = self.first;
+            self.remaining = self.first_attacks;
+        } else {
+            for x in 0..SLOTS {
+                let bonus = if g == self.bonus_round[x] {
+                    self.bonus[x]
+                } else {
+                    0
+                };
+                self.dmg[x] = (self.later[x] + bonus).max(0);
             }
+            self.remaining = self.attacks;
+        }
+        let mut ready = 0u16;
+        for x in 0..SLOTS {
+            ready |= ((self.remaining[x] > 0) as u16) << x;
             if self.shooters >> x & 1 == 1 {
                 self.victim[x] = NONE;
             }
         }
+        self.ready = ready & self.alive;
+        self.aimed = [0; SLOTS + 1];
+        let mut a = self.alive;
+        while a != 0 {
+            let x = a.trailing_zeros() as usize;
+            a &= a - 1;
+            self.aimed[self.victim[x] as usize] += self.dmg[x] as i64 * self.remaining[x] as i64;
+        }
     }
 
-    /// Slots with no victim, and slots with attacks left, as masks (branch-free).
-    fn masks(&self) -> (u16, u16) {
-        let (mut unaimed, mut ready) = (0u16, 0u16);
+    /// Slots with no victim, as a mask (branch-free).
+    fn unaimed(&self) -> u16 {
+        let mut m = 0u16;
         for x in 0..SLOTS {
-            unaimed |= ((self.victim[x] == NONE) as u16) << x;
-            ready |= ((self.remaining[x] > 0) as u16) << x;
+            m |= ((self.victim[x] == NONE) as u16) << x;
         }
-        (unaimed, ready)
+        m
     }
 
     /// R2 (MC-9..MC-12).
     fn choose_victims(&mut self, first: usize, r: &Rules, dice: &mut impl Dice) {
         if self.round == 1 {
-            let mut a = self.alive;
-            while a != 0 {
-                let x = a.trailing_zeros() as usize;
-                a &= a - 1;
-                self.misses[x] = INFINITE;
-            }
+            self.misses = [INFINITE; SLOTS];
             return;
         }
         // Idle minions (MC-8): living combatants without a victim. Pairing takes some of them;
         // a choice sets only the chooser's victim, so who is left idle is settled once.
-        let (unaimed, ready) = self.masks();
-        let idle = self.alive & self.combatants & unaimed;
+        let idle = self.alive & self.combatants & self.unaimed();
         let paired = self.pair_bashers(first, idle & !self.shooters, dice);
-        let idle = idle & !paired & ready;
+        let idle = idle & !paired & self.ready;
         for s in [first, 1 - first] {
             let mut todo = idle & SIDE[s];
             while todo != 0 {
@@ -332,8 +400,8 @@ impl Combat {
         let mut paired = 0u16;
         for k in 0..len[a].min(len[b]) {
             let (x, y) = (lists[a][k], lists[b][k]);
-            self.victim[x as usize] = y;
-            self.victim[y as usize] = x;
+            self.aim(x as usize, y);
+            self.aim(y as usize, x);
             paired |= 1 << x | 1 << y;
         }
         paired
@@ -342,65 +410,60 @@ impl Combat {
     /// MC-14: the six tiebreakers over the living enemies of slot `x`.
     fn choose_wisely(&mut self, x: usize, k: u64, r: &Rules, dice: &mut impl Dice) {
         let s = x / MAX_GROUP;
-        let enemies = self.alive & SIDE[1 - s];
-        if enemies == 0 {
+        if self.alive & SIDE[1 - s] == 0 {
             return;
         }
-        // One pass over the enemies settles tiebreakers 2-5 (1 needs effects, which the kernel
-        // never fields, MC-54):
-        // which the group estimates it can kill (MC-15), and the lexicographic maxima of
-        // (max armor, -current HP, per-attack damage) among all and among the killable ones,
-        // which is what filtering by 3, 4 and 5 in turn keeps.
-        let mut aimed = [0i64; SLOTS + 1];
-        if r.estimate == Estimate::Group {
-            let mut mates = self.alive & SIDE[s] & !(1 << x);
-            while mates != 0 {
-                let w = mates.trailing_zeros() as usize;
-                mates &= mates - 1;
-                aimed[self.victim[w] as usize] += self.dmg[w] as i64 * self.remaining[w] as i64;
-            }
-        }
+        debug_assert_eq!(
+            self.victim[x], NONE,
+            "a chooser is idle, so it adds nothing to aimed"
+        );
+        // One pass over the enemy side's eight slots settles tiebreakers 2-5 (1 needs effects,
+        // which the kernel never fields, MC-54): `key` orders 3-5 and is 0 for the dead, so the
+        // largest key among all and among those the group can kill (MC-15) is what filtering by
+        // 3, 4 and 5 in turn keeps. Tiebreaker 2 keeps the killable when some are; when all
+        // are, both maxima are the same.
         let own = if r.estimate == Estimate::Off {
             i64::MIN / 2
         } else {
             self.dmg[x] as i64 * self.remaining[x] as i64
         };
-        let (mut kill, mut keep_all, mut keep_kill) = (0u16, 0u16, 0u16);
-        let (mut best_all, mut best_kill) = (0u128, 0u128);
-        let mut p = enemies;
-        while p != 0 {
-            let v = p.trailing_zeros() as usize;
-            p &= p - 1;
-            let bit = 1u16 << v;
-            let key = order(self.max_armor[v]) << 64
-                | (!order(self.hp[v]) & 0xFFFF_FFFF) << 32
-                | order(self.best[v]);
-            (best_all, keep_all) = raise(best_all, keep_all, key, bit);
-            if own + aimed[v] >= (self.hp[v] + self.armor[v]) as i64 {
-                kill |= bit;
-                (best_kill, keep_kill) = raise(best_kill, keep_kill, key, bit);
-            }
+        let group = if r.estimate == Estimate::Group { -1 } else { 0 };
+        let b = (1 - s) * MAX_GROUP;
+        let mut kill = [0u64; MAX_GROUP];
+        let (mut top, mut top_kill) = (0u64, 0u64);
+        for i in 0..MAX_GROUP {
+            let v = b + i;
+            let key = self.key[v];
+            let reach = own + (self.aimed[v] & group);
+            let killable = reach >= self.hp[v] as i64 + self.armor[v] as i64;
+            kill[i] = if killable { key } else { 0 };
+            top = top.max(key);
+            top_kill = top_kill.max(kill[i]);
         }
-        let pool = if kill != 0 && kill != enemies {
-            keep_kill
+        let (best, keys) = if top_kill != 0 {
+            (top_kill, &kill)
         } else {
-            keep_all
+            (top, self.key[b..b + MAX_GROUP].try_into().unwrap())
         };
-        let v = if pool.count_ones() > 1 {
+        let mut pool = 0u16;
+        for i in 0..MAX_GROUP {
+            pool |= ((keys[i] == best) as u16) << i;
+        }
+        let lane = if pool.count_ones() > 1 {
             let i = x % MAX_GROUP;
             let j = dice.below(place(self.round, s, i, WISE, k), pool.count_ones() as usize);
             nth_bit(pool, j)
         } else {
             pool.trailing_zeros() as usize
         };
-        self.victim[x] = v as u8;
+        self.aim(x, (b + lane) as u8);
     }
 
     /// R3 / R4 (MC-13): side `s` attacks, minion by minion.
     fn side_attacks(&mut self, s: usize, r: &Rules, o: &mut Outcome, dice: &mut impl Dice) {
         // Nothing a minion does changes its groupmates' attacks left or lives (the kernel fields
         // no effects, MC-54), so who attacks is settled once; each is still checked at its turn.
-        let mut todo = self.alive & self.masks().1 & SIDE[s];
+        let mut todo = self.ready & SIDE[s];
         while todo != 0 {
             let x = todo.trailing_zeros() as usize;
             todo &= todo - 1;
@@ -413,11 +476,11 @@ impl Combat {
             }
             let shooter = self.shooters >> x & 1 == 1;
             if shooter && r.wise_per == WisePer::Attack {
-                self.victim[x] = NONE;
+                self.aim(x, NONE);
             }
             if self.victim[x] == NONE {
                 if shooter {
-                    let made = self.unit[x].attacks - self.remaining[x];
+                    let made = self.attacks[x] - self.remaining[x];
                     self.choose_wisely(x, 1 + made as u64, r, dice);
                 } else {
                     // Retaliate against the first enemy aiming at it (MC-12).
@@ -426,14 +489,16 @@ impl Combat {
                         let y = e.trailing_zeros() as usize;
                         e &= e - 1;
                         if self.victim[y] as usize == x {
-                            self.victim[x] = y as u8;
+                            self.aim(x, y as u8);
                             break;
                         }
                     }
                 }
             }
             if self.victim[x] == NONE {
+                self.aim(x, NONE);
                 self.remaining[x] = 0;
+                self.ready &= !(1 << x);
                 continue;
             }
             self.attack(x, self.victim[x] as usize, r, o);
@@ -449,7 +514,7 @@ impl Combat {
                 );
                 k += 1;
                 let v = nth_bit(enemies, j);
-                self.victim[x] = v as u8;
+                self.aim(x, v as u8);
                 self.attack(x, v, r, o);
             }
         }
@@ -459,7 +524,10 @@ impl Combat {
     #[inline]
     fn attack(&mut self, x: usize, v: usize, r: &Rules, o: &mut Outcome) {
         let s = x / MAX_GROUP;
+        debug_assert_eq!(self.victim[x] as usize, v);
         self.remaining[x] -= 1;
+        self.ready &= !(((self.remaining[x] == 0) as u16) << x);
+        self.aimed[v] -= self.dmg[x] as i64;
         o.attacks[s] += 1;
         // A1: the hit check.
         let reach = (self.level[x] as i64).saturating_add(self.misses[x] as i64);
@@ -478,39 +546,29 @@ impl Combat {
         let dealt = (d - soaked).min(self.hp[v]);
         self.hp[v] -= dealt;
         o.damage[s] += dealt as i64;
+        if dealt > 0 {
+            self.set_key(v);
+        }
         if dealt > 0 && self.hp[v] == 0 {
             // A7: buried; whoever aimed at it goes idle. A8: experience.
             self.alive &= !(1 << v);
+            self.key[v] = 0;
             o.kills[s] += 1;
             for y in 0..SLOTS {
                 if self.victim[y] as usize == v {
                     self.victim[y] = NONE;
                 }
             }
-            self.victim[v] = NONE;
+            self.aimed[v] = 0;
+            self.aim(v, NONE);
             if self.alive >> x & 1 == 1
-                && self.unit[x].recruit
+                && self.recruits >> x & 1 == 1
                 && (!r.experience_once || self.qualified >> x & 1 == 0)
             {
                 self.qualified |= 1 << x;
             }
         }
     }
-}
-
-/// A running maximum and the set holding it, after seeing `key` for `bit` (branch-free).
-#[inline(always)]
-fn raise(best: u128, keep: u16, key: u128, bit: u16) -> (u128, u16) {
-    let gt = key > best;
-    let ge = key >= best;
-    let keep = (keep & (gt as u16).wrapping_sub(1)) | (bit & (ge as u16).wrapping_neg());
-    (if gt { key } else { best }, keep)
-}
-
-/// `x` mapped to an unsigned number in the same order.
-#[inline(always)]
-fn order(x: i32) -> u128 {
-    ((x as u32) ^ 0x8000_0000) as u128
 }
 
 /// The index of the `j`-th set bit of `m` (0-based).
