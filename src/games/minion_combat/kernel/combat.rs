@@ -121,7 +121,7 @@ pub struct Combat {
     /// Tiebreakers 3-5 as one number, larger is better (MC-14): the rank of max armor within
     /// the side, current HP reversed, the rank of per-attack damage; 0 for the dead, so a
     /// choice weighs a side's eight slots without asking who stands.
-    key: [u64; SLOTS],
+    key: [i64; SLOTS],
     /// Per victim, what the minions aiming at it will deal this round (per-attack damage times
     /// attacks left), kept up to date as victims, attacks and lives change (MC-15); index
     /// `NONE` gathers the idle.
@@ -299,7 +299,7 @@ impl Combat {
     #[inline(always)]
     fn set_key(&mut self, v: usize) {
         self.key[v] = if self.alive >> v & 1 == 1 {
-            self.ranks[v] | ((!(self.hp[v] as u32)) as u64) << 4
+            (self.ranks[v] | ((!(self.hp[v] as u32)) as u64) << 4) as i64
         } else {
             0
         };
@@ -429,26 +429,13 @@ impl Combat {
         };
         let group = if r.estimate == Estimate::Group { -1 } else { 0 };
         let b = (1 - s) * MAX_GROUP;
-        let mut kill = [0u64; MAX_GROUP];
-        let (mut top, mut top_kill) = (0u64, 0u64);
-        for i in 0..MAX_GROUP {
-            let v = b + i;
-            let key = self.key[v];
-            let reach = own + (self.aimed[v] & group);
-            let killable = reach >= self.hp[v] as i64 + self.armor[v] as i64;
-            kill[i] = if killable { key } else { 0 };
-            top = top.max(key);
-            top_kill = top_kill.max(kill[i]);
-        }
-        let (best, keys) = if top_kill != 0 {
-            (top_kill, &kill)
-        } else {
-            (top, self.key[b..b + MAX_GROUP].try_into().unwrap())
+        let lanes = Lanes {
+            key: self.key[b..b + MAX_GROUP].try_into().unwrap(),
+            aimed: self.aimed[b..b + MAX_GROUP].try_into().unwrap(),
+            hp: self.hp[b..b + MAX_GROUP].try_into().unwrap(),
+            armor: self.armor[b..b + MAX_GROUP].try_into().unwrap(),
         };
-        let mut pool = 0u16;
-        for i in 0..MAX_GROUP {
-            pool |= ((keys[i] == best) as u16) << i;
-        }
+        let pool = pool_of(&lanes, own, group) as u16;
         let lane = if pool.count_ones() > 1 {
             let i = x % MAX_GROUP;
             let j = dice.below(place(self.round, s, i, WISE, k), pool.count_ones() as usize);
@@ -569,6 +556,40 @@ impl Combat {
             }
         }
     }
+}
+
+/// A side's eight slots as a choice weighs them (MC-14, MC-15).
+struct Lanes<'a> {
+    key: &'a [i64; MAX_GROUP],
+    aimed: &'a [i64; MAX_GROUP],
+    hp: &'a [i32; MAX_GROUP],
+    armor: &'a [i32; MAX_GROUP],
+}
+
+/// The slots tiebreakers 2-5 keep, as a lane mask: the largest key among the killable when
+/// some are, else among all (`own`: the chooser's aimed damage; `group`: -1 to add the
+/// groupmates', 0 not to). Taking the slices as fixed arrays checks their bounds once.
+#[inline(always)]
+fn pool_of(l: &Lanes, own: i64, group: i64) -> u8 {
+    let mut kill = [0i64; MAX_GROUP];
+    let (mut top, mut top_kill) = (0i64, 0i64);
+    for i in 0..MAX_GROUP {
+        let reach = own + (l.aimed[i] & group);
+        let killable = reach >= l.hp[i] as i64 + l.armor[i] as i64;
+        kill[i] = if killable { l.key[i] } else { 0 };
+        top = top.max(l.key[i]);
+        top_kill = top_kill.max(kill[i]);
+    }
+    let (best, keys) = if top_kill != 0 {
+        (top_kill, &kill)
+    } else {
+        (top, l.key)
+    };
+    let mut pool = 0u8;
+    for i in 0..MAX_GROUP {
+        pool |= ((keys[i] == best) as u8) << i;
+    }
+    pool
 }
 
 /// The index of the `j`-th set bit of `m` (0-based).
