@@ -305,10 +305,17 @@ impl Combat {
         };
     }
 
+    /// What slot `x` will still deal this round if every attack lands: its part of the MC-15
+    /// estimate.
+    #[inline(always)]
+    fn due(&self, x: usize) -> i64 {
+        self.dmg[x] as i64 * self.remaining[x] as i64
+    }
+
     /// Slot `x` aims at `v` (`NONE`: goes idle), moving its aimed damage along (MC-15).
     #[inline(always)]
     fn aim(&mut self, x: usize, v: u8) {
-        let c = self.dmg[x] as i64 * self.remaining[x] as i64;
+        let c = self.due(x);
         self.aimed[self.victim[x] as usize] -= c;
         self.aimed[v as usize] += c;
         self.victim[x] = v;
@@ -345,7 +352,7 @@ impl Combat {
         while a != 0 {
             let x = a.trailing_zeros() as usize;
             a &= a - 1;
-            self.aimed[self.victim[x] as usize] += self.dmg[x] as i64 * self.remaining[x] as i64;
+            self.aimed[self.victim[x] as usize] += self.due(x);
         }
     }
 
@@ -425,7 +432,7 @@ impl Combat {
         let own = if r.estimate == Estimate::Off {
             i64::MIN / 2
         } else {
-            self.dmg[x] as i64 * self.remaining[x] as i64
+            self.due(x)
         };
         let group = if r.estimate == Estimate::Group { -1 } else { 0 };
         let b = (1 - s) * MAX_GROUP;
@@ -483,7 +490,7 @@ impl Combat {
                 }
             }
             if self.victim[x] == NONE {
-                self.aim(x, NONE);
+                // Idle already: nothing of its own is aimed anywhere.
                 self.remaining[x] = 0;
                 self.ready &= !(1 << x);
                 continue;
@@ -533,13 +540,10 @@ impl Combat {
         let dealt = (d - soaked).min(self.hp[v]);
         self.hp[v] -= dealt;
         o.damage[s] += dealt as i64;
-        if dealt > 0 {
-            self.set_key(v);
-        }
         if dealt > 0 && self.hp[v] == 0 {
             // A7: buried; whoever aimed at it goes idle. A8: experience.
             self.alive &= !(1 << v);
-            self.key[v] = 0;
+            self.ready &= !(1 << v);
             o.kills[s] += 1;
             for y in 0..SLOTS {
                 if self.victim[y] as usize == v {
@@ -554,6 +558,10 @@ impl Combat {
             {
                 self.qualified |= 1 << x;
             }
+        }
+        if dealt > 0 {
+            // After the burial, so the dead get key 0.
+            self.set_key(v);
         }
     }
 }
