@@ -1,5 +1,7 @@
 //! The `skirmish` binary as a user runs it: output, exit codes, error messages.
 
+mod common;
+
 use std::process::{Command, Output};
 
 fn skirmish(args: &[&str]) -> Output {
@@ -17,12 +19,8 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn scenario(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("skirmish-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
+fn scenario(name: &str, text: &str) -> common::TmpFile {
+    common::tmp_file("cli", name, text)
 }
 
 #[test]

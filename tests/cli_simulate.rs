@@ -5,7 +5,7 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::{dataset_files, run_killed, skirmish};
@@ -14,7 +14,7 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_skirmish"))
 }
 
-fn tmp(name: &str) -> PathBuf {
+fn tmp(name: &str) -> common::Tmp {
     common::tmp("cli-sim", name)
 }
 

@@ -6,7 +6,7 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::{dataset_files, table};
 use skirmish::games::auto_rumble::simulation::ffa::{Ffa, FfaSettings};
@@ -14,10 +14,8 @@ use skirmish::platform::job::Job;
 use skirmish::platform::parquet;
 use skirmish::platform::plan::Shard;
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("skirmish-ds-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&d);
-    d
+fn tmp(name: &str) -> common::Tmp {
+    common::tmp("ds", name)
 }
 
 /// Small, quick rosters (a low capacity keeps Amoeba battles short) that still use every power.

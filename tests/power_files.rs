@@ -1,6 +1,8 @@
 //! Power files as a host uses them: the shipped catalogues load, `rumble check` / `rumble powers` (and the old `powers check` / `powers list`)
 //! read them back, and bad files exit 2 naming file, line, column, field and fix.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -14,12 +16,8 @@ fn skirmish(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-fn write(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("skirmish-powers-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
+fn write(name: &str, text: &str) -> common::TmpFile {
+    common::tmp_file("powers", name, text)
 }
 
 // The built-in catalogue is the six sample powers, in the sample's order.
@@ -212,8 +210,7 @@ base_initiative = 0.1
 // of the dataset's identity, so resuming after the file changed is refused.
 #[test]
 fn simulate_draws_from_a_power_file_and_refuses_a_changed_file_on_resume() {
-    let dir = std::env::temp_dir().join(format!("skirmish-powerfile-sim-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::tmp("powerfile", "sim");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("mine.toml");
     let archive = std::fs::read_to_string("experiments/powers/archive.toml")
@@ -378,8 +375,8 @@ fn narrate_with_powers_tells_reactions_summons_and_eliminations() {
 #[test]
 fn the_same_power_name_through_two_includes_is_refused_naming_the_include() {
     let one = "[[power]]\nname = \"Fury\"\nsource = \"test\"\ntext = \"t\"\n[[power.clause]]\nwhen = \"death\"\ntarget = \"all_opponents\"\neffects = [{ damage = 1 }]\n";
-    write("fury-a.toml", one);
-    write("fury-b.toml", &one.replace("= 1", "= 2"));
+    let _a = write("fury-a.toml", one);
+    let _b = write("fury-b.toml", &one.replace("= 1", "= 2"));
     let both = write(
         "fury-both.toml",
         "include = [\"fury-a.toml\", \"fury-b.toml\"]\n",
@@ -388,8 +385,8 @@ fn the_same_power_name_through_two_includes_is_refused_naming_the_include() {
         "fury-twice.toml",
         "include = [\"fury-a.toml\", \"fury-a.toml\"]\n",
     );
-    write("fury-via-1.toml", "include = [\"fury-a.toml\"]\n");
-    write("fury-via-2.toml", "include = [\"fury-a.toml\"]\n");
+    let _via1 = write("fury-via-1.toml", "include = [\"fury-a.toml\"]\n");
+    let _via2 = write("fury-via-2.toml", "include = [\"fury-a.toml\"]\n");
     let diamond = write(
         "fury-diamond.toml",
         "include = [\"fury-via-1.toml\", \"fury-via-2.toml\"]\n",
@@ -403,7 +400,7 @@ fn the_same_power_name_through_two_includes_is_refused_naming_the_include() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{f}: {err}");
         assert!(
-            err.contains(f.as_str())
+            err.contains(&**f)
                 && err.contains(".toml:1:")
                 && err.contains("include")
                 && err.contains(&format!("`{inc}` brings a power named `Fury`")),

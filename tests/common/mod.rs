@@ -79,11 +79,88 @@ pub fn skirmish(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// A fresh (removed) temporary path, unique to this test process, `prefix` and `name`.
-pub fn tmp(prefix: &str, name: &str) -> PathBuf {
+/// A fresh (removed) temporary path, unique to this test process, `prefix` and `name`; removed
+/// again when the test is done with it.
+pub fn tmp(prefix: &str, name: &str) -> Tmp {
     let d = std::env::temp_dir().join(format!("skirmish-{prefix}-{}-{name}", std::process::id()));
     let _ = fs::remove_dir_all(&d);
-    d
+    Tmp(d)
+}
+
+/// A test's temporary file or folder: removed when dropped, so that test runs leave nothing
+/// behind, except when the test is failing (kept to look at).
+#[derive(Debug)]
+#[must_use = "the path is removed when this is dropped"]
+pub struct Tmp(PathBuf);
+
+impl std::ops::Deref for Tmp {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Tmp {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Tmp {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = fs::remove_dir_all(&self.0);
+            let _ = fs::remove_file(&self.0);
+        }
+    }
+}
+
+/// A small input file a test writes into its process's folder; the file is removed when dropped,
+/// and the folder with the last one (tests of one process write side by side, so that files can
+/// include each other). Reads as the file's path.
+#[derive(Debug)]
+#[must_use = "the file is removed when this is dropped"]
+pub struct TmpFile(PathBuf, String);
+
+/// Writes `text` to `name` in this test process's folder for `prefix`.
+pub fn tmp_file(prefix: &str, name: &str, text: &str) -> TmpFile {
+    let dir = std::env::temp_dir().join(format!("skirmish-{prefix}-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    fs::write(&path, text).unwrap();
+    let shown = path.display().to_string();
+    TmpFile(path, shown)
+}
+
+impl std::ops::Deref for TmpFile {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.1
+    }
+}
+
+impl std::fmt::Display for TmpFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.1)
+    }
+}
+
+impl Drop for TmpFile {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = fs::remove_file(&self.0);
+            if let Some(dir) = self.0.parent() {
+                // Fails while other tests' files are still there.
+                let _ = fs::remove_dir(dir);
+            }
+        }
+    }
 }
 
 /// The 37 archive powers (experiments/powers/archive.toml) as a catalogue.
