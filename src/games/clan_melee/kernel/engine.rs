@@ -147,6 +147,8 @@ pub struct Melee {
     survivors: Vec<u32>,
     totals: Vec<i32>,
     lasted: Vec<u32>,
+    /// Members of each clan who died in the turns since `settle` last read them.
+    deaths: Vec<u32>,
     /// Grouping a turn's pairs by kind pair: each pair's group, the groups' ends, the order.
     keys: Vec<u32>,
     ends: Vec<u32>,
@@ -281,6 +283,7 @@ impl Melee {
             }
         }
         let p = &mut self.p;
+        self.deaths.resize(field.clans.len(), 0);
         if n % 2 == 1 {
             // CM-9: the odd participant sits out: decay only.
             let (h, m) = rules::decay(p.hp[n - 1], p.max[n - 1]);
@@ -288,7 +291,8 @@ impl Melee {
             p.max[n - 1] = m;
         }
         // The dead leave at the end of the turn; survivors keep their order (CM-8). Every row
-        // is copied and only the living advance the cursor: no branch on who died.
+        // is copied and only the living advance the cursor; the dead, few in a turn, are
+        // counted by clan, so that no pass over the survivors is needed to count them.
         let (hp, max, kind) = (&mut p.hp[..n], &mut p.max[..n], &mut p.kind[..n]);
         let mut w = 0;
         for r in 0..n {
@@ -298,7 +302,11 @@ impl Melee {
             hp[at] = h;
             max[at] = max[r];
             kind[at] = kind[r];
-            w = at + mode.alive(h) as usize;
+            let alive = mode.alive(h);
+            if !alive {
+                self.deaths[field.kinds[kind[r] as usize].clan as usize] += 1;
+            }
+            w = at + alive as usize;
         }
         p.hp.truncate(w);
         p.max.truncate(w);
@@ -369,6 +377,15 @@ impl Melee {
             }
             i = end;
         }
+    }
+
+    /// The deaths since the last call taken from each clan's survivors (a full [`Melee::census`]
+    /// before); returns the clans still in play.
+    fn settle(&mut self) -> usize {
+        for (s, d) in self.survivors.iter_mut().zip(&mut self.deaths) {
+            *s -= std::mem::take(d);
+        }
+        self.survivors.iter().filter(|&&s| s > 0).count()
     }
 
     /// Survivors and their wrapping hp total per clan; returns the clans still in play.
@@ -449,7 +466,9 @@ impl Melee {
             // Laid out in roster order, as `setup` does: where classes never pay, a melee plays
             // exactly as by members.
             self.lay_out(field);
+            self.census(field);
         }
+        self.deaths.clear();
         // CM-8: "clans in play" starts at the field's size, so at least one turn runs.
         let mut in_play = field.clans.len();
         let (mut turns, mut interactions) = (0u32, 0u64);
@@ -476,7 +495,11 @@ impl Melee {
             } else {
                 self.member_turns += 1;
                 interactions += self.turn(field, settings.mode, &mut rng);
-                in_play = self.census(field);
+                in_play = self.settle();
+                if H::ENABLED {
+                    // The hook is told the clans' hp too.
+                    self.census(field);
+                }
             }
             if H::ENABLED {
                 hook.turn_end(turns, &self.survivors, &self.totals);
@@ -500,6 +523,10 @@ impl Melee {
         }
         if in_play == 0 {
             end = End::AllSlain;
+        }
+        if !by_class {
+            // Survivors were kept by counting deaths; the hp totals are summed once, here.
+            self.census(field);
         }
         for (c, r) in clans.iter_mut().enumerate() {
             r.survivors = self.survivors.get(c).copied().unwrap_or(0);
