@@ -35,8 +35,9 @@ impl Default for Settings {
 pub const DEFAULT_MAX_TURNS: u32 = 100_000;
 
 /// Most bytes a worker's melee storage holds per member (participants, the roster scratch, the
-/// pair grouping). Measured 17.5 with the nine classic clans at budget 100,000,000 (1.79 GB peak
-/// for 102 million members); rounded up for allocation slack.
+/// pair grouping, the dead's kinds). Measured 17.5 with the nine classic clans at budget
+/// 100,000,000 (1.79 GB peak for 102 million members) before the dead's kinds (2 more) were
+/// kept; rounded up for allocation slack.
 pub const BYTES_PER_MEMBER: u64 = 24;
 
 /// The most memory one worker needs for a melee of `field` at budget `h`: every clan's roster
@@ -147,8 +148,12 @@ pub struct Melee {
     survivors: Vec<u32>,
     totals: Vec<i32>,
     lasted: Vec<u32>,
-    /// Members of each clan who died in the turns since `settle` last read them.
+    /// Members of each clan who died in the turns since `settle` last read them, unless
+    /// `recount` says that more died than lived and only a census will tell.
     deaths: Vec<u32>,
+    recount: bool,
+    /// A turn's dead members' kinds (scratch, one slot per participant).
+    fallen: Vec<u16>,
     /// Grouping a turn's pairs by kind pair: each pair's group, the groups' ends, the order.
     keys: Vec<u32>,
     ends: Vec<u32>,
@@ -186,8 +191,13 @@ impl Melee {
         self.reserve(field);
     }
 
-    /// The grouping scratch sized for the participants, so that turns allocate nothing.
+    /// The grouping and dead-counting scratch sized for the participants, so that turns
+    /// allocate nothing.
     fn reserve(&mut self, field: &Field) {
+        if self.fallen.len() < self.p.len() {
+            self.fallen.resize(self.p.len(), 0);
+        }
+        self.deaths.resize(field.clans.len(), 0);
         if field.kinds.len() <= BUCKET_KINDS_MAX {
             let pairs = self.p.len().min(BUCKET_PARTICIPANTS_MAX) / 2;
             self.keys.reserve(pairs);
@@ -284,6 +294,9 @@ impl Melee {
         }
         let p = &mut self.p;
         self.deaths.resize(field.clans.len(), 0);
+        if self.fallen.len() < n {
+            self.fallen.resize(n, 0);
+        }
         if n % 2 == 1 {
             // CM-9: the odd participant sits out: decay only.
             let (h, m) = rules::decay(p.hp[n - 1], p.max[n - 1]);
@@ -291,22 +304,30 @@ impl Melee {
             p.max[n - 1] = m;
         }
         // The dead leave at the end of the turn; survivors keep their order (CM-8). Every row
-        // is copied and only the living advance the cursor; the dead, few in a turn, are
-        // counted by clan, so that no pass over the survivors is needed to count them.
+        // is copied and only the living advance the cursor: no branch on who died. The dead's
+        // kinds are kept the same way, so that when they are fewer than the living, they are
+        // what is counted by clan (no pass over the survivors).
         let (hp, max, kind) = (&mut p.hp[..n], &mut p.max[..n], &mut p.kind[..n]);
-        let mut w = 0;
+        let fallen = &mut self.fallen[..n];
+        let (mut w, mut d) = (0, 0);
         for r in 0..n {
             let h = hp[r];
-            // w <= r always; the min says so to the compiler, which then checks no bounds.
-            let at = w.min(r);
+            // w, d <= r always; the mins say so to the compiler, which then checks no bounds.
+            let (at, to) = (w.min(r), d.min(r));
             hp[at] = h;
             max[at] = max[r];
             kind[at] = kind[r];
+            fallen[to] = kind[r];
             let alive = mode.alive(h);
-            if !alive {
-                self.deaths[field.kinds[kind[r] as usize].clan as usize] += 1;
-            }
             w = at + alive as usize;
+            d = to + !alive as usize;
+        }
+        if d > w {
+            self.recount = true;
+        } else if !self.recount {
+            for &k in &fallen[..d] {
+                self.deaths[field.kinds[k as usize].clan as usize] += 1;
+            }
         }
         p.hp.truncate(w);
         p.max.truncate(w);
@@ -380,8 +401,13 @@ impl Melee {
     }
 
     /// The deaths since the last call taken from each clan's survivors (a full [`Melee::census`]
-    /// before); returns the clans still in play.
-    fn settle(&mut self) -> usize {
+    /// before), or a census when a turn's dead outnumbered its living; returns the clans still
+    /// in play.
+    fn settle(&mut self, field: &Field) -> usize {
+        if std::mem::take(&mut self.recount) {
+            self.deaths.fill(0);
+            return self.census(field);
+        }
         for (s, d) in self.survivors.iter_mut().zip(&mut self.deaths) {
             *s -= std::mem::take(d);
         }
@@ -469,6 +495,7 @@ impl Melee {
             self.census(field);
         }
         self.deaths.clear();
+        self.recount = false;
         // CM-8: "clans in play" starts at the field's size, so at least one turn runs.
         let mut in_play = field.clans.len();
         let (mut turns, mut interactions) = (0u32, 0u64);
@@ -495,7 +522,7 @@ impl Melee {
             } else {
                 self.member_turns += 1;
                 interactions += self.turn(field, settings.mode, &mut rng);
-                in_play = self.settle();
+                in_play = self.settle(field);
                 if H::ENABLED {
                     // The hook is told the clans' hp too.
                     self.census(field);
