@@ -106,12 +106,6 @@ impl AsRef<Path> for Tmp {
     }
 }
 
-impl AsRef<std::ffi::OsStr> for Tmp {
-    fn as_ref(&self) -> &std::ffi::OsStr {
-        self.0.as_os_str()
-    }
-}
-
 impl Drop for Tmp {
     fn drop(&mut self) {
         if !std::thread::panicking() {

@@ -194,10 +194,7 @@ impl Melee {
     /// The grouping and dead-counting scratch sized for the participants, so that turns
     /// allocate nothing.
     fn reserve(&mut self, field: &Field) {
-        if self.fallen.len() < self.p.len() {
-            self.fallen.resize(self.p.len(), 0);
-        }
-        self.deaths.resize(field.clans.len(), 0);
+        self.size_dead_scratch(field, self.p.len());
         if field.kinds.len() <= BUCKET_KINDS_MAX {
             let pairs = self.p.len().min(BUCKET_PARTICIPANTS_MAX) / 2;
             self.keys.reserve(pairs);
@@ -292,11 +289,9 @@ impl Melee {
                 Meeting::new(field, k[f], k[f ^ 1]).resolve(field, mode, h, m, coins);
             }
         }
+        // Sized at setup already; a no-op unless rows were added since.
+        self.size_dead_scratch(field, n);
         let p = &mut self.p;
-        self.deaths.resize(field.clans.len(), 0);
-        if self.fallen.len() < n {
-            self.fallen.resize(n, 0);
-        }
         if n % 2 == 1 {
             // CM-9: the odd participant sits out: decay only.
             let (h, m) = rules::decay(p.hp[n - 1], p.max[n - 1]);
@@ -398,6 +393,14 @@ impl Melee {
             }
             i = end;
         }
+    }
+
+    /// Room to count the dead of `n` participants by clan.
+    fn size_dead_scratch(&mut self, field: &Field, n: usize) {
+        if self.fallen.len() < n {
+            self.fallen.resize(n, 0);
+        }
+        self.deaths.resize(field.clans.len(), 0);
     }
 
     /// The deaths since the last call taken from each clan's survivors (a full [`Melee::census`]
