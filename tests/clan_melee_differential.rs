@@ -2,7 +2,7 @@
 //! reference field at random budgets, in both modes, must agree in every number.
 
 use skirmish::games::clan_melee::input::clans;
-use skirmish::games::clan_melee::kernel::engine::{By, Melee, NoTurnHook, Resolve, Settings};
+use skirmish::games::clan_melee::kernel::engine::{By, Cpu, Melee, NoTurnHook, Resolve, Settings};
 use skirmish::games::clan_melee::reference;
 use skirmish::games::clan_melee::rules::Mode;
 use skirmish::rng::{Stream, match_seed, match_stream_rng};
@@ -87,30 +87,44 @@ fn folded_rules_answer_as_the_interpreter_for_every_kind_pair() {
 }
 
 // CM-13: a turn's pairs are independent and their coins keyed by pair, so resolving them grouped
-// by kind pair (the engine's fast order) and in pair order give the same turn, member for member.
+// by kind pair (the engine's fast order) and in pair order give the same turn, member for member;
+// and the turn built for AVX2 CPUs plays the same turns as the baseline build.
 #[test]
-fn pairs_resolved_grouped_or_in_order_give_the_same_turns() {
+fn pairs_resolved_grouped_or_in_order_and_either_build_give_the_same_turns() {
     let field = clans::reference_field();
-    let (mut grouped, mut ordered) = (Melee::new(), Melee::new());
+    let ways = [
+        (Resolve::Pairs, Cpu::Baseline),
+        (Resolve::Buckets, Cpu::Baseline),
+        (Resolve::Pairs, Cpu::Detected),
+        (Resolve::Buckets, Cpu::Detected),
+    ];
+    let mut melees: Vec<Melee> = ways.iter().map(|_| Melee::new()).collect();
     let mut played = 0;
     for (i, h) in [40, 300, 2_000, 20_000, 70_000].into_iter().enumerate() {
         for mode in [Mode::Sane, Mode::Reference] {
             let seed = match_seed(5, i as u64);
-            for m in [&mut grouped, &mut ordered] {
+            for m in &mut melees {
                 m.setup(&field, h, &mut match_stream_rng(seed, Stream::Roster));
             }
-            let mut rng_g = match_stream_rng(seed, Stream::Battle);
-            let mut rng_o = rng_g.clone();
+            let mut rngs: Vec<_> = ways
+                .iter()
+                .map(|_| match_stream_rng(seed, Stream::Battle))
+                .collect();
             for turn in 0..60 {
-                let a = grouped.turn_in(&field, mode, &mut rng_g, Resolve::Buckets);
-                let b = ordered.turn_in(&field, mode, &mut rng_o, Resolve::Pairs);
-                assert_eq!(a, b);
-                played += a;
-                let (g, o) = (&grouped.p, &ordered.p);
-                assert!(
-                    g.hp == o.hp && g.max == o.max && g.kind == o.kind,
-                    "H {h}, {mode:?}, turn {turn}: the two orders differ"
-                );
+                let mut first = None;
+                for ((m, rng), &(order, cpu)) in melees.iter_mut().zip(&mut rngs).zip(&ways) {
+                    let pairs = m.turn_in(&field, mode, rng, order, cpu);
+                    let p = &m.p;
+                    let now = (pairs, p.hp.clone(), p.max.clone(), p.kind.clone());
+                    match &first {
+                        None => first = Some(now),
+                        Some(f) => assert!(
+                            *f == now,
+                            "H {h}, {mode:?}, turn {turn}: {order:?} on {cpu:?} differs"
+                        ),
+                    }
+                }
+                played += first.unwrap().0;
             }
         }
     }

@@ -198,6 +198,7 @@ impl Participants {
     /// per pair, half a full shuffle's. The draws are made `AHEAD` pairs early, in the same
     /// order, so the random slot each swap touches can be fetched into cache while earlier swaps
     /// run (a million-member turn no longer waits on memory at every step).
+    #[inline(always)]
     pub fn draw_pairs(&mut self, rng: &mut MatchRng) {
         const AHEAD: usize = 16;
         // Below this many participants (160 KB of columns) there is no memory wait to hide.
