@@ -200,7 +200,9 @@ impl Melee {
         if field.kinds.len() <= BUCKET_KINDS_MAX {
             let pairs = self.p.len().min(BUCKET_PARTICIPANTS_MAX) / 2;
             self.keys.reserve(pairs);
-            self.order.reserve(pairs);
+            if self.order.len() < pairs {
+                self.order.resize(pairs, 0);
+            }
             self.size_groups(field.kinds.len());
         }
     }
@@ -401,11 +403,14 @@ impl Melee {
             ends[g as usize] = start;
             start += count;
         }
-        self.order.clear();
-        self.order.resize(pairs, 0);
+        // Every slot below `pairs` is written before it is read: no clearing.
+        if self.order.len() < pairs {
+            self.order.resize(pairs, 0);
+        }
+        let order = &mut self.order[..pairs];
         for (q, &k) in self.keys.iter().enumerate() {
             let at = &mut ends[(k >> 3) as usize];
-            self.order[*at as usize] = q as u32;
+            order[*at as usize] = q as u32;
             *at += 1;
         }
         let mut i = 0;
@@ -414,7 +419,7 @@ impl Melee {
             let end = std::mem::take(&mut ends[g]) as usize;
             let meet = Meeting::new(field, (g / kinds) as u16, (g % kinds) as u16);
             let group = Group {
-                order: &self.order[i..end],
+                order: &order[i..end],
                 keys: &self.keys,
                 hp: &mut *hp,
                 max: &mut *max,
