@@ -200,10 +200,7 @@ impl Melee {
         if field.kinds.len() <= BUCKET_KINDS_MAX {
             let pairs = self.p.len().min(BUCKET_PARTICIPANTS_MAX) / 2;
             self.keys.reserve(pairs);
-            if self.order.len() < pairs {
-                self.order.resize(pairs, 0);
-            }
-            self.size_groups(field.kinds.len());
+            self.size_groups(field.kinds.len(), pairs);
         }
     }
 
@@ -374,10 +371,10 @@ impl Melee {
     fn resolve_by_kind_pair<const REFERENCE: bool>(&mut self, field: &Field, key: u64) {
         let mode = Mode::of(REFERENCE);
         let kinds = field.kinds.len();
-        // Sized at setup already; a no-op unless the field grew since.
-        self.size_groups(kinds);
+        let pairs = self.p.len() / 2;
+        // Sized at setup already; a no-op unless the field or the participants grew since.
+        self.size_groups(kinds, pairs);
         let PairColumns { hp, max, kind } = self.p.pair_columns();
-        let pairs = hp.len();
         // keys[q]: pair q's group times 8, plus its three coins.
         self.keys.clear();
         self.keys.extend(kind.iter().enumerate().map(|(q, k)| {
@@ -404,9 +401,6 @@ impl Melee {
             start += count;
         }
         // Every slot below `pairs` is written before it is read: no clearing.
-        if self.order.len() < pairs {
-            self.order.resize(pairs, 0);
-        }
         let order = &mut self.order[..pairs];
         for (q, &k) in self.keys.iter().enumerate() {
             let at = &mut ends[(k >> 3) as usize];
@@ -448,11 +442,15 @@ impl Melee {
         debug_assert_eq!(i, pairs);
     }
 
-    /// Room to group pairs among `kinds` kinds: a counter per kind pair (left at zero).
-    fn size_groups(&mut self, kinds: usize) {
+    /// Room to group `pairs` pairs among `kinds` kinds: a counter per kind pair (left at zero
+    /// between turns) and a place in the order per pair.
+    fn size_groups(&mut self, kinds: usize, pairs: usize) {
         if self.ends.len() < kinds * kinds {
             self.ends.resize(kinds * kinds, 0);
             self.met.resize(kinds * kinds + 1, 0);
+        }
+        if self.order.len() < pairs {
+            self.order.resize(pairs, 0);
         }
     }
 
@@ -704,9 +702,9 @@ const BUCKET_KINDS_MAX: usize = 64;
 /// order is faster. Measured: the 10M melee's tail (93,000 members after turn 1) +8% over
 /// 1 << 16; 1 << 20 slows a 1M-member turn.
 const BUCKET_PARTICIPANTS_MAX: usize = 1 << 17;
-/// Fewer pairs resolve faster in pair order. Measured with grouping that visits only the groups
-/// met: 32 slows 10k melees by 3%, 48 speeds 100k melees by 12% (from 105, the old
-/// kinds x kinds / 16 of the classic field) at 2% at 10k, 64 by 9%.
+/// Fewer pairs resolve faster in pair order. Measured against 105 (the classic field's
+/// kinds x kinds / 16, the old threshold): 48 speeds 100k melees by 12% and slows 10k ones by 2%;
+/// 64: +9% and -1.5%; 32: 10k -3%.
 const BUCKET_PAIRS_MIN: usize = 48;
 
 /// CM-6, CM-13: the positions of pair q's (p1, p2): its members sit at 2q and 2q + 1, and the
