@@ -122,6 +122,10 @@ pub struct Combat {
     /// the side, current HP reversed, the rank of per-attack damage; 0 for the dead, so a
     /// choice weighs a side's eight slots without asking who stands.
     key: [i64; SLOTS],
+    /// `key` in 15 bits (armor rank, 512 - HP, damage rank), valid while `narrow`.
+    key16: [i16; SLOTS],
+    /// Every number a choice weighs fits 16 bits, so a choice runs as SSE2 lanes.
+    narrow: bool,
     /// Per victim, what the minions aiming at it will deal this round (per-attack damage times
     /// attacks left), kept up to date as victims, attacks and lives change (MC-15); index
     /// `NONE` gathers the idle.
@@ -163,6 +167,8 @@ impl Combat {
             misses: [0; SLOTS],
             dmg: [0; SLOTS],
             key: [0; SLOTS],
+            key16: [0; SLOTS],
+            narrow: false,
             aimed: [0; SLOTS + 1],
             alive: 0,
             ready: 0,
@@ -179,6 +185,11 @@ impl Combat {
         } else {
             0
         }
+    }
+
+    /// Whether this combat's choices were weighed in 16-bit lanes (every number small enough).
+    pub fn in_lanes(&self) -> bool {
+        cfg!(target_arch = "x86_64") && self.narrow
     }
 
     /// Minions of side `s` standing.
@@ -290,6 +301,20 @@ impl Combat {
                 self.ranks[b + i] = ra << 36 | rd;
             }
         }
+        // Lanes hold HP below 512 in the key, and a victim's HP + armor and any aimed damage
+        // (at most its side's whole damage a round) below 2^13, so no 16-bit sum overflows.
+        let mut narrow = true;
+        for s in 0..2 {
+            let mut total = 0i64;
+            for x in s * MAX_GROUP..(s + 1) * MAX_GROUP {
+                let hit = self.first[x].max(self.later[x] + self.bonus[x].max(0)) as i64;
+                total += hit.max(0) * self.attacks[x].max(self.first_attacks[x]) as i64;
+                narrow &=
+                    self.hp[x] < 512 && (self.hp[x] as i64 + self.max_armor[x] as i64) < 1 << 13;
+            }
+            narrow &= total < 1 << 13;
+        }
+        self.narrow = narrow;
         for v in 0..SLOTS {
             self.set_key(v);
         }
@@ -298,8 +323,15 @@ impl Combat {
     /// `key` of slot `v` from its HP now (alive HP is never negative).
     #[inline(always)]
     fn set_key(&mut self, v: usize) {
-        self.key[v] = if self.alive >> v & 1 == 1 {
+        let live = self.alive >> v & 1 == 1;
+        self.key[v] = if live {
             (self.ranks[v] | ((!(self.hp[v] as u32)) as u64) << 4) as i64
+        } else {
+            0
+        };
+        let r = self.ranks[v];
+        self.key16[v] = if live {
+            ((r >> 36) << 12 | ((512 - self.hp[v]) as u64 & 511) << 3 | (r & 7)) as i16
         } else {
             0
         };
@@ -378,6 +410,27 @@ impl Combat {
         let idle = idle & !paired & self.ready;
         for s in [first, 1 - first] {
             let mut todo = idle & SIDE[s];
+            // A side's choices in R2 change only the aimed damage at each victim, so its
+            // enemies' lanes stay in registers from one choice to the next.
+            #[cfg(target_arch = "x86_64")]
+            if self.narrow && todo != 0 && self.alive & SIDE[1 - s] != 0 {
+                let b = (1 - s) * MAX_GROUP;
+                let group = if r.estimate == Estimate::Group { -1 } else { 0 };
+                let mut lanes = Lanes16::load(self, b, group);
+                while todo != 0 {
+                    let x = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    let own = if r.estimate == Estimate::Off {
+                        i64::MIN / 2
+                    } else {
+                        self.due(x)
+                    };
+                    let lane = self.pick(lanes.pool(own), x, 0, dice);
+                    lanes.aim(lane, self.due(x) & group);
+                    self.aim(x, (b + lane) as u8);
+                }
+                continue;
+            }
             while todo != 0 {
                 let x = todo.trailing_zeros() as usize;
                 todo &= todo - 1;
@@ -436,6 +489,13 @@ impl Combat {
         };
         let group = if r.estimate == Estimate::Group { -1 } else { 0 };
         let b = (1 - s) * MAX_GROUP;
+        #[cfg(target_arch = "x86_64")]
+        if self.narrow {
+            let pool = Lanes16::load(self, b, group).pool(own);
+            let lane = self.pick(pool, x, k, dice);
+            self.aim(x, (b + lane) as u8);
+            return;
+        }
         let lanes = Lanes {
             key: self.key[b..b + MAX_GROUP].try_into().unwrap(),
             aimed: self.aimed[b..b + MAX_GROUP].try_into().unwrap(),
@@ -451,6 +511,18 @@ impl Combat {
             pool.trailing_zeros() as usize
         };
         self.aim(x, (b + lane) as u8);
+    }
+
+    /// The lane a choice takes from its `pool` of tied lanes: a draw when several tie (MC-14).
+    #[inline(always)]
+    fn pick(&self, pool: u16, x: usize, k: u64, dice: &mut impl Dice) -> usize {
+        if pool & (pool - 1) != 0 {
+            let (s, i) = (x / MAX_GROUP, x % MAX_GROUP);
+            let j = dice.below(place(self.round, s, i, WISE, k), pool.count_ones() as usize);
+            nth_bit(pool, j)
+        } else {
+            pool.trailing_zeros() as usize
+        }
     }
 
     /// R3 / R4 (MC-13): side `s` attacks, minion by minion.
@@ -607,4 +679,99 @@ fn nth_bit(mut m: u16, j: usize) -> usize {
         m &= m - 1;
     }
     m.trailing_zeros() as usize
+}
+
+/// A side's eight slots as a choice weighs them, in SSE2 lanes of 16 bits (while `narrow`):
+/// what each victim still needs to die (HP + armor, less the groupmates' aimed damage when
+/// `group`) and its key.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Lanes16 {
+    need: std::arch::x86_64::__m128i,
+    key: std::arch::x86_64::__m128i,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes16 {
+    /// The side from slot `b` (0 or 8); `group` is -1 to count the aimed damage, 0 not to.
+    #[inline(always)]
+    fn load(c: &Combat, b: usize, group: i64) -> Lanes16 {
+        use std::arch::x86_64::*;
+        assert!(b + MAX_GROUP <= SLOTS);
+        // SAFETY: each load reads 16 bytes of slots b..b+8 of a 16-slot column, in bounds by
+        // the assert; SSE2 is part of every x86-64 CPU.
+        unsafe {
+            let ld = |p: *const i32| _mm_loadu_si128(p as *const __m128i);
+            let hp = c.hp.as_ptr().add(b);
+            let ar = c.armor.as_ptr().add(b);
+            let am = c.aimed.as_ptr().add(b) as *const i32;
+            // The low halves of the 64-bit aimed sums (exact while narrow).
+            let lo = |p: *const i32| {
+                let a = _mm_shuffle_epi32(ld(p), 0b00_00_10_00);
+                let d = _mm_shuffle_epi32(ld(p.add(4)), 0b00_00_10_00);
+                _mm_unpacklo_epi64(a, d)
+            };
+            let g = _mm_set1_epi32(group as i32);
+            let need0 = _mm_sub_epi32(_mm_add_epi32(ld(hp), ld(ar)), _mm_and_si128(lo(am), g));
+            let need1 = _mm_sub_epi32(
+                _mm_add_epi32(ld(hp.add(4)), ld(ar.add(4))),
+                _mm_and_si128(lo(am.add(8)), g),
+            );
+            Lanes16 {
+                need: _mm_packs_epi32(need0, need1),
+                key: _mm_loadu_si128(c.key16.as_ptr().add(b) as *const __m128i),
+            }
+        }
+    }
+
+    /// `pool_of` in lanes: the tied lanes tiebreakers 2-5 keep (`own`: the chooser's aimed
+    /// damage).
+    #[inline(always)]
+    fn pool(&self, own: i64) -> u16 {
+        use std::arch::x86_64::*;
+        // SAFETY: register arithmetic only; SSE2 is part of every x86-64 CPU.
+        unsafe {
+            let own = _mm_set1_epi16(own.clamp(-(1 << 14), 1 << 14) as i16);
+            let kill = _mm_andnot_si128(_mm_cmpgt_epi16(self.need, own), self.key);
+            // The largest lane, in every lane.
+            let hmax = |v: __m128i| {
+                let v = _mm_max_epi16(v, _mm_shuffle_epi32(v, 0b01_00_11_10));
+                let v = _mm_max_epi16(v, _mm_shuffle_epi32(v, 0b10_11_00_01));
+                let w = _mm_shufflelo_epi16(_mm_shufflehi_epi16(v, 0b10_11_00_01), 0b10_11_00_01);
+                _mm_max_epi16(v, w)
+            };
+            let (top_kill, top) = (hmax(kill), hmax(self.key));
+            let eq = _mm_packs_epi16(
+                _mm_cmpeq_epi16(kill, top_kill),
+                _mm_cmpeq_epi16(self.key, top),
+            );
+            let m = _mm_movemask_epi8(eq) as u32;
+            if _mm_cvtsi128_si32(top_kill) & 0xFFFF != 0 {
+                (m & 0xFF) as u16
+            } else {
+                (m >> 8) as u16
+            }
+        }
+    }
+
+    /// A groupmate aims `c` (its aimed damage, or 0) at `lane`.
+    #[inline(always)]
+    fn aim(&mut self, lane: usize, c: i64) {
+        use std::arch::x86_64::*;
+        const ONE: [[i16; 8]; 8] = {
+            let mut t = [[0i16; 8]; 8];
+            let mut i = 0;
+            while i < 8 {
+                t[i][i] = -1;
+                i += 1;
+            }
+            t
+        };
+        // SAFETY: ONE[lane] is 16 bytes (lane < 8 is checked by the index); SSE2 is part of
+        // every x86-64 CPU.
+        unsafe {
+            let one = _mm_loadu_si128(ONE[lane].as_ptr() as *const __m128i);
+            self.need = _mm_sub_epi16(self.need, _mm_and_si128(one, _mm_set1_epi16(c as i16)));
+        }
+    }
 }
