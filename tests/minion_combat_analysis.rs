@@ -115,6 +115,7 @@ fn mc_32_each_change_touches_only_its_stat_and_level_stays_in_range() {
         max_hp: 7,
         level: 5,
         nation: None,
+        flight: false,
         enchanted: false,
         clauses: Vec::new(),
     };

@@ -504,6 +504,140 @@ fn mc_43_the_brother_wolfs_groupmates_make_no_attacks_while_it_stands() {
     assert_eq!(o.hp[0][1], 7);
 }
 
+/// MC-55: Pegasus receives -1 damage before armor from minions without Flight, none less from
+/// a flyer (the Griffin, which holds the same clause, takes its full damage from Pegasus too).
+#[test]
+fn mc_55_pegasus_takes_one_less_from_minions_without_flight_and_none_less_from_flyers() {
+    let (_, log) = play(r#""Pegasus""#, r#""Human swordsman""#, 3);
+    let cut: Vec<&String> = log
+        .effects
+        .iter()
+        .filter(|e| e.1 == (0, 0) && e.2 == (1, 0))
+        .map(|e| &e.3)
+        .collect();
+    let hits: Vec<&Blow> = log
+        .blows
+        .iter()
+        .filter(|x| x.1 == (1, 0) && x.3.hit)
+        .map(|x| &x.3)
+        .collect();
+    assert!(!hits.is_empty());
+    assert_eq!(cut.len(), hits.len(), "every hit on Pegasus is cut");
+    for (b, e) in hits.iter().zip(&cut) {
+        let want = format!(
+            "taken_-1_from_non_flyers_before_armor: damage taken {} -> {}",
+            b.damage,
+            (b.damage - 1).max(0)
+        );
+        assert_eq!(**e, want);
+        // Pegasus has 1 armor: what is left after the cut meets it.
+        assert_eq!(b.soaked + b.dealt, (b.damage - 1).max(0));
+    }
+    let (_, log) = play(r#""Pegasus""#, r#""Griffin""#, 3);
+    assert!(log.effects.iter().all(|e| !e.3.contains("non_flyers")));
+    let griffin = log.blows.iter().find(|x| x.1 == (1, 0) && x.3.hit).unwrap();
+    assert_eq!(griffin.3.soaked + griffin.3.dealt, griffin.3.damage);
+}
+
+/// MC-55: Humans get -1 damage per standing Tindelhund (their enemies); a Dwarf does not.
+#[test]
+fn mc_55_humans_deal_one_less_per_tindelhund_and_other_nations_do_not() {
+    for (foe, bonus, per) in [("Human swordsman", 1, 1), ("Dwarf swordsman", 0, 0)] {
+        let mut hits = 0;
+        for seed in 0..10 {
+            let (o, log) = play(r#""2 x Tindelhund""#, &format!("\"3 x {foe}\""), seed);
+            if per == 1 {
+                // Both Tindelhunds stand to the end: Humans deal at most 1.
+                assert_eq!(o.hp[0].iter().filter(|&&h| h > 0).count(), 2, "{foe}");
+            }
+            for (g, _, _, b) in log.blows.iter().filter(|x| x.1.0 == 1 && x.3.hit) {
+                let printed = 2 + if *g == 2 { bonus } else { 0 };
+                assert_eq!(b.damage, (printed - 2 * per).max(0), "{foe}, round {g}");
+                hits += 1;
+            }
+        }
+        assert!(hits > 0, "{foe}");
+    }
+}
+
+/// MC-55: at the start of combat against Imps, the Jade Dragon kills one random Imp; against
+/// others, nobody.
+#[test]
+fn mc_55_the_jade_dragon_kills_one_random_imp_at_the_start_of_combat() {
+    let mut killed = Vec::new();
+    for seed in 0..12 {
+        let (o, log) = play(r#""Jade Dragon""#, r#""3 x Imp swordsman""#, seed);
+        let c1: Vec<_> = log.effects.iter().filter(|e| e.0 == 0).collect();
+        assert_eq!(c1.len(), 1, "seed {seed}");
+        assert_eq!(c1[0].3, "soc_vs_imps_kill_random_imp: killed");
+        assert_eq!(log.died[0], (c1[0].2, Some((0, 0))));
+        assert_eq!(
+            o.kills[0] as usize,
+            log.died
+                .iter()
+                .filter(|d| d.1.is_some_and(|k| k.0 == 0))
+                .count()
+        );
+        killed.push(c1[0].2.1);
+    }
+    killed.sort();
+    killed.dedup();
+    assert_eq!(killed, vec![0, 1, 2], "any of the three may be drawn");
+    let (_, log) = play(r#""Jade Dragon""#, r#""3 x Human swordsman""#, 1);
+    assert!(log.effects.iter().all(|e| e.0 != 0));
+}
+
+/// MC-55: the Phantom's +3 missile damage counts against Visions only.
+#[test]
+fn mc_55_the_phantom_deals_three_more_missile_damage_to_visions_only() {
+    for (foe, want) in [("Vision archer", 2 - 1 + 3), ("Human archer", 2 - 1)] {
+        let (_, log) = play(r#""Phantom""#, &format!("\"{foe}\""), 2);
+        let first = log
+            .blows
+            .iter()
+            .find(|x| x.0 == 1 && x.1 == (0, 0))
+            .unwrap();
+        assert!(first.3.hit && first.3.magical, "{foe}");
+        assert_eq!(first.3.damage, want, "{foe}");
+    }
+}
+
+/// MC-55: a nation no catalogue minion is of is refused where the effects file names it; one
+/// the rules file does not list is refused where a minion carrying it is fielded.
+#[test]
+fn mc_55_an_unknown_nation_is_refused_at_load_and_one_the_rules_lack_where_fielded() {
+    let cat = catalogue::builtin();
+    let fx = format!(
+        "{}\n[[effect]]\nsource = \"hand_+2_vs_monsters\"\nagainst = \"Atlantean\"\ndo = \"stats\"\nhand = 1\n",
+        input::EFFECTS
+    );
+    let e = input::effects::parse("e.toml", &fx, &cat.minions, &cat.modifiers)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("e.toml") && e.contains(".against") && e.contains("`Atlantean`"),
+        "{e}"
+    );
+    assert!(
+        e.contains("Imp") && e.contains("not flying"),
+        "names the choices: {e}"
+    );
+    // A host's catalogue with a nation the rules file does not list.
+    let mut cat = catalogue::builtin();
+    let extra = "[[minion]]\nname = \"Atlantean swordsman\"\nkind = \"recruit\"\nclass = \"swordsman\"\nnation = \"Atlantean\"\nhand = 2\nattacks = 1\nhp = 7\nlevel = 1\n";
+    cat.minions =
+        catalogue::parse_minions("m.toml", &format!("{}{extra}", input::MINIONS)).unwrap();
+    cat.effects = input::effects::parse("e.toml", &fx, &cat.minions, &cat.modifiers).unwrap();
+    let text = "[[group]]\nname = \"A\"\nminions = [\"Huntsman\"]\n[[group]]\nname = \"B\"\nminions = [\"Atlantean swordsman\"]\n";
+    let e = input::combat::parse("c.toml", text, &Rules::default(), &cat)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("c.toml") && e.contains("`Atlantean`") && e.contains("[nation]"),
+        "{e}"
+    );
+}
+
 /// MC-40: the coverage docs/minion-combat.md states is the shipped data's: how many catalogue
 /// minions play with all their effects, and exactly which tags of which minions do not.
 #[test]

@@ -26,6 +26,7 @@ fn m(
         max_hp: hp,
         level,
         nation: None,
+        flight: false,
         enchanted: false,
         clauses: Vec::new(),
     }

@@ -25,8 +25,8 @@ HEADER = """# Minion catalogue for the Minion Combat Pipeline (seed 003, Sanctum
 # a Spirit alteration's form, with no HP of its own); class (swordsman, archer); nation; hand and
 # missile (damage per hit; absent: no such attack); attacks (per round; 0 = non-combatant); armor
 # (max); hp (max; absent where the card prints *); level; count (how many the card creates, "2-8"
-# = 1d7+1); tags (combat effects, MC-40 lists which are played); inferred (which numbers are a
-# reading, not printed: see experiments/minion-combat/README.md).
+# = 1d7+1); flight (the Flight keyword); tags (combat effects, MC-40 lists which are played);
+# inferred (which numbers are a reading, not printed: see experiments/minion-combat/README.md).
 """
 
 
@@ -119,6 +119,8 @@ def minions(path):
             if r[col] != "":
                 out.append(f"{key} = {int(r[col])}")
         out.append(f"count = {q(r['count'])}")
+        if "Flight" in r["movement_keywords"].split(";"):
+            out.append("flight = true")
         tags = [t for t in r["combat_tags"].split(";") if t]
         out.append("tags = [" + ", ".join(q(t) for t in tags) + "]")
         if r["inferred"]:

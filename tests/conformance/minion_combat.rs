@@ -86,6 +86,7 @@ fn random_minion(rng: &mut Xoshiro256PlusPlus, r: &Rules, recruit: bool, scale: 
         nation: rng
             .random_bool(0.5)
             .then(|| rng.random_range(0..r.nations.len())),
+        flight: false,
         enchanted: false,
         clauses: Vec::new(),
     }

@@ -70,7 +70,8 @@ pub const TOS: [(&str, To); 5] = [
     ("random_enemy", To::RandomEnemy),
 ];
 
-/// A condition on the other party (its kind, class or enchantments).
+/// A condition on the other party (its kind, class, enchantments, Flight or nation); on a
+/// trigger without one (start of combat or round, end of combat), on the targets (MC-55).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Against {
     Monster,
@@ -81,14 +82,25 @@ pub enum Against {
     Swordsman,
     /// A recruit with missile attacks.
     Archer,
+    /// A minion with the Flight keyword.
+    Flying,
+    /// A minion without it.
+    NotFlying,
+    /// A nation as the effects file names it: `Effects::nations[i]`, settled to `Nation` when
+    /// its minion is fielded (the rules file orders the nations).
+    NationNamed(u16),
+    /// A minion of the rules' nation `i`.
+    Nation(u16),
 }
 
-pub const AGAINSTS: [(&str, Against); 5] = [
+pub const AGAINSTS: [(&str, Against); 7] = [
     ("monster", Against::Monster),
     ("recruit", Against::Recruit),
     ("unenchanted recruit", Against::UnenchantedRecruit),
     ("swordsman", Against::Swordsman),
     ("archer", Against::Archer),
+    ("flying", Against::Flying),
+    ("not flying", Against::NotFlying),
 ];
 
 /// A stat change: damage of either attack, max armor, level, attacks per round.
@@ -203,6 +215,8 @@ pub struct Effects {
     pub clauses: Vec<Clause>,
     pub statuses: Vec<Status>,
     pub numbers_off: Vec<String>,
+    /// The nations `against` names, as written (`Against::NationNamed` indexes them).
+    pub nations: Vec<String>,
 }
 
 impl Effects {

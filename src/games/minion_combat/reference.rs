@@ -148,6 +148,11 @@ impl Fighter {
             Against::UnenchantedRecruit => s.recruit && !s.enchanted,
             Against::Swordsman => s.swordsman(),
             Against::Archer => s.recruit && s.missile.is_some(),
+            Against::Flying => s.flight,
+            Against::NotFlying => !s.flight,
+            Against::Nation(i) => s.nation == Some(i as usize),
+            // Settled to `Nation` when fielded (MC-55); a clause not fielded matches none.
+            Against::NationNamed(_) => false,
         }
     }
 }
@@ -725,12 +730,21 @@ fn taken(
 }
 
 /// Whether clause `c` fires at `when` with `other` the other party and `a` the attack type.
+/// At a point without another party, `against` picks the targets instead (MC-55).
 fn applies(f: &Fight, c: &Clause, when: When, other: Option<Who>, a: Option<Attack>) -> bool {
     c.when == when
         && c.round.is_none_or(|g| g == f.round)
         && c.attack.is_none_or(|x| a == Some(x))
         && c.against
-            .is_none_or(|k| other.is_some_and(|o| f.get(o).is(k)))
+            .is_none_or(|k| no_other(when) || other.is_some_and(|o| f.get(o).is(k)))
+}
+
+/// The points of the pipeline without an attacker, victim or killer.
+fn no_other(when: When) -> bool {
+    matches!(
+        when,
+        When::StartOfCombat | When::StartOfRound | When::EndOfCombat
+    )
 }
 
 /// Every clause of `holder` that fires at `when` (MC-41), in the order written; `taken` and
@@ -782,13 +796,20 @@ fn act(
     hook: &mut impl Hook,
 ) {
     let s = holder.0;
+    // MC-55: with no other party, `against` picks whom the clause reaches.
+    let such = |w: &Who| !no_other(c.when) || c.against.is_none_or(|k| f.get(*w).is(k));
     let targets: Vec<Who> = match c.to {
-        To::Me => vec![holder],
+        To::Me => vec![holder].into_iter().filter(such).collect(),
         To::Other => other.into_iter().collect(),
-        To::Groupmates => f.living(s).into_iter().filter(|&w| w != holder).collect(),
-        To::Enemies => f.living(1 - s),
+        To::Groupmates => f
+            .living(s)
+            .into_iter()
+            .filter(|&w| w != holder)
+            .filter(such)
+            .collect(),
+        To::Enemies => f.living(1 - s).into_iter().filter(such).collect(),
         To::RandomEnemy => {
-            let e = f.living(1 - s);
+            let e: Vec<Who> = f.living(1 - s).into_iter().filter(such).collect();
             if e.is_empty() {
                 Vec::new()
             } else {

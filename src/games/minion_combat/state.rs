@@ -28,6 +28,8 @@ pub struct Stats {
     pub armor: i32,
     pub hp: Option<i32>,
     pub level: i32,
+    /// The Flight keyword (Pegasus takes less from minions without it, MC-55).
+    pub flight: bool,
     pub tags: Vec<String>,
     pub inferred: String,
 }
@@ -89,6 +91,8 @@ pub struct Minion {
     pub max_hp: i32,
     pub level: i32,
     pub nation: Option<usize>,
+    /// The Flight keyword (MC-55).
+    pub flight: bool,
     /// Whether any modifier is on it ("enchanted", MC-25).
     pub enchanted: bool,
     /// The effects it carries, from its tags and modifiers (MC-41); empty for most.
@@ -111,6 +115,7 @@ impl Minion {
             max_hp: hp,
             level: r.clamp_level(s.level),
             nation: r.nation(&s.nation),
+            flight: s.flight,
             enchanted: false,
             clauses: Vec::new(),
         }

@@ -36,6 +36,8 @@ struct MinionFile {
     level: i32,
     count: Option<String>,
     #[serde(default)]
+    flight: bool,
+    #[serde(default)]
     tags: Vec<String>,
     #[serde(default)]
     inferred: String,
@@ -172,6 +174,7 @@ pub fn parse_minions(file: &str, text: &str) -> Result<Vec<Stats>, FileError> {
             armor: stat(&cx, field("armor"), m.armor, 0)?,
             hp,
             level: stat(&cx, field("level"), m.level, -100)?.min(100),
+            flight: m.flight,
             tags: m.tags.clone(),
             inferred: m.inferred.clone(),
         });

@@ -12,7 +12,7 @@
 use serde::Deserialize;
 
 use crate::games::file_error::{FileCtx, FileError};
-use crate::games::minion_combat::effects::Do;
+use crate::games::minion_combat::effects::{Against, Clause, Do, Effects};
 use crate::games::minion_combat::input::catalogue::PLAYED_CONDITIONS;
 use crate::games::minion_combat::rules::{MAX_GROUP, Rules};
 use crate::games::minion_combat::state::{Catalogue, Group, Kind, Minion, Owner, Stats};
@@ -132,7 +132,7 @@ pub fn minion_spec(
         }
         m.name = format!("{} + {}", m.name, x.name);
     }
-    settle_nation(&mut m, r)?;
+    settle_nation(&mut m, &cat.effects, r)?;
     if m.attacks > 0 && m.hand.is_none() && m.missile.is_none() {
         return Err(format!(
             "`{spec}` has {} attack(s) but no hand or missile damage: it could not attack",
@@ -158,7 +158,7 @@ pub fn minion_spec(
 /// `"Name"` alone in a group file fields.
 pub fn catalogue_minion(stats: &Stats, cat: &Catalogue, r: &Rules) -> Result<Minion, String> {
     let mut m = tagged(stats, cat, r)?;
-    settle_nation(&mut m, r)?;
+    settle_nation(&mut m, &cat.effects, r)?;
     Ok(m)
 }
 
@@ -171,8 +171,33 @@ fn tagged(stats: &Stats, cat: &Catalogue, r: &Rules) -> Result<Minion, String> {
     Ok(m)
 }
 
-/// A clause that makes its minion one of a nation (MC-52) sets it.
-fn settle_nation(m: &mut Minion, r: &Rules) -> Result<(), String> {
+/// A clause that makes its minion one of a nation (MC-52) sets it; a nation a condition names
+/// becomes the rules' nation (MC-55).
+fn settle_nation(m: &mut Minion, fx: &Effects, r: &Rules) -> Result<(), String> {
+    fn settle(c: &mut Clause, fx: &Effects, r: &Rules) -> Result<(), String> {
+        if let Some(Against::NationNamed(i)) = c.against {
+            let n = &fx.nations[i as usize];
+            let k = r.nation(n).ok_or_else(|| {
+                format!(
+                    "`{}` acts against `{n}`, a nation the rules file does not list: add it under [nation] or fix the name",
+                    c.source
+                )
+            })?;
+            let k = u16::try_from(k).map_err(|_| {
+                format!("`{}` acts against `{n}`, past the 65,536th nation of the rules file: list it earlier", c.source)
+            })?;
+            c.against = Some(Against::Nation(k));
+        }
+        if let Do::Give(s) = &mut c.effect {
+            for x in s.clauses.iter_mut() {
+                settle(x, fx, r)?;
+            }
+        }
+        Ok(())
+    }
+    for c in m.clauses.iter_mut() {
+        settle(c, fx, r)?;
+    }
     for c in &m.clauses {
         if let Do::Nation(n) = &c.effect {
             m.nation = Some(r.nation(n).ok_or_else(|| {

@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use crate::games::file_error::{FileCtx, FileError};
 use crate::games::minion_combat::effects::{
-    AGAINSTS, Clause, Delta, Do, Effects, Status, TOS, To, WHENS, When,
+    AGAINSTS, Against, Clause, Delta, Do, Effects, Status, TOS, To, WHENS, When,
 };
 use crate::games::minion_combat::input::catalogue::MAX_STAT;
 use crate::games::minion_combat::rules::{Attack, MAX_ROUNDS};
@@ -154,6 +154,17 @@ pub fn parse(
     sources.extend(statuses.iter().map(|s| s.name.clone()));
     let mut clauses: Vec<Clause> = Vec::new();
     let mut numbers_off: Vec<String> = Vec::new();
+    let mut nations: Vec<String> = Vec::new();
+    let mut known_nations: Vec<String> = Vec::new();
+    for m in minions {
+        let n = m.nation.trim();
+        if !n.is_empty()
+            && n != "random"
+            && !known_nations.iter().any(|k| normalise(k) == normalise(n))
+        {
+            known_nations.push(n.to_string());
+        }
+    }
     for (i, c) in f.effect.iter().enumerate() {
         let field = |k: &str| format!("effect[{i}].{k}");
         let err = |k: &str, m: String| cx.err(None, field(k), m);
@@ -190,13 +201,40 @@ pub fn parse(
             Some("missile") => Some(Attack::Missile),
             Some(a) => return Err(err("attack", format!("`{a}`: hand or missile"))),
         };
-        let against = match &c.against {
-            None => None,
-            Some(a) => Some(
-                word(&AGAINSTS, a)
-                    .ok_or_else(|| err("against", format!("`{a}`: one of {}", names(&AGAINSTS))))?,
-            ),
-        };
+        let against =
+            match &c.against {
+                None => None,
+                Some(a) => Some(match word(&AGAINSTS, a) {
+                    Some(k) => k,
+                    // A nation some catalogue minion is of (the rules file orders them; fielding
+                    // settles it, MC-55).
+                    None if known_nations.iter().any(|n| normalise(n) == normalise(a)) => {
+                        let i = match nations
+                            .iter()
+                            .position(|n: &String| normalise(n) == normalise(a))
+                        {
+                            Some(i) => i,
+                            None => {
+                                nations.push(a.trim().to_string());
+                                nations.len() - 1
+                            }
+                        };
+                        Against::NationNamed(u16::try_from(i).map_err(|_| {
+                            err("against", "past 65,536 nations: name fewer".into())
+                        })?)
+                    }
+                    None => {
+                        return Err(err(
+                            "against",
+                            format!(
+                                "`{a}`: one of {}, or a catalogue nation ({})",
+                                names(&AGAINSTS),
+                                known_nations.join(", ")
+                            ),
+                        ));
+                    }
+                }),
+            };
         if let Some(g) = c.round
             && !(1..=MAX_ROUNDS).contains(&g)
         {
@@ -416,5 +454,6 @@ pub fn parse(
         clauses,
         statuses,
         numbers_off,
+        nations,
     })
 }
