@@ -41,6 +41,17 @@ impl Hook for Log {
     }
 }
 
+impl Log {
+    /// The blows `m` landed, in order.
+    fn hits_by(&self, m: Who) -> Vec<&Blow> {
+        self.blows
+            .iter()
+            .filter(|x| x.1 == m && x.3.hit)
+            .map(|x| &x.3)
+            .collect()
+    }
+}
+
 /// Plays `a` (initiative) against `b` on the shipped catalogue and effects.
 fn play(a: &str, b: &str, seed: u64) -> (Outcome, Log) {
     play_on(&catalogue::builtin(), a, b, seed)
@@ -102,12 +113,7 @@ fn mc_46_the_mechanical_man_withdraws_at_round_3_and_both_groups_stand() {
 fn mc_47_gorgons_gaze_lowers_damage_raises_armor_next_round_and_three_kill() {
     let (o, log) = play(r#""Gorgon""#, r#""Keeper swordsman + Veteran""#, 3);
     // Round 2: the Gorgon hits first (Gaze 1), so the swordsman hits for 3 + 1 (Keeper) - 1.
-    let sw: Vec<&Blow> = log
-        .blows
-        .iter()
-        .filter(|x| x.1 == (1, 0) && x.3.hit)
-        .map(|x| &x.3)
-        .collect();
+    let sw = log.hits_by((1, 0));
     assert_eq!(sw[0].damage, 3);
     // Round 3: Gaze's +1 armor counts from the reset: 2 + 1 soaks the Gorgon's 2.
     let g3 = log
@@ -515,12 +521,7 @@ fn mc_55_pegasus_takes_one_less_from_minions_without_flight_and_none_less_from_f
         .filter(|e| e.1 == (0, 0) && e.2 == (1, 0))
         .map(|e| &e.3)
         .collect();
-    let hits: Vec<&Blow> = log
-        .blows
-        .iter()
-        .filter(|x| x.1 == (1, 0) && x.3.hit)
-        .map(|x| &x.3)
-        .collect();
+    let hits = log.hits_by((1, 0));
     assert!(!hits.is_empty());
     assert_eq!(cut.len(), hits.len(), "every hit on Pegasus is cut");
     for (b, e) in hits.iter().zip(&cut) {
