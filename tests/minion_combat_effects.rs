@@ -694,3 +694,32 @@ fn mc_40_the_documented_coverage_is_the_shipped_catalogues() {
         "README states the count"
     );
 }
+
+/// MC-56: each time a minion dies, Khobai heals 1 HP; undamaged, it gets +1 max HP instead
+/// (and the HP with it). Khobai + Veteran + Rite of Growth has 9 HP: the first death (round 2)
+/// finds it whole (10 / 10); by the next two it has been hit, so it heals 1 each time.
+#[test]
+fn mc_56_khobai_heals_one_per_death_and_grows_when_undamaged() {
+    let (o, log) = play(
+        r#""Khobai + Veteran + Rite of Growth", "3 x Elf archer""#,
+        r#""3 x Human swordsman""#,
+        0,
+    );
+    assert_eq!(log.died.len(), 3);
+    assert!(log.died.iter().all(|d| d.0.0 == 1));
+    let heard: Vec<(u32, &str)> = log
+        .effects
+        .iter()
+        .filter(|e| e.1 == (0, 0))
+        .map(|e| (e.0, e.3.as_str()))
+        .collect();
+    assert_eq!(
+        heard,
+        [
+            (2, "heals_1_per_any_death: +1 max HP, 10 HP"),
+            (3, "heals_1_per_any_death: heals 1, 7 HP"),
+            (4, "heals_1_per_any_death: heals 1, 8 HP"),
+        ]
+    );
+    assert_eq!(o.hp[0][0], 8);
+}

@@ -28,12 +28,15 @@ pub enum When {
     Kills,
     /// The holder died (killed or not).
     Dies,
+    /// Another minion of the combat, of either group, died; the other party is the dead one
+    /// (MC-56).
+    AMinionDies,
     /// C4, in precedence order.
     EndOfCombat,
 }
 
 /// Trigger names as a file writes them.
-pub const WHENS: [(&str, When); 10] = [
+pub const WHENS: [(&str, When); 11] = [
     ("always", When::Always),
     ("start_of_combat", When::StartOfCombat),
     ("start_of_round", When::StartOfRound),
@@ -43,6 +46,7 @@ pub const WHENS: [(&str, When); 10] = [
     ("damages", When::Damages),
     ("kills", When::Kills),
     ("dies", When::Dies),
+    ("a_minion_dies", When::AMinionDies),
     ("end_of_combat", When::EndOfCombat),
 ];
 
@@ -161,6 +165,9 @@ pub enum Do {
     Kill,
     /// The targets leave the combat, alive (MC-46).
     Withdraw,
+    /// The targets heal this much, up to their max HP; with `grows`, an undamaged target's max
+    /// HP and HP rise by it instead (MC-56).
+    Heal { amount: i32, grows: bool },
     /// One more stack of a status on the targets (MC-47).
     Give(Box<Status>),
     /// Every enemy shooter and unpaired enemy basher that is idle must attack the holder (MC-48).

@@ -838,6 +838,19 @@ fn act(
                 format!("{dealt} magical damage, {} HP left", f.get(t).hp)
             }
             Do::Kill => "killed".to_string(),
+            Do::Heal { amount, grows } => {
+                let x = amount.saturating_mul(n);
+                let w = f.get_mut(t);
+                if *grows && w.hp == w.stats.max_hp {
+                    w.stats.max_hp = w.stats.max_hp.saturating_add(x);
+                    w.hp = w.stats.max_hp;
+                    format!("+{x} max HP, {} HP", w.hp)
+                } else {
+                    let healed = x.min(w.stats.max_hp - w.hp).max(0);
+                    w.hp += healed;
+                    format!("heals {healed}, {} HP", w.hp)
+                }
+            }
             Do::Withdraw => {
                 let w = f.get_mut(t);
                 w.alive = false;
@@ -906,6 +919,17 @@ fn bury(f: &mut Fight, w: Who, by: Option<Who>, cx: &Cx, o: &mut Outcome, hook: 
     f.forget(w);
     hook.died(w, by);
     fire(f, w, When::Dies, by, None, cx, o, hook);
+    // MC-56: every other minion still in the combat hears it, in precedence order.
+    if !f.effects {
+        return;
+    }
+    for s in [f.first, 1 - f.first] {
+        for i in 0..f.side[s].len() {
+            if f.side[s][i].alive {
+                fire(f, (s, i), When::AMinionDies, Some(w), None, cx, o, hook);
+            }
+        }
+    }
 }
 
 /// One attack, A1..A8 (MC-17..MC-21, effects MC-41..MC-51).

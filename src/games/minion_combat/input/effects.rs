@@ -66,21 +66,23 @@ struct ClauseFile {
     status: Option<String>,
     nation: Option<String>,
     numbers: Option<bool>,
+    grows: Option<bool>,
     #[serde(default)]
     note: String,
 }
 
 /// Where `DOS` turns from what happens at a point to standing traits of the holder.
-const STANDING: usize = 7;
+const STANDING: usize = 8;
 
-/// What `do` may say: seven happenings, then the standing traits.
-pub const DOS: [&str; 16] = [
+/// What `do` may say: eight happenings, then the standing traits.
+pub const DOS: [&str; 17] = [
     "stats",
     "taken",
     "block",
     "damage",
     "kill",
     "withdraw",
+    "heal",
     "give",
     "compel",
     "redirect",
@@ -286,6 +288,10 @@ pub fn parse(
             "damage" => Do::Damage(amount(1, MAX_STAT, "the damage dealt")?),
             "kill" => Do::Kill,
             "withdraw" => Do::Withdraw,
+            "heal" => Do::Heal {
+                amount: amount(1, MAX_STAT, "the HP healed")?,
+                grows: c.grows.unwrap_or(false),
+            },
             "give" => {
                 let Some(name) = &c.status else {
                     return Err(err(
@@ -355,10 +361,16 @@ pub fn parse(
                 ),
             ));
         }
-        if c.amount.is_some() && !is(&["taken", "damage", "attack_level"]) {
+        if c.amount.is_some() && !is(&["taken", "damage", "heal", "attack_level"]) {
             return Err(err(
                 "amount",
                 format!("do = \"{}\" takes no amount: remove it", c.effect),
+            ));
+        }
+        if c.grows.is_some() && !is(&["heal"]) {
+            return Err(err(
+                "grows",
+                format!("do = \"{}\" heals nothing: remove `grows`", c.effect),
             ));
         }
         if c.status.is_some() && !is(&["give"]) {
@@ -394,7 +406,7 @@ pub fn parse(
                 ),
             ));
         }
-        if is(&["damage", "kill", "withdraw", "give"]) && when == When::Always {
+        if is(&["damage", "kill", "withdraw", "heal", "give"]) && when == When::Always {
             return Err(err(
                 "when",
                 format!(
@@ -418,7 +430,7 @@ pub fn parse(
         {
             return Err(err(
                 "to",
-                "\"other\" is the attacker, victim or killer: only is_hit, after_armor, hits, damages, kills and dies have one".into(),
+                "\"other\" is the attacker, victim, killer or the dead: only is_hit, after_armor, hits, damages, kills, dies and a_minion_dies have one".into(),
             ));
         }
         // `numbers` speaks of a modifier; on another source (or a modifier this catalogue
