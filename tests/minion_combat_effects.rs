@@ -4,6 +4,7 @@
 
 mod common;
 
+use skirmish::games::minion_combat::effects::Effects;
 use skirmish::games::minion_combat::input::{self, catalogue};
 use skirmish::games::minion_combat::reference::{Blow, Fight, Hook, Quiet, Tiebreak, Who, combat};
 use skirmish::games::minion_combat::rules::Rules;
@@ -603,18 +604,23 @@ fn mc_55_the_phantom_deals_three_more_missile_damage_to_visions_only() {
     }
 }
 
+/// The shipped effects file, read as `e.toml` against `cat`, with one more clause on the
+/// Huntsman's tag.
+fn with_clause(cat: &Catalogue, clause: &str) -> Result<Effects, String> {
+    let fx = format!(
+        "{}\n[[effect]]\nsource = \"hand_+2_vs_monsters\"\n{clause}\n",
+        input::EFFECTS
+    );
+    input::effects::parse("e.toml", &fx, &cat.minions, &cat.modifiers).map_err(|e| e.to_string())
+}
+
 /// MC-55: a nation no catalogue minion is of is refused where the effects file names it; one
 /// the rules file does not list is refused where a minion carrying it is fielded.
 #[test]
 fn mc_55_an_unknown_nation_is_refused_at_load_and_one_the_rules_lack_where_fielded() {
     let cat = catalogue::builtin();
-    let fx = format!(
-        "{}\n[[effect]]\nsource = \"hand_+2_vs_monsters\"\nagainst = \"Atlantean\"\ndo = \"stats\"\nhand = 1\n",
-        input::EFFECTS
-    );
-    let e = input::effects::parse("e.toml", &fx, &cat.minions, &cat.modifiers)
-        .unwrap_err()
-        .to_string();
+    let clause = "against = \"Atlantean\"\ndo = \"stats\"\nhand = 1";
+    let e = with_clause(&cat, clause).unwrap_err();
     assert!(
         e.contains("e.toml") && e.contains(".against") && e.contains("`Atlantean`"),
         "{e}"
@@ -628,7 +634,7 @@ fn mc_55_an_unknown_nation_is_refused_at_load_and_one_the_rules_lack_where_field
     let extra = "[[minion]]\nname = \"Atlantean swordsman\"\nkind = \"recruit\"\nclass = \"swordsman\"\nnation = \"Atlantean\"\nhand = 2\nattacks = 1\nhp = 7\nlevel = 1\n";
     cat.minions =
         catalogue::parse_minions("m.toml", &format!("{}{extra}", input::MINIONS)).unwrap();
-    cat.effects = input::effects::parse("e.toml", &fx, &cat.minions, &cat.modifiers).unwrap();
+    cat.effects = with_clause(&cat, clause).unwrap();
     let text = "[[group]]\nname = \"A\"\nminions = [\"Huntsman\"]\n[[group]]\nname = \"B\"\nminions = [\"Atlantean swordsman\"]\n";
     let e = input::combat::parse("c.toml", text, &Rules::default(), &cat)
         .unwrap_err()
@@ -637,6 +643,75 @@ fn mc_55_an_unknown_nation_is_refused_at_load_and_one_the_rules_lack_where_field
         e.contains("c.toml") && e.contains("`Atlantean`") && e.contains("[nation]"),
         "{e}"
     );
+}
+
+/// MC-51, MC-55: the Griffin deals magical damage against Shadows only: armor soaks none of it.
+#[test]
+fn mc_55_the_griffin_deals_magical_damage_to_shadows_only() {
+    for (foe, magical) in [("Shadow swordsman", true), ("Human swordsman", false)] {
+        let (_, log) = play(r#""Griffin""#, &format!("\"{foe}\""), 4);
+        let hits = log.hits_by((0, 0));
+        assert!(!hits.is_empty(), "{foe}");
+        for b in hits {
+            assert_eq!(b.magical, magical, "{foe}");
+            if magical {
+                assert_eq!(b.soaked, 0, "{foe}");
+            }
+        }
+        // The swordsman's 1 armor soaks the first point of a plain hit.
+        let first = log.hits_by((0, 0))[0];
+        assert_eq!(first.soaked, if magical { 0 } else { 1 }, "{foe}");
+    }
+}
+
+/// MC-57: while Diomesia stands, the swordsmen of both groups deal no hand damage (A2's "does
+/// not deal"); an archer's missiles still do.
+#[test]
+fn mc_57_diomesia_stops_every_swordsmans_hand_damage_in_both_groups() {
+    let (o, log) = play(
+        r#""Diomesia", "Keeper swordsman", "Elf archer""#,
+        r#""3 x Human swordsman""#,
+        6,
+    );
+    let mut sword = 0;
+    for (_, m, _, b) in log.blows.iter().filter(|x| x.3.hit) {
+        if *m == (0, 2) {
+            assert!(b.damage > 0);
+        } else {
+            assert_eq!(b.damage, 0, "{m:?}");
+            sword += 1;
+        }
+    }
+    assert!(sword > 0);
+    // Only the archer hurt anyone: Diomesia's group stands whole.
+    assert_eq!(&o.hp[0][..3], &[7, 7, 7]);
+    assert!(o.damage[0] > 0 && o.damage[1] == 0);
+}
+
+/// MC-55, MC-57: a condition that could not limit its clause, and `no_damage` as anything but
+/// a standing change of others, are refused at load, naming the field.
+#[test]
+fn mc_57_against_on_a_whole_trait_and_no_damage_on_oneself_are_refused() {
+    let cat = catalogue::builtin();
+    for (clause, field, says) in [
+        (
+            "do = \"quasi_immune\"\nattack = \"missile\"\nagainst = \"monster\"",
+            ".against",
+            "cannot limit it",
+        ),
+        ("do = \"no_damage\"", ".when", "standing change of others"),
+        (
+            "when = \"hits\"\nto = \"enemies\"\ndo = \"no_damage\"",
+            ".when",
+            "standing change of others",
+        ),
+    ] {
+        let e = with_clause(&cat, clause).unwrap_err();
+        assert!(
+            e.contains("e.toml") && e.contains(field) && e.contains(says),
+            "{clause}: {e}"
+        );
+    }
 }
 
 /// MC-40: the coverage docs/minion-combat.md states is the shipped data's: how many catalogue

@@ -165,6 +165,9 @@ pub enum Do {
     Kill,
     /// The targets leave the combat, alive (MC-46).
     Withdraw,
+    /// Always: its targets deal no damage (of `attack`'s type, if given): A2's "does not deal"
+    /// (MC-57).
+    NoDamage,
     /// The targets heal this much, up to their max HP; with `grows`, an undamaged target's max
     /// HP and HP rise by it instead (MC-56).
     Heal { amount: i32, grows: bool },

@@ -290,12 +290,46 @@ impl Fight {
             .max(0) as u32
     }
 
-    /// Tiebreaker 5's damage per single attack, with stat changes.
+    /// Tiebreaker 5's damage per single attack, with stat changes (0 for an attack type it
+    /// deals none of, MC-57).
     fn best_damage(&self, w: Who) -> i32 {
         let (s, d) = (&self.get(w).stats, self.delta(w));
-        s.hand
-            .map_or(0, |h| h.saturating_add(d.hand))
-            .max(s.missile.map_or(0, |m| m.saturating_add(d.missile)))
+        let of = |a: Attack, x: Option<i32>, dx: i32| {
+            x.map_or(0, |v| {
+                if self.silenced(w, a) {
+                    0
+                } else {
+                    v.saturating_add(dx)
+                }
+            })
+        };
+        of(Attack::Hand, s.hand, d.hand).max(of(Attack::Missile, s.missile, d.missile))
+    }
+
+    /// Whether a living minion's `no_damage` reaches `w`'s attacks of type `a` (MC-57).
+    fn silenced(&self, w: Who, a: Attack) -> bool {
+        if !self.effects {
+            return false;
+        }
+        let me = self.get(w);
+        (0..2).any(|s| {
+            self.side[s].iter().enumerate().any(|(i, x)| {
+                x.alive
+                    && (s, i) != w
+                    && x.clauses().any(|(c, _)| {
+                        c.effect == Do::NoDamage
+                            && c.to
+                                == if s == w.0 {
+                                    To::Groupmates
+                                } else {
+                                    To::Enemies
+                                }
+                            && c.attack.is_none_or(|k| k == a)
+                            && c.round.is_none_or(|g| g == self.round)
+                            && c.against.is_none_or(|k| me.is(k))
+                    })
+            })
+        })
     }
 
     /// Damage of one attack by `m` in this round (MC-18): its stat, its stat changes (MC-43;
@@ -333,6 +367,9 @@ impl Fight {
         }
         if self.round == 1 && a == Attack::Missile {
             d = d.saturating_add(r.missile_round_modifier);
+        }
+        if self.silenced(m, a) {
+            return 0;
         }
         d.max(0)
     }
@@ -536,13 +573,11 @@ fn wise_choice(f: &Fight, m: Who, enemies: &[Who], cx: &Cx, k: u64) -> (Who, Tie
     }
     let mut pool: Vec<Who> = enemies.to_vec();
     // 1: not quasi-immune to my damage type; magical damage passes every immunity (MC-50).
-    if let Some(a) = f.get(m).stats.attack_in(f.round, r)
-        && !f.get(m).has(|d| *d == Do::Magical)
-    {
+    if let Some(a) = f.get(m).stats.attack_in(f.round, r) {
         let open: Vec<Who> = pool
             .iter()
             .copied()
-            .filter(|&v| !f.get(v).has(|d| *d == Do::QuasiImmune(a)))
+            .filter(|&v| f.magical(m, v) || !f.get(v).has(|d| *d == Do::QuasiImmune(a)))
             .collect();
         if !open.is_empty() && open.len() < pool.len() {
             pool = open;
@@ -581,10 +616,24 @@ fn wise_choice(f: &Fight, m: Who, enemies: &[Who], cx: &Cx, k: u64) -> (Who, Tie
     (pool[j], Tiebreak::Random)
 }
 
-/// Whether `m`'s attacks pass armor (MC-51).
-fn pierces(f: &Fight, m: Who) -> bool {
-    f.get(m)
-        .has(|d| matches!(d, Do::IgnoresArmor | Do::Magical))
+/// Whether `m`'s attacks on `v` pass armor (MC-51).
+fn pierces(f: &Fight, m: Who, v: Who) -> bool {
+    f.trait_vs(m, v, |d| matches!(d, Do::IgnoresArmor | Do::Magical))
+}
+
+impl Fight {
+    /// Whether `m` holds a standing trait `p` picks that reaches `v` (its `against`, if any,
+    /// names what `v` is; MC-51).
+    fn trait_vs(&self, m: Who, v: Who, p: impl Fn(&Do) -> bool) -> bool {
+        self.get(m).clauses().any(|(c, _)| {
+            c.when == When::Always && p(&c.effect) && c.against.is_none_or(|k| self.get(v).is(k))
+        })
+    }
+
+    /// Whether `m`'s damage to `v` is magical (MC-51).
+    fn magical(&self, m: Who, v: Who) -> bool {
+        self.trait_vs(m, v, |d| *d == Do::Magical)
+    }
 }
 
 /// MC-15: whether `m` estimates its group can kill `v` this round. An attack that kills what
@@ -598,7 +647,7 @@ fn can_kill(f: &Fight, m: Who, v: Who, r: &Rules) -> bool {
         }
     };
     let t = f.get(v);
-    let armor = if pierces(f, m) { 0 } else { t.armor } as i64;
+    let armor = if pierces(f, m, v) { 0 } else { t.armor } as i64;
     let slays = f.get(m).clauses().any(|(c, _)| {
         c.when == When::Damages
             && c.effect == Do::Kill
@@ -985,7 +1034,7 @@ fn attack(
     // A3: the takes-damage pipeline, on whoever takes the hit (MC-49).
     let t = redirector(f, v).unwrap_or(v);
     b.taker = t;
-    b.magical = t != v || f.get(m).has(|d| *d == Do::Magical);
+    b.magical = t != v || f.magical(m, v);
     if t != v {
         hook.effect(t, v, "takes the hit as magical damage (MC-49)", f);
     }
@@ -993,7 +1042,7 @@ fn attack(
     let mut dmg = taken(f, t, (m, a), When::IsHit, b.damage, b.magical, hook);
     fire(f, t, When::IsHit, Some(m), Some(a), cx, o, hook);
     // D2: current armor soaks point for point, unless the damage passes armor.
-    if !(b.magical || pierces(f, m)) {
+    if !(b.magical || pierces(f, m, v)) {
         let w = f.get_mut(t);
         b.soaked = dmg.min(w.armor);
         w.armor -= b.soaked;

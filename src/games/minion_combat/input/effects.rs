@@ -72,16 +72,18 @@ struct ClauseFile {
 }
 
 /// Where `DOS` turns from what happens at a point to standing traits of the holder.
-const STANDING: usize = 8;
+const STANDING: usize = 9;
 
-/// What `do` may say: eight happenings, then the standing traits.
-pub const DOS: [&str; 17] = [
+/// What `do` may say: nine happenings (or standing changes of others), then the standing
+/// traits of the holder.
+pub const DOS: [&str; 18] = [
     "stats",
     "taken",
     "block",
     "damage",
     "kill",
     "withdraw",
+    "no_damage",
     "heal",
     "give",
     "compel",
@@ -288,6 +290,15 @@ pub fn parse(
             "damage" => Do::Damage(amount(1, MAX_STAT, "the damage dealt")?),
             "kill" => Do::Kill,
             "withdraw" => Do::Withdraw,
+            "no_damage" => {
+                if when != When::Always || to == To::Me {
+                    return Err(err(
+                        "when",
+                        "do = \"no_damage\" is a standing change of others: leave out `when`, and say to = \"groupmates\" or \"enemies\"".into(),
+                    ));
+                }
+                Do::NoDamage
+            }
             "heal" => Do::Heal {
                 amount: amount(1, MAX_STAT, "the HP healed")?,
                 grows: c.grows.unwrap_or(false),
@@ -386,6 +397,17 @@ pub fn parse(
             ));
         }
         let passive = is(&DOS[STANDING..]);
+        // Of the standing traits only these two act on one victim at a time, so only they can
+        // be limited to a kind of victim (MC-51).
+        if passive && against.is_some() && !is(&["magical", "ignores_armor"]) {
+            return Err(err(
+                "against",
+                format!(
+                    "do = \"{}\" acts on no one victim, so `against` cannot limit it: remove it",
+                    c.effect
+                ),
+            ));
+        }
         if passive && (when != When::Always || to != To::Me) {
             return Err(err(
                 "when",
