@@ -61,7 +61,7 @@ fn minions_check_reads_the_shipped_files() {
         ("experiments/minion-combat/modifiers.toml", "82 modifiers"),
         (
             "experiments/minion-combat/effects.toml",
-            "52 effect clause(s), 5 status(es)",
+            "54 effect clause(s), 6 status(es)",
         ),
         (
             "experiments/minion-combat/combat.toml",

@@ -798,3 +798,31 @@ fn mc_56_khobai_heals_one_per_death_and_grows_when_undamaged() {
     );
     assert_eq!(o.hp[0][0], 8);
 }
+
+/// MC-58: a recruit that kills a Unicorn gets Unicorn's Blood: level 0 from then on (its
+/// attacks and dodges count 0), and no experience for the kills it made.
+#[test]
+fn mc_58_a_recruit_that_kills_a_unicorn_is_set_to_level_0_and_gains_no_experience() {
+    let (o, log) = play(r#""2 x Keeper swordsman + Veteran""#, r#""3 x Unicorn""#, 1);
+    let blood: Vec<(u32, Who)> = log
+        .effects
+        .iter()
+        .filter(|e| {
+            e.3.starts_with("on_death_by_recruit_killer_set_level_0: Unicorn's Blood")
+        })
+        .map(|e| (e.0, e.2))
+        .collect();
+    assert_eq!(blood[..2], [(3, (0, 0)), (3, (0, 1))]);
+    // The Keepers' round-3 blows are the killing ones; the Unicorns attack after them.
+    for (g, m, v, b) in &log.blows {
+        let (keeper, before) = if m.0 == 0 {
+            (b.levels.0, *g <= 3)
+        } else {
+            (b.levels.1, *g <= 2)
+        };
+        assert_eq!(keeper, before as i32, "round {g}, {m:?} -> {v:?}");
+    }
+    // Round 4: a level 0 attacker misses a level 1 Unicorn at first.
+    assert!(log.blows.iter().any(|x| x.0 == 4 && x.1.0 == 0 && !x.3.hit));
+    assert!(o.kills[0] == 3 && o.qualified[0].iter().all(|q| !q));
+}

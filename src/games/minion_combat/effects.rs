@@ -187,6 +187,8 @@ pub enum Do {
     HealsInstead,
     /// The holder's attacks check for a hit at this level (MC-51).
     AttackLevel(i32),
+    /// The holder's level is this, whatever changes it, and it gains no experience (MC-58).
+    LevelIs(i32),
     /// The holder's nation (set when it is fielded, MC-52).
     Nation(String),
     /// The stat block already plays it (a non-combatant, a minion that deals no damage).

@@ -270,7 +270,12 @@ impl Fight {
 
     /// `w`'s level as its attacks and dodges count it (MC-23, MC-43).
     pub fn level(&self, w: Who, r: &Rules) -> i32 {
-        r.clamp_level(self.get(w).stats.level.saturating_add(self.delta(w).level))
+        let me = self.get(w);
+        let fixed = me.clauses().find_map(|(c, _)| match c.effect {
+            Do::LevelIs(n) if c.when == When::Always => Some(n),
+            _ => None,
+        });
+        r.clamp_level(fixed.unwrap_or_else(|| me.stats.level.saturating_add(self.delta(w).level)))
     }
 
     /// `w`'s max armor with its stat changes (armor gained mid-round counts from the next
@@ -431,7 +436,8 @@ pub fn combat_with(
     for s in 0..2 {
         for (i, m) in f.side[s].iter().enumerate() {
             o.hp[s][i] = if m.alive || m.withdrawn { m.hp } else { 0 };
-            o.qualified[s][i] = m.qualified;
+            // A minion whose level is fixed gains none (MC-58).
+            o.qualified[s][i] = m.qualified && !m.has(|d| matches!(d, Do::LevelIs(_)));
         }
     }
     // A group whose last minions withdrew still stands (MC-46).

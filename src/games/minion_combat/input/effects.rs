@@ -76,7 +76,7 @@ const STANDING: usize = 9;
 
 /// What `do` may say: nine happenings (or standing changes of others), then the standing
 /// traits of the holder.
-pub const DOS: [&str; 18] = [
+pub const DOS: [&str; 19] = [
     "stats",
     "taken",
     "block",
@@ -93,6 +93,7 @@ pub const DOS: [&str; 18] = [
     "magical",
     "heals_instead",
     "attack_level",
+    "level_is",
     "nation",
     "printed",
 ];
@@ -347,6 +348,7 @@ pub fn parse(
             "magical" => Do::Magical,
             "heals_instead" => Do::HealsInstead,
             "attack_level" => Do::AttackLevel(amount(-100, 100, "the level attacks count as")?),
+            "level_is" => Do::LevelIs(amount(-100, 100, "the level it keeps")?),
             "nation" => match &c.nation {
                 Some(n) if !n.trim().is_empty() => Do::Nation(n.trim().to_string()),
                 _ => {
@@ -372,7 +374,7 @@ pub fn parse(
                 ),
             ));
         }
-        if c.amount.is_some() && !is(&["taken", "damage", "heal", "attack_level"]) {
+        if c.amount.is_some() && !is(&["taken", "damage", "heal", "attack_level", "level_is"]) {
             return Err(err(
                 "amount",
                 format!("do = \"{}\" takes no amount: remove it", c.effect),
