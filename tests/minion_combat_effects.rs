@@ -826,3 +826,39 @@ fn mc_58_a_recruit_that_kills_a_unicorn_is_set_to_level_0_and_gains_no_experienc
     assert!(log.blows.iter().any(|x| x.0 == 4 && x.1.0 == 0 && !x.3.hit));
     assert!(o.kills[0] == 3 && o.qualified[0].iter().all(|q| !q));
 }
+
+/// MC-59: at the start of combat the Bog Horror's Plague takes 2 max HP (HP capped), then deals
+/// 2; the Frost Dragon's Frostbite takes 3 max HP, and a minion left at 0 max HP dies, the
+/// dragon to blame.
+#[test]
+fn mc_59_plague_and_frostbite_lower_max_hp_at_the_start_of_combat() {
+    let (_, log) = play(r#""Bog Horror""#, r#""3 x Human swordsman""#, 1);
+    let c1: Vec<(Who, &str)> = log
+        .effects
+        .iter()
+        .filter(|e| e.0 == 0)
+        .map(|e| (e.2, e.3.as_str()))
+        .collect();
+    let plague = "soc_group_plague(-2_maxhp_then_2_dmg)";
+    let mut want = Vec::new();
+    for what in ["-2 max HP, 5 / 5 HP", "2 magical damage, 3 HP left"] {
+        for i in 0..3 {
+            want.push(((1, i), format!("{plague}: {what}")));
+        }
+    }
+    let want: Vec<(Who, &str)> = want.iter().map(|(w, t)| (*w, t.as_str())).collect();
+    assert_eq!(c1, want);
+    let (o, log) = play(r#""Frost Dragon""#, r#""Khobai", "Human swordsman""#, 1);
+    assert_eq!(
+        log.effects[..2]
+            .iter()
+            .map(|e| e.3.as_str())
+            .collect::<Vec<_>>(),
+        [
+            "soc_enemy_group_-3_maxhp: -3 max HP, 0 / 0 HP",
+            "soc_enemy_group_-3_maxhp: -3 max HP, 4 / 4 HP"
+        ]
+    );
+    assert_eq!(log.died[0], ((1, 0), Some((0, 0))));
+    assert_eq!(o.kills[0], 2);
+}

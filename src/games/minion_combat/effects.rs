@@ -165,6 +165,9 @@ pub enum Do {
     Kill,
     /// The targets leave the combat, alive (MC-46).
     Withdraw,
+    /// The targets' max HP changes by this much, HP with it when it rises, HP capped when it
+    /// falls; at 0 max HP the target dies, the holder to blame (MC-59).
+    MaxHp(i32),
     /// Always: its targets deal no damage (of `attack`'s type, if given): A2's "does not deal"
     /// (MC-57).
     NoDamage,

@@ -893,6 +893,17 @@ fn act(
                 format!("{dealt} magical damage, {} HP left", f.get(t).hp)
             }
             Do::Kill => "killed".to_string(),
+            Do::MaxHp(x) => {
+                let x = x.saturating_mul(n);
+                let w = f.get_mut(t);
+                w.stats.max_hp = w.stats.max_hp.saturating_add(x).max(0);
+                w.hp = if x > 0 {
+                    w.hp.saturating_add(x)
+                } else {
+                    w.hp.min(w.stats.max_hp)
+                };
+                format!("{x:+} max HP, {} / {} HP", w.hp, w.stats.max_hp)
+            }
             Do::Heal { amount, grows } => {
                 let x = amount.saturating_mul(n);
                 let w = f.get_mut(t);
@@ -930,7 +941,7 @@ fn act(
         };
         hook.effect(holder, t, &format!("{}: {what}", c.source), f);
         let dead = match &c.effect {
-            Do::Damage(_) => f.get(t).hp == 0,
+            Do::Damage(_) | Do::MaxHp(_) => f.get(t).hp == 0,
             Do::Kill => true,
             Do::Give(st) => st.kills_at.is_some_and(|k| {
                 f.get(t)

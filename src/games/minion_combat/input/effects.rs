@@ -72,17 +72,18 @@ struct ClauseFile {
 }
 
 /// Where `DOS` turns from what happens at a point to standing traits of the holder.
-const STANDING: usize = 9;
+const STANDING: usize = 10;
 
-/// What `do` may say: nine happenings (or standing changes of others), then the standing
+/// What `do` may say: ten happenings (or standing changes of others), then the standing
 /// traits of the holder.
-pub const DOS: [&str; 19] = [
+pub const DOS: [&str; 20] = [
     "stats",
     "taken",
     "block",
     "damage",
     "kill",
     "withdraw",
+    "max_hp",
     "no_damage",
     "heal",
     "give",
@@ -291,6 +292,7 @@ pub fn parse(
             "damage" => Do::Damage(amount(1, MAX_STAT, "the damage dealt")?),
             "kill" => Do::Kill,
             "withdraw" => Do::Withdraw,
+            "max_hp" => Do::MaxHp(amount(-MAX_STAT, MAX_STAT, "the change to max HP")?),
             "no_damage" => {
                 if when != When::Always || to == To::Me {
                     return Err(err(
@@ -374,7 +376,16 @@ pub fn parse(
                 ),
             ));
         }
-        if c.amount.is_some() && !is(&["taken", "damage", "heal", "attack_level", "level_is"]) {
+        if c.amount.is_some()
+            && !is(&[
+                "taken",
+                "damage",
+                "heal",
+                "max_hp",
+                "attack_level",
+                "level_is",
+            ])
+        {
             return Err(err(
                 "amount",
                 format!("do = \"{}\" takes no amount: remove it", c.effect),
@@ -430,7 +441,7 @@ pub fn parse(
                 ),
             ));
         }
-        if is(&["damage", "kill", "withdraw", "heal", "give"]) && when == When::Always {
+        if is(&["damage", "kill", "withdraw", "heal", "max_hp", "give"]) && when == When::Always {
             return Err(err(
                 "when",
                 format!(
