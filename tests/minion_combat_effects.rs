@@ -862,3 +862,59 @@ fn mc_59_plague_and_frostbite_lower_max_hp_at_the_start_of_combat() {
     assert_eq!(log.died[0], ((1, 0), Some((0, 0))));
     assert_eq!(o.kills[0], 2);
 }
+
+/// MC-60: an opponent the Frost Dragon damages does not attack in the next round (Frozen lasts
+/// one round after the one it is given in), and attacks again after it.
+#[test]
+fn mc_60_an_opponent_the_frost_dragon_damages_skips_the_next_round_only() {
+    let (_, log) = play(r#""Frost Dragon""#, r#""3 x Human swordsman""#, 2);
+    let frozen: Vec<(u32, Who)> = log
+        .effects
+        .iter()
+        .filter(|e| e.3.starts_with("damaged_victim_skips_next_round: Frozen"))
+        .map(|e| (e.0, e.2))
+        .collect();
+    assert!(frozen.len() >= 3);
+    let attacked = |g: u32, w: Who| log.blows.iter().any(|x| x.0 == g && x.1 == w);
+    for &(g, w) in &frozen {
+        assert!(
+            !attacked(g + 1, w),
+            "{w:?} frozen in round {g} attacks in {}",
+            g + 1
+        );
+    }
+    // The third swordsman, first damaged in round 6, attacked in every round before it.
+    assert_eq!(frozen.iter().find(|f| f.1 == (1, 2)).unwrap().0, 6);
+    assert!((2..=6).all(|g| attacked(g, (1, 2))));
+    // Against the level 3 Undine the dragon misses every other round (A1), so Frozen ends
+    // before the next hit: a fresh single stack each time, and the Undine attacks in between.
+    let (_, log) = play(r#""Frost Dragon""#, r#""Undine""#, 2);
+    let gives: Vec<(u32, &str)> = log
+        .effects
+        .iter()
+        .filter(|e| e.0 > 0)
+        .map(|e| (e.0, e.3.as_str()))
+        .collect();
+    let one = "damaged_victim_skips_next_round: Frozen, 1 stack(s)";
+    assert_eq!(gives, [(2, one), (4, one), (6, one), (8, one)]);
+    let undine: Vec<u32> = log
+        .blows
+        .iter()
+        .filter(|x| x.1 == (1, 0))
+        .map(|x| x.0)
+        .collect();
+    assert_eq!(undine, [2, 4, 6]);
+    // A status lasting 0 rounds is refused where it is written.
+    let cat = catalogue::builtin();
+    let fx = format!(
+        "{}\n[[status]]\nname = \"Stiff\"\nrounds = 0\n",
+        input::EFFECTS
+    );
+    let e = input::effects::parse("e.toml", &fx, &cat.minions, &cat.modifiers)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("e.toml") && e.contains(".rounds") && e.contains("from 1 to 10"),
+        "{e}"
+    );
+}

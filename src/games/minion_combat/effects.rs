@@ -220,6 +220,9 @@ pub struct Clause {
 pub struct Status {
     pub name: String,
     pub kills_at: Option<u32>,
+    /// It lasts through this many rounds after the one it is given in, then ends (MC-60);
+    /// `None`: to the end of the combat.
+    pub rounds: Option<u32>,
     pub clauses: Vec<Clause>,
 }
 

@@ -114,6 +114,8 @@ pub struct Fighter {
     pub gained: Delta,
     /// Statuses it holds and their stacks (MC-47).
     pub stacks: Vec<(Status, u32)>,
+    /// The last round each of `stacks` lasts through (MC-60; `u32::MAX`: the whole combat).
+    pub until: Vec<u32>,
     /// Left the combat alive (MC-46).
     pub withdrawn: bool,
 }
@@ -186,6 +188,7 @@ impl Fight {
                     qualified: false,
                     gained: Delta::default(),
                     stacks: Vec::new(),
+                    until: Vec::new(),
                     withdrawn: false,
                 })
                 .collect()
@@ -427,6 +430,18 @@ pub fn combat_with(
             choose_victims(&mut f, &cx, hook);
             for s in [first, 1 - first] {
                 side_attacks(&mut f, s, &cx, &mut o, hook);
+            }
+        }
+        // MC-60: statuses given for a number of rounds end with their last.
+        for x in f.side.iter_mut().flatten() {
+            let mut k = 0;
+            while k < x.stacks.len() {
+                if x.until[k] <= g {
+                    x.stacks.remove(k);
+                    x.until.remove(k);
+                } else {
+                    k += 1;
+                }
             }
         }
         hook.round_end(g, &f);
@@ -926,15 +941,18 @@ fn act(
                 "withdraws from the combat".to_string()
             }
             Do::Give(st) => {
+                let until = st.rounds.map_or(u32::MAX, |g| f.round.saturating_add(g));
                 let w = f.get_mut(t);
                 let k = match w.stacks.iter().position(|(x, _)| x.name == st.name) {
                     Some(k) => k,
                     None => {
                         w.stacks.push(((**st).clone(), 0));
+                        w.until.push(0);
                         w.stacks.len() - 1
                     }
                 };
                 w.stacks[k].1 = w.stacks[k].1.saturating_add(n as u32);
+                w.until[k] = w.until[k].max(until);
                 format!("{}, {} stack(s)", st.name, w.stacks[k].1)
             }
             _ => continue,

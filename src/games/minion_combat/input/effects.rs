@@ -35,6 +35,7 @@ struct EffectsFile {
 struct StatusFile {
     name: String,
     kills_at: Option<u32>,
+    rounds: Option<u32>,
     #[serde(default)]
     note: String,
 }
@@ -141,10 +142,20 @@ pub fn parse(
                 "0: write how many stacks kill (1 or more), or leave it out",
             ));
         }
+        if let Some(g) = s.rounds
+            && !(1..=MAX_ROUNDS).contains(&g)
+        {
+            return Err(cx.err(
+                None,
+                field("rounds"),
+                format!("{g}: how many rounds after the one it is given in, from 1 to {MAX_ROUNDS}; leave it out for the whole combat"),
+            ));
+        }
         let _ = &s.note;
         statuses.push(Status {
             name,
             kills_at: s.kills_at,
+            rounds: s.rounds,
             clauses: Vec::new(),
         });
     }
@@ -332,6 +343,7 @@ pub fn parse(
                 Do::Give(Box::new(Status {
                     name: statuses[k].name.clone(),
                     kills_at: None,
+                    rounds: None,
                     clauses: Vec::new(),
                 }))
             }
