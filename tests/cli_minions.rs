@@ -61,7 +61,7 @@ fn minions_check_reads_the_shipped_files() {
         ("experiments/minion-combat/modifiers.toml", "82 modifiers"),
         (
             "experiments/minion-combat/effects.toml",
-            "59 effect clause(s), 7 status(es)",
+            "63 effect clause(s), 9 status(es)",
         ),
         (
             "experiments/minion-combat/combat.toml",

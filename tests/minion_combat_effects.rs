@@ -604,6 +604,14 @@ fn mc_55_the_phantom_deals_three_more_missile_damage_to_visions_only() {
     }
 }
 
+/// Asserts `r` is an error that says each of `says`.
+fn refused<T: std::fmt::Debug, E: std::fmt::Display>(r: Result<T, E>, says: &[&str]) {
+    let e = r.unwrap_err().to_string();
+    for w in says {
+        assert!(e.contains(w), "should say {w}: {e}");
+    }
+}
+
 /// The shipped effects file, read as `e.toml` against `cat`, with one more clause on the
 /// Huntsman's tag.
 fn with_clause(cat: &Catalogue, clause: &str) -> Result<Effects, String> {
@@ -620,14 +628,10 @@ fn with_clause(cat: &Catalogue, clause: &str) -> Result<Effects, String> {
 fn mc_55_an_unknown_nation_is_refused_at_load_and_one_the_rules_lack_where_fielded() {
     let cat = catalogue::builtin();
     let clause = "against = \"Atlantean\"\ndo = \"stats\"\nhand = 1";
-    let e = with_clause(&cat, clause).unwrap_err();
-    assert!(
-        e.contains("e.toml") && e.contains(".against") && e.contains("`Atlantean`"),
-        "{e}"
-    );
-    assert!(
-        e.contains("Imp") && e.contains("not flying"),
-        "names the choices: {e}"
+    // Naming the choices.
+    refused(
+        with_clause(&cat, clause),
+        &["e.toml", ".against", "`Atlantean`", "Imp", "not flying"],
     );
     // A host's catalogue with a nation the rules file does not list.
     let mut cat = catalogue::builtin();
@@ -636,12 +640,9 @@ fn mc_55_an_unknown_nation_is_refused_at_load_and_one_the_rules_lack_where_field
         catalogue::parse_minions("m.toml", &format!("{}{extra}", input::MINIONS)).unwrap();
     cat.effects = with_clause(&cat, clause).unwrap();
     let text = "[[group]]\nname = \"A\"\nminions = [\"Huntsman\"]\n[[group]]\nname = \"B\"\nminions = [\"Atlantean swordsman\"]\n";
-    let e = input::combat::parse("c.toml", text, &Rules::default(), &cat)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("c.toml") && e.contains("`Atlantean`") && e.contains("[nation]"),
-        "{e}"
+    refused(
+        input::combat::parse("c.toml", text, &Rules::default(), &cat),
+        &["c.toml", "`Atlantean`", "[nation]"],
     );
 }
 
@@ -706,11 +707,7 @@ fn mc_57_against_on_a_whole_trait_and_no_damage_on_oneself_are_refused() {
             "standing change of others",
         ),
     ] {
-        let e = with_clause(&cat, clause).unwrap_err();
-        assert!(
-            e.contains("e.toml") && e.contains(field) && e.contains(says),
-            "{clause}: {e}"
-        );
+        refused(with_clause(&cat, clause), &["e.toml", field, says]);
     }
 }
 
@@ -910,11 +907,40 @@ fn mc_60_an_opponent_the_frost_dragon_damages_skips_the_next_round_only() {
         "{}\n[[status]]\nname = \"Stiff\"\nrounds = 0\n",
         input::EFFECTS
     );
-    let e = input::effects::parse("e.toml", &fx, &cat.minions, &cat.modifiers)
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("e.toml") && e.contains(".rounds") && e.contains("from 1 to 10"),
-        "{e}"
+    refused(
+        input::effects::parse("e.toml", &fx, &cat.minions, &cat.modifiers),
+        &["e.toml", ".rounds", "from 1 to 10"],
     );
+}
+
+/// MC-55: when the Wyrmling dies fighting recruits, every member of their group gets Wyrmling
+/// Hide (+2 armor, from the next R1 reset); against monsters, nothing.
+#[test]
+fn mc_55_a_recruit_group_that_kills_a_wyrmling_gets_its_hide() {
+    let (_, log) = play(
+        r#""Wyrmling", "Obsidian Dragon""#,
+        r#""4 x Dwarf swordsman""#,
+        1,
+    );
+    let hide: Vec<(u32, Who)> = log
+        .effects
+        .iter()
+        .filter(|e| e.3 == "on_death_vs_recruits_enemy_group_+2_armor: Wyrmling Hide, 1 stack(s)")
+        .map(|e| (e.0, e.2))
+        .collect();
+    assert_eq!(hide, (0..4).map(|i| (3, (1, i))).collect::<Vec<_>>());
+    // The dragon's one hit a round meets each Dwarf's whole armor: 1, then 1 + 2.
+    let dragon: Vec<(u32, i32)> = log
+        .blows
+        .iter()
+        .filter(|x| x.1 == (0, 1) && x.3.hit)
+        .map(|x| (x.0, x.3.soaked))
+        .collect();
+    assert!(dragon.len() > 3);
+    for (g, soaked) in dragon {
+        assert_eq!(soaked, if g <= 3 { 1 } else { 3 }, "round {g}");
+    }
+    let (_, log) = play(r#""Wyrmling""#, r#""Hellion""#, 1);
+    assert!(log.died.contains(&((0, 0), Some((1, 0)))));
+    assert!(log.effects.is_empty());
 }

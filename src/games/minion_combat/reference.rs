@@ -800,21 +800,24 @@ fn taken(
 }
 
 /// Whether clause `c` fires at `when` with `other` the other party and `a` the attack type.
-/// At a point without another party, `against` picks the targets instead (MC-55).
+/// When `against` picks the targets instead, it is checked on them (MC-55).
 fn applies(f: &Fight, c: &Clause, when: When, other: Option<Who>, a: Option<Attack>) -> bool {
     c.when == when
         && c.round.is_none_or(|g| g == f.round)
         && c.attack.is_none_or(|x| a == Some(x))
         && c.against
-            .is_none_or(|k| no_other(when) || other.is_some_and(|o| f.get(o).is(k)))
+            .is_none_or(|k| picks_targets(c) || other.is_some_and(|o| f.get(o).is(k)))
 }
 
-/// The points of the pipeline without an attacker, victim or killer.
-fn no_other(when: When) -> bool {
-    matches!(
-        when,
-        When::StartOfCombat | When::StartOfRound | When::EndOfCombat
-    )
+/// Whether `c`'s `against` picks whom it reaches rather than testing the other party (MC-55):
+/// on a clause reaching groupmates, enemies or a random enemy, and at the points of the
+/// pipeline without an attacker, victim or killer.
+fn picks_targets(c: &Clause) -> bool {
+    matches!(c.to, To::Groupmates | To::Enemies | To::RandomEnemy)
+        || matches!(
+            c.when,
+            When::StartOfCombat | When::StartOfRound | When::EndOfCombat
+        )
 }
 
 /// Every clause of `holder` that fires at `when` (MC-41), in the order written; `taken` and
@@ -866,8 +869,8 @@ fn act(
     hook: &mut impl Hook,
 ) {
     let s = holder.0;
-    // MC-55: with no other party, `against` picks whom the clause reaches.
-    let such = |w: &Who| !no_other(c.when) || c.against.is_none_or(|k| f.get(*w).is(k));
+    // MC-55: `against` may pick whom the clause reaches.
+    let such = |w: &Who| !picks_targets(c) || c.against.is_none_or(|k| f.get(*w).is(k));
     let targets: Vec<Who> = match c.to {
         To::Me => vec![holder].into_iter().filter(such).collect(),
         To::Other => other.into_iter().collect(),
