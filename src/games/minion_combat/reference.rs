@@ -112,10 +112,9 @@ pub struct Fighter {
     pub qualified: bool,
     /// Stat changes triggered clauses gave it, until the end of the combat (MC-43).
     pub gained: Delta,
-    /// Statuses it holds and their stacks (MC-47).
-    pub stacks: Vec<(Status, u32)>,
-    /// The last round each of `stacks` lasts through (MC-60; `u32::MAX`: the whole combat).
-    pub until: Vec<u32>,
+    /// Statuses it holds, their stacks (MC-47) and the last round each lasts through (MC-60;
+    /// `u32::MAX`: the whole combat).
+    pub stacks: Vec<(Status, u32, u32)>,
     /// Left the combat alive (MC-46).
     pub withdrawn: bool,
 }
@@ -128,7 +127,7 @@ impl Fighter {
             .clauses
             .iter()
             .map(|c| (c, 1))
-            .chain(self.stacks.iter().flat_map(|(s, n)| {
+            .chain(self.stacks.iter().flat_map(|(s, n, _)| {
                 s.clauses
                     .iter()
                     .map(move |c| (c, (*n).min(i32::MAX as u32) as i32))
@@ -170,6 +169,15 @@ pub struct Fight {
     /// Whether any minion carries a clause: stat changes can arise only from one, so a plain
     /// combat skips their sums (the engine an optimised kernel is held to stays plain).
     effects: bool,
+    /// Whether any clause, or any status a clause gives, stops damage (MC-57) or hears every
+    /// death (MC-56): most combats skip both checks.
+    silencing: bool,
+    hearing: bool,
+}
+
+/// Whether `c`, or a clause of a status it gives, is one `p` picks.
+fn holds(c: &Clause, p: &impl Fn(&Clause) -> bool) -> bool {
+    p(c) || matches!(&c.effect, Do::Give(s) if s.clauses.iter().any(|x| p(x)))
 }
 
 impl Fight {
@@ -188,20 +196,25 @@ impl Fight {
                     qualified: false,
                     gained: Delta::default(),
                     stacks: Vec::new(),
-                    until: Vec::new(),
                     withdrawn: false,
                 })
                 .collect()
         });
-        let effects = groups
-            .iter()
-            .any(|g| g.minions.iter().any(|m| !m.clauses.is_empty()));
+        let any = |p: &dyn Fn(&Clause) -> bool| {
+            groups
+                .iter()
+                .flat_map(|g| &g.minions)
+                .flat_map(|m| &m.clauses)
+                .any(|c| holds(c, &p))
+        };
         Fight {
             side,
             first,
             round: 0,
             draws: 0,
-            effects,
+            effects: any(&|_| true),
+            silencing: any(&|c| c.effect == Do::NoDamage),
+            hearing: any(&|c| c.when == When::AMinionDies),
         }
     }
 
@@ -315,8 +328,9 @@ impl Fight {
     }
 
     /// Whether a living minion's `no_damage` reaches `w`'s attacks of type `a` (MC-57).
+    #[inline]
     fn silenced(&self, w: Who, a: Attack) -> bool {
-        if !self.effects {
+        if !self.silencing {
             return false;
         }
         let me = self.get(w);
@@ -434,15 +448,7 @@ pub fn combat_with(
         }
         // MC-60: statuses given for a number of rounds end with their last.
         for x in f.side.iter_mut().flatten() {
-            let mut k = 0;
-            while k < x.stacks.len() {
-                if x.until[k] <= g {
-                    x.stacks.remove(k);
-                    x.until.remove(k);
-                } else {
-                    k += 1;
-                }
-            }
+            x.stacks.retain(|s| s.2 > g);
         }
         hook.round_end(g, &f);
     }
@@ -595,10 +601,14 @@ fn wise_choice(f: &Fight, m: Who, enemies: &[Who], cx: &Cx, k: u64) -> (Who, Tie
     let mut pool: Vec<Who> = enemies.to_vec();
     // 1: not quasi-immune to my damage type; magical damage passes every immunity (MC-50).
     if let Some(a) = f.get(m).stats.attack_in(f.round, r) {
+        // Whether its damage is magical against anyone, asked once: most minions' is not.
+        let magical = f.get(m).has(|d| *d == Do::Magical);
         let open: Vec<Who> = pool
             .iter()
             .copied()
-            .filter(|&v| f.magical(m, v) || !f.get(v).has(|d| *d == Do::QuasiImmune(a)))
+            .filter(|&v| {
+                (magical && f.magical(m, v)) || !f.get(v).has(|d| *d == Do::QuasiImmune(a))
+            })
             .collect();
         if !open.is_empty() && open.len() < pool.len() {
             pool = open;
@@ -946,16 +956,15 @@ fn act(
             Do::Give(st) => {
                 let until = st.rounds.map_or(u32::MAX, |g| f.round.saturating_add(g));
                 let w = f.get_mut(t);
-                let k = match w.stacks.iter().position(|(x, _)| x.name == st.name) {
+                let k = match w.stacks.iter().position(|(x, _, _)| x.name == st.name) {
                     Some(k) => k,
                     None => {
-                        w.stacks.push(((**st).clone(), 0));
-                        w.until.push(0);
+                        w.stacks.push(((**st).clone(), 0, 0));
                         w.stacks.len() - 1
                     }
                 };
                 w.stacks[k].1 = w.stacks[k].1.saturating_add(n as u32);
-                w.until[k] = w.until[k].max(until);
+                w.stacks[k].2 = w.stacks[k].2.max(until);
                 format!("{}, {} stack(s)", st.name, w.stacks[k].1)
             }
             _ => continue,
@@ -968,7 +977,7 @@ fn act(
                 f.get(t)
                     .stacks
                     .iter()
-                    .any(|(x, m)| x.name == st.name && *m >= k)
+                    .any(|(x, m, _)| x.name == st.name && *m >= k)
             }),
             _ => false,
         };
@@ -1007,7 +1016,7 @@ fn bury(f: &mut Fight, w: Who, by: Option<Who>, cx: &Cx, o: &mut Outcome, hook: 
     hook.died(w, by);
     fire(f, w, When::Dies, by, None, cx, o, hook);
     // MC-56: every other minion still in the combat hears it, in precedence order.
-    if !f.effects {
+    if !f.hearing {
         return;
     }
     for s in [f.first, 1 - f.first] {
