@@ -177,7 +177,7 @@ pub struct Fight {
 
 /// Whether `c`, or a clause of a status it gives, is one `p` picks.
 fn holds(c: &Clause, p: &impl Fn(&Clause) -> bool) -> bool {
-    p(c) || matches!(&c.effect, Do::Give(s) if s.clauses.iter().any(|x| p(x)))
+    p(c) || matches!(&c.effect, Do::Give(s) if s.clauses.iter().any(p))
 }
 
 impl Fight {
