@@ -120,9 +120,10 @@ pub struct Combat {
     dmg: [i32; SLOTS],
     /// Tiebreakers 3-5 as one number, larger is better (MC-14): the rank of max armor within
     /// the side, current HP reversed, the rank of per-attack damage; 0 for the dead, so a
-    /// choice weighs a side's eight slots without asking who stands.
+    /// choice weighs a side's eight slots without asking who stands. Kept while not `narrow`.
     key: [i64; SLOTS],
-    /// `key` in 15 bits (armor rank, 512 - HP, damage rank), valid while `narrow`.
+    /// `key` in 15 bits (armor rank, 512 - HP, damage rank), kept instead of `key` while
+    /// `narrow`.
     key16: [i16; SLOTS],
     /// Every number a choice weighs fits 16 bits, so a choice runs as SSE2 lanes.
     narrow: bool,
@@ -189,7 +190,7 @@ impl Combat {
 
     /// Whether this combat's choices were weighed in 16-bit lanes (every number small enough).
     pub fn in_lanes(&self) -> bool {
-        cfg!(target_arch = "x86_64") && self.narrow
+        self.narrow
     }
 
     /// Minions of side `s` standing.
@@ -314,7 +315,8 @@ impl Combat {
             }
             narrow &= total < 1 << 13;
         }
-        self.narrow = narrow;
+        // Lanes are SSE2: elsewhere every combat weighs in 64 bits.
+        self.narrow = cfg!(target_arch = "x86_64") && narrow;
         for v in 0..SLOTS {
             self.set_key(v);
         }
@@ -323,18 +325,21 @@ impl Combat {
     /// `key` of slot `v` from its HP now (alive HP is never negative).
     #[inline(always)]
     fn set_key(&mut self, v: usize) {
-        let live = self.alive >> v & 1 == 1;
-        self.key[v] = if live {
-            (self.ranks[v] | ((!(self.hp[v] as u32)) as u64) << 4) as i64
+        // Only the key this combat's choices read (`narrow` is settled at load).
+        let (live, r) = (self.alive >> v & 1 == 1, self.ranks[v]);
+        if self.narrow {
+            self.key16[v] = if live {
+                ((r >> 36) << 12 | ((512 - self.hp[v]) as u64 & 511) << 3 | (r & 7)) as i16
+            } else {
+                0
+            };
         } else {
-            0
-        };
-        let r = self.ranks[v];
-        self.key16[v] = if live {
-            ((r >> 36) << 12 | ((512 - self.hp[v]) as u64 & 511) << 3 | (r & 7)) as i16
-        } else {
-            0
-        };
+            self.key[v] = if live {
+                (r | ((!(self.hp[v] as u32)) as u64) << 4) as i64
+            } else {
+                0
+            };
+        }
     }
 
     /// What slot `x` will still deal this round if every attack lands: its part of the MC-15
@@ -342,6 +347,17 @@ impl Combat {
     #[inline(always)]
     fn due(&self, x: usize) -> i64 {
         self.dmg[x] as i64 * self.remaining[x] as i64
+    }
+
+    /// Slot `x`'s own part of the MC-15 estimate as a choice weighs it: what it will deal, or
+    /// nothing that could kill anyone when the estimate is off.
+    #[inline(always)]
+    fn own(&self, x: usize, r: &Rules) -> i64 {
+        if r.estimate == Estimate::Off {
+            i64::MIN / 2
+        } else {
+            self.due(x)
+        }
     }
 
     /// Slot `x` aims at `v` (`NONE`: goes idle), moving its aimed damage along (MC-15).
@@ -415,17 +431,12 @@ impl Combat {
             #[cfg(target_arch = "x86_64")]
             if self.narrow && todo != 0 && self.alive & SIDE[1 - s] != 0 {
                 let b = (1 - s) * MAX_GROUP;
-                let group = if r.estimate == Estimate::Group { -1 } else { 0 };
+                let group = group_mask(r);
                 let mut lanes = Lanes16::load(self, b, group);
                 while todo != 0 {
                     let x = todo.trailing_zeros() as usize;
                     todo &= todo - 1;
-                    let own = if r.estimate == Estimate::Off {
-                        i64::MIN / 2
-                    } else {
-                        self.due(x)
-                    };
-                    let lane = self.pick(lanes.pool(own), x, 0, dice);
+                    let lane = self.pick(lanes.pool(self.own(x, r)), x, 0, dice);
                     lanes.aim(lane, self.due(x) & group);
                     self.aim(x, (b + lane) as u8);
                 }
@@ -482,12 +493,7 @@ impl Combat {
         // largest key among all and among those the group can kill (MC-15) is what filtering by
         // 3, 4 and 5 in turn keeps. Tiebreaker 2 keeps the killable when some are; when all
         // are, both maxima are the same.
-        let own = if r.estimate == Estimate::Off {
-            i64::MIN / 2
-        } else {
-            self.due(x)
-        };
-        let group = if r.estimate == Estimate::Group { -1 } else { 0 };
+        let (own, group) = (self.own(x, r), group_mask(r));
         let b = (1 - s) * MAX_GROUP;
         #[cfg(target_arch = "x86_64")]
         if self.narrow {
@@ -502,14 +508,7 @@ impl Combat {
             hp: self.hp[b..b + MAX_GROUP].try_into().unwrap(),
             armor: self.armor[b..b + MAX_GROUP].try_into().unwrap(),
         };
-        let pool = pool_of(&lanes, own, group) as u16;
-        let lane = if pool.count_ones() > 1 {
-            let i = x % MAX_GROUP;
-            let j = dice.below(place(self.round, s, i, WISE, k), pool.count_ones() as usize);
-            nth_bit(pool, j)
-        } else {
-            pool.trailing_zeros() as usize
-        };
+        let lane = self.pick(pool_of(&lanes, own, group) as u16, x, k, dice);
         self.aim(x, (b + lane) as u8);
     }
 
@@ -670,6 +669,12 @@ fn pool_of(l: &Lanes, own: i64, group: i64) -> u8 {
         pool |= ((keys[i] == best) as u8) << i;
     }
     pool
+}
+
+/// -1 when the MC-15 estimate adds the groupmates' aimed damage, 0 when not: a mask on `aimed`.
+#[inline(always)]
+fn group_mask(r: &Rules) -> i64 {
+    if r.estimate == Estimate::Group { -1 } else { 0 }
 }
 
 /// The index of the `j`-th set bit of `m` (0-based).
