@@ -140,6 +140,16 @@ impl Fighter {
             .any(|(c, _)| c.when == When::Always && p(&c.effect))
     }
 
+    /// Max HP changes by `x` (never below 0): HP rises with it, or is capped by it (MC-59).
+    fn change_max_hp(&mut self, x: i32) {
+        self.stats.max_hp = self.stats.max_hp.saturating_add(x).max(0);
+        self.hp = if x > 0 {
+            self.hp.saturating_add(x)
+        } else {
+            self.hp.min(self.stats.max_hp)
+        };
+    }
+
     /// Whether it is what `a` names.
     pub fn is(&self, a: Against) -> bool {
         let s = &self.stats;
@@ -173,6 +183,15 @@ pub struct Fight {
     /// death (MC-56): most combats skip both checks.
     silencing: bool,
     hearing: bool,
+}
+
+/// How a standing change held on side `s` reaches `w`: as a groupmate's or an enemy's.
+fn reach(s: usize, w: Who) -> To {
+    if s == w.0 {
+        To::Groupmates
+    } else {
+        To::Enemies
+    }
 }
 
 /// Whether `c`, or a clause of a status it gives, is one `p` picks.
@@ -265,11 +284,7 @@ impl Fight {
                 if !x.alive || (s, i) == w {
                     continue;
                 }
-                let reach = if s == w.0 {
-                    To::Groupmates
-                } else {
-                    To::Enemies
-                };
+                let reach = reach(s, w);
                 for (c, n) in x.clauses() {
                     if let Do::Stats(y) = &c.effect
                         && now(c)
@@ -340,12 +355,7 @@ impl Fight {
                     && (s, i) != w
                     && x.clauses().any(|(c, _)| {
                         c.effect == Do::NoDamage
-                            && c.to
-                                == if s == w.0 {
-                                    To::Groupmates
-                                } else {
-                                    To::Enemies
-                                }
+                            && c.to == reach(s, w)
                             && c.attack.is_none_or(|k| k == a)
                             && c.round.is_none_or(|g| g == self.round)
                             && c.against.is_none_or(|k| me.is(k))
@@ -427,7 +437,7 @@ pub fn combat_with(
     };
     hook.start(&groups, first);
     // C1: start-of-combat effects in precedence order, then the early-end check (MC-5).
-    every(&mut f, When::StartOfCombat, &cx, &mut o, hook);
+    every(&mut f, When::StartOfCombat, None, &cx, &mut o, hook);
     for g in 1..=r.rounds {
         if !(f.standing(0) && f.standing(1)) {
             break;
@@ -439,7 +449,7 @@ pub fn combat_with(
         hook.round(g, &f);
         // R1: every-round effects, then "if either group has died, halt" (MC-8): the loop's
         // check ends the combat after this round.
-        every(&mut f, When::StartOfRound, &cx, &mut o, hook);
+        every(&mut f, When::StartOfRound, None, &cx, &mut o, hook);
         if f.standing(0) && f.standing(1) {
             choose_victims(&mut f, &cx, hook);
             for s in [first, 1 - first] {
@@ -453,7 +463,7 @@ pub fn combat_with(
         hook.round_end(g, &f);
     }
     // C4: end-of-combat effects in precedence order.
-    every(&mut f, When::EndOfCombat, &cx, &mut o, hook);
+    every(&mut f, When::EndOfCombat, None, &cx, &mut o, hook);
     for s in 0..2 {
         for (i, m) in f.side[s].iter().enumerate() {
             o.hp[s][i] = if m.alive || m.withdrawn { m.hp } else { 0 };
@@ -855,12 +865,20 @@ fn fire(
     }
 }
 
-/// `when` clauses of every minion in the combat, in precedence order (C1, R1, C4).
-fn every(f: &mut Fight, when: When, cx: &Cx, o: &mut Outcome, hook: &mut impl Hook) {
+/// `when` clauses of every minion in the combat, in precedence order (C1, R1, C4; and each
+/// death, MC-56, with the dead as `other`).
+fn every(
+    f: &mut Fight,
+    when: When,
+    other: Option<Who>,
+    cx: &Cx,
+    o: &mut Outcome,
+    hook: &mut impl Hook,
+) {
     for s in [f.first, 1 - f.first] {
         for i in 0..f.side[s].len() {
             if f.side[s][i].alive {
-                fire(f, (s, i), when, None, None, cx, o, hook);
+                fire(f, (s, i), when, other, None, cx, o, hook);
             }
         }
     }
@@ -924,20 +942,14 @@ fn act(
             Do::MaxHp(x) => {
                 let x = x.saturating_mul(n);
                 let w = f.get_mut(t);
-                w.stats.max_hp = w.stats.max_hp.saturating_add(x).max(0);
-                w.hp = if x > 0 {
-                    w.hp.saturating_add(x)
-                } else {
-                    w.hp.min(w.stats.max_hp)
-                };
+                w.change_max_hp(x);
                 format!("{x:+} max HP, {} / {} HP", w.hp, w.stats.max_hp)
             }
             Do::Heal { amount, grows } => {
                 let x = amount.saturating_mul(n);
                 let w = f.get_mut(t);
                 if *grows && w.hp == w.stats.max_hp {
-                    w.stats.max_hp = w.stats.max_hp.saturating_add(x);
-                    w.hp = w.stats.max_hp;
+                    w.change_max_hp(x);
                     format!("+{x} max HP, {} HP", w.hp)
                 } else {
                     let healed = x.min(w.stats.max_hp - w.hp).max(0);
@@ -1016,15 +1028,8 @@ fn bury(f: &mut Fight, w: Who, by: Option<Who>, cx: &Cx, o: &mut Outcome, hook: 
     hook.died(w, by);
     fire(f, w, When::Dies, by, None, cx, o, hook);
     // MC-56: every other minion still in the combat hears it, in precedence order.
-    if !f.hearing {
-        return;
-    }
-    for s in [f.first, 1 - f.first] {
-        for i in 0..f.side[s].len() {
-            if f.side[s][i].alive {
-                fire(f, (s, i), When::AMinionDies, Some(w), None, cx, o, hook);
-            }
-        }
+    if f.hearing {
+        every(f, When::AMinionDies, Some(w), cx, o, hook);
     }
 }
 
