@@ -108,6 +108,23 @@ fn names<T>(list: &[(&str, T)]) -> String {
     list.iter().map(|(w, _)| *w).collect::<Vec<_>>().join(", ")
 }
 
+/// `a`'s index among the nations the file names (added at its first mention), if some
+/// catalogue minion is of it.
+fn nation_word(nations: &mut Vec<String>, known: &[String], a: &str) -> Option<u16> {
+    let same = |n: &String| normalise(n) == normalise(a);
+    if !known.iter().any(same) {
+        return None;
+    }
+    let i = match nations.iter().position(same) {
+        Some(i) => i,
+        None => {
+            nations.push(a.trim().to_string());
+            nations.len() - 1
+        }
+    };
+    u16::try_from(i).ok()
+}
+
 /// Parses and checks an effects file against the catalogue's tags and modifiers; `file` names
 /// it in errors.
 pub fn parse(
@@ -218,40 +235,26 @@ pub fn parse(
             Some("missile") => Some(Attack::Missile),
             Some(a) => return Err(err("attack", format!("`{a}`: hand or missile"))),
         };
-        let against =
-            match &c.against {
-                None => None,
-                Some(a) => Some(match word(&AGAINSTS, a) {
-                    Some(k) => k,
-                    // A nation some catalogue minion is of (the rules file orders them; fielding
-                    // settles it, MC-55).
-                    None if known_nations.iter().any(|n| normalise(n) == normalise(a)) => {
-                        let i = match nations
-                            .iter()
-                            .position(|n: &String| normalise(n) == normalise(a))
-                        {
-                            Some(i) => i,
-                            None => {
-                                nations.push(a.trim().to_string());
-                                nations.len() - 1
-                            }
-                        };
-                        Against::NationNamed(u16::try_from(i).map_err(|_| {
-                            err("against", "past 65,536 nations: name fewer".into())
-                        })?)
-                    }
-                    None => {
-                        return Err(err(
+        let against = match &c.against {
+            None => None,
+            Some(a) => Some(match word(&AGAINSTS, a) {
+                Some(k) => k,
+                // A nation some catalogue minion is of (the rules file orders them; fielding
+                // settles it, MC-55).
+                None => Against::NationNamed(
+                    nation_word(&mut nations, &known_nations, a).ok_or_else(|| {
+                        err(
                             "against",
                             format!(
                                 "`{a}`: one of {}, or a catalogue nation ({})",
                                 names(&AGAINSTS),
                                 known_nations.join(", ")
                             ),
-                        ));
-                    }
-                }),
-            };
+                        )
+                    })?,
+                ),
+            }),
+        };
         if let Some(g) = c.round
             && !(1..=MAX_ROUNDS).contains(&g)
         {
