@@ -184,8 +184,10 @@ pub fn play(f: &Fielded, cat: &Catalogue, r: &Rules, seed: u64) -> Outcome {
                             .expect("an opponent stands while the battle runs");
                         let d = attack(&cs, r, key, g, c, t, support[c], evading[t], &mut o);
                         damage[t] += d;
-                        o.dealt[c] = o.dealt[c].saturating_add(d as i32);
-                        o.taken[t] = o.taken[t].saturating_add(d as i32);
+                        o.dealt[c] =
+                            o.dealt[c].saturating_add(crate::games::loot_arena::rules::saturate(d));
+                        o.taken[t] =
+                            o.taken[t].saturating_add(crate::games::loot_arena::rules::saturate(d));
                         o.attacks[c] += 1;
                     }
                     Some(Action::Heal(target)) => {
@@ -220,7 +222,8 @@ pub fn play(f: &Fielded, cat: &Catalogue, r: &Rules, seed: u64) -> Outcome {
                         }
                         let v = r.round(v.max(0) as i64);
                         healing[t] += v;
-                        o.healed[c] = o.healed[c].saturating_add(v as i32);
+                        o.healed[c] = o.healed[c]
+                            .saturating_add(crate::games::loot_arena::rules::saturate(v));
                     }
                     _ => {}
                 }

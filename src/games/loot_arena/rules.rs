@@ -162,7 +162,8 @@ impl Dice {
                 "`{s}`: write dice as NdS with an optional +K or -K (`1d8`, `2d6+1`), or a number"
             )
         };
-        if t.is_empty() {
+        // Dice are ASCII: anything else is refused before the string is cut by byte.
+        if t.is_empty() || !t.is_ascii() {
             return Err(bad());
         }
         let (dice, plus) = match t[1..].find(['+', '-']) {
@@ -178,14 +179,14 @@ impl Dice {
             return Err(format!("`{s}`: a bonus is -1000 to 1000"));
         }
         let Some((n, sides)) = dice.split_once('d') else {
-            let k: i32 = dice.parse().map_err(|_| bad())?;
-            if !(-1000..=1000).contains(&(k + plus)) {
+            let k: i64 = dice.parse().map_err(|_| bad())?;
+            if !(-1000..=1000).contains(&(k + plus as i64)) {
                 return Err(format!("`{s}`: a flat bonus is -1000 to 1000"));
             }
             return Ok(Dice {
                 n: 0,
                 sides: 0,
-                plus: (k + plus) as i16,
+                plus: (k + plus as i64) as i16,
             });
         };
         let n: u32 = if n.is_empty() {
@@ -235,6 +236,14 @@ impl fmt::Display for Dice {
             p => write!(f, "{p}"),
         }
     }
+}
+
+/// A battle's 64-bit damage or healing into a 32-bit tally, saturating: settings may make one hit
+/// exceed 2^31 (multipliers of 100, crit x10, `32d1000+1000`), and a tally must never wrap
+/// (issue 53).
+#[inline]
+pub fn saturate(v: i64) -> i32 {
+    v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
 
 /// A multiplier in [`SCALE`] units, read from a decimal with at most 3 places.
@@ -640,6 +649,34 @@ mod tests {
         assert!(Dice::parse("x").is_err());
         assert!(Dice::parse("").is_err());
         assert!(Dice::parse("1d6+").is_err());
+    }
+
+    // Issue 53: one hit above 2^31 (accepted multipliers of 100, crit x10, big item dice) wrapped
+    // the `dealt` / `taken` / `healed` tallies negative; they saturate now.
+    #[test]
+    fn tallies_saturate_at_the_extremes_instead_of_wrapping() {
+        assert_eq!(saturate(6_368_278_010), i32::MAX);
+        assert_eq!(saturate(i64::MAX), i32::MAX);
+        assert_eq!(saturate(i64::MIN), i32::MIN);
+        assert_eq!(saturate(2_073_310_714), 2_073_310_714);
+        assert_eq!(i32::MAX.saturating_add(saturate(1 << 40)), i32::MAX);
+    }
+
+    // Issue 53: a first character that is not ASCII was cut inside by byte (a panic), and a flat
+    // number near i32::MAX wrapped when its bonus was added.
+    #[test]
+    fn dice_with_non_ascii_or_huge_numbers_are_refused_not_a_panic() {
+        for s in [
+            "é",
+            "é1d6",
+            "1d6+é",
+            "Mage with é",
+            "ß2",
+            "2147483647+1000",
+            "-2147483648-1000",
+        ] {
+            assert!(Dice::parse(s).is_err(), "{s}");
+        }
     }
 
     #[test]

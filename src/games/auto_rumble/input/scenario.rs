@@ -29,6 +29,8 @@ use crate::games::auto_rumble::rules;
 
 /// Largest capacity a file may ask for (three tables of ~23 bytes per slot: about 70 MB).
 pub const MAX_CAPACITY: usize = 1 << 20;
+/// Most heroes a scenario lists: each is a team, and teams are numbered in 16 bits.
+pub const MAX_HEROES: usize = u16::MAX as usize;
 /// Largest round limit a file may ask for.
 pub const MAX_ROUNDS: u32 = 100_000;
 
@@ -236,6 +238,17 @@ fn battle_and_heroes(cx: &Ctx<'_>) -> Result<((u32, u64, usize), Vec<HeroDoc>), 
     let docs = doc.hero.unwrap_or_default();
     if docs.len() < 2 {
         return Err(cx.err(None, "hero", format!("a battle needs at least 2 heroes; found {}: add `[[hero]]` tables with `name` and `coins`", docs.len())));
+    }
+    // The kernels number teams in 16 bits; a capacity above that is for copies, not heroes.
+    if docs.len() > MAX_HEROES {
+        return Err(cx.err(
+            None,
+            "hero",
+            format!(
+                "{} heroes are listed: a scenario holds at most {MAX_HEROES} (one team each, team ids are 16-bit); list fewer",
+                docs.len()
+            ),
+        ));
     }
     if docs.len() > capacity {
         return Err(cx.err(
@@ -489,6 +502,21 @@ fn syntax_hint(message: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    // Issue 53: 65,536 heroes passed `check` and panicked in `play` ("team ids are 16-bit").
+    #[test]
+    fn more_heroes_than_16_bit_team_ids_are_refused_at_load() {
+        let heroes = |n: usize| {
+            let mut t = String::from("[battle]\ncapacity = 1000000\n");
+            for k in 0..n {
+                t.push_str(&format!("[[hero]]\nname = \"h{k}\"\ncoins = 1\n"));
+            }
+            t
+        };
+        let err = super::parse(&heroes(super::MAX_HEROES + 1), "big.toml").unwrap_err();
+        assert!(err.to_string().contains("at most 65535"), "{err}");
+        assert!(super::parse(&heroes(super::MAX_HEROES), "big.toml").is_ok());
+    }
+
     use super::*;
 
     const TWO: &str = "[[hero]]\nname = \"A\"\ncoins = 0\n[[hero]]\nname = \"B\"\ncoins = 3\n";

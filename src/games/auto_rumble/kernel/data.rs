@@ -497,6 +497,13 @@ impl DataKernel {
             let dead = tally.in_table - tally.alive;
             if dead > 0 && (H::ENABLED || (phases != 0 && dead * 2 > tally.in_table)) {
                 self.rebuild::<H>(&mut tally);
+                if phases == 0 {
+                    // Powerless rows read their hits from `self.hit` by row: after a (hooked)
+                    // compaction the rows moved, so their hits move with them.
+                    for k in 0..self.front.len {
+                        self.hit[k] = builds[self.front.team[k] as usize].damage.max(0);
+                    }
+                }
             }
             if H::ENABLED {
                 self.view_round(rounds, hook);
@@ -616,7 +623,8 @@ impl DataKernel {
             Quantity::TeamsAlive => tally.teams_alive as i32,
             Quantity::EliminatedThisRound => (tally.round_deaths - self.round_deaths[team]) as i32,
             Quantity::PowersUsed => f.used[i] as i32,
-            // Outside the kernel's class (phase::GENERAL): never reached.
+            // `Quantity::fast_path_tracks` is false for each of these, so every clause reading
+            // one, anywhere, is filed `phase::GENERAL` and its loadout never plays here.
             Quantity::DamageTaken
             | Quantity::HitsTakenLastRound
             | Quantity::SummonsAlive
@@ -659,11 +667,18 @@ impl DataKernel {
             self.front.once_round[i] |= hc.bit;
             self.front.once_game[i] |= hc.bit;
         }
+        let burn = c.cost.burn.eval(|q| self.read(b, hc, i, tally, q));
         if c.when == When::Use {
-            let burn = c.cost.burn.eval(|q| self.read(b, hc, i, tally, q));
             if burn > 0 && !self.lose(i, burn, tally) {
                 return; // AR-24: burnt out
             }
+        } else if burn > 0 {
+            // AR-38: a triggered clause's Burn is paid when it fires if the holder lives
+            // through it; otherwise the clause does not fire (its limit is spent all the same).
+            if self.front.energy[i] <= burn {
+                return;
+            }
+            self.lose(i, burn, tally);
         }
         for e in c.effects() {
             if self.front.energy[i] <= 0 {
@@ -812,7 +827,8 @@ impl DataKernel {
             let mut budget = self.front.energy[i] as i64;
             let mut mask = 0u16;
             let mut used = 0u8;
-            self.front.used[i] = 0;
+            // While planning, `powers_used` is still last round's count, as in the reference
+            // (AR-9: the plan's conditions and costs cannot see the plan being made).
             for (j, &u) in b.uses().iter().enumerate() {
                 let cost = if u == NO_CLAUSE {
                     rules::ATTACK_COST as i64
@@ -827,8 +843,9 @@ impl DataKernel {
                     {
                         continue; // not planned, not used: costs nothing this round
                     }
-                    c.cost.spend.eval(|q| self.read(b, hc, i, tally, q)) as i64
-                        + c.cost.burn.eval(|q| self.read(b, hc, i, tally, q)) as i64
+                    // AR-24: a Spend or Burn below 0 costs 0 (it never enlarges the budget).
+                    c.cost.spend.eval(|q| self.read(b, hc, i, tally, q)).max(0) as i64
+                        + c.cost.burn.eval(|q| self.read(b, hc, i, tally, q)).max(0) as i64
                 };
                 if cost > budget {
                     break;

@@ -647,8 +647,9 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             if self.s.front.locked_now[i] || !self.may_fire(i, hc, c) || !self.conds(i, hc, c) {
                 continue;
             }
-            let cost = c.cost.spend.eval(|q| self.read(i, hc, None, q)) as i64
-                + c.cost.burn.eval(|q| self.read(i, hc, None, q)) as i64;
+            // AR-24: a Spend or Burn below 0 costs 0 (it never enlarges the budget).
+            let cost = c.cost.spend.eval(|q| self.read(i, hc, None, q)).max(0) as i64
+                + c.cost.burn.eval(|q| self.read(i, hc, None, q)).max(0) as i64;
             if cost > budget as i64 {
                 break;
             }
@@ -1134,7 +1135,12 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         p.counters[k] = build.counters;
         p.damage[k] = damage;
         p.summoner[k] = s.front.id[i];
-        p.side[k] = sd.side;
+        // AR-36: a plain summon joins its maker's side (a hostile summon's recruit is hostile).
+        p.side[k] = if sd.side == Side::Team {
+            s.front.side[i]
+        } else {
+            sd.side
+        };
         s.pending_parent[k] = i as u32;
         self.next_id += 1;
     }

@@ -47,18 +47,14 @@ impl Catalogue {
         let drawable = (0..defs.len() as PowerId)
             .filter(|&p| !defs[p as usize].helper)
             .collect();
-        let remembers = clauses.iter().any(|c| {
-            let q = Quantity::reads_memory;
-            c.target == Target::AttackersLastRound
-                || c.conds().iter().any(|k| k.reads(q))
-                || c.cost.spend.reads(q)
-                || c.cost.burn.reads(q)
-                || c.effects().iter().any(|e| {
-                    e.to == Some(Target::AttackersLastRound)
-                        || e.value.reads(q)
-                        || e.cond.is_some_and(|k| k.reads(q))
-                })
-        });
+        // Summons' Energy and attack may read the memory too (issue 49): the whole power is walked.
+        let remembers = defs.iter().any(|d| d.reads(Quantity::reads_memory))
+            || clauses.iter().any(|c| {
+                c.target == Target::AttackersLastRound
+                    || c.effects()
+                        .iter()
+                        .any(|e| e.to == Some(Target::AttackersLastRound))
+            });
         let mut cat = Catalogue {
             defs,
             clauses,
@@ -644,17 +640,9 @@ pub fn default_order_into(cat: &Catalogue, held: &[Held], out: &mut [Use; MAX_US
 /// the living (or copies itself, where those eliminations change the room left, AR-15); in the
 /// triggered phases a member can eliminate only itself, which changes only its allies' count.
 fn singles_out(c: &Clause) -> u32 {
-    fn reads(c: &Clause, q: impl Fn(Quantity) -> bool + Copy) -> bool {
-        c.conds().iter().any(|k| k.reads(q))
-            || c.cost.spend.reads(q)
-            || c.cost.burn.reads(q)
-            || c.effects()
-                .iter()
-                .any(|e| e.value.reads(q) || e.cond.as_ref().is_some_and(|k| k.reads(q)))
-    }
     let out = match c.when {
         When::Use => {
-            reads(c, |q| {
+            c.reads(|q| {
                 matches!(
                     q,
                     Quantity::OpponentsAlive
@@ -665,7 +653,7 @@ fn singles_out(c: &Clause) -> u32 {
             }) || c.effects().iter().any(|e| e.kind == EffectKind::CopySelf)
         }
         When::BattleStart | When::RoundStart | When::RoundEnd => {
-            reads(c, |q| q == Quantity::AlliesAlive)
+            c.reads(|q| q == Quantity::AlliesAlive)
         }
         _ => false,
     };
@@ -694,22 +682,9 @@ fn effect_bits(c: &Clause) -> u32 {
             _ => bits |= phase::GENERAL,
         }
     }
-    let reads_general = |q: Quantity| {
-        matches!(
-            q,
-            Quantity::DamageTaken
-                | Quantity::HitsTakenLastRound
-                | Quantity::TargetDefence
-                | Quantity::TargetEnergy
-                | Quantity::HitArriving
-                | Quantity::HitDamage
-                | Quantity::AttackersLastRound
-                | Quantity::TargetAttackedMe
-        )
-    };
-    if c.conds().iter().any(|k| k.reads(reads_general))
-        || c.effects().iter().any(|e| e.value.reads(reads_general))
-    {
+    // What the fast path does not keep, read anywhere in the clause (conditions, costs, effect
+    // conditions and values), sends the loadout to the general path.
+    if c.reads(|q| !q.fast_path_tracks()) {
         bits |= phase::GENERAL;
     }
     bits

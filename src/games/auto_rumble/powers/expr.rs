@@ -139,7 +139,7 @@ impl Quantity {
                 "attack hits aimed at the holder in the previous round, absorbed and dodged ones included (AR-28)"
             }
             Quantity::PowersUsed => {
-                "costed powers other than the attack in the holder's plan this round (AR-9)"
+                "costed powers other than the attack in the holder's plan this round (AR-9); while the plan is being made (a `use` clause's conditions and cost, `no_attack`, `attack_cost`), last round's count, 0 in round 1"
             }
             Quantity::Negated => {
                 "in an `attacked` clause: what the holder's `reduce_hit` effects have taken off the hit being resolved so far (AR-38); 0 elsewhere"
@@ -169,6 +169,39 @@ impl Quantity {
             self,
             Quantity::AttackersLastRound | Quantity::TargetAttackedMe
         )
+    }
+
+    /// Whether the data kernel's fast path keeps this quantity. A clause reading any other, in
+    /// any of its expressions, is played by the general path (`phase::GENERAL`), so the fast
+    /// path never answers a quantity it does not track. No wildcard: a new quantity must be
+    /// placed here.
+    pub const fn fast_path_tracks(self) -> bool {
+        match self {
+            Quantity::Energy
+            | Quantity::Defence
+            | Quantity::Attack
+            | Quantity::Strength
+            | Quantity::OtherStrength
+            | Quantity::Counter(_)
+            | Quantity::Round
+            | Quantity::HeroesAlive
+            | Quantity::OpponentsAlive
+            | Quantity::AlliesAlive
+            | Quantity::TeamsAlive
+            | Quantity::EliminatedThisRound
+            | Quantity::PowersUsed => true,
+            Quantity::DamageTaken
+            | Quantity::HitsTakenLastRound
+            | Quantity::Negated
+            | Quantity::SummonsAlive
+            | Quantity::TargetSummoned
+            | Quantity::TargetEnergy
+            | Quantity::TargetDefence
+            | Quantity::HitArriving
+            | Quantity::HitDamage
+            | Quantity::AttackersLastRound
+            | Quantity::TargetAttackedMe => false,
+        }
     }
 
     /// Whether the quantity reads the hit being resolved (reactions only, AR-57).
@@ -520,7 +553,7 @@ fn bad(message: impl Into<String>) -> ExprError {
 }
 
 fn constant(v: i64) -> Result<i32, ExprError> {
-    if v.abs() > MAX_CONSTANT {
+    if !(-MAX_CONSTANT..=MAX_CONSTANT).contains(&v) {
         return Err(bad(format!(
             "{v} is too large: numbers in a power are at most {MAX_CONSTANT} in size"
         )));
@@ -568,9 +601,13 @@ impl Parser<'_, '_> {
                 }
             };
             self.expect(')')?;
+            // max(clamp(x, lo, hi), v) is clamp(x, max(lo, v), max(hi, v)), and min likewise:
+            // the bounds stay ordered, whatever the nesting, so `show` prints the same value.
             if is_max {
                 e.lo = e.lo.max(v);
+                e.hi = e.hi.max(v);
             } else {
+                e.lo = e.lo.min(v);
                 e.hi = e.hi.min(v);
             }
             return Ok(e);

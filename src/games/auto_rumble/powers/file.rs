@@ -422,6 +422,43 @@ impl Clause {
     pub fn effects(&self) -> &[Effect] {
         &self.effects[..self.n_effects as usize]
     }
+
+    /// Every expression the clause evaluates, wherever it stands: its conditions, its cost, and
+    /// each effect's condition and value, in that order. The one walk behind every question of
+    /// what a clause reads (which path plays it, what memory the kernels keep), so a new place
+    /// for an expression cannot be missed by one of them (issue 49).
+    pub fn for_each_expr(&self, mut f: impl FnMut(&Expr)) {
+        for k in self.conds() {
+            f(&k.left);
+            f(&k.right);
+        }
+        f(&self.cost.spend);
+        f(&self.cost.burn);
+        for e in self.effects() {
+            if let Some(k) = &e.cond {
+                f(&k.left);
+                f(&k.right);
+            }
+            f(&e.value);
+        }
+    }
+
+    /// Whether any expression of the clause reads a quantity `q` picks.
+    pub fn reads(&self, q: impl Fn(Quantity) -> bool + Copy) -> bool {
+        let mut any = false;
+        self.for_each_expr(|e| any |= e.reads(q));
+        any
+    }
+}
+
+impl SummonDef {
+    /// The summon's Energy and attack, the expressions evaluated when it is summoned.
+    pub fn for_each_expr(&self, mut f: impl FnMut(&Expr)) {
+        f(&self.energy);
+        if let Some(a) = &self.attack {
+            f(a);
+        }
+    }
 }
 
 /// A power as loaded: its words for people and its clauses for the kernel.
@@ -451,52 +488,39 @@ impl PowerDef {
     /// Whether anything the power does reads its own strength (the winning bid): its value then
     /// depends on the bid, and the power-value analysis measures it at several strengths.
     pub fn reads_strength(&self) -> bool {
-        let q = |q: Quantity| q == Quantity::Strength;
-        self.clauses.iter().any(|c| {
-            c.conds().iter().any(|k| k.reads(q))
-                || c.cost.spend.reads(q)
-                || c.cost.burn.reads(q)
-                || c.effects()
-                    .iter()
-                    .any(|e| e.value.reads(q) || e.cond.is_some_and(|k| k.reads(q)))
-        }) || self
-            .summons
-            .iter()
-            .any(|s| s.energy.reads(q) || s.attack.is_some_and(|a| a.reads(q)))
+        self.reads(|q| q == Quantity::Strength)
+    }
+
+    /// Whether any expression of the power (its clauses' and its summons') reads a quantity `q`
+    /// picks.
+    pub fn reads(&self, q: impl Fn(Quantity) -> bool + Copy) -> bool {
+        let mut any = false;
+        self.for_each_expr(|e| any |= e.reads(q));
+        any
+    }
+
+    /// Every expression of the power: each clause's ([`Clause::for_each_expr`]), then each
+    /// summon's.
+    pub fn for_each_expr(&self, mut f: impl FnMut(&Expr)) {
+        for c in &self.clauses {
+            c.for_each_expr(&mut f);
+        }
+        for sd in &self.summons {
+            sd.for_each_expr(&mut f);
+        }
     }
 
     /// Every quantity the power reads (conditions, costs, effect values, summons), each once, in
     /// the order first read: what `powers check` explains beside the names.
     pub fn quantities_read(&self) -> Vec<Quantity> {
         let mut out: Vec<Quantity> = Vec::new();
-        let mut add = |e: &Expr| {
+        self.for_each_expr(|e| {
             for t in e.terms() {
                 if !out.contains(&t.q) {
                     out.push(t.q);
                 }
             }
-        };
-        for c in &self.clauses {
-            for k in c.conds() {
-                add(&k.left);
-                add(&k.right);
-            }
-            add(&c.cost.spend);
-            add(&c.cost.burn);
-            for e in c.effects() {
-                if let Some(k) = &e.cond {
-                    add(&k.left);
-                    add(&k.right);
-                }
-                add(&e.value);
-            }
-        }
-        for sd in &self.summons {
-            add(&sd.energy);
-            if let Some(a) = &sd.attack {
-                add(a);
-            }
-        }
+        });
         out
     }
 
@@ -1069,10 +1093,9 @@ fn power(cx: &Ctx<'_>, p: PowerDoc, span: Span) -> Result<PowerDef, PowerFileErr
     let mut counters = Vec::new();
     if let Some(t) = &p.counters {
         for (k, v) in t.get_ref() {
-            let Some(v) = v
-                .as_integer()
-                .filter(|v| v.abs() <= crate::games::auto_rumble::powers::expr::MAX_CONSTANT)
-            else {
+            let Some(v) = v.as_integer().filter(|v| {
+                v.unsigned_abs() <= crate::games::auto_rumble::powers::expr::MAX_CONSTANT as u64
+            }) else {
                 return Err(cx.err(
                     Some(t.span()),
                     format!("counters.{k}"),
@@ -1189,7 +1212,10 @@ fn value(
 ) -> Result<Expr, PowerFileError> {
     match v {
         toml::Value::Integer(i) => {
-            if i.abs() > crate::games::auto_rumble::powers::expr::MAX_CONSTANT {
+            if !(-crate::games::auto_rumble::powers::expr::MAX_CONSTANT
+                ..=crate::games::auto_rumble::powers::expr::MAX_CONSTANT)
+                .contains(i)
+            {
                 return Err(cx.err(
                     Some(span.clone()),
                     field,
@@ -1959,6 +1985,23 @@ fn check_effect(
         return fail(
             "the effect's condition reads `target.*` but its target is several heroes".into(),
         );
+    }
+    // Issue 49: numbers whose negative (or zero) value means nothing a host intends: a negative
+    // multiplier made a hero immune, `dodge = 0` dodged nothing while narrated as dodging.
+    if let Some(v) = e.value.as_constant() {
+        let least = match e.kind {
+            EffectKind::Vulnerable | EffectKind::DealPercent | EffectKind::TakePercent => Some(0),
+            EffectKind::Dodge => Some(1),
+            _ => None,
+        };
+        if let Some(least) = least
+            && v < least
+        {
+            return fail(format!(
+                "`{}` is {v}: write {least} or more (a multiplier below 0 would heal or make a hero immune; `dodge = n` prevents hits 1, 1 + n, 1 + 2n, ...)",
+                effect_name(e.kind)
+            ));
+        }
     }
     Ok(())
 }

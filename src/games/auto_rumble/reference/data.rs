@@ -580,8 +580,9 @@ impl Battle<'_> {
             {
                 continue;
             }
-            let cost = c.cost.spend.eval(|q| self.read(i, &hc, None, q)) as i64
-                + c.cost.burn.eval(|q| self.read(i, &hc, None, q)) as i64;
+            // AR-24: a Spend or Burn below 0 costs 0 (it never enlarges the budget).
+            let cost = c.cost.spend.eval(|q| self.read(i, &hc, None, q)).max(0) as i64
+                + c.cost.burn.eval(|q| self.read(i, &hc, None, q)).max(0) as i64;
             if cost > budget as i64 {
                 break;
             }
@@ -1051,7 +1052,13 @@ impl Battle<'_> {
                     let h = &self.heroes[i];
                     let mut s = fresh(self.next_id, h.team, energy, build, damage, Some(h.id));
                     s.summon = Some((hc.power, k));
-                    s.side = sd.side;
+                    // AR-36: a plain summon joins its maker's side, so a hostile or neutral
+                    // summon's recruits are hostile or neutral too (issue 49).
+                    s.side = if sd.side == Side::Team {
+                        h.side
+                    } else {
+                        sd.side
+                    };
                     self.next_id += 1;
                     self.born.push((self.heroes[i].id, s));
                 } else {

@@ -695,8 +695,12 @@ impl Battle {
                             };
                             let out = narrated!(self, H, log => resolve(&blow, r, &mut Keyed(key), g, c, log));
                             self.dmg[t] += out.damage;
-                            o.dealt[c] = o.dealt[c].saturating_add(out.damage as i32);
-                            o.taken[t] = o.taken[t].saturating_add(out.damage as i32);
+                            o.dealt[c] = o.dealt[c].saturating_add(
+                                crate::games::loot_arena::rules::saturate(out.damage),
+                            );
+                            o.taken[t] = o.taken[t].saturating_add(
+                                crate::games::loot_arena::rules::saturate(out.damage),
+                            );
                             o.attacks[c] += 1;
                             o.crits[c] += out.crit as u16;
                             o.dice += out.dice;
@@ -711,7 +715,8 @@ impl Battle {
                                 narrated!(self, H, log => self.heal_amount(c, r, key, g, log));
                             o.dice += dice;
                             self.heal[t] += v;
-                            o.healed[c] = o.healed[c].saturating_add(v as i32);
+                            o.healed[c] = o.healed[c]
+                                .saturating_add(crate::games::loot_arena::rules::saturate(v));
                             if H::ON {
                                 hook.heal(c, t, v, self.support[c], &self.rolls);
                             }

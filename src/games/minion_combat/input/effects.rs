@@ -274,7 +274,7 @@ pub fn parse(
             ("level", c.level),
             ("attacks", c.attacks),
         ] {
-            if v.abs() > MAX_STAT {
+            if !(-MAX_STAT..=MAX_STAT).contains(&v) {
                 return Err(err(
                     k,
                     format!("{v}: write a change from -{MAX_STAT} to {MAX_STAT}"),

@@ -43,7 +43,7 @@ pub fn parse_bonus(s: &str) -> Result<Option<(Attack, u32, i32)>, String> {
         "missile" => Attack::Missile,
         _ => return Err(bad()),
     };
-    if amount.abs() > 1000 {
+    if !(-1000..=1000).contains(&amount) {
         return Err(format!(
             "`{s}`: {amount} more damage: keep it within -1000..1000"
         ));
@@ -73,7 +73,7 @@ pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
         r.rounds = v;
     }
     if let Some(v) = f.missile_round_modifier {
-        if v.abs() > 1000 {
+        if !(-1000..=1000).contains(&v) {
             return Err(cx.err(
                 None,
                 "missile_round_modifier",

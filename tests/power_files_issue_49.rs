@@ -1,0 +1,296 @@
+//! Issue 49's named defects, each a regression case: what a power reads anywhere (an effect's own
+//! `if`, a cost, a summon's values) decides which path plays it and what the kernels remember, so
+//! `simulate` and `analyze` play exactly what `rumble play` plays; nested clamps mean what they
+//! say and never panic.
+
+use rand::RngExt;
+use skirmish::games::auto_rumble::kernel::data::{DataKernel, Rounds, in_kernel_class};
+use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, Held, Loadout, default_order};
+use skirmish::games::auto_rumble::powers::expr::{Names, parse_expr};
+use skirmish::games::auto_rumble::powers::file::parse;
+use skirmish::games::auto_rumble::reference::data as reference;
+use skirmish::rng::{Stream, stream_rng};
+
+/// The power file of one power named `P` with the clause given.
+fn one_power(clause: &str) -> Catalogue {
+    let text = format!("[[power]]\nname = \"P\"\nsource = \"issue 49\"\ntext = \"x\"\n{clause}");
+    Catalogue::new(parse(&text, "issue49.toml").unwrap_or_else(|e| panic!("{e}\n{text}")))
+}
+
+/// 300 battles of a holder of `P` (random strength, coins and seat) against 1-4 plain heroes,
+/// through the data kernel as `simulate` plays them and through the reference: every round's
+/// Energies and the outcome must agree. Returns how many battles the holder's Energy differed
+/// from a powerless twin's, so each case shows the power did something.
+fn plays_as_the_reference(cat: &Catalogue) -> u32 {
+    let mut kernel = DataKernel::new(64);
+    let mut acted = 0;
+    for i in 0..300 {
+        let mut rng = stream_rng(0x49, i, Stream::Roster);
+        let held = [Held {
+            power: 0,
+            strength: rng.random_range(0..=30),
+        }];
+        let holder = Loadout::compile(
+            cat,
+            rng.random_range(-10..=40),
+            &held,
+            &default_order(cat, &held),
+        )
+        .unwrap();
+        let n = rng.random_range(2..=5);
+        let seat = rng.random_range(0..n);
+        let builds: Vec<Loadout> = (0..n)
+            .map(|k| {
+                if k == seat {
+                    holder
+                } else {
+                    Loadout::compile(
+                        cat,
+                        rng.random_range(-20..=40),
+                        &[],
+                        &default_order(cat, &[]),
+                    )
+                    .unwrap()
+                }
+            })
+            .collect();
+        let ini: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..1.0)).collect();
+        let want = reference::play(cat, &builds, &ini, 30, 64);
+        let mut rec = Rounds::default();
+        let got = if in_kernel_class(&builds) {
+            kernel.run(cat, &builds, &ini, 30, &mut rec)
+        } else {
+            kernel.general().run(cat, &builds, &ini, 30, &mut rec)
+        };
+        assert_eq!(rec.0, want.rounds, "battle {i}: rounds differ");
+        assert_eq!(got, want.outcome, "battle {i}: outcomes differ");
+        let mut plain = builds.clone();
+        plain[seat] = Loadout::compile(cat, holder.coins, &[], &default_order(cat, &[])).unwrap();
+        acted += (reference::play(cat, &plain, &ini, 30, 64).rounds != want.rounds) as u32;
+    }
+    acted
+}
+
+fn general(cat: &Catalogue) -> bool {
+    let held = [Held {
+        power: 0,
+        strength: 5,
+    }];
+    let l = Loadout::compile(cat, 0, &held, &default_order(cat, &held)).unwrap();
+    !in_kernel_class(&[l])
+}
+
+#[test]
+fn an_effect_if_reading_damage_taken_is_played_by_the_general_path() {
+    let cat = one_power(
+        "[[power.clause]]\nwhen = \"round_end\"\neffects = [{ add_energy = 7, if = \"damage_taken >= 10\" }]\n",
+    );
+    assert!(general(&cat));
+    assert!(plays_as_the_reference(&cat) > 50);
+}
+
+#[test]
+fn an_effect_if_reading_attackers_last_round_keeps_the_memory() {
+    let cat = one_power(
+        "[[power.clause]]\nwhen = \"round_start\"\neffects = [{ add_defence = 20, if = \"attackers_last_round >= 2\" }]\n",
+    );
+    assert!(cat.remembers);
+    assert!(general(&cat));
+    assert!(plays_as_the_reference(&cat) > 20);
+}
+
+#[test]
+fn an_effect_if_reading_the_target_on_self_is_played_by_the_general_path() {
+    let cat = one_power(
+        "[[power.clause]]\nwhen = \"round_start\"\neffects = [{ add_defence = 15, if = \"target.energy < 60\" }]\n",
+    );
+    assert!(general(&cat));
+    assert!(plays_as_the_reference(&cat) > 50);
+}
+
+#[test]
+fn a_spend_reading_hits_taken_last_round_is_played_by_the_general_path() {
+    let cat = one_power(
+        "[[power.clause]]\nwhen = \"use\"\ncost = { spend = \"60 - 20 * hits_taken_last_round\" }\neffects = [{ add_defence = 40 }]\n",
+    );
+    assert!(general(&cat));
+    assert!(plays_as_the_reference(&cat) > 50);
+}
+
+#[test]
+fn a_summon_whose_energy_reads_attackers_last_round_keeps_the_memory() {
+    let cat = one_power(
+        "[[power.clause]]\nwhen = \"round_start\"\nlimit = \"once_per_game\"\neffects = [{ summon = \"Guard\", energy = \"10 + 20 * attackers_last_round\", attack = 5 }]\n",
+    );
+    assert!(cat.remembers);
+    assert!(plays_as_the_reference(&cat) > 50);
+}
+
+// AR-9: while a plan is made, `powers_used` is last round's count (0 in round 1) on every path.
+#[test]
+fn a_spend_reading_powers_used_reads_last_rounds_count_on_every_path() {
+    let cat = one_power(
+        "[[power.clause]]\nwhen = \"use\"\ncost = { spend = \"30 - 25 * powers_used\" }\neffects = [{ add_defence = 30 }]\n",
+    );
+    assert!(
+        !general(&cat),
+        "powers_used is one of the fast path's quantities"
+    );
+    assert!(plays_as_the_reference(&cat) > 50);
+}
+
+// AR-23: `max(min(x, a), b)` is `max(b, min(x, a))` whatever the order of the clamps, printed
+// back as the same value, and never a panic when b > a.
+#[test]
+fn nested_clamps_keep_their_meaning_and_print_back_the_same_value() {
+    let cases = [
+        ("max(min(energy, 5), 10)", [10, 10, 10]),
+        ("min(max(energy, 10), 5)", [5, 5, 5]),
+        ("max(min(energy, 50), 10)", [10, 30, 50]),
+        ("min(max(energy, 10), 50)", [10, 30, 50]),
+        ("max(max(energy, 10), 20)", [20, 30, 80]),
+        ("min(min(energy, 50), 20)", [0, 20, 20]),
+    ];
+    for (text, want) in cases {
+        let names = Names { counters: &[] };
+        let e = parse_expr(text, &names).unwrap();
+        let printed = e.show(&|_| "X".into());
+        let again = parse_expr(&printed, &names).unwrap();
+        for (energy, w) in [0, 30, 80].into_iter().zip(want) {
+            assert_eq!(e.eval(|_| energy), w, "{text} at {energy}");
+            assert_eq!(
+                again.eval(|_| energy),
+                w,
+                "{printed} (from {text}) at {energy}"
+            );
+        }
+    }
+    let cat = one_power(
+        "[[power.clause]]\nwhen = \"round_start\"\neffects = [{ add_defence = \"max(min(energy, 5), 10)\" }]\n",
+    );
+    assert!(plays_as_the_reference(&cat) > 50);
+}
+
+// AR-36: a plain summon joins its maker's side. A hostile Militia (AR-42) that recruits used to
+// put its 5000-Energy Recruit on the team it attacks, which then outlasted the real opponent.
+#[test]
+fn a_hostile_summons_recruit_is_hostile_too_ar_36() {
+    let text = r#"
+[[power]]
+name = "Call Militia"
+source = "issue 49"
+text = "x"
+[[power.clause]]
+when = "battle_start"
+effects = [{ summon = "Militia", energy = 30, attack = 5, powers = ["Recruiter"], hostile = true }]
+
+[[power]]
+name = "Recruiter"
+source = "issue 49"
+text = "x"
+helper = true
+[[power.clause]]
+when = "round_start"
+limit = "once_per_game"
+effects = [{ summon = "Recruit", energy = 5000 }]
+"#;
+    let cat = Catalogue::new(parse(text, "militia.toml").unwrap());
+    let held = [Held {
+        power: 0,
+        strength: 0,
+    }];
+    let caller = Loadout::compile(&cat, -40, &held, &default_order(&cat, &held)).unwrap();
+    let plain = Loadout::compile(&cat, 40, &[], &default_order(&cat, &[])).unwrap();
+    let builds = [caller, plain];
+    let ini = [0.9, 0.1];
+    let want = reference::play(&cat, &builds, &ini, 30, 64);
+    let mut rec = Rounds::default();
+    let got = DataKernel::new(64)
+        .general()
+        .run(&cat, &builds, &ini, 30, &mut rec);
+    assert_eq!(rec.0, want.rounds);
+    assert_eq!(got, want.outcome);
+    // The caller (60 Energy, beaten by the Militia and the plain hero) falls early; its team has
+    // no hero left, so the plain hero's team wins: the Recruit is the Militia's side, not a team.
+    assert_eq!(want.outcome.winner, Some(1), "{:?}", want.outcome);
+    assert!(want.outcome.rounds < 30, "{:?}", want.outcome);
+}
+
+// AR-24: a negative Spend used to enlarge the round's budget, so a hero with 10 Energy planned
+// a 30-Spend power after it; now a Spend or Burn below 0 costs 0.
+#[test]
+fn a_negative_spend_or_burn_costs_nothing_ar_24() {
+    let text = r#"
+[[power]]
+name = "Refund"
+source = "issue 49"
+text = "x"
+[[power.clause]]
+when = "use"
+cost = { spend = -50, burn = -20 }
+effects = [{ add_defence = 1 }]
+
+[[power]]
+name = "Wall"
+source = "issue 49"
+text = "x"
+[[power.clause]]
+when = "use"
+cost = { spend = 30 }
+effects = [{ add_energy = 100 }]
+"#;
+    let cat = Catalogue::new(parse(text, "refund.toml").unwrap());
+    let held = [
+        Held {
+            power: 0,
+            strength: 0,
+        },
+        Held {
+            power: 1,
+            strength: 0,
+        },
+    ];
+    // Coins -90: 10 Energy (AR-2), the attack's 10 fits and the Wall's 30 does not, so the
+    // holder ends round 1 with at most its 10 (the Wall would make it 110).
+    let holder = Loadout::compile(&cat, -90, &held, &default_order(&cat, &held)).unwrap();
+    let plain = Loadout::compile(&cat, -27, &[], &default_order(&cat, &[])).unwrap();
+    let builds = [holder, plain];
+    let ini = [0.9, 0.1];
+    let want = reference::play(&cat, &builds, &ini, 1, 64);
+    let mut rec = Rounds::default();
+    let fast = in_kernel_class(&builds);
+    let mut kernel = DataKernel::new(64);
+    let got = if fast {
+        kernel.run(&cat, &builds, &ini, 1, &mut rec)
+    } else {
+        kernel.general().run(&cat, &builds, &ini, 1, &mut rec)
+    };
+    assert_eq!(rec.0, want.rounds);
+    assert_eq!(got, want.outcome);
+    assert!(
+        want.rounds[0].iter().any(|&(id, e)| id == 0 && e <= 10),
+        "the Wall was planned on a refunded budget: {:?}",
+        want.rounds
+    );
+}
+
+// Found by the grammar differential: a watched (hooked) powerless battle compacts its table
+// after deaths, and each row's hit stayed where the row was, so the fast path dealt the dead
+// heroes' damage. Unwatched runs (`simulate`) never compact powerless rows and were right.
+#[test]
+fn a_watched_powerless_battle_keeps_each_heroes_hit_after_deaths() {
+    let cat =
+        one_power("[[power.clause]]\nwhen = \"round_start\"\neffects = [{ add_energy = 1 }]\n");
+    let builds: Vec<Loadout> = [31, -7, 15, 51]
+        .iter()
+        .map(|&c| Loadout::compile(&cat, c, &[], &default_order(&cat, &[])).unwrap())
+        .collect();
+    let ini = [0.5; 4];
+    let want = reference::play(&cat, &builds, &ini, 8, 64);
+    let mut rec = Rounds::default();
+    let got = DataKernel::new(64).run(&cat, &builds, &ini, 8, &mut rec);
+    assert_eq!(rec.0, want.rounds);
+    assert_eq!(got, want.outcome);
+    // Round 3: hero 3 (27 a hit) leaves hero 0 with 33 - 27 = 6.
+    assert!(want.rounds[2].contains(&(0, 6)), "{:?}", want.rounds);
+}
