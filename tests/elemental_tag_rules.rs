@@ -810,3 +810,16 @@ fn tg51_policies_are_named_with_parameters_and_bad_ones_say_the_fix() {
         assert!(e.contains(says), "{bad}: {e}");
     }
 }
+
+// Issue 53: 6 x 6 and 7 x 7 duels of 200 and 400 turns panicked in the simplex ("a positive
+// matrix game's LP is bounded"); every turn's guarantee is still a probability that never falls.
+#[test]
+fn tg52_long_duels_on_larger_grids_solve_without_a_panic() {
+    use skirmish::games::elemental_tag::analysis::duel::Duel;
+    let d = Duel::solve(6, &Settings::default(), 200);
+    for t in 1..=200 {
+        for (a, b) in d.p[t - 1].iter().zip(&d.p[t]) {
+            assert!(*b >= a - 1e-9 && (0.0..=1.0 + 1e-9).contains(b), "turn {t}");
+        }
+    }
+}

@@ -3,6 +3,8 @@
 //! `simulate` and `analyze` play exactly what `rumble play` plays; nested clamps mean what they
 //! say and never panic.
 
+mod common;
+
 use rand::RngExt;
 use skirmish::games::auto_rumble::kernel::data::{DataKernel, Rounds, in_kernel_class};
 use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, Held, Loadout, default_order};
@@ -293,4 +295,76 @@ fn a_watched_powerless_battle_keeps_each_heroes_hit_after_deaths() {
     assert_eq!(got, want.outcome);
     // Round 3: hero 3 (27 a hit) leaves hero 0 with 33 - 27 = 6.
     assert!(want.rounds[2].contains(&(0, 6)), "{:?}", want.rounds);
+}
+
+// Found by the grammar differential's long run: the fast path's per-team deaths of a round were
+// reset only as a round of a battle with powers began, so a battle-start clause reading
+// `eliminated_this_round` on a reused kernel saw the last battle's deaths (wrapped to -1).
+#[test]
+fn a_reused_kernel_starts_each_battle_with_no_eliminations() {
+    let cat = one_power(
+        "[[power.clause]]\nwhen = \"battle_start\"\neffects = [{ add_energy = \"2 * eliminated_this_round + 30\" }]\n",
+    );
+    let plain = |c| Loadout::compile(&cat, c, &[], &default_order(&cat, &[])).unwrap();
+    let held = [Held {
+        power: 0,
+        strength: 0,
+    }];
+    let holder = Loadout::compile(&cat, 8, &held, &default_order(&cat, &held)).unwrap();
+    let mut kernel = DataKernel::new(64);
+    // A powerless battle with deaths first, on the same kernel.
+    kernel.run(
+        &cat,
+        &[plain(40), plain(-60), plain(-70)],
+        &[0.9, 0.5, 0.1],
+        30,
+        &mut Rounds::default(),
+    );
+    let builds = [plain(48), holder];
+    let ini = [0.651, 0.322];
+    let want = reference::play(&cat, &builds, &ini, 30, 64);
+    let mut rec = Rounds::default();
+    let got = kernel.run(&cat, &builds, &ini, 30, &mut rec);
+    assert_eq!(rec.0, want.rounds);
+    assert_eq!(got, want.outcome);
+}
+
+// Found by the grammar differential's long run: at the battle start (round 0) the reference
+// counted a hero whose Energy had just reached 0 in `eliminated_this_round` before its
+// elimination was resolved (its "died in round" read 0 before it died), so a `dealt_damage`
+// copy made on the killing hit differed from the general path's.
+#[test]
+fn an_elimination_at_the_battle_start_counts_once_it_is_resolved() {
+    let text = r#"
+[[power]]
+name = "P0"
+source = "issue 49"
+text = "x"
+[[power.clause]]
+when = "dealt_damage"
+effects = [{ copy_self = "eliminated_this_round" }]
+[[power]]
+name = "P1"
+source = "issue 49"
+text = "x"
+[[power.clause]]
+when = "battle_start"
+target = "anyone_least_energy"
+effects = [{ damage = 48 }]
+"#;
+    let cat = Catalogue::new(parse(text, "start.toml").unwrap());
+    let builds = [
+        common::hero(&cat, -4, &[], None),
+        common::hero(&cat, 55, &["P1"], None),
+        common::hero(&cat, 38, &["P0", "P1"], None),
+    ];
+    // Initiative by seat (0.9, 0.8, 0.7); `play_within` holds the general path to the reference.
+    let want = common::play_within(&cat, &builds, 2, 64);
+    // The second hit eliminates hero 0 (96 - 48 - 48); the killer's copy reads 0 eliminated
+    // while that elimination is being resolved, so no copy is made at the battle start.
+    assert!(
+        want.births.iter().all(|b| b.round > 0 || b.parent != 2),
+        "{:?}",
+        want.births
+    );
 }

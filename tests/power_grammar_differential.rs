@@ -13,7 +13,9 @@
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 use skirmish::games::auto_rumble::kernel::data::{DataKernel, Rounds, in_kernel_class};
-use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, Held, Loadout, default_order};
+use skirmish::games::auto_rumble::powers::catalogue::{
+    Catalogue, Held, Loadout, Use, default_order,
+};
 use skirmish::games::auto_rumble::powers::expr::QUANTITY_NAMES;
 use skirmish::games::auto_rumble::powers::file::{TARGET_NAMES, WHEN_NAMES, parse};
 use skirmish::games::auto_rumble::reference::data as reference;
@@ -306,7 +308,9 @@ fn power_file(rng: &mut MatchRng, fast: bool) -> String {
 }
 
 /// A random hero of the file's drawable powers.
-fn hero(cat: &Catalogue, rng: &mut MatchRng) -> Option<Loadout> {
+/// A random hero of the file's drawable powers, and how to build it again by hand (for a
+/// failure's message).
+fn hero(cat: &Catalogue, rng: &mut MatchRng) -> Option<(Loadout, String)> {
     let mut held = Vec::new();
     for &power in &cat.drawable {
         if rng.random_bool(0.6) {
@@ -319,7 +323,23 @@ fn hero(cat: &Catalogue, rng: &mut MatchRng) -> Option<Loadout> {
     held.shuffle(rng);
     let mut order = default_order(cat, &held);
     order.shuffle(rng);
-    Loadout::compile(cat, rng.random_range(-10..=60), &held, &order).ok()
+    let coins = rng.random_range(-10..=60);
+    let l = Loadout::compile(cat, coins, &held, &order).ok()?;
+    let held: Vec<String> = held
+        .iter()
+        .map(|h| format!("{}={}", cat.name(h.power), h.strength))
+        .collect();
+    let order: Vec<&str> = order
+        .iter()
+        .map(|u| match u {
+            Use::Attack => "Attack",
+            Use::Power(p) => cat.name(*p),
+        })
+        .collect();
+    Some((
+        l,
+        format!("hero(&cat, {coins}, &{held:?}, Some(&{order:?}))"),
+    ))
 }
 
 #[derive(Default, Debug)]
@@ -333,7 +353,12 @@ struct Seen {
 fn run(files: u64) -> Seen {
     let mut seen = Seen::default();
     let mut kernel = DataKernel::new(64);
-    for i in 0..files {
+    // `SKIRMISH_FUZZ_FROM=N`: start at file N (to replay a failure of a long run at once).
+    let from = std::env::var("SKIRMISH_FUZZ_FROM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    for i in from..files {
         let mut rng = stream_rng(0x49F, i, Stream::Roster);
         let text = power_file(&mut rng, i % 2 == 0);
         let defs = match parse(&text, "fuzz.toml") {
@@ -355,12 +380,13 @@ fn run(files: u64) -> Seen {
         }
         for b in 0..BATTLES_PER_FILE {
             let n = rng.random_range(2..=5);
-            let Some(builds) = (0..n)
+            let Some(drawn) = (0..n)
                 .map(|_| hero(&cat, &mut rng))
                 .collect::<Option<Vec<_>>>()
             else {
                 continue;
             };
+            let builds: Vec<Loadout> = drawn.iter().map(|d| d.0).collect();
             // A tie in initiative now and then (AR-6).
             let ini: Vec<f64> = (0..n)
                 .map(|_| {
@@ -383,16 +409,12 @@ fn run(files: u64) -> Seen {
                     .run(&cat, &builds, &ini, max_rounds, &mut rec)
             };
             let path = if fast { "fast path" } else { "general path" };
-            let heroes: Vec<String> = builds
+            let heroes: Vec<String> = drawn
                 .iter()
                 .zip(&ini)
-                .map(|(l, ini)| {
-                    let mut v: Vec<&str> =
-                        l.clauses()[..].iter().map(|c| cat.name(c.power)).collect();
-                    v.dedup();
-                    format!("coins {} at {ini:.3}: {v:?}", l.coins)
-                })
+                .map(|(d, ini)| format!("{} at {ini}", d.1))
                 .collect();
+            let heroes = format!("{heroes:#?}, {max_rounds} rounds at most");
             assert_eq!(
                 rec.0, want.rounds,
                 "file {i}, battle {b}: the {path} and the reference differ round by round\nheroes {heroes:#?}\n{text}"

@@ -391,6 +391,9 @@ impl DataKernel {
         // Without powers nothing reads a row's Defence, limits or counters, and every class is
         // one hero: the battle's setup writes only what the powerless rounds read.
         if phases != 0 {
+            // Battle-start clauses read `eliminated_this_round` before any round resets these:
+            // the last battle's deaths must not show (they wrapped it to -1).
+            self.round_deaths[..teams].fill(0);
             tally.merge =
                 !self.per_hero && builds.iter().all(|b| b.phases & phase::SINGLES_OUT == 0);
         }

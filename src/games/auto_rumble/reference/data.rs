@@ -43,7 +43,7 @@ struct Hero {
     summoner: Option<HeroId>,
     /// Its side (AR-42, AR-60); for summons, `team` is the summoner's team.
     side: Side,
-    /// The round it was eliminated in (0: not eliminated, or at the battle start).
+    /// The round it was eliminated in (-1: not eliminated; 0 is the battle start).
     died_round: i32,
     /// For summons: which power's which summon it is (its name).
     summon: Option<(u16, u8)>,
@@ -378,7 +378,10 @@ fn fresh(
         summoner,
         summon: None,
         side: Side::Team,
-        died_round: 0,
+        // Not eliminated: round 0 is the battle start, when a hero at 0 Energy whose
+        // elimination is still being resolved must not count yet (found by the grammar
+        // differential, issue 49).
+        died_round: -1,
     }
 }
 
