@@ -368,3 +368,32 @@ effects = [{ damage = 48 }]
         want.births
     );
 }
+
+// AR-26 (issue 49): "5 damage to every opponent with more than 50 Energy" is writable: an
+// effect's `if` under a many-hero target reads each hero it acts on in turn.
+#[test]
+fn an_effect_if_under_a_many_hero_target_reads_each_target() {
+    let file = |cond: &str| {
+        one_power(&format!(
+            "[[power.clause]]\nwhen = \"battle_start\"\ntarget = \"all_opponents\"\neffects = [{{ lose_energy = 5{cond} }}]\n"
+        ))
+    };
+    let after = |cat: &Catalogue| {
+        let builds = [
+            common::hero(cat, 0, &["P"], None),
+            common::hero(cat, 0, &[], None),
+            common::hero(cat, -60, &[], None),
+        ];
+        common::play_within(cat, &builds, 1, 64).rounds[0].clone()
+    };
+    let every = after(&file(""));
+    let rich = after(&file(", if = \"target.energy > 50\""));
+    let energy = |r: &[(u32, i32)], id| r.iter().find(|h| h.0 == id).map(|h| h.1);
+    // The 100-Energy opponent loses the 5 either way; the 40-Energy one only without the `if`.
+    assert_eq!(energy(&every, 1), energy(&rich, 1));
+    assert_eq!(energy(&every, 2).map(|e| e + 5), energy(&rich, 2));
+    // Sent elsewhere with `to`, the effect reads the clause's target: several heroes, refused.
+    let text = "[[power]]\nname = \"P\"\nsource = \"x\"\ntext = \"x\"\n[[power.clause]]\nwhen = \"battle_start\"\ntarget = \"all_opponents\"\neffects = [{ add_energy = \"target.energy / 10\", to = \"self\" }]\n";
+    let err = parse(text, "to.toml").unwrap_err().to_string();
+    assert!(err.contains("several heroes"), "{err}");
+}

@@ -678,3 +678,77 @@ fn a_give_of_an_unknown_or_coin_power_is_refused_ar_62() {
     let e = parse(&text, "g.toml").unwrap_err().to_string();
     assert!(e.contains("coins") && e.contains("AR-62"), "{e}");
 }
+
+// Issue 49: the verdict's "with N hero(es) alive" counted the winner's hostile summons (of no
+// team, AR-42) and read 0 after a power's win at the battle start (no round was played).
+#[test]
+fn the_verdict_counts_the_winning_teams_heroes_only() {
+    let powers = common::tmp_file(
+        "second-edition",
+        "verdict-powers.toml",
+        r#"
+[[power]]
+name = "Instant"
+source = "issue 49"
+text = "Win at the start."
+[[power.clause]]
+when = "battle_start"
+effects = ["win"]
+
+[[power]]
+name = "Rebels"
+source = "issue 49"
+text = "Raise a hostile militia at the start."
+[[power.clause]]
+when = "battle_start"
+effects = [{ summon = "Rebel", energy = 500, hostile = true }]
+"#,
+    );
+    let scenario = |a: &str| {
+        format!(
+            "[[hero]]\nname = \"Ann\"\ncoins = 50\nbase_initiative = 0.9\npowers = [{{ name = \"{a}\", strength = 1 }}]\n\n[[hero]]\nname = \"Ben\"\ncoins = 0\nbase_initiative = 0.1\n"
+        )
+    };
+    let play = |a: &str| {
+        let file = common::tmp_file("second-edition", &format!("verdict-{a}.toml"), &scenario(a));
+        let o = skirmish(&["rumble", "play", &file, "--powers", &powers]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let out = play("Instant");
+    assert!(
+        out.contains("Ann wins after 0 rounds (a power's win), with 1 hero(es) alive."),
+        "{out}"
+    );
+    // Ann wins; her 500-Energy Rebel, hostile to her team (it never attacks), is nobody's hero.
+    let out = play("Rebels");
+    assert!(out.contains("Ann wins after"), "{out}");
+    assert!(out.contains("with 1 hero(es) alive."), "{out}");
+}
+
+// Issue 49: a hero that leaves inside its own `attacked` reaction was told as hit afterwards.
+#[test]
+fn a_hero_that_leaves_in_its_attacked_reaction_is_not_told_as_hit() {
+    let powers = common::tmp_file(
+        "second-edition",
+        "coward-powers.toml",
+        "[[power]]\nname = \"Coward\"\nsource = \"issue 49\"\ntext = \"Leave when attacked.\"\n[[power.clause]]\nwhen = \"attacked\"\neffects = [\"eliminate\"]\n",
+    );
+    let scenario = common::tmp_file(
+        "second-edition",
+        "coward.toml",
+        "[[hero]]\nname = \"Ann\"\ncoins = 0\nbase_initiative = 0.1\npowers = [{ name = \"Coward\", strength = 1 }]\n\n[[hero]]\nname = \"Ben\"\ncoins = 0\nbase_initiative = 0.9\n\n[[hero]]\nname = \"Cid\"\ncoins = 0\nbase_initiative = 0.5\n",
+    );
+    let o = skirmish(&[
+        "rumble",
+        "play",
+        &scenario,
+        "--powers",
+        &powers,
+        "--narrate",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("Ann is eliminated."), "{out}");
+    assert!(!out.contains("Ann is hit"), "{out}");
+}

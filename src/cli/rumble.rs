@@ -139,15 +139,8 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
             &mut on,
         )
     } else {
-        let r = data::play(&cat, &builds, &initiative, sc.max_rounds, sc.capacity);
-        for b in &r.births {
-            renderer
-                .names_mut()
-                .born(b.parent, b.id, b.summon.as_deref());
-        }
-        r
+        data::play(&cat, &builds, &initiative, sc.max_rounds, sc.capacity)
     };
-    let names = renderer.names();
     let o = r.outcome;
     if args.trace {
         let winner = o
@@ -164,13 +157,6 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
     if args.narrate {
         text.push('\n');
     }
-    let alive = |t: u16| {
-        r.rounds.last().map_or(0, |last| {
-            last.iter()
-                .filter(|(id, _)| names.team_of(*id) == t)
-                .count()
-        })
-    };
     let how = match o.end {
         EndReason::Elimination => "",
         EndReason::RoundLimit => " (round limit: most Energy, then initiative)",
@@ -181,9 +167,7 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
             let _ = writeln!(
                 text,
                 "{} wins after {} rounds{how}, with {} hero(es) alive.",
-                team_names[t as usize],
-                o.rounds,
-                alive(t)
+                team_names[t as usize], o.rounds, r.winners_alive
             );
         }
         None => {

@@ -1398,6 +1398,23 @@ fn clause(
         e.value.round = round;
         let to = e.to.unwrap_or(target);
         check_effect(cx, &f("effects"), d.span(), when, &e, to)?;
+        // `target.*` in an effect reads the hero it acts on, one target at a time, so any
+        // target will do; an effect sent elsewhere with `to` reads the clause's target, which
+        // must then be one hero (AR-26, issue 49).
+        if e.to.is_some()
+            && !target.is_single()
+            && (e.value.reads(Quantity::reads_target)
+                || e.cond.is_some_and(|c| c.reads(Quantity::reads_target)))
+        {
+            return Err(cx.err(
+                Some(d.span()),
+                f("effects"),
+                format!(
+                    "the effect is sent elsewhere with `to` and reads `target.*`, the clause's target, but `{}` is several heroes: drop `to`, or pick a single-hero target",
+                    target.name()
+                ),
+            ));
+        }
         if e.kind == EffectKind::Coins && n_conds > 0 {
             return Err(cx.err(
                 Some(d.span()),
@@ -1439,15 +1456,9 @@ fn clause(
             ),
         ));
     }
-    // Target quantities need one target.
-    let reads_target = conds[..n_conds]
-        .iter()
-        .any(|c| c.reads(Quantity::reads_target))
-        || effects[..n_effects]
-            .iter()
-            .any(|e| e.value.reads(Quantity::reads_target))
-        || cost.spend.reads(Quantity::reads_target)
-        || cost.burn.reads(Quantity::reads_target);
+    // A cost is paid once, before any target: `target.*` there needs one target.
+    let reads_target =
+        cost.spend.reads(Quantity::reads_target) || cost.burn.reads(Quantity::reads_target);
     if reads_target && !target.is_single() {
         return Err(cx.err(
             Some(span),
@@ -1523,7 +1534,7 @@ fn effect(
                     return Err(cx.err(
                         Some(span.clone()),
                         format!("{field}.if"),
-                        "a condition is a string such as \"buildings >= 20\"",
+                        "an effect's `if` is one condition, a string such as \"energy >= 20\" (a list of several belongs on the clause's `if`)",
                     ));
                 };
                 e.cond = Some(parse_cond(s, names).map_err(|er| {
@@ -1980,11 +1991,6 @@ fn check_effect(
             "a `death` clause fires as the holder leaves: `{}` on the holder does nothing then; act on other heroes (`target` or `to`), or `revive`, `summon`, `win` (AR-54)",
             effect_name(e.kind)
         ));
-    }
-    if e.cond.is_some_and(|c| c.reads(Quantity::reads_target)) && !to.is_single() {
-        return fail(
-            "the effect's condition reads `target.*` but its target is several heroes".into(),
-        );
     }
     // Issue 49: numbers whose negative (or zero) value means nothing a host intends: a negative
     // multiplier made a hero immune, `dodge = 0` dodged nothing while narrated as dodging.

@@ -245,7 +245,7 @@ data\"; the rule questions are settled in `docs/rules/auto-rumble.md` (AR-23 onw
 | `target` | who the effects act on (below; default `self`) |\n\
 | `limit` | `once_per_round` or `once_per_game`, per hero (AR-34) |\n\
 | `rounding` | `up` (default: divisions round away from zero) or `down` (towards zero) (AR-23) |\n\
-| `effects` | a list (below); an effect may add `to = \"<target>\"` (it acts there instead; `target.*` still reads the clause's target, AR-26) and its own `if` (read when its turn comes, after the effects before it; `target.*` there reads the hero it acts on) |\n\n",
+| `effects` | a list (below); an effect may add `to = \"<target>\"` (it acts there instead; `target.*` still reads the clause's target, AR-26) and its own `if`: one condition (a list is refused), read when its turn comes, after the effects before it, for each hero it acts on in turn. Without `to`, `target.*` in an effect's `if` and value reads the hero it acts on, so a many-hero target may read it: `{ damage = 5, if = \"target.energy > 50\" }` under `all_opponents` hits each opponent above 50 Energy |\n\n",
     );
     s.push_str("## Triggers (`when`)\n\n| when | fires | `other` |\n| --- | --- | --- |\n");
     for (name, w) in WHEN_NAMES {

@@ -97,6 +97,9 @@ pub struct Replay {
     pub rounds: Vec<Vec<(HeroId, i32)>>,
     /// Copies and summons in creation order.
     pub births: Vec<Birth>,
+    /// Heroes of the winning team alive at the end (its hostile and neutral summons are of no
+    /// team, AR-42, AR-60); 0 for a draw. What the verdict line says.
+    pub winners_alive: u32,
 }
 
 /// A hero that joined during the battle.
@@ -306,7 +309,14 @@ fn play_logged<'a>(
             .find(|h| h.energy > 0 && h.side == Side::Team)
             .map(|h| h.team as u16)
     };
+    let winners_alive = winner.map_or(0, |t| {
+        b.heroes
+            .iter()
+            .filter(|h| h.energy > 0 && h.side == Side::Team && h.team as u16 == t)
+            .count() as u32
+    });
     Replay {
+        winners_alive,
         outcome: Outcome {
             winner,
             rounds: b.round as u32,
@@ -1161,6 +1171,7 @@ impl Battle<'_> {
         self.resolving.arriving = rest;
         self.resolving.damage = rest;
         let mut seen = Absorbed::default();
+        let alive_on_arrival = attack && self.heroes[t].energy > 0;
         if attack {
             // AR-38: `attacked` reactions see the hit as it arrives and may reduce it.
             self.resolving.in_flight = rest;
@@ -1223,9 +1234,11 @@ impl Battle<'_> {
             if killed {
                 self.dies(t, Some(by), quiet);
             }
-        } else {
+        } else if !(alive_on_arrival && self.heroes[t].energy <= 0) {
             self.log_hit(by, t, attack, arrived, seen);
         }
+        // Else the target left inside its own `attacked` reaction (an `eliminate` on itself):
+        // the hit arrives at no one, and is not told as a hit on the fallen hero (issue 49).
         if execute && !had_defence && self.heroes[t].energy > 0 {
             // AR-40: the undefended target is eliminated outright.
             let e = self.heroes[t].energy;
