@@ -21,6 +21,25 @@ fn loot_odds_prints_the_exact_law_of_the_issues_example() {
     assert!(text(&o.stderr).contains("Paladin"));
 }
 
+// Issue 53: a non-ASCII first character panicked the dice reader; armor dice below 0 added
+// damage (mean 39.99 against 25.08 unarmored); dice given as armor were printed twice.
+#[test]
+fn loot_odds_refuses_what_it_cannot_read_and_names_armor_once() {
+    for spec in [
+        "Mage with é vs Rogue",
+        "Mage vs Rogue in é",
+        "Mage vs Rogue in 1d4-10",
+    ] {
+        let o = skirmish(&["loot", "odds", spec]);
+        assert_eq!(o.status.code(), Some(2), "{spec}: {}", text(&o.stderr));
+        assert!(o.stdout.is_empty(), "{spec}");
+    }
+    let o = skirmish(&["loot", "odds", "Mage vs Rogue in 2d4+1"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("defence: 2d4+1\n"), "{out}");
+}
+
 #[test]
 fn loot_play_traces_json_lines_and_a_rules_file_changes_the_battle() {
     let o = skirmish(&["loot", "play", "--trace"]);

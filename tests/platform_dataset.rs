@@ -34,6 +34,7 @@ fn job<'a>(sim: &'a Ffa, out: &Path, matches: u64, chunk: u64, threads: usize) -
         settings: serde_json::to_value(&sim.settings).unwrap(),
         seed: 42,
         matches,
+        count_flag: "--matches",
         chunk_size: chunk,
         out: out.to_path_buf(),
         threads,

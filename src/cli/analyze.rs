@@ -143,15 +143,20 @@ fn bar(max: u64, show: bool) -> ProgressBar {
 pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     let settings = flags.settings()?;
     let v = PowerValue::new(settings)?;
+    // A budget below one roster's battles measured nothing and exited 0 (issue 53).
+    if v.settings.max_battles < v.battles_per_roster() {
+        return Err(format!(
+            "--max-battles {}: one roster here plays {} battles (one per arm); give at least that",
+            v.settings.max_battles,
+            v.battles_per_roster()
+        ));
+    }
     let seed = flags.seed.unwrap_or(42);
     let out = flags
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("runs/powers"));
-    let threads = flags.threads.unwrap_or_else(super::flags::default_threads);
-    if threads == 0 {
-        return Err("--threads: give at least 1".into());
-    }
+    let threads = super::flags::threads(flags.threads)?;
     let encode = super::flags::encoder()?;
     // The folder rule (new, empty, or an earlier `analyze powers` output) before any work.
     crate::platform::dataset::check_output_folder(&out, "analyze powers")?;

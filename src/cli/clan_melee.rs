@@ -76,6 +76,10 @@ fn budgets(s: &str) -> Result<Vec<i64>, String> {
     if v.is_empty() {
         return Err("--budgets: give at least one budget".into());
     }
+    crate::cli::flags::refuse_repeats(
+        "--budgets",
+        &v.iter().map(|b| b.to_string()).collect::<Vec<_>>(),
+    )?;
     Ok(v)
 }
 
@@ -170,6 +174,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
         settings,
         seed: f.seed,
         matches: t.matches(),
+        count_flag: "--melees (x budgets)",
         chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(super::flags::default_threads),
@@ -466,6 +471,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         settings,
         seed: f.seed,
         matches: s.matches(),
+        count_flag: "--melees (x budgets x challengers)",
         chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(super::flags::default_threads),

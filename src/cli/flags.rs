@@ -95,6 +95,29 @@ pub fn shell_flag(flag: &str, word: impl std::fmt::Display) -> String {
     format!(" {flag} {}", shell_quote(&word.to_string()))
 }
 
+/// `--threads`, checked the same way by every command: 1 to 1024 (issue 53: `analyze` took
+/// 1025, `bench` refused it only after measuring).
+pub(crate) fn threads(given: Option<usize>) -> Result<usize, String> {
+    let n = given.unwrap_or_else(default_threads);
+    if n == 0 || n > 1024 {
+        return Err(format!("--threads {n}: give between 1 and 1024"));
+    }
+    Ok(n)
+}
+
+/// Refuses a list naming one entry twice (two spellings of one policy included: entries are
+/// compared as `spec` writes them): its rows would be counted twice (issue 53).
+pub(crate) fn refuse_repeats(flag: &str, specs: &[String]) -> Result<(), String> {
+    for (k, s) in specs.iter().enumerate() {
+        if specs[..k].contains(s) {
+            return Err(format!(
+                "{flag}: `{s}` is listed twice; list each once (its rows would be counted twice)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Splits `a,b(x=1,y=2),c` at the commas outside parentheses.
 pub(crate) fn split_specs(s: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -139,6 +162,7 @@ pub fn simulate_job<'a, S: crate::platform::runner::Simulation>(
         settings,
         seed,
         matches,
+        count_flag: "--matches",
         chunk_size,
         out: run
             .out

@@ -6,8 +6,8 @@ use std::time::Instant;
 use clap::Args;
 
 use super::flags::{
-    RunFlags, default_threads, encoder, shell_flag, shell_quote, simulate_job, split_specs,
-    study_bar,
+    RunFlags, default_threads, encoder, refuse_repeats, shell_flag, shell_quote, simulate_job,
+    split_specs, study_bar,
 };
 use crate::games::loot_arena::analysis::{items as study, odds};
 use crate::games::loot_arena::input::{self, battle::BattleFile, royale::RoyaleFile};
@@ -290,6 +290,10 @@ impl FieldFlags {
             .iter()
             .map(|s| Policy::parse(s).map_err(|e| format!("--policies: {e}")))
             .collect::<Result<Vec<_>, _>>()?;
+        refuse_repeats(
+            "--policies",
+            &policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
+        )?;
         let t: Vec<u32> = self
             .tiers
             .split(',')
@@ -402,13 +406,11 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         .iter()
         .map(|s| Policy::parse(s).map_err(|e| format!("--sets: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
+    refuse_repeats("--sets", &sets.iter().map(|p| p.spec()).collect::<Vec<_>>())?;
     if sets.is_empty() {
         return Err("--sets: name at least one policy".into());
     }
-    let threads = f.threads.unwrap_or_else(default_threads);
-    if threads == 0 {
-        return Err("--threads: give at least 1".into());
-    }
+    let threads = super::flags::threads(f.threads)?;
     let encode = encoder()?;
     crate::platform::dataset::check_output_folder(&f.out, "analyze loot items")?;
     let st = study::Study {
@@ -503,6 +505,10 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         .iter()
         .map(|s| Strategy::parse(s).map_err(|e| format!("--strategies: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
+    refuse_repeats(
+        "--strategies",
+        &strategies.iter().map(|s| s.spec()).collect::<Vec<_>>(),
+    )?;
     let (rules, catalogue) = f.data.load()?;
     let t = RoyaleTournament {
         strategies,
@@ -537,6 +543,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         }),
         seed: f.seed,
         matches: f.games,
+        count_flag: "--games",
         chunk_size: f.chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(default_threads),

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{RunFlags, default_threads, encoder, simulate_job, study_bar};
+use super::flags::{RunFlags, encoder, simulate_job, study_bar};
 use crate::games::minion_combat::input::{self, combat::CombatFile};
 use crate::games::minion_combat::reference::{Quiet, combat};
 use crate::games::minion_combat::rules::Rules;
@@ -556,10 +556,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         );
     }
     let field = f.field.field()?;
-    let threads = f.threads.unwrap_or_else(default_threads);
-    if threads == 0 {
-        return Err("--threads: give at least 1".into());
-    }
+    let threads = super::flags::threads(f.threads)?;
     for (flag, spec) in [("--swordsman", &f.swordsman), ("--archer", &f.archer)] {
         input::combat::minion_spec(spec, &field.catalogue, &field.rules)
             .map_err(|e| format!("{flag}: {e}"))?;

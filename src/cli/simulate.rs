@@ -166,6 +166,7 @@ fn execute(
         sim: &ffa,
         seed,
         matches,
+        count_flag: "--matches",
         chunk_size,
         out,
         threads: flags.threads.unwrap_or_else(default_threads),
@@ -198,7 +199,7 @@ pub fn run_ffa_experiment(
 
 /// `skirmish bench`: what this machine does, kernel only and end to end.
 pub fn bench(matches: u64, threads: Option<usize>) -> Result<String, String> {
-    let all = threads.unwrap_or_else(default_threads);
+    let all = super::flags::threads(threads)?;
     let ffa = Ffa::new(FfaSettings::default())?;
     let seed = 1;
     let chunk = (matches / (4 * all as u64)).clamp(1, DEFAULT_CHUNK);
@@ -261,6 +262,7 @@ pub fn bench(matches: u64, threads: Option<usize>) -> Result<String, String> {
         sim: &ffa,
         seed,
         matches,
+        count_flag: "--matches",
         chunk_size: chunk,
         out: dir.clone(),
         threads: all,

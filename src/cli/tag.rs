@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{default_threads, encoder, parse_range, split_specs};
+use super::flags::{default_threads, encoder, parse_range, refuse_repeats, split_specs};
 use crate::games::elemental_tag::input::{self, GameFile};
 use crate::games::elemental_tag::kernel::engine::{Game, Silent};
 use crate::games::elemental_tag::policy::Policy;
@@ -151,6 +151,10 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         .iter()
         .map(|s| Policy::parse(s).map_err(|e| format!("--policies: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
+    refuse_repeats(
+        "--policies",
+        &policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
+    )?;
     let settings = Settings {
         max_turns: f.max_turns,
         ..Settings::default()
@@ -190,6 +194,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         }),
         seed: f.seed,
         matches: f.games,
+        count_flag: "--games",
         chunk_size: f.chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(default_threads),
@@ -232,6 +237,10 @@ pub fn duel(f: &DuelFlags) -> Result<String, String> {
         .iter()
         .map(|s| Policy::parse(s).map_err(|e| format!("--policies: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
+    refuse_repeats(
+        "--policies",
+        &policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
+    )?;
     let t = f.turns as usize;
     let d = Duel::solve(f.side, &Settings::default(), t);
     let mut out = format!(

@@ -83,7 +83,16 @@ fn read_values(
             ));
         }
         rows.sort_by(|&a, &b| strength[a].total_cmp(&strength[b]));
-        out.push(value[rows[(rows.len() - 1) / 2]]);
+        let v = value[rows[(rows.len() - 1) / 2]];
+        // A strategy bidding on NaN or infinity would bid nonsense with exit 0 (issue 53).
+        if !v.is_finite() {
+            return Err(format!(
+                "--values {}: `{}`'s coin value is {v}, not a number a strategy can bid on: measure it again with `skirmish analyze rumble powers`",
+                path.display(),
+                d.name
+            ));
+        }
+        out.push(v);
     }
     Ok(out)
 }
@@ -218,6 +227,7 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
         settings,
         seed: f.seed,
         matches: f.games,
+        count_flag: "--games",
         chunk_size: f.chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(super::flags::default_threads),

@@ -54,11 +54,21 @@ pub fn call(spec: &str) -> Result<(&str, &str), String> {
 
 /// The `key=value` parameters of a spec's parentheses, trimmed.
 pub fn params(args: &str) -> impl Iterator<Item = Result<(&str, &str), String>> {
-    args.split(',').filter(|a| !a.trim().is_empty()).map(|kv| {
-        kv.split_once('=')
-            .map(|(k, v)| (k.trim(), v.trim()))
-            .ok_or_else(|| format!("`{}`: write parameters as key=value", kv.trim()))
-    })
+    // A key given twice is a typo, not a silent last-wins (issue 53).
+    let mut seen: Vec<&str> = Vec::new();
+    args.split(',')
+        .filter(|a| !a.trim().is_empty())
+        .map(move |kv| {
+            let (k, v) = kv
+                .split_once('=')
+                .map(|(k, v)| (k.trim(), v.trim()))
+                .ok_or_else(|| format!("`{}`: write parameters as key=value", kv.trim()))?;
+            if seen.contains(&k) {
+                return Err(format!("`{k}` is given twice: give each parameter once"));
+            }
+            seen.push(k);
+            Ok((k, v))
+        })
 }
 
 /// "unknown strategy `x`: one of a, b; did you mean `a`?" over a list of `(spec, meaning)`

@@ -18,6 +18,8 @@ pub struct Job<'a, S: Simulation> {
     pub settings: serde_json::Value,
     pub seed: u64,
     pub matches: u64,
+    /// The flag that set `matches`, as messages name it (`--matches`, `--games`...).
+    pub count_flag: &'static str,
     pub chunk_size: u64,
     pub out: PathBuf,
     pub threads: usize,
@@ -42,8 +44,8 @@ impl<S: Simulation> Job<'_, S> {
     pub fn check(&self) -> Result<(), String> {
         if self.matches == 0 || self.matches > MAX_MATCHES {
             return Err(format!(
-                "--matches {}: give between 1 and {MAX_MATCHES}",
-                self.matches
+                "{} {}: give between 1 and {MAX_MATCHES}",
+                self.count_flag, self.matches
             ));
         }
         if self.chunk_size == 0 || self.chunk_size > 10_000_000 {
@@ -55,7 +57,8 @@ impl<S: Simulation> Job<'_, S> {
         // One part file (and one entry in the run's work list) per chunk: bound their number.
         if self.matches.div_ceil(self.chunk_size.max(1)) > MAX_PARTS {
             return Err(format!(
-                "--matches {} in chunks of {} makes {} part files, more than {MAX_PARTS}: raise --chunk-size to at least {}",
+                "{} {} in chunks of {} makes {} part files, more than {MAX_PARTS}: raise --chunk-size to at least {}",
+                self.count_flag,
                 self.matches,
                 self.chunk_size,
                 self.matches.div_ceil(self.chunk_size),

@@ -133,10 +133,19 @@ impl Policy {
             join: 0,
             accept: false,
         };
+        let mut seen: Vec<&str> = Vec::new();
         for part in params.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (k, v) = part.split_once('=').ok_or_else(|| {
                 format!("policy `{spec}`: parameter `{part}` needs a value, e.g. bid=3")
             })?;
+            // A parameter given twice is a typo, not a last-wins (issue 53).
+            if seen.contains(&k.trim()) {
+                return Err(format!(
+                    "policy `{spec}`: `{}` is given twice; give each parameter once",
+                    k.trim()
+                ));
+            }
+            seen.push(k.trim());
             let v: i64 = v.trim().parse().map_err(|_| {
                 format!(
                     "policy `{spec}`: `{}` = `{}` is not a whole number",

@@ -207,6 +207,18 @@ impl Dice {
             plus: plus as i16,
         })
     }
+    /// Dice that absorb damage (armor, evasion) with a least total of 0 or more: below 0 they
+    /// would add damage (`1d4-10` armor made hits stronger, issue 53). `what` names them.
+    pub fn absorbing(self, what: &str) -> Result<Dice, String> {
+        let (least, _) = self.range();
+        if least < 0 {
+            return Err(format!(
+                "`{self}` can roll {least}: {what} absorbs damage and never adds to it; keep its least roll at 0 or more (e.g. `1d4` rather than `1d4-10`)"
+            ));
+        }
+        Ok(self)
+    }
+
     /// The least and greatest totals.
     pub fn range(self) -> (i32, i32) {
         let n = self.n as i32;

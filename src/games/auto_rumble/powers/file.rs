@@ -729,10 +729,13 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
         EffectKind::Coins => format!(
             "it counts as having {v} more unspent coins (Energy, initiative and attack, AR-43)"
         ),
-        EffectKind::DealPercent => {
-            format!("every hit it deals, its attack's and its effects', is multiplied by {v}%")
-        }
-        EffectKind::TakePercent => format!("every hit it takes is multiplied by {v}%"),
+        // AR-59: read when each round's plan is made, so battle-start hits keep 100%.
+        EffectKind::DealPercent => format!(
+            "from its first plan on (round 1), every hit it deals, its attack's and its effects', is multiplied by {v}%; battle-start hits are not"
+        ),
+        EffectKind::TakePercent => format!(
+            "from its first plan on (round 1), every hit it takes is multiplied by {v}%; battle-start hits are not"
+        ),
         EffectKind::AttackCost => format!("its attack costs {v} more this round (not below 0)"),
         EffectKind::Give(_) => format!("{who} gains the power {{give}} for good"),
         EffectKind::Dodge => format!(

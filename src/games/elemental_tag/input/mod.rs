@@ -162,6 +162,14 @@ pub fn parse(file: &str, text: &str) -> Result<GameFile, FileError> {
                 format!("{n} players: {fix}"),
             ));
         }
+        let team_name = tf.name.get_ref().trim();
+        if team_name.is_empty() || teams.iter().any(|x: &TeamSpec| x.name == team_name) {
+            return Err(cx.err(
+                Some(tf.name.span()),
+                format!("team[{t}].name"),
+                format!("`{team_name}`: give every team its own, non-empty name (its points are tallied by name)"),
+            ));
+        }
         let mut players = Vec::new();
         for (p, pf) in tf.players.get_ref().iter().enumerate() {
             let name = pf.name.get_ref().trim().to_string();

@@ -292,14 +292,19 @@ pub fn matchup(spec: &str, r: &Rules, cat: &Catalogue) -> Result<Matchup, String
                 format!("{} ({} {} armor)", x.name, t.name(), w.name()),
             )
         } else if let Ok(d) = Dice::parse(&a) {
-            (d, a.clone())
+            (d.absorbing("armor")?, d.to_string())
         } else {
             return Err(format!(
                 "armor `{a}`: a catalogue name, `[tier] light|medium|heavy armor`, or dice"
             ));
         };
         strike.armor = dice;
-        reading.push(format!("defence: {name}, {dice}"));
+        // Dice given as dice are named once (`defence: 2d4+1`, not `2d4+1, 2d4+1`).
+        if name == dice.to_string() {
+            reading.push(format!("defence: {dice}"));
+        } else {
+            reading.push(format!("defence: {name}, {dice}"));
+        }
     }
     if evading {
         reading.push(format!(

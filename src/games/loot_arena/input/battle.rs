@@ -67,7 +67,10 @@ fn item(cat: &mut Catalogue, s: &str) -> Result<u16, String> {
     if let (Some(k), Some(d), None) = (words.next(), words.next(), words.next())
         && let Some(kind) = Kind::parse(k)
     {
-        let dice = Dice::parse(d)?;
+        let mut dice = Dice::parse(d)?;
+        if kind == Kind::Defensive {
+            dice = dice.absorbing("a defensive item")?;
+        }
         let weight =
             (kind == Kind::Defensive).then_some(crate::games::loot_arena::rules::Weight::Light);
         return Ok(cat.add(Item {

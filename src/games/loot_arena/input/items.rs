@@ -137,6 +137,10 @@ pub fn parse(file: &str, text: &str) -> Result<Catalogue, FileError> {
             Some(s) => Dice::parse(s).map_err(|m| cx.err(None, field("dice"), m))?,
             None => tier_dice[tier as usize],
         };
+        if kind == Kind::Defensive {
+            dice.absorbing("a defensive item")
+                .map_err(|m| cx.err(None, field("dice"), m))?;
+        }
         items.push(Item {
             name,
             kind,

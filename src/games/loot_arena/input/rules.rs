@@ -358,7 +358,9 @@ pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
     }
     r.heal_dice = dice(&cx, "heal_dice", &f.heal_dice, r.heal_dice)?;
     r.support_dice = dice(&cx, "support_dice", &f.support_dice, r.support_dice)?;
-    r.evade_dice = dice(&cx, "evade_dice", &f.evade_dice, r.evade_dice)?;
+    r.evade_dice = dice(&cx, "evade_dice", &f.evade_dice, r.evade_dice)?
+        .absorbing("an evasion roll")
+        .map_err(|m| cx.err(None, "evade_dice", m))?;
     r.overheal = f.overheal.unwrap_or(r.overheal);
     if let Some(e) = f.evade_factor {
         if e > 10 {
