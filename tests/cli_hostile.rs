@@ -48,7 +48,12 @@ fn a_list_naming_an_entry_twice_is_refused() {
 fn a_parameter_given_twice_is_refused() {
     refused(
         "param-tag",
-        &["tournament", "tag", "--policies", "flee(margin=1, margin=2),stay"],
+        &[
+            "tournament",
+            "tag",
+            "--policies",
+            "flee(margin=1, margin=2),stay",
+        ],
         "`margin` is given twice",
     );
 }

@@ -397,3 +397,36 @@ fn an_effect_if_under_a_many_hero_target_reads_each_target() {
     let err = parse(text, "to.toml").unwrap_err().to_string();
     assert!(err.contains("several heroes"), "{err}");
 }
+
+// Found by the grammar differential's long run: an effect on many heroes went on acting after a
+// reaction to an earlier target eliminated its holder, and on heroes that had left, bringing
+// them back (the reference and the general path each did it their own way). A hero that left
+// is acted on no more, and a holder that left acts no more (AR-27).
+#[test]
+fn an_effect_stops_at_heroes_that_left_while_it_was_under_way() {
+    let text = r#"
+[[power]]
+name = "Reset"
+source = "issue 49"
+text = "x"
+[[power.clause]]
+when = "battle_start"
+effects = [{ set_energy = "eliminated_this_round - 3", to = "everyone" }]
+[[power.clause]]
+when = "opponent_eliminated"
+effects = [{ eliminate = true }]
+"#;
+    let cat = Catalogue::new(parse(text, "reset.toml").unwrap());
+    let builds = [
+        common::hero(&cat, 27, &["Reset"], None),
+        common::hero(&cat, -5, &[], None),
+        common::hero(&cat, 52, &[], None),
+        common::hero(&cat, 25, &["Reset"], None),
+        common::hero(&cat, 8, &["Reset"], None),
+    ];
+    let r = common::play_within(&cat, &builds, 8, 64);
+    // Hero 0's reset eliminates hero 1; every holder leaves in reaction, hero 0 included, so its
+    // reset stops there: hero 2 is untouched and wins without a round played.
+    assert_eq!(r.outcome.winner, Some(2), "{:?}", r.outcome);
+    assert_eq!(r.outcome.rounds, 0);
+}

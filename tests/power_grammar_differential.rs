@@ -344,6 +344,7 @@ fn hero(cat: &Catalogue, rng: &mut MatchRng) -> Option<(Loadout, String)> {
 
 #[derive(Default, Debug)]
 struct Seen {
+    drawn: u64,
     accepted: u64,
     battles: u64,
     fast: u64,
@@ -359,6 +360,7 @@ fn run(files: u64) -> Seen {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     for i in from..files {
+        seen.drawn += 1;
         let mut rng = stream_rng(0x49F, i, Stream::Roster);
         let text = power_file(&mut rng, i % 2 == 0);
         let defs = match parse(&text, "fuzz.toml") {
@@ -439,11 +441,15 @@ fn every_accepted_grammar_file_plays_the_same_on_the_kernel_and_the_reference() 
         .unwrap_or(FILES);
     let seen = run(files);
     eprintln!("{files} files: {seen:?}");
-    // The draw reaches both paths, or the test would hold nothing.
-    assert!(seen.accepted * 10 > files * 9, "only {seen:?} accepted");
-    assert!(seen.fast > files / 4, "fast path too rarely: {seen:?}");
-    assert!(
-        seen.general > files / 4,
-        "general path too rarely: {seen:?}"
-    );
+    // The draw reaches both paths, or the test would hold nothing (a replay of a few files
+    // from SKIRMISH_FUZZ_FROM is held to agreement only).
+    let files = seen.drawn;
+    if files >= 1000 {
+        assert!(seen.accepted * 10 > files * 9, "only {seen:?} accepted");
+        assert!(seen.fast > files / 4, "fast path too rarely: {seen:?}");
+        assert!(
+            seen.general > files / 4,
+            "general path too rarely: {seen:?}"
+        );
+    }
 }

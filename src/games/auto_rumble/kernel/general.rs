@@ -111,6 +111,8 @@ rows! {
     take_pct: i32 = 100,
     /// 0, or 1 + the index in `given` of the loadout powers given to it made (AR-62).
     given: u32 = 0,
+    /// Its elimination has been resolved (it left, AR-27): no effect acts on it any more.
+    left: bool = false,
 }
 
 /// Scratch for battles of any loadouts, reused from one to the next.
@@ -926,6 +928,14 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             let (start, end) = self.push_targets(i, to, other);
             for k in start..end {
                 let t = self.s.targets[k] as usize;
+                // A hero that left mid-effect (a reaction to an earlier target eliminated it)
+                // is acted on no more, and a holder that left acts no more (issue 49).
+                if self.s.front.left[t] && t != i {
+                    continue;
+                }
+                if !self.is_alive(i) && c.when != When::Death {
+                    break;
+                }
                 let read_at = if e.to.is_some() {
                     clause_target
                 } else {
@@ -1306,6 +1316,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             }
         }
         self.dying -= 1;
+        self.s.front.left[t] = true;
         let team = self.s.front.team[t] as usize;
         match self.s.front.side[t] {
             Side::Team => {

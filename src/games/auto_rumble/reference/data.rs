@@ -840,6 +840,14 @@ impl Battle<'_> {
                 None
             };
             for t in self.targets(i, to, other) {
+                // A hero that left mid-effect (a reaction to an earlier target eliminated it)
+                // is acted on no more, and a holder that left acts no more (issue 49).
+                if self.heroes[t].died_round >= 0 && t != i {
+                    continue;
+                }
+                if self.heroes[i].energy <= 0 && c.when != When::Death {
+                    break;
+                }
                 let read_at = if e.to.is_some() {
                     clause_target
                 } else {
