@@ -79,3 +79,72 @@ fn counts_and_threads_are_checked_before_any_work_naming_their_own_flag() {
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty(), "bench measured before refusing");
 }
+
+#[test]
+fn minion_inputs_that_would_measure_nothing_or_forbidden_groups_are_refused() {
+    // MC-1: the split's baseline swordsman must be a recruit.
+    refused(
+        "werewolf",
+        &[
+            "analyze",
+            "minions",
+            "--swordsman",
+            "Werewolf",
+            "--combats",
+            "10",
+        ],
+        "--swordsman `Werewolf`: a monster",
+    );
+    // A nation no minion is of (a typo of Dwarf) would never apply its ability.
+    let dir = tmp("hostile", "nation-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("rules.toml");
+    std::fs::write(&rules, "[nation]\nDwraf = \"+1 hand in round 1\"\n").unwrap();
+    refused(
+        "nation",
+        &[
+            "simulate",
+            "minions",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--matches",
+            "10",
+        ],
+        "did you mean `Dwarf`?",
+    );
+}
+
+// Issue 53: `verify` said "verified" on a folder missing most of its parts, and counted a part
+// once per manifest that listed it.
+#[test]
+fn verify_states_whether_the_run_is_whole() {
+    let dir = tmp("hostile", "verify-shards");
+    let out = dir.to_str().unwrap();
+    let shard = |k: &str| {
+        let o = skirmish(&[
+            "simulate",
+            "rumble",
+            "--matches",
+            "4000",
+            "--chunk-size",
+            "500",
+            "--shard",
+            k,
+            "--out",
+            out,
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    shard("0/2");
+    let v = skirmish(&["verify", out]);
+    let err = String::from_utf8_lossy(&v.stderr);
+    assert_eq!(v.status.code(), Some(2), "{err}");
+    assert!(err.contains("incomplete: 4 of 8 parts"), "{err}");
+    shard("1/2");
+    let v = skirmish(&["verify", out]);
+    let said = String::from_utf8_lossy(&v.stdout);
+    assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stderr));
+    assert!(said.contains("verified 8 parts"), "{said}");
+    assert!(said.contains("4000 matches), the whole run"), "{said}");
+}

@@ -56,14 +56,36 @@ impl DataFlags {
         s
     }
     fn load(&self) -> Result<(Rules, Catalogue), String> {
-        Ok((
-            input::rules::from_flag(self.rules.as_deref())?,
-            input::catalogue::from_flags(
-                self.minions.as_deref(),
-                self.modifiers.as_deref(),
-                self.effects.as_deref(),
-            )?,
-        ))
+        let rules = input::rules::from_flag(self.rules.as_deref())?;
+        let cat = input::catalogue::from_flags(
+            self.minions.as_deref(),
+            self.modifiers.as_deref(),
+            self.effects.as_deref(),
+        )?;
+        // A nation the rules file adds that no catalogue minion is of is a typo (`Dwraf`) or a
+        // nation nobody fields: its ability would silently never apply (issue 53).
+        let known = Rules::default();
+        for n in &rules.nations {
+            let fielded = cat
+                .minions
+                .iter()
+                .any(|m| m.nation.eq_ignore_ascii_case(&n.name));
+            if known.nation(&n.name).is_none() && !fielded {
+                let names: Vec<&str> = known.nations.iter().map(|k| k.name.as_str()).collect();
+                let hint = crate::games::names::closest_name(&n.name, names.iter().copied())
+                    .map(|c| format!("; did you mean `{c}`?"))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "{}: `nation.{}`: no minion of the catalogue is of this nation, so its ability would never apply; name one of {}{hint}",
+                    self.rules
+                        .as_deref()
+                        .map_or("the rules".into(), |p| p.display().to_string()),
+                    n.name,
+                    names.join(", ")
+                ));
+            }
+        }
+        Ok((rules, cat))
     }
 }
 
@@ -558,8 +580,15 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     let field = f.field.field()?;
     let threads = super::flags::threads(f.threads)?;
     for (flag, spec) in [("--swordsman", &f.swordsman), ("--archer", &f.archer)] {
-        input::combat::minion_spec(spec, &field.catalogue, &field.rules)
+        let (minions, _) = input::combat::minion_spec(spec, &field.catalogue, &field.rules)
             .map_err(|e| format!("{flag}: {e}"))?;
+        // The split study fields swordsmen and archers in one group: recruits only (MC-1); a
+        // monster here measured groups the rules forbid, with exit 0 (issue 53).
+        if minions.iter().any(|m| !m.recruit) {
+            return Err(format!(
+                "{flag} `{spec}`: a monster; the split fields swordsmen and archers together, and a group is all recruits or all monsters (MC-1): name a recruit, e.g. `Dwarf swordsman`"
+            ));
+        }
     }
     let encode = encoder()?;
     crate::platform::dataset::check_output_folder(&f.out, "analyze minions")?;

@@ -584,9 +584,25 @@ pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
         ));
     }
     let (mut problems, mut parts, mut files, mut matches) = (Vec::new(), 0u64, 0u64, 0u64);
+    // A part may be listed by several manifests (a shard's, then the whole folder's): each is
+    // checked and counted once (issue 53: 119 parts were reported for a 40-part folder).
+    let mut seen: BTreeMap<u64, PartRecord> = BTreeMap::new();
+    let mut plan: Option<(u64, u64)> = None;
     for path in &manifests {
         let m = read_manifest(path)?;
+        plan.get_or_insert((m.identity.matches, m.identity.chunk_size));
         for p in &m.parts {
+            if let Some(earlier) = seen.get(&p.part) {
+                if earlier != p {
+                    problems.push(format!(
+                        "part {}: two manifests record it differently ({})",
+                        p.part,
+                        path.display()
+                    ));
+                }
+                continue;
+            }
+            seen.insert(p.part, p.clone());
             parts += 1;
             matches += p.matches;
             if p.files.len() != m.identity.tables.len() {
@@ -619,9 +635,23 @@ pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
             }
         }
     }
+    // Complete or not: a killed or unfinished run verifies part by part, and says what is missing.
+    if let Some((all, chunk)) = plan {
+        let want = all.div_ceil(chunk.max(1));
+        if parts < want && problems.is_empty() {
+            let missing: Vec<u64> = (0..want).filter(|k| !seen.contains_key(k)).collect();
+            let shown: Vec<String> = missing.iter().take(8).map(u64::to_string).collect();
+            let more = if missing.len() > 8 { ", ..." } else { "" };
+            return Err(format!(
+                "{}: incomplete: {parts} of {want} parts are here ({matches} of {all} matches), every one as recorded; missing parts {}{more}: run the recorded command again to finish it (it resumes), or gather the other shards' parts",
+                dir.display(),
+                shown.join(", ")
+            ));
+        }
+    }
     if problems.is_empty() {
         Ok(format!(
-            "{}: verified {parts} parts ({files} files, {matches} matches): every file is the one recorded{}\n",
+            "{}: verified {parts} parts ({files} files, {matches} matches), the whole run: every file is the one recorded{}\n",
             dir.display(),
             if rows.is_some() {
                 ", every part's rows match its count"
