@@ -22,6 +22,7 @@ use crate::games::loot_arena::strategy::Strategy;
 use crate::games::loot_arena::trace::royale::{RoyaleNarrator, RoyaleTrace, mark};
 use crate::games::loot_arena::trace::{JsonTrace, Narrator};
 use crate::platform::job::Job;
+use crate::platform::sink::Sink;
 use crate::platform::tally::thousands;
 
 /// `--rules` and `--items`: the game's numbers and its item catalogue.
@@ -116,22 +117,22 @@ fn play_royale(a: &PlayArgs, g: &RoyaleFile, r: &Rules, cat: &Catalogue) -> Stri
     let seed = a.seed.unwrap_or(g.seed);
     let mut engine = Royale::new();
     let mut battle = Battle::new();
+    // Streamed as the royale is told: bounded memory whatever its length (issue 53).
     if a.trace {
-        let mut t = RoyaleTrace::new(cat, r);
+        let mut t = RoyaleTrace::new(cat, r, Sink::stdout());
         let rep = engine.play(&g.seats, cat, r, seed, &mut battle, &mut t);
         t.finish(rep);
-        return t.out;
+        return t.out.finish();
     }
     let specs: Vec<String> = g.seats.iter().map(|s| s.spec()).collect();
-    let mut n = RoyaleNarrator::new(&g.names, &specs, cat, r);
+    let mut n = RoyaleNarrator::new(&g.names, &specs, cat, r, Sink::stdout(), a.narrate);
     let rep = if a.narrate {
         engine.play(&g.seats, cat, r, seed, &mut battle, &mut n)
     } else {
-        n.out.clear();
         engine.play(&g.seats, cat, r, seed, &mut battle, &mut Quiet)
     };
     n.finish(rep);
-    n.out
+    n.out.finish()
 }
 
 /// `skirmish loot check FILE`: a battle, a royale, a rules file or an item catalogue, told

@@ -11,6 +11,7 @@ use crate::games::minion_combat::rules::Rules;
 use crate::games::minion_combat::simulation::combats::{Field, summary};
 use crate::games::minion_combat::state::Catalogue;
 use crate::games::minion_combat::trace::{JsonTrace, Narrator};
+use crate::platform::sink::Sink;
 
 /// `--rules`, `--minions`, `--modifiers`, `--effects`: the game's numbers and its catalogues.
 #[derive(Args, Debug, Clone, Default)]
@@ -215,30 +216,24 @@ fn board_cmd(
         .iter()
         .map(|p| (p.label.clone(), p.player.word().to_string()))
         .collect();
-    let mut told = String::new();
-    let fought = if a.narrate {
-        b.play(
-            r,
-            |_, g| Narrator::new(g),
-            |k, n| told.push_str(&format!("\n=== Combat {} ===\n{}", k + 1, n.out)),
-        )
-    } else if a.trace {
-        let mut t = String::new();
+    // Narrations and traces stream as each combat is told (bounded memory, issue 53); the
+    // board's summary, which comes first, is played quietly on a copy.
+    let narrated = a.narrate.then(|| b.clone());
+    if a.trace {
         let f = b.play(
             r,
-            |_, _| JsonTrace::default(),
-            |k, j| {
-                t.push_str(&format!(
-                    "{{\"step\":\"combat\",\"combat\":{}}}\n{}",
-                    k + 1,
-                    j.out
-                ))
+            |k, _| {
+                let mut out = Sink::stdout();
+                out.push_str(&format!("{{\"step\":\"combat\",\"combat\":{}}}\n", k + 1));
+                JsonTrace::new(out)
+            },
+            |_, j| {
+                j.out.finish();
             },
         );
-        return Ok(t + &format!("{{\"step\":\"board\",\"combats\":{}}}\n", f.len()));
-    } else {
-        crate::games::minion_combat::board::play_quiet(&mut b, r)
-    };
+        return Ok(format!("{{\"step\":\"board\",\"combats\":{}}}\n", f.len()));
+    }
+    let fought = crate::games::minion_combat::board::play_quiet(&mut b, r);
     let mut s = format!(
         "Board {}x{}, {} has initiative; {} combat(s) in the page's order (MC-5), combat k seeded match_seed({}, k - 1)\n",
         b.rows,
@@ -270,7 +265,6 @@ fn board_cmd(
         ));
     }
     s.push_str("After the combat phase:\n");
-    let narration = told;
     for p in &b.groups {
         let ms = &p.group.minions;
         s.push_str(&format!(
@@ -289,7 +283,24 @@ fn board_cmd(
             }
         ));
     }
-    Ok(s + &narration)
+    let Some(mut again) = narrated else {
+        return Ok(s);
+    };
+    let mut out = Sink::stdout();
+    out.push_str(&s);
+    out.finish();
+    again.play(
+        r,
+        |k, g| {
+            let mut out = Sink::stdout();
+            out.push_str(&format!("\n=== Combat {} ===\n", k + 1));
+            Narrator::new(g, out)
+        },
+        |_, n| {
+            n.out.finish();
+        },
+    );
+    Ok(String::new())
 }
 
 /// `skirmish minions combat`.
@@ -309,14 +320,16 @@ pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
         return Ok(exact_odds(&c, &r, a, seed));
     }
     if a.narrate {
-        let mut n = Narrator::new(groups);
+        let mut out = Sink::stdout();
+        out.push_str(&unplayed(&c));
+        let mut n = Narrator::new(groups, out);
         combat(groups, &r, seed, &mut n);
-        return Ok(format!("{}{}", unplayed(&c), n.out));
+        return Ok(n.out.finish());
     }
     if a.trace {
-        let mut t = JsonTrace::default();
+        let mut t = JsonTrace::new(Sink::stdout());
         combat(groups, &r, seed, &mut t);
-        return Ok(t.out);
+        return Ok(t.out.finish());
     }
     let o = combat(groups, &r, seed, &mut Quiet);
     let mut s = unplayed(&c);

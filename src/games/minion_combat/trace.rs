@@ -5,16 +5,18 @@ use std::fmt::Write;
 
 use crate::games::minion_combat::reference::{Blow, Fight, Hook, INFINITE, Result, Tiebreak, Who};
 use crate::games::minion_combat::state::{End, Group, Outcome};
+use crate::platform::sink::Sink;
 
-/// Writes the narration into `out`.
+/// Writes the narration into `out` (streamed to stdout by the CLI, so a combat of any length
+/// is told in bounded memory, issue 53).
 pub struct Narrator {
-    pub out: String,
+    pub out: Sink,
     names: [Vec<String>; 2],
     groups: [String; 2],
 }
 
 impl Narrator {
-    pub fn new(groups: [&Group; 2]) -> Narrator {
+    pub fn new(groups: [&Group; 2], out: Sink) -> Narrator {
         let names = groups.map(|g| {
             g.minions
                 .iter()
@@ -23,7 +25,7 @@ impl Narrator {
                 .collect()
         });
         Narrator {
-            out: String::new(),
+            out,
             names,
             groups: groups.map(|g| g.name.clone()),
         }
@@ -209,10 +211,15 @@ impl Hook for Narrator {
 }
 
 /// JSON Lines: one object per choice and per attack, then the outcome.
-#[derive(Default)]
 pub struct JsonTrace {
-    pub out: String,
+    pub out: Sink,
     round: u32,
+}
+
+impl JsonTrace {
+    pub fn new(out: Sink) -> JsonTrace {
+        JsonTrace { out, round: 0 }
+    }
 }
 
 impl Hook for JsonTrace {

@@ -11,6 +11,7 @@ use crate::games::loot_arena::rules::{Class, Ring, Rules};
 use crate::games::loot_arena::state::{Catalogue, Fielded, Gear, NO_ITEM, Outcome};
 use crate::games::loot_arena::strategy::OUT;
 use crate::games::loot_arena::trace::{JsonTrace, Narrator};
+use crate::platform::sink::Sink;
 
 /// A cell as a host names it: column then row, 1-based, row 1 north.
 pub fn cell_name(c: u8, side: u32) -> String {
@@ -49,7 +50,8 @@ pub fn map(cell: &[u8], side: u32) -> String {
 
 /// The narration (`--narrate`).
 pub struct RoyaleNarrator<'a> {
-    pub out: String,
+    /// Streamed to stdout by the CLI: a royale of any length is told in bounded memory.
+    pub out: Sink,
     names: &'a [String],
     cat: &'a Catalogue,
     rules: &'a Rules,
@@ -65,10 +67,14 @@ impl<'a> RoyaleNarrator<'a> {
         specs: &[String],
         cat: &'a Catalogue,
         rules: &'a Rules,
+        mut out: Sink,
+        players: bool,
     ) -> RoyaleNarrator<'a> {
-        let mut out = String::from("Players:\n");
-        for (p, (n, s)) in names.iter().zip(specs).enumerate() {
-            let _ = writeln!(out, "  {} {n} ({s})", mark(p));
+        if players {
+            out.push_str("Players:\n");
+            for (p, (n, s)) in names.iter().zip(specs).enumerate() {
+                let _ = writeln!(out, "  {} {n} ({s})", mark(p));
+            }
         }
         RoyaleNarrator {
             out,
@@ -293,16 +299,16 @@ impl Hook for RoyaleNarrator<'_> {
 /// JSON Lines (`--trace`): one object per round, move, loot, equipment, battle (with part 1's
 /// action objects) and elimination, then the result.
 pub struct RoyaleTrace<'a> {
-    pub out: String,
+    pub out: Sink,
     cat: &'a Catalogue,
     rules: &'a Rules,
     side: u32,
 }
 
 impl<'a> RoyaleTrace<'a> {
-    pub fn new(cat: &'a Catalogue, rules: &'a Rules) -> RoyaleTrace<'a> {
+    pub fn new(cat: &'a Catalogue, rules: &'a Rules, out: Sink) -> RoyaleTrace<'a> {
         RoyaleTrace {
-            out: String::new(),
+            out,
             cat,
             rules,
             side: 0,
