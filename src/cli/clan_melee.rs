@@ -188,6 +188,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     let head = job.summary_head(&report, &ds, "melees");
     let mut s = format!("mode: {}\n{head}", t.settings.mode.name());
     s.push_str(&win_table(&t, &report.tally));
+    s.push_str(&job.report_line());
     Ok(s)
 }
 
@@ -495,10 +496,11 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     }
     crate::platform::dataset::atomic_write(&dir, "summary.txt", answer.as_bytes())?;
     Ok(format!(
-        "mode: {}\n{head}{answer}\ntables: {}/study.parquet (one row per challenger and budget), melees/ (one row per melee); the challengers' clan files: {}\n",
+        "mode: {}\n{head}{answer}\ntables: {}/study.parquet (one row per challenger and budget), melees/ (one row per melee); the challengers' clan files: {}\n{}",
         s.settings.mode.name(),
         dir.display(),
-        challengers.display()
+        challengers.display(),
+        job.report_line()
     ))
 }
 

@@ -366,7 +366,9 @@ pub fn simulate(run: &RunFlags, ff: &FieldFlags) -> Result<String, String> {
     )?;
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    Ok(job.summary_head(&report, &ds, "battles") + &summary(&field, &report.tally))
+    Ok(job.summary_head(&report, &ds, "battles")
+        + &summary(&field, &report.tally)
+        + &job.report_line())
 }
 
 #[derive(Args, Debug, Clone)]
@@ -555,5 +557,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     };
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    Ok(job.summary_head(&report, &ds, "games") + &royale_summary(&t, &report.tally))
+    Ok(job.summary_head(&report, &ds, "games")
+        + &royale_summary(&t, &report.tally)
+        + &job.report_line())
 }

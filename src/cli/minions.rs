@@ -538,7 +538,9 @@ pub fn simulate(run: &RunFlags, ff: &FieldFlags) -> Result<String, String> {
     )?;
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    Ok(job.summary_head(&report, &ds, "combats") + &summary(&field, &report.tally))
+    Ok(job.summary_head(&report, &ds, "combats")
+        + &summary(&field, &report.tally)
+        + &job.report_line())
 }
 
 #[derive(Args, Debug, Clone)]

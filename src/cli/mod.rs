@@ -82,6 +82,21 @@ enum Command {
         #[command(flatten)]
         flags: flags::RunFlags,
     },
+    /// Render the answer a command wrote into a folder, for a terminal, a web page or a forum
+    /// post (any game's simulate or tournament folder).
+    Report {
+        /// The folder, e.g. runs/rumble-ffa.
+        dir: PathBuf,
+        /// text, md, bbcode, json or html.
+        #[arg(long, default_value = "text")]
+        format: String,
+        /// Write it to this file instead of printing it.
+        #[arg(short = 'o', long)]
+        output: Option<PathBuf>,
+    },
+    /// Compare two folders of one command: every estimate side by side, the difference with its
+    /// 95% interval, and the settings that differ.
+    Diff { a: PathBuf, b: PathBuf },
     /// Check a dataset folder: every part file against its recorded size and SHA-256, and each
     /// part's rows against its match count.
     Verify {
@@ -419,6 +434,15 @@ fn dispatch(command: Command) -> Result<String, String> {
             }
         },
         Command::Verify { dir } => verify(&dir),
+        Command::Report {
+            dir,
+            format,
+            output,
+        } => report(&dir, &format, output.as_deref()),
+        Command::Diff { a, b } => crate::platform::answer::diff(
+            &crate::platform::dataset::answer(&a)?,
+            &crate::platform::dataset::answer(&b)?,
+        ),
         Command::Bench { matches, threads } => {
             if matches == 0 || threads == Some(0) {
                 Err("bench: --matches and --threads must be at least 1".to_string())
@@ -468,6 +492,25 @@ fn experiment_error(file: &std::path::Path, e: &clap::Error) -> String {
         file.display(),
         parts.join("; ")
     )
+}
+
+/// `skirmish report DIR`: the folder's answer (rebuilt from its manifest, so folders written
+/// before answers were stored render too) in the format asked.
+fn report(
+    dir: &std::path::Path,
+    format: &str,
+    output: Option<&std::path::Path>,
+) -> Result<String, String> {
+    use crate::platform::answer::{Format, render};
+    let f = Format::parse(format)?;
+    let text = render(&crate::platform::dataset::answer(dir)?, f);
+    match output {
+        None => Ok(text),
+        Some(p) => {
+            std::fs::write(p, &text).map_err(|e| format!("-o {}: {e}", p.display()))?;
+            Ok(format!("wrote {}\n", p.display()))
+        }
+    }
 }
 
 /// `skirmish verify DIR`.

@@ -175,7 +175,7 @@ fn execute(
         experiment: experiment_text,
     };
     let (report, ds) = job.execute(encode)?;
-    Ok(job.summary(&report, &ds))
+    Ok(job.summary(&report, &ds) + &job.report_line())
 }
 
 /// `skirmish simulate rumble`.

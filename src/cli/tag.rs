@@ -205,7 +205,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     };
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    Ok(job.summary_head(&report, &ds, "games") + &summary(&t, &report.tally))
+    Ok(job.summary_head(&report, &ds, "games") + &summary(&t, &report.tally) + &job.report_line())
 }
 
 #[derive(Args, Debug, Clone)]

@@ -241,6 +241,7 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
     let mut s = format!("strategies' coin values: {}\n", t.values_from);
     s.push_str(&job.summary(&report, &ds).replace("matches", "games"));
     s.push_str(&head_to_head(&t.names, &report.tally));
+    s.push_str(&job.report_line());
     Ok(s)
 }
 

@@ -563,6 +563,49 @@ fn atomic_write_tagged(dir: &Path, name: &str, tag: &str, bytes: &[u8]) -> Resul
         .map_err(|e| format!("renaming {} to {}: {e}", tmp.display(), dst.display()))
 }
 
+/// The answer a dataset folder holds (issue 50): its identity and command from its manifest
+/// (the whole folder's, else a shard's), and the tallies of its parts, each counted once.
+pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
+    let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| {
+            format!(
+                "{}: {e}; name a folder a skirmish command wrote",
+                dir.display()
+            )
+        })?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| is_manifest(p))
+        .collect();
+    // `manifest.json` sorts before `manifest-shard-...`: the whole folder's, when there is one.
+    manifests.sort_by_key(|p| p.file_name() != Some(std::ffi::OsStr::new("manifest.json")));
+    let Some(first) = manifests.first() else {
+        return Err(format!(
+            "{}: no skirmish manifest here; name a folder a skirmish command wrote",
+            dir.display()
+        ));
+    };
+    let head = read_manifest(first)?;
+    let mut parts: BTreeMap<u64, Tally> = BTreeMap::new();
+    for p in &manifests {
+        for r in read_manifest(p)?.parts {
+            parts.entry(r.part).or_insert(r.tally);
+        }
+    }
+    let tallies: Vec<&Tally> = parts.values().collect();
+    Ok(crate::platform::answer::Answer::from_dataset(
+        &head, &tallies,
+    ))
+}
+
+/// Writes a dataset folder's answer beside its manifest: `result.json` and `report.html`.
+pub fn write_answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
+    use crate::platform::answer::{FILE, Format, REPORT, render};
+    let a = answer(dir)?;
+    atomic_write(dir, FILE, a.to_json().as_bytes())?;
+    atomic_write(dir, REPORT, render(&a, Format::Html).as_bytes())?;
+    Ok(a)
+}
+
 /// A table file's row count (the Parquet layer's; the platform does not read Parquet itself).
 pub type RowCount = dyn Fn(&Path) -> Result<u64, String>;
 

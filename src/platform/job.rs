@@ -133,7 +133,18 @@ impl<S: Simulation> Job<'_, S> {
             progress: self.progress,
         };
         let report = runner::run(self.sim, &cfg, &mut ds, encode)?;
+        // The answer beside the manifest, for `skirmish report` and `diff` (issue 50).
+        super::dataset::write_answer(&self.out)?;
         Ok((report, ds))
+    }
+
+    /// The last line of a dataset command's output: where its report is.
+    pub fn report_line(&self) -> String {
+        let dir = self.out.display();
+        format!(
+            "report: {dir}/{} (for a forum post: skirmish report {dir} --format bbcode)\n",
+            super::answer::REPORT
+        )
     }
 
     /// The end-of-run summary: throughput, then the win-rate tables with Wilson intervals.

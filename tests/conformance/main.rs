@@ -55,6 +55,10 @@ macro_rules! conformance {
                 suite::kernel_and_reference_agree(&$game);
             }
             #[test]
+            fn answer_renders_in_every_format_and_diffs_to_zero_with_itself() {
+                suite::answer_renders_everywhere_and_diffs_to_zero(&$game);
+            }
+            #[test]
             fn narration_of_the_shipped_example_matches_its_golden_file() {
                 suite::narration_matches_golden(&$game);
             }

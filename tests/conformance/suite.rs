@@ -71,11 +71,52 @@ fn run_dataset(args: &[&str], out: &Path, threads: usize, chunk: u64) {
 
 fn files(g: &dyn Game, dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut f = table_files(dir, g.tables());
-    f.insert(
-        "manifest.json".into(),
-        fs::read(dir.join("manifest.json")).unwrap(),
-    );
+    // The answer and its report (issue 50) are the same bytes whatever the threads, too.
+    for name in ["manifest.json", "result.json", "report.html"] {
+        f.insert(name.into(), fs::read(dir.join(name)).unwrap());
+    }
     f
+}
+
+/// Issue 50: a dataset command writes its answer and an HTML report with a chart per section;
+/// `skirmish report` renders the folder in every format, and `diff` of a folder with itself
+/// moves nothing.
+pub fn answer_renders_everywhere_and_diffs_to_zero(g: &dyn Game) {
+    let dir = tmp(g.name(), "answer");
+    run_dataset(&g.dataset(), &dir, 2, g.chunk_sizes()[1]);
+    let html = fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && !html.contains("<script"));
+    let charts = html.matches("<svg").count();
+    assert!(charts >= 1, "{}: no chart in report.html", g.name());
+    assert_eq!(
+        charts,
+        html.matches("<h2>").count() - html.matches("<h2>Inputs").count()
+    );
+    let d = dir.to_str().unwrap();
+    for (format, has) in [
+        ("text", "95%"),
+        ("md", "| --- |"),
+        ("bbcode", "[code]"),
+        ("json", "\"provenance\""),
+        ("html", "<svg"),
+    ] {
+        let o = skirmish(&["report", d, "--format", format]);
+        assert!(o.status.success(), "{format}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stdout).contains(has),
+            "{format}: {}",
+            text(&o.stdout)
+        );
+    }
+    let o = skirmish(&["diff", d, d]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let said = text(&o.stdout);
+    assert!(said.contains("the same, and the same seed"), "{said}");
+    assert!(
+        !said.contains("  *\n"),
+        "a folder differs from itself: {said}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
 }
 
 pub fn same_bytes_on_1_2_and_4_threads(g: &dyn Game) {

@@ -1,0 +1,679 @@
+//! One result model for every answer (issue 50): what a command found, with where it came from,
+//! in a shape that renderers and `diff` read without knowing any game.
+//!
+//! A game fills an [`Answer`] (today: every dataset command, from its run's tally, by
+//! [`Answer::from_dataset`]); [`render`] writes it for a terminal, a Markdown page, a forum post
+//! (BBCode), JSON, or a self-contained HTML page whose charts are inline SVG. Kernels know
+//! nothing of it, and it knows no game.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use super::dataset::Manifest;
+use super::tally::{Tally, thousands};
+
+/// The file name of an answer stored beside a dataset's manifest.
+pub const FILE: &str = "result.json";
+/// The file name of the HTML report written beside it.
+pub const REPORT: &str = "report.html";
+
+/// Where an answer came from: enough to run it again and to tell two answers apart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// The command as recorded (canonical: every setting spelled out).
+    pub command: String,
+    /// The simulation or analysis that answered (`rumble-ffa`, `tag-tournament`...).
+    pub source: String,
+    pub version: String,
+    pub seed: u64,
+    /// Matches asked for, and matches played into this answer.
+    pub matches: u64,
+    pub played: u64,
+    /// The settings as the command records them (what `diff` compares).
+    pub settings: serde_json::Value,
+    /// Every input file's SHA-256, by path.
+    pub inputs: BTreeMap<String, String>,
+}
+
+/// One estimate: a share or a mean, with its 95% interval and the count behind it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    pub label: String,
+    pub value: f64,
+    pub lo: f64,
+    pub hi: f64,
+    /// Trials (shares) or values (means) behind it.
+    pub count: u64,
+}
+
+/// What a section's values are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// A fraction shown in percent (win rates).
+    Share,
+    /// A plain number (a mean).
+    Number,
+}
+
+/// A titled group of estimates, drawn as one bar chart with intervals.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Section {
+    pub title: String,
+    /// One line on what the numbers are.
+    pub meaning: String,
+    pub unit: Unit,
+    pub estimates: Vec<Estimate>,
+}
+
+/// A command's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    pub title: String,
+    pub provenance: Provenance,
+    /// Headline numbers as label and value (matches, draws...).
+    pub totals: Vec<(String, String)>,
+    pub sections: Vec<Section>,
+    /// The Parquet tables beside it, by name.
+    pub tables: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// 1.96: the normal quantile of a 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+impl Answer {
+    /// The answer a dataset holds: its manifest's identity and the tallies of the parts present.
+    /// Works on any folder a dataset command wrote, older ones included.
+    pub fn from_dataset(m: &Manifest, parts: &[&Tally]) -> Answer {
+        let mut t = Tally::default();
+        for p in parts {
+            t.merge(p);
+        }
+        let id = &m.identity;
+        let mut sections = Vec::new();
+        for (group, labels) in &t.groups {
+            let mut rows: Vec<(&String, _)> = labels.iter().collect();
+            rows.sort_by(|a, b| match (a.0.parse::<u64>(), b.0.parse::<u64>()) {
+                (Ok(x), Ok(y)) => x.cmp(&y),
+                _ => a.0.cmp(b.0),
+            });
+            sections.push(Section {
+                title: format!("win rate by {group}"),
+                meaning: "wins out of those counted, with its 95% Wilson interval".into(),
+                unit: Unit::Share,
+                estimates: rows
+                    .into_iter()
+                    .map(|(label, c)| {
+                        let (lo, hi) = c.wilson95();
+                        Estimate {
+                            label: label.clone(),
+                            value: c.rate(),
+                            lo,
+                            hi,
+                            count: c.trials,
+                        }
+                    })
+                    .collect(),
+            });
+        }
+        for (group, labels) in &t.means {
+            sections.push(Section {
+                title: group.clone(),
+                meaning: "the mean, with its 95% normal interval".into(),
+                unit: Unit::Number,
+                estimates: labels
+                    .iter()
+                    .map(|(label, m)| {
+                        let (lo, hi) = m.ci95();
+                        Estimate {
+                            label: label.clone(),
+                            value: m.mean(),
+                            lo,
+                            hi,
+                            count: m.n,
+                        }
+                    })
+                    .collect(),
+            });
+        }
+        let mut notes = Vec::new();
+        if t.matches < id.matches {
+            notes.push(format!(
+                "incomplete: {} of {} matches are in this folder (a run stopped early, or one shard of several)",
+                thousands(t.matches),
+                thousands(id.matches)
+            ));
+        }
+        Answer {
+            title: format!(
+                "{}: {} matches, seed {}",
+                id.simulation,
+                thousands(t.matches),
+                id.seed
+            ),
+            provenance: Provenance {
+                command: m.command.clone(),
+                source: id.simulation.clone(),
+                version: id.crate_version.clone(),
+                seed: id.seed,
+                matches: id.matches,
+                played: t.matches,
+                settings: id.settings.clone(),
+                inputs: id.inputs.clone(),
+            },
+            totals: vec![
+                ("matches".into(), thousands(t.matches)),
+                (
+                    "draws".into(),
+                    format!(
+                        "{} ({:.2}%)",
+                        thousands(t.draws),
+                        100.0 * t.draws as f64 / t.matches.max(1) as f64
+                    ),
+                ),
+            ],
+            sections,
+            tables: id.tables.clone(),
+            notes,
+        }
+    }
+
+    /// Reads an answer stored as JSON.
+    pub fn from_json(text: &str) -> Result<Answer, String> {
+        serde_json::from_str(text).map_err(|e| format!("not a skirmish answer: {e}"))
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("an answer serialises") + "\n"
+    }
+}
+
+/// The formats an answer is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Markdown,
+    BBCode,
+    Json,
+    Html,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Result<Format, String> {
+        Ok(match s {
+            "text" | "terminal" => Format::Text,
+            "md" | "markdown" => Format::Markdown,
+            "bbcode" | "forum" => Format::BBCode,
+            "json" => Format::Json,
+            "html" => Format::Html,
+            other => {
+                return Err(format!(
+                    "--format `{other}`: one of text, md, bbcode, json, html"
+                ));
+            }
+        })
+    }
+}
+
+/// A value as its unit shows it: `52.10%` or `3.25`.
+fn show(unit: Unit, v: f64) -> String {
+    match unit {
+        Unit::Share => format!("{:.2}%", 100.0 * v),
+        Unit::Number => format!("{v:.2}"),
+    }
+}
+
+fn interval(unit: Unit, e: &Estimate) -> String {
+    format!("[{}, {}]", show(unit, e.lo), show(unit, e.hi))
+}
+
+/// Renders an answer in `format`.
+pub fn render(a: &Answer, format: Format) -> String {
+    match format {
+        Format::Text => text(a),
+        Format::Markdown => markdown(a),
+        Format::BBCode => bbcode(a),
+        Format::Json => a.to_json(),
+        Format::Html => html(a),
+    }
+}
+
+fn text(a: &Answer) -> String {
+    let mut s = format!("{}\n{}\n", a.title, a.provenance.command);
+    for (k, v) in &a.totals {
+        let _ = writeln!(s, "  {k}: {v}");
+    }
+    for sec in &a.sections {
+        let _ = writeln!(s, "\n{}   ({})", sec.title, sec.meaning);
+        let w = sec
+            .estimates
+            .iter()
+            .map(|e| e.label.len())
+            .max()
+            .unwrap_or(0);
+        for e in &sec.estimates {
+            let _ = writeln!(
+                s,
+                "  {:<w$}  {:>12}  {:>8}  {}",
+                e.label,
+                thousands(e.count),
+                show(sec.unit, e.value),
+                interval(sec.unit, e)
+            );
+        }
+    }
+    for n in &a.notes {
+        let _ = writeln!(s, "\nnote: {n}");
+    }
+    s
+}
+
+/// Markdown's table cells: a `|` would end the cell.
+fn md_cell(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+fn markdown(a: &Answer) -> String {
+    let mut s = format!("## {}\n\n`{}`\n\n", md_cell(&a.title), a.provenance.command);
+    for (k, v) in &a.totals {
+        let _ = writeln!(s, "- {k}: {v}");
+    }
+    for sec in &a.sections {
+        let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&sec.title), sec.meaning);
+        s.push_str("| | count | estimate | 95% interval |\n| --- | ---: | ---: | --- |\n");
+        for e in &sec.estimates {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} |",
+                md_cell(&e.label),
+                thousands(e.count),
+                show(sec.unit, e.value),
+                interval(sec.unit, e)
+            );
+        }
+    }
+    for n in &a.notes {
+        let _ = writeln!(s, "\n> {}", md_cell(n));
+    }
+    s
+}
+
+/// BBCode: forums differ in their table support, so each section is a `[code]` block of aligned
+/// columns, which every forum shows as it is.
+fn bbcode(a: &Answer) -> String {
+    let mut s = format!(
+        "[b]{}[/b]\n[i]{}[/i]\n",
+        bb(&a.title),
+        bb(&a.provenance.command)
+    );
+    for (k, v) in &a.totals {
+        let _ = writeln!(s, "{k}: {v}");
+    }
+    for sec in &a.sections {
+        let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&sec.title), sec.meaning);
+        let w = sec
+            .estimates
+            .iter()
+            .map(|e| e.label.len())
+            .max()
+            .unwrap_or(0);
+        for e in &sec.estimates {
+            let _ = writeln!(
+                s,
+                "{:<w$}  {:>12}  {:>8}  {}",
+                bb(&e.label),
+                thousands(e.count),
+                show(sec.unit, e.value),
+                interval(sec.unit, e)
+            );
+        }
+        s.push_str("[/code]\n");
+    }
+    for n in &a.notes {
+        let _ = writeln!(s, "\n[i]{}[/i]", bb(n));
+    }
+    s
+}
+
+/// Square brackets in text would read as tags.
+fn bb(s: &str) -> String {
+    s.replace('[', "(").replace(']', ")")
+}
+
+fn esc(s: &str) -> String {
+    html_escape::encode_text(s).into_owned()
+}
+
+fn esc_attr(s: &str) -> String {
+    html_escape::encode_double_quoted_attribute(s).into_owned()
+}
+
+/// One self-contained page: no script, no network, readable on a phone.
+fn html(a: &Answer) -> String {
+    let mut s = String::from(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
+    );
+    let _ = writeln!(s, "<title>{}</title>", esc(&a.title));
+    s.push_str(
+        "<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:auto;padding:1rem;color:#222}\
+code{background:#f3f3f3;padding:.1rem .3rem;word-break:break-all}\
+table{border-collapse:collapse;margin:.5rem 0}td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:right}\
+td:first-child,th:first-child{text-align:left}svg{max-width:100%;height:auto}.note{color:#8a4b00}</style>\n</head><body>\n",
+    );
+    let _ = writeln!(s, "<h1>{}</h1>", esc(&a.title));
+    let _ = writeln!(s, "<p><code>{}</code></p>", esc(&a.provenance.command));
+    s.push_str("<ul>\n");
+    for (k, v) in &a.totals {
+        let _ = writeln!(s, "<li>{}: {}</li>", esc(k), esc(v));
+    }
+    let _ = writeln!(
+        s,
+        "<li>skirmish {}, seed {}</li>",
+        esc(&a.provenance.version),
+        a.provenance.seed
+    );
+    s.push_str("</ul>\n");
+    for n in &a.notes {
+        let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
+    }
+    for sec in &a.sections {
+        let _ = writeln!(
+            s,
+            "<h2>{}</h2>\n<p>{}</p>",
+            esc(&sec.title),
+            esc(&sec.meaning)
+        );
+        s.push_str(&bars_svg(sec));
+        s.push_str(
+            "<table><tr><th></th><th>count</th><th>estimate</th><th>95% interval</th></tr>\n",
+        );
+        for e in &sec.estimates {
+            let _ = writeln!(
+                s,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&e.label),
+                thousands(e.count),
+                show(sec.unit, e.value),
+                interval(sec.unit, e)
+            );
+        }
+        s.push_str("</table>\n");
+    }
+    if !a.provenance.inputs.is_empty() {
+        s.push_str("<h2>Inputs</h2>\n<table><tr><th>file</th><th>SHA-256</th></tr>\n");
+        for (f, d) in &a.provenance.inputs {
+            let _ = writeln!(
+                s,
+                "<tr><td>{}</td><td><code>{}</code></td></tr>",
+                esc(f),
+                esc(d)
+            );
+        }
+        s.push_str("</table>\n");
+    }
+    s.push_str("</body></html>\n");
+    s
+}
+
+/// A horizontal bar chart with 95% intervals as inline SVG. Written here rather than with
+/// plotters: its chart layout measures text through a font backend, which its SVG backend
+/// without default features does not have, and these bars need none.
+pub fn bars_svg(sec: &Section) -> String {
+    let (label_w, bar_w, row_h, pad) = (190.0, 420.0, 22.0, 8.0);
+    let n = sec.estimates.len().max(1) as f64;
+    let (w, h) = (label_w + bar_w + 90.0, pad * 2.0 + row_h * n + 18.0);
+    let top = sec
+        .estimates
+        .iter()
+        .map(|e| e.hi.max(e.value))
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max);
+    let low = sec
+        .estimates
+        .iter()
+        .map(|e| e.lo.min(e.value))
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::min);
+    let span = if top - low > 0.0 { top - low } else { 1.0 };
+    let x = |v: f64| label_w + bar_w * ((v - low) / span).clamp(0.0, 1.0);
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\" aria-label=\"{}\">\n",
+        esc_attr(&sec.title)
+    );
+    let _ = writeln!(
+        s,
+        "<line x1=\"{0:.1}\" y1=\"{1:.1}\" x2=\"{0:.1}\" y2=\"{2:.1}\" stroke=\"#999\"/>",
+        x(0.0),
+        pad,
+        h - 18.0
+    );
+    for (k, e) in sec.estimates.iter().enumerate() {
+        let y = pad + row_h * k as f64;
+        let v = if e.value.is_finite() { e.value } else { 0.0 };
+        let (x0, x1) = (x(0.0).min(x(v)), x(0.0).max(x(v)));
+        let _ = writeln!(
+            s,
+            "<g><title>{}: {} {}</title>\
+<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"end\">{}</text>\
+<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#4a7fb5\"/>\
+<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#222\" stroke-width=\"1.5\"/>\
+<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{}</text></g>",
+            esc(&e.label),
+            show(sec.unit, e.value),
+            interval(sec.unit, e),
+            label_w - 6.0,
+            y + row_h * 0.68,
+            esc(&e.label),
+            y + 4.0,
+            (x1 - x0).max(0.5),
+            row_h - 8.0,
+            x(e.lo),
+            y + row_h / 2.0,
+            x(e.hi),
+            y + row_h / 2.0,
+            x(e.hi.max(v)) + 4.0,
+            y + row_h * 0.68,
+            show(sec.unit, e.value)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{}</text><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}</text>",
+        label_w,
+        h - 4.0,
+        show(sec.unit, low),
+        label_w + bar_w,
+        h - 4.0,
+        show(sec.unit, top)
+    );
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Two answers of the same source compared estimate by estimate: the difference B - A with a
+/// 95% interval. The runs are independent samples here (their tallies are aggregates), so the
+/// interval is the unpaired one, `sqrt(se_a^2 + se_b^2)`, with each side's standard error read
+/// from its own interval; runs of the same seed share match seeds, which makes this interval
+/// conservative (wider than a paired one).
+pub fn diff(a: &Answer, b: &Answer) -> Result<String, String> {
+    if a.provenance.source != b.provenance.source {
+        return Err(format!(
+            "diff: `{}` and `{}` answer different commands; compare two runs of one command",
+            a.provenance.source, b.provenance.source
+        ));
+    }
+    let mut s = format!("A: {}\nB: {}\n", a.provenance.command, b.provenance.command);
+    let changed = settings_diff(&a.provenance.settings, &b.provenance.settings, "");
+    if changed.is_empty() && a.provenance.seed == b.provenance.seed {
+        s.push_str("settings: the same, and the same seed\n");
+    } else {
+        s.push_str("settings that differ:\n");
+        if a.provenance.seed != b.provenance.seed {
+            let _ = writeln!(s, "  seed: {} -> {}", a.provenance.seed, b.provenance.seed);
+        }
+        for c in changed {
+            let _ = writeln!(s, "  {c}");
+        }
+    }
+    s.push_str(
+        "differences B - A with 95% intervals (unpaired: conservative for runs of one seed)\n",
+    );
+    for sa in &a.sections {
+        let Some(sb) = b.sections.iter().find(|x| x.title == sa.title) else {
+            continue;
+        };
+        let _ = writeln!(s, "\n{}", sa.title);
+        let w = sa
+            .estimates
+            .iter()
+            .map(|e| e.label.len())
+            .max()
+            .unwrap_or(0);
+        for ea in &sa.estimates {
+            let Some(eb) = sb.estimates.iter().find(|x| x.label == ea.label) else {
+                continue;
+            };
+            let se = |e: &Estimate| (e.hi - e.lo) / (2.0 * Z95);
+            let d = eb.value - ea.value;
+            let half = Z95 * (se(ea).powi(2) + se(eb).powi(2)).sqrt();
+            let moved = if (d - half) > 0.0 || (d + half) < 0.0 {
+                "  *"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                s,
+                "  {:<w$}  {:>8} -> {:>8}  {:>+8} [{}, {}]{moved}",
+                ea.label,
+                show(sa.unit, ea.value),
+                show(sa.unit, eb.value),
+                match sa.unit {
+                    Unit::Share => format!("{:+.2}pt", 100.0 * d),
+                    Unit::Number => format!("{d:+.2}"),
+                },
+                show_signed(sa.unit, d - half),
+                show_signed(sa.unit, d + half)
+            );
+        }
+    }
+    s.push_str("\n* the interval excludes 0: a difference the runs can tell apart\n");
+    Ok(s)
+}
+
+fn show_signed(unit: Unit, v: f64) -> String {
+    match unit {
+        Unit::Share => format!("{:+.2}pt", 100.0 * v),
+        Unit::Number => format!("{v:+.2}"),
+    }
+}
+
+/// Settings that differ, as `path: a -> b` (nested objects by dotted path).
+fn settings_diff(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> Vec<String> {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            keys.into_iter()
+                .flat_map(|k| {
+                    let path = if at.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{at}.{k}")
+                    };
+                    settings_diff(
+                        x.get(k).unwrap_or(&Value::Null),
+                        y.get(k).unwrap_or(&Value::Null),
+                        &path,
+                    )
+                })
+                .collect()
+        }
+        _ if a == b => Vec::new(),
+        _ => vec![format!("{at}: {a} -> {b}")],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer() -> Answer {
+        Answer {
+            title: "t <b>".into(),
+            provenance: Provenance {
+                command: "skirmish simulate rumble --seed 1".into(),
+                source: "rumble-ffa".into(),
+                version: "0".into(),
+                seed: 1,
+                matches: 10,
+                played: 10,
+                settings: serde_json::json!({"heroes": [2, 8]}),
+                inputs: BTreeMap::new(),
+            },
+            totals: vec![("matches".into(), "10".into())],
+            sections: vec![Section {
+                title: "win rate by power".into(),
+                meaning: "wins".into(),
+                unit: Unit::Share,
+                estimates: vec![
+                    Estimate {
+                        label: "Amoeba | x".into(),
+                        value: 0.5,
+                        lo: 0.4,
+                        hi: 0.6,
+                        count: 100,
+                    },
+                    Estimate {
+                        label: "[none]".into(),
+                        value: 0.1,
+                        lo: 0.05,
+                        hi: 0.2,
+                        count: 100,
+                    },
+                ],
+            }],
+            tables: vec!["matches".into()],
+            notes: vec![],
+        }
+    }
+
+    #[test]
+    fn every_format_shows_every_estimate_and_escapes_what_it_must() {
+        let a = answer();
+        for f in [Format::Text, Format::Markdown, Format::BBCode, Format::Html] {
+            let s = render(&a, f);
+            assert!(
+                s.contains("50.00%") && s.contains("[40.00%, 60.00%]"),
+                "{f:?}: {s}"
+            );
+        }
+        assert!(render(&a, Format::Markdown).contains("Amoeba \\| x"));
+        assert!(render(&a, Format::BBCode).contains("(none)"));
+        let h = render(&a, Format::Html);
+        assert!(h.contains("t &lt;b&gt;") && !h.contains("<script"));
+        assert_eq!(h.matches("<svg").count(), 1);
+        assert_eq!(Answer::from_json(&render(&a, Format::Json)).unwrap(), a);
+    }
+
+    #[test]
+    fn diff_of_an_answer_with_itself_moves_nothing_and_other_sources_are_refused() {
+        let a = answer();
+        let d = diff(&a, &a).unwrap();
+        assert!(d.contains("+0.00pt") && !d.contains("  *\n"), "{d}");
+        let mut b = answer();
+        b.sections[0].estimates[0].value = 0.9;
+        b.sections[0].estimates[0].lo = 0.85;
+        b.sections[0].estimates[0].hi = 0.95;
+        b.provenance.settings = serde_json::json!({"heroes": [2, 4]});
+        let d = diff(&a, &b).unwrap();
+        assert!(d.contains("+40.00pt") && d.contains("  *\n"), "{d}");
+        assert!(d.contains("heroes: [2,8] -> [2,4]"), "{d}");
+        b.provenance.source = "tag-tournament".into();
+        assert!(diff(&a, &b).is_err());
+    }
+}

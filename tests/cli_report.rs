@@ -1,0 +1,64 @@
+//! Issue 50 as a user meets it: `report` and `diff` on folders written by commands of different
+//! games, a what-if shown in its known direction, and refusals.
+
+mod common;
+
+use common::{skirmish, tmp};
+
+fn run(args: &[&str], out: &std::path::Path) {
+    let mut all = args.to_vec();
+    all.extend(["--out", out.to_str().unwrap(), "--quiet"]);
+    let o = skirmish(&all);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.lines().last().unwrap().starts_with("report: "),
+        "the last line says where the report is: {said}"
+    );
+}
+
+#[test]
+fn diff_shows_a_rule_change_in_its_direction_and_refuses_two_commands() {
+    let a = tmp("report", "a");
+    let b = tmp("report", "b");
+    let t = tmp("report", "tag");
+    // Fewer heroes per battle: every power's win rate rises.
+    run(
+        &["simulate", "rumble", "--matches", "6000", "--seed", "7"],
+        &a,
+    );
+    run(
+        &[
+            "simulate",
+            "rumble",
+            "--matches",
+            "6000",
+            "--seed",
+            "7",
+            "--heroes",
+            "2..3",
+        ],
+        &b,
+    );
+    let o = skirmish(&["diff", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(said.contains("heroes: [2,6] -> [2,3]"), "{said}");
+    let cosmic = said
+        .lines()
+        .find(|l| l.trim_start().starts_with("Cosmic Shield"))
+        .unwrap();
+    assert!(cosmic.contains(" +") && cosmic.ends_with('*'), "{cosmic}");
+    run(
+        &["tournament", "tag", "--games", "200", "--chunk-size", "100"],
+        &t,
+    );
+    let o = skirmish(&["diff", a.to_str().unwrap(), t.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("different commands"));
+    let o = skirmish(&["report", "src", "--format", "md"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = skirmish(&["report", a.to_str().unwrap(), "--format", "pdf"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("text, md, bbcode, json, html"));
+}
