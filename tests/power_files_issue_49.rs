@@ -57,20 +57,33 @@ fn plays_as_the_reference(cat: &Catalogue) -> u32 {
             })
             .collect();
         let ini: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..1.0)).collect();
-        let want = reference::play(cat, &builds, &ini, 30, 64);
-        let mut rec = Rounds::default();
-        let got = if in_kernel_class(&builds) {
-            kernel.run(cat, &builds, &ini, 30, &mut rec)
-        } else {
-            kernel.general().run(cat, &builds, &ini, 30, &mut rec)
-        };
-        assert_eq!(rec.0, want.rounds, "battle {i}: rounds differ");
-        assert_eq!(got, want.outcome, "battle {i}: outcomes differ");
+        let want = agree(&mut kernel, cat, &builds, &ini, 30);
         let mut plain = builds.clone();
         plain[seat] = Loadout::compile(cat, holder.coins, &[], &default_order(cat, &[])).unwrap();
         acted += (reference::play(cat, &plain, &ini, 30, 64).rounds != want.rounds) as u32;
     }
     acted
+}
+
+/// One battle on `kernel` as `simulate` plays it (the fast path when the loadouts are in its
+/// class, else the general path) and on the reference: rounds and outcome must agree.
+fn agree(
+    kernel: &mut DataKernel,
+    cat: &Catalogue,
+    builds: &[Loadout],
+    ini: &[f64],
+    rounds: u32,
+) -> reference::Replay {
+    let want = reference::play(cat, builds, ini, rounds, 64);
+    let mut rec = Rounds::default();
+    let got = if in_kernel_class(builds) {
+        kernel.run(cat, builds, ini, rounds, &mut rec)
+    } else {
+        kernel.general().run(cat, builds, ini, rounds, &mut rec)
+    };
+    assert_eq!(rec.0, want.rounds, "rounds differ");
+    assert_eq!(got, want.outcome, "outcomes differ");
+    want
 }
 
 fn general(cat: &Catalogue) -> bool {
@@ -205,13 +218,7 @@ effects = [{ summon = "Recruit", energy = 5000 }]
     let plain = Loadout::compile(&cat, 40, &[], &default_order(&cat, &[])).unwrap();
     let builds = [caller, plain];
     let ini = [0.9, 0.1];
-    let want = reference::play(&cat, &builds, &ini, 30, 64);
-    let mut rec = Rounds::default();
-    let got = DataKernel::new(64)
-        .general()
-        .run(&cat, &builds, &ini, 30, &mut rec);
-    assert_eq!(rec.0, want.rounds);
-    assert_eq!(got, want.outcome);
+    let want = agree(&mut DataKernel::new(64), &cat, &builds, &ini, 30);
     // The caller (60 Energy, beaten by the Militia and the plain hero) falls early; its team has
     // no hero left, so the plain hero's team wins: the Recruit is the Militia's side, not a team.
     assert_eq!(want.outcome.winner, Some(1), "{:?}", want.outcome);
@@ -258,17 +265,7 @@ effects = [{ add_energy = 100 }]
     let plain = Loadout::compile(&cat, -27, &[], &default_order(&cat, &[])).unwrap();
     let builds = [holder, plain];
     let ini = [0.9, 0.1];
-    let want = reference::play(&cat, &builds, &ini, 1, 64);
-    let mut rec = Rounds::default();
-    let fast = in_kernel_class(&builds);
-    let mut kernel = DataKernel::new(64);
-    let got = if fast {
-        kernel.run(&cat, &builds, &ini, 1, &mut rec)
-    } else {
-        kernel.general().run(&cat, &builds, &ini, 1, &mut rec)
-    };
-    assert_eq!(rec.0, want.rounds);
-    assert_eq!(got, want.outcome);
+    let want = agree(&mut DataKernel::new(64), &cat, &builds, &ini, 1);
     assert!(
         want.rounds[0].iter().any(|&(id, e)| id == 0 && e <= 10),
         "the Wall was planned on a refunded budget: {:?}",
@@ -288,11 +285,7 @@ fn a_watched_powerless_battle_keeps_each_heroes_hit_after_deaths() {
         .map(|&c| Loadout::compile(&cat, c, &[], &default_order(&cat, &[])).unwrap())
         .collect();
     let ini = [0.5; 4];
-    let want = reference::play(&cat, &builds, &ini, 8, 64);
-    let mut rec = Rounds::default();
-    let got = DataKernel::new(64).run(&cat, &builds, &ini, 8, &mut rec);
-    assert_eq!(rec.0, want.rounds);
-    assert_eq!(got, want.outcome);
+    let want = agree(&mut DataKernel::new(64), &cat, &builds, &ini, 8);
     // Round 3: hero 3 (27 a hit) leaves hero 0 with 33 - 27 = 6.
     assert!(want.rounds[2].contains(&(0, 6)), "{:?}", want.rounds);
 }
@@ -322,11 +315,7 @@ fn a_reused_kernel_starts_each_battle_with_no_eliminations() {
     );
     let builds = [plain(48), holder];
     let ini = [0.651, 0.322];
-    let want = reference::play(&cat, &builds, &ini, 30, 64);
-    let mut rec = Rounds::default();
-    let got = kernel.run(&cat, &builds, &ini, 30, &mut rec);
-    assert_eq!(rec.0, want.rounds);
-    assert_eq!(got, want.outcome);
+    agree(&mut kernel, &cat, &builds, &ini, 30);
 }
 
 // Found by the grammar differential's long run: at the battle start (round 0) the reference

@@ -230,6 +230,32 @@ fn interval(unit: Unit, e: &Estimate) -> String {
     format!("[{}, {}]", show(unit, e.lo), show(unit, e.hi))
 }
 
+/// A section's rows as four cells (label, count, estimate, interval), the label passed through
+/// the format's own escaping: every renderer lays out the same cells.
+fn rows(sec: &Section, label: impl Fn(&str) -> String) -> Vec<[String; 4]> {
+    sec.estimates
+        .iter()
+        .map(|e| {
+            [
+                label(&e.label),
+                thousands(e.count),
+                show(sec.unit, e.value),
+                interval(sec.unit, e),
+            ]
+        })
+        .collect()
+}
+
+/// Rows as aligned columns (terminal and forum `[code]` blocks), each line after `indent`.
+fn aligned(rows: &[[String; 4]], indent: &str) -> String {
+    let w = rows.iter().map(|r| r[0].chars().count()).max().unwrap_or(0);
+    let mut s = String::new();
+    for [l, n, v, i] in rows {
+        let _ = writeln!(s, "{indent}{l:<w$}  {n:>12}  {v:>8}  {i}");
+    }
+    s
+}
+
 /// Renders an answer in `format`.
 pub fn render(a: &Answer, format: Format) -> String {
     match format {
@@ -248,22 +274,7 @@ fn text(a: &Answer) -> String {
     }
     for sec in &a.sections {
         let _ = writeln!(s, "\n{}   ({})", sec.title, sec.meaning);
-        let w = sec
-            .estimates
-            .iter()
-            .map(|e| e.label.len())
-            .max()
-            .unwrap_or(0);
-        for e in &sec.estimates {
-            let _ = writeln!(
-                s,
-                "  {:<w$}  {:>12}  {:>8}  {}",
-                e.label,
-                thousands(e.count),
-                show(sec.unit, e.value),
-                interval(sec.unit, e)
-            );
-        }
+        s.push_str(&aligned(&rows(sec, str::to_string), "  "));
     }
     for n in &a.notes {
         let _ = writeln!(s, "\nnote: {n}");
@@ -284,15 +295,8 @@ fn markdown(a: &Answer) -> String {
     for sec in &a.sections {
         let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&sec.title), sec.meaning);
         s.push_str("| | count | estimate | 95% interval |\n| --- | ---: | ---: | --- |\n");
-        for e in &sec.estimates {
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} |",
-                md_cell(&e.label),
-                thousands(e.count),
-                show(sec.unit, e.value),
-                interval(sec.unit, e)
-            );
+        for [l, n, v, i] in rows(sec, md_cell) {
+            let _ = writeln!(s, "| {l} | {n} | {v} | {i} |");
         }
     }
     for n in &a.notes {
@@ -314,22 +318,7 @@ fn bbcode(a: &Answer) -> String {
     }
     for sec in &a.sections {
         let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&sec.title), sec.meaning);
-        let w = sec
-            .estimates
-            .iter()
-            .map(|e| e.label.len())
-            .max()
-            .unwrap_or(0);
-        for e in &sec.estimates {
-            let _ = writeln!(
-                s,
-                "{:<w$}  {:>12}  {:>8}  {}",
-                bb(&e.label),
-                thousands(e.count),
-                show(sec.unit, e.value),
-                interval(sec.unit, e)
-            );
-        }
+        s.push_str(&aligned(&rows(sec, bb), ""));
         s.push_str("[/code]\n");
     }
     for n in &a.notes {
@@ -390,14 +379,10 @@ td:first-child,th:first-child{text-align:left}svg{max-width:100%;height:auto}.no
         s.push_str(
             "<table><tr><th></th><th>count</th><th>estimate</th><th>95% interval</th></tr>\n",
         );
-        for e in &sec.estimates {
+        for [l, n, v, i] in rows(sec, esc) {
             let _ = writeln!(
                 s,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&e.label),
-                thousands(e.count),
-                show(sec.unit, e.value),
-                interval(sec.unit, e)
+                "<tr><td>{l}</td><td>{n}</td><td>{v}</td><td>{i}</td></tr>"
             );
         }
         s.push_str("</table>\n");
