@@ -419,3 +419,57 @@ effects = [{ eliminate = true }]
     assert_eq!(r.outcome.winner, Some(2), "{:?}", r.outcome);
     assert_eq!(r.outcome.rounds, 0);
 }
+
+// Issue 49: a power with no clause, and a clause with no effect, are accepted as such: the first
+// plays as no power at all, the second fires and pays its cost (a triggered Burn here).
+#[test]
+fn a_power_or_clause_that_does_nothing_is_accepted_as_such() {
+    let text = r#"
+[[power]]
+name = "Bluff"
+source = "issue 49"
+text = "Nothing at all."
+
+[[power]]
+name = "Tithe"
+source = "issue 49"
+text = "Lose 5 Energy at the start of each round."
+[[power.clause]]
+when = "round_start"
+cost = { burn = 5 }
+"#;
+    let defs = parse(text, "nothing.toml").unwrap();
+    assert!(defs[0].describe().contains("does nothing in a battle"));
+    assert!(
+        defs[1]
+            .describe()
+            .contains("nothing more (the clause has no effect)")
+    );
+    let cat = Catalogue::new(defs);
+    let plain = |c| common::hero(&cat, c, &[], None);
+    let ini = [0.9, 0.1];
+    let bluff = agree(
+        &mut DataKernel::new(64),
+        &cat,
+        &[common::hero(&cat, 0, &["Bluff"], None), plain(0)],
+        &ini,
+        30,
+    );
+    let none = agree(
+        &mut DataKernel::new(64),
+        &cat,
+        &[plain(0), plain(0)],
+        &ini,
+        30,
+    );
+    assert_eq!(bluff.rounds, none.rounds);
+    let tithe = agree(
+        &mut DataKernel::new(64),
+        &cat,
+        &[common::hero(&cat, 0, &["Tithe"], None), plain(0)],
+        &ini,
+        1,
+    );
+    // 100 - 5 (the Burn) - 10 (the plain hero's hit).
+    assert!(tithe.rounds[0].contains(&(0, 85)), "{:?}", tithe.rounds);
+}

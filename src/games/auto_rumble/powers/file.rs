@@ -595,6 +595,9 @@ impl PowerDef {
                 ));
             }
         }
+        if self.clauses.is_empty() {
+            s.push_str("  does nothing in a battle: it has no clause\n");
+        }
         for c in &self.clauses {
             s.push_str(&format!("  - {}", c.when.describe()));
             match c.limit {
@@ -616,6 +619,9 @@ impl PowerDef {
                 s.push_str(&format!(", for {}", parts.join(" and ")));
             }
             s.push_str(":\n");
+            if c.effects().is_empty() {
+                s.push_str("      nothing more (the clause has no effect)\n");
+            }
             for e in c.effects() {
                 let to = e.to.unwrap_or(c.target);
                 let mut line = describe_effect(e, to, &counter);
@@ -1127,14 +1133,9 @@ fn power(cx: &Ctx<'_>, p: PowerDoc, span: Span) -> Result<PowerDef, PowerFileErr
             ));
         }
     }
+    // A power with no clause is accepted as such (issue 49): a real power may do nothing in a
+    // battle (a bidding bluff, a placeholder while its reading is settled); `check` says so.
     let clauses_doc = p.clause.unwrap_or_default();
-    if clauses_doc.is_empty() {
-        return Err(cx.err(
-            Some(span),
-            format!("{name}.clause"),
-            "a power needs at least one [[power.clause]]: say when it acts and what it does",
-        ));
-    }
     if clauses_doc.len() > MAX_POWER_CLAUSES {
         return Err(cx.err(
             Some(span),
@@ -1371,14 +1372,8 @@ fn clause(
     }
     // Effects.
     let docs = c.effects.unwrap_or_default();
-    // A `use` clause may be a pure Spend (Sniper's reload); anything else must do something.
-    if docs.is_empty() && (when != When::Use || cost.is_free()) {
-        return Err(cx.err(
-            Some(span),
-            f("effects"),
-            "a clause needs at least one effect (only a costed `use` clause may have none)",
-        ));
-    }
+    // A clause with no effect is accepted as such (issue 49): it fires and pays its cost (a
+    // `use` clause's Spend: Sniper's reload) and does nothing else; `check` says so.
     if docs.len() > MAX_EFFECTS {
         return Err(cx.err(
             Some(span),

@@ -236,7 +236,7 @@ data\"; the rule questions are settled in `docs/rules/auto-rumble.md` (AR-23 onw
 | `interpretation` | only where the file departs from `text`: the reading used (reports show it as *adapted*) |\n\
 | `helper = true` | held only by heroes other powers summon: never drawn, offered or valued (AR-55) |\n\
 | `counters = { X = 1 }` | numbers the holder keeps, with their starting values; copies inherit them (AR-34, AR-53) |\n\
-| `[[power.clause]]` | one or more clauses; at most one `use` clause (AR-17) |\n\n\
+| `[[power.clause]]` | its clauses, at most one of them `use` (AR-17); a power with none, or a clause with no effect, is accepted and does nothing in a battle |\n\n\
 ## A clause\n\n\
 | field | meaning |\n| --- | --- |\n\
 | `when` | the trigger (below) |\n\
