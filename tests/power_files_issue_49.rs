@@ -473,3 +473,30 @@ cost = { burn = 5 }
     // 100 - 5 (the Burn) - 10 (the plain hero's hit).
     assert!(tithe.rounds[0].contains(&(0, 85)), "{:?}", tithe.rounds);
 }
+
+// AR-64: players, not their creations: a summon (or a copy) is not a player.
+#[test]
+fn players_alive_counts_the_heroes_that_entered_ar_64() {
+    let text = r#"
+[[power]]
+name = "Census"
+source = "issue 49"
+text = "Raise an imp; each round, Energy becomes 1000 plus the players standing."
+[[power.clause]]
+when = "battle_start"
+effects = [{ summon = "Imp", energy = 5 }, "copy_self"]
+[[power.clause]]
+when = "round_start"
+effects = [{ set_energy = "1000 + players_alive" }]
+"#;
+    let cat = Catalogue::new(parse(text, "census.toml").unwrap());
+    assert!(general(&cat), "the fast path does not keep players_alive");
+    // The plain hero's attack hits for 0 (coins -30: 10 - 10).
+    let builds = [
+        common::hero(&cat, 0, &["Census"], None),
+        common::hero(&cat, -30, &[], None),
+    ];
+    let r = agree(&mut DataKernel::new(64), &cat, &builds, &[0.9, 0.1], 1);
+    // Two players (the holder and the plain hero); the Imp and the copy are not counted.
+    assert!(r.rounds[0].contains(&(0, 1002)), "{:?}", r.rounds);
+}

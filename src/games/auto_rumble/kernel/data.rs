@@ -631,6 +631,7 @@ impl DataKernel {
             Quantity::DamageTaken
             | Quantity::HitsTakenLastRound
             | Quantity::SummonsAlive
+            | Quantity::PlayersAlive
             | Quantity::Negated
             | Quantity::HitArriving
             | Quantity::HitDamage

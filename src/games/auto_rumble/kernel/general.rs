@@ -160,6 +160,8 @@ struct Battle<'k, 'a, H> {
     won: Option<u16>,
     capped: bool,
     next_id: HeroId,
+    /// Heroes that entered the battle: ids below this are the players' own (AR-64).
+    entering: HeroId,
     /// The hit being resolved: what `attacked` reactions may reduce (AR-38) and what reactions
     /// read (AR-57).
     resolving: Resolving,
@@ -264,6 +266,7 @@ impl GeneralKernel {
             won: None,
             capped: false,
             next_id: teams as HeroId,
+            entering: teams as HeroId,
             resolving: Resolving::default(),
             everyone_only: None,
             alive: 0,
@@ -778,6 +781,10 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             Quantity::Negated => self.resolving.negated,
             Quantity::HitArriving => self.resolving.arriving,
             Quantity::HitDamage => self.resolving.damage,
+            // AR-64: the heroes that entered have the first ids, one per team.
+            Quantity::PlayersAlive => (0..f.len)
+                .filter(|&k| f.energy[k] > 0 && f.id[k] < self.entering)
+                .count() as i32,
             Quantity::SummonsAlive => {
                 let id = f.id[i];
                 (0..f.len)

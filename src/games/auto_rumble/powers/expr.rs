@@ -48,6 +48,8 @@ pub enum Quantity {
     Negated,
     /// Heroes summoned by the holder (AR-36) alive now.
     SummonsAlive,
+    /// Heroes alive now that entered the battle: the players' own, not copies or summons (AR-64).
+    PlayersAlive,
     /// 1 if the target is a summoned hero, else 0.
     TargetSummoned,
     /// The target's Energy now.
@@ -82,6 +84,7 @@ pub const QUANTITY_NAMES: &[(&str, Quantity)] = &[
     ("powers_used", Quantity::PowersUsed),
     ("negated", Quantity::Negated),
     ("summons_alive", Quantity::SummonsAlive),
+    ("players_alive", Quantity::PlayersAlive),
     ("target.summoned", Quantity::TargetSummoned),
     ("target.energy", Quantity::TargetEnergy),
     ("target.defence", Quantity::TargetDefence),
@@ -145,6 +148,9 @@ impl Quantity {
                 "in an `attacked` clause: what the holder's `reduce_hit` effects have taken off the hit being resolved so far (AR-38); 0 elsewhere"
             }
             Quantity::SummonsAlive => "heroes the holder summoned that are alive now (AR-36)",
+            Quantity::PlayersAlive => {
+                "heroes alive now that entered the battle, every team: the players' own heroes, not their copies (AR-11) or summons (AR-36) (AR-64)"
+            }
             Quantity::TargetSummoned => "1 if the target is a summoned hero, else 0",
             Quantity::TargetEnergy => "the target's Energy now",
             Quantity::TargetDefence => "the target's Defence pool now",
@@ -194,6 +200,7 @@ impl Quantity {
             | Quantity::HitsTakenLastRound
             | Quantity::Negated
             | Quantity::SummonsAlive
+            | Quantity::PlayersAlive
             | Quantity::TargetSummoned
             | Quantity::TargetEnergy
             | Quantity::TargetDefence

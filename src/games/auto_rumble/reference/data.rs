@@ -120,6 +120,8 @@ struct Battle<'a> {
     capacity: usize,
     capped: bool,
     next_id: HeroId,
+    /// Heroes that entered the battle: ids below this are the players' own (AR-64).
+    entering: HeroId,
     round: i32,
     heroes_at_start: i32,
     lost_energy: bool,
@@ -183,6 +185,7 @@ fn play_logged<'a>(
         capacity: capacity.max(1),
         capped: false,
         next_id: builds.len() as HeroId,
+        entering: builds.len() as HeroId,
         round: 0,
         heroes_at_start: 0,
         lost_energy: false,
@@ -701,6 +704,8 @@ impl Battle<'_> {
             Quantity::HitArriving => self.resolving.arriving,
             Quantity::HitDamage => self.resolving.damage,
             Quantity::SummonsAlive => alive(&|o| o.summoner == Some(h.id)),
+            // AR-64: the heroes that entered have the first ids, one per team.
+            Quantity::PlayersAlive => alive(&|o| o.id < self.entering),
             Quantity::TargetSummoned => {
                 target.map_or(0, |t| self.heroes[t].summoner.is_some() as i32)
             }
