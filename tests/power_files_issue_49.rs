@@ -500,3 +500,36 @@ effects = [{ set_energy = "1000 + players_alive" }]
     // Two players (the holder and the plain hero); the Imp and the copy are not counted.
     assert!(r.rounds[0].contains(&(0, 1002)), "{:?}", r.rounds);
 }
+
+// AR-65: "while Focus is in your plan, your attack deals 10 more".
+#[test]
+fn planned_reads_this_rounds_plan_ar_65() {
+    let text = r#"
+[[power]]
+name = "Focus"
+source = "issue 49"
+text = "Spend 95: +10 Defence; while Focus is in your plan, your attack deals 10 more."
+[[power.clause]]
+when = "use"
+cost = { spend = 95 }
+effects = [{ add_defence = 10 }]
+[[power.clause]]
+when = "passive"
+effects = [{ attack_bonus = "10 * planned" }]
+"#;
+    let cat = Catalogue::new(parse(text, "focus.toml").unwrap());
+    assert!(general(&cat), "the fast path does not keep planned");
+    // The target (coins -30) hits for 0 and starts with 70 Energy.
+    let dealt = |coins: i32| {
+        let builds = [
+            common::hero(&cat, coins, &["Focus"], None),
+            common::hero(&cat, -30, &[], None),
+        ];
+        let r = agree(&mut DataKernel::new(64), &cat, &builds, &[0.9, 0.1], 1);
+        70 - r.rounds[0].iter().find(|h| h.0 == 1).unwrap().1
+    };
+    // 110 Energy (coins 10): the attack (10) and Focus (95) fit; it hits for 14 + 10.
+    assert_eq!(dealt(10), 24);
+    // 100 Energy: Focus no longer fits after the attack; no bonus, 10 a hit.
+    assert_eq!(dealt(0), 10);
+}

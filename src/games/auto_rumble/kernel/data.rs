@@ -632,6 +632,7 @@ impl DataKernel {
             | Quantity::HitsTakenLastRound
             | Quantity::SummonsAlive
             | Quantity::PlayersAlive
+            | Quantity::Planned
             | Quantity::Negated
             | Quantity::HitArriving
             | Quantity::HitDamage

@@ -782,6 +782,15 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             Quantity::HitArriving => self.resolving.arriving,
             Quantity::HitDamage => self.resolving.damage,
             // AR-64: the heroes that entered have the first ids, one per team.
+            // AR-65: the power's `use` clause among the planned entries of the use order.
+            Quantity::Planned => {
+                let l = self.loadout(i);
+                l.uses().iter().enumerate().any(|(j, &u)| {
+                    f.plan[i] & (1 << j) != 0
+                        && u != NO_CLAUSE
+                        && l.clauses[u as usize].power == hc.power
+                }) as i32
+            }
             Quantity::PlayersAlive => (0..f.len)
                 .filter(|&k| f.energy[k] > 0 && f.id[k] < self.entering)
                 .count() as i32,

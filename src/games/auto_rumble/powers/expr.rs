@@ -50,6 +50,8 @@ pub enum Quantity {
     SummonsAlive,
     /// Heroes alive now that entered the battle: the players' own, not copies or summons (AR-64).
     PlayersAlive,
+    /// 1 if this power's `use` clause is in the holder's plan this round, else 0 (AR-65).
+    Planned,
     /// 1 if the target is a summoned hero, else 0.
     TargetSummoned,
     /// The target's Energy now.
@@ -85,6 +87,7 @@ pub const QUANTITY_NAMES: &[(&str, Quantity)] = &[
     ("negated", Quantity::Negated),
     ("summons_alive", Quantity::SummonsAlive),
     ("players_alive", Quantity::PlayersAlive),
+    ("planned", Quantity::Planned),
     ("target.summoned", Quantity::TargetSummoned),
     ("target.energy", Quantity::TargetEnergy),
     ("target.defence", Quantity::TargetDefence),
@@ -148,6 +151,9 @@ impl Quantity {
                 "in an `attacked` clause: what the holder's `reduce_hit` effects have taken off the hit being resolved so far (AR-38); 0 elsewhere"
             }
             Quantity::SummonsAlive => "heroes the holder summoned that are alive now (AR-36)",
+            Quantity::Planned => {
+                "1 if this power's `use` clause is in the holder's plan this round, else 0; before this round's plan is made (battle start, round start), last round's (AR-65)"
+            }
             Quantity::PlayersAlive => {
                 "heroes alive now that entered the battle, every team: the players' own heroes, not their copies (AR-11) or summons (AR-36) (AR-64)"
             }
@@ -201,6 +207,7 @@ impl Quantity {
             | Quantity::Negated
             | Quantity::SummonsAlive
             | Quantity::PlayersAlive
+            | Quantity::Planned
             | Quantity::TargetSummoned
             | Quantity::TargetEnergy
             | Quantity::TargetDefence

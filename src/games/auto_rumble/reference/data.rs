@@ -706,6 +706,12 @@ impl Battle<'_> {
             Quantity::SummonsAlive => alive(&|o| o.summoner == Some(h.id)),
             // AR-64: the heroes that entered have the first ids, one per team.
             Quantity::PlayersAlive => alive(&|o| o.id < self.entering),
+            // AR-65: the power's `use` clause among the plan's entries.
+            Quantity::Planned => h
+                .plan
+                .iter()
+                .any(|&u| u != NO_CLAUSE && h.build.clauses[u as usize].power == hc.power)
+                as i32,
             Quantity::TargetSummoned => {
                 target.map_or(0, |t| self.heroes[t].summoner.is_some() as i32)
             }
