@@ -533,3 +533,29 @@ effects = [{ attack_bonus = "10 * planned" }]
     // 100 Energy: Focus no longer fits after the attack; no bonus, 10 a hit.
     assert_eq!(dealt(0), 10);
 }
+
+// AR-66: "at the end of the round, each hero that attacked you loses 5 Energy".
+#[test]
+fn attackers_this_round_are_the_heroes_that_hit_so_far_ar_66() {
+    let file = |target: &str| {
+        one_power(&format!(
+            "[[power.clause]]\nwhen = \"round_end\"\ntarget = \"{target}\"\neffects = [{{ lose_energy = 5 }}]\n"
+        ))
+    };
+    let after = |cat: &Catalogue| {
+        // The holder (100 Energy, hits for 10), an attacker that hits for 0 (70 Energy), and a
+        // hero of 5 Energy that cannot pay for its attack.
+        let builds = [
+            common::hero(cat, 0, &["P"], None),
+            common::hero(cat, -30, &[], None),
+            common::hero(cat, -95, &[], None),
+        ];
+        agree(&mut DataKernel::new(64), cat, &builds, &[0.9, 0.5, 0.1], 1).rounds[0].clone()
+    };
+    let now = after(&file("attackers_this_round"));
+    let last = after(&file("attackers_last_round"));
+    assert!(file("attackers_this_round").remembers);
+    // The attacker: 70 - 10 (the holder's hit) - 5; last round's attackers are nobody in round 1.
+    assert!(now.contains(&(1, 55)), "{now:?}");
+    assert!(last.contains(&(1, 60)), "{last:?}");
+}

@@ -492,6 +492,13 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         self.s.seen_last.binary_search(&(f.id[i], f.id[k])).is_ok()
     }
 
+    /// Whether `k` has made an attack hit on `i` so far this round (AR-66): this round's pairs
+    /// are unsorted until the round turns over.
+    fn attacked_now(&self, i: usize, k: usize) -> bool {
+        let f = &self.s.front;
+        self.s.seen_now.contains(&(f.id[i], f.id[k]))
+    }
+
     #[inline]
     fn allied(&self, a: usize, b: usize) -> bool {
         let f = &self.s.front;
@@ -842,6 +849,9 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             Target::AllOpponents | Target::FirstOpponent => (0..n).find(|&k| opponent(k)),
             Target::AllAllies => (0..n).find(|&k| f.energy[k] > 0 && self.allied(i, k)),
             Target::AttackersLastRound => (0..n).find(|&k| f.energy[k] > 0 && self.attacked(i, k)),
+            Target::AttackersThisRound => {
+                (0..n).find(|&k| f.energy[k] > 0 && self.attacked_now(i, k))
+            }
             Target::Everyone => (0..n).find(|&k| f.energy[k] > 0 && k != i),
             Target::OpponentMostEnergy => best(&|k| f.energy[k], true, false),
             Target::OpponentLeastEnergy => best(&|k| f.energy[k], false, false),
@@ -862,7 +872,8 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             Target::AllOpponents
             | Target::AllAllies
             | Target::Everyone
-            | Target::AttackersLastRound => {
+            | Target::AttackersLastRound
+            | Target::AttackersThisRound => {
                 for k in 0..n {
                     let f = &self.s.front;
                     let take = f.energy[k] > 0
@@ -870,6 +881,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                             Target::AllOpponents => self.opposed(i, k),
                             Target::AllAllies => self.allied(i, k),
                             Target::AttackersLastRound => self.attacked(i, k),
+                            Target::AttackersThisRound => self.attacked_now(i, k),
                             _ => k != i,
                         };
                     if take {

@@ -50,10 +50,11 @@ impl Catalogue {
         // Summons' Energy and attack may read the memory too (issue 49): the whole power is walked.
         let remembers = defs.iter().any(|d| d.reads(Quantity::reads_memory))
             || clauses.iter().any(|c| {
-                c.target == Target::AttackersLastRound
-                    || c.effects()
-                        .iter()
-                        .any(|e| e.to == Some(Target::AttackersLastRound))
+                // AR-66: this round's attackers are kept in the same memory.
+                let remembered = |t: Target| {
+                    matches!(t, Target::AttackersLastRound | Target::AttackersThisRound)
+                };
+                remembered(c.target) || c.effects().iter().any(|e| e.to.is_some_and(remembered))
             });
         let mut cat = Catalogue {
             defs,

@@ -145,6 +145,8 @@ pub enum Target {
     AnyoneLeastEnergy,
     /// Every hero alive who made an attack hit on the holder last round (AR-61).
     AttackersLastRound,
+    /// Every hero alive who has made an attack hit on the holder so far this round (AR-66).
+    AttackersThisRound,
 }
 
 pub const TARGET_NAMES: &[(&str, Target)] = &[
@@ -161,6 +163,7 @@ pub const TARGET_NAMES: &[(&str, Target)] = &[
     ("anyone_most_energy", Target::AnyoneMostEnergy),
     ("anyone_least_energy", Target::AnyoneLeastEnergy),
     ("attackers_last_round", Target::AttackersLastRound),
+    ("attackers_this_round", Target::AttackersThisRound),
 ];
 
 impl Target {
@@ -175,6 +178,7 @@ impl Target {
                 | Target::AllAllies
                 | Target::Everyone
                 | Target::AttackersLastRound
+                | Target::AttackersThisRound
         )
     }
     pub fn describe(self) -> &'static str {
@@ -197,6 +201,9 @@ impl Target {
             }
             Target::AttackersLastRound => {
                 "every hero alive who made an attack hit on it last round"
+            }
+            Target::AttackersThisRound => {
+                "every hero alive who has made an attack hit on it so far this round"
             }
         }
     }

@@ -783,6 +783,11 @@ impl Battle<'_> {
                 .into_iter()
                 .filter(|&k| self.heroes[i].attackers_last.contains(&self.heroes[k].id))
                 .collect(),
+            // AR-66: so far this round, in initiative order.
+            Target::AttackersThisRound => alive
+                .into_iter()
+                .filter(|&k| self.heroes[i].attackers_now.contains(&self.heroes[k].id))
+                .collect(),
         }
     }
 
