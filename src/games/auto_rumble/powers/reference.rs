@@ -17,6 +17,37 @@ pub struct EffectDoc {
 }
 
 const ANY: &str = "any clause but `passive`";
+
+/// What values mean at their edges and when they are read (issue 49): each line is what both
+/// paths and the reference do, pinned by the tests the rules entries cite.
+const READINGS: &str = "## What a value means at its edges
+
+- **When a passive value is read.** `attack_bonus`, `first_hit_bonus`, `deal_percent`,
+  `take_percent` and the conditions of a `passive` clause are read once a round, when the round's
+  plan is made (AR-25, AR-33, AR-59), with that plan's `powers_used` and `planned`; `no_attack`
+  and `attack_cost` just before it. Before a hero's first plan (its battle-start clauses and
+  their hits) its percentages are 100.
+- **Several `vulnerable`.** Each multiplies the round's factor (2 and 3 make 6); the product
+  saturates at 2,147,483,647, and so does every hit it makes. The factor is 1 again at the next
+  round's start.
+- **A killing hit.** A hit that takes a hero's last Energy fires no `damaged` clause of that hero
+  (it has left); its `death` clauses fire, and in them `hit.damage` is the Energy the killing hit
+  took and `damage_taken` is the round's total, that hit included. The attacker's `dealt_damage`
+  and `kill` clauses fire.
+- **Gains.** Energy gained never lowers `damage_taken`: it counts Energy lost to hits this round.
+- **Values below 0** (from an expression; a negative number written where it cannot mean anything
+  is refused when the file loads):
+  `add_energy` below 0 is an Energy loss nothing absorbs (AR-29); `lose_energy`, `lose_defence`,
+  `reduce_hit` and a Burn or Spend below 0 do nothing (AR-24); `add_defence` and `add_prevention`
+  below 0 lower the pool, never below 0; `damage` at 0 or below makes no hit (AR-29);
+  `set_energy` at 0 or below eliminates; `revive` brings the hero back with at least 1; `tax` below
+  0 does nothing (the largest tax counts, AR-31); `ward` below 0 is no ward; `dodge` below 1
+  dodges nothing; `vulnerable`, `deal_percent` and `take_percent` below 0 count as 0: the hits
+  they scale are prevented whole; `copy_self = V` and a summon's Energy at 0 or below make no
+  hero, a summon's attack below 0 hits for 0; `attack_bonus` below 0 lowers each hit, never
+  below 0 (AR-2); `attack_cost` may lower the attack's Spend, never below 0 (AR-59).
+
+";
 const PASSIVE: &str = "`passive` clauses only";
 
 /// The reference row of effect `name` (one of [`EFFECT_NAMES`]).
@@ -288,6 +319,7 @@ power; \"target\" is the hero the effect acts on.\n\n\
         let _ = writeln!(s, "| `{name}` | {} |", q.meaning());
     }
     s.push_str("| a counter's name | the holder's counter now (AR-53) |\n\n");
+    s.push_str(READINGS);
     s.push_str("## Limits\n\n| limit | at most | checked |\n| --- | --- | --- |\n");
     for (name, v, when) in limits::table() {
         let _ = writeln!(s, "| {name} | {v} | {when} |");
