@@ -62,3 +62,36 @@ fn diff_shows_a_rule_change_in_its_direction_and_refuses_two_commands() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("text, md, bbcode, json, html"));
 }
+
+// `analyze rumble powers` (the flagship answer) writes its answer too: report renders it, and a
+// stronger sample power is valued above a weaker one in the report's order.
+#[test]
+fn an_analysis_folder_has_an_answer_report_renders() {
+    let dir = tmp("report", "powers");
+    let d = dir.to_str().unwrap();
+    let o = skirmish(&[
+        "analyze",
+        "rumble",
+        "powers",
+        "--max-battles",
+        "60000",
+        "--out",
+        d,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.lines().last().unwrap().starts_with("report: "),
+        "{said}"
+    );
+    let o = skirmish(&["report", d, "--format", "md"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(md.contains("### coin value by power"), "{md}");
+    let shield = md.find("| Cosmic Shield |").unwrap();
+    let crystal = md.find("| Crystallize |").unwrap();
+    assert!(shield < crystal, "ranked by coin value: {md}");
+    let o = skirmish(&["diff", d, d]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -189,8 +189,9 @@ base_initiative = 0.1
     );
     assert!(!out.contains(r#""hero":"Glass""#), "{out}");
 
+    // Its own name: another test here writes a typo.toml of its own at the same time.
     let bad = write(
-        "typo.toml",
+        "typo-scenario.toml",
         "[[hero]]\nname = \"A\"\ncoins = 0\npowers = [\"Firestrom\"]\n[[hero]]\nname = \"B\"\ncoins = 0\n",
     );
     let o = skirmish(&[

@@ -218,9 +218,33 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     summary.push('\n');
     let mut files = files;
     files.push(("summary.txt".to_string(), summary.into_bytes()));
+    // The answer and its report (issue 50), written with the tables in one step.
+    let inputs = flags
+        .powers
+        .iter()
+        .map(|p| {
+            let digest = std::fs::read(p)
+                .map(|b| crate::platform::digest::sha256_hex(&b))
+                .unwrap_or_else(|e| format!("unreadable: {e}"));
+            (p.clone(), digest)
+        })
+        .collect();
+    let answer = v.answer(&est, seed, &super::flags::command_line(), inputs);
+    files.push((
+        crate::platform::answer::FILE.to_string(),
+        answer.to_json().into_bytes(),
+    ));
+    files.push((
+        crate::platform::answer::REPORT.to_string(),
+        crate::platform::answer::render(&answer, crate::platform::answer::Format::Html)
+            .into_bytes(),
+    ));
     crate::platform::dataset::replace_folder(&out, "analyze powers", &files)?;
     Ok(format!(
-        "{head}\n{ranking}\ntables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\n",
+        "{head}\n{ranking}\ntables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\nreport: {}/{} (for a forum post: skirmish report {} --format bbcode)\n",
+        out.display(),
+        out.display(),
+        crate::platform::answer::REPORT,
         out.display()
     ))
 }

@@ -118,6 +118,14 @@ pub(crate) fn refuse_repeats(flag: &str, specs: &[String]) -> Result<(), String>
     Ok(())
 }
 
+/// The command line as run, each word shell-quoted (an answer's provenance, issue 50).
+pub(crate) fn command_line() -> String {
+    std::iter::once("skirmish".to_string())
+        .chain(std::env::args().skip(1).map(|a| shell_quote(&a)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Splits `a,b(x=1,y=2),c` at the commas outside parentheses.
 pub(crate) fn split_specs(s: &str) -> Vec<String> {
     let mut out = Vec::new();

@@ -440,8 +440,8 @@ fn dispatch(command: Command) -> Result<String, String> {
             output,
         } => report(&dir, &format, output.as_deref()),
         Command::Diff { a, b } => crate::platform::answer::diff(
-            &crate::platform::dataset::answer(&a)?,
-            &crate::platform::dataset::answer(&b)?,
+            &crate::platform::dataset::answer_of(&a)?,
+            &crate::platform::dataset::answer_of(&b)?,
         ),
         Command::Bench { matches, threads } => {
             if matches == 0 || threads == Some(0) {
@@ -503,7 +503,7 @@ fn report(
 ) -> Result<String, String> {
     use crate::platform::answer::{Format, render};
     let f = Format::parse(format)?;
-    let text = render(&crate::platform::dataset::answer(dir)?, f);
+    let text = render(&crate::platform::dataset::answer_of(dir)?, f);
     match output {
         None => Ok(text),
         Some(p) => {

@@ -597,6 +597,21 @@ pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
     ))
 }
 
+/// The answer any folder holds: a dataset's rebuilt from its manifest (the source of truth,
+/// older folders included), else the `result.json` an analysis wrote.
+pub fn answer_of(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
+    let has_manifest = fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok()).any(|e| is_manifest(&e.path())))
+        .unwrap_or(false);
+    let stored = dir.join(crate::platform::answer::FILE);
+    if !has_manifest && stored.is_file() {
+        let text = fs::read_to_string(&stored).map_err(|e| format!("{}: {e}", stored.display()))?;
+        return crate::platform::answer::Answer::from_json(&text)
+            .map_err(|e| format!("{}: {e}", stored.display()));
+    }
+    answer(dir)
+}
+
 /// Writes a dataset folder's answer beside its manifest: `result.json` and `report.html`.
 pub fn write_answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
     use crate::platform::answer::{FILE, Format, REPORT, render};

@@ -1033,6 +1033,122 @@ impl PowerValue {
     }
 
     /// The ranked table printed on stdout.
+    /// The answer in the platform's result model (issue 50): each power's coin value and
+    /// win-rate effect with their 95% intervals, in ranking order; censored values are notes.
+    pub fn answer(
+        &self,
+        est: &Estimates,
+        seed: u64,
+        command: &str,
+        inputs: std::collections::BTreeMap<String, String>,
+    ) -> crate::platform::answer::Answer {
+        use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
+        let mut rows: Vec<&ArmEstimate> = est.overall().collect();
+        rows.sort_by(|a, b| {
+            b.value
+                .x
+                .total_cmp(&a.value.x)
+                .then(b.effect.mean().total_cmp(&a.effect.mean()))
+                .then(a.arm.cmp(&b.arm))
+        });
+        let names = self.names();
+        let label = |r: &ArmEstimate| {
+            let arm = &self.arms[r.arm];
+            if self.scales[arm.power] {
+                format!("{} (strength {})", names[arm.power], arm.strength)
+            } else {
+                names[arm.power].clone()
+            }
+        };
+        let mut notes = Vec::new();
+        let mut values = Vec::new();
+        for r in &rows {
+            match r.value.censor {
+                Censor::No => {
+                    let (lo, hi) = r.value.interval();
+                    values.push(Estimate {
+                        label: label(r),
+                        value: r.value.x,
+                        lo,
+                        hi,
+                        count: r.rosters,
+                    });
+                }
+                Censor::Below => notes.push(format!(
+                    "{}: worth less than {:+.0} coins (beyond the coin grid)",
+                    label(r),
+                    r.value.x
+                )),
+                Censor::Above => notes.push(format!(
+                    "{}: worth more than {:+.0} coins (beyond the coin grid)",
+                    label(r),
+                    r.value.x
+                )),
+            }
+        }
+        let effects = rows
+            .iter()
+            .map(|r| {
+                let (m, lo, hi) = r.effect.interval();
+                Estimate {
+                    label: label(r),
+                    value: m,
+                    lo,
+                    hi,
+                    count: r.rosters,
+                }
+            })
+            .collect();
+        Answer {
+            title: format!(
+                "power values: {} powers, {} battles, seed {seed}",
+                self.powers.len(),
+                crate::platform::tally::thousands(est.battles)
+            ),
+            provenance: Provenance {
+                command: command.to_string(),
+                source: "rumble-powers".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                seed,
+                matches: est.battles,
+                played: est.battles,
+                settings: serde_json::Value::String(format!("{:?}", self.settings)),
+                inputs,
+            },
+            totals: vec![
+                (
+                    "rosters".into(),
+                    crate::platform::tally::thousands(est.rosters),
+                ),
+                (
+                    "battles".into(),
+                    crate::platform::tally::thousands(est.battles),
+                ),
+            ],
+            sections: vec![
+                Section {
+                    title: "coin value by power".into(),
+                    meaning: "what holding the power is worth in unspent coins (AR-44), with its 95% interval by the delta method".into(),
+                    unit: Unit::Number,
+                    estimates: values,
+                },
+                Section {
+                    title: "win-rate effect by power".into(),
+                    meaning: "the focal hero's win rate holding the power less without it, on the same rosters (common random numbers), 95% interval".into(),
+                    unit: Unit::Share,
+                    estimates: effects,
+                },
+            ],
+            tables: vec![
+                "powers".into(),
+                "heroes".into(),
+                "curve".into(),
+                "pairs".into(),
+            ],
+            notes,
+        }
+    }
+
     pub fn render(&self, est: &Estimates) -> String {
         let mut rows: Vec<&ArmEstimate> = est.overall().collect();
         rows.sort_by(|a, b| {
