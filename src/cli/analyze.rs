@@ -241,10 +241,8 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     ));
     crate::platform::dataset::replace_folder(&out, "analyze powers", &files)?;
     Ok(format!(
-        "{head}\n{ranking}\ntables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\nreport: {}/{} (for a forum post: skirmish report {} --format bbcode)\n",
+        "{head}\n{ranking}\ntables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\n{}",
         out.display(),
-        out.display(),
-        crate::platform::answer::REPORT,
-        out.display()
+        crate::platform::answer::report_line(&out)
     ))
 }

@@ -37,6 +37,12 @@ pub struct Provenance {
     pub inputs: BTreeMap<String, String>,
 }
 
+/// The last line of a command that wrote an answer into `dir`: where its report is.
+pub fn report_line(dir: &std::path::Path) -> String {
+    let d = dir.display();
+    format!("report: {d}/{REPORT} (for a forum post: skirmish report {d} --format bbcode)\n")
+}
+
 /// One estimate: a share or a mean, with its 95% interval and the count behind it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {

@@ -140,11 +140,7 @@ impl<S: Simulation> Job<'_, S> {
 
     /// The last line of a dataset command's output: where its report is.
     pub fn report_line(&self) -> String {
-        let dir = self.out.display();
-        format!(
-            "report: {dir}/{} (for a forum post: skirmish report {dir} --format bbcode)\n",
-            super::answer::REPORT
-        )
+        super::answer::report_line(&self.out)
     }
 
     /// The end-of-run summary: throughput, then the win-rate tables with Wilson intervals.

@@ -669,6 +669,105 @@ fn pct(e: &Est) -> String {
 }
 
 /// The findings as text.
+/// The findings in the platform's result model (issue 50): item worth in health and the sets'
+/// win shares per class, and what each item's loss costs, each with its 95% interval.
+pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer::Answer {
+    use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
+    let est = |label: &str, e: &Est| Estimate {
+        label: label.to_string(),
+        value: e.mean,
+        lo: e.lo,
+        hi: e.hi,
+        count: e.n,
+    };
+    let mut sections = Vec::new();
+    let mut notes = Vec::new();
+    for class in Class::ALL {
+        let mut worth = Vec::new();
+        for w in f.worth.iter().filter(|w| w.class == class) {
+            match w.censor {
+                Censor::No => worth.push(Estimate {
+                    label: w.label.clone(),
+                    value: w.health,
+                    lo: w.health_lo,
+                    hi: w.health_hi,
+                    count: w.effect.n,
+                }),
+                Censor::Below => notes.push(format!(
+                    "{}, {}: below 0 health (no measurable gain)",
+                    class.name(),
+                    w.label
+                )),
+                Censor::Above => notes.push(format!(
+                    "{}, {}: over {} health",
+                    class.name(),
+                    w.label,
+                    GRID[3]
+                )),
+            }
+        }
+        if !worth.is_empty() {
+            sections.push(Section {
+                title: format!("item worth for a {}, in health", class.name()),
+                meaning: "the extra health that changes the focal champion's win share as much as the item (LA-32)".into(),
+                unit: Unit::Number,
+                estimates: worth,
+            });
+        }
+    }
+    let mut loo = f.leave_one_out.clone();
+    loo.sort_by(|a, b| b.1.mean.total_cmp(&a.1.mean));
+    if !loo.is_empty() {
+        sections.push(Section {
+            title: "leave one out".into(),
+            meaning: "side 0's win share lost without one of its items".into(),
+            unit: Unit::Share,
+            estimates: loo.iter().map(|(l, e)| est(l, e)).collect(),
+        });
+    }
+    for class in Class::ALL {
+        let rows: Vec<Estimate> = f
+            .sets
+            .iter()
+            .filter(|x| x.0 == class)
+            .map(|(_, p, share, _)| est(p, share))
+            .collect();
+        if !rows.is_empty() {
+            sections.push(Section {
+                title: format!("sets for a {}", class.name()),
+                meaning: "the focal champion's side's win share by its policy".into(),
+                unit: Unit::Share,
+                estimates: rows,
+            });
+        }
+    }
+    Answer {
+        title: format!(
+            "loot items: {} battles, seed {seed}",
+            crate::platform::tally::thousands(f.battles)
+        ),
+        provenance: Provenance {
+            command: command.to_string(),
+            source: "loot-items".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            seed,
+            matches: f.battles,
+            played: f.battles,
+            settings: serde_json::Value::Null,
+            inputs: Default::default(),
+        },
+        totals: vec![(
+            "battles".into(),
+            crate::platform::tally::thousands(f.battles),
+        )],
+        sections,
+        tables: ["item_worth", "pairings", "leave_one_out", "sets"]
+            .map(String::from)
+            .to_vec(),
+        notes,
+    }
+}
+
 pub fn render(f: &Findings) -> String {
     let mut s = String::new();
     s.push_str("ITEM WORTH: the focal champion's win-share change, and the extra health that changes it as much [95%]\n");
