@@ -118,12 +118,23 @@ pub(crate) fn refuse_repeats(flag: &str, specs: &[String]) -> Result<(), String>
     Ok(())
 }
 
-/// The command line as run, each word shell-quoted (an answer's provenance, issue 50).
+/// The command line as run, each word shell-quoted, less what cannot change the answer
+/// (`--threads`, `--quiet`, `--out`): an answer's provenance (issue 50), the same bytes on any
+/// machine and in any folder.
 pub(crate) fn command_line() -> String {
-    std::iter::once("skirmish".to_string())
-        .chain(std::env::args().skip(1).map(|a| shell_quote(&a)))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut words = vec!["skirmish".to_string()];
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--threads" || a == "--out" {
+            args.next();
+            continue;
+        }
+        if a == "--quiet" || a.starts_with("--threads=") || a.starts_with("--out=") {
+            continue;
+        }
+        words.push(shell_quote(&a));
+    }
+    words.join(" ")
 }
 
 /// Splits `a,b(x=1,y=2),c` at the commas outside parentheses.
