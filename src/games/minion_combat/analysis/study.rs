@@ -646,6 +646,80 @@ pub fn tables(f: &Found) -> Vec<Table> {
 }
 
 /// The summary a user reads.
+/// The findings in the platform's result model (issue 50): each stat's and nation ability's
+/// win-share change, and each split's win share against the field, with 95% intervals;
+/// monster worth (a count, not an estimate with an interval) stays in its table and summary.
+pub fn answer(f: &Found, seed: u64, command: &str) -> crate::platform::answer::Answer {
+    use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
+    let est = |label: &str, m: &Mean| {
+        let (x, lo, hi) = share(m);
+        Estimate {
+            label: label.to_string(),
+            value: x,
+            lo,
+            hi,
+            count: m.n,
+        }
+    };
+    let sections = vec![
+        Section {
+            title: "what a stat is worth".into(),
+            meaning: "win share change when every minion of a random field group gets the stat, paired (MC-32)".into(),
+            unit: Unit::Share,
+            estimates: f.stats.iter().map(|p| est(&p.name, &p.points)).collect(),
+        },
+        Section {
+            title: "splits against the field".into(),
+            meaning: "win share of 8 recruits split between the baseline swordsman and archer, against the field (MC-35)".into(),
+            unit: Unit::Share,
+            estimates: f
+                .splits
+                .names
+                .iter()
+                .zip(&f.splits_vs_field)
+                .map(|(n, m)| est(n, m))
+                .collect(),
+        },
+        Section {
+            title: "nation abilities".into(),
+            meaning: "win share change of a nation's group with its ability on rather than off, paired (MC-36)".into(),
+            unit: Unit::Share,
+            estimates: f.nations.iter().map(|p| est(&p.name, &p.points)).collect(),
+        },
+    ];
+    Answer {
+        title: format!(
+            "analyze minions: {} combats, seed {seed}",
+            thousands(f.combats)
+        ),
+        provenance: Provenance {
+            command: command.to_string(),
+            source: "minions-study".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            seed,
+            matches: f.combats,
+            played: f.combats,
+            settings: serde_json::Value::Null,
+            inputs: Default::default(),
+        },
+        totals: vec![("combats".into(), thousands(f.combats))],
+        sections: sections
+            .into_iter()
+            .filter(|s| !s.estimates.is_empty())
+            .collect(),
+        tables: [
+            "stat_worth",
+            "monster_worth",
+            "minion_matrix",
+            "splits",
+            "nation_worth",
+        ]
+        .map(String::from)
+        .to_vec(),
+        notes: vec!["monster worth in baseline recruits and the minion matrix: see the tables and summary.txt".into()],
+    }
+}
+
 pub fn render(f: &Found, st: &Study) -> String {
     let mut s = String::new();
     let pct = |m: &Mean| {
