@@ -230,15 +230,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         })
         .collect();
     let answer = v.answer(&est, seed, &super::flags::command_line(), inputs);
-    files.push((
-        crate::platform::answer::FILE.to_string(),
-        answer.to_json().into_bytes(),
-    ));
-    files.push((
-        crate::platform::answer::REPORT.to_string(),
-        crate::platform::answer::render(&answer, crate::platform::answer::Format::Html)
-            .into_bytes(),
-    ));
+    files.extend(crate::platform::answer::files(&answer));
     crate::platform::dataset::replace_folder(&out, "analyze powers", &files)?;
     Ok(format!(
         "{head}\n{ranking}\ntables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\n{}",

@@ -652,15 +652,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     ));
     // The answer and its report (issue 50), written with the tables in one step.
     let answer = study::answer(&found, f.seed, &super::flags::command_line());
-    files.push((
-        crate::platform::answer::FILE.into(),
-        answer.to_json().into_bytes(),
-    ));
-    files.push((
-        crate::platform::answer::REPORT.into(),
-        crate::platform::answer::render(&answer, crate::platform::answer::Format::Html)
-            .into_bytes(),
-    ));
+    files.extend(crate::platform::answer::files(&answer));
     crate::platform::dataset::replace_folder(&f.out, "analyze minions", &files)?;
     Ok(format!(
         "{head}{text}\ntables: {} (stat_worth, monster_worth, minion_matrix, splits, nation_worth .parquet; summary.txt)\n{}",

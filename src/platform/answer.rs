@@ -37,6 +37,15 @@ pub struct Provenance {
     pub inputs: BTreeMap<String, String>,
 }
 
+/// An answer as the two files a command writes beside its tables: `result.json` and
+/// `report.html`.
+pub fn files(a: &Answer) -> [(String, Vec<u8>); 2] {
+    [
+        (FILE.to_string(), a.to_json().into_bytes()),
+        (REPORT.to_string(), render(a, Format::Html).into_bytes()),
+    ]
+}
+
 /// The last line of a command that wrote an answer into `dir`: where its report is.
 pub fn report_line(dir: &std::path::Path) -> String {
     let d = dir.display();

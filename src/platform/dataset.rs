@@ -614,10 +614,10 @@ pub fn answer_of(dir: &Path) -> Result<crate::platform::answer::Answer, String> 
 
 /// Writes a dataset folder's answer beside its manifest: `result.json` and `report.html`.
 pub fn write_answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
-    use crate::platform::answer::{FILE, Format, REPORT, render};
     let a = answer(dir)?;
-    atomic_write(dir, FILE, a.to_json().as_bytes())?;
-    atomic_write(dir, REPORT, render(&a, Format::Html).as_bytes())?;
+    for (name, bytes) in crate::platform::answer::files(&a) {
+        atomic_write(dir, &name, &bytes)?;
+    }
     Ok(a)
 }
 

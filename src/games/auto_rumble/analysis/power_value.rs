@@ -1043,14 +1043,7 @@ impl PowerValue {
         inputs: std::collections::BTreeMap<String, String>,
     ) -> crate::platform::answer::Answer {
         use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
-        let mut rows: Vec<&ArmEstimate> = est.overall().collect();
-        rows.sort_by(|a, b| {
-            b.value
-                .x
-                .total_cmp(&a.value.x)
-                .then(b.effect.mean().total_cmp(&a.effect.mean()))
-                .then(a.arm.cmp(&b.arm))
-        });
+        let rows = ranked(est);
         let names = self.names();
         let label = |r: &ArmEstimate| {
             let arm = &self.arms[r.arm];
@@ -1150,14 +1143,7 @@ impl PowerValue {
     }
 
     pub fn render(&self, est: &Estimates) -> String {
-        let mut rows: Vec<&ArmEstimate> = est.overall().collect();
-        rows.sort_by(|a, b| {
-            b.value
-                .x
-                .total_cmp(&a.value.x)
-                .then(b.effect.mean().total_cmp(&a.effect.mean()))
-                .then(a.arm.cmp(&b.arm))
-        });
+        let rows = ranked(est);
         let names = self.names();
         let width = names.iter().map(|n| n.len()).max().unwrap_or(5).max(5);
         let mut out = format!(
@@ -1273,6 +1259,19 @@ impl PowerValue {
         }
         out
     }
+}
+
+/// The powers' overall estimates in ranking order: coin value, then win-rate effect, then arm.
+fn ranked(est: &Estimates) -> Vec<&ArmEstimate> {
+    let mut rows: Vec<&ArmEstimate> = est.overall().collect();
+    rows.sort_by(|a, b| {
+        b.value
+            .x
+            .total_cmp(&a.value.x)
+            .then(b.effect.mean().total_cmp(&a.effect.mean()))
+            .then(a.arm.cmp(&b.arm))
+    });
+    rows
 }
 
 #[cfg(test)]
