@@ -223,8 +223,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         .powers
         .iter()
         .map(|p| {
-            let digest = std::fs::read(p)
-                .map(|b| crate::platform::digest::sha256_hex(&b))
+            let digest = crate::platform::digest::sha256_file(std::path::Path::new(p))
                 .unwrap_or_else(|e| format!("unreadable: {e}"));
             (p.clone(), digest)
         })

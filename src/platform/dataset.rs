@@ -99,8 +99,8 @@ pub fn check_file(path: &Path, want: &FileRecord) -> Option<String> {
     if meta.len() != want.bytes {
         return Some(format!("{} bytes, {} recorded", meta.len(), want.bytes));
     }
-    match fs::read(path) {
-        Ok(bytes) if super::digest::sha256_hex(&bytes) == want.sha256 => None,
+    match super::digest::sha256_file(path) {
+        Ok(d) if d == want.sha256 => None,
         Ok(_) => Some("its bytes differ from the recorded SHA-256".into()),
         Err(e) => Some(format!("unreadable ({e})")),
     }

@@ -90,8 +90,7 @@ impl<S: Simulation> Job<'_, S> {
                 .map(|p| {
                     // A file that cannot be read was already refused by the command's checks;
                     // record it as such rather than fail here.
-                    let digest = std::fs::read(p)
-                        .map(|b| super::digest::sha256_hex(&b))
+                    let digest = super::digest::sha256_file(p)
                         .unwrap_or_else(|e| format!("unreadable: {e}"));
                     (p.display().to_string(), digest)
                 })
