@@ -17,7 +17,8 @@ use skirmish::games::auto_rumble::powers::catalogue::{
     Catalogue, Held, Loadout, Use, default_order,
 };
 use skirmish::games::auto_rumble::powers::expr::QUANTITY_NAMES;
-use skirmish::games::auto_rumble::powers::file::{TARGET_NAMES, WHEN_NAMES, parse};
+use skirmish::games::auto_rumble::powers::file::{EFFECT_NAMES, TARGET_NAMES, WHEN_NAMES, parse};
+use skirmish::games::auto_rumble::powers::reference::{self as format_reference, PASSIVE};
 use skirmish::games::auto_rumble::reference::data as reference;
 use skirmish::rng::{MatchRng, Stream, stream_rng};
 
@@ -84,47 +85,15 @@ fn condition(rng: &mut MatchRng) -> String {
     format!("\"{left} {cmp} {right}\"")
 }
 
-const PASSIVE_EFFECTS: &[&str] = &[
-    "attack_bonus",
-    "first_hit_bonus",
-    "defence_spend_burns",
-    "attack_only",
-    "everyone_attacks_only",
-    "no_attack",
-    "after_defence_percent",
-    "execute_undefended",
-    "coins",
-    "deal_percent",
-    "take_percent",
-    "attack_cost",
-];
-
-const ACTIVE_EFFECTS: &[&str] = &[
-    "add_energy",
-    "add_energy",
-    "lose_energy",
-    "set_energy",
-    "add_defence",
-    "add_defence",
-    "lose_defence",
-    "add_prevention",
-    "damage",
-    "damage",
-    "counter",
-    "copy_self",
-    "eliminate",
-    "win",
-    "tax",
-    "revive",
-    "dodge",
-    "vulnerable",
-    "lock",
-    "summon",
-    "reduce_hit",
-    "cap_hit",
-    "ward",
-    "give",
-];
+/// The format's effects that belong in `passive` clauses, or in any other, as the loader's own
+/// reference table places them: a new effect is drawn here without editing this file.
+fn effects_for(passive: bool) -> Vec<&'static str> {
+    EFFECT_NAMES
+        .iter()
+        .copied()
+        .filter(|n| format_reference::effect(n).is_some_and(|d| (d.allowed == PASSIVE) == passive))
+        .collect()
+}
 
 /// One effect of the named kind, with its fields, an optional `if` and `to`.
 fn effect(rng: &mut MatchRng, kind: &str, powers: &[String], fast: bool) -> String {
@@ -244,9 +213,9 @@ fn clause(rng: &mut MatchRng, powers: &[String], fast: bool) -> String {
     if rng.random_bool(0.15) {
         s.push_str("rounding = \"down\"\n");
     }
-    let kinds = match (when == "passive", fast) {
-        (true, false) => PASSIVE_EFFECTS,
-        (false, false) => ACTIVE_EFFECTS,
+    let every = effects_for(when == "passive");
+    let kinds: &[&str] = match (when == "passive", fast) {
+        (_, false) => &every,
         (true, true) => FAST_PASSIVE,
         (false, true) => FAST_ACTIVE,
     };

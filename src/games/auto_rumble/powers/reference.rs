@@ -48,7 +48,8 @@ const READINGS: &str = "## What a value means at its edges
   below 0 (AR-2); `attack_cost` may lower the attack's Spend, never below 0 (AR-59).
 
 ";
-const PASSIVE: &str = "`passive` clauses only";
+/// Where a passive-only effect may stand: also how tools tell those effects apart.
+pub const PASSIVE: &str = "`passive` clauses only";
 
 /// The reference row of effect `name` (one of [`EFFECT_NAMES`]).
 pub fn effect(name: &str) -> Option<EffectDoc> {
