@@ -74,7 +74,7 @@ fn agree(
     ini: &[f64],
     rounds: u32,
 ) -> reference::Replay {
-    let want = reference::play(cat, builds, ini, rounds, 64);
+    let want = reference::play(cat, builds, ini, rounds, kernel.capacity());
     let mut rec = Rounds::default();
     let got = if in_kernel_class(builds) {
         kernel.run(cat, builds, ini, rounds, &mut rec)
@@ -558,4 +558,47 @@ fn attackers_this_round_are_the_heroes_that_hit_so_far_ar_66() {
     // The attacker: 70 - 10 (the holder's hit) - 5; last round's attackers are nobody in round 1.
     assert!(now.contains(&(1, 55)), "{now:?}");
     assert!(last.contains(&(1, 60)), "{last:?}");
+}
+
+// The reference plays what `simulate` plays, in seconds: replication pushed onto an opponent by
+// `give` fills the table with thousands of heroes hitting thousands (about 4 M hits a round at
+// the default capacity), which the reference once took minutes a round to play (issue 49).
+#[test]
+fn give_pushed_replication_fills_the_table_and_both_paths_agree() {
+    let text = r#"
+[[power]]
+name = "Spores"
+source = "issue 49"
+text = "Whoever hits you buds every round; you bud too; a wall of Defence each round."
+[[power.clause]]
+when = "attacked"
+target = "other"
+effects = [{ give = "Budding" }]
+[[power.clause]]
+when = "round_end"
+effects = ["copy_self"]
+[[power.clause]]
+when = "round_start"
+effects = [{ add_defence = 100000 }]
+[[power]]
+name = "Budding"
+source = "issue 49"
+text = "Split at the end of every round, behind a wall of Defence."
+helper = true
+[[power.clause]]
+when = "round_end"
+effects = ["copy_self"]
+[[power.clause]]
+when = "round_start"
+effects = [{ add_defence = 100000 }]
+"#;
+    let cat = Catalogue::new(parse(text, "spores.toml").unwrap());
+    let builds = [
+        common::hero(&cat, 30, &["Spores"], None),
+        common::hero(&cat, 30, &[], None),
+    ];
+    let r = agree(&mut DataKernel::new(1024), &cat, &builds, &[0.25, 0.75], 14);
+    assert!(r.outcome.capped, "{:?}", r.outcome);
+    assert!(r.rounds.iter().any(|alive| alive.len() >= 1000), "the table fills");
+    assert!(r.outcome.hits > 1_000_000, "{:?}", r.outcome);
 }

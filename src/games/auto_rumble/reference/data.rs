@@ -12,6 +12,7 @@ use crate::games::auto_rumble::powers::file::{Clause, Effect, EffectKind, Limit,
 use crate::games::auto_rumble::rules;
 use crate::games::auto_rumble::state::{HeroId, Resolving, Side};
 use crate::games::auto_rumble::trace::data::Event;
+use std::collections::BTreeSet;
 
 #[derive(Clone, Debug)]
 struct Hero {
@@ -64,9 +65,10 @@ struct Hero {
     /// Since its last plan (AR-59): its hits dealt and taken, in percent.
     deal_pct: i32,
     take_pct: i32,
-    /// Who made attack hits on it this round and last round, each once (AR-61).
-    attackers_now: Vec<HeroId>,
-    attackers_last: Vec<HeroId>,
+    /// Who made attack hits on it this round and last round, each once (AR-61). Sets, so a
+    /// hit among thousands of copies costs no scan of its attackers (issue 49).
+    attackers_now: BTreeSet<HeroId>,
+    attackers_last: BTreeSet<HeroId>,
 }
 
 /// Where a hit went, for the narration.
@@ -117,6 +119,10 @@ pub struct Birth {
 struct Battle<'a> {
     cat: &'a Catalogue,
     heroes: Vec<Hero>,
+    /// Each hero id's place in `heroes` (`usize::MAX`: gone), renewed whenever the table's
+    /// order changes, so finding a hero costs no scan (replicating battles of thousands of
+    /// heroes, issue 49).
+    at: Vec<usize>,
     capacity: usize,
     capped: bool,
     next_id: HeroId,
@@ -182,6 +188,7 @@ fn play_logged<'a>(
     let mut b = Battle {
         cat,
         heroes: Vec::new(),
+        at: Vec::new(),
         capacity: capacity.max(1),
         capped: false,
         next_id: builds.len() as HeroId,
@@ -210,6 +217,7 @@ fn play_logged<'a>(
         b.heroes
             .push(fresh(t as HeroId, t, l.energy, *l, l.damage, None));
     }
+    b.reindex();
     let mut rounds = Vec::new();
     let mut quiet = 0;
     let mut end = EndReason::Elimination;
@@ -290,6 +298,7 @@ fn play_logged<'a>(
             }
         }
         b.heroes.retain(|h| h.energy > 0);
+        b.reindex();
         rounds.push(b.snapshot());
         b.log_round_end();
         if b.teams_alive() <= 1 {
@@ -384,8 +393,8 @@ fn fresh(
         first_hit_bonus: 0,
         deal_pct: 100,
         take_pct: 100,
-        attackers_now: Vec::new(),
-        attackers_last: Vec::new(),
+        attackers_now: BTreeSet::new(),
+        attackers_last: BTreeSet::new(),
         build,
         damage,
         summoner,
@@ -505,7 +514,19 @@ impl Battle<'_> {
     }
 
     fn index(&self, id: HeroId) -> Option<usize> {
-        self.heroes.iter().position(|h| h.id == id)
+        self.at
+            .get(id as usize)
+            .copied()
+            .filter(|&k| k != usize::MAX)
+    }
+
+    /// Renews [`Self::index`]'s map after the table's order changed.
+    fn reindex(&mut self) {
+        self.at.clear();
+        self.at.resize(self.next_id as usize, usize::MAX);
+        for (k, h) in self.heroes.iter().enumerate() {
+            self.at[h.id as usize] = k;
+        }
     }
 
     /// Copies join right after their parent, after the parent's earlier copies (AR-11).
@@ -539,6 +560,7 @@ impl Battle<'_> {
                 summon,
             });
             self.heroes.insert(k, copy);
+            self.reindex();
         }
     }
 
@@ -726,19 +748,19 @@ impl Battle<'_> {
 
     /// Heroes an effect acts on, in initiative order (AR-26).
     fn targets(&self, i: usize, t: Target, other: Option<usize>) -> Vec<usize> {
-        let alive: Vec<usize> = (0..self.heroes.len())
-            .filter(|&k| self.heroes[k].energy > 0)
-            .collect();
-        let opponents: Vec<usize> = alive
-            .iter()
-            .copied()
-            .filter(|&k| self.opposed(i, k))
-            .collect();
-        // AR-56: `anyone_*` rules pick among every other hero alive, of any team.
-        let others: Vec<usize> = alive.iter().copied().filter(|&k| k != i).collect();
+        // Lists are built only for the rules that need them: a reaction's `other` is found
+        // without a pass over the table (replicating battles of thousands of heroes, issue 49).
+        let alive = || (0..self.heroes.len()).filter(|&k| self.heroes[k].energy > 0);
+        let opponents = || alive().filter(move |&k| self.opposed(i, k));
         let best = |key: &dyn Fn(&Hero) -> i32, most: bool, anyone: bool| -> Vec<usize> {
             let mut pick: Option<usize> = None;
-            for &k in if anyone { &others } else { &opponents } {
+            // AR-56: `anyone_*` rules pick among every other hero alive, of any team.
+            let pool: Vec<usize> = if anyone {
+                alive().filter(|&k| k != i).collect()
+            } else {
+                opponents().collect()
+            };
+            for k in pool {
                 let better = match pick {
                     None => true,
                     Some(p) => {
@@ -754,13 +776,12 @@ impl Battle<'_> {
         };
         match t {
             Target::Holder => vec![i],
-            Target::AllOpponents => opponents,
-            Target::AllAllies => alive
-                .into_iter()
+            Target::AllOpponents => opponents().collect(),
+            Target::AllAllies => alive()
                 .filter(|&k| allied(&self.heroes[i], &self.heroes[k]))
                 .collect(),
-            Target::Everyone => alive.into_iter().filter(|&k| k != i).collect(),
-            Target::FirstOpponent => opponents.into_iter().take(1).collect(),
+            Target::Everyone => alive().filter(|&k| k != i).collect(),
+            Target::FirstOpponent => opponents().take(1).collect(),
             Target::OpponentMostEnergy => best(&|h| h.energy, true, false),
             Target::OpponentLeastEnergy => best(&|h| h.energy, false, false),
             Target::OpponentMostDefence => best(&|h| h.defence, true, false),
@@ -779,13 +800,11 @@ impl Battle<'_> {
                 .into_iter()
                 .collect(),
             // AR-61: in initiative order, like every many-hero target.
-            Target::AttackersLastRound => alive
-                .into_iter()
+            Target::AttackersLastRound => alive()
                 .filter(|&k| self.heroes[i].attackers_last.contains(&self.heroes[k].id))
                 .collect(),
             // AR-66: so far this round, in initiative order.
-            Target::AttackersThisRound => alive
-                .into_iter()
+            Target::AttackersThisRound => alive()
                 .filter(|&k| self.heroes[i].attackers_now.contains(&self.heroes[k].id))
                 .collect(),
         }
@@ -1177,9 +1196,7 @@ impl Battle<'_> {
             let by_id = self.heroes[by].id;
             let h = &mut self.heroes[t];
             h.attack_hits_round += 1;
-            if !h.attackers_now.contains(&by_id) {
-                h.attackers_now.push(by_id);
-            }
+            h.attackers_now.insert(by_id);
             // AR-35: Bullet Time's dodge counts attack hits: 1, 1 + n, 1 + 2n, ... are prevented.
             if h.dodge > 0 && (h.attack_hits_round - 1) % h.dodge == 0 {
                 self.resolving.arriving = self.arriving(by, t, amount);
