@@ -602,3 +602,243 @@ effects = [{ add_defence = 100000 }]
     assert!(r.rounds.iter().any(|alive| alive.len() >= 1000), "the table fills");
     assert!(r.outcome.hits > 1_000_000, "{:?}", r.outcome);
 }
+
+/// Round 1's Energy of hero `id` in a battle `agree` checks on both paths.
+fn energy_after(r: &reference::Replay, round: usize, id: u32) -> i32 {
+    r.rounds[round]
+        .iter()
+        .find(|h| h.0 == id)
+        .map_or(0, |h| h.1)
+}
+
+// AR-67, AR-70: "Stone Skin: you lose at most 15 Energy to hits each round"; with `from_start`
+// the cap holds against battle-start hits too.
+#[test]
+fn a_cap_on_energy_lost_to_hits_holds_each_round_ar_67_and_from_the_start_ar_70() {
+    let file = |from_start: bool| {
+        let text = format!(
+            r#"
+[[power]]
+name = "Stone Skin"
+source = "issue 49"
+text = "You lose at most 15 Energy to hits each round."
+[[power.clause]]
+when = "passive"
+from_start = {from_start}
+effects = [{{ round_loss_cap = 15 }}]
+[[power]]
+name = "Opening Volley"
+source = "issue 49"
+text = "As the battle starts, 40 damage to every opponent."
+[[power.clause]]
+when = "battle_start"
+target = "all_opponents"
+effects = [{{ damage = 40 }}]
+[[power]]
+name = "Ember"
+source = "issue 49"
+text = "At the end of each round, every opponent loses 4 Energy."
+[[power.clause]]
+when = "round_end"
+target = "all_opponents"
+effects = [{{ lose_energy = 4 }}]
+"#
+        );
+        Catalogue::new(parse(&text, "stone.toml").unwrap())
+    };
+    let battle = |cat: &Catalogue, stone: bool, volley: bool| {
+        // The holder (100 Energy, its attack hits for 10) against three heroes whose attacks
+        // hit for 10; one opens with a volley, one burns.
+        let held: &[&str] = if stone { &["Stone Skin"] } else { &[] };
+        let builds = [
+            common::hero(cat, 0, held, None),
+            common::hero(cat, 0, if volley { &["Opening Volley"] } else { &[] }, None),
+            common::hero(cat, 0, &["Ember"], None),
+            common::hero(cat, 0, &[], None),
+        ];
+        let r = agree(
+            &mut DataKernel::new(64),
+            cat,
+            &builds,
+            &[0.1, 0.9, 0.8, 0.7],
+            2,
+        );
+        energy_after(&r, 0, 0)
+    };
+    let plan_time = file(false);
+    assert!(general(&plan_time), "the fast path does not play the cap");
+    // No cap: three hits of 10 and a Burn of 4.
+    assert_eq!(battle(&plan_time, false, false), 100 - 30 - 4);
+    // The cap: 15 of the 30 hits, and the Burn, which is not a hit.
+    assert_eq!(battle(&plan_time, true, false), 100 - 15 - 4);
+    // Before the first plan there is no cap: the whole volley lands.
+    assert_eq!(battle(&plan_time, true, true), 100 - 40 - 15 - 4);
+    // `from_start`: the volley is capped at 15 too; round 1 has its own 15.
+    assert_eq!(battle(&file(true), true, true), 100 - 15 - 15 - 4);
+}
+
+// AR-70: a damage multiplier in force from the battle's start ("Thick Hide from birth").
+#[test]
+fn a_passive_from_the_start_halves_a_battle_start_hit_ar_70() {
+    let file = |from_start: bool| {
+        let text = format!(
+            r#"
+[[power]]
+name = "Thick Hide"
+source = "issue 49"
+text = "Take half damage, from the first moment."
+[[power.clause]]
+when = "passive"
+from_start = {from_start}
+effects = [{{ take_percent = 50 }}]
+[[power]]
+name = "Opening Volley"
+source = "issue 49"
+text = "As the battle starts, 40 damage to every opponent."
+[[power.clause]]
+when = "battle_start"
+target = "all_opponents"
+effects = [{{ damage = 40 }}]
+"#
+        );
+        Catalogue::new(parse(&text, "hide.toml").unwrap())
+    };
+    let lost = |cat: &Catalogue| {
+        // The volley's maker hits for 0 (coins -30), so only the volley and nothing else lands.
+        let builds = [
+            common::hero(cat, 0, &["Thick Hide"], None),
+            common::hero(cat, -30, &["Opening Volley"], None),
+        ];
+        let r = agree(&mut DataKernel::new(64), cat, &builds, &[0.1, 0.9], 1);
+        100 - energy_after(&r, 0, 0)
+    };
+    assert_eq!(lost(&file(false)), 40, "AR-59: before the first plan, 100%");
+    assert_eq!(lost(&file(true)), 20);
+    assert!(
+        file(true).defs[0]
+            .describe()
+            .contains("from the battle's start"),
+        "check says when it starts to count"
+    );
+}
+
+// AR-68: "whoever hits you loses 3 Energy, once a round for each attacker".
+#[test]
+fn a_reaction_limited_per_hero_fires_once_a_round_for_each_other_hero_ar_68() {
+    let file = |limit: &str| {
+        let text = format!(
+            r#"
+[[power]]
+name = "Spite"
+source = "issue 49"
+text = "Whoever hits you loses 3 Energy."
+[[power.clause]]
+when = "attacked"
+target = "other"
+{limit}
+effects = [{{ lose_energy = 3 }}]
+[[power]]
+name = "Double Tap"
+source = "issue 49"
+text = "Spend 5: a second attack hit of 5 on every opponent."
+[[power.clause]]
+when = "use"
+cost = {{ spend = 5 }}
+target = "all_opponents"
+effects = [{{ damage = 5, as_attack = true }}]
+"#
+        );
+        Catalogue::new(parse(&text, "spite.toml").unwrap())
+    };
+    // Spite's holder hits for 0 (coins -30); A hits it twice a round, B once; A acts first.
+    let energies = |cat: &Catalogue| {
+        let builds = [
+            common::hero(cat, -30, &["Spite"], None),
+            common::hero(cat, 0, &["Double Tap"], None),
+            common::hero(cat, 0, &[], None),
+        ];
+        let r = agree(&mut DataKernel::new(64), cat, &builds, &[0.1, 0.9, 0.5], 1);
+        (energy_after(&r, 0, 1), energy_after(&r, 0, 2))
+    };
+    let per_hero = file("limit = \"once_per_hero_per_round\"");
+    assert!(general(&per_hero));
+    let (a, b) = energies(&per_hero);
+    let (a_all, b_all) = energies(&file(""));
+    let (a_once, b_once) = energies(&file("limit = \"once_per_round\""));
+    assert_eq!(a_all, a - 3, "unlimited: A pays for both of its hits");
+    assert_eq!(b_all, b);
+    assert_eq!(a_once, a, "once per round: only the first attacker pays");
+    assert_eq!(b_once, b + 3);
+    // Refused where there is no other hero to count.
+    let err = parse(
+        "[[power]]\nname = \"X\"\nsource = \"s\"\ntext = \"t\"\n[[power.clause]]\nwhen = \"round_end\"\nlimit = \"once_per_hero_per_round\"\neffects = [{ add_energy = 1 }]\n",
+        "x.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("once_per_round"), "{err}");
+}
+
+// AR-69: "Dispel: as the battle starts, the opponent with the most Energy loses Regrow for good".
+#[test]
+fn a_removed_power_acts_no_more_and_is_not_given_back_ar_69() {
+    let text = r#"
+[[power]]
+name = "Dispel"
+source = "issue 49"
+text = "As the battle starts, every opponent loses Regrow."
+[[power.clause]]
+when = "battle_start"
+target = "all_opponents"
+effects = [{ remove_power = "Regrow" }]
+[[power]]
+name = "Dispel and Return"
+source = "issue 49"
+text = "As the battle starts, every opponent loses Regrow, then is handed it back."
+[[power.clause]]
+when = "battle_start"
+target = "all_opponents"
+effects = [{ remove_power = "Regrow" }, { give = "Regrow" }]
+[[power]]
+name = "Purge"
+source = "issue 49"
+text = "As the battle starts, every opponent loses every power it holds."
+[[power.clause]]
+when = "battle_start"
+target = "all_opponents"
+effects = [{ remove_power = "all" }]
+[[power]]
+name = "Regrow"
+source = "issue 49"
+text = "At the end of each round, gain 20 Energy."
+[[power.clause]]
+when = "round_end"
+effects = [{ add_energy = 20 }]
+[[power]]
+name = "Shell"
+source = "issue 49"
+text = "Spend 10: +30 Defence."
+[[power.clause]]
+when = "use"
+cost = { spend = 10 }
+effects = [{ add_defence = 30 }]
+"#;
+    let cat = Catalogue::new(parse(text, "dispel.toml").unwrap());
+    let regrown = |caster: &[&str]| {
+        // The caster hits for 10; the target (coins 0) holds Regrow and Shell.
+        let builds = [
+            common::hero(&cat, 0, caster, None),
+            common::hero(&cat, -30, &["Regrow", "Shell"], None),
+        ];
+        // The target acts first: Shell's Defence is up before the caster's hit.
+        let r = agree(&mut DataKernel::new(64), &cat, &builds, &[0.1, 0.9], 1);
+        energy_after(&r, 0, 1)
+    };
+    let plain = regrown(&[]);
+    // Shell (planned, 30 Defence) absorbs the caster's hit of 10; Regrow adds 20.
+    assert_eq!(plain, 70 + 20);
+    assert_eq!(regrown(&["Dispel"]), 70, "Regrow is gone; Shell still absorbs");
+    assert_eq!(regrown(&["Dispel and Return"]), 70, "a removed power is not given back");
+    assert_eq!(regrown(&["Purge"]), 70 - 10, "no Shell either");
+    assert!(cat.defs[2].describe().contains("every power"));
+}

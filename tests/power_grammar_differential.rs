@@ -152,6 +152,11 @@ fn effect(rng: &mut MatchRng, kind: &str, powers: &[String], fast: bool) -> Stri
             "give = \"{}\"",
             powers.choose(rng).map_or("P0", |p| p.as_str())
         ),
+        "remove_power" if rng.random_bool(0.3) => "remove_power = \"all\"".into(),
+        "remove_power" => format!(
+            "remove_power = \"{}\"",
+            powers.choose(rng).map_or("P0", |p| p.as_str())
+        ),
         _ => format!("{kind} = {v}"),
     };
     if rng.random_bool(0.3) {
@@ -207,11 +212,17 @@ fn clause(rng: &mut MatchRng, powers: &[String], fast: bool) -> String {
     if rng.random_bool(0.2) {
         s.push_str(&format!(
             "limit = \"{}\"\n",
-            pick(rng, &["once_per_round", "once_per_game"])
+            pick(
+                rng,
+                &["once_per_round", "once_per_game", "once_per_hero_per_round"]
+            )
         ));
     }
     if rng.random_bool(0.15) {
         s.push_str("rounding = \"down\"\n");
+    }
+    if when == "passive" && !fast && rng.random_bool(0.3) {
+        s.push_str("from_start = true\n");
     }
     let every = effects_for(when == "passive");
     let kinds: &[&str] = match (when == "passive", fast) {

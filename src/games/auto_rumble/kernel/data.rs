@@ -650,6 +650,8 @@ impl DataKernel {
             Limit::Unlimited => true,
             Limit::OncePerRound => self.front.once_round[i] & hc.bit == 0,
             Limit::OncePerGame => self.front.once_game[i] & hc.bit == 0,
+            // A limit per other hero belongs to reactions, filed `phase::GENERAL` (AR-68).
+            Limit::OncePerHeroPerRound => unreachable!("reactions never play on the fast path"),
         }
     }
 

@@ -109,6 +109,8 @@ rows! {
     /// Since its last plan (AR-59): its hits dealt and taken, in percent.
     deal_pct: i32 = 100,
     take_pct: i32 = 100,
+    /// Since its last plan (AR-67): the most Energy it loses to hits in a round.
+    loss_cap: i32 = i32::MAX,
     /// 0, or 1 + the index in `given` of the loadout powers given to it made (AR-62).
     given: u32 = 0,
     /// Its elimination has been resolved (it left, AR-27): no effect acts on it any more.
@@ -142,8 +144,12 @@ pub struct GeneralKernel {
     seen_now: Vec<(HeroId, HeroId)>,
     seen_last: Vec<(HeroId, HeroId)>,
     seen_born: Vec<(HeroId, HeroId)>,
-    /// Loadouts grown by powers given mid-battle (AR-62), shared by a hero and its copies.
+    /// Loadouts grown by powers given mid-battle (AR-62) or shrunk by powers removed (AR-69),
+    /// shared by a hero and its copies.
     given: Vec<Loadout>,
+    /// This round, (hero, clause bit, other hero) for each reaction limited per other hero
+    /// that fired (AR-68), sorted.
+    fired: Vec<(HeroId, u16, HeroId)>,
 }
 
 /// One battle under way: the scratch, what it plays, and the battle-wide state.
@@ -200,6 +206,7 @@ impl GeneralKernel {
             seen_last: Vec::new(),
             seen_born: Vec::new(),
             given: Vec::new(),
+            fired: Vec::new(),
         }
     }
 
@@ -252,6 +259,7 @@ impl GeneralKernel {
         self.seen_last.clear();
         self.seen_born.clear();
         self.given.clear();
+        self.fired.clear();
         let capacity = self.capacity();
         let mut b = Battle {
             s: self,
@@ -307,6 +315,17 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         // AR-34: battle-start clauses, in initiative order, before round 1; `heroes_alive` is
         // the heroes entering.
         self.heroes_at_start = self.alive as i32;
+        // AR-70: passive clauses marked `from_start` hold from before the battle-start phase.
+        for i in 0..self.s.front.len {
+            let l = self.loadout(i);
+            if self.is_alive(i)
+                && l.passive[..l.n_passive as usize]
+                    .iter()
+                    .any(|&c| self.cat.clause(&l.clauses[c as usize]).from_start)
+            {
+                self.read_passives(i, true);
+            }
+        }
         self.phase(When::BattleStart);
         while self.won.is_none() && self.teams_alive > 1 {
             self.round += 1;
@@ -416,6 +435,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         f.attack_hits_round[..n].fill(0);
         f.damage_round[..n].fill(0);
         f.first_hit_done[..n].fill(false);
+        self.s.fired.clear();
     }
 
     /// The loadout row `i` plays: its team's or its summon's, or one grown by powers given to it
@@ -518,13 +538,13 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 When::RoundStart => (l.round_start, l.n_round_start),
                 _ => (l.round_end, l.n_round_end),
             };
-            let k = list(self.loadout(i)).1;
-            for j in 0..k as usize {
+            // The list as it stands now (see `dies`).
+            let (ids, k) = list(self.loadout(i));
+            for &c in &ids[..k as usize] {
                 if !self.is_alive(i) || self.won.is_some() {
                     break;
                 }
-                let l = self.loadout(i);
-                let hc = l.clauses[list(l).0[j] as usize];
+                let hc = self.loadout(i).clauses[c as usize];
                 self.fire(i, &hc, None, false);
             }
         }
@@ -654,9 +674,15 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 plan |= 1 << j;
                 continue;
             }
+            if l.is_removed(u) {
+                continue; // AR-69
+            }
             let hc = &l.clauses[u as usize];
             let c = self.cat.clause(hc);
-            if self.s.front.locked_now[i] || !self.may_fire(i, hc, c) || !self.conds(i, hc, c) {
+            if self.s.front.locked_now[i]
+                || !self.may_fire(i, hc, c, None)
+                || !self.conds(i, hc, c)
+            {
                 continue;
             }
             // AR-24: a Spend or Burn below 0 costs 0 (it never enlarges the budget).
@@ -672,8 +698,14 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         self.s.front.no_attack[i] = no_attack;
         self.s.front.plan[i] = plan;
         self.s.front.powers_used[i] = used;
-        // Passive clauses: the attack's bonuses this round (AR-9, AR-25), read with this
-        // round's `powers_used`.
+        // Read with this round's `powers_used`.
+        self.read_passives(i, false);
+    }
+
+    /// Passive clauses: the attack's bonuses this round and what holds until the next plan
+    /// (AR-9, AR-25, AR-59, AR-67); at the battle's start, only those marked `from_start`
+    /// (AR-70).
+    fn read_passives(&mut self, i: usize, from_start: bool) {
         let l = self.loadout(i);
         let passive = &l.passive[..l.n_passive as usize];
         let mut everyone = None;
@@ -684,10 +716,11 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         let mut pct = 100;
         let mut execute = false;
         let (mut deal, mut take) = (100, 100);
+        let mut cap = i32::MAX;
         for &c in passive {
             let hc = &l.clauses[c as usize];
             let c = self.cat.clause(hc);
-            if !self.conds(i, hc, c) {
+            if (from_start && !c.from_start) || !self.conds(i, hc, c) {
                 continue;
             }
             for e in c.effects() {
@@ -702,6 +735,8 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                     EffectKind::EveryoneAttacksOnly => everyone = Some(e.to),
                     EffectKind::DealPercent => deal = rules::compose_percent(deal, v as i32),
                     EffectKind::TakePercent => take = rules::compose_percent(take, v as i32),
+                    // AR-67: the smallest cap counts; below 0 it is 0.
+                    EffectKind::RoundLossCap => cap = cap.min(v.max(0) as i32),
                     _ => {}
                 }
             }
@@ -712,6 +747,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         let f = &mut self.s.front;
         f.deal_pct[i] = deal;
         f.take_pct[i] = take;
+        f.loss_cap[i] = cap;
         f.hit[i] = (f.damage[i] as i64 + bonus).clamp(0, i32::MAX as i64) as i32;
         f.first_hit_bonus[i] = first.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
         f.defence_burns[i] = burns;
@@ -735,12 +771,20 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     }
 
     #[inline]
-    fn may_fire(&self, i: usize, hc: &HeldClause, c: &Clause) -> bool {
+    fn may_fire(&self, i: usize, hc: &HeldClause, c: &Clause, other: Option<usize>) -> bool {
         let bit = hc.bit as u32;
         match c.limit {
             Limit::Unlimited => true,
             Limit::OncePerRound => self.s.front.once_round[i] & bit == 0,
             Limit::OncePerGame => self.s.front.once_game[i] & bit == 0,
+            // AR-68: a reaction with no other hero (a death by a Burn) is not limited.
+            Limit::OncePerHeroPerRound => other.is_none_or(|o| {
+                let f = &self.s.front;
+                self.s
+                    .fired
+                    .binary_search(&(f.id[i], hc.bit, f.id[o]))
+                    .is_err()
+            }),
         }
     }
 
@@ -902,7 +946,8 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     /// reaction trigger no reactions (AR-27).
     fn fire(&mut self, i: usize, hc: &HeldClause, other: Option<usize>, quiet: bool) {
         let c: &'a Clause = self.cat.clause(hc);
-        if !self.may_fire(i, hc, c) {
+        // AR-69: a removed power's clauses fire no more, even those already on their way.
+        if self.loadout(i).removed & hc.bit != 0 || !self.may_fire(i, hc, c, other) {
             return;
         }
         if c.when != When::Use
@@ -915,6 +960,15 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         }
         self.s.front.once_round[i] |= hc.bit as u32;
         self.s.front.once_game[i] |= hc.bit as u32;
+        if c.limit == Limit::OncePerHeroPerRound
+            && let Some(o) = other
+        {
+            let f = &self.s.front;
+            let key = (f.id[i], hc.bit, f.id[o]);
+            if let Err(at) = self.s.fired.binary_search(&key) {
+                self.s.fired.insert(at, key);
+            }
+        }
         if c.when != When::Use && c.when != When::Death {
             // AR-38: a triggered clause's Burn is paid when it fires, if the holder can pay it
             // and live; otherwise the clause does not fire.
@@ -1109,6 +1163,15 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                         .copy_from_slice(&l.counters[base..base + n]);
                 }
             }
+            EffectKind::RemovePower(k) => {
+                // AR-69: for good; nothing when the target holds nothing to remove.
+                let p = self.cat.removes[hc.power as usize][k as usize];
+                if let Some(l) = self.loadout(t).without(p) {
+                    let s = &mut *self.s;
+                    s.given.push(l);
+                    s.front.given[t] = s.given.len() as u32;
+                }
+            }
             // Passive effects act through the plan (`make_plan`), never when applied.
             k => debug_assert!(k.is_passive(), "{k:?} is played above"),
         }
@@ -1136,6 +1199,18 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             s.pending.energy[k] = e;
         }
         s.pending_parent[k] = t as u32;
+        // AR-11, AR-68: a copy has fired what its original has this round.
+        let parent = s.front.id[t];
+        let n = s.fired.len();
+        for j in 0..n {
+            if s.fired[j].0 == parent {
+                let (_, bit, o) = s.fired[j];
+                s.fired.push((self.next_id, bit, o));
+            }
+        }
+        if s.fired.len() > n {
+            s.fired.sort_unstable();
+        }
         if self.cat.remembers {
             // AR-11, AR-61: a copy remembers what its original does.
             let (parent, id) = (s.front.id[t], self.next_id);
@@ -1294,6 +1369,10 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             f.prevention[t] -= p;
             rest -= p;
         }
+        if f.loss_cap[t] != i32::MAX {
+            // AR-67: what this round's hits have taken so far counts against the cap.
+            rest = rest.min((f.loss_cap[t] - f.damage_round[t]).max(0));
+        }
         self.resolving.damage = rest;
         if attack {
             self.react(by, When::Hit, t, quiet);
@@ -1325,10 +1404,12 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     /// `opponent_eliminated`.
     fn dies(&mut self, t: usize, by: Option<usize>, quiet: bool) {
         if !quiet {
-            let n = self.loadout(t).n_reactions as usize;
-            for j in 0..n {
-                let l = self.loadout(t);
-                let hc = l.clauses[l.reactions[j] as usize];
+            // The list as it stands now: clauses keep their places in a loadout, so a power
+            // given or removed meanwhile (AR-62, AR-69) shifts nothing read here.
+            let l = self.loadout(t);
+            let (list, n) = (l.reactions, l.n_reactions as usize);
+            for &c in &list[..n] {
+                let hc = self.loadout(t).clauses[c as usize];
                 if self.cat.clause(&hc).when != When::Death {
                     continue;
                 }
@@ -1374,10 +1455,11 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         if quiet || !self.is_alive(k) || self.s.front.locked_now[k] || self.won.is_some() {
             return;
         }
-        let n = self.loadout(k).n_reactions as usize;
-        for j in 0..n {
-            let l = self.loadout(k);
-            let hc = l.clauses[l.reactions[j] as usize];
+        // The list as it stands now (see `dies`).
+        let l = self.loadout(k);
+        let (list, n) = (l.reactions, l.n_reactions as usize);
+        for &c in &list[..n] {
+            let hc = self.loadout(k).clauses[c as usize];
             if self.cat.clause(&hc).when != when {
                 continue;
             }
@@ -1403,7 +1485,8 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 let u = l.uses[j];
                 if u == NO_CLAUSE {
                     self.attack(i);
-                } else {
+                } else if !l.is_removed(u) {
+                    // AR-69: a power removed after the plan was made is not used.
                     let hc = l.clauses[u as usize];
                     self.fire(i, &hc, None, false);
                 }

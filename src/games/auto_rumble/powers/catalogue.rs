@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::games::auto_rumble::powers::expr::Quantity;
-use crate::games::auto_rumble::powers::file::{Clause, EffectKind, PowerDef, Target, When};
+use crate::games::auto_rumble::powers::file::{Clause, EffectKind, Limit, PowerDef, Target, When};
 use crate::games::auto_rumble::powers::sample::closest_name;
 use crate::games::auto_rumble::rules;
 use crate::games::names::normalise;
@@ -34,6 +34,9 @@ pub struct Catalogue {
     pub remembers: bool,
     /// `gives[p][n]`: the power power `p`'s give number `n` hands over (AR-62).
     pub gives: Vec<Vec<PowerId>>,
+    /// `removes[p][n]`: the power power `p`'s removal number `n` takes away; `None`: every
+    /// power (AR-69).
+    pub removes: Vec<Vec<Option<PowerId>>>,
 }
 
 impl Catalogue {
@@ -64,6 +67,7 @@ impl Catalogue {
             drawable,
             remembers,
             gives: Vec::new(),
+            removes: Vec::new(),
         };
         // Names were checked when the file loaded; an unknown one here gives nothing.
         cat.gives = cat
@@ -73,6 +77,16 @@ impl Catalogue {
                 d.gives
                     .iter()
                     .map(|n| cat.id(n).unwrap_or(PowerId::MAX))
+                    .collect()
+            })
+            .collect();
+        cat.removes = cat
+            .defs
+            .iter()
+            .map(|d| {
+                d.removes
+                    .iter()
+                    .map(|n| n.as_ref().map(|n| cat.id(n).unwrap_or(PowerId::MAX)))
                     .collect()
             })
             .collect();
@@ -324,6 +338,10 @@ pub struct Loadout {
     pub passive: [u8; MAX_CLAUSES],
     pub reactions: [u8; MAX_CLAUSES],
     pub clauses: [HeldClause; MAX_CLAUSES],
+    /// Bit `i` set: clause `i` belongs to a power removed mid-battle (AR-69). It stays in
+    /// `clauses` (indices and the use order keep their meaning, and the power counts as held
+    /// once, AR-17) but is out of every phase list, and the plan skips it.
+    pub removed: u16,
 }
 
 /// The attack's entry in a use order.
@@ -371,6 +389,7 @@ impl Loadout {
             n_uses: 0,
             counters: [0; MAX_HERO_COUNTERS],
             phases: 0,
+            removed: 0,
         };
         let total_strength: i64 = held.iter().map(|h| h.strength as i64).sum();
         // AR-43: `coins` effects are settled here, before the battle.
@@ -539,6 +558,45 @@ impl Loadout {
         Some((l, n_counters))
     }
 
+    /// The loadout without `power` (`None`: without every power it holds), removed mid-battle
+    /// (AR-69): its clauses leave every phase list, and the plan skips its `use` clause.
+    /// `None` when nothing it holds is left to remove.
+    pub fn without(&self, power: Option<PowerId>) -> Option<Loadout> {
+        let mut gone = 0u16;
+        for (i, h) in self.clauses().iter().enumerate() {
+            if self.removed & (1 << i) == 0 && power.is_none_or(|p| h.power == p) {
+                gone |= 1 << i;
+            }
+        }
+        if gone == 0 {
+            return None;
+        }
+        let mut l = *self;
+        l.removed |= gone;
+        let keep = |list: &mut [u8; MAX_CLAUSES], n: &mut u8| {
+            let mut k = 0;
+            for j in 0..*n as usize {
+                if gone & (1 << list[j]) == 0 {
+                    list[k] = list[j];
+                    k += 1;
+                }
+            }
+            *n = k as u8;
+        };
+        keep(&mut l.battle_start, &mut l.n_battle_start);
+        keep(&mut l.round_start, &mut l.n_round_start);
+        keep(&mut l.round_end, &mut l.n_round_end);
+        keep(&mut l.passive, &mut l.n_passive);
+        keep(&mut l.reactions, &mut l.n_reactions);
+        Some(l)
+    }
+
+    /// Whether use-order entry `u` (a clause index, or the attack) belongs to a removed power.
+    #[inline]
+    pub fn is_removed(&self, u: u8) -> bool {
+        u != NO_CLAUSE && self.removed & (1 << u) != 0
+    }
+
     /// Files clause `i` (just added) in its phase's list, or for a `use` clause only its phase
     /// bits (the use order is the caller's), and marks the phases it takes part in.
     fn file(&mut self, i: usize, c: &Clause) {
@@ -684,8 +742,12 @@ fn effect_bits(c: &Clause) -> u32 {
         }
     }
     // What the fast path does not keep, read anywhere in the clause (conditions, costs, effect
-    // conditions and values), sends the loadout to the general path.
-    if c.reads(|q| !q.fast_path_tracks()) {
+    // conditions and values), sends the loadout to the general path; so do a passive read
+    // before the first plan (AR-70) and a limit per other hero (AR-68).
+    if c.reads(|q| !q.fast_path_tracks())
+        || c.from_start
+        || c.limit == Limit::OncePerHeroPerRound
+    {
         bits |= phase::GENERAL;
     }
     bits

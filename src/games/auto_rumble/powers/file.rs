@@ -216,6 +216,8 @@ pub enum Limit {
     Unlimited,
     OncePerRound,
     OncePerGame,
+    /// A reaction fires at most once a round for each other hero it reacts to (AR-68).
+    OncePerHeroPerRound,
 }
 
 /// Spend and Burn (AR-3, AR-24): spending needs budget; burning is an Energy loss.
@@ -315,6 +317,12 @@ pub enum EffectKind {
     /// The target gains the power's given power number `n` (AR-62): held from then on, at the
     /// giving power's strength, until the target leaves.
     Give(u8),
+    /// The target stops holding the power's removed power number `n`, or every power it holds
+    /// (AR-69): for good, from now on.
+    RemovePower(u8),
+    /// Passive: each round the holder loses at most the value in Energy to hits, counted after
+    /// Defence and prevention (AR-67).
+    RoundLossCap,
 }
 
 pub const EFFECT_NAMES: &[&str] = &[
@@ -351,6 +359,8 @@ pub const EFFECT_NAMES: &[&str] = &[
     "take_percent",
     "attack_cost",
     "give",
+    "remove_power",
+    "round_loss_cap",
 ];
 
 /// A hero a power summons (AR-36): it joins the holder's team right after the holder, with the
@@ -384,6 +394,7 @@ impl EffectKind {
                 | EffectKind::DealPercent
                 | EffectKind::TakePercent
                 | EffectKind::AttackCost
+                | EffectKind::RoundLossCap
         )
     }
 }
@@ -420,6 +431,9 @@ pub struct Clause {
     pub limit: Limit,
     pub effects: [Effect; MAX_EFFECTS],
     pub n_effects: u8,
+    /// A `passive` clause also read as the battle starts, so its effects hold before the
+    /// holder's first plan (AR-59, AR-70).
+    pub from_start: bool,
 }
 
 impl Clause {
@@ -485,6 +499,9 @@ pub struct PowerDef {
     pub summons: Vec<SummonDef>,
     /// Powers its clauses give (`EffectKind::Give(n)` is `gives[n]`, a power of the file, AR-62).
     pub gives: Vec<String>,
+    /// Powers its clauses remove (`EffectKind::RemovePower(n)` is `removes[n]`: a power of the
+    /// file, or `None` for every power, AR-69).
+    pub removes: Vec<Option<String>>,
 }
 
 impl PowerDef {
@@ -611,6 +628,12 @@ impl PowerDef {
                 Limit::Unlimited => {}
                 Limit::OncePerRound => s.push_str(", once per round"),
                 Limit::OncePerGame => s.push_str(", once per game"),
+                Limit::OncePerHeroPerRound => {
+                    s.push_str(", once per round for each other hero")
+                }
+            }
+            if c.from_start {
+                s.push_str(", from the battle's start (before its first plan too)");
             }
             for cond in c.conds() {
                 s.push_str(&format!(", if {}", cond.show(&counter)));
@@ -631,7 +654,7 @@ impl PowerDef {
             }
             for e in c.effects() {
                 let to = e.to.unwrap_or(c.target);
-                let mut line = describe_effect(e, to, &counter);
+                let mut line = describe_effect(e, to, c.from_start, &counter);
                 if let EffectKind::Summon(k) = e.kind {
                     let n = self
                         .summons
@@ -642,6 +665,13 @@ impl PowerDef {
                 if let EffectKind::Give(k) = e.kind {
                     let n = self.gives.get(k as usize).map_or("?", |n| n.as_str());
                     line = line.replace("{give}", n);
+                }
+                if let EffectKind::RemovePower(k) = e.kind {
+                    let n = match self.removes.get(k as usize) {
+                        Some(Some(n)) => format!("the power {n}"),
+                        _ => "every power".into(),
+                    };
+                    line = line.replace("{remove}", &n);
                 }
                 s.push_str(&format!("      {line}\n"));
             }
@@ -688,11 +718,24 @@ fn effect_name(k: EffectKind) -> &'static str {
         EffectKind::TakePercent => "take_percent",
         EffectKind::AttackCost => "attack_cost",
         EffectKind::Give(_) => "give",
+        EffectKind::RemovePower(_) => "remove_power",
+        EffectKind::RoundLossCap => "round_loss_cap",
     }
 }
 
-fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> String {
+fn describe_effect(
+    e: &Effect,
+    to: Target,
+    from_start: bool,
+    counter: &dyn Fn(u8) -> String,
+) -> String {
     let v = e.value.show(counter);
+    // AR-59, AR-70: when a passive value starts to count.
+    let (since, except) = if from_start {
+        ("from the battle's start", "")
+    } else {
+        ("from its first plan on (round 1)", "; battle-start hits are not")
+    };
     let who = to.describe();
     let mut s = match e.kind {
         EffectKind::AddEnergy => format!("{who} gains {v} Energy"),
@@ -744,13 +787,17 @@ fn describe_effect(e: &Effect, to: Target, counter: &dyn Fn(u8) -> String) -> St
         ),
         // AR-59: read when each round's plan is made, so battle-start hits keep 100%.
         EffectKind::DealPercent => format!(
-            "from its first plan on (round 1), every hit it deals, its attack's and its effects', is multiplied by {v}%; battle-start hits are not"
+            "{since}, every hit it deals, its attack's and its effects', is multiplied by {v}%{except}"
         ),
-        EffectKind::TakePercent => format!(
-            "from its first plan on (round 1), every hit it takes is multiplied by {v}%; battle-start hits are not"
-        ),
+        EffectKind::TakePercent => {
+            format!("{since}, every hit it takes is multiplied by {v}%{except}")
+        }
         EffectKind::AttackCost => format!("its attack costs {v} more this round (not below 0)"),
         EffectKind::Give(_) => format!("{who} gains the power {{give}} for good"),
+        EffectKind::RemovePower(_) => format!("{who} loses {{remove}} it holds, for good"),
+        EffectKind::RoundLossCap => format!(
+            "{since}, each round it loses at most {v} Energy to hits, after Defence and prevention{except}"
+        ),
         EffectKind::Dodge => format!(
             "this round, attack hits 1, 1 + {v}, 1 + 2 x {v}, ... against {who} are prevented"
         ),
@@ -808,6 +855,7 @@ struct ClauseDoc {
     target: Option<Spanned<String>>,
     limit: Option<Spanned<String>>,
     rounding: Option<Spanned<String>>,
+    from_start: Option<Spanned<bool>>,
     effects: Option<Vec<Spanned<toml::Value>>>,
 }
 
@@ -1023,6 +1071,22 @@ fn parse_in(
             }
         }
     }
+    for d in &out {
+        for n in d.removes.iter().flatten() {
+            if !out.iter().any(|o| normalise(&o.name) == normalise(n)) {
+                let all: Vec<&str> = out.iter().map(|o| o.name.as_str()).collect();
+                return Err(cx.err(
+                    None,
+                    format!("{}.remove_power", d.name),
+                    format!(
+                        "`{}` removes `{n}`, which is not in this file or the files it includes: {} (or \"all\" for every power, AR-69)",
+                        d.name,
+                        did_you_mean(n, &all)
+                    ),
+                ));
+            }
+        }
+    }
     if out.iter().all(|d| d.helper) {
         return Err(cx.err(
             None,
@@ -1156,7 +1220,7 @@ fn power(cx: &Ctx<'_>, p: PowerDoc, span: Span) -> Result<PowerDef, PowerFileErr
     let names: Vec<String> = counters.iter().map(|c| c.0.clone()).collect();
     let mut clauses = Vec::new();
     let mut summons = Vec::new();
-    let mut gives = Vec::new();
+    let mut gives = Named::default();
     for c in clauses_doc {
         let cspan = c.span();
         clauses.push(clause(
@@ -1185,8 +1249,16 @@ fn power(cx: &Ctx<'_>, p: PowerDoc, span: Span) -> Result<PowerDef, PowerFileErr
         counters,
         clauses,
         summons,
-        gives,
+        gives: gives.gives,
+        removes: gives.removes,
     })
+}
+
+/// The powers a power's effects name (given and removed), gathered as its clauses load.
+#[derive(Default)]
+struct Named {
+    gives: Vec<String>,
+    removes: Vec<Option<String>>,
 }
 
 fn lookup<T: Copy>(
@@ -1255,7 +1327,7 @@ fn clause(
     c: ClauseDoc,
     span: Span,
     summons: &mut Vec<SummonDef>,
-    gives: &mut Vec<String>,
+    gives: &mut Named,
 ) -> Result<Clause, PowerFileError> {
     let names = Names { counters };
     let f = |k: &str| format!("{power}.clause.{k}");
@@ -1278,9 +1350,31 @@ fn clause(
             &[
                 ("once_per_round", Limit::OncePerRound),
                 ("once_per_game", Limit::OncePerGame),
+                ("once_per_hero_per_round", Limit::OncePerHeroPerRound),
             ],
         )?,
     };
+    if limit == Limit::OncePerHeroPerRound && !when.has_other() {
+        return Err(cx.err(
+            c.limit.as_ref().map(|l| l.span()),
+            f("limit"),
+            format!(
+                "`once_per_hero_per_round` counts the other hero of a reaction, and a `{}` clause has none (AR-68): use `once_per_round`, or make the clause a reaction (`attacked`, `hit`, `damaged`, ...)",
+                when.name()
+            ),
+        ));
+    }
+    let from_start = c.from_start.as_ref().is_some_and(|b| *b.get_ref());
+    if from_start && when != When::Passive {
+        return Err(cx.err(
+            c.from_start.as_ref().map(|b| b.span()),
+            f("from_start"),
+            format!(
+                "`from_start` makes a passive clause hold before the holder's first plan (AR-70); a `{}` clause fires when its moment comes: drop it, or use `when = \"battle_start\"`",
+                when.name()
+            ),
+        ));
+    }
     let target = match &c.target {
         None => Target::Holder,
         Some(t) => lookup(cx, t, &f("target"), TARGET_NAMES)?,
@@ -1480,6 +1574,7 @@ fn clause(
         limit,
         effects,
         n_effects: n_effects as u8,
+        from_start,
     })
 }
 
@@ -1489,7 +1584,7 @@ fn effect(
     d: &Spanned<toml::Value>,
     names: &Names<'_>,
     summons: &mut Vec<SummonDef>,
-    gives: &mut Vec<String>,
+    gives: &mut Named,
 ) -> Result<Effect, PowerFileError> {
     let span = d.span();
     let mut e = Effect {
@@ -1666,15 +1761,43 @@ fn effect(
                         "one effect per table: make them two effects",
                     ));
                 }
-                if gives.len() == MAX_SUMMONS {
+                if gives.gives.len() == MAX_SUMMONS {
                     return Err(cx.err(
                         Some(span.clone()),
                         field,
                         format!("at most {MAX_SUMMONS} powers given by one power: split it"),
                     ));
                 }
-                gives.push(n.trim().to_string());
-                word = Some(EffectKind::Give((gives.len() - 1) as u8));
+                gives.gives.push(n.trim().to_string());
+                word = Some(EffectKind::Give((gives.gives.len() - 1) as u8));
+            }
+            "remove_power" => {
+                let Some(n) = v.as_str().filter(|n| !n.trim().is_empty()) else {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        format!("{field}.remove_power"),
+                        "name the power removed, from this file, or \"all\", e.g. { remove_power = \"Thorns\" }",
+                    ));
+                };
+                if kind.is_some() || word.is_some() {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        field,
+                        "one effect per table: make them two effects",
+                    ));
+                }
+                if gives.removes.len() == MAX_SUMMONS {
+                    return Err(cx.err(
+                        Some(span.clone()),
+                        field,
+                        format!("at most {MAX_SUMMONS} powers removed by one power: split it"),
+                    ));
+                }
+                let n = n.trim();
+                gives
+                    .removes
+                    .push((!n.eq_ignore_ascii_case("all")).then(|| n.to_string()));
+                word = Some(EffectKind::RemovePower((gives.removes.len() - 1) as u8));
             }
             "attack_only" | "everyone_attacks_only" => {
                 if kind.is_some() || word.is_some() {
@@ -1790,7 +1913,8 @@ fn effect(
             | "coins"
             | "deal_percent"
             | "take_percent"
-            | "attack_cost" => {
+            | "attack_cost"
+            | "round_loss_cap" => {
                 if word.is_some() {
                     return Err(cx.err(
                         Some(span.clone()),
@@ -1896,6 +2020,7 @@ fn effect(
         ("deal_percent", _) => EffectKind::DealPercent,
         ("take_percent", _) => EffectKind::TakePercent,
         ("attack_cost", _) => EffectKind::AttackCost,
+        ("round_loss_cap", _) => EffectKind::RoundLossCap,
         _ => unreachable!("every effect key is matched above"),
     };
     if (e.ignore_defence || e.unpreventable || e.as_attack) && e.kind != EffectKind::Damage {
@@ -2001,7 +2126,10 @@ fn check_effect(
     // multiplier made a hero immune, `dodge = 0` dodged nothing while narrated as dodging.
     if let Some(v) = e.value.as_constant() {
         let least = match e.kind {
-            EffectKind::Vulnerable | EffectKind::DealPercent | EffectKind::TakePercent => Some(0),
+            EffectKind::Vulnerable
+            | EffectKind::DealPercent
+            | EffectKind::TakePercent
+            | EffectKind::RoundLossCap => Some(0),
             EffectKind::Dodge => Some(1),
             _ => None,
         };

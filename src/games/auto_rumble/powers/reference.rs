@@ -26,7 +26,8 @@ const READINGS: &str = "## What a value means at its edges
   `take_percent` and the conditions of a `passive` clause are read once a round, when the round's
   plan is made (AR-25, AR-33, AR-59), with that plan's `powers_used` and `planned`; `no_attack`
   and `attack_cost` just before it. Before a hero's first plan (its battle-start clauses and
-  their hits) its percentages are 100.
+  their hits) its percentages are 100 and it has no cap on Energy lost, unless the clause is
+  marked `from_start = true` (AR-70).
 - **Several `vulnerable`.** Each multiplies the round's factor (2 and 3 make 6); the product
   saturates at 2,147,483,647, and so does every hit it makes. The factor is 1 again at the next
   round's start.
@@ -216,6 +217,16 @@ pub fn effect(name: &str) -> Option<EffectDoc> {
             "the target holds that power of the file (usually a `helper`) from now on, until it leaves, even after the giver is gone: its clauses fire as the target's own, at the giving power's strength (`other_strength` 0), its counters start on the target, its `use` clause goes last in the target's use order, its `passive` effects count from the target's next plan; nothing when the target holds it already or it would not fit a hero; copies keep it. The power given may not hold `coins` (AR-62)",
             ANY,
         ),
+        "remove_power" => d(
+            "{ remove_power = \"Power\" } or { remove_power = \"all\" }",
+            "the target stops holding that power of the file (its own or one given to it), or every power it holds, for good: its clauses fire no more from now on, its `use` clause is skipped even if already planned this round, its `passive` effects last until the target's next plan; nothing when the target does not hold it. A removed power is not held again: giving it later does nothing, and it still counts toward what a hero holds. Copies made later do not hold it (AR-69)",
+            ANY,
+        ),
+        "round_loss_cap" => d(
+            "{ round_loss_cap = V }",
+            "each round the holder loses at most V Energy to hits (attacks', effects' and reactions', unpreventable ones too), counted after Defence and prevention; what goes beyond is held off. Burns and other Energy losses are not hits: neither capped nor counted. Several: the smallest counts; not switched off by a lock. Read when the round's plan is made (AR-67)",
+            PASSIVE,
+        ),
         "execute_undefended" => d(
             "{ execute_undefended = 1 }",
             "an attack hit of the holder on a hero with no Defence when it arrives eliminates it (AR-40). The value is not read",
@@ -275,7 +286,8 @@ data\"; the rule questions are settled in `docs/rules/auto-rumble.md` (AR-23 onw
 | `if` | a condition or a list, all must hold: `\"energy > 5\"`; read when the clause would fire (a `use` or `passive` clause: when the round's plan is made, AR-33). `target.*` here only with `target = \"other\"` (AR-25) |\n\
 | `cost` | `{ spend = V, burn = V }`: only `use` clauses Spend (from the round's budget, AR-3, AR-24); others may Burn, paid when they fire if the holder can pay and live (AR-38); none on `passive` or `death` |\n\
 | `target` | who the effects act on (below; default `self`) |\n\
-| `limit` | `once_per_round` or `once_per_game`, per hero (AR-34) |\n\
+| `limit` | `once_per_round` or `once_per_game`, per hero (AR-34); in a reaction, `once_per_hero_per_round`: at most once a round for each other hero it reacts to (AR-68) |\n\
+| `from_start = true` | a `passive` clause also read as the battle starts, before the battle-start clauses, so its effects (`take_percent`, `round_loss_cap`...) hold before the holder's first plan; from then on read at each plan as usual (AR-70) |\n\
 | `rounding` | `up` (default: divisions round away from zero) or `down` (towards zero) (AR-23) |\n\
 | `effects` | a list (below); an effect may add `to = \"<target>\"` (it acts there instead; `target.*` still reads the clause's target, AR-26) and its own `if`: one condition (a list is refused), read when its turn comes, after the effects before it, for each hero it acts on in turn. Without `to`, `target.*` in an effect's `if` and value reads the hero it acts on, so a many-hero target may read it: `{ damage = 5, if = \"target.energy > 50\" }` under `all_opponents` hits each opponent above 50 Energy |\n\n",
     );

@@ -65,6 +65,12 @@ struct Hero {
     /// Since its last plan (AR-59): its hits dealt and taken, in percent.
     deal_pct: i32,
     take_pct: i32,
+    /// Since its last plan (AR-67): the most Energy it loses to hits in a round (`i32::MAX`:
+    /// no cap).
+    loss_cap: i32,
+    /// This round, (clause bit, other hero) for each reaction limited per other hero that
+    /// fired (AR-68).
+    fired_for: BTreeSet<(u16, HeroId)>,
     /// Who made attack hits on it this round and last round, each once (AR-61). Sets, so a
     /// hit among thousands of copies costs no scan of its attackers (issue 49).
     attackers_now: BTreeSet<HeroId>,
@@ -80,6 +86,8 @@ struct Absorbed {
     /// Absorbed, and left.
     defence: (i32, i32),
     prevention: (i32, i32),
+    /// Held off by the holder's cap on Energy lost to hits this round (AR-67).
+    capped: i32,
     lost: i32,
 }
 
@@ -224,6 +232,17 @@ fn play_logged<'a>(
     // AR-34: battle-start clauses, in initiative order, before round 1; `heroes_alive` is the
     // heroes entering.
     b.heroes_at_start = b.alive_count();
+    // AR-70: passive clauses marked `from_start` hold from before the battle-start phase.
+    for i in 0..b.heroes.len() {
+        if b.heroes[i].energy > 0
+            && b
+                .clauses_of(i, When::Passive)
+                .iter()
+                .any(|hc| b.cat.clause(hc).from_start)
+        {
+            b.read_passives(i, true);
+        }
+    }
     b.phase(When::BattleStart);
     while b.won.is_none() && b.teams_alive() > 1 {
         b.round += 1;
@@ -250,6 +269,7 @@ fn play_logged<'a>(
             h.attackers_last = std::mem::take(&mut h.attackers_now);
             h.damage_round = 0;
             h.first_hit_done = false;
+            h.fired_for.clear();
         }
         b.phase(When::RoundStart);
         if b.won.is_none() {
@@ -393,6 +413,8 @@ fn fresh(
         first_hit_bonus: 0,
         deal_pct: 100,
         take_pct: 100,
+        loss_cap: i32::MAX,
+        fired_for: BTreeSet::new(),
         attackers_now: BTreeSet::new(),
         attackers_last: BTreeSet::new(),
         build,
@@ -474,12 +496,14 @@ impl Battle<'_> {
         t.len()
     }
 
+    /// Hero `i`'s clauses for `when`, in the order held; a removed power's are gone (AR-69).
     fn clauses_of(&self, i: usize, when: When) -> Vec<HeldClause> {
         let l = &self.heroes[i].build;
         l.clauses[..l.n_clauses as usize]
             .iter()
-            .filter(|hc| self.cat.clause(hc).when == when)
-            .copied()
+            .enumerate()
+            .filter(|&(k, hc)| self.cat.clause(hc).when == when && !l.is_removed(k as u8))
+            .map(|(_, hc)| *hc)
             .collect()
     }
 
@@ -606,9 +630,12 @@ impl Battle<'_> {
                 items.push((None, attack_cost));
                 continue;
             }
+            if l.is_removed(u) {
+                continue; // AR-69
+            }
             let hc = l.clauses[u as usize];
             let c = *self.cat.clause(&hc);
-            if self.heroes[i].locked_now || !self.may_fire(i, &hc, &c) {
+            if self.heroes[i].locked_now || !self.may_fire(i, &hc, &c, None) {
                 continue;
             }
             if !c
@@ -638,7 +665,13 @@ impl Battle<'_> {
         let h = &mut self.heroes[i];
         h.plan = plan;
         h.powers_used = used;
-        // Passive clauses: the attack's bonuses this round (AR-9, AR-25).
+        self.read_passives(i, false);
+    }
+
+    /// Passive clauses: the attack's bonuses this round and what holds until the next plan
+    /// (AR-9, AR-25, AR-59, AR-67); at the battle's start, only those marked `from_start`
+    /// (AR-70).
+    fn read_passives(&mut self, i: usize, from_start: bool) {
         let mut bonus: i64 = 0;
         let mut first: i64 = 0;
         let mut burns = false;
@@ -646,7 +679,11 @@ impl Battle<'_> {
         let mut pct = 100;
         let mut execute = false;
         let (mut deal, mut take) = (100, 100);
+        let mut cap = i32::MAX;
         for (hc, c) in self.live_passives(i) {
+            if from_start && !c.from_start {
+                continue;
+            }
             for e in c.effects() {
                 let v = e.value.eval(|q| self.read(i, &hc, None, q)) as i64;
                 match e.kind {
@@ -659,6 +696,8 @@ impl Battle<'_> {
                     EffectKind::EveryoneAttacksOnly => self.everyone_only = e.to,
                     EffectKind::DealPercent => deal = rules::compose_percent(deal, v as i32),
                     EffectKind::TakePercent => take = rules::compose_percent(take, v as i32),
+                    // AR-67: the smallest cap counts; below 0 it is 0.
+                    EffectKind::RoundLossCap => cap = cap.min(v.max(0) as i32),
                     _ => {}
                 }
             }
@@ -666,6 +705,7 @@ impl Battle<'_> {
         let h = &mut self.heroes[i];
         h.deal_pct = deal;
         h.take_pct = take;
+        h.loss_cap = cap;
         h.hit = (h.damage as i64 + bonus).clamp(0, i32::MAX as i64) as i32;
         h.first_hit_bonus = first.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
         h.defence_burns = burns;
@@ -687,13 +727,18 @@ impl Battle<'_> {
             .collect()
     }
 
-    fn may_fire(&self, i: usize, hc: &HeldClause, c: &Clause) -> bool {
+    fn may_fire(&self, i: usize, hc: &HeldClause, c: &Clause, other: Option<usize>) -> bool {
         let h = &self.heroes[i];
         let bit = hc.bit as u32;
         match c.limit {
             Limit::Unlimited => true,
             Limit::OncePerRound => h.once_round & bit == 0,
             Limit::OncePerGame => h.once_game & bit == 0,
+            // AR-68: a reaction with no other hero (a death by a Burn) is not limited.
+            Limit::OncePerHeroPerRound => other.is_none_or(|o| {
+                !h.fired_for
+                    .contains(&(hc.bit, self.heroes[o].id))
+            }),
         }
     }
 
@@ -814,7 +859,9 @@ impl Battle<'_> {
     /// reaction trigger no reactions (AR-27).
     fn fire(&mut self, i: usize, hc: &HeldClause, other: Option<usize>, quiet: bool) {
         let c = *self.cat.clause(hc);
-        if !self.may_fire(i, hc, &c) {
+        let other = other.filter(|&o| o < self.heroes.len());
+        // AR-69: a removed power's clauses fire no more, even those already on their way.
+        if self.heroes[i].build.removed & hc.bit != 0 || !self.may_fire(i, hc, &c, other) {
             return;
         }
         if c.when != When::Use
@@ -827,6 +874,12 @@ impl Battle<'_> {
         }
         self.heroes[i].once_round |= hc.bit as u32;
         self.heroes[i].once_game |= hc.bit as u32;
+        if c.limit == Limit::OncePerHeroPerRound
+            && let Some(o) = other
+        {
+            let o = self.heroes[o].id;
+            self.heroes[i].fired_for.insert((hc.bit, o));
+        }
         self.log(|b| Event::Fires {
             hero: b.heroes[i].id,
             power: hc.power,
@@ -918,6 +971,11 @@ impl Battle<'_> {
             | EffectKind::CopySelf
             | EffectKind::CopyWith
             | EffectKind::Summon(_) => false,
+            // Told only when it takes (AR-69).
+            EffectKind::RemovePower(k) => self.heroes[t]
+                .build
+                .without(self.cat.removes[hc.power as usize][k as usize])
+                .is_some(),
             // Told only when it takes (AR-62).
             EffectKind::Give(k) => self.heroes[t]
                 .build
@@ -1134,6 +1192,14 @@ impl Battle<'_> {
                     h.counters[base..base + n].copy_from_slice(&l.counters[base..base + n]);
                 }
             }
+            EffectKind::RemovePower(k) => {
+                // AR-69: for good; nothing when the target holds nothing to remove.
+                let p = self.cat.removes[hc.power as usize][k as usize];
+                let h = &mut self.heroes[t];
+                if let Some(l) = h.build.without(p) {
+                    h.build = l;
+                }
+            }
             // Passive effects act through the plan (`make_plan`), never when applied.
             k => debug_assert!(k.is_passive(), "{k:?} is played above"),
         }
@@ -1256,6 +1322,13 @@ impl Battle<'_> {
             rest -= p;
             seen.prevention = (p, h.prevention);
         }
+        if h.loss_cap != i32::MAX {
+            // AR-67: what this round's hits have taken so far counts against the cap, even an
+            // unpreventable hit's.
+            let room = (h.loss_cap - h.damage_round).max(0);
+            seen.capped = (rest - room).max(0);
+            rest = rest.min(room);
+        }
         self.resolving.damage = rest;
         if attack {
             self.react(by, When::Hit, t, quiet);
@@ -1308,6 +1381,7 @@ impl Battle<'_> {
             defence_left: a.defence.1,
             prevention: a.prevention.0,
             prevention_left: a.prevention.1,
+            capped: a.capped,
             lost: a.lost,
             energy: b.heroes[t].energy,
         });
@@ -1375,6 +1449,8 @@ impl Battle<'_> {
                 }
                 if u == NO_CLAUSE {
                     self.attack(i);
+                } else if self.heroes[i].build.is_removed(u) {
+                    continue; // AR-69: removed after the plan was made
                 } else {
                     let hc = self.heroes[i].build.clauses[u as usize];
                     self.fire(i, &hc, None, false);

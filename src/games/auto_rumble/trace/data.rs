@@ -52,6 +52,8 @@ pub enum Event {
         defence_left: i32,
         prevention: i32,
         prevention_left: i32,
+        /// Held off by the target's cap on Energy lost to hits this round (AR-67).
+        capped: i32,
         lost: i32,
         energy: i32,
     },
@@ -212,6 +214,7 @@ impl<'a> Renderer<'a> {
                 defence_left,
                 prevention,
                 prevention_left,
+                capped,
                 lost,
                 energy,
             } => {
@@ -235,6 +238,11 @@ impl<'a> Renderer<'a> {
                 if *prevention > 0 {
                     parts.push(format!(
                         "prevention absorbs {prevention} ({prevention_left} left)"
+                    ));
+                }
+                if *capped > 0 {
+                    parts.push(format!(
+                        "{capped} held off by its cap on Energy lost this round"
                     ));
                 }
                 if !parts.is_empty() {
@@ -290,6 +298,12 @@ impl<'a> Renderer<'a> {
                     EffectKind::Give(k) => {
                         let p = cat.gives[*power as usize][*k as usize];
                         format!("{t} now holds {}", cat.name(p))
+                    }
+                    EffectKind::RemovePower(k) => {
+                        match cat.removes[*power as usize][*k as usize] {
+                            Some(p) => format!("{t} no longer holds {}", cat.name(p)),
+                            None => format!("{t} no longer holds any power"),
+                        }
                     }
                     k => format!("{t}: {k:?} {value}"),
                 };
