@@ -235,3 +235,81 @@ fn clan_melee_turns_allocate_nothing() {
         assert!(pairs > 50_000 && melee.p.len() < start, "{pairs} pairs");
     }
 }
+
+// Issue 49: the clause kinds added since (a cap on Energy lost, reactions limited per other
+// hero, passives from the start, removing powers) keep the general path allocation-free once
+// warm: their records live in scratch reused from battle to battle.
+#[test]
+fn issue_49_clause_kinds_allocate_nothing_after_warm_up() {
+    use rand::RngExt;
+    use skirmish::games::auto_rumble::kernel::data::{self, DataKernel};
+    use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, Loadout};
+    use skirmish::games::auto_rumble::powers::file::{load, parse};
+    let mut defs = load(std::path::Path::new(
+        "experiments/powers/second-edition.toml",
+    ))
+    .unwrap();
+    let extra = r#"
+[[power]]
+name = "Stone Skin"
+source = "issue 49"
+text = "You lose at most 15 Energy to hits each round, from the start."
+[[power.clause]]
+when = "passive"
+from_start = true
+effects = [{ round_loss_cap = 15 }, { take_percent = 80 }]
+[[power]]
+name = "Spite"
+source = "issue 49"
+text = "Whoever hits you loses 3 Energy, once a round for each attacker."
+[[power.clause]]
+when = "attacked"
+target = "other"
+limit = "once_per_hero_per_round"
+effects = [{ lose_energy = 3 }, "copy_self"]
+[[power]]
+name = "Dispel"
+source = "issue 49"
+text = "Spend 10: the opponent with the most Energy loses every power."
+[[power.clause]]
+when = "use"
+cost = { spend = 10 }
+target = "opponent_most_energy"
+effects = [{ remove_power = "all" }]
+"#;
+    defs.extend(parse(extra, "extra.toml").unwrap());
+    let cat = Catalogue::new(defs);
+    let new: Vec<u16> = ["Stone Skin", "Spite", "Dispel"]
+        .iter()
+        .map(|n| cat.id(n).unwrap())
+        .collect();
+    let rosters: Vec<Vec<Loadout>> = (0..300u64)
+        .map(|i| {
+            let mut rng = stream_rng(0x4949, i, Stream::Roster);
+            let n = rng.random_range(2..=6);
+            (0..n)
+                .map(|k| {
+                    // Half the heroes hold a drawn archive power set instead.
+                    if rng.random_bool(0.5) {
+                        return random_archive_loadout(&cat, &mut rng, 3);
+                    }
+                    let p = new[(i as usize + k) % new.len()];
+                    common::hero(&cat, rng.random_range(-10..=40), &[cat.name(p)], None)
+                })
+                .collect()
+        })
+        .collect();
+    let ini = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4];
+    let mut kernel = DataKernel::new(256);
+    let play_all = |kernel: &mut DataKernel| {
+        let mut rounds = 0;
+        for b in &rosters {
+            rounds += data::play(kernel, &cat, b, &ini[..b.len()], 30).rounds;
+        }
+        rounds
+    };
+    play_all(&mut kernel); // warm-up
+    let (rounds, n) = counted(|| play_all(&mut kernel));
+    assert_eq!(n, 0, "battles allocated {n} times after warm-up");
+    assert!(rounds > 300, "{rounds} rounds");
+}

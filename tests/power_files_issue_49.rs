@@ -599,7 +599,10 @@ effects = [{ add_defence = 100000 }]
     ];
     let r = agree(&mut DataKernel::new(1024), &cat, &builds, &[0.25, 0.75], 14);
     assert!(r.outcome.capped, "{:?}", r.outcome);
-    assert!(r.rounds.iter().any(|alive| alive.len() >= 1000), "the table fills");
+    assert!(
+        r.rounds.iter().any(|alive| alive.len() >= 1000),
+        "the table fills"
+    );
     assert!(r.outcome.hits > 1_000_000, "{:?}", r.outcome);
 }
 
@@ -837,8 +840,16 @@ effects = [{ add_defence = 30 }]
     let plain = regrown(&[]);
     // Shell (planned, 30 Defence) absorbs the caster's hit of 10; Regrow adds 20.
     assert_eq!(plain, 70 + 20);
-    assert_eq!(regrown(&["Dispel"]), 70, "Regrow is gone; Shell still absorbs");
-    assert_eq!(regrown(&["Dispel and Return"]), 70, "a removed power is not given back");
+    assert_eq!(
+        regrown(&["Dispel"]),
+        70,
+        "Regrow is gone; Shell still absorbs"
+    );
+    assert_eq!(
+        regrown(&["Dispel and Return"]),
+        70,
+        "a removed power is not given back"
+    );
     assert_eq!(regrown(&["Purge"]), 70 - 10, "no Shell either");
     assert!(cat.defs[2].describe().contains("every power"));
 }

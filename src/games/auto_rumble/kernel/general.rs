@@ -679,9 +679,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             }
             let hc = &l.clauses[u as usize];
             let c = self.cat.clause(hc);
-            if self.s.front.locked_now[i]
-                || !self.may_fire(i, hc, c, None)
-                || !self.conds(i, hc, c)
+            if self.s.front.locked_now[i] || !self.may_fire(i, hc, c, None) || !self.conds(i, hc, c)
             {
                 continue;
             }

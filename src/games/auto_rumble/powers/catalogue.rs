@@ -744,10 +744,7 @@ fn effect_bits(c: &Clause) -> u32 {
     // What the fast path does not keep, read anywhere in the clause (conditions, costs, effect
     // conditions and values), sends the loadout to the general path; so do a passive read
     // before the first plan (AR-70) and a limit per other hero (AR-68).
-    if c.reads(|q| !q.fast_path_tracks())
-        || c.from_start
-        || c.limit == Limit::OncePerHeroPerRound
-    {
+    if c.reads(|q| !q.fast_path_tracks()) || c.from_start || c.limit == Limit::OncePerHeroPerRound {
         bits |= phase::GENERAL;
     }
     bits

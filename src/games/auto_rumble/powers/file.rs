@@ -628,9 +628,7 @@ impl PowerDef {
                 Limit::Unlimited => {}
                 Limit::OncePerRound => s.push_str(", once per round"),
                 Limit::OncePerGame => s.push_str(", once per game"),
-                Limit::OncePerHeroPerRound => {
-                    s.push_str(", once per round for each other hero")
-                }
+                Limit::OncePerHeroPerRound => s.push_str(", once per round for each other hero"),
             }
             if c.from_start {
                 s.push_str(", from the battle's start (before its first plan too)");
@@ -734,7 +732,10 @@ fn describe_effect(
     let (since, except) = if from_start {
         ("from the battle's start", "")
     } else {
-        ("from its first plan on (round 1)", "; battle-start hits are not")
+        (
+            "from its first plan on (round 1)",
+            "; battle-start hits are not",
+        )
     };
     let who = to.describe();
     let mut s = match e.kind {

@@ -235,8 +235,7 @@ fn play_logged<'a>(
     // AR-70: passive clauses marked `from_start` hold from before the battle-start phase.
     for i in 0..b.heroes.len() {
         if b.heroes[i].energy > 0
-            && b
-                .clauses_of(i, When::Passive)
+            && b.clauses_of(i, When::Passive)
                 .iter()
                 .any(|hc| b.cat.clause(hc).from_start)
         {
@@ -735,10 +734,9 @@ impl Battle<'_> {
             Limit::OncePerRound => h.once_round & bit == 0,
             Limit::OncePerGame => h.once_game & bit == 0,
             // AR-68: a reaction with no other hero (a death by a Burn) is not limited.
-            Limit::OncePerHeroPerRound => other.is_none_or(|o| {
-                !h.fired_for
-                    .contains(&(hc.bit, self.heroes[o].id))
-            }),
+            Limit::OncePerHeroPerRound => {
+                other.is_none_or(|o| !h.fired_for.contains(&(hc.bit, self.heroes[o].id)))
+            }
         }
     }
 

@@ -299,12 +299,10 @@ impl<'a> Renderer<'a> {
                         let p = cat.gives[*power as usize][*k as usize];
                         format!("{t} now holds {}", cat.name(p))
                     }
-                    EffectKind::RemovePower(k) => {
-                        match cat.removes[*power as usize][*k as usize] {
-                            Some(p) => format!("{t} no longer holds {}", cat.name(p)),
-                            None => format!("{t} no longer holds any power"),
-                        }
-                    }
+                    EffectKind::RemovePower(k) => match cat.removes[*power as usize][*k as usize] {
+                        Some(p) => format!("{t} no longer holds {}", cat.name(p)),
+                        None => format!("{t} no longer holds any power"),
+                    },
                     k => format!("{t}: {k:?} {value}"),
                 };
                 let _ = writeln!(out, "    {line}.");
