@@ -19,6 +19,10 @@ pub struct PowerFlags {
     /// Value only this power; repeat for several [default: every power of the file].
     #[arg(long, value_name = "NAME")]
     pub power: Vec<String>,
+    /// A file of your own new powers, valued against the catalogue (--powers) as the field and
+    /// ranked among its powers on the same rosters; no `include` needed.
+    #[arg(long, value_name = "FILE")]
+    pub candidate: Option<String>,
     /// Heroes per battle, MIN..MAX [default 3..8].
     #[arg(long, allow_hyphen_values = true)]
     pub heroes: Option<String>,
@@ -77,6 +81,7 @@ impl PowerFlags {
     pub fn settings(&self) -> Result<ValueSettings, String> {
         let mut s = ValueSettings {
             power_file: self.powers.clone(),
+            candidates: self.candidate.clone(),
             powers: self.power.iter().map(|p| p.trim().to_string()).collect(),
             ..ValueSettings::default()
         };
@@ -222,6 +227,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     let inputs = flags
         .powers
         .iter()
+        .chain(flags.candidate.iter())
         .map(|p| {
             let digest = crate::platform::digest::sha256_file(std::path::Path::new(p))
                 .unwrap_or_else(|e| format!("unreadable: {e}"));
@@ -231,8 +237,13 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     let answer = v.answer(&est, seed, &super::flags::command_line(), inputs);
     files.extend(crate::platform::answer::files(&answer));
     crate::platform::dataset::replace_folder(&out, "analyze powers", &files)?;
+    let standings: String = v
+        .standings(&est)
+        .iter()
+        .map(|s| format!("candidate {}\n", s.line()))
+        .collect();
     Ok(format!(
-        "{head}\n{ranking}\ntables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\n{}",
+        "{head}\n{ranking}\n{standings}tables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\n{}",
         out.display(),
         crate::platform::answer::report_line(&out)
     ))

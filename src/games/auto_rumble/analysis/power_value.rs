@@ -35,6 +35,9 @@ pub const MAX_GRID: usize = 48;
 pub struct ValueSettings {
     /// Power file; `None`: the built-in six sample powers.
     pub power_file: Option<String>,
+    /// A host's file of new powers (issue 51): valued against the catalogue's powers as the
+    /// field, ranked among them, on the same rosters.
+    pub candidates: Option<String>,
     /// The powers to value, by name; empty: every power of the file.
     pub powers: Vec<String>,
     /// Heroes per battle (the focal hero, the rival and the field).
@@ -68,6 +71,7 @@ impl Default for ValueSettings {
     fn default() -> ValueSettings {
         ValueSettings {
             power_file: None,
+            candidates: None,
             powers: Vec::new(),
             heroes: [3, 8],
             coins: [-30, 60],
@@ -121,6 +125,8 @@ pub struct PowerValue {
     pub unpairable: Vec<(String, String)>,
     /// Every power of the file: what field heroes draw from.
     field: Vec<PowerId>,
+    /// The candidates' powers (issue 51), valued but never drawn by the field.
+    pub candidates: Vec<PowerId>,
 }
 
 fn loadout_error(what: &str, e: impl std::fmt::Display) -> String {
@@ -130,7 +136,8 @@ fn loadout_error(what: &str, e: impl std::fmt::Display) -> String {
 impl PowerValue {
     /// Checks every setting; messages name the setting and the fix.
     pub fn new(settings: ValueSettings) -> Result<PowerValue, String> {
-        let cat = Catalogue::load(settings.power_file.as_deref())?;
+        let (cat, candidates) =
+            with_candidates(settings.power_file.as_deref(), settings.candidates.as_deref())?;
         let s = &settings;
         for (field, r) in [
             ("heroes", [s.heroes[0] as i64, s.heroes[1] as i64]),
@@ -287,7 +294,13 @@ impl PowerValue {
             .collect();
         let zero = grid.iter().position(|&k| k > 0).expect("checked above");
         grid.insert(zero, 0);
-        let field = cat.drawable.clone();
+        // The field is the catalogue's own: a candidate is never drawn against itself.
+        let field: Vec<PowerId> = cat
+            .drawable
+            .iter()
+            .copied()
+            .filter(|p| !candidates.contains(p))
+            .collect();
         Ok(PowerValue {
             settings,
             cat,
@@ -302,7 +315,48 @@ impl PowerValue {
             counter,
             unpairable,
             field,
+            candidates,
         })
+    }
+
+    /// Each candidate's standing among the catalogue's powers (issue 51): its coin value and
+    /// rank at the middle strength, and how many catalogue powers are clearly above or below
+    /// it (95% intervals apart; the values share their rosters, so a gap this wide is real).
+    pub fn standings(&self, est: &Estimates) -> Vec<Standing> {
+        let overall: Vec<&ArmEstimate> = est.overall().collect();
+        let at = |i: usize| overall.iter().find(|r| r.arm == self.default_arm[i]).copied();
+        let mut out = Vec::new();
+        for (i, &p) in self.powers.iter().enumerate() {
+            if !self.candidates.contains(&p) {
+                continue;
+            }
+            let Some(me) = at(i) else { continue };
+            let (lo, hi) = me.value.interval();
+            let (mut rank, mut of, mut above, mut below) = (1, 1, 0, 0);
+            for (j, &q) in self.powers.iter().enumerate() {
+                if self.candidates.contains(&q) {
+                    continue;
+                }
+                let Some(o) = at(j) else { continue };
+                of += 1;
+                rank += (o.value.x > me.value.x) as usize;
+                let (olo, ohi) = o.value.interval();
+                above += (olo > hi) as usize;
+                below += (ohi < lo) as usize;
+            }
+            out.push(Standing {
+                name: self.cat.name(p).to_string(),
+                value: me.value.x,
+                lo,
+                hi,
+                censor: me.value.censor,
+                rank,
+                of,
+                clearly_above: above,
+                clearly_below: below,
+            });
+        }
+        out
     }
 
     fn synergy_per_roster(&self) -> usize {
@@ -1092,6 +1146,27 @@ impl PowerValue {
                 }
             })
             .collect();
+        let standings = self.standings(est);
+        let mut sections = Vec::new();
+        if !standings.is_empty() {
+            notes.extend(standings.iter().map(Standing::line));
+            sections.push(Section {
+                title: "the candidates against the field".into(),
+                meaning: "each candidate's coin value at the middle strength, against the catalogue's powers as the field, on the same rosters as every catalogue power's (common random numbers); its rank is in the notes".into(),
+                unit: Unit::Number,
+                estimates: standings
+                    .iter()
+                    .filter(|s| s.censor == Censor::No)
+                    .map(|s| Estimate {
+                        label: s.name.clone(),
+                        value: s.value,
+                        lo: s.lo,
+                        hi: s.hi,
+                        count: est.rosters,
+                    })
+                    .collect(),
+            });
+        }
         Answer {
             title: format!(
                 "power values: {} powers, {} battles, seed {seed}",
@@ -1118,20 +1193,22 @@ impl PowerValue {
                     crate::platform::tally::thousands(est.battles),
                 ),
             ],
-            sections: vec![
-                Section {
+            sections: [
+                sections,
+                vec![Section {
                     title: "coin value by power".into(),
                     meaning: "what holding the power is worth in unspent coins (AR-44), with its 95% interval by the delta method".into(),
                     unit: Unit::Number,
                     estimates: values,
-                },
-                Section {
+                }],
+                vec![Section {
                     title: "win-rate effect by power".into(),
                     meaning: "the focal hero's win rate holding the power less without it, on the same rosters (common random numbers), 95% interval".into(),
                     unit: Unit::Share,
                     estimates: effects,
-                },
-            ],
+                }],
+            ]
+            .concat(),
             tables: vec![
                 "powers".into(),
                 "heroes".into(),
@@ -1262,6 +1339,88 @@ impl PowerValue {
 }
 
 /// The powers' overall estimates in ranking order: coin value, then win-rate effect, then arm.
+/// A candidate power among the catalogue's (see [`PowerValue::standings`]).
+#[derive(Clone, Debug)]
+pub struct Standing {
+    pub name: String,
+    pub value: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub censor: Censor,
+    /// 1 + the catalogue powers valued higher; out of `of` (the catalogue's valued powers
+    /// and this one).
+    pub rank: usize,
+    pub of: usize,
+    /// Catalogue powers whose interval lies wholly above this one's, and wholly below.
+    pub clearly_above: usize,
+    pub clearly_below: usize,
+}
+
+impl Standing {
+    pub fn line(&self) -> String {
+        let value = match self.censor {
+            Censor::No => format!(
+                "{:+.1} coins [{:+.1}, {:+.1}]",
+                self.value, self.lo, self.hi
+            ),
+            Censor::Below => format!("less than {:+.0} coins (beyond the grid)", self.value),
+            Censor::Above => format!("more than {:+.0} coins (beyond the grid)", self.value),
+        };
+        format!(
+            "{}: {value}, rank {} of {}; {} catalogue powers clearly stronger, {} clearly weaker (95% intervals apart)",
+            self.name, self.rank, self.of, self.clearly_above, self.clearly_below
+        )
+    }
+}
+
+/// The catalogue (a file, or the built-in six) and, with a candidate file, its powers after
+/// the catalogue's, with their ids. A candidate may not reuse a catalogue power's name.
+fn with_candidates(
+    power_file: Option<&str>,
+    candidates: Option<&str>,
+) -> Result<(Catalogue, Vec<PowerId>), String> {
+    let Some(c) = candidates else {
+        return Ok((Catalogue::load(power_file)?, Vec::new()));
+    };
+    let mut defs = match power_file {
+        None => crate::games::auto_rumble::powers::file::builtin().to_vec(),
+        Some(f) => crate::games::auto_rumble::powers::file::load(std::path::Path::new(f))
+            .map_err(|e| e.to_string())?,
+    };
+    let extra = crate::games::auto_rumble::powers::file::load(std::path::Path::new(c))
+        .map_err(|e| e.to_string())?;
+    let first = defs.len();
+    for d in &extra {
+        if let Some(o) = defs
+            .iter()
+            .find(|o| crate::games::names::normalise(&o.name) == crate::games::names::normalise(&d.name))
+        {
+            return Err(format!(
+                "{c}: the candidate power `{}` has the name of the catalogue's `{}`: rename it (and drop any `include` of the catalogue: the field comes from --powers)",
+                d.name, o.name
+            ));
+        }
+    }
+    defs.extend(extra);
+    if defs.len() > crate::games::auto_rumble::powers::file::MAX_POWERS {
+        return Err(format!(
+            "{c}: the catalogue and the candidates hold {} powers together, more than {}",
+            defs.len(),
+            crate::games::auto_rumble::powers::file::MAX_POWERS
+        ));
+    }
+    let cat = Catalogue::new(defs);
+    let ids: Vec<PowerId> = (first as PowerId..cat.len() as PowerId)
+        .filter(|p| cat.drawable.contains(p))
+        .collect();
+    if ids.is_empty() {
+        return Err(format!(
+            "{c}: every power in it is a helper (AR-55): a candidate needs a power a hero can hold"
+        ));
+    }
+    Ok((cat, ids))
+}
+
 fn ranked(est: &Estimates) -> Vec<&ArmEstimate> {
     let mut rows: Vec<&ArmEstimate> = est.overall().collect();
     rows.sort_by(|a, b| {
