@@ -79,3 +79,111 @@ fn a_candidate_that_reuses_a_catalogue_name_is_refused_with_the_fix() {
     assert!(s.contains("rename it"), "{s}");
     assert!(!out.exists(), "no partial output");
 }
+
+fn run_ok(args: &[&str]) -> String {
+    let o = skirmish(args);
+    let s = said(&o);
+    assert!(o.status.success(), "{s}");
+    s
+}
+
+#[test]
+fn a_candidate_policy_is_seated_with_the_field_and_ranked() {
+    let out = tmp("candidate", "tag");
+    let s = run_ok(&[
+        "tournament",
+        "tag",
+        "--games",
+        "1000",
+        "--candidate",
+        "smart(list=2)",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let line = s
+        .lines()
+        .find(|l| l.starts_with("candidate smart(") && l.contains(" in win rate "))
+        .unwrap_or_else(|| panic!("{s}"));
+    assert!(line.contains("rank ") && line.contains(" of 6 "), "{line}");
+    // The report carries it too, rendered again from the folder.
+    let md = run_ok(&["report", out.to_str().unwrap(), "--format", "md"]);
+    assert!(md.contains("candidate smart("), "{md}");
+    // A candidate the field already holds is refused.
+    let o = skirmish(&[
+        "tournament",
+        "tag",
+        "--candidate",
+        "smart",
+        "--quiet",
+        "--out",
+        tmp("candidate", "tag2").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+}
+
+#[test]
+fn a_candidate_clan_is_fielded_with_the_nine_and_ranked_by_budget() {
+    let text = std::fs::read_to_string("experiments/clan-melee/3-salt-coward.toml")
+        .unwrap()
+        .replace("name = \"ClanSALTcoward\"", "name = \"ClanMine\"");
+    assert!(text.contains("ClanMine"));
+    let file = tmp_file("candidate", "mine.toml", &text);
+    let out = tmp("candidate", "clan");
+    let s = run_ok(&[
+        "tournament",
+        "clan-melee",
+        "--melees",
+        "20",
+        "--budgets",
+        "1000,10000",
+        "--candidate",
+        &file,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let lines: Vec<&str> = s
+        .lines()
+        .filter(|l| l.starts_with("candidate ClanMine in win rate by wins at budget"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{s}");
+    assert!(lines[0].contains(" of 10 "), "{}", lines[0]);
+}
+
+#[test]
+fn a_candidate_item_is_measured_on_the_same_battles_and_ranked_in_its_tier() {
+    let out = tmp("candidate", "loot");
+    let s = run_ok(&[
+        "analyze",
+        "loot",
+        "items",
+        "--candidate",
+        "Bent Stick: rare physical 1d2",
+        "--battles",
+        "3000",
+        "--cell",
+        "100",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        s.lines()
+            .any(|l| l.starts_with("candidate Rare Physical (Bent Stick)")),
+        "{s}"
+    );
+    // Without a tier, the fix is named.
+    let o = skirmish(&[
+        "analyze",
+        "loot",
+        "items",
+        "--candidate",
+        "Bent Stick: physical 1d2",
+        "--quiet",
+        "--out",
+        tmp("candidate", "loot2").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(said(&o).contains("say its tier"), "{}", said(&o));
+}

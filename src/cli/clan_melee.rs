@@ -32,6 +32,10 @@ pub struct ClanMeleeFlags {
     /// its position [default: the nine classic clans, experiments/clan-melee/].
     #[arg(long)]
     pub clans: Option<String>,
+    /// Your own clan file, fielded with the clans (--clans, or the nine classic ones): its win
+    /// share at each budget with intervals, and its rank.
+    #[arg(long, value_name = "FILE")]
+    pub candidate: Option<String>,
     /// Play each base budget exactly, without the classic 5% wiggle.
     #[arg(long)]
     pub no_wiggle: bool,
@@ -103,13 +107,31 @@ pub fn build(f: &ClanMeleeFlags) -> Result<ClanTournament, String> {
     if f.max_turns == 0 {
         return Err("--max-turns: allow at least 1 turn".into());
     }
-    let clans = match &f.clans {
+    let mut clans = match &f.clans {
         None => clans::reference(),
         Some(list) => {
             let paths: Vec<PathBuf> = list.split(',').map(|p| PathBuf::from(p.trim())).collect();
             clans::load(&paths).map_err(|e| e.to_string())?
         }
     };
+    if let Some(c) = &f.candidate {
+        // Issue 51: the host's clan joins the field, last.
+        let mut extra = clans::load(&[PathBuf::from(c)]).map_err(|e| e.to_string())?;
+        if extra.len() != 1 {
+            return Err(format!(
+                "--candidate {c}: give one clan file (a folder holds {})",
+                extra.len()
+            ));
+        }
+        let cand = extra.remove(0);
+        if clans.iter().any(|k| k.name == cand.name) {
+            return Err(format!(
+                "--candidate {c}: its clan is named `{}`, like one in the field: rename it",
+                cand.name
+            ));
+        }
+        clans.push(cand);
+    }
     let field = Field::new(clans).map_err(|e| format!("--clans: {e}"))?;
     Ok(ClanTournament {
         field,
@@ -150,9 +172,13 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
         f.clans
             .as_ref()
             .map(|c| super::flags::shell_flag("--clans", c))
-            .unwrap_or_default(),
+            .unwrap_or_default()
+            + &f.candidate
+                .as_ref()
+                .map(|c| super::flags::shell_flag("--candidate", c))
+                .unwrap_or_default(),
     );
-    let settings = serde_json::json!({
+    let mut settings = serde_json::json!({
         "mode": t.settings.mode.name(),
         "engine": t.settings.engine.name(),
         "budgets": t.budgets,
@@ -162,6 +188,10 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
         "clans": t.field.clans.iter().map(|c| &c.name).collect::<Vec<_>>(),
         "clan_files": files,
     });
+    if f.candidate.is_some() {
+        let last = t.field.clans.last().expect("the candidate is in the field");
+        settings["candidate"] = last.name.clone().into();
+    }
     let job = Job {
         inputs: t
             .field
@@ -188,6 +218,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     let head = job.summary_head(&report, &ds, "melees");
     let mut s = format!("mode: {}\n{head}", t.settings.mode.name());
     s.push_str(&win_table(&t, &report.tally));
+    s.push_str(&job.candidate_lines());
     s.push_str(&job.report_line());
     Ok(s)
 }

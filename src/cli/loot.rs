@@ -388,6 +388,12 @@ pub struct ItemFlags {
     pub sets: String,
     #[command(flatten)]
     pub field: FieldFlags,
+    /// Your own item, `"Flaming Sword: rare physical 2d6+2"` (armor: `"Troll Hide: rare
+    /// defensive heavy 1d12"`), or an item catalogue file of several: measured against the
+    /// catalogue's items on the same battles, never drawn by the field; its worth in health and
+    /// its rank among its tier.
+    #[arg(long, value_name = "ITEM|FILE")]
+    pub candidate: Option<String>,
     /// Master seed.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
@@ -413,6 +419,19 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
     if sets.is_empty() {
         return Err("--sets: name at least one policy".into());
     }
+    let mut field = field;
+    let mut candidates = Vec::new();
+    if let Some(c) = &f.candidate {
+        for item in candidate_items(c)? {
+            if field.catalogue.find(&item.name).is_some() {
+                return Err(format!(
+                    "--candidate: `{}` is the name of a catalogue item: rename it",
+                    item.name
+                ));
+            }
+            candidates.push(field.catalogue.add_undrawn(item));
+        }
+    }
     let threads = super::flags::threads(f.threads)?;
     let encode = encoder()?;
     crate::platform::dataset::check_output_folder(&f.out, "analyze loot items")?;
@@ -421,6 +440,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         battles: f.battles,
         cell: f.cell,
         sets,
+        candidates,
     };
     let pool = crate::platform::runner::pool(threads)?;
     let pb = study_bar(st.planned(), f.quiet, "battles");
@@ -462,11 +482,49 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         .into_bytes(),
     ));
     // The answer and its report (issue 50), written with the tables in one step.
-    let answer = study::answer(&found, f.seed, &super::flags::command_line());
+    let mut answer = study::answer(&found, f.seed, &super::flags::command_line());
+    // Issue 51: each candidate's rank among the catalogue's items of its tier, per class.
+    let mut standings = String::new();
+    for &i in &st.candidates {
+        let it = &st.field.catalogue.items[i as usize];
+        let label = format!("{} ({})", it.label(), it.name);
+        let tier = it.tier.name();
+        for sec in answer.sections.clone() {
+            if !sec.title.starts_with("item worth") {
+                continue;
+            }
+            let mut same_tier = sec.clone();
+            same_tier.title = format!("{} among {tier} items", sec.title);
+            same_tier.estimates.retain(|e| e.label.starts_with(tier));
+            if let Some(st) = same_tier.standing(&label) {
+                let line = format!("candidate {}", st.line(&same_tier));
+                standings.push_str(&line);
+                standings.push('\n');
+                answer.notes.push(line);
+            }
+        }
+        // Worth beyond the health curve is a bound, told in the answer's notes.
+        for n in answer
+            .notes
+            .iter()
+            .filter(|n| n.contains(&label) && !n.starts_with("candidate"))
+        {
+            standings.push_str(&format!("candidate {n}\n"));
+        }
+    }
+    if let Some(c) = &f.candidate
+        && std::path::Path::new(c).is_file()
+    {
+        answer.provenance.inputs.insert(
+            c.clone(),
+            crate::platform::digest::sha256_file(std::path::Path::new(c))
+                .map_err(|e| format!("--candidate {c}: {e}"))?,
+        );
+    }
     files.extend(crate::platform::answer::files(&answer));
     crate::platform::dataset::replace_folder(&f.out, "analyze loot items", &files)?;
     Ok(format!(
-        "{head}{text}\ntables: {} (item_worth, pairings, leave_one_out, sets .parquet; summary.txt)\n{}",
+        "{head}{text}\n{standings}tables: {} (item_worth, pairings, leave_one_out, sets .parquet; summary.txt)\n{}",
         f.out.display(),
         crate::platform::answer::report_line(&f.out)
     ))
@@ -564,4 +622,55 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     Ok(job.summary_head(&report, &ds, "games")
         + &royale_summary(&t, &report.tally)
         + &job.report_line())
+}
+
+/// `--candidate`: an item catalogue file, or one item as `NAME: TIER KIND [WEIGHT] DICE` in any
+/// order after the colon, read through the catalogue's own loader (the same checks and errors).
+fn candidate_items(spec: &str) -> Result<Vec<crate::games::loot_arena::state::Item>, String> {
+    use crate::games::loot_arena::input::items;
+    use crate::games::loot_arena::rules::{Kind, Tier, Weight};
+    let path = std::path::Path::new(spec);
+    if path.is_file() {
+        return items::load(path)
+            .map(|c| c.items)
+            .map_err(|e| format!("--candidate: {e}"));
+    }
+    let Some((name, rest)) = spec.split_once(':') else {
+        return Err(format!(
+            "--candidate `{spec}`: write an item as \"Flaming Sword: rare physical 2d6+2\" (name, colon, tier, kind, dice), or give an item catalogue file"
+        ));
+    };
+    let (mut tier, mut kind, mut weight, mut dice) = (None, None, None, None);
+    for w in rest.split_whitespace() {
+        if Tier::parse(w).is_some() {
+            tier = Some(w);
+        } else if Kind::parse(w).is_some() {
+            kind = Some(w);
+        } else if Weight::parse(w).is_some() {
+            weight = Some(w);
+        } else {
+            dice = Some(w);
+        }
+    }
+    let (Some(tier), Some(kind)) = (tier, kind) else {
+        return Err(format!(
+            "--candidate `{spec}`: say its tier (common, uncommon, rare, legendary) and kind (physical, magical, support, defensive), e.g. \"Flaming Sword: rare physical 2d6+2\""
+        ));
+    };
+    let q = |s: &str| format!("{:?}", s.trim());
+    let mut text = format!(
+        "[[item]]\nname = {}\nkind = {}\ntier = {}\n",
+        q(name),
+        q(kind),
+        q(tier)
+    );
+    if let Some(w) = weight {
+        text.push_str(&format!("weight = {}\n", q(w)));
+    }
+    if let Some(d) = dice {
+        text.push_str(&format!("dice = {}\n", q(d)));
+    }
+    items::parse("--candidate", &text)
+        .map(|c| c.items)
+        .map_err(|e| e.to_string())
 }

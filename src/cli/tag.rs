@@ -113,6 +113,10 @@ pub struct TournamentFlags {
     /// Policies, comma-separated (`flee(margin=2)`; a comma inside parentheses is kept).
     #[arg(long, default_value = "stay,random,flee,spread,smart")]
     pub policies: String,
+    /// Your own policy (any policy with parameters, e.g. `smart(list=2)`) seated with the
+    /// policies as the field; its win share and score with intervals and its rank.
+    #[arg(long, value_name = "POLICY")]
+    pub candidate: Option<String>,
     /// Games to play.
     #[arg(long, default_value_t = 10_000)]
     pub games: u64,
@@ -147,10 +151,24 @@ pub struct TournamentFlags {
 
 /// `skirmish tournament tag`.
 pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
-    let policies = split_specs(&f.policies)
+    let mut policies = split_specs(&f.policies)
         .iter()
         .map(|s| Policy::parse(s).map_err(|e| format!("--policies: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
+    let candidate = match &f.candidate {
+        None => None,
+        Some(c) => {
+            let p = Policy::parse(c).map_err(|e| format!("--candidate: {e}"))?;
+            if policies.iter().any(|q| q.spec() == p.spec()) {
+                return Err(format!(
+                    "--candidate: `{}` is one of --policies already; give a policy the field does not hold",
+                    p.spec()
+                ));
+            }
+            policies.push(p);
+            Some(p.spec())
+        }
+    };
     refuse_repeats(
         "--policies",
         &policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
@@ -168,10 +186,16 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     };
     t.check()?;
     let encode = encoder()?;
-    let specs: Vec<String> = t.policies.iter().map(|p| p.spec()).collect();
+    // The field's policies: the candidate is named on its own flag.
+    let n_field = t.policies.len() - candidate.is_some() as usize;
+    let specs: Vec<String> = t.policies[..n_field].iter().map(|p| p.spec()).collect();
     let command = format!(
-        "skirmish tournament tag --policies {} --games {} --teams {}..{} --team-size {}..{} --underworld {} --max-turns {} --seed {} --chunk-size {}",
+        "skirmish tournament tag --policies {}{} --games {} --teams {}..{} --team-size {}..{} --underworld {} --max-turns {} --seed {} --chunk-size {}",
         super::flags::shell_quote(&specs.join(",")),
+        candidate.as_ref().map_or(String::new(), |c| format!(
+            " --candidate {}",
+            super::flags::shell_quote(c)
+        )),
         f.games,
         t.teams[0],
         t.teams[1],
@@ -185,13 +209,19 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     let job = Job {
         inputs: Vec::new(),
         sim: &t,
-        settings: serde_json::json!({
-            "policies": specs,
-            "teams": t.teams,
-            "team_size": t.team_size,
-            "underworld_percent": t.underworld,
-            "max_turns": f.max_turns,
-        }),
+        settings: {
+            let mut s = serde_json::json!({
+                "policies": t.policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
+                "teams": t.teams,
+                "team_size": t.team_size,
+                "underworld_percent": t.underworld,
+                "max_turns": f.max_turns,
+            });
+            if let Some(c) = &candidate {
+                s["candidate"] = c.clone().into();
+            }
+            s
+        },
         seed: f.seed,
         matches: f.games,
         count_flag: "--games",
@@ -205,7 +235,10 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     };
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    Ok(job.summary_head(&report, &ds, "games") + &summary(&t, &report.tally) + &job.report_line())
+    Ok(job.summary_head(&report, &ds, "games")
+        + &summary(&t, &report.tally)
+        + &job.candidate_lines()
+        + &job.report_line())
 }
 
 #[derive(Args, Debug, Clone)]

@@ -83,6 +83,63 @@ pub struct Section {
     pub estimates: Vec<Estimate>,
 }
 
+/// Where one estimate stands among its section's others (issue 51: a candidate against the
+/// field): its rank by value, highest first, and how many others are clearly above or below it
+/// (their 95% intervals do not meet).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    pub estimate: Estimate,
+    pub rank: usize,
+    pub of: usize,
+    pub clearly_above: usize,
+    pub clearly_below: usize,
+}
+
+impl Section {
+    /// Where the estimate labelled `label` stands; `None` when the section has none.
+    pub fn standing(&self, label: &str) -> Option<Standing> {
+        let me = self.estimates.iter().find(|e| e.label == label)?;
+        let others = self.estimates.iter().filter(|e| e.label != label);
+        let (mut rank, mut of, mut above, mut below) = (1, 1, 0, 0);
+        for o in others {
+            of += 1;
+            rank += (o.value > me.value) as usize;
+            above += (o.lo > me.hi) as usize;
+            below += (o.hi < me.lo) as usize;
+        }
+        Some(Standing {
+            estimate: me.clone(),
+            rank,
+            of,
+            clearly_above: above,
+            clearly_below: below,
+        })
+    }
+}
+
+impl Standing {
+    /// One line: "`label` in `section`: value [lo, hi], rank r of n, ...".
+    pub fn line(&self, sec: &Section) -> String {
+        let e = &self.estimate;
+        let show = |x: f64| match sec.unit {
+            Unit::Share => format!("{:.1}%", 100.0 * x),
+            Unit::Number => format!("{x:.2}"),
+        };
+        format!(
+            "{} in {}: {} [{}, {}], rank {} of {} (highest first); {} clearly above it, {} clearly below (95% intervals apart)",
+            e.label,
+            sec.title,
+            show(e.value),
+            show(e.lo),
+            show(e.hi),
+            self.rank,
+            self.of,
+            self.clearly_above,
+            self.clearly_below
+        )
+    }
+}
+
 /// A command's answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
@@ -155,6 +212,15 @@ impl Answer {
             });
         }
         let mut notes = Vec::new();
+        // Issue 51: a candidate run names its candidate; where it stands in each section is
+        // told beside the numbers, so every rendering of the folder carries it.
+        if let Some(c) = id.settings.get("candidate").and_then(|v| v.as_str()) {
+            for sec in &sections {
+                if let Some(st) = sec.standing(c) {
+                    notes.push(format!("candidate {}", st.line(sec)));
+                }
+            }
+        }
         if t.matches < id.matches {
             notes.push(format!(
                 "incomplete: {} of {} matches are in this folder (a run stopped early, or one shard of several)",

@@ -137,6 +137,29 @@ impl<S: Simulation> Job<'_, S> {
         Ok((report, ds))
     }
 
+    /// A candidate run's standing lines (issue 51), from the answer its folder holds: where the
+    /// candidate stands in the win rates and scores (the report has every section). Empty for
+    /// a run without a candidate.
+    pub fn candidate_lines(&self) -> String {
+        let Ok(a) = super::dataset::answer(&self.out) else {
+            return String::new();
+        };
+        let lines: String = a
+            .notes
+            .iter()
+            .filter(|n| {
+                n.starts_with("candidate ")
+                    && (n.contains(" in win rate ") || n.contains(" in score"))
+            })
+            .map(|n| format!("{n}\n"))
+            .collect();
+        if lines.is_empty() {
+            lines
+        } else {
+            format!("\n{lines}")
+        }
+    }
+
     /// The last line of a dataset command's output: where its report is.
     pub fn report_line(&self) -> String {
         super::answer::report_line(&self.out)

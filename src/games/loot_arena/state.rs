@@ -37,6 +37,9 @@ pub struct Catalogue {
     pub carried: [[Vec<u16>; 4]; 3],
     /// `armor[weight][tier]`: indices of Defensive items.
     pub armor: [[Vec<u16>; 4]; 3],
+    /// Items measured but never drawn (a host's candidates, issue 51): in `items`, not in
+    /// `carried` or `armor`.
+    pub undrawn: Vec<u16>,
 }
 
 impl Catalogue {
@@ -53,11 +56,21 @@ impl Catalogue {
         self.carried = Default::default();
         self.armor = Default::default();
         for (i, it) in self.items.iter().enumerate() {
+            if self.undrawn.contains(&(i as u16)) {
+                continue;
+            }
             match it.weight {
                 Some(w) => self.armor[w as usize][it.tier as usize].push(i as u16),
                 None => self.carried[it.kind as usize][it.tier as usize].push(i as u16),
             }
         }
+    }
+    /// Adds an item that is measured but never drawn (issue 51) and returns its index.
+    pub fn add_undrawn(&mut self, item: Item) -> u16 {
+        self.items.push(item);
+        let i = (self.items.len() - 1) as u16;
+        self.undrawn.push(i);
+        i
     }
     /// Adds an item (a file's own `"magical 1d8"`) and returns its index.
     pub fn add(&mut self, item: Item) -> u16 {

@@ -136,8 +136,10 @@ fn loadout_error(what: &str, e: impl std::fmt::Display) -> String {
 impl PowerValue {
     /// Checks every setting; messages name the setting and the fix.
     pub fn new(settings: ValueSettings) -> Result<PowerValue, String> {
-        let (cat, candidates) =
-            with_candidates(settings.power_file.as_deref(), settings.candidates.as_deref())?;
+        let (cat, candidates) = with_candidates(
+            settings.power_file.as_deref(),
+            settings.candidates.as_deref(),
+        )?;
         let s = &settings;
         for (field, r) in [
             ("heroes", [s.heroes[0] as i64, s.heroes[1] as i64]),
@@ -324,7 +326,12 @@ impl PowerValue {
     /// it (95% intervals apart; the values share their rosters, so a gap this wide is real).
     pub fn standings(&self, est: &Estimates) -> Vec<Standing> {
         let overall: Vec<&ArmEstimate> = est.overall().collect();
-        let at = |i: usize| overall.iter().find(|r| r.arm == self.default_arm[i]).copied();
+        let at = |i: usize| {
+            overall
+                .iter()
+                .find(|r| r.arm == self.default_arm[i])
+                .copied()
+        };
         let mut out = Vec::new();
         for (i, &p) in self.powers.iter().enumerate() {
             if !self.candidates.contains(&p) {
@@ -1391,10 +1398,9 @@ fn with_candidates(
         .map_err(|e| e.to_string())?;
     let first = defs.len();
     for d in &extra {
-        if let Some(o) = defs
-            .iter()
-            .find(|o| crate::games::names::normalise(&o.name) == crate::games::names::normalise(&d.name))
-        {
+        if let Some(o) = defs.iter().find(|o| {
+            crate::games::names::normalise(&o.name) == crate::games::names::normalise(&d.name)
+        }) {
             return Err(format!(
                 "{c}: the candidate power `{}` has the name of the catalogue's `{}`: rename it (and drop any `include` of the catalogue: the field comes from --powers)",
                 d.name, o.name

@@ -41,6 +41,9 @@ pub struct Study {
     pub cell: u64,
     /// Candidate policies for the focal champion (the first is the yardstick).
     pub sets: Vec<Policy>,
+    /// A host's candidate items (issue 51), catalogue indices of items the field never draws:
+    /// measured in the focal slot on the same battles as the catalogue's.
+    pub candidates: Vec<u16>,
 }
 
 /// An arm of the item study: what the focal champion gets.
@@ -174,6 +177,14 @@ impl Study {
                 if let Some(&i) = cat.armor[w as usize][t as usize].first() {
                     arms.push(Arm::Armor(w, t, i));
                 }
+            }
+        }
+        for &i in &self.candidates {
+            let it = &cat.items[i as usize];
+            match it.weight {
+                None => arms.push(Arm::Item(it.kind, it.tier, i)),
+                Some(w) if allowed & w.bit() != 0 => arms.push(Arm::Armor(w, it.tier, i)),
+                Some(_) => {} // the class cannot wear it (LA-18)
             }
         }
         arms
