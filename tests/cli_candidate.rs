@@ -187,3 +187,56 @@ fn a_candidate_item_is_measured_on_the_same_battles_and_ranked_in_its_tier() {
     assert_eq!(o.status.code(), Some(2));
     assert!(said(&o).contains("say its tier"), "{}", said(&o));
 }
+
+#[test]
+fn a_candidate_minion_is_worth_recruits_and_paired_against_the_swordsman_on_the_field() {
+    let out = tmp("candidate", "minion");
+    let s = run_ok(&[
+        "analyze",
+        "minions",
+        "--candidate",
+        "H:3 A:1 HP:9 L:1",
+        "--combats",
+        "4000",
+        "--cell",
+        "100",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(s.contains("is worth "), "{s}");
+    assert!(s.contains("among the pool's monsters"), "{s}");
+    assert!(s.contains("(paired)"), "{s}");
+    // A stronger candidate is worth more recruits than a weaker one, on the same seeds.
+    let worth = |spec: &str| -> f64 {
+        let out = tmp("candidate", &format!("m{}", spec.len()));
+        let s = run_ok(&[
+            "analyze",
+            "minions",
+            "--candidate",
+            spec,
+            "--cell",
+            "100",
+            "--combats",
+            "100",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let at = s.find(" is worth ").unwrap_or_else(|| panic!("{s}")) + 10;
+        s[at..].split_whitespace().next().unwrap().parse().unwrap()
+    };
+    assert!(worth("H:6 A:2 HP:30 L:2") > worth("H:3 A:1 HP:9 L:1"));
+    // A stat line without HP names the fix.
+    let o = skirmish(&[
+        "analyze",
+        "minions",
+        "--candidate",
+        "H:3 A:1",
+        "--quiet",
+        "--out",
+        tmp("candidate", "m3").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(said(&o).contains("HP:9"), "{}", said(&o));
+}

@@ -573,9 +573,114 @@ pub struct StudyFlags {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Your own minion, as stats (`"H:3 A:1 HP:9 L:1"`: hand, attacks, HP, level; also M
+    /// missile, AR armor, and `monster`) or a catalogue name with modifiers (`"Dwarf swordsman
+    /// + Bless"`): its worth in baseline recruits and its win share against the field, paired
+    /// against the baseline swordsman, with intervals, and its rank among the monsters. Runs only
+    /// these questions.
+    #[arg(long, value_name = "STATS|NAME")]
+    pub candidate: Option<String>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// `--candidate`: stats (`H:3 A:1 HP:9 L:1`, any order) or a catalogue spec; the kernel must
+/// play it (no effects only the plain model plays, MC-54).
+fn candidate_minion(
+    spec: &str,
+    field: &crate::games::minion_combat::simulation::combats::Field,
+) -> Result<crate::games::minion_combat::state::Minion, String> {
+    use crate::games::minion_combat::state::Minion;
+    let m = if spec.contains(':') {
+        let mut m = Minion {
+            name: spec.trim().to_string(),
+            recruit: true,
+            hand: None,
+            missile: None,
+            attacks: 1,
+            armor: 0,
+            hp: 1,
+            max_hp: 1,
+            level: 0,
+            nation: None,
+            flight: false,
+            enchanted: false,
+            clauses: Vec::new(),
+        };
+        let mut hp = None;
+        for w in spec.split_whitespace() {
+            if w.eq_ignore_ascii_case("monster") {
+                m.recruit = false;
+                continue;
+            }
+            let Some((k, v)) = w.split_once(':') else {
+                return Err(format!(
+                    "--candidate `{spec}`: `{w}` is not KEY:VALUE; write stats as \"H:3 A:1 HP:9 L:1\" (H hand, M missile, A attacks, AR armor, HP, L level)"
+                ));
+            };
+            let n: i32 = v.parse().map_err(|_| {
+                format!("--candidate `{spec}`: `{v}` in `{w}` is not a whole number")
+            })?;
+            let bad = |lo: i32, hi: i32| {
+                (n < lo || n > hi)
+                    .then(|| format!("--candidate `{spec}`: `{w}` is outside {lo}..{hi}"))
+            };
+            let err = match k.to_ascii_uppercase().as_str() {
+                "H" => bad(0, 1000).or_else(|| {
+                    m.hand = Some(n);
+                    None
+                }),
+                "M" => bad(0, 1000).or_else(|| {
+                    m.missile = Some(n);
+                    None
+                }),
+                "A" => bad(1, 8).or_else(|| {
+                    m.attacks = n as u32;
+                    None
+                }),
+                "AR" => bad(0, 1000).or_else(|| {
+                    m.armor = n;
+                    None
+                }),
+                "HP" => bad(1, 10_000).or_else(|| {
+                    hp = Some(n);
+                    None
+                }),
+                "L" => bad(0, 10).or_else(|| {
+                    m.level = field.rules.clamp_level(n);
+                    None
+                }),
+                other => Some(format!(
+                    "--candidate `{spec}`: unknown stat `{other}`: H hand, M missile, A attacks, AR armor, HP, L level"
+                )),
+            };
+            if let Some(e) = err {
+                return Err(e);
+            }
+        }
+        let Some(hp) = hp else {
+            return Err(format!("--candidate `{spec}`: give its HP, e.g. HP:9"));
+        };
+        if m.hand.is_none() && m.missile.is_none() {
+            return Err(format!(
+                "--candidate `{spec}`: give it a hand (H:3) or missile (M:2) damage"
+            ));
+        }
+        m.hp = hp;
+        m.max_hp = hp;
+        m
+    } else {
+        let (ms, _) = input::combat::minion_spec(spec, &field.catalogue, &field.rules)
+            .map_err(|e| format!("--candidate: {e}"))?;
+        ms.into_iter().next().expect("a spec names a minion")
+    };
+    if !m.kernel_plays() {
+        return Err(format!(
+            "--candidate `{spec}`: it carries effects (MC-41) that only `minions combat` plays; name one without them"
+        ));
+    }
+    Ok(m)
 }
 
 /// `skirmish analyze minions` (MC-32..MC-36).
@@ -606,6 +711,10 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         }
     }
     let encode = encoder()?;
+    let candidate = match &f.candidate {
+        None => None,
+        Some(c) => Some(candidate_minion(c, &field)?),
+    };
     crate::platform::dataset::check_output_folder(&f.out, "analyze minions")?;
     let st = study::Study {
         field,
@@ -615,6 +724,23 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         swordsman: f.swordsman.clone(),
         archer: f.archer.clone(),
     };
+    if let Some(m) = candidate {
+        // Issue 51: the candidate's questions only, not the whole study.
+        let pool = crate::platform::runner::pool(threads)?;
+        let start = Instant::now();
+        let c = pool.install(|| st.candidate(&m, f.seed))?;
+        let secs = start.elapsed().as_secs_f64();
+        let answer = study::candidate_answer(&c, &st, f.seed, &super::flags::command_line());
+        let text = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
+        let mut files = vec![("summary.txt".to_string(), text.clone().into_bytes())];
+        files.extend(crate::platform::answer::files(&answer));
+        crate::platform::dataset::replace_folder(&f.out, "analyze minions", &files)?;
+        return Ok(format!(
+            "analyze minions --candidate: {} combats in {secs:.1} s on {threads} threads\n\n{text}\n{}",
+            thousands(c.combats),
+            crate::platform::answer::report_line(&f.out)
+        ));
+    }
     let pool = crate::platform::runner::pool(threads)?;
     let pb = study_bar(st.planned(), f.quiet, "combats");
     let start = Instant::now();

@@ -836,3 +836,181 @@ pub fn render(f: &Found, st: &Study) -> String {
     ));
     s
 }
+
+/// A host's candidate minion against the field (issue 51, `analyze minions --candidate`).
+pub struct CandidateFound {
+    pub name: String,
+    /// Its win points alone against k = 1..8 baseline swordsmen, and archers (MC-33's ladder).
+    pub vs: [[Mean; MAX_GROUP]; 2],
+    /// Baseline recruits it beats half the time; `None`: beyond 1..8.
+    pub worth: [Option<f64>; 2],
+    /// Each monster of the pool on the same ladder (its worth against swordsmen), for the rank.
+    pub monsters: Vec<(String, Option<f64>)>,
+    /// Side 0's group of the field's draw, every minion replaced by the candidate, and on the
+    /// same seeds by the baseline swordsman: win points of each and their paired difference.
+    pub field: Paired,
+    pub combats: u64,
+}
+
+const Q_CANDIDATE: u64 = 7;
+
+impl Study {
+    /// The candidate's questions: its worth in baseline recruits (the monster ladder) and its
+    /// win share against the field, paired against the baseline swordsman on the same draws.
+    pub fn candidate(&self, m: &Minion, seed: u64) -> Result<CandidateFound, String> {
+        let f = &self.field;
+        let r = &f.rules;
+        let recruits = [
+            units(&self.group(&self.swordsman, MAX_GROUP)?, r),
+            units(&self.group(&self.archer, MAX_GROUP)?, r),
+        ];
+        let rung = |me: &[Unit], cell_of: &dyn Fn(usize, usize) -> (u64, u64)| {
+            let mut vs: [[Mean; MAX_GROUP]; 2] = Default::default();
+            for kind in 0..2 {
+                for k in 1..=MAX_GROUP {
+                    let (q, cell) = cell_of(kind, k);
+                    vs[kind][k - 1] = ladder(me, &recruits[kind][..k], r, seed, q, cell, self.cell);
+                }
+            }
+            vs
+        };
+        let me = Unit::new(m, r);
+        let vs = rung(&[me], &|kind, k| (Q_CANDIDATE, (kind * 8 + k) as u64));
+        let worth = [0, 1].map(|kind| crossing(&vs[kind]));
+        // The pool's monsters on their own ladder seeds (the full study's numbers).
+        let monsters = f.pool[1]
+            .iter()
+            .enumerate()
+            .map(|(c, &id)| {
+                let vs = rung(&[f.units[id as usize]], &|kind, k| {
+                    (Q_MONSTERS, ((c * 2 + kind) * 8 + k) as u64)
+                });
+                (
+                    f.catalogue.minions[id as usize].name.clone(),
+                    crossing(&vs[0]),
+                )
+            })
+            .collect();
+        let base = recruits[0][0];
+        let field = (0..self.combats)
+            .into_par_iter()
+            .fold(
+                || (Combat::new(), Paired::default()),
+                |(mut k, mut p), i| {
+                    let s = match_seed(seed, index(Q_CANDIDATE, 99, i));
+                    let d = f.draw(i, s);
+                    let n = d.n[0];
+                    let sw = [base; MAX_GROUP];
+                    let cand = [me; MAX_GROUP];
+                    let o_base = k.play([&sw[..n], d.sides()[1]], d.first, r, s, &mut Silent);
+                    let o_cand = k.play([&cand[..n], d.sides()[1]], d.first, r, s, &mut Silent);
+                    add_pair(&mut p, &o_cand, &o_base);
+                    (k, p)
+                },
+            )
+            .map(|(_, p)| p)
+            .reduce(Paired::default, merge_paired);
+        Ok(CandidateFound {
+            name: m.name.clone(),
+            vs,
+            worth,
+            monsters,
+            field,
+            combats: self.cell * 16 * (1 + f.pool[1].len() as u64) + 2 * self.combats,
+        })
+    }
+}
+
+/// The candidate's answer: the ladder, its worth, its win share against the field paired
+/// against the baseline swordsman, and its rank among the pool's monsters by worth.
+pub fn candidate_answer(
+    c: &CandidateFound,
+    st: &Study,
+    seed: u64,
+    command: &str,
+) -> crate::platform::answer::Answer {
+    use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
+    let est = |label: String, m: &Mean| {
+        let (x, lo, hi) = share(m);
+        Estimate {
+            label,
+            value: x,
+            lo,
+            hi,
+            count: m.n,
+        }
+    };
+    let mut notes = Vec::new();
+    for (kind, who) in [(0, &st.swordsman), (1, &st.archer)] {
+        notes.push(match c.worth[kind] {
+            Some(w) => format!(
+                "{} is worth {w:.2} baseline recruits ({who}): it beats that many half the time, alone",
+                c.name
+            ),
+            None => format!(
+                "{}: beyond the ladder against {who} (it beats 8, or loses to 1, more often than not)",
+                c.name
+            ),
+        });
+    }
+    if let Some(w) = c.worth[0] {
+        let measured: Vec<f64> = c.monsters.iter().filter_map(|m| m.1).collect();
+        let rank = 1 + measured.iter().filter(|&&x| x > w).count();
+        notes.push(format!(
+            "candidate {}: rank {rank} of {} among the pool's monsters by worth in {} (those with a worth on the ladder)",
+            c.name,
+            measured.len() + 1,
+            st.swordsman
+        ));
+    }
+    // Win points are 2, 1, 0: half of them is the win share.
+    let (d, dlo, dhi) = share(&c.field.points);
+    notes.push(format!(
+        "candidate {} against the field: win share {:+.1} points [{:+.1}, {:+.1}] beside the baseline swordsman in the same slots of the same draws (paired)",
+        c.name,
+        100.0 * d,
+        100.0 * dlo,
+        100.0 * dhi
+    ));
+    let ladder = |kind: usize, who: &str| Section {
+        title: format!("{} alone against k {who}", c.name),
+        meaning: "its win share against 1..8 baseline recruits (MC-33's ladder), 95% interval"
+            .into(),
+        unit: Unit::Share,
+        estimates: (0..MAX_GROUP)
+            .map(|k| est(format!("{} x {who}", k + 1), &c.vs[kind][k]))
+            .collect(),
+    };
+    Answer {
+        title: format!(
+            "analyze minions --candidate: {} combats, seed {seed}",
+            thousands(c.combats)
+        ),
+        provenance: Provenance {
+            command: command.to_string(),
+            source: "minions-candidate".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            seed,
+            matches: c.combats,
+            played: c.combats,
+            settings: serde_json::Value::Null,
+            inputs: Default::default(),
+        },
+        totals: vec![("combats".into(), thousands(c.combats))],
+        sections: vec![
+            Section {
+                title: "against the field".into(),
+                meaning: "win share of side 0's drawn group made all of the candidate, and all of the baseline swordsman, on the same draws (common random numbers)".into(),
+                unit: Unit::Share,
+                estimates: vec![
+                    est(c.name.clone(), &c.field.changed),
+                    est(st.swordsman.clone(), &c.field.base),
+                ],
+            },
+            ladder(0, &st.swordsman),
+            ladder(1, &st.archer),
+        ],
+        tables: Vec::new(),
+        notes,
+    }
+}
