@@ -4,6 +4,7 @@
 //! binary over [`cli`].
 
 pub mod cli;
+pub mod equilibrium;
 pub mod games;
 pub mod platform;
 pub mod rng;

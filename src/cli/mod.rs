@@ -12,6 +12,7 @@ mod analyze;
 mod clan_melee;
 pub mod flags;
 mod loot;
+mod metagame;
 mod minions;
 mod powers;
 mod rumble;
@@ -247,6 +248,9 @@ enum RumbleQuestion {
     /// What each power is worth in coins, with 95% intervals; pairs that combine or counter
     /// (AR-44).
     Powers(analyze::PowerFlags),
+    /// The bidding strategies as a game: every profile of strategies played, the equilibrium
+    /// mix, each strategy's regret, how firm the answer is (AR-71).
+    Metagame(metagame::MetagameFlags),
 }
 
 #[derive(Subcommand, Debug)]
@@ -390,6 +394,9 @@ fn dispatch(command: Command) -> Result<String, String> {
                 question: RumbleQuestion::Powers(flags),
             }
             | AnalyzeCommand::Powers(flags) => analyze::powers(&flags),
+            AnalyzeCommand::Rumble {
+                question: RumbleQuestion::Metagame(flags),
+            } => metagame::metagame(&flags),
             AnalyzeCommand::ClanMelee {
                 question: Some(ClanMeleeQuestion::Challengers(flags)),
                 ..

@@ -563,6 +563,27 @@ fn atomic_write_tagged(dir: &Path, name: &str, tag: &str, bytes: &[u8]) -> Resul
         .map_err(|e| format!("renaming {} to {}: {e}", tmp.display(), dst.display()))
 }
 
+/// Every part's tally in a dataset folder, each part counted once (whole-folder and shard
+/// manifests alike): what an analysis built on a dataset reads back.
+pub fn merged_tally(dir: &Path) -> Result<Tally, String> {
+    let mut parts: BTreeMap<u64, Tally> = BTreeMap::new();
+    let manifests: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| is_manifest(p))
+        .collect();
+    for p in &manifests {
+        for r in read_manifest(p)?.parts {
+            parts.entry(r.part).or_insert(r.tally);
+        }
+    }
+    let mut t = Tally::default();
+    for p in parts.values() {
+        t.merge(p);
+    }
+    Ok(t)
+}
+
 /// The answer a dataset folder holds (issue 50): its identity and command from its manifest
 /// (the whole folder's, else a shard's), and the tallies of its parts, each counted once.
 pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {

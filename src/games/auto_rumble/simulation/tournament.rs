@@ -145,6 +145,11 @@ impl Tournament {
         ((g + s as u64) % self.strategies.len() as u64) as usize
     }
 
+    /// The pool's and hands' sizes the games are played with.
+    pub fn sizes(&self) -> &Sizes {
+        &self.sizes
+    }
+
     /// Values per power name, for the summary.
     pub fn value_of(&self, p: PowerId) -> f64 {
         self.values[p as usize]

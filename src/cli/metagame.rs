@@ -1,0 +1,181 @@
+//! `skirmish analyze rumble metagame` (issue 54, AR-71): the bidding strategies as a game.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::flags::{default_threads, encoder, split_specs};
+use crate::games::auto_rumble::analysis::metagame::{self, MetaGame};
+use crate::games::auto_rumble::simulation::tournament::{Tournament, ValueSource};
+use crate::platform::job::Job;
+use crate::platform::plan::Shard;
+use crate::platform::tally::thousands;
+
+#[derive(Args, Debug, Clone)]
+pub struct MetagameFlags {
+    /// Strategies, comma-separated, each `name` or `name(param=value,...)`
+    /// [default value,hoarder,sniper,spreader,random,outbid,planner].
+    #[arg(long)]
+    pub strategies: Option<String>,
+    /// Players per game (3-12): every multiset of this many strategies is a profile.
+    #[arg(long, default_value_t = 3)]
+    pub players: usize,
+    /// Games per profile (game i of every profile shares its seed).
+    #[arg(long, default_value_t = 2_000)]
+    pub games: u64,
+    /// Power file the pool draws from [default: the built-in six sample powers].
+    #[arg(long, value_name = "FILE")]
+    pub powers: Option<String>,
+    /// Precision of the coin values the value-aware strategies bid from, measured now.
+    #[arg(long, default_value_t = 2.0)]
+    pub value_precision: f64,
+    /// Starting mixes of the equilibrium search (the uniform mix and random ones).
+    #[arg(long, default_value_t = 32)]
+    pub starts: usize,
+    /// Payoff tables redrawn within their sampling error to test the answer.
+    #[arg(long, default_value_t = 200)]
+    pub resamples: usize,
+    /// Master seed.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Output folder: the answer, equilibrium.parquet and summary.txt; the profiles' games are
+    /// the dataset in its `profiles/` (resumed by the same command).
+    #[arg(long, default_value = "runs/metagame")]
+    pub out: PathBuf,
+    /// Games per chunk.
+    #[arg(long, default_value_t = 1_000)]
+    pub chunk_size: u64,
+    /// Play only the K-th (from 0) of N slices of the profiles' games, e.g. 0/4 (then run the
+    /// command whole to solve). SLURM_ARRAY_TASK_ID/COUNT are read too.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+const COMMAND: &str = "analyze rumble metagame";
+
+pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
+    let specs = split_specs(
+        f.strategies
+            .as_deref()
+            .unwrap_or(super::tournament::DEFAULT_STRATEGIES),
+    );
+    if !(f.value_precision > 0.0 && f.value_precision.is_finite()) {
+        return Err("--value-precision: give a positive number of coins, e.g. 2".into());
+    }
+    if f.resamples > 100_000 || f.starts == 0 || f.starts > 10_000 {
+        return Err("--starts: 1 to 10,000; --resamples: 0 to 100,000".into());
+    }
+    let t = Tournament::new(
+        &specs,
+        Some(f.players),
+        f.powers.as_deref(),
+        ValueSource::Measured {
+            precision: f.value_precision,
+            seed: f.seed,
+        },
+        crate::games::auto_rumble::rules::DEFAULT_MAX_ROUNDS,
+        256,
+    )?;
+    let mg = MetaGame::new(t, f.games)?;
+    crate::platform::dataset::check_output_folder(&f.out, COMMAND)?;
+    let shard = match &f.shard {
+        Some(s) => Some(Shard::parse(s)?),
+        None => Shard::from_env(|k| std::env::var(k).ok(), None)?,
+    };
+    let names = mg.t.names.clone();
+    let command = format!(
+        "skirmish analyze rumble metagame --strategies {} --players {} --games {} --value-precision {} --starts {} --resamples {} --seed {} --chunk-size {}{}",
+        super::flags::shell_quote(&names.join(",")),
+        f.players,
+        f.games,
+        f.value_precision,
+        f.starts,
+        f.resamples,
+        f.seed,
+        f.chunk_size,
+        f.powers
+            .as_ref()
+            .map(|p| super::flags::shell_flag("--powers", p))
+            .unwrap_or_default(),
+    );
+    // The folder is this command's from the start, so a shard's partial run is resumed by the
+    // next, and no other command writes here.
+    std::fs::create_dir_all(&f.out).map_err(|e| format!("--out {}: {e}", f.out.display()))?;
+    crate::platform::dataset::atomic_write(
+        &f.out,
+        ".skirmish-output",
+        format!("{COMMAND}\n").as_bytes(),
+    )?;
+    let profiles_dir = f.out.join("profiles");
+    let inputs = f
+        .powers
+        .as_deref()
+        .map(|p| crate::games::auto_rumble::powers::file::files(Path::new(p)))
+        .unwrap_or_default();
+    let job = Job {
+        inputs,
+        sim: &mg,
+        settings: serde_json::json!({
+            "strategies": names,
+            "players": f.players,
+            "games_per_profile": f.games,
+            "profiles": mg.profiles.len(),
+            "power_file": f.powers,
+            "values": mg.t.values,
+            "values_from": mg.t.values_from,
+        }),
+        seed: f.seed,
+        matches: mg.matches(),
+        count_flag: "--games (x profiles)",
+        chunk_size: f.chunk_size,
+        out: profiles_dir.clone(),
+        threads: f.threads.unwrap_or_else(default_threads),
+        shard,
+        progress: !f.quiet,
+        command: command.clone(),
+        experiment: None,
+    };
+    job.check()?;
+    let (report, ds) = job.execute(encoder()?)?;
+    let head = job.summary_head(&report, &ds, "games");
+    let tally = crate::platform::dataset::merged_tally(&profiles_dir)?;
+    if tally.matches < mg.matches() {
+        return Ok(format!(
+            "{head}\nthe profiles' games are not all played yet ({} of {}): this was one shard, or a run stopped early. Run the same command without --shard to finish and solve.\n",
+            thousands(tally.matches),
+            thousands(mg.matches())
+        ));
+    }
+    let payoffs = mg.payoffs(&tally)?;
+    let solved = metagame::solve(&payoffs, f.starts, f.resamples, f.seed);
+    let answer = metagame::answer(&mg, &payoffs, &solved, f.seed, &command);
+    let text = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
+    let encode = encoder()?;
+    let mut files = vec![
+        (
+            "equilibrium.parquet".to_string(),
+            encode(&metagame::equilibrium_table(&mg, &solved))?,
+        ),
+        (
+            "payoffs.parquet".to_string(),
+            encode(&metagame::payoff_table(&mg, &payoffs))?,
+        ),
+        ("summary.txt".to_string(), text.clone().into_bytes()),
+    ];
+    files.extend(crate::platform::answer::files(&answer));
+    for (name, bytes) in &files {
+        crate::platform::dataset::atomic_write(&f.out, name, bytes)?;
+    }
+    Ok(format!(
+        "{head}\n{text}\ntables: {} (equilibrium, payoffs .parquet; summary.txt); the games: {}\n{}",
+        f.out.display(),
+        profiles_dir.display(),
+        crate::platform::answer::report_line(&f.out)
+    ))
+}

@@ -1,0 +1,578 @@
+//! The bidding meta-game (`skirmish analyze rumble metagame`, issue 54, AR-71): which mix of
+//! strategies is stable if everyone adapts, and how much each strategy gives away.
+//!
+//! Every *profile* (a multiset of `players` strategies drawn with repetition from the list) is
+//! played `games` times: game `i` of every profile has the same seed (common random numbers:
+//! the same pools, reveals and initiatives whatever the profile), and the profile's strategies
+//! are rotated over the seats game by game. A seat scores `players` for a win and 1 for a draw
+//! (the pot split), so a payoff divided by `players` is a win share and payoffs add up to 1 per
+//! game. From the payoff of each strategy given the others' multiset, [`crate::equilibrium`]
+//! finds the symmetric equilibria of the empirical game; resampling the payoff table within its
+//! sampling error says how firm the answer is.
+//!
+//! Profiles are matches of the platform ([`Simulation`]): all cores, shards, resumable runs,
+//! the same bytes for any thread count.
+
+use std::ops::Range;
+
+use rand::RngExt;
+
+use crate::equilibrium::{Equilibrium, SymmetricGame, multisets};
+use crate::games::auto_rumble::game::strategy::Strategy;
+use crate::games::auto_rumble::game::{self, MAX_PLAYERS, ROUNDS, Table as GameTable};
+use crate::games::auto_rumble::simulation::tournament::Tournament;
+use crate::platform::runner::Simulation;
+use crate::platform::table::{Table, Values, col};
+use crate::platform::tally::Tally;
+use crate::rng::{Stream, match_seed, stream_rng};
+
+/// The tally group holding every (profile, strategy) payoff.
+pub const PAYOFF: &str = "payoff (players per win, 1 per draw), by profile and strategy";
+
+pub struct MetaGame {
+    /// The strategies, their values and the game's settings (players per game included).
+    pub t: Tournament,
+    /// Every profile: how many seats of each strategy.
+    pub profiles: Vec<Vec<u8>>,
+    /// Games per profile.
+    pub games: u64,
+}
+
+impl MetaGame {
+    pub fn new(t: Tournament, games: u64) -> Result<MetaGame, String> {
+        if games == 0 {
+            return Err("--games: play at least 1 game per profile".into());
+        }
+        let profiles = multisets(t.strategies.len(), t.game.players);
+        if profiles.len() as u64 > 100_000 {
+            return Err(format!(
+                "{} strategies at {} players make {} profiles: name fewer strategies or seat fewer players",
+                t.strategies.len(),
+                t.game.players,
+                profiles.len()
+            ));
+        }
+        Ok(MetaGame { t, profiles, games })
+    }
+
+    pub fn matches(&self) -> u64 {
+        self.profiles.len() as u64 * self.games
+    }
+
+    /// A (profile, strategy) payoff's label in the tally.
+    pub fn label(p: usize, s: usize) -> String {
+        format!("{p}:{s}")
+    }
+
+    /// Game `i` of profile `p`: who sits where (the profile's strategies in order, rotated by i).
+    fn seats(&self, p: usize, i: u64) -> [usize; MAX_PLAYERS] {
+        let n = self.t.game.players;
+        let mut list = [0usize; MAX_PLAYERS];
+        let mut k = 0;
+        for (s, &c) in self.profiles[p].iter().enumerate() {
+            for _ in 0..c {
+                list[k] = s;
+                k += 1;
+            }
+        }
+        let mut out = [0usize; MAX_PLAYERS];
+        for (seat, o) in out.iter_mut().enumerate().take(n) {
+            *o = list[(seat + i as usize) % n];
+        }
+        out
+    }
+
+    /// The empirical game from a tally holding every profile's payoffs: mean win shares, and
+    /// their standard errors.
+    pub fn payoffs(&self, tally: &Tally) -> Result<Payoffs, String> {
+        let k = self.t.strategies.len();
+        let n = self.t.game.players;
+        let means = tally
+            .means
+            .get(PAYOFF)
+            .ok_or("the profiles' payoffs are missing: the run holds no games yet")?;
+        let others = multisets(k, n - 1);
+        let mut u = vec![vec![0.0; others.len()]; k];
+        let mut se = vec![vec![0.0; others.len()]; k];
+        let mut count = vec![vec![0u64; others.len()]; k];
+        for s in 0..k {
+            for (o, other) in others.iter().enumerate() {
+                let mut prof = other.clone();
+                prof[s] += 1;
+                let p = self
+                    .profiles
+                    .iter()
+                    .position(|q| *q == prof)
+                    .expect("every profile is listed");
+                let m = means.get(&Self::label(p, s)).ok_or_else(|| {
+                    format!(
+                        "profile {p} has no games yet: finish the run (the same command again) before solving"
+                    )
+                })?;
+                let (lo, hi) = m.ci95();
+                u[s][o] = m.mean() / n as f64;
+                se[s][o] = (hi - lo) / (2.0 * 1.959_963_984_540_054) / n as f64;
+                count[s][o] = m.n;
+            }
+        }
+        Ok(Payoffs {
+            game: SymmetricGame { k, n, others, u },
+            se,
+            count,
+        })
+    }
+}
+
+/// The empirical game and the sampling error of each payoff.
+pub struct Payoffs {
+    pub game: SymmetricGame,
+    pub se: Vec<Vec<f64>>,
+    pub count: Vec<Vec<u64>>,
+}
+
+/// What the meta-game analysis found.
+pub struct Solved {
+    /// Equilibria found, smallest regret first.
+    pub equilibria: Vec<Equilibrium>,
+    /// Against the first equilibrium: each strategy's payoff, and its regret (what playing it
+    /// instead of the mix loses), with 95% intervals from the resamples.
+    pub payoff: Vec<f64>,
+    pub regret: Vec<f64>,
+    pub regret_ci: Vec<(f64, f64)>,
+    /// The first equilibrium's weights' 95% intervals over the resamples.
+    pub weight_ci: Vec<(f64, f64)>,
+    /// Resamples whose equilibrium's support (weights above 1%) differs from the first's.
+    pub support_changed: usize,
+    pub resamples: usize,
+}
+
+/// Solves the empirical game, then `resamples` times again with every payoff redrawn within its
+/// sampling error (normal, its standard error), from `seed`: the spread of the weights and
+/// regrets, and how often the support changes.
+pub fn solve(p: &Payoffs, starts: usize, resamples: usize, seed: u64) -> Solved {
+    let g = &p.game;
+    let equilibria = g.equilibria(starts, seed);
+    let best = equilibria[0].clone();
+    let payoff = g.payoffs(&best.x);
+    let avg: f64 = payoff.iter().zip(&best.x).map(|(a, b)| a * b).sum();
+    // A played strategy's regret is 0 up to rounding: shown as 0, not -0.00%.
+    let regret: Vec<f64> = payoff.iter().map(|v| (avg - v).max(0.0)).collect();
+    let support = best.support(0.01);
+    let mut rng = stream_rng(seed, 1, Stream::Roster);
+    let mut weights = vec![Vec::new(); g.k];
+    let mut regrets = vec![Vec::new(); g.k];
+    let mut changed = 0;
+    for _ in 0..resamples {
+        let mut h = g.clone();
+        for s in 0..g.k {
+            for o in 0..g.others.len() {
+                // Box-Muller: one normal draw per payoff.
+                let (a, b): (f64, f64) = (rng.random_range(1e-12..1.0), rng.random_range(0.0..1.0));
+                let z = (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos();
+                h.u[s][o] = g.u[s][o] + z * p.se[s][o];
+            }
+        }
+        let e = h.equilibria(4, rng.random());
+        let x = &e[0].x;
+        if e[0].support(0.01) != support {
+            changed += 1;
+        }
+        let f = h.payoffs(x);
+        let m: f64 = f.iter().zip(x).map(|(a, b)| a * b).sum();
+        for s in 0..g.k {
+            weights[s].push(x[s]);
+            regrets[s].push(m - f[s]);
+        }
+    }
+    let ci = |v: &mut Vec<f64>| {
+        if v.is_empty() {
+            return (f64::NAN, f64::NAN);
+        }
+        v.sort_by(|a, b| a.total_cmp(b));
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        (at(0.025), at(0.975))
+    };
+    Solved {
+        weight_ci: weights.iter_mut().map(ci).collect(),
+        regret_ci: regrets.iter_mut().map(ci).collect(),
+        equilibria,
+        payoff,
+        regret,
+        support_changed: changed,
+        resamples,
+    }
+}
+
+pub struct Worker {
+    table: GameTable,
+}
+
+impl Simulation for MetaGame {
+    type Worker = Worker;
+
+    fn name(&self) -> &'static str {
+        "rumble-metagame"
+    }
+
+    fn tables(&self) -> Vec<&'static str> {
+        vec!["games"]
+    }
+
+    fn worker(&self) -> Worker {
+        Worker {
+            table: GameTable::new(&self.t.cat, self.t.game.capacity),
+        }
+    }
+
+    fn work_unit(&self) -> &'static str {
+        "battles played"
+    }
+
+    fn play(
+        &self,
+        w: &mut Worker,
+        master: u64,
+        matches: Range<u64>,
+        record: bool,
+    ) -> (Vec<Table>, Tally) {
+        let n = self.t.game.players;
+        let mut tally = Tally::default();
+        let (mut g_id, mut g_profile, mut g_seed, mut g_winner) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut seated: [&Strategy; MAX_PLAYERS] = [&self.t.strategies[0]; MAX_PLAYERS];
+        for m in matches {
+            let (p, i) = ((m / self.games) as usize, m % self.games);
+            // Common random numbers: game i of every profile has one seed.
+            let seed = match_seed(master, i);
+            let who = self.seats(p, i);
+            for s in 0..n {
+                seated[s] = &self.t.strategies[who[s]];
+            }
+            let rec = game::play(
+                &self.t.cat,
+                self.t.sizes(),
+                &self.t.game,
+                &seated[..n],
+                seed,
+                &mut w.table,
+            );
+            tally.matches += 1;
+            tally.draws += rec.winner.is_none() as u64;
+            tally.work += ROUNDS as u64;
+            for (s, &st) in who.iter().enumerate().take(n) {
+                let points = match rec.winner {
+                    Some(x) if x as usize == s => n as i64,
+                    Some(_) => 0,
+                    None => 1,
+                };
+                tally.mean(PAYOFF, &Self::label(p, st)).add(points);
+            }
+            if record {
+                g_id.push(m);
+                g_profile.push(p as u32);
+                g_seed.push(seed);
+                g_winner.push(rec.winner.map(|x| who[x as usize] as u16));
+            }
+        }
+        if !record {
+            return (Vec::new(), tally);
+        }
+        let games = Table {
+            name: "games",
+            columns: vec![
+                col(
+                    "game_id",
+                    "match index: profile x games per profile + game",
+                    Values::U64(g_id),
+                ),
+                col(
+                    "profile",
+                    "the profile (row of profiles.parquet)",
+                    Values::U32(g_profile),
+                ),
+                col(
+                    "seed",
+                    "the game's seed, shared by game i of every profile",
+                    Values::U64(g_seed),
+                ),
+                col(
+                    "winner_strategy",
+                    "index of the winner's strategy; null for a draw",
+                    Values::OptU16(g_winner),
+                ),
+            ],
+        };
+        (vec![games], tally)
+    }
+}
+
+/// A profile as words: `2 x value + hoarder`.
+pub fn profile_name(names: &[String], counts: &[u8]) -> String {
+    counts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c > 0)
+        .map(|(s, &c)| {
+            if c == 1 {
+                names[s].clone()
+            } else {
+                format!("{c} x {}", names[s])
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// The answer: the equilibrium's weights, each strategy's regret against it, the payoffs
+/// against a field of one strategy (the heat map's rows as bars), and how firm it all is.
+pub fn answer(
+    mg: &MetaGame,
+    p: &Payoffs,
+    s: &Solved,
+    seed: u64,
+    command: &str,
+) -> crate::platform::answer::Answer {
+    use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
+    let names = &mg.t.names;
+    let k = names.len();
+    let n = mg.t.game.players;
+    let best = &s.equilibria[0];
+    let mut sections = vec![
+        Section {
+            title: "the equilibrium mix".into(),
+            meaning: format!(
+                "each strategy's weight in the symmetric equilibrium of the empirical game ({n} players; no strategy gains against it), with the 2.5-97.5% range over {} payoff tables redrawn within their sampling error",
+                s.resamples
+            ),
+            unit: Unit::Share,
+            estimates: (0..k)
+                .map(|i| Estimate {
+                    label: names[i].clone(),
+                    value: best.x[i],
+                    lo: s.weight_ci[i].0,
+                    hi: s.weight_ci[i].1,
+                    count: mg.games,
+                })
+                .collect(),
+        },
+        Section {
+            title: "regret against the equilibrium".into(),
+            meaning: "win share lost by playing the strategy instead of the mix, when the others play the mix (0 for the strategies it plays), 2.5-97.5% over the redrawn tables".into(),
+            unit: Unit::Share,
+            estimates: (0..k)
+                .map(|i| Estimate {
+                    label: names[i].clone(),
+                    value: s.regret[i],
+                    lo: s.regret_ci[i].0,
+                    hi: s.regret_ci[i].1,
+                    count: mg.games,
+                })
+                .collect(),
+        },
+    ];
+    // The heat map's rows: each strategy against a table of one other strategy.
+    for (j, other) in names.iter().enumerate() {
+        let o = p
+            .game
+            .others
+            .iter()
+            .position(|c| c[j] as usize == n - 1)
+            .expect("the all-one-strategy field is a multiset");
+        sections.push(Section {
+            title: format!("win share against {} x {other}", n - 1),
+            meaning: "each strategy's win share seated with the others all of one strategy (a fair share is 1/players), 95% interval".into(),
+            unit: Unit::Share,
+            estimates: (0..k)
+                .map(|i| Estimate {
+                    label: names[i].clone(),
+                    value: p.game.u[i][o],
+                    lo: (p.game.u[i][o] - 1.96 * p.se[i][o]).max(0.0),
+                    hi: (p.game.u[i][o] + 1.96 * p.se[i][o]).min(1.0),
+                    count: p.count[i][o],
+                })
+                .collect(),
+        });
+    }
+    let mut notes = Vec::new();
+    let support: Vec<String> = best
+        .support(0.01)
+        .iter()
+        .map(|&i| format!("{} {:.1}%", names[i], 100.0 * best.x[i]))
+        .collect();
+    notes.push(format!(
+        "equilibrium: {} (largest gain from deviating {:.4}; a fair share is {:.1}%)",
+        support.join(", "),
+        best.max_regret,
+        100.0 / n as f64
+    ));
+    notes.push(format!(
+        "sampling error: in {} of {} redrawn payoff tables the equilibrium's support (weights above 1%) differs",
+        s.support_changed, s.resamples
+    ));
+    for (e, eq) in s.equilibria.iter().enumerate().skip(1) {
+        if eq.max_regret > 0.01 {
+            continue;
+        }
+        let sup: Vec<String> = eq
+            .support(0.01)
+            .iter()
+            .map(|&i| format!("{} {:.1}%", names[i], 100.0 * eq.x[i]))
+            .collect();
+        notes.push(format!(
+            "another equilibrium ({}): {} (largest gain {:.4})",
+            e + 1,
+            sup.join(", "),
+            eq.max_regret
+        ));
+    }
+    notes.push(format!(
+        "found by multiplicative weights from many starts, polished by the replicator on the support; with {n} players the payoffs are polynomial in the mix, so no linear exact solve applies (two-player games are solved exactly by support enumeration in crate::equilibrium)"
+    ));
+    Answer {
+        title: format!(
+            "bidding meta-game: {} strategies, {n} players, {} profiles x {} games, seed {seed}",
+            k,
+            mg.profiles.len(),
+            thousands(mg.games)
+        ),
+        provenance: Provenance {
+            command: command.to_string(),
+            source: "rumble-metagame".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            seed,
+            matches: mg.matches(),
+            played: mg.matches(),
+            settings: serde_json::json!({ "strategies": names, "players": n, "games_per_profile": mg.games }),
+            inputs: Default::default(),
+        },
+        totals: vec![
+            ("profiles".into(), thousands(mg.profiles.len() as u64)),
+            ("games".into(), thousands(mg.matches())),
+        ],
+        sections,
+        tables: vec!["equilibrium".into(), "payoffs".into()],
+        notes,
+    }
+}
+
+use crate::platform::tally::thousands;
+
+/// `equilibrium.parquet`: a row per strategy of every equilibrium found.
+pub fn equilibrium_table(mg: &MetaGame, s: &Solved) -> Table {
+    let k = mg.t.names.len();
+    let (mut eq, mut strat, mut w, mut r) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut wlo, mut whi, mut rlo, mut rhi, mut pay) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (e, x) in s.equilibria.iter().enumerate() {
+        for i in 0..k {
+            eq.push(e as u32);
+            strat.push(i as u16);
+            w.push(x.x[i]);
+            r.push(x.max_regret);
+            let first = e == 0;
+            wlo.push(if first { s.weight_ci[i].0 } else { f64::NAN });
+            whi.push(if first { s.weight_ci[i].1 } else { f64::NAN });
+            rlo.push(if first { s.regret_ci[i].0 } else { f64::NAN });
+            rhi.push(if first { s.regret_ci[i].1 } else { f64::NAN });
+            pay.push(if first { s.payoff[i] } else { f64::NAN });
+        }
+    }
+    Table {
+        name: "equilibrium",
+        columns: vec![
+            col(
+                "equilibrium",
+                "0: the best found (smallest regret)",
+                Values::U32(eq),
+            ),
+            col(
+                "strategy",
+                "the strategy",
+                Values::Label {
+                    labels: mg.t.names.clone(),
+                    codes: strat,
+                },
+            ),
+            col("weight", "its weight in the mix", Values::F64(w)),
+            col(
+                "max_regret",
+                "the mix's largest gain from deviating",
+                Values::F64(r),
+            ),
+            col(
+                "weight_lo",
+                "2.5% of the weight over redrawn tables (first only)",
+                Values::F64(wlo),
+            ),
+            col(
+                "weight_hi",
+                "97.5% of the weight (first only)",
+                Values::F64(whi),
+            ),
+            col(
+                "win_share_vs_mix",
+                "its win share when the others play the mix (first only)",
+                Values::F64(pay),
+            ),
+            col(
+                "regret_lo",
+                "2.5% of its regret over redrawn tables (first only)",
+                Values::F64(rlo),
+            ),
+            col(
+                "regret_hi",
+                "97.5% of its regret (first only)",
+                Values::F64(rhi),
+            ),
+        ],
+    }
+}
+
+/// `payoffs.parquet`: the empirical game, a row per strategy and others' multiset.
+pub fn payoff_table(mg: &MetaGame, p: &Payoffs) -> Table {
+    let (mut strat, mut others, mut u, mut se, mut n) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for s in 0..p.game.k {
+        for (o, c) in p.game.others.iter().enumerate() {
+            let _ = c;
+            strat.push(s as u16);
+            others.push(o as u16);
+            u.push(p.game.u[s][o]);
+            se.push(p.se[s][o]);
+            n.push(p.count[s][o]);
+        }
+    }
+    Table {
+        name: "payoffs",
+        columns: vec![
+            col(
+                "strategy",
+                "the seat's strategy",
+                Values::Label {
+                    labels: mg.t.names.clone(),
+                    codes: strat,
+                },
+            ),
+            col(
+                "others",
+                "the other seats' strategies",
+                Values::Label {
+                    labels: p
+                        .game
+                        .others
+                        .iter()
+                        .map(|c| profile_name(&mg.t.names, c))
+                        .collect(),
+                    codes: others,
+                },
+            ),
+            col(
+                "win_share",
+                "mean win share (a draw counts 1/players)",
+                Values::F64(u),
+            ),
+            col("std_error", "its standard error", Values::F64(se)),
+            col("seats", "seats of the strategy behind it", Values::U64(n)),
+        ],
+    }
+}
