@@ -8,4 +8,5 @@ pub mod equilibrium;
 pub mod games;
 pub mod platform;
 pub mod rng;
+pub mod search;
 pub mod stats;

@@ -18,6 +18,7 @@ fn run(args: &[&str], out: &std::path::Path) -> String {
         "100",
         "--resamples",
         "50",
+        "--no-search",
         "--quiet",
         "--out",
         out.to_str().unwrap(),
@@ -68,4 +69,56 @@ fn the_hoarder_is_the_equilibrium_on_the_sample_powers_whatever_the_split() {
     let o = skirmish(&["report", a.to_str().unwrap(), "--format", "md"]);
     let md = String::from_utf8_lossy(&o.stdout);
     assert!(md.contains("the equilibrium mix"), "{md}");
+}
+
+// The best-response search against the sample powers' equilibrium (the hoarder): what it finds
+// beats the hoarders at their own table, measured on fresh games (AR-71).
+#[test]
+fn the_best_response_found_beats_the_equilibrium_on_fresh_games() {
+    let out = tmp("metagame", "br");
+    let o = skirmish(&[
+        "analyze",
+        "rumble",
+        "metagame",
+        "--strategies",
+        "hoarder,value",
+        "--games",
+        "200",
+        "--resamples",
+        "10",
+        "--search-iterations",
+        "5",
+        "--search-population",
+        "10",
+        "--search-games",
+        "200",
+        "--fresh-games",
+        "1000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{s}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let line = s
+        .lines()
+        .find(|l| l.trim_start().starts_with("best response: share("))
+        .unwrap_or_else(|| panic!("{s}"));
+    // Its win share's lower bound is above a fair share (1/3) at the hoarders' table.
+    let lo: f64 = line
+        .split('[')
+        .nth(1)
+        .unwrap()
+        .split('%')
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(lo > 100.0 / 3.0, "{line}");
+    assert!(s.contains("iteration 1: with share("), "{s}");
 }

@@ -35,6 +35,24 @@ pub struct MetagameFlags {
     /// Payoff tables redrawn within their sampling error to test the answer.
     #[arg(long, default_value_t = 200)]
     pub resamples: usize,
+    /// Skip the best-response searches (the equilibrium and regrets only).
+    #[arg(long)]
+    pub no_search: bool,
+    /// Iterations of the best-response search (cross-entropy, paired blocks).
+    #[arg(long, default_value_t = 8)]
+    pub search_iterations: usize,
+    /// Candidates per iteration.
+    #[arg(long, default_value_t = 16)]
+    pub search_population: usize,
+    /// Games per candidate per iteration (one block of common random numbers).
+    #[arg(long, default_value_t = 400)]
+    pub search_games: u64,
+    /// Fresh games the best responses found are measured on.
+    #[arg(long, default_value_t = 4_000)]
+    pub fresh_games: u64,
+    /// Times the best response is added to the strategies and the game solved again.
+    #[arg(long, default_value_t = 1)]
+    pub iterations: usize,
     /// Master seed.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
@@ -90,7 +108,7 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
     };
     let names = mg.t.names.clone();
     let command = format!(
-        "skirmish analyze rumble metagame --strategies {} --players {} --games {} --value-precision {} --starts {} --resamples {} --seed {} --chunk-size {}{}",
+        "skirmish analyze rumble metagame --strategies {} --players {} --games {} --value-precision {} --starts {} --resamples {} --seed {} --chunk-size {}{}{}",
         super::flags::shell_quote(&names.join(",")),
         f.players,
         f.games,
@@ -103,6 +121,18 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
             .as_ref()
             .map(|p| super::flags::shell_flag("--powers", p))
             .unwrap_or_default(),
+        if f.no_search {
+            " --no-search".to_string()
+        } else {
+            format!(
+                " --search-iterations {} --search-population {} --search-games {} --fresh-games {} --iterations {}",
+                f.search_iterations,
+                f.search_population,
+                f.search_games,
+                f.fresh_games,
+                f.iterations
+            )
+        },
     );
     // The folder is this command's from the start, so a shard's partial run is resumed by the
     // next, and no other command writes here.
@@ -154,7 +184,12 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
     }
     let payoffs = mg.payoffs(&tally)?;
     let solved = metagame::solve(&payoffs, f.starts, f.resamples, f.seed);
-    let answer = metagame::answer(&mg, &payoffs, &solved, f.seed, &command);
+    let responses = if f.no_search {
+        None
+    } else {
+        Some(search(&mg, &solved, f, &specs)?)
+    };
+    let answer = metagame::answer(&mg, &payoffs, &solved, responses.as_ref(), f.seed, &command);
     let text = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
     let encode = encoder()?;
     let mut files = vec![
@@ -178,4 +213,102 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
         profiles_dir.display(),
         crate::platform::answer::report_line(&f.out)
     ))
+}
+
+/// The best responses: to the equilibrium mix, to each strategy alone, and the iterations that
+/// add the response to the strategies and solve again.
+fn search(
+    mg: &MetaGame,
+    solved: &metagame::Solved,
+    f: &MetagameFlags,
+    specs: &[String],
+) -> Result<metagame::Responses, String> {
+    if f.search_iterations == 0
+        || f.search_population < 2
+        || f.search_games == 0
+        || f.fresh_games < 2
+    {
+        return Err("--search-iterations, --search-games: at least 1; --search-population, --fresh-games: at least 2".into());
+    }
+    let budget = metagame::SearchBudget {
+        iterations: f.search_iterations,
+        population: f.search_population,
+        games: f.search_games,
+        fresh: f.fresh_games,
+    };
+    let k = mg.t.names.len();
+    let to_mix = metagame::best_response(
+        mg,
+        &solved.equilibria[0].x,
+        "the equilibrium mix".into(),
+        &metagame::SHARE_START,
+        budget,
+        f.seed,
+    );
+    let exploit = (0..k)
+        .map(|s| {
+            let mut field = vec![0.0; k];
+            field[s] = 1.0;
+            // From the response to the mix: a strong start, so a search cannot end below it.
+            metagame::best_response(
+                mg,
+                &field,
+                mg.t.names[s].clone(),
+                &to_mix.params,
+                budget,
+                f.seed ^ (s as u64 + 1),
+            )
+        })
+        .collect();
+    // Iterations: the response joins the strategies; every profile is played again (in memory)
+    // and the grown game solved.
+    let mut sequence = Vec::new();
+    let mut grown: Vec<String> = specs.to_vec();
+    let mut br = to_mix.spec.clone();
+    for it in 0..f.iterations {
+        grown.push(br.clone());
+        let t = Tournament::new(
+            &grown,
+            Some(f.players),
+            f.powers.as_deref(),
+            ValueSource::Given {
+                values: mg.t.values.clone(),
+                from: mg.t.values_from.clone(),
+            },
+            crate::games::auto_rumble::rules::DEFAULT_MAX_ROUNDS,
+            256,
+        )?;
+        let g = MetaGame::new(t, f.games)?;
+        let tally = metagame::play_all(&g, f.seed);
+        let p = g.payoffs(&tally)?;
+        let s = metagame::solve(&p, f.starts, 0, f.seed);
+        let eq = &s.equilibria[0];
+        let mix: Vec<String> = eq
+            .support(0.01)
+            .iter()
+            .map(|&i| format!("{} {:.1}%", g.t.names[i], 100.0 * eq.x[i]))
+            .collect();
+        sequence.push(format!(
+            "with {} added, the equilibrium is {}",
+            br,
+            mix.join(", ")
+        ));
+        if it + 1 < f.iterations {
+            br = metagame::best_response(
+                &g,
+                &eq.x,
+                "the grown equilibrium".into(),
+                &metagame::SHARE_START,
+                budget,
+                f.seed + it as u64 + 1,
+            )
+            .spec;
+        }
+    }
+    Ok(metagame::Responses {
+        to_mix,
+        exploit,
+        sequence,
+        fresh: f.fresh_games,
+    })
 }

@@ -329,6 +329,7 @@ pub fn answer(
     mg: &MetaGame,
     p: &Payoffs,
     s: &Solved,
+    responses: Option<&Responses>,
     seed: u64,
     command: &str,
 ) -> crate::platform::answer::Answer {
@@ -425,6 +426,83 @@ pub fn answer(
             eq.max_regret
         ));
     }
+    if let Some(r) = responses {
+        let br = &r.to_mix;
+        let mut est = vec![Estimate {
+            label: format!("best response: {}", br.spec),
+            value: br.share.0,
+            lo: br.share.1,
+            hi: br.share.2,
+            count: r.fresh,
+        }];
+        for (i, x) in br.shipped.iter().enumerate() {
+            est.push(Estimate {
+                label: names[i].clone(),
+                value: x.0,
+                lo: x.1,
+                hi: x.2,
+                count: r.fresh,
+            });
+        }
+        sections.insert(
+            2,
+            Section {
+                title: "against the equilibrium mix".into(),
+                meaning: format!(
+                    "win share of one seat when the other {} draw their strategies from the equilibrium mix, on the same fresh games for every row (95% interval; a fair share is {:.1}%)",
+                    n - 1,
+                    100.0 / n as f64
+                ),
+                unit: Unit::Share,
+                estimates: est,
+            },
+        );
+        if !r.exploit.is_empty() {
+            sections.insert(
+                3,
+                Section {
+                    title: "exploitability: the best response found against a table of each".into(),
+                    meaning: format!(
+                        "win share of the best share(...) strategy found against {} seats of the strategy, on fresh games (95% interval); above {:.1}% (a fair share) it exploits it",
+                        n - 1,
+                        100.0 / n as f64
+                    ),
+                    unit: Unit::Share,
+                    estimates: r
+                        .exploit
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| Estimate {
+                            label: names[i].clone(),
+                            value: b.share.0,
+                            lo: b.share.1,
+                            hi: b.share.2,
+                            count: r.fresh,
+                        })
+                        .collect(),
+                },
+            );
+            for (i, b) in r.exploit.iter().enumerate() {
+                notes.push(format!(
+                    "exploiting {}: {} wins {:.1}% [{:.1}, {:.1}] of tables with {} of it",
+                    names[i],
+                    b.spec,
+                    100.0 * b.share.0,
+                    100.0 * b.share.1,
+                    100.0 * b.share.2,
+                    n - 1
+                ));
+            }
+        }
+        notes.push(format!(
+            "best response to the equilibrium mix (cross-entropy search, {} iterations of paired blocks): {}",
+            br.history.len(),
+            br.spec
+        ));
+        for (it, line) in r.sequence.iter().enumerate() {
+            notes.push(format!("iteration {}: {line}", it + 1));
+        }
+    }
     notes.push(format!(
         "found by multiplicative weights from many starts, polished by the replicator on the support; with {n} players the payoffs are polynomial in the mix, so no linear exact solve applies (two-player games are solved exactly by support enumeration in crate::equilibrium)"
     ));
@@ -456,6 +534,33 @@ pub fn answer(
 }
 
 use crate::platform::tally::thousands;
+
+/// The best responses found: to the equilibrium mix, to each strategy alone (exploitability),
+/// and the equilibria of the game grown by them, one iteration at a time.
+pub struct Responses {
+    pub to_mix: BestResponse,
+    pub exploit: Vec<BestResponse>,
+    pub sequence: Vec<String>,
+    pub fresh: u64,
+}
+
+/// Plays every profile of `mg` in memory (chunks in parallel, integer sums: thread-free) and
+/// returns the tally, for the iterations that grow the strategy set.
+pub fn play_all(mg: &MetaGame, master: u64) -> Tally {
+    use rayon::prelude::*;
+    let chunk = 500u64;
+    (0..mg.matches().div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            let mut w = mg.worker();
+            let hi = ((c + 1) * chunk).min(mg.matches());
+            mg.play(&mut w, master, c * chunk..hi, false).1
+        })
+        .reduce(Tally::default, |mut a, b| {
+            a.merge(&b);
+            a
+        })
+}
 
 /// `equilibrium.parquet`: a row per strategy of every equilibrium found.
 pub fn equilibrium_table(mg: &MetaGame, s: &Solved) -> Table {
@@ -574,5 +679,191 @@ pub fn payoff_table(mg: &MetaGame, p: &Payoffs) -> Table {
             col("std_error", "its standard error", Values::F64(se)),
             col("seats", "seats of the strategy behind it", Values::U64(n)),
         ],
+    }
+}
+
+/// The best-response family's parameters: `share(base, round, coins, held, min)`.
+pub const SHARE_LO: [f64; 5] = [0.0, -2.0, -2.0, -2.0, 0.0];
+pub const SHARE_HI: [f64; 5] = [2.0, 2.0, 2.0, 2.0, 30.0];
+pub const SHARE_START: [f64; 5] = [0.5, 0.0, 0.0, 0.0, 0.0];
+
+pub fn share_kind(x: &[f64]) -> crate::games::auto_rumble::game::strategy::Kind {
+    crate::games::auto_rumble::game::strategy::Kind::Share {
+        base: x[0],
+        round: x[1],
+        coins: x[2],
+        held: x[3],
+        min: x[4],
+    }
+}
+
+/// Points (players per win, 1 per draw) of each candidate seated with `players - 1` others
+/// drawn from `field` (weights over the strategies), in games `games` under `master`: game i
+/// has one seed for every candidate (common random numbers) and the candidate takes seat
+/// i mod players. Sums are integers, so the result does not depend on threads.
+pub fn against_field(
+    mg: &MetaGame,
+    candidates: &[Strategy],
+    field: &[f64],
+    master: u64,
+    games: Range<u64>,
+) -> Vec<(i64, i64)> {
+    use rayon::prelude::*;
+    let n = mg.t.game.players;
+    let total: f64 = field.iter().sum();
+    games
+        .into_par_iter()
+        .fold(
+            || {
+                (
+                    GameTable::new(&mg.t.cat, mg.t.game.capacity),
+                    vec![(0i64, 0i64); candidates.len()],
+                )
+            },
+            |(mut table, mut acc), i| {
+                let seed = match_seed(master, i);
+                let mut rng = crate::rng::match_stream_rng(seed, Stream::Roster);
+                let me = (i % n as u64) as usize;
+                let mut who = [0usize; MAX_PLAYERS];
+                for (s, w) in who.iter_mut().enumerate().take(n) {
+                    if s == me {
+                        continue;
+                    }
+                    let mut u = crate::rng::unit_f64(&mut rng) * total;
+                    *w = field.len() - 1;
+                    for (j, &p) in field.iter().enumerate() {
+                        if u < p {
+                            *w = j;
+                            break;
+                        }
+                        u -= p;
+                    }
+                }
+                for (c, cand) in candidates.iter().enumerate() {
+                    let mut seated: [&Strategy; MAX_PLAYERS] = [cand; MAX_PLAYERS];
+                    for s in 0..n {
+                        if s != me {
+                            seated[s] = &mg.t.strategies[who[s]];
+                        }
+                    }
+                    let rec = game::play(
+                        &mg.t.cat,
+                        mg.t.sizes(),
+                        &mg.t.game,
+                        &seated[..n],
+                        seed,
+                        &mut table,
+                    );
+                    let pts = match rec.winner {
+                        Some(x) if x as usize == me => n as i64,
+                        Some(_) => 0,
+                        None => 1,
+                    };
+                    acc[c].0 += pts;
+                    acc[c].1 += pts * pts;
+                }
+                (table, acc)
+            },
+        )
+        .map(|(_, acc)| acc)
+        .reduce(
+            || vec![(0, 0); candidates.len()],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x.0 += y.0;
+                    x.1 += y.1;
+                }
+                a
+            },
+        )
+}
+
+/// A win share and its 95% interval from summed points over `g` games.
+pub fn share_of(points: (i64, i64), g: u64, players: usize) -> (f64, f64, f64) {
+    let n = g.max(1) as f64;
+    let m = points.0 as f64 / n;
+    let var = (points.1 as f64 / n - m * m).max(0.0) * n / (n - 1.0).max(1.0);
+    let h = 1.959_963_984_540_054 * (var / n).sqrt();
+    let k = players as f64;
+    (m / k, ((m - h) / k).max(0.0), ((m + h) / k).min(1.0))
+}
+
+/// What a best-response search found against one field.
+#[derive(Clone, Debug)]
+pub struct BestResponse {
+    /// The field, in words.
+    pub against: String,
+    pub spec: String,
+    pub params: Vec<f64>,
+    /// Its win share on fresh games, with its 95% interval.
+    pub share: (f64, f64, f64),
+    /// Each listed strategy's win share against the same field on the same fresh games.
+    pub shipped: Vec<(f64, f64, f64)>,
+    pub history: Vec<crate::search::Step>,
+}
+
+/// Search settings of the best response.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchBudget {
+    pub iterations: usize,
+    pub population: usize,
+    pub games: u64,
+    pub fresh: u64,
+}
+
+/// The best `share(...)` strategy found against `field` by the cross-entropy search (paired
+/// blocks of `games` games), then measured on `fresh` new games beside the listed strategies.
+pub fn best_response(
+    mg: &MetaGame,
+    field: &[f64],
+    against: String,
+    start: &[f64],
+    budget: SearchBudget,
+    seed: u64,
+) -> BestResponse {
+    let make = |x: &[f64]| Strategy::for_catalogue(share_kind(x), mg.t.values.clone(), &mg.t.cat);
+    let settings = crate::search::Settings {
+        lo: SHARE_LO.to_vec(),
+        hi: SHARE_HI.to_vec(),
+        start: start.to_vec(),
+        iterations: budget.iterations,
+        population: budget.population,
+        elite: (budget.population / 4).max(2),
+        seed,
+    };
+    let history = crate::search::cross_entropy(&settings, |pop, block| {
+        let cands: Vec<Strategy> = pop.iter().map(|x| make(x)).collect();
+        let master = match_seed(seed, 0x5EA2_0000 + block);
+        against_field(mg, &cands, field, master, 0..budget.games)
+            .into_iter()
+            .map(|p| p.0 as f64)
+            .collect()
+    });
+    let best = history
+        .last()
+        .expect("at least one iteration")
+        .incumbent
+        .clone();
+    let mut all = vec![make(&best)];
+    all.extend(mg.t.strategies.iter().cloned());
+    let fresh = against_field(
+        mg,
+        &all,
+        field,
+        match_seed(seed, 0xF2E5_0000),
+        0..budget.fresh,
+    );
+    let n = mg.t.game.players;
+    let shares: Vec<(f64, f64, f64)> = fresh
+        .iter()
+        .map(|&p| share_of(p, budget.fresh, n))
+        .collect();
+    BestResponse {
+        against,
+        spec: share_kind(&best).spec(),
+        params: best,
+        share: shares[0],
+        shipped: shares[1..].to_vec(),
+        history,
     }
 }

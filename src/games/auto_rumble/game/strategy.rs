@@ -44,10 +44,22 @@ pub enum Kind {
     /// still fits (the hoarder's cheap filler). Spends few coins, which the final battle turns
     /// into Energy, damage and initiative (AR-2), and keeps its slots for the powers that matter.
     Planner { shade: f64, top: u8, fill: u8 },
+    /// The best-response family (issue 54, AR-71): on each offered power worth more than `min`
+    /// coins that fits, bids its value times a share that moves with the round (0 in round 1, 1
+    /// in round 10), the balance (per 100 coins) and the powers held (per 8):
+    /// `base + round x r + coins x balance / 100 + held x n / 8`, at least 1 coin while the share
+    /// is above 0 (a tiny share bids like the hoarder; 0.8 flat like `value`).
+    Share {
+        base: f64,
+        round: f64,
+        coins: f64,
+        held: f64,
+        min: f64,
+    },
 }
 
 pub const NAMES: &[&str] = &[
-    "random", "hoarder", "spreader", "sniper", "value", "outbid", "planner",
+    "random", "hoarder", "spreader", "sniper", "value", "outbid", "planner", "share",
 ];
 
 impl Kind {
@@ -60,6 +72,7 @@ impl Kind {
             Kind::Value { .. } => "value",
             Kind::Outbid { .. } => "outbid",
             Kind::Planner { .. } => "planner",
+            Kind::Share { .. } => "share",
         }
     }
 
@@ -106,6 +119,13 @@ impl Kind {
                 top: 8,
                 fill: 5,
             },
+            "share" => Kind::Share {
+                base: 0.5,
+                round: 0.0,
+                coins: 0.0,
+                held: 0.0,
+                min: 0.0,
+            },
             other => {
                 return Err(format!(
                     "unknown strategy `{other}`: {}; known: {}",
@@ -149,6 +169,27 @@ impl Kind {
                 {
                     *fill = v as u8
                 }
+                (
+                    Kind::Share {
+                        base,
+                        round,
+                        coins,
+                        held,
+                        min,
+                    },
+                    key,
+                ) if (-10.0..=10.0).contains(&v)
+                    || (key == "min" && (0.0..=1000.0).contains(&v)) =>
+                {
+                    match key {
+                        "base" => *base = v,
+                        "round" => *round = v,
+                        "coins" => *coins = v,
+                        "held" => *held = v,
+                        "min" if v >= 0.0 => *min = v,
+                        _ => return Err(bad()),
+                    }
+                }
                 _ => return Err(bad()),
             }
         }
@@ -167,8 +208,27 @@ impl Kind {
             Kind::Planner { shade, top, fill } => {
                 format!("planner(shade={shade}, top={top}, fill={fill})")
             }
+            Kind::Share {
+                base,
+                round,
+                coins,
+                held,
+                min,
+            } => format!(
+                "share(base={}, round={}, coins={}, held={}, min={})",
+                r3(*base),
+                r3(*round),
+                r3(*coins),
+                r3(*held),
+                r3(*min)
+            ),
         }
     }
+}
+
+/// Three decimals, as a spec prints a searched parameter.
+fn r3(v: f64) -> f64 {
+    (v * 1000.0).round() / 1000.0
 }
 
 fn example(name: &str) -> &'static str {
@@ -178,6 +238,7 @@ fn example(name: &str) -> &'static str {
         "sniper" => "sniper(n=2)",
         "outbid" => "outbid(shade=0.8, min=2)",
         "planner" => "planner(shade=0.3, top=8, fill=5)",
+        "share" => "share(base=0.5, round=0, coins=0, held=0, min=0)",
         _ => "value(shade=0.8)",
     }
 }
@@ -233,7 +294,8 @@ impl Strategy {
             Kind::Sniper { .. }
             | Kind::Value { .. }
             | Kind::Outbid { .. }
-            | Kind::Planner { .. } => [top(0), top(1)],
+            | Kind::Planner { .. }
+            | Kind::Share { .. } => [top(0), top(1)],
         }
     }
 
@@ -311,6 +373,28 @@ impl Strategy {
                         *b = ((shade * v).floor() as i32).max(1);
                     } else if filling {
                         *b = 1;
+                    }
+                }
+            }
+            Kind::Share {
+                base,
+                round,
+                coins,
+                held,
+                min,
+            } => {
+                let r =
+                    view.round as f64 / (crate::games::auto_rumble::game::view::ROUNDS - 1) as f64;
+                let share = base
+                    + round * r
+                    + coins * balance as f64 / 100.0
+                    + held * me.n_held as f64 / 8.0;
+                if share > 0.0 {
+                    for (b, &q) in bids.iter_mut().zip(offered) {
+                        let v = self.value(q);
+                        if v > min && sizes.fits(me, q) {
+                            *b = ((share * v).min(1e9).floor() as i32).max(1);
+                        }
                     }
                 }
             }
