@@ -181,7 +181,7 @@ pub fn solve(p: &Payoffs, starts: usize, resamples: usize, seed: u64) -> Solved 
         let m: f64 = f.iter().zip(x).map(|(a, b)| a * b).sum();
         for s in 0..g.k {
             weights[s].push(x[s]);
-            regrets[s].push(m - f[s]);
+            regrets[s].push((m - f[s]).max(0.0));
         }
     }
     let ci = |v: &mut Vec<f64>| {
