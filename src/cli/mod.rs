@@ -15,6 +15,7 @@ mod loot;
 mod metagame;
 mod minions;
 mod powers;
+mod reproduce;
 mod rumble;
 mod run;
 pub mod simulate;
@@ -98,6 +99,10 @@ enum Command {
     /// Compare two folders of one command: every estimate side by side, the difference with its
     /// 95% interval, and the settings that differ.
     Diff { a: PathBuf, b: PathBuf },
+    /// Re-run the recorded answers behind README and the guides (docs/answers/*.json) and say of
+    /// each estimate: identical, within its interval, or moved (exit 1); check or rewrite the
+    /// generated blocks.
+    Reproduce(reproduce::ReproduceFlags),
     /// Check a dataset folder: every part file against its recorded size and SHA-256, and each
     /// part's rows against its match count.
     Verify {
@@ -446,6 +451,7 @@ fn dispatch(command: Command) -> Result<String, String> {
             format,
             output,
         } => report(&dir, &format, output.as_deref()),
+        Command::Reproduce(flags) => reproduce::reproduce(&flags),
         Command::Diff { a, b } => crate::platform::answer::diff(
             &crate::platform::dataset::answer_of(&a)?,
             &crate::platform::dataset::answer_of(&b)?,

@@ -410,6 +410,22 @@ pub fn answer(
         "sampling error: in {} of {} redrawn payoff tables the equilibrium's support (weights above 1%) differs",
         s.support_changed, s.resamples
     ));
+    let mut by_regret: Vec<usize> = (0..k).collect();
+    by_regret.sort_by(|&a, &b| s.regret[a].total_cmp(&s.regret[b]).then(a.cmp(&b)));
+    notes.push(format!(
+        "regret against it, in win-share points: {}",
+        by_regret
+            .iter()
+            .map(|&i| format!(
+                "{} {:.1} [{:.1}, {:.1}]",
+                names[i],
+                100.0 * s.regret[i],
+                100.0 * s.regret_ci[i].0,
+                100.0 * s.regret_ci[i].1
+            ))
+            .collect::<Vec<_>>()
+            .join("; ")
+    ));
     for (e, eq) in s.equilibria.iter().enumerate().skip(1) {
         if eq.max_regret > 0.01 {
             continue;
@@ -495,9 +511,13 @@ pub fn answer(
             }
         }
         notes.push(format!(
-            "best response to the equilibrium mix (cross-entropy search, {} iterations of paired blocks): {}",
+            "best response to the equilibrium mix (cross-entropy search, {} iterations of paired blocks): {}, winning {:.1}% [{:.1}, {:.1}] of {} fresh games against it",
             br.history.len(),
-            br.spec
+            br.spec,
+            100.0 * br.share.0,
+            100.0 * br.share.1,
+            100.0 * br.share.2,
+            thousands(r.fresh)
         ));
         for (it, line) in r.sequence.iter().enumerate() {
             notes.push(format!("iteration {}: {line}", it + 1));

@@ -1,0 +1,357 @@
+//! `skirmish reproduce` (issue 52): published answers that cannot go stale.
+//!
+//! A recorded answer is `docs/answers/NAME.json`: the exact arguments of a skirmish command (seed
+//! included), whether it is fast enough for CI, and the answer it produced (the result model).
+//! `reproduce` runs the command again into a scratch folder and compares every estimate:
+//! identical, within its recorded 95% interval, or moved (exit 1, naming it). The numbers in
+//! README and the guides stand in generated blocks,
+//!
+//! ```text
+//! <!-- answer NAME [filter="TEXT|TEXT"] -->
+//! ...generated from docs/answers/NAME.json...
+//! <!-- /answer -->
+//! ```
+//!
+//! which `--check-docs` holds equal to what their answer files say (a number edited by hand
+//! fails CI) and `--update` rewrites, with the answer files, in one step.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+use crate::platform::answer::Answer;
+
+/// Where recorded answers live, and the documents whose blocks they fill.
+pub const ANSWERS: &str = "docs/answers";
+const DOCS: &[&str] = &["README.md", "docs"];
+
+#[derive(Args, Debug, Clone)]
+pub struct ReproduceFlags {
+    /// Recorded answers to run (names of docs/answers/*.json) [default: every one; with
+    /// --fast, the fast ones].
+    pub names: Vec<String>,
+    /// Only the answers marked fast (what CI runs).
+    #[arg(long)]
+    pub fast: bool,
+    /// Run nothing: check that every generated block in README and docs/*.md equals what its
+    /// answer file says.
+    #[arg(long)]
+    pub check_docs: bool,
+    /// Record the new answers and rewrite the generated blocks.
+    #[arg(long)]
+    pub update: bool,
+    /// Run nothing: rewrite the generated blocks from the answer files as they are (after a
+    /// block is added, or an answer recorded).
+    #[arg(long)]
+    pub write_docs: bool,
+    /// A new recorded answer: its name, then (after --) the command's arguments.
+    #[arg(long, value_name = "NAME")]
+    pub record: Option<String>,
+    /// With --record: CI runs it (a few seconds at most).
+    #[arg(long)]
+    pub mark_fast: bool,
+    /// The command's arguments, with --record (after `--`).
+    #[arg(last = true)]
+    pub args: Vec<String>,
+}
+
+/// One recorded answer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Recorded {
+    /// The command's arguments after `skirmish`, without --out and --quiet.
+    pub args: Vec<String>,
+    /// Whether CI runs it (a few seconds).
+    pub fast: bool,
+    pub answer: Answer,
+}
+
+fn path_of(name: &str) -> PathBuf {
+    Path::new(ANSWERS).join(format!("{name}.json"))
+}
+
+fn read(name: &str) -> Result<Recorded, String> {
+    let p = path_of(name);
+    let text = std::fs::read_to_string(&p).map_err(|e| {
+        format!(
+            "{}: {e}; record it with `skirmish reproduce --record {name} -- ARGS`",
+            p.display()
+        )
+    })?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+fn write(name: &str, r: &Recorded) -> Result<(), String> {
+    std::fs::create_dir_all(ANSWERS).map_err(|e| format!("{ANSWERS}: {e}"))?;
+    let text = serde_json::to_string_pretty(r).map_err(|e| e.to_string())? + "\n";
+    std::fs::write(path_of(name), text).map_err(|e| format!("{}: {e}", path_of(name).display()))
+}
+
+fn names() -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = std::fs::read_dir(ANSWERS)
+        .map_err(|e| format!("{ANSWERS}: {e}"))?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().to_string();
+            n.strip_suffix(".json").map(String::from)
+        })
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// Runs `args` (plus a scratch --out and --quiet) with this very binary and reads the answer
+/// its folder holds.
+fn run(args: &[String]) -> Result<Answer, String> {
+    let scratch = std::env::temp_dir().join(format!(
+        "skirmish-reproduce-{}-{}",
+        std::process::id(),
+        args.join("_")
+            .replace(['/', ' ', '(', ')', '"', '\''], "-")
+            .chars()
+            .take(60)
+            .collect::<String>()
+    ));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let exe = std::env::current_exe().map_err(|e| format!("finding skirmish itself: {e}"))?;
+    let o = std::process::Command::new(exe)
+        .args(args)
+        .arg("--out")
+        .arg(&scratch)
+        .arg("--quiet")
+        .output()
+        .map_err(|e| format!("running skirmish {}: {e}", args.join(" ")))?;
+    if !o.status.success() {
+        let _ = std::fs::remove_dir_all(&scratch);
+        return Err(format!(
+            "skirmish {} failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&o.stderr).trim()
+        ));
+    }
+    let a = crate::platform::dataset::answer_of(&scratch);
+    let _ = std::fs::remove_dir_all(&scratch);
+    a
+}
+
+/// Every estimate of `old` against `new`: (lines, how many moved).
+fn compare(name: &str, old: &Answer, new: &Answer) -> (String, usize) {
+    let mut out = String::new();
+    let (mut same, mut within, mut moved) = (0, 0, 0);
+    for sec in &old.sections {
+        let other = new.sections.iter().find(|s| s.title == sec.title);
+        for e in &sec.estimates {
+            let now = other.and_then(|s| s.estimates.iter().find(|x| x.label == e.label));
+            match now {
+                Some(x) if (x.value - e.value).abs() <= 1e-12 * e.value.abs().max(1.0) => same += 1,
+                Some(x) if x.value >= e.lo && x.value <= e.hi => within += 1,
+                Some(x) => {
+                    moved += 1;
+                    out.push_str(&format!(
+                        "  moved: {name}: {} / {}: {} [{}, {}] recorded, {} now\n",
+                        sec.title, e.label, e.value, e.lo, e.hi, x.value
+                    ));
+                }
+                None => {
+                    moved += 1;
+                    out.push_str(&format!(
+                        "  moved: {name}: {} / {}: no longer answered\n",
+                        sec.title, e.label
+                    ));
+                }
+            }
+        }
+    }
+    let notes = if old.notes == new.notes {
+        "notes identical"
+    } else {
+        "notes differ"
+    };
+    out.insert_str(
+        0,
+        &format!(
+            "{name}: {same} identical, {within} within their interval, {moved} moved; {notes}\n"
+        ),
+    );
+    (out, moved)
+}
+
+/// The text a block of `name` holds, filtered to notes containing `filter`.
+fn block_text(r: &Recorded, filter: Option<&str>) -> String {
+    let words: Vec<String> = r
+        .args
+        .iter()
+        .map(|a| super::flags::shell_quote(a))
+        .collect();
+    let mut s = format!("`skirmish {}`\n\n", words.join(" "));
+    for n in &r.answer.notes {
+        // `filter="A|B"`: notes holding A or B.
+        if filter.is_none_or(|f| f.split('|').any(|x| n.contains(x))) {
+            s.push_str(&format!("- {n}\n"));
+        }
+    }
+    s
+}
+
+/// Every Markdown file whose blocks are generated.
+fn documents() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for d in DOCS {
+        let p = Path::new(d);
+        if p.is_file() {
+            out.push(p.to_path_buf());
+        } else if let Ok(rd) = std::fs::read_dir(p) {
+            let mut v: Vec<PathBuf> = rd
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "md"))
+                .collect();
+            v.sort();
+            out.extend(v);
+        }
+    }
+    out
+}
+
+/// A document with every block regenerated from its answer file; with the blocks found.
+pub fn regenerate(text: &str) -> Result<(String, usize), String> {
+    let mut out = String::new();
+    let mut rest = text;
+    let mut n = 0;
+    while let Some(at) = rest.find("<!-- answer ") {
+        let head_end = rest[at..]
+            .find("-->")
+            .ok_or("an `<!-- answer` comment is not closed")?
+            + at
+            + 3;
+        let head = &rest[at + "<!-- answer ".len()..head_end - 3];
+        let close = rest[head_end..].find("<!-- /answer -->").ok_or_else(|| {
+            format!(
+                "the block `<!-- answer {}-->` has no `<!-- /answer -->`",
+                head.trim()
+            )
+        })? + head_end;
+        let mut words = head.trim().splitn(2, ' ');
+        let name = words.next().unwrap_or("").to_string();
+        let filter = words
+            .next()
+            .and_then(|w| w.trim().strip_prefix("filter=\""))
+            .and_then(|w| w.strip_suffix('"'));
+        let r = read(&name)?;
+        out.push_str(&rest[..head_end]);
+        out.push('\n');
+        out.push_str(&block_text(&r, filter));
+        rest = &rest[close..];
+        n += 1;
+    }
+    out.push_str(rest);
+    Ok((out, n))
+}
+
+/// Rewrites every document's generated blocks from the answer files.
+fn write_docs() -> Result<String, String> {
+    let mut out = String::new();
+    for d in documents() {
+        let text = std::fs::read_to_string(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        let (new, n) = regenerate(&text).map_err(|e| format!("{}: {e}", d.display()))?;
+        if n > 0 && new != text {
+            std::fs::write(&d, new).map_err(|e| format!("{}: {e}", d.display()))?;
+            out.push_str(&format!("rewrote {n} blocks in {}\n", d.display()));
+        }
+    }
+    Ok(out)
+}
+
+pub fn reproduce(f: &ReproduceFlags) -> Result<String, String> {
+    if let Some(name) = &f.record {
+        if f.args.is_empty() {
+            return Err("--record NAME -- ARGS: give the command's arguments after --".into());
+        }
+        let answer = run(&f.args)?;
+        write(
+            name,
+            &Recorded {
+                args: f.args.clone(),
+                fast: f.mark_fast,
+                answer,
+            },
+        )?;
+        return Ok(format!("recorded {}\n", path_of(name).display()));
+    }
+    if f.write_docs {
+        return write_docs();
+    }
+    if f.check_docs {
+        let mut out = String::new();
+        let mut stale = Vec::new();
+        for d in documents() {
+            let text = std::fs::read_to_string(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+            let (new, n) = regenerate(&text).map_err(|e| format!("{}: {e}", d.display()))?;
+            if n > 0 {
+                out.push_str(&format!("{}: {n} generated blocks\n", d.display()));
+            }
+            if new != text {
+                stale.push(d.display().to_string());
+            }
+        }
+        if !stale.is_empty() {
+            return Err(format!(
+                "generated blocks differ from their answer files (a number edited by hand, or an answer re-recorded without --update) in: {}; run `skirmish reproduce --update` or restore them",
+                stale.join(", ")
+            ));
+        }
+        return Ok(out + "every generated block equals its answer file\n");
+    }
+    let all = names()?;
+    let wanted: Vec<String> = if f.names.is_empty() {
+        all.clone()
+    } else {
+        for n in &f.names {
+            if !all.contains(n) {
+                return Err(format!(
+                    "{n}: no recorded answer; known: {}",
+                    all.join(", ")
+                ));
+            }
+        }
+        f.names.clone()
+    };
+    let mut out = String::new();
+    let mut moved = 0;
+    for name in wanted {
+        let mut r = read(&name)?;
+        if f.fast && !r.fast {
+            continue;
+        }
+        let now = run(&r.args)?;
+        let (lines, m) = compare(&name, &r.answer, &now);
+        out.push_str(&lines);
+        moved += m;
+        if f.update {
+            r.answer = now;
+            write(&name, &r)?;
+        }
+    }
+    if f.update {
+        return Ok(out + &write_docs()?);
+    }
+    if moved > 0 {
+        // Exit 1: moved beyond their intervals is a finding, not an input error.
+        eprint!("{out}");
+        std::process::exit(1);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_without_its_end_is_refused() {
+        assert!(regenerate("x <!-- answer foo --> y").is_err());
+        assert_eq!(
+            regenerate("no blocks").unwrap(),
+            ("no blocks".to_string(), 0)
+        );
+    }
+}
