@@ -151,6 +151,111 @@ pub struct Answer {
     /// The Parquet tables beside it, by name.
     pub tables: Vec<String>,
     pub notes: Vec<String>,
+    /// Matrices drawn as heat maps (a payoff table, issue 54); absent from the JSON when none,
+    /// so answers without them keep their bytes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub heatmaps: Vec<HeatMap>,
+}
+
+/// A matrix of values (row against column) drawn as a heat map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeatMap {
+    pub title: String,
+    pub meaning: String,
+    pub unit: Unit,
+    pub rows: Vec<String>,
+    pub columns: Vec<String>,
+    /// `values[r][c]`.
+    pub values: Vec<Vec<f64>>,
+}
+
+impl HeatMap {
+    fn show(&self, v: f64) -> String {
+        match self.unit {
+            Unit::Share => format!("{:.1}%", 100.0 * v),
+            Unit::Number => format!("{v:.2}"),
+        }
+    }
+
+    /// The matrix as aligned text, rows labelled, columns numbered (their names below).
+    fn text(&self) -> String {
+        let w = self
+            .rows
+            .iter()
+            .map(|r| r.chars().count())
+            .max()
+            .unwrap_or(1);
+        let mut s = format!("{:w$}", "");
+        for c in 0..self.columns.len() {
+            s.push_str(&format!(" {:>7}", format!("[{}]", c + 1)));
+        }
+        s.push('\n');
+        for (r, name) in self.rows.iter().enumerate() {
+            s.push_str(&format!("{name:w$}"));
+            for v in &self.values[r] {
+                s.push_str(&format!(" {:>7}", self.show(*v)));
+            }
+            s.push('\n');
+        }
+        for (c, name) in self.columns.iter().enumerate() {
+            s.push_str(&format!("  [{}] {name}\n", c + 1));
+        }
+        s
+    }
+
+    /// Inline SVG: one cell per value, shaded from white (the smallest) to blue (the largest),
+    /// its value written in it.
+    pub fn svg(&self) -> String {
+        let (label_w, cell_w, cell_h, head_h) = (190.0, 64.0, 24.0, 24.0);
+        let (nr, nc) = (self.rows.len(), self.columns.len());
+        let (w, h) = (
+            label_w + cell_w * nc as f64 + 8.0,
+            head_h + cell_h * nr as f64 + 8.0,
+        );
+        let all = self.values.iter().flatten().filter(|v| v.is_finite());
+        let lo = all.clone().fold(f64::INFINITY, |a, &b| a.min(b));
+        let hi = all.fold(f64::NEG_INFINITY, |a, &b| a.max(b));
+        let span = if hi > lo { hi - lo } else { 1.0 };
+        let mut s = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\" aria-label=\"{}\" font-family=\"sans-serif\" font-size=\"11\">\n",
+            esc_attr(&self.title)
+        );
+        for c in 0..nc {
+            let x = label_w + cell_w * (c as f64 + 0.5);
+            s.push_str(&format!(
+                "<text x=\"{x}\" y=\"{}\" text-anchor=\"middle\"><title>{}</title>[{}]</text>\n",
+                head_h - 8.0,
+                esc(&self.columns[c]),
+                c + 1
+            ));
+        }
+        for r in 0..nr {
+            let y = head_h + cell_h * r as f64;
+            s.push_str(&format!(
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
+                label_w - 6.0,
+                y + cell_h * 0.65,
+                esc(&self.rows[r])
+            ));
+            for c in 0..nc {
+                let v = self.values[r][c];
+                let t = if v.is_finite() { (v - lo) / span } else { 0.0 };
+                let (red, green) = ((255.0 - 200.0 * t) as u8, (255.0 - 140.0 * t) as u8);
+                let x = label_w + cell_w * c as f64;
+                s.push_str(&format!(
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{}\" fill=\"rgb({red},{green},255)\" stroke=\"#fff\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{}\">{}</text>\n",
+                    cell_w,
+                    cell_h,
+                    x + cell_w / 2.0,
+                    y + cell_h * 0.65,
+                    if t > 0.6 { "#fff" } else { "#222" },
+                    esc(&self.show(v))
+                ));
+            }
+        }
+        s.push_str("</svg>\n");
+        s
+    }
 }
 
 /// 1.96: the normal quantile of a 95% interval.
@@ -259,6 +364,7 @@ impl Answer {
             sections,
             tables: id.tables.clone(),
             notes,
+            heatmaps: Vec::new(),
         }
     }
 
@@ -357,6 +463,10 @@ fn text(a: &Answer) -> String {
         let _ = writeln!(s, "\n{}   ({})", sec.title, sec.meaning);
         s.push_str(&aligned(&rows(sec, str::to_string), "  "));
     }
+    for m in &a.heatmaps {
+        let _ = writeln!(s, "\n{}   ({})", m.title, m.meaning);
+        s.push_str(&m.text());
+    }
     for n in &a.notes {
         let _ = writeln!(s, "\nnote: {n}");
     }
@@ -380,6 +490,23 @@ fn markdown(a: &Answer) -> String {
             let _ = writeln!(s, "| {l} | {n} | {v} | {i} |");
         }
     }
+    for m in &a.heatmaps {
+        let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&m.title), m.meaning);
+        s.push_str("| |");
+        for c in &m.columns {
+            let _ = write!(s, " {} |", md_cell(c));
+        }
+        s.push_str("\n| --- |");
+        s.push_str(&" ---: |".repeat(m.columns.len()));
+        s.push('\n');
+        for (r, name) in m.rows.iter().enumerate() {
+            let _ = write!(s, "| {} |", md_cell(name));
+            for v in &m.values[r] {
+                let _ = write!(s, " {} |", m.show(*v));
+            }
+            s.push('\n');
+        }
+    }
     for n in &a.notes {
         let _ = writeln!(s, "\n> {}", md_cell(n));
     }
@@ -400,6 +527,11 @@ fn bbcode(a: &Answer) -> String {
     for sec in &a.sections {
         let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&sec.title), sec.meaning);
         s.push_str(&aligned(&rows(sec, bb), ""));
+        s.push_str("[/code]\n");
+    }
+    for m in &a.heatmaps {
+        let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&m.title), m.meaning);
+        s.push_str(&bb(&m.text()));
         s.push_str("[/code]\n");
     }
     for n in &a.notes {
@@ -467,6 +599,15 @@ td:first-child,th:first-child{text-align:left}svg{max-width:100%;height:auto}.no
             );
         }
         s.push_str("</table>\n");
+    }
+    for m in &a.heatmaps {
+        let _ = writeln!(s, "<h2>{}</h2>\n<p>{}</p>", esc(&m.title), esc(&m.meaning));
+        s.push_str(&m.svg());
+        s.push_str("<ol>\n");
+        for c in &m.columns {
+            let _ = writeln!(s, "<li>{}</li>", esc(c));
+        }
+        s.push_str("</ol>\n");
     }
     if !a.provenance.inputs.is_empty() {
         s.push_str("<h2>Inputs</h2>\n<table><tr><th>file</th><th>SHA-256</th></tr>\n");
@@ -705,7 +846,31 @@ mod tests {
             }],
             tables: vec!["matches".into()],
             notes: vec![],
+            heatmaps: Vec::new(),
         }
+    }
+
+    // Issue 54: a payoff table drawn as a heat map in every format; an answer without one keeps
+    // its JSON bytes (no key).
+    #[test]
+    fn a_heat_map_renders_everywhere_and_is_absent_from_json_when_empty() {
+        let plain = answer();
+        assert!(!plain.to_json().contains("heatmaps"));
+        let mut a = plain.clone();
+        a.heatmaps.push(HeatMap {
+            title: "payoffs".into(),
+            meaning: "row against column".into(),
+            unit: Unit::Share,
+            rows: vec!["rock".into(), "paper".into()],
+            columns: vec!["rock".into(), "paper".into()],
+            values: vec![vec![0.5, 0.0], vec![1.0, 0.5]],
+        });
+        let html = render(&a, Format::Html);
+        assert!(html.contains("<svg") && html.contains(">100.0%<"), "{html}");
+        assert!(render(&a, Format::Markdown).contains("| paper | 100.0% | 50.0% |"));
+        assert!(render(&a, Format::Text).contains("[2] paper"));
+        assert!(render(&a, Format::BBCode).contains("[code]"));
+        assert_eq!(Answer::from_json(&a.to_json()).unwrap(), a);
     }
 
     #[test]

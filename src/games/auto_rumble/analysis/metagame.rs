@@ -550,6 +550,32 @@ pub fn answer(
         sections,
         tables: vec!["equilibrium".into(), "payoffs".into()],
         notes,
+        heatmaps: vec![crate::platform::answer::HeatMap {
+            title: "win share: a seat of the row's strategy at a table of the column's".into(),
+            meaning: format!(
+                "the payoff table's corners: one seat of the row strategy with {} seats of the column strategy (a fair share is {:.1}%; every mixed table is in payoffs.parquet)",
+                n - 1,
+                100.0 / n as f64
+            ),
+            unit: Unit::Share,
+            rows: names.clone(),
+            columns: names.clone(),
+            values: (0..k)
+                .map(|i| {
+                    (0..k)
+                        .map(|j| {
+                            let o = p
+                                .game
+                                .others
+                                .iter()
+                                .position(|c| c[j] as usize == n - 1)
+                                .expect("the all-one-strategy field is a multiset");
+                            p.game.u[i][o]
+                        })
+                        .collect()
+                })
+                .collect(),
+        }],
     }
 }
 

@@ -1223,6 +1223,7 @@ impl PowerValue {
                 "pairs".into(),
             ],
             notes,
+            heatmaps: Vec::new(),
         }
     }
 

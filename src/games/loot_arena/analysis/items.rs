@@ -776,6 +776,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
             .map(String::from)
             .to_vec(),
         notes,
+        heatmaps: Vec::new(),
     }
 }
 

@@ -717,6 +717,7 @@ pub fn answer(f: &Found, seed: u64, command: &str) -> crate::platform::answer::A
         .map(String::from)
         .to_vec(),
         notes: vec!["monster worth in baseline recruits and the minion matrix: see the tables and summary.txt".into()],
+        heatmaps: Vec::new(),
     }
 }
 
@@ -1012,5 +1013,6 @@ pub fn candidate_answer(
         ],
         tables: Vec::new(),
         notes,
+        heatmaps: Vec::new(),
     }
 }
