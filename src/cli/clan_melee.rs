@@ -58,6 +58,10 @@ pub struct ClanMeleeFlags {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Play only the K-th (from 0) of N equal slices of the chunks, e.g. 0/4 (the same command
+    /// without it, or every slice, completes the folder). SLURM_ARRAY_TASK_ID/COUNT are read too.
+    #[arg(long)]
+    pub shard: Option<String>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -208,7 +212,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
         chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(super::flags::default_threads),
-        shard: None,
+        shard: super::flags::shard_of(f.shard.as_deref())?,
         progress: !f.quiet,
         command,
         experiment: None,
@@ -273,6 +277,10 @@ pub struct StudyFlags {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Play only the K-th (from 0) of N equal slices of the chunks, e.g. 0/4 (the same command
+    /// without it, or every slice, completes the folder). SLURM_ARRAY_TASK_ID/COUNT are read too.
+    #[arg(long)]
+    pub shard: Option<String>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -507,13 +515,22 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(super::flags::default_threads),
-        shard: None,
+        shard: super::flags::shard_of(f.shard.as_deref())?,
         progress: !f.quiet,
         command,
         experiment: None,
     };
     job.check()?;
     let (report, ds) = job.execute(encode)?;
+    if report.tally.matches < job.matches {
+        // One shard: the study needs every melee; the last run of the command writes it.
+        return Ok(format!(
+            "{}\nthis was one shard ({} of {} melees here): run the same command without --shard (or every shard) to finish, then the study is written\n",
+            job.summary_head(&report, &ds, "melees"),
+            report.tally.matches,
+            job.matches
+        ));
+    }
     let table = encode(&s.table(&report.tally))?;
     let answer = study_report(&s, &report.tally);
     let head = job.summary_head(&report, &ds, "melees");

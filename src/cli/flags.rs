@@ -71,6 +71,14 @@ pub(crate) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// `--shard K/N` of a tournament or study, else the cluster's variables (as `simulate`).
+pub(crate) fn shard_of(flag: Option<&str>) -> Result<Option<Shard>, String> {
+    match flag {
+        Some(t) => Shard::parse(t).map(Some),
+        None => Shard::from_env(|k| std::env::var(k).ok(), None),
+    }
+}
+
 pub(crate) fn shard(flags: &RunFlags) -> Result<Option<Shard>, String> {
     match &flags.shard {
         Some(t) => Shard::parse(t).map(Some),

@@ -50,6 +50,10 @@ pub struct TournamentFlags {
     /// Hero capacity (AR-15) [default 256, as for power values, AR-44].
     #[arg(long, default_value_t = 256)]
     pub capacity: u32,
+    /// Play only the K-th (from 0) of N equal slices of the chunks, e.g. 0/4 (the same command
+    /// without it, or every slice, completes the folder). SLURM_ARRAY_TASK_ID/COUNT are read too.
+    #[arg(long)]
+    pub shard: Option<String>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -146,6 +150,7 @@ impl TournamentExperiment {
             threads: run.threads,
             max_rounds: self.max_rounds.unwrap_or(30),
             capacity: self.capacity.unwrap_or(256),
+            shard: run.shard.clone(),
             quiet: run.quiet,
         }
     }
@@ -231,7 +236,7 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
         chunk_size: f.chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(super::flags::default_threads),
-        shard: None,
+        shard: super::flags::shard_of(f.shard.as_deref())?,
         progress: !f.quiet,
         command,
         experiment,

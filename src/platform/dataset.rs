@@ -370,7 +370,22 @@ impl Dataset {
             }
             for path in manifests {
                 let m = read_manifest(&path)?;
-                if m.identity != identity {
+                // Issue 51: the same run asked for more matches extends it in place.
+                let extends = {
+                    let mut same = m.identity.clone();
+                    same.matches = identity.matches;
+                    same == identity
+                };
+                if extends && identity.matches < m.identity.matches {
+                    return Err(format!(
+                        "{} holds a run of {} matches; asking for {} would drop finished data: ask for {} or more (more extends it in place), or choose another --out",
+                        path.display(),
+                        m.identity.matches,
+                        identity.matches,
+                        m.identity.matches
+                    ));
+                }
+                if m.identity != identity && !extends {
                     return Err(format!(
                         "{} was written by a different run ({}); re-run that exact command to \
                          resume it, or choose another --out",
@@ -380,8 +395,16 @@ impl Dataset {
                 }
                 for p in m.parts {
                     // A part is kept only if every file is still the one recorded (a part from
-                    // before digests were recorded is recomputed).
-                    let problem = if p.files.len() != identity.tables.len() {
+                    // before digests were recorded is recomputed), and, in an extended run, only
+                    // if it is still a whole chunk of the larger plan (its last chunk grows).
+                    let cs = identity.chunk_size.max(1);
+                    let want = cs.min(identity.matches.saturating_sub(p.part * cs));
+                    let problem = if p.matches != want || p.first_match != p.part * cs {
+                        Some(format!(
+                            "{} matches, the run now asks {want} of this chunk: played again",
+                            p.matches
+                        ))
+                    } else if p.files.len() != identity.tables.len() {
                         Some("no size and digest recorded".to_string())
                     } else {
                         identity.tables.iter().zip(&p.files).find_map(|(t, want)| {

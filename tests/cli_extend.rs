@@ -1,0 +1,130 @@
+//! Issue 51: more matches into a finished folder extend it in place: only new chunks are played
+//! (a partial last chunk again, whole), the finished parts stay as they are, and the folder is
+//! the one a run asking for the larger count from the start writes. A smaller count is refused.
+
+mod common;
+
+use common::{skirmish, tmp};
+
+fn files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.strip_prefix(dir).unwrap().display().to_string();
+            if p.is_dir() {
+                stack.push(p);
+            } else if !name.ends_with(".lock") {
+                out.push((name, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+fn run(args: &[&str]) -> String {
+    let o = skirmish(args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+#[test]
+fn asking_a_finished_run_for_more_matches_extends_it_to_the_same_bytes() {
+    for (game, count) in [("rumble", "--matches"), ("tag", "--games")] {
+        let a = tmp("extend", &format!("{game}-a"));
+        let b = tmp("extend", &format!("{game}-b"));
+        let cmd = |n: &str, out: &std::path::Path| {
+            let mut v = vec!["simulate", game, count, n, "--chunk-size", "400", "--quiet"];
+            if game == "tag" {
+                v[0] = "tournament";
+            }
+            v.extend(["--out", out.to_str().unwrap()]);
+            v.into_iter().map(String::from).collect::<Vec<_>>()
+        };
+        run(&strs(&cmd("1000", &a)));
+        let before = files(&a);
+        let said = run(&strs(&cmd("2000", &a)));
+        assert!(said.contains("2 kept from an earlier run"), "{said}");
+        run(&strs(&cmd("2000", &b)));
+        assert_eq!(
+            files(&a),
+            files(&b),
+            "{game}: extended != asked from the start"
+        );
+        // The finished whole chunks are the files they were.
+        for (name, bytes) in &before {
+            if name.contains("part-00000") || name.contains("part-00001") {
+                let now = files(&a).into_iter().find(|f| &f.0 == name).unwrap();
+                assert_eq!(&now.1, bytes, "{name} changed");
+            }
+        }
+        let o = skirmish(&strs(&cmd("1500", &a)));
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("2000 or more"));
+    }
+}
+
+// Issue 51: tournaments take --shard like simulate; the shards' parts and the sealing run's
+// manifest and answer are those of a one-machine run.
+#[test]
+fn tournaments_shard_to_the_bytes_of_one_machine() {
+    let cases: [(&str, Vec<&str>); 3] = [
+        (
+            "tag",
+            vec!["tournament", "tag", "--games", "900", "--chunk-size", "100"],
+        ),
+        (
+            "clan",
+            vec![
+                "tournament",
+                "clan-melee",
+                "--melees",
+                "20",
+                "--budgets",
+                "1000,10000",
+                "--chunk-size",
+                "5",
+            ],
+        ),
+        (
+            "rumble",
+            vec![
+                "tournament",
+                "rumble",
+                "--games",
+                "600",
+                "--chunk-size",
+                "100",
+                "--value-precision",
+                "4",
+            ],
+        ),
+    ];
+    for (name, base) in cases {
+        let whole = tmp("shard", &format!("{name}-whole"));
+        let split = tmp("shard", &format!("{name}-split"));
+        let with = |extra: &[&str], out: &std::path::Path| {
+            let mut v = base.clone();
+            v.extend(extra);
+            v.extend(["--quiet", "--out", out.to_str().unwrap()]);
+            run(&v)
+        };
+        with(&[], &whole);
+        with(&["--shard", "0/2"], &split);
+        with(&["--shard", "1/2"], &split);
+        let sealed = with(&[], &split);
+        assert!(sealed.contains("0 parts written now"), "{name}: {sealed}");
+        let keep = |f: Vec<(String, Vec<u8>)>| {
+            f.into_iter()
+                .filter(|(n, _)| !n.contains("manifest-shard"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(keep(files(&split)), keep(files(&whole)), "{name}");
+    }
+}
