@@ -33,6 +33,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per process: the variants' sizes cost nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// The games, their commands and their input files.
@@ -198,6 +200,8 @@ enum TournamentCommand {
     Loot(loot::TournamentFlags),
 }
 
+// Parsed once per process: the variants' sizes cost nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum AnalyzeCommand {
     /// Auto Rumble's questions.
@@ -248,6 +252,8 @@ enum TagQuestion {
     Duel(tag::DuelFlags),
 }
 
+// Parsed once per process: the variants' sizes cost nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum RumbleQuestion {
     /// What each power is worth in coins, with 95% intervals; pairs that combine or counter
