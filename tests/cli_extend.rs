@@ -128,3 +128,55 @@ fn tournaments_shard_to_the_bytes_of_one_machine() {
         assert_eq!(keep(files(&split)), keep(files(&whole)), "{name}");
     }
 }
+
+// Issue 51: two analyses racing into one folder: the second is refused at once, exit 2, and the
+// first is left to finish (it used to be that both exited 0 and one result disappeared).
+#[test]
+fn a_second_analysis_into_a_folder_being_written_is_refused() {
+    let out = tmp("claim", "powers");
+    let args = |o: &std::path::Path| {
+        vec![
+            "analyze".to_string(),
+            "rumble".into(),
+            "powers".into(),
+            "--precision".into(),
+            "0.01".into(),
+            "--max-battles".into(),
+            "20000000".into(),
+            "--quiet".into(),
+            "--out".into(),
+            o.to_str().unwrap().to_string(),
+        ]
+    };
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args(&out))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let lock = out.parent().unwrap().join(format!(
+        ".{}.output.lock",
+        out.file_name().unwrap().to_str().unwrap()
+    ));
+    let mut refused = None;
+    for _ in 0..200 {
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        if lock.exists() && first.try_wait().unwrap().is_none() {
+            let o = skirmish(&strs(&args(&out)));
+            if first.try_wait().unwrap().is_none() {
+                refused = Some(o);
+                break;
+            }
+        }
+    }
+    let _ = first.kill();
+    let _ = first.wait();
+    let _ = std::fs::remove_file(&lock);
+    let o = refused.expect("the second run started while the first was still working");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("another `analyze powers` run"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

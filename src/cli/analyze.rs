@@ -164,7 +164,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     let threads = super::flags::threads(flags.threads)?;
     let encode = super::flags::encoder()?;
     // The folder rule (new, empty, or an earlier `analyze powers` output) before any work.
-    crate::platform::dataset::check_output_folder(&out, "analyze powers")?;
+    let _claim = crate::platform::dataset::claim_output_folder(&out, "analyze powers")?;
     let pool = crate::platform::runner::pool(threads)?;
     let per = v.battles_per_roster();
     let pb = bar(v.settings.max_battles / per * per, !flags.quiet);

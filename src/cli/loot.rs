@@ -434,7 +434,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
     }
     let threads = super::flags::threads(f.threads)?;
     let encode = encoder()?;
-    crate::platform::dataset::check_output_folder(&f.out, "analyze loot items")?;
+    let _claim = crate::platform::dataset::claim_output_folder(&f.out, "analyze loot items")?;
     let st = study::Study {
         field,
         battles: f.battles,

@@ -101,7 +101,7 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
         256,
     )?;
     let mg = MetaGame::new(t, f.games)?;
-    crate::platform::dataset::check_output_folder(&f.out, COMMAND)?;
+    let _claim = crate::platform::dataset::claim_output_folder(&f.out, COMMAND)?;
     let shard = match &f.shard {
         Some(s) => Some(Shard::parse(s)?),
         None => Shard::from_env(|k| std::env::var(k).ok(), None)?,

@@ -715,7 +715,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         None => None,
         Some(c) => Some(candidate_minion(c, &field)?),
     };
-    crate::platform::dataset::check_output_folder(&f.out, "analyze minions")?;
+    let _claim = crate::platform::dataset::claim_output_folder(&f.out, "analyze minions")?;
     let st = study::Study {
         field,
         combats: f.combats,

@@ -807,6 +807,43 @@ pub fn check_output_folder(out: &Path, command: &str) -> Result<(), String> {
     }
 }
 
+/// The writer's claim on a whole-folder output: held while the command works, released when
+/// dropped (issue 51: two racing runs of an analysis into one folder both exited 0 and one
+/// result silently disappeared; now the second is refused at once).
+pub struct OutputClaim {
+    _lock: fs::File,
+}
+
+/// [`check_output_folder`], then the folder's writer lock (an OS advisory lock on
+/// `.NAME.output.lock` beside it), or says another run holds it.
+pub fn claim_output_folder(out: &Path, command: &str) -> Result<OutputClaim, String> {
+    check_output_folder(out, command)?;
+    let name = out
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| format!("--out {}: name a folder", out.display()))?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&parent).map_err(|e| format!("--out {}: {e}", out.display()))?;
+    let lock_name = format!(".{name}.output.lock");
+    let file = lock_file(&parent, &lock_name)?;
+    match file.try_lock() {
+        Ok(()) => Ok(OutputClaim { _lock: file }),
+        Err(fs::TryLockError::WouldBlock) => Err(format!(
+            "--out {}: another `{command}` run is writing this folder (lock {}); wait for it to finish or choose another --out",
+            out.display(),
+            parent.join(&lock_name).display()
+        )),
+        Err(fs::TryLockError::Error(e)) => Err(format!(
+            "--out {}: cannot lock {}: {e}",
+            out.display(),
+            parent.join(&lock_name).display()
+        )),
+    }
+}
+
 /// Writes `files` as the whole content of `out`: into a new temporary folder beside it, then
 /// renamed into place (an earlier output is moved aside first and removed after), so a failure
 /// leaves the earlier output or nothing, never a mix.
