@@ -180,3 +180,49 @@ fn a_second_analysis_into_a_folder_being_written_is_refused() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+// Issue 51: Elemental Tag reads a rules file on `tournament tag`; `tag check` reads it back as
+// changes in plain words; the what-if moves in one direction for every policy (a dearer tag
+// list makes tags rarer: each loses fewer points to being tagged).
+#[test]
+fn a_tag_rules_file_reads_back_as_changes_and_makes_tags_rarer() {
+    let rules = "experiments/tag/tag-cost-4.toml";
+    let said = run(&["tag", "check", rules]);
+    assert!(said.contains("tag_cost 1 -> 4"), "{said}");
+    let (a, b) = (tmp("rules", "tag-a"), tmp("rules", "tag-b"));
+    run(&[
+        "tournament",
+        "tag",
+        "--games",
+        "2000",
+        "--quiet",
+        "--out",
+        a.to_str().unwrap(),
+    ]);
+    run(&[
+        "tournament",
+        "tag",
+        "--games",
+        "2000",
+        "--rules",
+        rules,
+        "--quiet",
+        "--out",
+        b.to_str().unwrap(),
+    ]);
+    let diff = run(&["diff", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(diff.contains("tag_cost 1 -> 4"), "{diff}");
+    let tags = diff
+        .split("points lost to tags by policy")
+        .nth(1)
+        .unwrap()
+        .split("\n\n")
+        .next()
+        .unwrap();
+    let rows: Vec<&str> = tags.lines().filter(|l| l.contains("->")).collect();
+    assert_eq!(rows.len(), 5, "{tags}");
+    assert!(
+        rows.iter().all(|l| l.contains("  -") && l.ends_with('*')),
+        "{tags}"
+    );
+}

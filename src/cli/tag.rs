@@ -69,6 +69,27 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
 
 /// `skirmish tag check FILE`.
 pub fn check(path: &Path) -> Result<String, String> {
+    // A rules file (issue 51) reads back as its changes from the seed's values.
+    if let Ok(text) = std::fs::read_to_string(path)
+        && input::is_rules(&text)
+    {
+        let s = input::load_rules(path).map_err(|e| e.to_string())?;
+        let changes = s.changes();
+        if changes.is_empty() {
+            return Ok(format!(
+                "{}: a rules file with the seed's values throughout\n",
+                path.display()
+            ));
+        }
+        let mut out = format!(
+            "{}: a rules file; from the seed's values:\n",
+            path.display()
+        );
+        for c in changes {
+            out.push_str(&format!("  {c}\n"));
+        }
+        return Ok(out);
+    }
     let g = input::load(path).map_err(|e| e.to_string())?;
     let players: usize = g.teams.iter().map(|t| t.players.len()).sum();
     let side = crate::games::elemental_tag::rules::grid_side(&g.settings, players as u32);
@@ -102,8 +123,9 @@ pub fn check(path: &Path) -> Result<String, String> {
             l.policy.spec()
         ));
     }
-    if g.settings != Settings::default() {
-        out.push_str(&format!("  settings: {:?}\n", g.settings));
+    // Settings in plain words, as changes from the seed's (issue 53: not a debug dump).
+    for c in g.settings.changes() {
+        out.push_str(&format!("  setting: {c}\n"));
     }
     Ok(out)
 }
@@ -129,9 +151,14 @@ pub struct TournamentFlags {
     /// Chance a drawn team is an underworld player, percent.
     #[arg(long, default_value_t = 30)]
     pub underworld: u32,
-    /// Turns after which a game stops, reported as a turn cap (TG-31).
-    #[arg(long, default_value_t = 200)]
-    pub max_turns: u32,
+    /// Turns after which a game stops, reported as a turn cap (TG-31) [default: the rules',
+    /// 200].
+    #[arg(long)]
+    pub max_turns: Option<u32>,
+    /// Rules file (TOML): any number or reading of the game at the top level, e.g. `it_cost = 3`
+    /// [default: the seed's]. `tag check FILE` reads it back as changes.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
     /// Master seed: game m's randomness comes only from (seed, m).
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
@@ -177,10 +204,14 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         "--policies",
         &policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
     )?;
-    let settings = Settings {
-        max_turns: f.max_turns,
-        ..Settings::default()
+    let mut settings = match &f.rules {
+        None => Settings::default(),
+        Some(p) => input::load_rules(p).map_err(|e| e.to_string())?,
     };
+    if let Some(t) = f.max_turns {
+        settings.max_turns = t;
+        input::check_settings(&settings).map_err(|(_, m)| format!("--max-turns: {m}"))?;
+    }
     let t = TagTournament {
         policies,
         teams: parse_range("teams", &f.teams)?,
@@ -194,7 +225,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     let n_field = t.policies.len() - candidate.is_some() as usize;
     let specs: Vec<String> = t.policies[..n_field].iter().map(|p| p.spec()).collect();
     let command = format!(
-        "skirmish tournament tag --policies {}{} --games {} --teams {}..{} --team-size {}..{} --underworld {} --max-turns {} --seed {} --chunk-size {}",
+        "skirmish tournament tag --policies {}{} --games {} --teams {}..{} --team-size {}..{} --underworld {} --max-turns {} --seed {} --chunk-size {}{}",
         super::flags::shell_quote(&specs.join(",")),
         candidate.as_ref().map_or(String::new(), |c| format!(
             " --candidate {}",
@@ -206,12 +237,16 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         t.team_size[0],
         t.team_size[1],
         t.underworld,
-        f.max_turns,
+        t.settings.max_turns,
         f.seed,
-        f.chunk_size
+        f.chunk_size,
+        f.rules
+            .as_ref()
+            .map(|p| super::flags::shell_flag("--rules", p.display()))
+            .unwrap_or_default()
     );
     let job = Job {
-        inputs: Vec::new(),
+        inputs: f.rules.iter().cloned().collect(),
         sim: &t,
         settings: {
             let mut s = serde_json::json!({
@@ -219,10 +254,14 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
                 "teams": t.teams,
                 "team_size": t.team_size,
                 "underworld_percent": t.underworld,
-                "max_turns": f.max_turns,
+                "max_turns": t.settings.max_turns,
             });
             if let Some(c) = &candidate {
                 s["candidate"] = c.clone().into();
+            }
+            if f.rules.is_some() {
+                // Issue 51: every reading the rules file changes, in plain words.
+                s["rules"] = t.settings.changes().into();
             }
             s
         },

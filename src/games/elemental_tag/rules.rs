@@ -3,10 +3,10 @@
 //! [`Settings`] with the seed's value (or the most faithful reading) as default, so a host can
 //! change any of them from a game file's `[settings]`.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// How tied lowest bidders who are not it pay (TG-3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TieAverage {
     /// The average of every bid of the round, rounded half up (default: the only reading under
@@ -17,7 +17,7 @@ pub enum TieAverage {
 }
 
 /// Moving into a cell whose occupant is moving away (TG-12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Follow {
     /// The follower moves unless its leader is stopped, which makes it a chain (default).
@@ -28,7 +28,7 @@ pub enum Follow {
 }
 
 /// A ring of three or more players each moving into the next one's cell (TG-13).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Cycles {
     /// The ring moves: nobody tries to enter a cell someone stays in (default).
@@ -38,7 +38,7 @@ pub enum Cycles {
 }
 
 /// Every number and reading of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Settings {
     /// TG-1: an element's starting points.
@@ -93,6 +93,25 @@ impl Default for Settings {
             late_min_players: 6,
             max_turns: 200,
         }
+    }
+}
+
+impl Settings {
+    /// Where these settings depart from the seed's, in plain words (`it_cost 2 -> 3`), in the
+    /// order of the fields; empty for the seed's own.
+    pub fn changes(&self) -> Vec<String> {
+        let (a, b) = (
+            serde_json::to_value(Settings::default()).expect("settings serialise"),
+            serde_json::to_value(self).expect("settings serialise"),
+        );
+        let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+            return Vec::new();
+        };
+        let plain = |v: &serde_json::Value| v.as_str().map_or_else(|| v.to_string(), String::from);
+        a.iter()
+            .filter(|(k, v)| b.get(*k) != Some(*v))
+            .map(|(k, v)| format!("{k} {} -> {}", plain(v), plain(&b[k])))
+            .collect()
     }
 }
 
