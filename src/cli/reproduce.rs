@@ -7,7 +7,7 @@
 //! README and the guides stand in generated blocks,
 //!
 //! ```text
-//! <!-- answer NAME [filter="TEXT|TEXT"] -->
+//! <!-- answer NAME [filter="TEXT|TEXT" | section="TITLE"] -->
 //! ...generated from docs/answers/NAME.json...
 //! <!-- /answer -->
 //! ```
@@ -176,14 +176,41 @@ fn compare(name: &str, old: &Answer, new: &Answer) -> (String, usize) {
     (out, moved)
 }
 
-/// The text a block of `name` holds, filtered to notes containing `filter`.
-fn block_text(r: &Recorded, filter: Option<&str>) -> String {
+/// The text a block holds: the command, then the notes containing `filter` (any of `A|B`), or
+/// with `section` that section's estimates as a table, highest first.
+fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>) -> String {
     let words: Vec<String> = r
         .args
         .iter()
         .map(|a| super::flags::shell_quote(a))
         .collect();
     let mut s = format!("`skirmish {}`\n\n", words.join(" "));
+    if let Some(title) = section {
+        let Some(sec) = r.answer.sections.iter().find(|x| x.title == title) else {
+            return s + &format!("(the answer has no section `{title}`)\n");
+        };
+        let mut rows = sec.estimates.clone();
+        rows.sort_by(|a, b| b.value.total_cmp(&a.value).then(a.label.cmp(&b.label)));
+        let show = |x: f64| match sec.unit {
+            crate::platform::answer::Unit::Share => format!("{:.1}%", 100.0 * x),
+            crate::platform::answer::Unit::Number => format!("{x:.2}"),
+        };
+        s.push_str(&format!(
+            "| {} | estimate | 95% interval | count |\n| --- | ---: | --- | ---: |\n",
+            sec.title
+        ));
+        for e in rows {
+            s.push_str(&format!(
+                "| {} | {} | [{}, {}] | {} |\n",
+                e.label.replace('|', "\\|"),
+                show(e.value),
+                show(e.lo),
+                show(e.hi),
+                crate::platform::tally::thousands(e.count)
+            ));
+        }
+        return s;
+    }
     for n in &r.answer.notes {
         // `filter="A|B"`: notes holding A or B.
         if filter.is_none_or(|f| f.split('|').any(|x| n.contains(x))) {
@@ -232,14 +259,16 @@ pub fn regenerate(text: &str) -> Result<(String, usize), String> {
         })? + head_end;
         let mut words = head.trim().splitn(2, ' ');
         let name = words.next().unwrap_or("").to_string();
-        let filter = words
-            .next()
-            .and_then(|w| w.trim().strip_prefix("filter=\""))
-            .and_then(|w| w.strip_suffix('"'));
+        let attrs = words.next().unwrap_or("").trim();
+        let attr = |key: &str| {
+            attrs
+                .strip_prefix(&format!("{key}=\""))
+                .and_then(|w| w.strip_suffix('"'))
+        };
         let r = read(&name)?;
         out.push_str(&rest[..head_end]);
         out.push('\n');
-        out.push_str(&block_text(&r, filter));
+        out.push_str(&block_text(&r, attr("filter"), attr("section")));
         rest = &rest[close..];
         n += 1;
     }
