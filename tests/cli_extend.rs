@@ -226,3 +226,30 @@ fn a_tag_rules_file_reads_back_as_changes_and_makes_tags_rarer() {
         "{tags}"
     );
 }
+
+// Issue 51's new input, a Tag rules file: a bad one gets one message naming the file, line and
+// field, exit 2, and nothing written.
+#[test]
+fn a_bad_tag_rules_file_is_refused_with_its_line_and_nothing_is_written() {
+    let out = tmp("rules", "tag-bad");
+    for (text, says) in [
+        ("tag_cst = 3\n", "tag_cst"),
+        ("\nit_cost = -1\n", "it_cost"),
+    ] {
+        let file = common::tmp_file("rules", "bad.toml", text);
+        let o = skirmish(&[
+            "tournament",
+            "tag",
+            "--rules",
+            &file,
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("bad.toml") && err.contains(says), "{err}");
+        assert!(!out.exists(), "no partial output");
+        assert_eq!(skirmish(&["tag", "check", &file]).status.code(), Some(2));
+    }
+}

@@ -338,6 +338,18 @@ pub fn answer(
     let k = names.len();
     let n = mg.t.game.players;
     let best = &s.equilibria[0];
+    // One estimate per strategy: a value and its range over the redrawn tables.
+    let per_strategy = |value: &[f64], ci: &[(f64, f64)]| -> Vec<Estimate> {
+        (0..k)
+            .map(|i| Estimate {
+                label: names[i].clone(),
+                value: value[i],
+                lo: ci[i].0,
+                hi: ci[i].1,
+                count: mg.games,
+            })
+            .collect()
+    };
     let mut sections = vec![
         Section {
             title: "the equilibrium mix".into(),
@@ -346,29 +358,13 @@ pub fn answer(
                 s.resamples
             ),
             unit: Unit::Share,
-            estimates: (0..k)
-                .map(|i| Estimate {
-                    label: names[i].clone(),
-                    value: best.x[i],
-                    lo: s.weight_ci[i].0,
-                    hi: s.weight_ci[i].1,
-                    count: mg.games,
-                })
-                .collect(),
+            estimates: per_strategy(&best.x, &s.weight_ci),
         },
         Section {
             title: "regret against the equilibrium".into(),
             meaning: "win share lost by playing the strategy instead of the mix, when the others play the mix (0 for the strategies it plays), 2.5-97.5% over the redrawn tables".into(),
             unit: Unit::Share,
-            estimates: (0..k)
-                .map(|i| Estimate {
-                    label: names[i].clone(),
-                    value: s.regret[i],
-                    lo: s.regret_ci[i].0,
-                    hi: s.regret_ci[i].1,
-                    count: mg.games,
-                })
-                .collect(),
+            estimates: per_strategy(&s.regret, &s.regret_ci),
         },
     ];
     // The heat map's rows: each strategy against a table of one other strategy.
