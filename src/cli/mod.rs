@@ -110,6 +110,14 @@ enum Command {
     Verify {
         /// The dataset folder, e.g. runs/rumble-ffa.
         dir: PathBuf,
+        /// Seconds the recorded command may spend playing parts again (spread over the run:
+        /// first, last, middle...) to check their tallies and bytes against the record; 0
+        /// checks the files only.
+        #[arg(long, default_value_t = 30)]
+        replay_for: u64,
+        /// Play every part again.
+        #[arg(long)]
+        replay_all: bool,
     },
     /// Measure this machine: kernel battles/s, hits/s and class ops/s on one and all threads, and the
     /// end-to-end rate with Parquet writing.
@@ -451,7 +459,11 @@ fn dispatch(command: Command) -> Result<String, String> {
                 dispatch(cli.command)
             }
         },
-        Command::Verify { dir } => verify(&dir),
+        Command::Verify {
+            dir,
+            replay_for,
+            replay_all,
+        } => verify(&dir, replay_for, replay_all),
         Command::Report {
             dir,
             format,
@@ -533,7 +545,7 @@ fn report(
 }
 
 /// `skirmish verify DIR`.
-fn verify(dir: &std::path::Path) -> Result<String, String> {
+fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, String> {
     #[cfg(feature = "parquet")]
     let rows = |p: &std::path::Path| -> Result<u64, String> {
         crate::platform::parquet::read(p).map(|df| df.height() as u64)
@@ -542,5 +554,43 @@ fn verify(dir: &std::path::Path) -> Result<String, String> {
     let rows: Option<&crate::platform::dataset::RowCount> = Some(&rows);
     #[cfg(not(feature = "parquet"))]
     let rows: Option<&crate::platform::dataset::RowCount> = None;
-    crate::platform::dataset::verify(dir, rows)
+    let files = crate::platform::dataset::verify(dir, rows)?;
+    if replay_for == 0 && !all {
+        return Ok(files);
+    }
+    // The tallies are checked by playing parts again: the recorded command, run with the
+    // platform's replay request, plays the chosen parts and compares them (it writes nothing).
+    use crate::platform::job::{REPLAYED, Replay, replay_outcome, request_replay};
+    let command = crate::platform::dataset::recorded_command(dir)?;
+    let words = shlex::split(&command).ok_or_else(|| {
+        format!(
+            "{}: the recorded command is not a command line: {command}",
+            dir.display()
+        )
+    })?;
+    let mut argv: Vec<String> = words.into_iter().collect();
+    argv.extend(["--out".into(), dir.display().to_string(), "--quiet".into()]);
+    let cli = Cli::try_parse_from(&argv).map_err(|e| {
+        format!(
+            "{}: the recorded command does not parse now ({}); its parts cannot be replayed",
+            dir.display(),
+            e.kind()
+        )
+    })?;
+    request_replay(Replay {
+        budget: (!all).then(|| std::time::Duration::from_secs(replay_for)),
+    });
+    let ran = dispatch(cli.command);
+    match (ran, replay_outcome()) {
+        (_, Some(Ok(r))) => Ok(format!("{}{}: {r}\n", files, dir.display())),
+        (_, Some(Err(e))) => Err(format!("{}: {e}", dir.display())),
+        (Err(e), None) if e != REPLAYED => Err(format!(
+            "{}: files verified, but the recorded command cannot replay its parts: {e}",
+            dir.display()
+        )),
+        _ => Err(format!(
+            "{}: files verified, but the recorded command played no dataset to replay",
+            dir.display()
+        )),
+    }
 }

@@ -257,25 +257,7 @@ fn read_manifest(path: &Path) -> Result<Manifest, String> {
 fn difference(there: &Identity, here: &Identity) -> String {
     let a = serde_json::to_value(there).expect("serialisable");
     let b = serde_json::to_value(here).expect("serialisable");
-    fn walk(prefix: &str, a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
-        match (a, b) {
-            (serde_json::Value::Object(x), serde_json::Value::Object(y)) => {
-                let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
-                keys.into_iter().find_map(|k| {
-                    let null = serde_json::Value::Null;
-                    let p = if prefix.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{prefix}.{k}")
-                    };
-                    walk(&p, x.get(k).unwrap_or(&null), y.get(k).unwrap_or(&null))
-                })
-            }
-            _ if a != b => Some(format!("{prefix}: {a} there, {b} here")),
-            _ => None,
-        }
-    }
-    walk("", &a, &b).unwrap_or_else(|| "identical".into())
+    first_difference(&a, &b, ["there", "here"]).unwrap_or_else(|| "identical".into())
 }
 
 impl Dataset {
@@ -406,6 +388,8 @@ impl Dataset {
                         ))
                     } else if p.files.len() != identity.tables.len() {
                         Some("no size and digest recorded".to_string())
+                    } else if let Some(why) = implausible(&p) {
+                        Some(why)
                     } else {
                         identity.tables.iter().zip(&p.files).find_map(|(t, want)| {
                             let path = dir.join(t).join(part_name(p.part));
@@ -607,6 +591,102 @@ pub fn merged_tally(dir: &Path) -> Result<Tally, String> {
     Ok(t)
 }
 
+/// The command a dataset folder records (the whole folder's manifest's, else a shard's).
+pub fn recorded_command(dir: &Path) -> Result<String, String> {
+    let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| is_manifest(p))
+        .collect();
+    manifests.sort_by_key(|p| p.file_name() != Some(std::ffi::OsStr::new("manifest.json")));
+    match manifests.first() {
+        Some(m) => Ok(read_manifest(m)?.command),
+        None => Err(format!("{}: no skirmish manifest here", dir.display())),
+    }
+}
+
+/// What a dataset folder records: the identity of each manifest (the whole folder's first) and
+/// every listed part, each once. For `skirmish verify`'s replay.
+pub fn recorded(dir: &Path) -> Result<(Vec<Identity>, BTreeMap<u64, PartRecord>), String> {
+    let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| is_manifest(p))
+        .collect();
+    manifests.sort_by_key(|p| p.file_name() != Some(std::ffi::OsStr::new("manifest.json")));
+    let (mut ids, mut parts) = (Vec::new(), BTreeMap::new());
+    for p in &manifests {
+        let m = read_manifest(p)?;
+        ids.push(m.identity);
+        for r in m.parts {
+            parts.entry(r.part).or_insert(r);
+        }
+    }
+    Ok((ids, parts))
+}
+
+/// Why a part's recorded tally cannot be what its matches gave, whatever the game: counts
+/// beyond the part's matches, wins beyond trials (issue 53: an edited tally printed "501.61%
+/// draws"). `None` when it is plausible; only replaying the part proves it exact.
+pub fn implausible(p: &PartRecord) -> Option<String> {
+    let t = &p.tally;
+    if t.matches != p.matches {
+        return Some(format!(
+            "its tally counts {} matches, the part holds {}",
+            t.matches, p.matches
+        ));
+    }
+    if t.draws > t.matches {
+        return Some(format!("{} draws in {} matches", t.draws, t.matches));
+    }
+    for (g, labels) in &t.groups {
+        for (l, c) in labels {
+            if c.wins > c.trials {
+                return Some(format!("{g} / {l}: {} wins in {} trials", c.wins, c.trials));
+            }
+        }
+    }
+    None
+}
+
+/// The first place two JSON values differ, as `field: A recorded, B now` (`names`: the two
+/// sides' words).
+pub fn first_difference(
+    a: &serde_json::Value,
+    b: &serde_json::Value,
+    names: [&str; 2],
+) -> Option<String> {
+    return walk("", a, b, names);
+    fn walk(
+        prefix: &str,
+        a: &serde_json::Value,
+        b: &serde_json::Value,
+        names: [&str; 2],
+    ) -> Option<String> {
+        match (a, b) {
+            (serde_json::Value::Object(x), serde_json::Value::Object(y)) => {
+                let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+                keys.into_iter().find_map(|k| {
+                    let null = serde_json::Value::Null;
+                    let p = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    walk(
+                        &p,
+                        x.get(k).unwrap_or(&null),
+                        y.get(k).unwrap_or(&null),
+                        names,
+                    )
+                })
+            }
+            _ if a != b => Some(format!("{prefix}: {a} {}, {b} {}", names[0], names[1])),
+            _ => None,
+        }
+    }
+}
+
 /// The answer a dataset folder holds (issue 50): its identity and command from its manifest
 /// (the whole folder's, else a shard's), and the tallies of its parts, each counted once.
 pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
@@ -707,6 +787,9 @@ pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
             seen.insert(p.part, p.clone());
             parts += 1;
             matches += p.matches;
+            if let Some(why) = implausible(p) {
+                problems.push(format!("part {}: {why}", p.part));
+            }
             if p.files.len() != m.identity.tables.len() {
                 problems.push(format!(
                     "part {}: no size and digest recorded (written before they were)",

@@ -7,6 +7,53 @@ use super::plan::{Plan, Shard};
 use super::runner::{self, Encoder, RunConfig, RunReport, Simulation};
 use super::tally::thousands;
 
+/// How long `skirmish verify` lets the recorded command play parts again instead of running
+/// (issue 53: a part's tally is checked against what its matches give, not trusted from the
+/// manifest): parts are taken spread over the run (first, last, middle, quarters...) until the
+/// time is spent; `None`: every part.
+#[derive(Clone, Copy, Debug)]
+pub struct Replay {
+    pub budget: Option<std::time::Duration>,
+}
+
+/// The verifier's request and, once a job has served it, the outcome. A process runs one
+/// command, so one slot is enough; `verify` sets it before dispatching the recorded command.
+static REPLAY: std::sync::Mutex<(Option<Replay>, Option<Result<String, String>>)> =
+    std::sync::Mutex::new((None, None));
+
+/// What a job returns (as its error, so no command goes on to summarise) once it has replayed.
+pub const REPLAYED: &str = "(parts replayed for verify)";
+
+/// Asks the next job to replay parts of its folder instead of running.
+pub fn request_replay(r: Replay) {
+    *REPLAY.lock().expect("not poisoned") = (Some(r), None);
+}
+
+/// The replay's outcome, if a job served the request.
+pub fn replay_outcome() -> Option<Result<String, String>> {
+    REPLAY.lock().expect("not poisoned").1.take()
+}
+
+/// `0..n` in an order spread over the range: first, last, then the middles of the gaps, so that
+/// a replay stopped early has looked across the whole run.
+fn spread(n: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = match n {
+        0 => return Vec::new(),
+        1 => vec![0],
+        _ => vec![0, n - 1],
+    };
+    let mut gaps = std::collections::VecDeque::from([(0, n - 1)]);
+    while let Some((a, b)) = gaps.pop_front() {
+        if b - a >= 2 {
+            let m = a + (b - a) / 2;
+            order.push(m);
+            gaps.push_back((a, m));
+            gaps.push_back((m, b));
+        }
+    }
+    order
+}
+
 /// Most matches one run may hold (match ids and chunk arithmetic stay far from overflow).
 pub const MAX_MATCHES: u64 = 1 << 40;
 /// Most part files one dataset may have.
@@ -101,6 +148,12 @@ impl<S: Simulation> Job<'_, S> {
     /// Runs the job into its dataset folder (resuming it) and returns the report and dataset.
     pub fn execute(&self, encode: Encoder) -> Result<(RunReport, Dataset), String> {
         self.check()?;
+        let asked = REPLAY.lock().expect("not poisoned").0.take();
+        if let Some(r) = asked {
+            let outcome = self.replay(r, encode);
+            REPLAY.lock().expect("not poisoned").1 = Some(outcome);
+            return Err(REPLAYED.to_string());
+        }
         let plan = self.plan();
         let chunks = match self.shard {
             Some(s) => plan.shard_chunks(s),
@@ -135,6 +188,98 @@ impl<S: Simulation> Job<'_, S> {
         // The answer beside the manifest, for `skirmish report` and `diff` (issue 50).
         super::dataset::write_answer(&self.out)?;
         Ok((report, ds))
+    }
+
+    /// Plays the chosen recorded parts of the folder again (nothing is written) and compares each
+    /// one's tally and file bytes with its record.
+    fn replay(&self, r: Replay, encode: Encoder) -> Result<String, String> {
+        use rayon::prelude::*;
+        let (ids, parts) = super::dataset::recorded(&self.out)?;
+        let here = self.identity();
+        for id in &ids {
+            let (a, b) = (
+                serde_json::to_value(id).expect("serialisable"),
+                serde_json::to_value(&here).expect("serialisable"),
+            );
+            if let Some(d) = super::dataset::first_difference(&a, &b, ["recorded", "now"]) {
+                return Err(format!(
+                    "the recorded command no longer makes this run ({d}): its inputs or the program changed, so its parts cannot be replayed"
+                ));
+            }
+        }
+        let all: Vec<&super::dataset::PartRecord> = parts.values().collect();
+        let chosen: Vec<&super::dataset::PartRecord> =
+            spread(all.len()).into_iter().map(|i| all[i]).collect();
+        let start = std::time::Instant::now();
+        let over = || r.budget.is_some_and(|b| start.elapsed() >= b);
+        let replayed = std::sync::atomic::AtomicUsize::new(0);
+        let plan = self.plan();
+        let problems: Vec<String> = runner::pool(self.threads)?.install(|| {
+            chosen
+                .par_iter()
+                .map_init(
+                    || self.sim.worker(),
+                    |w, p| {
+                        if over() {
+                            return None;
+                        }
+                        replayed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let range = plan.chunk(p.part);
+                        if range.start != p.first_match || range.end - range.start != p.matches {
+                            return Some(format!(
+                                "part {}: recorded as matches {}..{}, the run's plan says {range:?}",
+                                p.part,
+                                p.first_match,
+                                p.first_match + p.matches
+                            ));
+                        }
+                        let (tables, mut tally) = self.sim.play(w, self.seed, range, true);
+                        tally.ops = 0;
+                        let (a, b) = (
+                            serde_json::to_value(&p.tally).expect("serialisable"),
+                            serde_json::to_value(&tally).expect("serialisable"),
+                        );
+                        if let Some(d) = super::dataset::first_difference(&a, &b, ["recorded", "played"]) {
+                            return Some(format!("part {}: its tally is not what its matches give ({d})", p.part));
+                        }
+                        for ((t, want), table) in self.sim.tables().iter().zip(&p.files).zip(&tables) {
+                            match encode(table) {
+                                Ok(bytes) if super::dataset::FileRecord::of(&bytes) == *want => {}
+                                Ok(_) => {
+                                    return Some(format!(
+                                        "part {}: table {t}: the recorded digest is not that of the rows its matches give",
+                                        p.part
+                                    ));
+                                }
+                                Err(e) => return Some(format!("part {}: {e}", p.part)),
+                            }
+                        }
+                        None
+                    },
+                )
+                .flatten()
+                .collect()
+        });
+        let done = replayed.into_inner();
+        if problems.is_empty() {
+            Ok(format!(
+                "replayed {done} of {} parts in {:.1} s: each one's tally and files are what its matches give{}",
+                all.len(),
+                start.elapsed().as_secs_f64(),
+                if done < all.len() {
+                    " (the time allowed ran out; --replay-all replays every part)"
+                } else {
+                    ""
+                }
+            ))
+        } else {
+            Err(format!(
+                "replayed {done} of {} parts; {} differ from what their matches give (delete such a part's files and run the recorded command again: it plays the part again): {}",
+                all.len(),
+                problems.len(),
+                problems.join("; ")
+            ))
+        }
     }
 
     /// A candidate run's standing lines (issue 51), from the answer its folder holds: where the

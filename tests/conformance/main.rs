@@ -47,6 +47,10 @@ macro_rules! conformance {
                 suite::fuzzed_inputs_never_crash(&$game);
             }
             #[test]
+            fn verify_replays_the_parts_and_catches_an_edited_tally() {
+                suite::verify_replays_the_parts_and_catches_an_edited_tally(&$game);
+            }
+            #[test]
             fn kernel_allocates_nothing_after_warm_up() {
                 suite::kernel_allocates_nothing_after_warm_up(&$game);
             }

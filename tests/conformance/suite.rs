@@ -119,6 +119,40 @@ pub fn answer_renders_everywhere_and_diffs_to_zero(g: &dyn Game) {
     fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Issue 53: `verify` checks each part's tally against what its matches give (the recorded
+/// command plays the parts again), so an edited tally in the manifest no longer passes.
+pub fn verify_replays_the_parts_and_catches_an_edited_tally(g: &dyn Game) {
+    let dir = tmp(g.name(), "verify-replay");
+    run_dataset(&g.dataset(), &dir, 2, g.chunk_sizes()[0]);
+    let d = dir.to_str().unwrap();
+    let o = skirmish(&["verify", d, "--replay-all"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let said = text(&o.stdout);
+    assert!(
+        said.contains("replayed ") && said.contains("what its matches give"),
+        "{said}"
+    );
+    let path = dir.join("manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let last = m["parts"].as_array().unwrap().len() - 1;
+    let tally = &mut m["parts"][last]["tally"];
+    let draws = tally["draws"].as_u64().unwrap();
+    // A plausible edit (draws stay within the part's matches): only replaying can tell.
+    tally["draws"] = if draws > 0 { draws - 1 } else { 1 }.into();
+    fs::write(&path, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+    let o = skirmish(&["verify", d]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "part {last}: its tally is not what its matches give (draws: "
+        )),
+        "{err}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
 pub fn same_bytes_on_1_2_and_4_threads(g: &dyn Game) {
     let chunk = g.chunk_sizes()[1];
     let mut seen = Vec::new();
