@@ -148,3 +148,54 @@ fn verify_states_whether_the_run_is_whole() {
     assert!(said.contains("verified 8 parts"), "{said}");
     assert!(said.contains("4000 matches), the whole run"), "{said}");
 }
+
+// Issue 53: a finished dataset could not be re-read on read-only storage (its lock file was
+// opened for writing, its manifest and answer rewritten). Read-only storage is made with a
+// private read-only bind mount; where the machine allows none, the test says so and passes.
+#[test]
+fn a_finished_dataset_is_re_read_on_read_only_storage() {
+    let dir = tmp("hostile", "read-only");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("t");
+    let out_s = out.to_str().unwrap();
+    let args = [
+        "tournament",
+        "tag",
+        "--games",
+        "300",
+        "--out",
+        out_s,
+        "--quiet",
+    ];
+    let first = skirmish(&args);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let bin = env!("CARGO_BIN_EXE_skirmish");
+    let d = dir.to_str().unwrap();
+    let script = format!(
+        "mount --bind {d} {d} && mount -o remount,ro,bind {d} || exit 77; \
+         touch {d}/probe 2>/dev/null && exit 78; \
+         {bin} {} && {bin} verify {out_s}",
+        args.join(" ")
+    );
+    let o = std::process::Command::new("unshare")
+        .args(["-m", "sh", "-c", &script])
+        .output()
+        .ok();
+    let Some(o) = o.filter(|o| !matches!(o.status.code(), Some(77) | Some(78))) else {
+        eprintln!("no read-only bind mount on this machine (unshare -m): skipped");
+        return;
+    };
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(said.contains("0 parts written now, 1 kept"), "{said}");
+    assert!(said.contains("replayed 1 of 1 parts"), "{said}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

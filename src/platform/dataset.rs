@@ -156,6 +156,9 @@ fn lock_file(dir: &Path, name: &str) -> Result<fs::File, String> {
         .create(true)
         .truncate(false)
         .open(&path)
+        // A finished folder on read-only storage (issue 53): its lock file opens for reading, and
+        // an OS lock holds on a file opened so; a run that must write fails later, by name.
+        .or_else(|e| fs::File::open(&path).map_err(|_| e))
         .map_err(|e| {
             format!(
                 "--out {}: cannot open the lock {}: {e}",
@@ -512,6 +515,11 @@ impl Dataset {
     fn write_manifest(&mut self) -> Result<(), String> {
         let mut text = serde_json::to_string_pretty(&self.manifest).expect("serialisable");
         text.push('\n');
+        // A re-read of a finished run rewrites nothing (it may be on read-only storage).
+        if fs::read(self.dir.join(&self.manifest_name)).is_ok_and(|b| b == text.as_bytes()) {
+            self.unwritten = 0;
+            return Ok(());
+        }
         atomic_write_tagged(
             &self.dir,
             &self.manifest_name,
@@ -740,6 +748,9 @@ pub fn answer_of(dir: &Path) -> Result<crate::platform::answer::Answer, String> 
 pub fn write_answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
     let a = answer(dir)?;
     for (name, bytes) in crate::platform::answer::files(&a) {
+        if fs::read(dir.join(&name)).is_ok_and(|b| b == bytes) {
+            continue;
+        }
         atomic_write(dir, &name, &bytes)?;
     }
     Ok(a)
