@@ -128,7 +128,7 @@ fn run_takes_an_experiment_file_of_any_command() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains(bad.to_str().unwrap()) && err.contains("--meleez"),
+        err.contains(&format!("{}:2: `meleez`", bad.display())) && err.contains("`melees`?"),
         "{err}"
     );
     assert!(!out_dir.exists());

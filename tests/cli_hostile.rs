@@ -199,3 +199,52 @@ fn a_finished_dataset_is_re_read_on_read_only_storage() {
     assert!(said.contains("replayed 1 of 1 parts"), "{said}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// Issue 53: errors in experiment files of the newer commands named a CLI flag ("unexpected
+// argument '--colour'") with no line or key; every one now names file, line and key, and
+// writes nothing.
+#[test]
+fn experiment_file_errors_name_file_line_and_key() {
+    let dir = tmp("hostile", "experiment-errors");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out");
+    for (name, body, says) in [
+        (
+            "typo",
+            "command = \"analyze rumble powers\"\n# budget\nmax_battle = 5\n",
+            ":3: `max_battle`: not a setting of `analyze rumble powers`; did you mean `max_battles`?",
+        ),
+        (
+            "value",
+            "command = \"tournament tag\"\n\ngames = \"many\"\n",
+            ":3: `games`: ",
+        ),
+        (
+            "refused-while-running",
+            "command = \"tournament clan-melee\"\nmelees = 2\nbudgets = [100, 100]\n",
+            ":3: `budgets`: --budgets: `100` is listed twice",
+        ),
+        (
+            "command",
+            "# what to run\ncommand = \"tournament tagg\"\n",
+            ":2: `command`: `tournament tagg`: no such command (`tagg`); did you mean `tag`?",
+        ),
+    ] {
+        let file = dir.join(format!("{name}.toml"));
+        std::fs::write(&file, body).unwrap();
+        let o = skirmish(&[
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains(&format!("{}{says}", file.display())),
+            "{name}: {err}"
+        );
+        assert!(!out.exists(), "{name}: wrote {}", out.display());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

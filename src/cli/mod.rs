@@ -447,16 +447,17 @@ fn dispatch(command: Command) -> Result<String, String> {
         } => loot::tournament(&flags),
         Command::Run { file, flags } => match run::experiment(&file, &flags)? {
             run::Experiment::Done(text) => Ok(text),
-            run::Experiment::Argv(argv) => {
+            run::Experiment::Argv(argv, text) => {
                 let cli = Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(argv))
-                    .map_err(|e| experiment_error(&file, &e))?;
+                    .map_err(|e| experiment_error(&file, &text, &e))?;
                 if matches!(cli.command, Command::Run { .. }) {
                     return Err(format!(
                         "{}: an experiment file cannot run another",
                         file.display()
                     ));
                 }
-                dispatch(cli.command)
+                // A setting refused while the command runs is placed on the file's line too.
+                dispatch(cli.command).map_err(|e| run::locate(&file, &text, &e))
             }
         },
         Command::Verify {
@@ -506,10 +507,11 @@ fn games() -> String {
     out
 }
 
-/// A clap error about an experiment file's keys, in one line naming the file.
-fn experiment_error(file: &std::path::Path, e: &clap::Error) -> String {
-    let text = e.render().to_string();
-    let parts: Vec<&str> = text
+/// A clap error about an experiment file's keys, in one line naming the file, and the key's
+/// line when the error is about one key.
+fn experiment_error(file: &std::path::Path, text: &str, e: &clap::Error) -> String {
+    let rendered = e.render().to_string();
+    let parts: Vec<&str> = rendered
         .lines()
         .map(|l| {
             l.trim()
@@ -518,11 +520,11 @@ fn experiment_error(file: &std::path::Path, e: &clap::Error) -> String {
         })
         .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more"))
         .collect();
-    format!(
-        "{}: {}; the file's keys are the command's flags (`--help` lists them)",
-        file.display(),
+    let message = format!(
+        "{}; the file's keys are the command's flags (`--help` lists them)",
         parts.join("; ")
-    )
+    );
+    run::locate(file, text, &message)
 }
 
 /// `skirmish report DIR`: the folder's answer (rebuilt from its manifest, so folders written

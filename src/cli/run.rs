@@ -12,8 +12,68 @@ use super::{simulate, tournament};
 /// What an experiment file comes to: run already, or a command line for the caller to run.
 pub enum Experiment {
     Done(String),
-    /// `skirmish` argv (without the program name) that the file stands for.
-    Argv(Vec<String>),
+    /// `skirmish` argv (without the program name) that the file stands for, and the file's text
+    /// (to place later errors on its lines: [`locate`]).
+    Argv(Vec<String>, String),
+}
+
+/// The line (1-based) where top-level key `key` is set in `text`.
+fn line_of(text: &str, key: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| {
+            let l = l.trim_start();
+            l.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+        .map(|i| i + 1)
+}
+
+/// An error about flag `--some-flag` placed on the file's line that sets its key:
+/// `FILE:LINE: `some_flag`: ...` (issue 53: experiment-file errors named CLI flags, no line).
+/// Messages not about one of the file's keys are returned as they are, the file named.
+pub fn locate(path: &Path, text: &str, message: &str) -> String {
+    let flag = message
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .find(|w| w.starts_with("--") && w.len() > 2);
+    if let Some(flag) = flag {
+        let key = flag.trim_start_matches('-').replace('-', "_");
+        if let Some(line) = line_of(text, &key) {
+            return format!("{}:{line}: `{key}`: {message}", path.display());
+        }
+    }
+    if message.contains(&path.display().to_string()) {
+        message.to_string()
+    } else {
+        format!("{}: {message}", path.display())
+    }
+}
+
+/// The clap command a file's `command` names, or where the file names none.
+fn subcommand(path: &Path, text: &str, command: &str) -> Result<clap::Command, String> {
+    use clap::CommandFactory;
+    let mut sub = super::Cli::command();
+    for word in command.split(' ') {
+        let names: Vec<String> = sub
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect();
+        match sub.find_subcommand(word) {
+            Some(c) => sub = c.clone(),
+            None => {
+                let hint =
+                    crate::games::names::closest_name(word, names.iter().map(String::as_str))
+                        .map(|c| format!("did you mean `{c}`? "))
+                        .unwrap_or_default();
+                return Err(format!(
+                    "{}:{}: `command`: `{command}`: no such command (`{word}`); {hint}one of: {}",
+                    path.display(),
+                    line_of(text, "command").unwrap_or(1),
+                    names.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(sub)
 }
 
 /// Reads `path` and runs it when it has a shape of its own, or returns the command line it means.
@@ -50,22 +110,46 @@ pub fn experiment(path: &Path, flags: &RunFlags) -> Result<Experiment, String> {
         "simulate rumble" => {
             simulate::run_ffa_experiment(path, text.clone(), flags, located).map(Experiment::Done)
         }
-        _ => argv(path, &command, &table, flags).map(Experiment::Argv),
+        _ => argv(path, &text, &command, &table, flags).map(|a| Experiment::Argv(a, text.clone())),
     }
 }
 
 /// The command line a flags-as-keys file stands for; flags given to `run` win over the file's.
 fn argv(
     path: &Path,
+    text: &str,
     command: &str,
     table: &toml::Table,
     flags: &RunFlags,
 ) -> Result<Vec<String>, String> {
     if command.starts_with("run") || command.is_empty() {
         return Err(format!(
-            "{}: command `{command}` cannot be run from a file",
-            path.display()
+            "{}:{}: `command`: `{command}` cannot be run from a file",
+            path.display(),
+            line_of(text, "command").unwrap_or(1)
         ));
+    }
+    // Every key must be one of the command's flags: named with its line, a likely typo's
+    // correction, and the keys there are.
+    let sub = subcommand(path, text, command)?;
+    let keys: Vec<String> = sub
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .filter(|l| *l != "help")
+        .map(|l| l.replace('-', "_"))
+        .collect();
+    for key in table.keys().filter(|k| *k != "command") {
+        if !keys.contains(key) {
+            let hint = crate::games::names::closest_name(key, keys.iter().map(String::as_str))
+                .map(|c| format!("did you mean `{c}`? "))
+                .unwrap_or_default();
+            return Err(format!(
+                "{}:{}: `{key}`: not a setting of `{command}`; {hint}its keys are the command's flags: {}",
+                path.display(),
+                line_of(text, key).unwrap_or(1),
+                keys.join(", ")
+            ));
+        }
     }
     let mut overrides: Vec<(&str, String)> = Vec::new();
     if let Some(n) = flags.matches {
@@ -114,8 +198,9 @@ fn argv(
                         toml::Value::Integer(i) => Ok(i.to_string()),
                         toml::Value::Float(f) => Ok(f.to_string()),
                         _ => Err(format!(
-                            "{}: `{key}`: a list holds strings or numbers, e.g. {key} = [100, 1000]",
-                            path.display()
+                            "{}:{}: `{key}`: a list holds strings or numbers, e.g. {key} = [100, 1000]",
+                            path.display(),
+                            line_of(text, key).unwrap_or(1)
                         )),
                     })
                     .collect();
@@ -123,8 +208,9 @@ fn argv(
             }
             _ => {
                 return Err(format!(
-                    "{}: `{key}`: give a string, number, boolean or list, e.g. {key} = 10",
-                    path.display()
+                    "{}:{}: `{key}`: give a string, number, boolean or list, e.g. {key} = 10",
+                    path.display(),
+                    line_of(text, key).unwrap_or(1)
                 ));
             }
         }
