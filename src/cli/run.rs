@@ -48,6 +48,26 @@ pub fn locate(path: &Path, text: &str, message: &str) -> String {
     }
 }
 
+/// An error about `KEY` of the file's `[settings]` table (`KEY: ...`), placed on its line:
+/// `FILE:LINE: `settings.KEY`: ...`.
+pub fn locate_setting(path: &Path, text: &str, message: &str) -> String {
+    let key = message.split(':').next().unwrap_or("").trim();
+    let start = text
+        .lines()
+        .position(|l| l.trim() == "[settings]")
+        .unwrap_or(0);
+    let rest: String = text.lines().skip(start).collect::<Vec<_>>().join("\n");
+    match line_of(&rest, key) {
+        Some(line) => format!(
+            "{}:{}: `settings.{key}`:{}",
+            path.display(),
+            start + line,
+            &message[key.len() + 1..]
+        ),
+        None => format!("{}: settings.{message}", path.display()),
+    }
+}
+
 /// The clap command a file's `command` names, or where the file names none.
 fn subcommand(path: &Path, text: &str, command: &str) -> Result<clap::Command, String> {
     use clap::CommandFactory;
@@ -156,8 +176,10 @@ fn argv(
         // A game counts its unit in its own word; `--matches` overrides whichever the file uses.
         let key = ["melees", "games", "battles", "matches"]
             .into_iter()
-            .find(|k| table.contains_key(*k))
-            .unwrap_or("matches");
+            .find(|k| keys.iter().any(|c| c == k))
+            .ok_or_else(|| {
+                format!("--matches: `{command}` plays no count of matches to set; leave it out")
+            })?;
         overrides.push((key, n.to_string()));
     }
     if let Some(s) = flags.seed {

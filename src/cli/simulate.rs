@@ -193,7 +193,7 @@ pub fn run_ffa_experiment(
 ) -> Result<String, String> {
     let exp: Experiment = toml::from_str(&text).map_err(located)?;
     let settings = exp.settings.clone();
-    Ffa::new(settings.clone()).map_err(|e| format!("{}: settings.{e}", path.display()))?;
+    Ffa::new(settings.clone()).map_err(|e| super::run::locate_setting(path, &text, &e))?;
     execute(settings, flags, Some(&exp), Some(text))
 }
 

@@ -92,6 +92,13 @@ impl Game for AutoRumble {
                 check: &["rumble", "check", "FILE"],
                 used_by: &["rumble", "play", "FILE", "--narrate"],
             },
+            // Experiment files of `simulate rumble`'s own shape (settings under `[settings]`).
+            Input {
+                kind: "experiment",
+                valid: "experiments/rumble-ffa.toml",
+                check: &["run", "FILE", "--matches", "10", "--out", "OUT", "--quiet"],
+                used_by: &["run", "FILE", "--matches", "60", "--out", "OUT", "--quiet"],
+            },
         ]
     }
     fn warm_kernel(&self) -> Box<dyn FnMut()> {

@@ -52,12 +52,37 @@ impl Game for ElementalTag {
         ]
     }
     fn inputs(&self) -> Vec<Input> {
-        vec![Input {
-            kind: "game",
-            valid: "experiments/tag/small.toml",
-            check: &["tag", "check", "FILE"],
-            used_by: &["tag", "play", "FILE", "--narrate"],
-        }]
+        vec![
+            Input {
+                kind: "game",
+                valid: "experiments/tag/small.toml",
+                check: &["tag", "check", "FILE"],
+                used_by: &["tag", "play", "FILE", "--narrate"],
+            },
+            Input {
+                kind: "rules",
+                valid: "experiments/tag/tag-cost-4.toml",
+                check: &["tag", "check", "FILE"],
+                used_by: &[
+                    "tournament",
+                    "tag",
+                    "--rules",
+                    "FILE",
+                    "--games",
+                    "40",
+                    "--out",
+                    "OUT",
+                    "--quiet",
+                ],
+            },
+            // Experiment files (any command's flags as keys; issue 53: errors by line and key).
+            Input {
+                kind: "experiment",
+                valid: "experiments/tag/tournament.toml",
+                check: &["run", "FILE", "--matches", "10", "--out", "OUT", "--quiet"],
+                used_by: &["run", "FILE", "--matches", "40", "--out", "OUT", "--quiet"],
+            },
+        ]
     }
     fn warm_kernel(&self) -> Box<dyn FnMut()> {
         // A turn is the kernel's unit of work; with no costs the game never ends.

@@ -133,6 +133,20 @@ impl Game for LootArena {
                     "--quiet",
                 ],
             },
+            // `loot odds`'s attack, given on the command line (issue 53: non-ASCII text
+            // panicked it).
+            Input {
+                kind: "odds",
+                valid: "tests/corpus/loot/valid/odds.txt",
+                check: &["loot", "odds", "TEXT"],
+                used_by: &[
+                    "loot",
+                    "odds",
+                    "TEXT",
+                    "--rules",
+                    "experiments/loot-arena/rules.toml",
+                ],
+            },
             Input {
                 kind: "items",
                 valid: "experiments/loot-arena/items.toml",

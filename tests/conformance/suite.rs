@@ -216,18 +216,63 @@ pub fn resume_after_a_kill_gives_the_same_bytes(g: &dyn Game) {
     fs::remove_dir_all(&killed).unwrap();
 }
 
+/// `template` with `OUT` and `FILE` filled in; `TEXT` stands for the file's text without its
+/// comment lines (inputs given on the command line, such as `loot odds`'s attack).
 fn command(template: &[&str], file: &Path, out: &Path) -> Vec<String> {
     template
         .iter()
         .map(|a| match *a {
             "OUT" => out.display().to_string(),
+            "TEXT" => fs::read_to_string(file)
+                .unwrap()
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .collect::<Vec<_>>()
+                .join("\n")
+                // No command line carries a NUL.
+                .replace('\0', ""),
             a => a.replace("FILE", &file.display().to_string()),
         })
         .collect()
 }
 
+/// Most seconds one command on a fuzzed input may take: an accepted input must not ask for
+/// unbounded work (issue 53's time bombs), and a killed one fails the test.
+const FUZZ_SECONDS: u64 = 60;
+
 fn exec(args: &[String]) -> std::process::Output {
-    skirmish(&args.iter().map(|s| s.as_str()).collect::<Vec<_>>())
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Read both pipes while waiting, so a chatty command never blocks on a full pipe.
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let o = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut b).map(|_| b)
+    });
+    let e = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut err, &mut b).map(|_| b)
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed().as_secs() >= FUZZ_SECONDS {
+            let _ = child.kill();
+            panic!("{args:?} ran past {FUZZ_SECONDS} s: an accepted input asks for unbounded work");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    std::process::Output {
+        status,
+        stdout: o.join().unwrap().unwrap_or_default(),
+        stderr: e.join().unwrap().unwrap_or_default(),
+    }
 }
 
 /// The corpus files of one kind: `(path, what the error must name)`. Each file's first line is
@@ -279,8 +324,14 @@ pub fn malformed_inputs_exit_2_and_write_nothing(g: &dyn Game) {
                     "{}: {template:?}: {err}",
                     path.display()
                 );
+                // An input given on the command line (`TEXT`) is named by its command.
+                let names = if template.contains(&"TEXT") {
+                    template[..2].join(" ")
+                } else {
+                    path.display().to_string()
+                };
                 assert!(
-                    err.contains(&path.display().to_string()),
+                    err.contains(&names),
                     "{}: the error names the file: {err}",
                     path.display()
                 );
@@ -305,7 +356,23 @@ fn mutate(rng: &mut Xoshiro256PlusPlus, valid: &str) -> String {
     let mut lines: Vec<String> = valid.lines().map(String::from).collect();
     let n = lines.len();
     let i = rng.random_range(0..n);
-    match rng.random_range(0..7) {
+    match rng.random_range(0..8) {
+        7 => {
+            // A character put in or taken out anywhere: quotes, brackets, signs, non-ASCII.
+            let text = lines.join("\n");
+            let chars: Vec<char> = text.chars().collect();
+            let at = rng.random_range(0..=chars.len());
+            let mut chars = chars;
+            if rng.random_bool(0.5) && at < chars.len() {
+                chars.remove(at);
+            } else {
+                let odd = [
+                    '"', '\'', '[', ']', '{', '(', ')', '-', '+', '9', 'é', '∞', '\u{0}', '=', ',',
+                ];
+                chars.insert(at, *odd.choose(rng).unwrap());
+            }
+            return chars.into_iter().collect::<String>() + "\n";
+        }
         0 => {
             lines.remove(i);
         }
@@ -358,11 +425,15 @@ fn mutate(rng: &mut Xoshiro256PlusPlus, valid: &str) -> String {
 }
 
 pub fn fuzzed_inputs_never_crash(g: &dyn Game) {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
+    // The budget: 60 files of each kind in `cargo test`; a long run on demand, e.g.
+    // `SKIRMISH_FUZZ_INPUTS=5000 SKIRMISH_FUZZ_FROM=1 cargo test --release --test conformance fuzzed`.
+    let count = std::env::var("SKIRMISH_FUZZ_INPUTS").map_or(60, |v| v.parse().unwrap());
+    let from = std::env::var("SKIRMISH_FUZZ_FROM").map_or(0, |v| v.parse::<u64>().unwrap());
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026 + from);
     for input in g.inputs() {
         let valid = fs::read_to_string(input.valid).unwrap();
         let (mut accepted, mut refused) = (0, 0);
-        for k in 0..60 {
+        for k in 0..count {
             let mut text_ = valid.clone();
             for _ in 0..rng.random_range(1..=3) {
                 text_ = mutate(&mut rng, &text_);
@@ -380,7 +451,10 @@ pub fn fuzzed_inputs_never_crash(g: &dyn Game) {
                         refused += 1;
                         let err = text(&o.stderr);
                         assert!(
-                            err.contains(&path.display().to_string()) || err.contains("--"),
+                            err.contains(&path.display().to_string())
+                                || err.contains("--")
+                                || (template.contains(&"TEXT")
+                                    && err.contains(&template[..2].join(" "))),
                             "a refusal names the file: {err}\n--- file ---\n{text_}"
                         );
                     }
