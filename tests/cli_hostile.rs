@@ -248,3 +248,83 @@ fn experiment_file_errors_name_file_line_and_key() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// AR-72 (issue 53): a breeder power file at capacity 16,384 took minutes and gigabytes in one
+// battle (every hero hits every other); the capacity is now refused before any battle.
+#[test]
+fn ar_72_a_multiplying_power_bounds_the_capacity() {
+    let dir = tmp("hostile", "breeder");
+    std::fs::create_dir_all(&dir).unwrap();
+    let powers = dir.join("breeder.toml");
+    std::fs::write(
+        &powers,
+        "[[power]]\nname = \"Breeder\"\nsource = \"test\"\ntext = \"a copy every round; no damage taken\"\n\n[[power.clause]]\nwhen = \"round_end\"\neffects = [{ copy_self = 20 }]\n\n[[power.clause]]\nwhen = \"passive\"\neffects = [{ take_percent = 0 }]\n",
+    )
+    .unwrap();
+    let p = powers.to_str().unwrap();
+    let out = dir.join("out");
+    let o = out.to_str().unwrap();
+    for (args, flag) in [
+        (
+            vec![
+                "simulate",
+                "rumble",
+                "--power-file",
+                p,
+                "--catalogue",
+                "Breeder",
+                "--powers=1..1",
+                "--capacity",
+                "16384",
+                "--matches",
+                "10",
+                "--out",
+                o,
+            ],
+            "--capacity: 16384: `Breeder` multiplies heroes",
+        ),
+        (
+            vec![
+                "tournament",
+                "rumble",
+                "--powers",
+                p,
+                "--capacity",
+                "20000",
+                "--games",
+                "10",
+                "--out",
+                o,
+            ],
+            "--capacity 20000: `Breeder` multiplies heroes",
+        ),
+    ] {
+        let r = skirmish(&args);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{err}");
+        assert!(err.contains(flag), "{err}");
+        assert!(err.contains("at most 11965"), "{err}");
+        assert!(!out.exists());
+    }
+    // Fewer rounds leave room for more heroes; the largest capacity that fits is accepted.
+    let r = skirmish(&[
+        "simulate",
+        "rumble",
+        "--power-file",
+        p,
+        "--catalogue",
+        "Breeder",
+        "--powers=1..1",
+        "--capacity",
+        "46340",
+        "--max-rounds",
+        "2",
+        "--matches",
+        "4",
+        "--out",
+        o,
+        "--quiet",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

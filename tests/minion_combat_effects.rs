@@ -944,3 +944,41 @@ fn mc_55_a_recruit_group_that_kills_a_wyrmling_gets_its_hide() {
     assert!(log.died.contains(&((0, 0), Some((1, 0)))));
     assert!(log.effects.is_empty());
 }
+
+/// MC-61: a minion makes at most 100 attacks a round. A change beyond it is refused where it is
+/// written; stacked changes make no more than 100 (issue 53: +10,000 attacks a round, stacked
+/// round after round against a wall, asked for minutes of work in one combat).
+#[test]
+fn mc_61_a_minion_makes_at_most_100_attacks_a_round() {
+    let mut cat = catalogue::builtin();
+    refused(
+        with_clause(&cat, "do = \"stats\"\nattacks = 101"),
+        &["e.toml", ".attacks", "from -100 to 100"],
+    );
+    let wall = "[[minion]]\nname = \"Wall\"\nkind = \"monster\"\nhand = 1\nattacks = 0\narmor = 10000\nhp = 10000\nlevel = 1\n";
+    cat.minions = catalogue::parse_minions("m.toml", &format!("{}{wall}", input::MINIONS)).unwrap();
+    // The Huntsman gives itself Frenzy (+60 attacks) at the start of every round.
+    let fx = format!(
+        "{}\n[[status]]\nname = \"Frenzy\"\n\n[[effect]]\nsource = \"Frenzy\"\ndo = \"stats\"\nattacks = 60\n\n[[effect]]\nsource = \"hand_+2_vs_monsters\"\nwhen = \"start_of_round\"\nto = \"me\"\ndo = \"give\"\nstatus = \"Frenzy\"\n",
+        input::EFFECTS
+    );
+    cat.effects = input::effects::parse("e.toml", &fx, &cat.minions, &cat.modifiers).unwrap();
+    let (_, log) = play_on(&cat, "\"Huntsman\"", "\"Wall\"", 1);
+    let per_round: Vec<usize> = (1..=10)
+        .map(|g| {
+            log.blows
+                .iter()
+                .filter(|b| b.0 == g && b.1 == (0, 0))
+                .count()
+        })
+        .collect();
+    assert!(per_round.iter().all(|&n| n <= 100), "{per_round:?}");
+    assert_eq!(per_round[9], 100, "{per_round:?}");
+    assert!(per_round[0] < 100, "{per_round:?}");
+    // A spec may stack at most 100 modifiers (issue 53: 80,000 took 12.6 s to read).
+    let spec = vec!["Rite of Growth"; 101].join(" + ");
+    refused(
+        input::combat::minion_spec(&format!("Huntsman + {spec}"), &cat, &Rules::default()),
+        &["101 modifiers on one minion; at most 100"],
+    );
+}

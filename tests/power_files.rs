@@ -253,7 +253,7 @@ fn simulate_draws_from_a_power_file_and_refuses_a_changed_file_on_resume() {
 
     let o = run(args(&dir.join("missing.toml"), &dir.join("other")));
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("power_file"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--power-file: cannot read"));
     assert!(!dir.join("other").exists(), "nothing written on error");
 }
 

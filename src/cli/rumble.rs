@@ -101,6 +101,16 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
     };
     let n = sc.heroes.len();
     apply_overrides(args, n, &mut sc.seed, &mut sc.max_rounds, &mut sc.capacity)?;
+    let flag = match (&args.capacity, &args.file) {
+        (None, Some(f)) => format!("{}: battle.capacity", f.display()),
+        _ => "--capacity".to_string(),
+    };
+    let held = sc.heroes.iter().flat_map(|h| {
+        h.loadout.clauses[..h.loadout.n_clauses as usize]
+            .iter()
+            .map(|c| c.power)
+    });
+    cat.check_work(held, sc.capacity, sc.max_rounds, &flag)?;
     let initiative = sc.initiatives(&mut stream_rng(sc.seed, 0, Stream::Initiative));
     let builds: Vec<_> = sc.heroes.iter().map(|h| h.loadout).collect();
     let team_names: Vec<String> = sc.heroes.iter().map(|h| h.name.clone()).collect();

@@ -135,7 +135,12 @@ fn execute(
     file: Option<&Experiment>,
     experiment_text: Option<String>,
 ) -> Result<String, String> {
-    let ffa = Ffa::new(settings)?;
+    // The settings' messages start with their key (`powers: ...`): on the command line the
+    // setting is the flag of that name.
+    let ffa = Ffa::new(settings).map_err(|e| match e.split_once(':') {
+        Some((key, rest)) if !key.contains(' ') => format!("--{}:{rest}", key.replace('_', "-")),
+        _ => e,
+    })?;
     let matches = flags
         .matches
         .or(file.and_then(|f| f.matches))

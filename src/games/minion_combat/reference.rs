@@ -319,11 +319,13 @@ impl Fight {
             .max(0)
     }
 
-    /// `w`'s attacks per round with its stat changes.
+    /// `w`'s attacks per round with its stat changes, at most [`MAX_ATTACKS`] (MC-61: stacked
+    /// changes could otherwise ask for unbounded work).
     pub fn attacks(&self, w: Who) -> u32 {
-        (self.get(w).stats.attacks as i32)
+        ((self.get(w).stats.attacks as i32)
             .saturating_add(self.delta(w).attacks)
-            .max(0) as u32
+            .max(0) as u32)
+            .min(crate::games::minion_combat::rules::MAX_ATTACKS)
     }
 
     /// Tiebreaker 5's damage per single attack, with stat changes (0 for an attack type it

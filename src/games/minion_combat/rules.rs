@@ -75,6 +75,9 @@ pub struct Rules {
 
 /// Most rounds a combat may be given.
 pub const MAX_ROUNDS: u32 = 100;
+/// Most attacks a minion makes in a round, whatever its stats, modifiers and effects add (MC-61:
+/// an engine bound, 25 times the page's greatest; it bounds the work an accepted file asks for).
+pub const MAX_ATTACKS: u32 = 100;
 /// Most minions in a group (MC-1).
 pub const MAX_GROUP: usize = 8;
 

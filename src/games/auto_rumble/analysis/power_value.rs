@@ -231,6 +231,12 @@ impl PowerValue {
                 crate::games::auto_rumble::input::scenario::MAX_CAPACITY
             ));
         }
+        cat.check_work(
+            cat.drawable.iter().copied(),
+            s.capacity as usize,
+            s.max_rounds,
+            "--capacity",
+        )?;
         let mut powers = Vec::new();
         if s.powers.is_empty() {
             // AR-55: helper powers are valued only through the powers that summon them.

@@ -16,6 +16,9 @@ use crate::games::names::normalise;
 pub type PowerId = u16;
 
 /// A loaded catalogue: the definitions, and every clause in one flat table the kernels index.
+/// Most hits a battle in which heroes can multiply may ask for (AR-72).
+pub const MAX_BATTLE_HITS: u64 = 1 << 32;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Catalogue {
     pub defs: Vec<PowerDef>,
@@ -40,6 +43,71 @@ pub struct Catalogue {
 }
 
 impl Catalogue {
+    /// Whether power `p`'s clauses can add heroes again and again (copies; summons after the
+    /// battle's start): with one in play, the table can fill to its capacity (AR-72).
+    fn multiplies(&self, p: usize) -> bool {
+        let end = self
+            .first
+            .get(p + 1)
+            .map_or(self.clauses.len(), |&e| e as usize);
+        self.clauses[self.first[p] as usize..end].iter().any(|c| {
+            c.effects().iter().any(|e| match e.kind {
+                EffectKind::CopySelf | EffectKind::CopyWith => true,
+                EffectKind::Summon(_) => c.when != When::BattleStart,
+                _ => false,
+            })
+        })
+    }
+
+    /// The first multiplying power among `held` and what they bring into play: the powers
+    /// they give (AR-62) and their summons' powers (AR-36), and so on.
+    pub fn multiplying_power(&self, held: impl IntoIterator<Item = PowerId>) -> Option<&str> {
+        let mut seen = vec![false; self.defs.len()];
+        let mut todo: Vec<usize> = held.into_iter().map(usize::from).collect();
+        while let Some(p) = todo.pop() {
+            if p >= seen.len() || std::mem::replace(&mut seen[p], true) {
+                continue;
+            }
+            if self.multiplies(p) {
+                return Some(self.defs[p].name.as_str());
+            }
+            todo.extend(self.gives[p].iter().map(|&g| usize::from(g)));
+            for l in &self.summons[p] {
+                todo.extend(
+                    l.clauses[..l.n_clauses as usize]
+                        .iter()
+                        .map(|c| usize::from(c.power)),
+                );
+            }
+        }
+        None
+    }
+
+    /// AR-72: where heroes can multiply (a power of `held` or brought in by them), every hero
+    /// hits every other, so a battle may ask for
+    /// up to capacity² hits a round: capacity² x max_rounds is held to [`MAX_BATTLE_HITS`],
+    /// checked before any battle is played (issue 53: a breeder battle at capacity 16,384
+    /// took minutes and gigabytes). `flag` names the capacity setting in the message.
+    pub fn check_work(
+        &self,
+        held: impl IntoIterator<Item = PowerId>,
+        capacity: usize,
+        max_rounds: u32,
+        flag: &str,
+    ) -> Result<(), String> {
+        let Some(power) = self.multiplying_power(held) else {
+            return Ok(());
+        };
+        let hits = (capacity as u128).pow(2) * max_rounds.max(1) as u128;
+        if hits <= MAX_BATTLE_HITS as u128 {
+            return Ok(());
+        }
+        let most = ((MAX_BATTLE_HITS / max_rounds.max(1) as u64) as f64).sqrt() as u64;
+        Err(format!(
+            "{flag} {capacity}: `{power}` multiplies heroes and every hero hits every other, so a battle may ask for {capacity}² hits a round for {max_rounds} rounds, more than {MAX_BATTLE_HITS} (AR-72): give a capacity of at most {most}, or fewer rounds"
+        ))
+    }
+
     pub fn new(defs: Vec<PowerDef>) -> Catalogue {
         let mut clauses = Vec::new();
         let mut first = Vec::with_capacity(defs.len());

@@ -236,6 +236,15 @@ impl Ffa {
                 crate::games::auto_rumble::input::scenario::MAX_CAPACITY
             ));
         }
+        // The built-in six play as classes at any capacity; a power file's heroes may not.
+        if settings.power_file.is_some() {
+            cat.check_work(
+                catalogue.iter().copied(),
+                s.capacity as usize,
+                s.max_rounds,
+                "capacity:",
+            )?;
+        }
         Ok(Ffa {
             settings,
             cat,

@@ -83,6 +83,12 @@ impl Tournament {
                 crate::games::auto_rumble::input::scenario::MAX_CAPACITY
             ));
         }
+        cat.check_work(
+            cat.drawable.iter().copied(),
+            capacity as usize,
+            max_rounds,
+            "--capacity",
+        )?;
         let (values, values_from) = match source {
             ValueSource::Given { values, from } => {
                 if values.len() != cat.len() {

@@ -78,17 +78,16 @@ pub fn parse(file: &str, text: &str) -> Result<Catalogue, FileError> {
         ));
     }
     let mut items: Vec<Item> = Vec::new();
+    // Names seen so far, normalised: one lookup an item (issue 53: a 10,000-item catalogue's
+    // check compared every pair).
+    let mut seen = std::collections::HashSet::new();
     for (i, it) in f.item.iter().enumerate() {
         let field = |k: &str| format!("item[{i}].{k}");
         let name = it.name.trim().to_string();
         if name.is_empty() {
             return Err(cx.err(None, field("name"), "an empty name: give the item a name"));
         }
-        let key = crate::games::names::normalise(&name);
-        if items
-            .iter()
-            .any(|x| crate::games::names::normalise(&x.name) == key)
-        {
+        if !seen.insert(crate::games::names::normalise(&name)) {
             return Err(cx.err(
                 None,
                 field("name"),

@@ -145,12 +145,17 @@ pub fn parse_minions(file: &str, text: &str) -> Result<Vec<Stats>, FileError> {
             .missile
             .map(|v| stat(&cx, field("missile"), v, 0))
             .transpose()?;
-        let attacks = stat(
-            &cx,
-            field("attacks"),
-            m.attacks.unwrap_or(1).min(MAX_STAT as u32 + 1) as i32,
-            0,
-        )? as u32;
+        let attacks = m.attacks.unwrap_or(1);
+        if attacks > crate::games::minion_combat::rules::MAX_ATTACKS {
+            return Err(cx.err(
+                None,
+                field("attacks"),
+                format!(
+                    "{attacks}: write 0 to {} attacks a round (MC-61)",
+                    crate::games::minion_combat::rules::MAX_ATTACKS
+                ),
+            ));
+        }
         let hp = m.hp.map(|v| stat(&cx, field("hp"), v, 1)).transpose()?;
         if let Some(c) = &m.count
             && !valid_count(c)
@@ -269,7 +274,17 @@ pub fn from_flags(
         effects,
         ("experiments/minion-combat/effects.toml", super::EFFECTS),
     )?;
-    let e = super::effects::parse(&file, &text, &m, &x).map_err(|e| e.to_string())?;
+    let e = super::effects::parse(&file, &text, &m, &x).map_err(|e| {
+        // The shipped effects read a host's catalogue: name the catalogue, which lacks what
+        // they name (a nation, a modifier).
+        if effects.is_none() && (minions.is_some() || modifiers.is_some()) {
+            format!(
+                "{minions_file}, {modifiers_file}: the shipped effects name what this catalogue lacks (give --effects FILE written for it): {e}"
+            )
+        } else {
+            e.to_string()
+        }
+    })?;
     Ok(Catalogue {
         minions: m,
         modifiers: x,

@@ -45,6 +45,9 @@ pub struct CombatFile {
     pub unplayed: Vec<(String, String)>,
 }
 
+/// Most modifiers one minion spec may stack (far beyond any page's spell list).
+pub const MAX_MODIFIERS: usize = 100;
+
 /// One minion spec: `"[N x ]Name[ + Modifier]..."` into `n` fielded minions, and the combat
 /// tags of its catalogue entry that no clause plays (MC-40).
 pub fn minion_spec(
@@ -52,6 +55,14 @@ pub fn minion_spec(
     cat: &Catalogue,
     r: &Rules,
 ) -> Result<(Vec<Minion>, Vec<String>), String> {
+    // Bounded work at load (issue 53: 80,000 stacked modifiers took 12.6 s).
+    let stacked = spec.matches('+').count();
+    if stacked > MAX_MODIFIERS {
+        return Err(format!(
+            "`{}...`: {stacked} modifiers on one minion; at most {MAX_MODIFIERS}",
+            spec.chars().take(40).collect::<String>()
+        ));
+    }
     let mut parts = spec.split('+').map(str::trim);
     let head = parts.next().unwrap_or("");
     let (n, name) = match head.split_once(" x ") {
@@ -133,6 +144,13 @@ pub fn minion_spec(
         m.name = format!("{} + {}", m.name, x.name);
     }
     settle_nation(&mut m, &cat.effects, r)?;
+    if m.attacks > crate::games::minion_combat::rules::MAX_ATTACKS {
+        return Err(format!(
+            "`{spec}` has {} attacks a round; at most {} (MC-61)",
+            m.attacks,
+            crate::games::minion_combat::rules::MAX_ATTACKS
+        ));
+    }
     if m.attacks > 0 && m.hand.is_none() && m.missile.is_none() {
         return Err(format!(
             "`{spec}` has {} attack(s) but no hand or missile damage: it could not attack",

@@ -274,10 +274,16 @@ pub fn parse(
             ("level", c.level),
             ("attacks", c.attacks),
         ] {
-            if !(-MAX_STAT..=MAX_STAT).contains(&v) {
+            // Attacks a round are bounded (MC-61), so their changes are too.
+            let most = if k == "attacks" {
+                crate::games::minion_combat::rules::MAX_ATTACKS as i32
+            } else {
+                MAX_STAT
+            };
+            if !(-most..=most).contains(&v) {
                 return Err(err(
                     k,
-                    format!("{v}: write a change from -{MAX_STAT} to {MAX_STAT}"),
+                    format!("{v}: write a change from -{most} to {most}"),
                 ));
             }
         }
