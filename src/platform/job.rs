@@ -18,8 +18,10 @@ pub struct Replay {
 
 /// The verifier's request and, once a job has served it, the outcome. A process runs one
 /// command, so one slot is enough; `verify` sets it before dispatching the recorded command.
-static REPLAY: std::sync::Mutex<(Option<Replay>, Option<Result<String, String>>)> =
-    std::sync::Mutex::new((None, None));
+static REPLAY: std::sync::Mutex<ReplaySlot> = std::sync::Mutex::new((None, None));
+
+/// The request, and the outcome once served.
+type ReplaySlot = (Option<Replay>, Option<Result<String, String>>);
 
 /// What a job returns (as its error, so no command goes on to summarise) once it has replayed.
 pub const REPLAYED: &str = "(parts replayed for verify)";
