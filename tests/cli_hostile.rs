@@ -328,3 +328,28 @@ fn ar_72_a_multiplying_power_bounds_the_capacity() {
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// Issue 53: `loot check` printed a debug dump of a changed rules file; it and `minions check`
+// now tell the changes from the seed's values in plain words.
+#[test]
+fn a_rules_file_is_read_back_as_its_changes_in_plain_words() {
+    let dir = tmp("hostile", "rules-changes");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (game, body, says) in [
+        (
+            "loot",
+            "crit_stage = \"base\"\n[champion.mage]\nhealth = 90\n",
+            "    champion.mage.health 85 -> 90\n    crit_stage final -> base\n",
+        ),
+        ("minions", "rounds = 12\n", "    rounds 10 -> 12\n"),
+    ] {
+        let f = dir.join(format!("{game}.toml"));
+        std::fs::write(&f, body).unwrap();
+        let o = skirmish(&[game, "check", f.to_str().unwrap()]);
+        let said = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(said.contains(says), "{said}");
+        assert!(!said.contains("Rules {"), "{said}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -211,11 +211,7 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
             cr.dice
         ));
     }
-    if r != Rules::default() {
-        out.push_str(&format!("  differs from the seed's rules: {r:?}\n"));
-    } else {
-        out.push_str("  (the seed's rules)\n");
-    }
+    out.push_str(&crate::games::changes::told(input::RULES, &text));
     Ok(out)
 }
 

@@ -449,7 +449,10 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
         return Ok(s);
     }
     input::rules::parse(&name, &text).map_err(|e| e.to_string())?;
-    Ok(format!("{name}: a rules file\n"))
+    Ok(format!(
+        "{name}: a rules file\n{}",
+        crate::games::changes::told(input::RULES, &text)
+    ))
 }
 
 /// How `simulate minions` and `analyze minions` draw their groups (MC-31).

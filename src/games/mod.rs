@@ -2,6 +2,7 @@
 //! folder"), and the list of games that `skirmish games` prints.
 
 pub mod auto_rumble;
+pub mod changes;
 pub mod clan_melee;
 pub mod elemental_tag;
 pub mod file_error;
