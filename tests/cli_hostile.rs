@@ -353,3 +353,61 @@ fn a_rules_file_is_read_back_as_its_changes_in_plain_words() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// Issue 53: under `crit_stage = "base"` the Strength line showed the undoubled base, so its
+// terms did not add up to its total; item lines showed the affinity factor where another
+// applied. Every Strength line's terms now add up to the total it prints, under both stages.
+#[test]
+fn the_loot_narrations_strength_terms_add_up_to_its_total() {
+    let dir = tmp("hostile", "loot-terms");
+    std::fs::create_dir_all(&dir).unwrap();
+    for stage in ["final", "base"] {
+        let rules = dir.join(format!("{stage}.toml"));
+        std::fs::write(&rules, format!("crit_stage = \"{stage}\"\n")).unwrap();
+        let o = skirmish(&[
+            "loot",
+            "play",
+            "experiments/loot-arena/battle.toml",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--narrate",
+        ]);
+        let said = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success());
+        let mut checked = 0;
+        for line in said
+            .lines()
+            .filter(|l| l.trim_start().starts_with("Strength ["))
+        {
+            let inner = &line[line.find('[').unwrap() + 1..line.rfind(']').unwrap()];
+            let total: f64 = line
+                .rsplit("] = ")
+                .next()
+                .unwrap()
+                .split(" ->")
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let mut sum = 0.0;
+            for term in inner.replace(" - ", " + -").split(" + ") {
+                let (a, f) = term.split_once('x').unwrap();
+                sum += a.trim().parse::<f64>().unwrap() * f.parse::<f64>().unwrap();
+            }
+            assert!(
+                (sum - total).abs() < 1e-6,
+                "{stage}: {line}: terms add to {sum}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 5, "{said}");
+        if stage == "base" {
+            assert!(
+                said.contains("critical: a top face, the base x2 = "),
+                "{said}"
+            );
+        }
+        assert!(said.contains("(x1.05: affinity with strength)"), "{said}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -267,7 +267,8 @@ pub fn frac(x: f64) -> Option<i64> {
 
 /// A multiplier written back as a decimal (`1.25`).
 pub fn show_frac(m: i64) -> String {
-    let s = format!("{:.3}", m as f64 / SCALE as f64);
+    // Enough places for any product of the seed's factors (1.25 x 1.25 = 1.5625).
+    let s = format!("{:.6}", m as f64 / SCALE as f64);
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 

@@ -144,6 +144,7 @@ impl<'a> Narrator<'a> {
         slot: usize,
         rolls: &Rolls,
         m: i64,
+        why: &str,
         running: &mut i64,
     ) -> i64 {
         let (name, d) = self.names.item[c][slot]
@@ -152,10 +153,12 @@ impl<'a> Narrator<'a> {
         let r = rolls.of(ITEM + slot as u64);
         let v: i64 = r.iter().map(|&x| x as i64).sum::<i64>() + d.plus as i64;
         *running += v;
-        let mult = if m == SCALE {
+        // The factor the item's roll is taken at, as applied: affinity with the strength
+        // factor (issue 53: the line said x1.25 where 1.05 or 1.5 applied).
+        let mult = if why.is_empty() {
             String::new()
         } else {
-            format!(" (x{})", show_frac(m))
+            format!(" (x{}: {why})", show_frac(m))
         };
         let _ = writeln!(
             self.out,
@@ -260,38 +263,45 @@ impl Hook for Narrator<'_> {
         );
         let base = rolls.of(BASE);
         let mut running = out.base;
-        let crit = if out.crit {
-            "  critical: a top face"
+        // Under `crit_stage = "base"` the crit multiplies the base roll: shown here, so the
+        // Strength line's terms add up to its total (issue 53).
+        let at_base =
+            out.crit && self.rules.crit_stage == crate::games::loot_arena::rules::CritStage::Base;
+        let crit = if at_base {
+            running *= self.rules.crit_multiplier as i64;
+            format!(
+                "  critical: a top face, the base x{} = {running}",
+                self.rules.crit_multiplier
+            )
+        } else if out.crit {
+            "  critical: a top face".to_string()
         } else {
-            ""
+            String::new()
         };
         let _ = writeln!(
             self.out,
-            "    Attack {} {} = {running}{crit}",
+            "    Attack {} {} = {}{crit}",
             s.base,
-            list(base)
+            list(base),
+            out.base
         );
         if s.support != 0 {
             running += s.support;
             let _ = writeln!(self.out, "    +{} Support = {running}", s.support);
         }
-        let mut terms = vec![format!("{}x{}", out.base + s.support, show_frac(s.f))];
+        let mut terms = vec![format!("{}x{}", running, show_frac(s.f))];
         for slot in 0..4 {
             if s.items[slot].is_none() {
                 continue;
             }
             let m = self.rules.item_factor(s.f, s.affinity[slot]);
-            let v = self.item_term(
-                c,
-                slot,
-                rolls,
-                if s.affinity[slot] {
-                    self.rules.affinity
-                } else {
-                    SCALE
-                },
-                &mut running,
-            );
+            let why = match (s.affinity[slot], s.f == SCALE) {
+                (true, true) => "affinity",
+                (true, false) => "affinity with strength",
+                (false, false) => "strength",
+                (false, true) => "",
+            };
+            let v = self.item_term(c, slot, rolls, m, why, &mut running);
             terms.push(format!("{v}x{}", show_frac(m)));
         }
         let armor = self.names.armor[t].clone();
