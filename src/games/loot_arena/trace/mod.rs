@@ -440,7 +440,10 @@ impl JsonTrace {
 impl Hook for JsonTrace {
     const ON: bool = true;
     fn support(&mut self, c: usize, to: usize, amount: i64, rolls: &Rolls) {
-        self.line(serde_json::json!({"event": "support", "champion": c, "partner": to, "amount": amount, "dice": rolls.of(ACTION)}));
+        // The items' dice too, as an attack's are (issue 53: a trace could not be checked
+        // against its amount without them).
+        self.line(serde_json::json!({"event": "support", "champion": c, "partner": to, "amount": amount, "dice": rolls.of(ACTION),
+            "items": [rolls.of(ITEM), rolls.of(ITEM + 1), rolls.of(ITEM + 2), rolls.of(ITEM + 3)]}));
     }
     fn evade(&mut self, c: usize) {
         self.line(serde_json::json!({"event": "evade", "champion": c}));
@@ -462,7 +465,8 @@ impl Hook for JsonTrace {
         }));
     }
     fn heal(&mut self, c: usize, t: usize, amount: i64, support: i64, rolls: &Rolls) {
-        self.line(serde_json::json!({"event": "heal", "champion": c, "target": t, "amount": amount, "support": support, "die": rolls.of(ACTION)}));
+        self.line(serde_json::json!({"event": "heal", "champion": c, "target": t, "amount": amount, "support": support, "die": rolls.of(ACTION),
+            "items": [rolls.of(ITEM), rolls.of(ITEM + 1), rolls.of(ITEM + 2), rolls.of(ITEM + 3)]}));
     }
     fn round_end(&mut self, g: u32, dmg: &[i64; 4], heal: &[i64; 4], health: &[i32; 4]) {
         self.line(serde_json::json!({"event": "round", "round": g + 1, "damage": dmg, "healing": heal, "health": health}));
