@@ -146,12 +146,36 @@ fn la_6_two_healers_cancel_and_the_reading_is_a_setting() {
 }
 
 #[test]
-fn la_5_strong_deals_and_takes_compose_additively_or_multiplicatively() {
-    let mut r = Rules::default();
-    assert_eq!(r.strength(true, true), 1_050_000_000, "1 + .25 - .2");
+fn la_5_strong_deals_or_takes_and_never_both() {
+    let r = Rules::default();
+    assert_eq!(r.strength(true, false), 1_250_000_000);
     assert_eq!(r.strength(false, true), 800_000_000);
-    r.strength_compose = Stacking::Multiplicative;
-    assert_eq!(r.strength(true, true), SCALE, "1.25 x 0.8");
+    // Never both on one attack, under any Healer reading: a side's Healer that makes its
+    // partner strong (LA-4) negates the opponents' strengths against that side (LA-5).
+    for two_healers in [TwoHealers::Any, TwoHealers::Opposing, TwoHealers::Never] {
+        let r = Rules {
+            two_healers,
+            ..Rules::default()
+        };
+        // Every line-up of four classes, every champion present or fallen.
+        for k in 0..256usize {
+            let sides: [Class; 4] = std::array::from_fn(|i| Class::ALL[(k >> (2 * i)) & 3]);
+            for alive in 0..16usize {
+                let present: [bool; 4] = std::array::from_fn(|i| alive >> i & 1 == 1);
+                let s = strengths(&r, &sides, &present);
+                let both = (0..16).find(|&i| s[i / 4][i % 4] && s[i % 4][i / 4]);
+                assert!(both.is_none(), "{sides:?}: {both:?} both strong");
+            }
+        }
+    }
+    // The setting that composed the two is gone, and a file naming it is told why.
+    let e = skirmish::games::loot_arena::input::rules::parse(
+        "r.toml",
+        "strength_compose = \"additive\"\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("`strength_compose`: no longer a setting"), "{e}");
 }
 
 fn strike_of(r: &Rules, base: &str, items: &[(&str, bool)], f: i64, armor: &str) -> Strike {

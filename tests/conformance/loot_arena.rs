@@ -59,7 +59,6 @@ fn variants() -> Vec<Rules> {
     r.rounding = Rounding::HalfEven;
     out.push(r);
     let mut r = d.clone();
-    r.strength_compose = Stacking::Multiplicative;
     r.affinity_stacking = Stacking::Multiplicative;
     r.two_healers = TwoHealers::Never;
     r.overheal = true;

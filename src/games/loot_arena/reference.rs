@@ -80,7 +80,11 @@ fn factor(cs: &[Champion], r: &Rules, a: usize, b: usize) -> i64 {
     } else {
         SCALE
     };
-    crate::games::loot_arena::rules::compose(r.strength_compose, deals, takes)
+    crate::games::loot_arena::rules::compose(
+        crate::games::loot_arena::rules::Stacking::Additive,
+        deals,
+        takes,
+    )
 }
 
 /// Plays one battle plainly.

@@ -363,7 +363,6 @@ pub struct Rules {
     /// Damage dealt to a type one is strong against (1.25) and taken from it (0.8), in SCALE.
     pub strong_deals: i64,
     pub strong_takes: i64,
-    pub strength_compose: Stacking,
     /// The affinity multiplier on an item's effect (1.25) and how it joins strength (LA-7).
     pub affinity: i64,
     pub affinity_stacking: Stacking,
@@ -563,7 +562,6 @@ impl Default for Rules {
             beats,
             strong_deals: 1_250_000_000,
             strong_takes: 800_000_000,
-            strength_compose: Stacking::Additive,
             affinity: 1_250_000_000,
             affinity_stacking: Stacking::Additive,
             crit: Crit::AnyDie,
@@ -600,13 +598,14 @@ impl Rules {
         self.rounds_per_set * self.sets
     }
     /// The strength factor of an attack (LA-5): `deals` when the attacker is strong against the
-    /// target, `takes` when the target is strong against the attacker, composed by
-    /// `strength_compose`.
+    /// target, `takes` when the target is strong against the attacker (never both at once: a
+    /// Healer's boost comes with its negation and mutual strengths are refused; were both to
+    /// hold, they would add as the seed's bonuses do).
     #[inline]
     pub fn strength(&self, deals: bool, takes: bool) -> i64 {
         let d = if deals { self.strong_deals } else { SCALE };
         let t = if takes { self.strong_takes } else { SCALE };
-        compose(self.strength_compose, d, t)
+        compose(Stacking::Additive, d, t)
     }
     /// An item's multiplier on an attack whose strength factor is `f` (LA-7).
     #[inline]

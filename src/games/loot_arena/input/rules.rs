@@ -329,8 +329,14 @@ pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
     r.strong_deals = multiplier(&cx, "strong_deals", f.strong_deals, r.strong_deals)?;
     r.strong_takes = multiplier(&cx, "strong_takes", f.strong_takes, r.strong_takes)?;
     r.affinity = multiplier(&cx, "affinity", f.affinity, r.affinity)?;
-    if let Some(s) = f.strength_compose {
-        r.strength_compose = s.into();
+    // Issue 53: an attacker and its target are never strong against each other at once (LA-5),
+    // so the reading of how the two compose decided nothing; a file still setting it is told so.
+    if f.strength_compose.is_some() {
+        return Err(cx.err(
+            None,
+            "strength_compose",
+            "no longer a setting: an attacker and its target are never both strong against each other (mutual `strengths` are refused, and a Healer's strength boost comes with its negation, LA-5), so nothing composes; remove the line",
+        ));
     }
     if let Some(s) = f.affinity_stacking {
         r.affinity_stacking = s.into();
