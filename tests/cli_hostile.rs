@@ -411,3 +411,63 @@ fn the_loot_narrations_strength_terms_add_up_to_its_total() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// Issue 53, Minion Combat narration: effects a hit sets off were told before the hit (reading as
+// the previous line's consequence); a redirected hit gave the taker's HP under the victim's
+// name; a combat ended by a withdrawal said only "both groups stand after 3 rounds".
+#[test]
+fn minion_narration_tells_a_hits_effects_after_it_its_taker_and_a_withdrawal() {
+    let dir = tmp("hostile", "minion-narration");
+    std::fs::create_dir_all(&dir).unwrap();
+    let narrate = |name: &str, a: &str, b: &str| {
+        let f = dir.join(format!("{name}.toml"));
+        std::fs::write(
+            &f,
+            format!("[[group]]\nname = \"A\"\nminions = [{a}]\n[[group]]\nname = \"B\"\nminions = [{b}]\n"),
+        )
+        .unwrap();
+        let o = skirmish(&[
+            "minions",
+            "combat",
+            f.to_str().unwrap(),
+            "--narrate",
+            "--seed",
+            "1",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let said = narrate(
+        "skeleton",
+        "\"Skeleton\"",
+        "\"Elf archer\", \"Keeper swordsman\"",
+    );
+    let hit = said
+        .find("Elf archer #1 [B] attacks Skeleton #1 [A]: A1 hits")
+        .unwrap();
+    let effect = said.find("damage taken 2 -> 0").unwrap();
+    assert!(hit < effect, "{said}");
+    let said = narrate(
+        "whipping-boy",
+        "\"Keeper swordsman\", \"Keeper swordsman + Whipping Boy\"",
+        "\"Elf archer\"",
+    );
+    assert!(
+        said.contains(
+            "2 dealt: Keeper swordsman + Whipping Boy #2 [A] takes it: damaged, 9 HP left"
+        ),
+        "{said}"
+    );
+    let said = narrate(
+        "withdrawal",
+        "\"Mechanical Man\"",
+        "\"3 x Human swordsman\"",
+    );
+    assert!(
+        said.contains(
+            "both groups stand; it ends after 3 rounds as Mechanical Man #1 [A] withdrew (MC-46)"
+        ),
+        "{said}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

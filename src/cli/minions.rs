@@ -144,7 +144,7 @@ fn exact_odds(c: &CombatFile, r: &Rules, a: &CombatArgs, seed: u64) -> String {
     let names = [
         format!("{} wins", c.groups[0].name),
         format!("{} wins", c.groups[1].name),
-        "both stand after the last round".to_string(),
+        "both stand (last round or withdrawal)".to_string(),
         "both wiped out".to_string(),
     ];
     let mut s = unplayed(c);

@@ -84,6 +84,8 @@ pub trait Hook {
     fn wise(&mut self, _m: Who, _victim: Who, _why: Tiebreak) {}
     fn retaliates(&mut self, _m: Who, _victim: Who) {}
     fn forfeits(&mut self, _m: Who, _attacks: u32) {}
+    /// `m`'s attack on `victim` hits (A1); effects it sets off come before its [`Hook::blow`].
+    fn hit_begins(&mut self, _m: Who, _victim: Who) {}
     fn blow(&mut self, _m: Who, _victim: Who, _b: &Blow, _f: &Fight) {}
     /// A must-attack effect gave `m` its victim (MC-48).
     fn compelled(&mut self, _m: Who, _victim: Who) {}
@@ -1081,6 +1083,7 @@ fn attack(
         return;
     }
     b.hit = true;
+    hook.hit_begins(m, v);
     f.get_mut(m).misses = 0;
     o.hits[m.0] += 1;
     // A2: damage, floored at 0.

@@ -13,6 +13,11 @@ pub struct Narrator {
     pub out: Sink,
     names: [Vec<String>; 2],
     groups: [String; 2],
+    /// What effects set off by a hit told, held until the hit itself is told (issue 53: they
+    /// read as the previous line's consequence).
+    held: Option<String>,
+    /// Minions that withdrew (MC-46), for the end's words.
+    withdrew: Vec<String>,
 }
 
 impl Narrator {
@@ -28,11 +33,21 @@ impl Narrator {
             out,
             names,
             groups: groups.map(|g| g.name.clone()),
+            held: None,
+            withdrew: Vec::new(),
         }
     }
 
     fn n(&self, w: Who) -> String {
         format!("{} [{}]", self.names[w.0][w.1], self.groups[w.0])
+    }
+
+    /// Where a line goes now: held while a hit is being played, else out.
+    fn w(&mut self) -> &mut dyn std::fmt::Write {
+        match &mut self.held {
+            Some(h) => h,
+            None => &mut self.out,
+        }
     }
 }
 
@@ -105,7 +120,12 @@ impl Hook for Narrator {
         );
     }
 
+    fn hit_begins(&mut self, _m: Who, _v: Who) {
+        self.held = Some(String::new());
+    }
+
     fn blow(&mut self, m: Who, v: Who, b: &Blow, f: &Fight) {
+        let held = self.held.take();
         let step = if m.0 == f.first { "R3" } else { "R4" };
         let random = if b.random {
             " (multi: random victim)"
@@ -130,7 +150,14 @@ impl Hook for Narrator {
         let result = match b.result {
             Some(Result::Bounced) if b.healed > 0 => format!("healed {} instead", b.healed),
             Some(Result::Bounced) => "bounced".to_string(),
+            // A hit taken by another (MC-49) names who took it and whose HP is left.
+            Some(Result::Damaged) if b.taker != v => format!(
+                "{} takes it: damaged, {} HP left",
+                self.n(b.taker),
+                f.get(b.taker).hp
+            ),
             Some(Result::Damaged) => format!("damaged, {} HP left", f.get(b.taker).hp),
+            Some(Result::Killed) if b.taker != v => format!("{} takes it: killed", self.n(b.taker)),
             Some(Result::Killed) => "killed".to_string(),
             None => String::new(),
         };
@@ -144,6 +171,10 @@ impl Hook for Narrator {
             b.soaked,
             b.dealt
         );
+        // What the hit set off, after the hit.
+        if let Some(h) = held {
+            self.out.push_str(&h);
+        }
     }
 
     fn compelled(&mut self, m: Who, v: Who) {
@@ -161,19 +192,19 @@ impl Hook for Narrator {
         } else {
             format!(" on {}", self.n(target))
         };
-        let _ = writeln!(self.out, "    effect of {}{on}: {what}", self.n(holder));
+        if what.ends_with("withdraws from the combat") {
+            self.withdrew.push(self.n(target));
+        }
+        let line = format!("    effect of {}{on}: {what}", self.n(holder));
+        let _ = writeln!(self.w(), "{line}");
     }
 
     fn died(&mut self, v: Who, by: Option<Who>) {
-        let _ = match by {
-            Some(by) => writeln!(
-                self.out,
-                "  A7 {} is killed by {} and buried",
-                self.n(v),
-                self.n(by)
-            ),
-            None => writeln!(self.out, "  {} dies and is buried", self.n(v)),
+        let line = match by {
+            Some(by) => format!("  A7 {} is killed by {} and buried", self.n(v), self.n(by)),
+            None => format!("  {} dies and is buried", self.n(v)),
         };
+        let _ = writeln!(self.w(), "{line}");
     }
 
     fn end(&mut self, o: &Outcome) {
@@ -184,6 +215,12 @@ impl Hook for Narrator {
                 self.groups[1 - w]
             ),
             (End::Both, _) => "both groups are wiped out".to_string(),
+            // A combat ended early by a withdrawal (MC-46) says so.
+            _ if !self.withdrew.is_empty() => format!(
+                "both groups stand; it ends after {} rounds as {} withdrew (MC-46)",
+                o.rounds,
+                self.withdrew.join(", ")
+            ),
             _ => format!("both groups stand after {} rounds", o.rounds),
         };
         let _ = writeln!(
