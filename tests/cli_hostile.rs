@@ -471,3 +471,30 @@ fn minion_narration_tells_a_hits_effects_after_it_its_taker_and_a_withdrawal() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// Issue 53 (TG-66): a late signup on a full grid silently never joined.
+#[test]
+fn a_late_signup_on_a_full_grid_is_told_it_does_not_join() {
+    let dir = tmp("hostile", "full-grid");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("full.toml");
+    std::fs::write(
+        &f,
+        "seed = 1\n[settings]\ngrid_side = 2\ngrid_players = 4\nlate_min_players = 2\nmax_turns = 2\n\n\
+         [[team]]\nname = \"Fire\"\nplayers = [{ name = \"Ash\", policy = \"stay\" }, { name = \"Ember\", policy = \"stay\" }]\n\n\
+         [[team]]\nname = \"Nyx\"\nunderworld = true\nplayers = [{ name = \"Nyx\", policy = \"stay\" }]\n\n\
+         [[team]]\nname = \"Umbra\"\nunderworld = true\nplayers = [{ name = \"Umbra\", policy = \"stay\" }]\n\n\
+         [[signup]]\nturn = 1\nname = \"Vesper\"\npolicy = \"stay\"\n",
+    )
+    .unwrap();
+    let o = skirmish(&["tag", "play", f.to_str().unwrap(), "--narrate"]);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        said.contains(
+            "Vesper signs up late, but no cell of the grid is free: it does not join (TG-66)."
+        ),
+        "{said}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -126,6 +126,10 @@ impl<'a> Narrator<'a> {
                             "{p} signs up late and plays alone with {} points (TG-66).",
                             g.points[team as usize]
                         )
+                    } else if team == crate::games::elemental_tag::kernel::engine::SIGNUP_NO_CELL {
+                        format!(
+                            "{p} signs up late, but no cell of the grid is free: it does not join (TG-66)."
+                        )
                     } else {
                         format!("{p} signs up late, but too few players remain (TG-66).")
                     }
@@ -157,12 +161,18 @@ impl<'a> Narrator<'a> {
             .filter(|(t, _)| g.team_in.get(*t).copied().unwrap_or(false))
             .map(|(t, name)| format!("{name} {}", g.points[t]))
             .collect();
-        let _ = writeln!(
-            self.out,
-            "  Points: {}. It: {}.",
-            parts.join(", "),
-            self.names[g.it as usize]
-        );
+        // Issue 53: with every team out (on bids, say) this read "Points: . It: a1.", naming an
+        // eliminated player as it.
+        if parts.is_empty() {
+            let _ = writeln!(self.out, "  No team is left in play.");
+            return;
+        }
+        let it = if g.alive.get(g.it as usize).copied().unwrap_or(false) {
+            self.names[g.it as usize].to_string()
+        } else {
+            "no one in play".to_string()
+        };
+        let _ = writeln!(self.out, "  Points: {}. It: {it}.", parts.join(", "));
     }
 
     /// The verdict after the game.

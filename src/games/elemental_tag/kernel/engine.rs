@@ -20,6 +20,11 @@ pub struct TeamSpec {
     pub players: Vec<(String, Policy)>,
 }
 
+/// A late signup that did not join: too few players remained (TG-66).
+pub const SIGNUP_TOO_FEW: u16 = u16::MAX;
+/// A late signup that did not join: no cell of the grid was free (TG-66).
+pub const SIGNUP_NO_CELL: u16 = u16::MAX - 1;
+
 /// A player who signs up late (TG-66): it joins as an underworld player at the end of `turn`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Signup {
@@ -64,7 +69,8 @@ pub enum Action {
     },
     /// Underworld player `player` was voted into `team`; its own points are gone.
     Join { player: u32, team: u16 },
-    /// A late signup joined as team `team`; `joined` is false when too few players remained.
+    /// A late signup joined as team `team`; `joined` is false when it could not, and `team`
+    /// says why: [`SIGNUP_TOO_FEW`] or [`SIGNUP_NO_CELL`].
     Signup {
         player: u32,
         team: u16,
@@ -750,7 +756,7 @@ impl Game {
             if remaining < s.late_min_players as usize {
                 self.actions.push(Action::Signup {
                     player: i as u32,
-                    team: u16::MAX,
+                    team: SIGNUP_TOO_FEW,
                     joined: false,
                 });
                 continue;
@@ -762,7 +768,13 @@ impl Game {
                     self.free.push(c);
                 }
             }
+            // Issue 53: a signup on a full grid never joined, and nothing said so.
             if self.free.is_empty() {
+                self.actions.push(Action::Signup {
+                    player: i as u32,
+                    team: SIGNUP_NO_CELL,
+                    joined: false,
+                });
                 continue;
             }
             let c = self.free[rng.random_range(0..self.free.len())];
