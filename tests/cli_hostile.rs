@@ -498,3 +498,26 @@ fn a_late_signup_on_a_full_grid_is_told_it_does_not_join() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// Issue 53: an Elemental Tag trace could not be replayed alone: no start record (bids, the
+// first it, places) and no tag lists.
+#[test]
+fn a_tag_trace_starts_with_every_place_and_bid_and_shows_each_tag_list() {
+    let o = skirmish(&["tag", "play", "experiments/tag/small.toml", "--trace"]);
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    let mut lines = text.lines();
+    let start: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(start["event"], "start");
+    let players = start["players"].as_array().unwrap();
+    assert_eq!(players.len(), 8);
+    for p in players {
+        assert!(
+            p["cell"].is_u64() && p["bid"].is_i64() && p["name"].is_string(),
+            "{p}"
+        );
+    }
+    assert!(start["it"].is_u64() && start["side"] == 5);
+    let turn: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert!(!turn["it_list"].as_array().unwrap().is_empty(), "{turn}");
+}

@@ -48,9 +48,7 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
     let mut game = Game::new();
     // A trace or a narration is streamed as the game goes (any length, bounded memory).
     if a.trace {
-        let mut t = JsonTrace {
-            out: Sink::stdout(),
-        };
+        let mut t = JsonTrace::new(&g.teams, &g.signups, Sink::stdout());
         let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut t);
         t.finish(&o);
         return Ok(t.out.finish());

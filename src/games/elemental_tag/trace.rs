@@ -308,10 +308,58 @@ impl TurnHook for Narrator<'_> {
 pub struct JsonTrace {
     /// Where the lines go (in memory unless the caller streams it).
     pub out: Sink,
+    /// Players' and teams' names, for the start record.
+    names: Vec<String>,
+    team_names: Vec<String>,
+}
+
+impl JsonTrace {
+    pub fn new(teams: &[TeamSpec], signups: &[Signup], out: Sink) -> JsonTrace {
+        JsonTrace {
+            out,
+            names: teams
+                .iter()
+                .flat_map(|t| t.players.iter().map(|p| p.0.clone()))
+                .chain(signups.iter().map(|g| g.name.clone()))
+                .collect(),
+            team_names: teams.iter().map(|t| t.name.clone()).collect(),
+        }
+    }
 }
 
 impl TurnHook for JsonTrace {
     const ENABLED: bool = true;
+    /// The start record (issue 53: a trace could not be replayed alone): the grid, every
+    /// player's name, team, bid and starting cell (whether it paid for a new place), the teams
+    /// with their points after bids, and the first it.
+    fn start(&mut self, g: &Game, o: &Outcome) {
+        let players: Vec<serde_json::Value> = (0..g.cell.len())
+            .map(|i| {
+                serde_json::json!({
+                    "name": self.names.get(i),
+                    "team": g.team[i],
+                    "bid": o.bid.get(i),
+                    "in": g.alive[i],
+                    "cell": g.alive[i].then_some(g.cell[i]),
+                    "new_place": o.replaced.get(i),
+                })
+            })
+            .collect();
+        let teams: Vec<serde_json::Value> = (0..g.points.len())
+            .map(|t| {
+                serde_json::json!({
+                    "name": self.team_names.get(t),
+                    "underworld": g.underworld[t],
+                    "points": g.points[t],
+                    "in": g.team_in[t],
+                })
+            })
+            .collect();
+        let v = serde_json::json!({
+            "event": "start", "side": g.side, "it": o.first_it, "players": players, "teams": teams,
+        });
+        let _ = writeln!(self.out, "{v}");
+    }
     fn turn(
         &mut self,
         g: &Game,
@@ -343,13 +391,15 @@ impl TurnHook for JsonTrace {
         let points: Vec<String> = g.points.iter().map(|p| p.to_string()).collect();
         let outs: Vec<String> = out.iter().map(|t| t.to_string()).collect();
         let tag = tag.map_or("null".into(), |(a, b)| format!("[{a},{b}]"));
+        let list: Vec<String> = g.tag_list().iter().map(|p| p.to_string()).collect();
         let _ = writeln!(
             self.out,
-            "{{\"turn\":{turn},\"players\":[{}],\"moves\":[{}],\"cells\":[{}],\"collisions\":[{}],\"tag\":{tag},\"it\":{},\"points\":[{}],\"out\":[{}],\"actions\":[{}]}}",
+            "{{\"turn\":{turn},\"players\":[{}],\"moves\":[{}],\"cells\":[{}],\"collisions\":[{}],\"tag\":{tag},\"it_list\":[{}],\"it\":{},\"points\":[{}],\"out\":[{}],\"actions\":[{}]}}",
             players.join(","),
             dirs.join(","),
             cells.join(","),
             col.join(","),
+            list.join(","),
             g.it,
             points.join(","),
             outs.join(","),

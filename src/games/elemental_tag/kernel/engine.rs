@@ -209,6 +209,11 @@ impl Game {
         Game::default()
     }
 
+    /// The players on the it player's tag list this turn (TG-21).
+    pub fn tag_list(&self) -> &[u32] {
+        &self.list[..self.last_listed.min(self.list.len())]
+    }
+
     fn view(&self, me: u32) -> View<'_> {
         View {
             side: self.side,
@@ -482,6 +487,8 @@ impl Game {
         self.points[it_team] -= s.it_cost;
         let mut list = self.list;
         let listed = self.policies[it as usize].tag_list(&self.view(it), &mut list);
+        // Kept for the hooks (a trace shows the list).
+        self.list = list;
         self.points[it_team] -= s.tag_cost * listed as i32;
         self.last_listed = listed;
         o.listed[it as usize] += listed as u32;
