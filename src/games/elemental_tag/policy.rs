@@ -87,6 +87,9 @@ pub struct Policy {
     pub join: i32,
     /// Votes to let an underworld player join its team.
     pub accept: bool,
+    /// As it, hands it-ness to an adjacent teammate nearer the prey: lists it last and moves
+    /// into it when no prey is adjacent (a friendly tag costs nothing, TG-22; issue 53).
+    pub friendly: bool,
 }
 
 impl Policy {
@@ -132,6 +135,7 @@ impl Policy {
             found: false,
             join: 0,
             accept: false,
+            friendly: false,
         };
         let mut seen: Vec<&str> = Vec::new();
         for part in params.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -164,16 +168,17 @@ impl Policy {
                 "found" if (0..=1).contains(&v) => p.found = v == 1,
                 "join" if (0..=1000).contains(&v) => p.join = v as i32,
                 "accept" if (0..=1).contains(&v) => p.accept = v == 1,
+                "friendly" if (0..=1).contains(&v) => p.friendly = v == 1,
                 "bid" | "margin" | "replace" | "list" | "leave" | "eject" | "disband" | "found"
-                | "join" | "accept" => {
+                | "join" | "accept" | "friendly" => {
                     return Err(format!(
-                        "policy `{spec}`: `{}` = {v} is out of range (bid, leave, eject, disband, join 0..=1000; margin 0..=100; list 0..=16; replace, found, accept 0 or 1)",
+                        "policy `{spec}`: `{}` = {v} is out of range (bid, leave, eject, disband, join 0..=1000; margin 0..=100; list 0..=16; replace, found, accept, friendly 0 or 1)",
                         k.trim()
                     ));
                 }
                 other => {
                     return Err(format!(
-                        "policy `{spec}`: unknown parameter `{other}`; known: bid, margin, replace, list, leave, eject, disband, found, join, accept"
+                        "policy `{spec}`: unknown parameter `{other}`; known: bid, margin, replace, list, leave, eject, disband, found, join, accept, friendly"
                     ));
                 }
             }
@@ -195,6 +200,7 @@ impl Policy {
             ("found", self.found as i64),
             ("join", self.join as i64),
             ("accept", self.accept as i64),
+            ("friendly", self.friendly as i64),
         ] {
             if v != 0 {
                 s.push_str(&format!(", {k}={v}"));
@@ -291,6 +297,15 @@ impl Policy {
         let Some(target) = target(v) else {
             return 0;
         };
+        // A friendly tag: into the adjacent teammate nearer the prey, when the prey is not
+        // within reach itself.
+        if self.friendly
+            && v.dist(v.me, target as u32) > 1
+            && let Some(mate) = handover(v, target)
+        {
+            let (mx, my) = v.at(mate as u32);
+            return best(v, |x, y| -cheb(x, y, mx, my));
+        }
         let (tx, ty) = v.at(target as u32);
         best(v, |x, y| {
             -(cheb(x, y, tx, ty) * 16) - (x - tx).abs() - (y - ty).abs()
@@ -313,8 +328,29 @@ impl Policy {
                 }
             }
         }
+        // Last, the teammate it would hand it-ness to (friendly, TG-22).
+        if self.friendly
+            && n < self.list.min(out.len())
+            && let Some(mate) = target(v).and_then(|t| handover(v, t))
+        {
+            out[n] = mate as u32;
+            n += 1;
+        }
         n
     }
+}
+
+/// The adjacent teammate of the it player nearest the prey `target`, if it is nearer (by one:
+/// an adjacent player can be no more); ties to the lowest index.
+fn handover(v: &View, target: usize) -> Option<usize> {
+    let mine = v.team[v.me as usize];
+    let here = v.dist(v.me, target as u32);
+    v.others()
+        .filter(|&j| v.team[j] == mine && v.dist(v.me, j as u32) == 1)
+        .map(|j| (v.dist(j as u32, target as u32), j))
+        .filter(|&(d, _)| d < here)
+        .min()
+        .map(|(_, j)| j)
 }
 
 /// The it player's target: the nearest player of another team (the richest team's first on
@@ -371,4 +407,54 @@ fn room(v: &View, x: i32, y: i32) -> i32 {
 /// Kept so that a move index reads as a direction in narration and tests.
 pub fn delta(d: u8) -> (i32, i32) {
     DIRS[d as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 53 (TG-22): `friendly=1` hands it-ness to an adjacent teammate nearer the prey: it
+    /// lists the teammate last and moves into it; without the option it chases the prey.
+    #[test]
+    fn friendly_hands_it_ness_to_a_teammate_nearer_the_prey() {
+        // 7 x 7: the it (0, team 0) at (0, 3), its teammate (1) at (1, 2), the prey (2, team 1)
+        // at (5, 3): 5 moves from the it, 4 from the teammate.
+        let (x, y) = ([0, 1, 5], [3, 2, 3]);
+        let (team, alive, points) = ([0u16, 0, 1], [true; 3], [40, 40]);
+        let v = View {
+            side: 7,
+            x: &x,
+            y: &y,
+            team: &team,
+            alive: &alive,
+            points: &points,
+            it: 0,
+            me: 0,
+        };
+        assert_eq!(handover(&v, 2), Some(1));
+        let (friendly, plain) = (
+            Policy::parse("smart(friendly=1)").unwrap(),
+            Policy::parse("smart").unwrap(),
+        );
+        let mut rng = crate::rng::stream_rng(1, 0, crate::rng::Stream::Moves);
+        let mut list = [0u32; 16];
+        assert_eq!(friendly.tag_list(&v, &mut list), 1);
+        assert_eq!(list[0], 1, "the teammate, last (no prey within two moves)");
+        assert_eq!(plain.tag_list(&v, &mut list), 0);
+        let (dx, dy) =
+            crate::games::elemental_tag::rules::DIRS[friendly.choose(&v, &mut rng) as usize];
+        assert_eq!((dx, dy), (1, -1), "into the teammate's cell");
+        let (dx, dy) =
+            crate::games::elemental_tag::rules::DIRS[plain.choose(&v, &mut rng) as usize];
+        assert_eq!((dx, dy), (1, 0), "towards the prey");
+        // The prey within reach: no hand-over, the chase goes on.
+        let (x2, y2) = ([0, 1, 1], [3, 2, 4]);
+        let v2 = View {
+            x: &x2,
+            y: &y2,
+            ..v
+        };
+        assert_eq!(friendly.choose(&v2, &mut rng), plain.choose(&v2, &mut rng));
+        assert!(friendly.spec().contains("friendly=1") && !plain.spec().contains("friendly"));
+    }
 }
