@@ -95,3 +95,51 @@ fn an_analysis_folder_has_an_answer_report_renders() {
     let o = skirmish(&["diff", d, d]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+// A mean of win points (a win 2, a draw 1) was reported as its raw mean: "win share by pair"
+// said 1.21 where the summary said 60.7%. It is a share in every rendering, and a ratio of
+// totals says it has no interval rather than show a zero-width one.
+#[test]
+fn a_win_share_of_points_is_reported_as_the_share_the_summary_prints() {
+    let dir = common::tmp("report", "win-points");
+    let d = dir.to_str().unwrap();
+    let o = common::skirmish(&[
+        "simulate",
+        "loot",
+        "--matches",
+        "3000",
+        "--out",
+        d,
+        "--quiet",
+    ]);
+    let summary = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success());
+    let o = common::skirmish(&["report", d, "--format", "json"]);
+    let a: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let sections = a["sections"].as_array().unwrap();
+    let pairs = sections
+        .iter()
+        .find(|s| s["title"] == "win share by pair")
+        .unwrap();
+    for e in pairs["estimates"].as_array().unwrap() {
+        let v = e["value"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&v), "{e}");
+        let label = e["label"].as_str().unwrap();
+        let line = summary
+            .lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .unwrap();
+        assert!(
+            line.contains(&format!("{:.1}%", 100.0 * v)),
+            "{line} vs {v}"
+        );
+    }
+    let damage = sections
+        .iter()
+        .find(|s| s["title"] == "damage per attack by class")
+        .unwrap();
+    assert!(
+        damage["meaning"].as_str().unwrap().contains("no interval"),
+        "{damage}"
+    );
+}

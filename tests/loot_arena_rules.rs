@@ -574,3 +574,39 @@ fn la_30_a_battle_is_its_seed_and_an_added_item_moves_no_other_roll() {
     assert_eq!(a.crits, b.crits);
     assert!(b.dealt[2] > a.dealt[2]);
 }
+
+/// LA-7, the footnote's other reading (issue 53): with `affinity_scope = "attack"` a champion
+/// carrying an affinity attack item takes its whole attack at strength + affinity (base, items
+/// and defence alike); without one nothing changes; heal and support items keep their own.
+#[test]
+fn la_7_affinity_on_the_whole_attack_is_a_reading() {
+    use skirmish::games::loot_arena::rules::AffinityScope;
+    let r = Rules::default();
+    let whole = Rules {
+        affinity_scope: AffinityScope::Attack,
+        ..Rules::default()
+    };
+    // A Gladiator's Physical weapon against a Mage: strength 1.25.
+    let s = strike_of(&r, "2d10", &[("1d6", true)], 1_250_000_000, "");
+    assert_eq!(
+        s.factors(&r),
+        (1_250_000_000, 1_500_000_000),
+        "the item alone at 1.5"
+    );
+    assert_eq!(
+        s.factors(&whole),
+        (1_500_000_000, 1_500_000_000),
+        "the whole attack at 1.5"
+    );
+    // No affinity item carried: the strength factor alone under both readings.
+    let plain = strike_of(&r, "2d10", &[("1d6", false)], 1_250_000_000, "");
+    assert_eq!(plain.factors(&whole), plain.factors(&r));
+    // The exact mean rises under the whole-attack reading.
+    let (a, b) = (
+        odds::exact(&s, &r).unwrap().mean(),
+        odds::exact(&s, &whole).unwrap().mean(),
+    );
+    assert!(b > a * 1.1, "{a} -> {b}");
+    // Heal items keep their affinity factor.
+    assert_eq!(whole.item_factor(SCALE, true), r.item_factor(SCALE, true));
+}

@@ -297,19 +297,34 @@ impl Answer {
             });
         }
         for (group, labels) in &t.means {
+            // A group of win points (a win 2, a draw 1) is a share: half its mean (its reports
+            // said 1.21 for a 60.5% win share).
+            let points = group.starts_with(crate::platform::tally::WIN_POINTS);
+            let scale = if points { 0.5 } else { 1.0 };
+            // A ratio of totals (a sum and a count added whole, no squares kept) has no
+            // interval: say so rather than show a zero-width one.
+            let ratio =
+                labels.values().all(|m| m.sum_sq == 0) && labels.values().any(|m| m.sum != 0);
             sections.push(Section {
                 title: group.clone(),
-                meaning: "the mean, with its 95% normal interval".into(),
-                unit: Unit::Number,
+                meaning: if points {
+                    "the share of win points (a draw counts half), with its 95% normal interval"
+                        .into()
+                } else if ratio {
+                    "a ratio of totals (no interval: the parts are not kept one by one)".into()
+                } else {
+                    "the mean, with its 95% normal interval".into()
+                },
+                unit: if points { Unit::Share } else { Unit::Number },
                 estimates: labels
                     .iter()
                     .map(|(label, m)| {
                         let (lo, hi) = m.ci95();
                         Estimate {
                             label: label.clone(),
-                            value: m.mean(),
-                            lo,
-                            hi,
+                            value: scale * m.mean(),
+                            lo: scale * lo,
+                            hi: scale * hi,
                             count: m.n,
                         }
                     })

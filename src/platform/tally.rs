@@ -5,6 +5,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+/// The start of the name of every mean group that holds win points (a win 2, a draw 1): reports
+/// show such a group as a share (half its mean), as the summaries do.
+pub const WIN_POINTS: &str = "win share";
+
 /// Wins out of trials for one label of one group (heroes holding Amoeba, 4-hero battles...).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Count {
@@ -125,7 +129,8 @@ impl Mean {
         format!("{:5.2} [{:5.2}, {:5.2}]", self.mean(), lo, hi)
     }
 
-    /// A mean of win points (win 2, draw 1) as a share with its 95% interval (`share_cell`).
+    /// A mean of win points (win 2, draw 1) as a share with its 95% interval (`share_cell`);
+    /// name its group `win share ...` ([`WIN_POINTS`]) so reports show it as a share too.
     pub fn points_share95(&self) -> String {
         let (lo, hi) = self.ci95();
         share_cell(0.5 * self.mean(), 0.5 * lo, 0.5 * hi)

@@ -6,7 +6,8 @@ use skirmish::games::loot_arena::kernel::royale::{Quiet, Royale};
 use skirmish::games::loot_arena::policy::Policy;
 use skirmish::games::loot_arena::reference;
 use skirmish::games::loot_arena::rules::{
-    Class, Crit, CritStage, Dice, HealerEffects, Judge, Rounding, Rules, Stacking, TwoHealers,
+    AffinityScope, Class, Crit, CritStage, Dice, HealerEffects, Judge, Rounding, Rules, Stacking,
+    TwoHealers,
 };
 use skirmish::games::loot_arena::simulation::battles::Field;
 use skirmish::games::loot_arena::strategy::Strategy;
@@ -61,6 +62,10 @@ fn variants() -> Vec<Rules> {
     let mut r = d.clone();
     r.affinity_stacking = Stacking::Multiplicative;
     r.two_healers = TwoHealers::Never;
+    out.push(r.clone());
+    // LA-7's other reading: affinity on the whole attack.
+    let mut r = d.clone();
+    r.affinity_scope = AffinityScope::Attack;
     r.overheal = true;
     out.push(r);
     let mut r = d.clone();

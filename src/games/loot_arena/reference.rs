@@ -340,14 +340,28 @@ fn attack(
     } else {
         base
     };
-    let f = factor(cs, r, c, t);
+    // LA-7's other reading: affinity raises the whole attack when an affinity item is carried.
+    let carries = cs[c].items.iter().any(|(_, it)| {
+        r.attack_items & it.kind.bit() != 0
+            && it.kind != Kind::Defensive
+            && r.class(cs[c].class).affinity & it.kind.bit() != 0
+            && (it.dice.n != 0 || it.dice.plus != 0)
+    });
+    let strength = factor(cs, r, c, t);
+    let f = r.attack_factor(strength, carries);
+    // An affinity item's factor: raised on its own, or with the whole attack.
+    let fa = if f != strength {
+        f
+    } else {
+        r.item_factor(f, true)
+    };
     let mut exact = (base + support) as i128 * f as i128;
     for (s, it) in &cs[c].items {
         if r.attack_items & it.kind.bit() != 0 && it.kind != Kind::Defensive {
             let (v, _) = total(it.dice, key, g, c, ITEM + *s as u64);
             o.dice += it.dice.n as u32;
             let affinity = r.class(cs[c].class).affinity & it.kind.bit() != 0;
-            exact += v as i128 * r.item_factor(f, affinity) as i128;
+            exact += v as i128 * if affinity { fa } else { f } as i128;
         }
     }
     let armor = cs[t].armor.as_ref().map_or(Dice::NONE, |a| a.dice);

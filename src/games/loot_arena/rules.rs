@@ -297,6 +297,15 @@ pub enum Stacking {
     Multiplicative,
 }
 
+/// What affinity multiplies (LA-7): the affinity item's own dice (the seed's sentence), or the
+/// whole attack when an affinity item is carried (its footnote's other reading: "a Gladiator
+/// with a Physical weapon would do 1.5x damage to a Mage").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AffinityScope {
+    Item,
+    Attack,
+}
+
 /// Which base rolls make a critical hit (LA-10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Crit {
@@ -366,6 +375,8 @@ pub struct Rules {
     /// The affinity multiplier on an item's effect (1.25) and how it joins strength (LA-7).
     pub affinity: i64,
     pub affinity_stacking: Stacking,
+    /// What affinity multiplies (LA-7).
+    pub affinity_scope: AffinityScope,
     pub crit: Crit,
     pub crit_stage: CritStage,
     pub crit_multiplier: u32,
@@ -564,6 +575,7 @@ impl Default for Rules {
             strong_takes: 800_000_000,
             affinity: 1_250_000_000,
             affinity_stacking: Stacking::Additive,
+            affinity_scope: AffinityScope::Item,
             crit: Crit::AnyDie,
             crit_stage: CritStage::Final,
             crit_multiplier: 2,
@@ -611,6 +623,18 @@ impl Rules {
     #[inline]
     pub fn item_factor(&self, f: i64, affinity: bool) -> i64 {
         if affinity {
+            compose(self.affinity_stacking, f, self.affinity)
+        } else {
+            f
+        }
+    }
+    /// The factor a whole attack is taken at (LA-7): the strength factor `f`, raised by
+    /// affinity when the attacker `carries` an affinity item and affinity reaches the attack
+    /// (then its items, affinity ones too, are taken at that factor alone; heal and support
+    /// items keep [`Rules::item_factor`]).
+    #[inline]
+    pub fn attack_factor(&self, f: i64, carries: bool) -> i64 {
+        if carries && self.affinity_scope == AffinityScope::Attack {
             compose(self.affinity_stacking, f, self.affinity)
         } else {
             f

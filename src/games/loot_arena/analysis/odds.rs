@@ -87,6 +87,8 @@ pub fn exact(s: &Strike, r: &Rules) -> Result<Odds, String> {
         }
         base = next;
     }
+    // The factors as applied (affinity may reach the whole attack, LA-7).
+    let (f, fa) = s.factors(r);
     // The damage numerator (SCALE units) with the crit flag.
     let mut num: BTreeMap<(i64, bool), u128> = BTreeMap::new();
     for (&(sum, any, every), &n) in &base {
@@ -100,8 +102,7 @@ pub fn exact(s: &Strike, r: &Rules) -> Result<Odds, String> {
         } else {
             1
         };
-        *num.entry((s.f * sum * bm + s.f * s.support, crit))
-            .or_insert(0) += n;
+        *num.entry((f * sum * bm + f * s.support, crit)).or_insert(0) += n;
     }
     let add = |num: &mut BTreeMap<(i64, bool), u128>, d: &BTreeMap<i64, u128>, m: i64| {
         let mut next = BTreeMap::new();
@@ -117,7 +118,7 @@ pub fn exact(s: &Strike, r: &Rules) -> Result<Odds, String> {
             add(
                 &mut num,
                 &sums(s.items[slot]),
-                r.item_factor(s.f, s.affinity[slot]),
+                if s.affinity[slot] { fa } else { f },
             );
         }
     }
@@ -132,7 +133,7 @@ pub fn exact(s: &Strike, r: &Rules) -> Result<Odds, String> {
         }
         defence = d;
     }
-    add(&mut num, &defence, -s.f);
+    add(&mut num, &defence, -f);
     let mut damage: BTreeMap<i64, u128> = BTreeMap::new();
     let (mut total, mut crits) = (0u128, 0u128);
     for (&(v, crit), &n) in &num {
@@ -264,6 +265,14 @@ pub fn matchup(spec: &str, r: &Rules, cat: &Catalogue) -> Result<Matchup, String
             "item {name}: x{}{}",
             crate::games::loot_arena::rules::show_frac(r.item_factor(f, affinity)),
             if affinity { " (affinity)" } else { "" }
+        ));
+    }
+    // LA-7's other reading: affinity on the whole attack, when an affinity item is carried.
+    let (whole, _) = strike.factors(r);
+    if whole != f {
+        reading.push(format!(
+            "affinity on the whole attack (affinity_scope = \"attack\"): x{}",
+            crate::games::loot_arena::rules::show_frac(whole)
         ));
     }
     if let Some(a) = armor {

@@ -13,9 +13,9 @@ use serde::Deserialize;
 
 use crate::games::file_error::{FileCtx, FileError};
 use crate::games::loot_arena::rules::{
-    Class, Crit, CritStage, Dice, HealerEffects, Judge, Kind, MAX_BAG, MAX_ITEM_SLOTS,
-    MAX_LOOT_ACTIONS, MAX_ROUNDS_PER_SET, MAX_SETS, Merge, Ring, Rounding, Royale, Rules, Stacking,
-    Twice, TwoHealers, Weight, frac,
+    AffinityScope, Class, Crit, CritStage, Dice, HealerEffects, Judge, Kind, MAX_BAG,
+    MAX_ITEM_SLOTS, MAX_LOOT_ACTIONS, MAX_ROUNDS_PER_SET, MAX_SETS, Merge, Ring, Rounding, Royale,
+    Rules, Stacking, Twice, TwoHealers, Weight, frac,
 };
 
 #[derive(Deserialize, Default)]
@@ -29,6 +29,7 @@ struct File {
     strength_compose: Option<StackingFile>,
     affinity: Option<f64>,
     affinity_stacking: Option<StackingFile>,
+    affinity_scope: Option<AffinityScopeFile>,
     crit: Option<CritFile>,
     crit_stage: Option<CritStageFile>,
     crit_multiplier: Option<u32>,
@@ -110,6 +111,7 @@ macro_rules! choice {
 }
 
 choice!(StackingFile => Stacking { Additive => Additive, Multiplicative => Multiplicative });
+choice!(AffinityScopeFile => AffinityScope { Item => Item, Attack => Attack });
 choice!(CritFile => Crit { AnyDie => AnyDie, EveryDie => EveryDie, Never => Never });
 choice!(CritStageFile => CritStage { Final => Final, Base => Base });
 choice!(RoundingFile => Rounding { HalfUp => HalfUp, HalfEven => HalfEven, Down => Down });
@@ -340,6 +342,9 @@ pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
     }
     if let Some(s) = f.affinity_stacking {
         r.affinity_stacking = s.into();
+    }
+    if let Some(s) = f.affinity_scope {
+        r.affinity_scope = s.into();
     }
     if let Some(c) = f.crit {
         r.crit = c.into();

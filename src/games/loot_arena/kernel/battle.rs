@@ -32,6 +32,25 @@ pub struct Strike {
     pub evading: bool,
 }
 
+impl Strike {
+    /// The factors the attack is taken at (LA-5, LA-7): the whole attack's (the strength
+    /// factor, raised when affinity reaches the whole attack and an affinity item is carried)
+    /// and an affinity item's.
+    pub fn factors(&self, r: &Rules) -> (i64, i64) {
+        let carries = self
+            .items
+            .iter()
+            .zip(&self.affinity)
+            .any(|(d, &a)| a && (d.n != 0 || d.plus != 0));
+        let f = r.attack_factor(self.f, carries);
+        if f != self.f {
+            (f, f)
+        } else {
+            (f, r.item_factor(f, true))
+        }
+    }
+}
+
 /// What an attack came to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Struck {
@@ -102,10 +121,10 @@ pub fn strike(
             n += 1;
         }
     }
-    let fa = r.item_factor(s.f, true);
+    let (f, fa) = s.factors(r);
     let blow = Blow {
         base: s.base,
-        f: s.f,
+        f,
         fa,
         items: Items {
             list: &items,
@@ -386,6 +405,9 @@ pub struct Battle {
     /// affinity (LA-5, LA-7), settled when the strengths are.
     factor: [[i64; 4]; 4],
     factor_aff: [[i64; 4]; 4],
+    /// Whether affinity raises each champion's whole attack (LA-7's other reading, and an
+    /// affinity attack item carried).
+    whole: [bool; 4],
     /// The rules' factors by (deals, takes) as `2 * deals + takes`, read once per battle.
     by_strength: [i64; 4],
     by_strength_aff: [i64; 4],
@@ -418,6 +440,7 @@ impl Battle {
             armor: [Dice::NONE; 4],
             set: [Set::EMPTY; 4],
             strong: [[false; 4]; 4],
+            whole: [false; 4],
             factor: [[0; 4]; 4],
             factor_aff: [[0; 4]; 4],
             by_strength: [0; 4],
@@ -461,6 +484,10 @@ impl Battle {
                 n += (it.dice.n != 0 || it.dice.plus != 0) as usize;
             }
             self.carried_n[c] = n as u8;
+            self.whole[c] = r.attack_factor(SCALE, true) != SCALE
+                && self.carried[c][..n]
+                    .iter()
+                    .any(|it| it.affinity && it.kind & r.attack_items != 0);
             self.armor[c] = if l.armor == NO_ITEM {
                 Dice::NONE
             } else {
@@ -484,8 +511,13 @@ impl Battle {
         for a in 0..4 {
             for b in [2 * (1 - side(a)), 2 * (1 - side(a)) + 1] {
                 let i = 2 * self.strong[a][b] as usize + self.strong[b][a] as usize;
-                self.factor[a][b] = self.by_strength[i];
-                self.factor_aff[a][b] = self.by_strength_aff[i];
+                if self.whole[a] {
+                    let w = r.attack_factor(self.by_strength[i], true);
+                    (self.factor[a][b], self.factor_aff[a][b]) = (w, w);
+                } else {
+                    self.factor[a][b] = self.by_strength[i];
+                    self.factor_aff[a][b] = self.by_strength_aff[i];
+                }
             }
         }
     }
@@ -554,7 +586,8 @@ impl Battle {
         }
         Strike {
             base: self.base[c],
-            f: self.factor[c][t],
+            // The strength factor alone: [`Strike::factors`] raises it as the attack was.
+            f: self.by_strength[2 * self.strong[c][t] as usize + self.strong[t][c] as usize],
             items,
             affinity,
             support: self.support[c],

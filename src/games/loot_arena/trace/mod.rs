@@ -289,13 +289,17 @@ impl Hook for Narrator<'_> {
             running += s.support;
             let _ = writeln!(self.out, "    +{} Support = {running}", s.support);
         }
-        let mut terms = vec![format!("{}x{}", running, show_frac(s.f))];
+        // The factors as applied (affinity may reach the whole attack, LA-7).
+        let (f, fa) = s.factors(self.rules);
+        let whole = f != s.f;
+        let mut terms = vec![format!("{}x{}", running, show_frac(f))];
         for slot in 0..4 {
             if s.items[slot].is_none() {
                 continue;
             }
-            let m = self.rules.item_factor(s.f, s.affinity[slot]);
-            let why = match (s.affinity[slot], s.f == SCALE) {
+            let m = if s.affinity[slot] { fa } else { f };
+            let why = match (s.affinity[slot] || whole, s.f == SCALE) {
+                _ if whole => "affinity on the whole attack",
                 (true, true) => "affinity",
                 (true, false) => "affinity with strength",
                 (false, false) => "strength",
@@ -332,7 +336,7 @@ impl Hook for Narrator<'_> {
                 );
             }
         }
-        terms.push(format!("- {}x{}", out.defence, show_frac(s.f)));
+        terms.push(format!("- {}x{}", out.defence, show_frac(f)));
         let rounded = self.rules.round(out.exact);
         let _ = writeln!(
             self.out,
