@@ -507,6 +507,27 @@ impl Dataset {
         Ok(())
     }
 
+    /// Once a run without `--shard` holds every part of `chunks` chunks, the shards' manifests
+    /// and locks are spent: removed, so a finished sharded folder is what a one-machine run
+    /// leaves (issue 53). The whole run holds the folder lock, so no shard is writing. Nothing
+    /// is removed (or an error kept) where the storage is read-only.
+    pub fn seal(&mut self, chunks: u64) {
+        if self.manifest.shard.is_some() || (self.manifest.parts.len() as u64) < chunks {
+            return;
+        }
+        let Ok(entries) = fs::read_dir(&self.dir) else {
+            return;
+        };
+        for e in entries.filter_map(|e| e.ok()) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with("manifest-shard-") && name.ends_with(".json")
+                || name.starts_with(".manifest-shard-") && name.ends_with(".lock")
+            {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
+
     /// How many times this run wrote its manifest.
     pub fn manifest_writes(&self) -> u64 {
         self.manifest_writes

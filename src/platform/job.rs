@@ -187,6 +187,7 @@ impl<S: Simulation> Job<'_, S> {
             progress: self.progress,
         };
         let report = runner::run(self.sim, &cfg, &mut ds, encode)?;
+        ds.seal(plan.chunks());
         // The answer beside the manifest, for `skirmish report` and `diff` (issue 50).
         super::dataset::write_answer(&self.out)?;
         Ok((report, ds))
