@@ -521,3 +521,26 @@ fn a_tag_trace_starts_with_every_place_and_bid_and_shows_each_tag_list() {
     let turn: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
     assert!(!turn["it_list"].as_array().unwrap().is_empty(), "{turn}");
 }
+
+// Issue 53: with every team out on bids the narration read "Points: . It: Ash." (an eliminated
+// player named as it).
+#[test]
+fn every_team_out_on_bids_is_told_as_such() {
+    let dir = tmp("hostile", "all-out");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("out.toml");
+    std::fs::write(
+        &f,
+        "seed = 1\n[settings]\nelement_points = 1\nunderworld_points = 1\n\n\
+         [[team]]\nname = \"Fire\"\nplayers = [{ name = \"Ash\", policy = \"stay(bid=0)\" }, { name = \"Ember\", policy = \"stay(bid=3)\" }]\n\n\
+         [[team]]\nname = \"Nyx\"\nunderworld = true\nplayers = [{ name = \"Nyx\", policy = \"stay(bid=3)\" }]\n\n\
+         [[team]]\nname = \"Umbra\"\nunderworld = true\nplayers = [{ name = \"Umbra\", policy = \"stay(bid=3)\" }]\n",
+    )
+    .unwrap();
+    let o = skirmish(&["tag", "play", f.to_str().unwrap(), "--narrate"]);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(said.contains("  No team is left in play.\n"), "{said}");
+    assert!(!said.contains("Points: ."), "{said}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
