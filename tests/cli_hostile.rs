@@ -544,3 +544,46 @@ fn every_team_out_on_bids_is_told_as_such() {
     assert!(!said.contains("Points: ."), "{said}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// Issue 53: `x.abs() > LIMIT` wrapped for the most negative integer (Minion rules accepted
+// -2147483648 where ±1000 is the range; `add_energy = -9223372036854775808` read as 0). Every
+// range check now compares the value with its bounds or uses `unsigned_abs`; this keeps the
+// wrapping form out of the source.
+#[test]
+fn no_range_check_compares_a_signed_abs_which_wraps_for_the_most_negative_integer() {
+    fn walk(dir: &std::path::Path, found: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, found);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                for (i, line) in text.lines().enumerate() {
+                    let l = line.replace(' ', "");
+                    // A comparison with a whole number or a constant (floats' tolerances are
+                    // fine: they cannot wrap).
+                    let flagged = l.match_indices(".abs()").any(|(k, _)| {
+                        let rest = l[k + 6..].trim_start_matches(['<', '>', '=']);
+                        let cmp = l[k + 6..].starts_with(['<', '>']);
+                        let word: String = rest
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
+                            .collect();
+                        cmp && !word.is_empty()
+                            && (word.chars().all(|c| c.is_ascii_digit() || c == '_')
+                                || word.chars().all(|c| c.is_ascii_uppercase() || c == '_'))
+                    });
+                    if flagged {
+                        found.push(format!("{}:{}: {}", p.display(), i + 1, line.trim()));
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(std::path::Path::new("src"), &mut found);
+    assert!(
+        found.is_empty(),
+        "use unsigned_abs or the bounds: {found:#?}"
+    );
+}

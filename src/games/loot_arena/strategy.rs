@@ -315,7 +315,7 @@ impl Strategy {
         let threat = |at: &[(i32, i32); MAX_PLAYERS], c: u8| {
             let (x, y) = xy(c, v.side);
             at.iter()
-                .filter(|&&(ox, oy)| (ox - x).abs() <= 1 && (oy - y).abs() <= 1)
+                .filter(|&&(ox, oy)| (ox - x).unsigned_abs() <= 1 && (oy - y).unsigned_abs() <= 1)
                 .count() as i32
         };
         let best = |score: &dyn Fn(u8) -> i64| {
