@@ -752,6 +752,72 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
             });
         }
     }
+    // The pairing matrices (issue 52: README's class-balance figures come from here): each
+    // pair's mean win share over the six opponents, per crit reading and bare or equipped, and
+    // the matrix itself as a heat map.
+    let mut heatmaps = Vec::new();
+    let mut readings: Vec<Crit> = Vec::new();
+    for p in &f.pairings {
+        if !readings.contains(&p.0) {
+            readings.push(p.0);
+        }
+    }
+    for (crit, equipped) in readings.into_iter().flat_map(|c| [(c, false), (c, true)]) {
+        let cell = |p: usize, q: usize| {
+            f.pairings
+                .iter()
+                .find(|x| x.0 == crit && x.1 == equipped && x.2 == p && x.3 == q)
+                .map(|x| x.4)
+        };
+        let kit = if equipped { "equipped" } else { "bare" };
+        let mut rows = Vec::new();
+        for p in 0..6 {
+            let cells: Vec<Est> = (0..6).filter_map(|q| cell(p, q)).collect();
+            if cells.len() != 6 {
+                continue;
+            }
+            // Independent cells: the mean's standard error from theirs.
+            let mean = cells.iter().map(|e| e.mean).sum::<f64>() / 6.0;
+            let se = cells
+                .iter()
+                .map(|e| ((e.hi - e.lo) / (2.0 * 1.959_963_984_540_054)).powi(2))
+                .sum::<f64>()
+                .sqrt()
+                / 6.0;
+            rows.push(Estimate {
+                label: pair_name(p).to_string(),
+                value: mean,
+                lo: mean - 1.959_963_984_540_054 * se,
+                hi: mean + 1.959_963_984_540_054 * se,
+                count: cells.iter().map(|e| e.n).sum(),
+            });
+        }
+        if rows.len() == 6 {
+            rows.sort_by(|a, b| b.value.total_cmp(&a.value));
+            sections.push(Section {
+                title: format!("pairings, {kit}, crit reading {crit:?}"),
+                meaning: "each pair's win share against the six pairs, averaged".into(),
+                unit: Unit::Share,
+                estimates: rows,
+            });
+            heatmaps.push(crate::platform::answer::HeatMap {
+                title: format!(
+                    "pairings, {kit}, crit reading {crit:?}: row's win share against column"
+                ),
+                meaning: "the row pair's win share against the column pair".into(),
+                unit: Unit::Share,
+                rows: (0..6).map(|p| pair_name(p).to_string()).collect(),
+                columns: (0..6).map(|q| pair_name(q).to_string()).collect(),
+                values: (0..6)
+                    .map(|p| {
+                        (0..6)
+                            .map(|q| cell(p, q).map_or(f64::NAN, |e| e.mean))
+                            .collect()
+                    })
+                    .collect(),
+            });
+        }
+    }
     Answer {
         title: format!(
             "loot items: {} battles, seed {seed}",
@@ -776,7 +842,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
             .map(String::from)
             .to_vec(),
         notes,
-        heatmaps: Vec::new(),
+        heatmaps,
     }
 }
 
