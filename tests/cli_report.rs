@@ -143,3 +143,36 @@ fn a_win_share_of_points_is_reported_as_the_share_the_summary_prints() {
         "{damage}"
     );
 }
+
+// How royale games end was counted only where an end happened, so reports said 100% for every
+// kind of end; each end's share of the games now adds to one.
+#[test]
+fn how_royale_games_end_is_reported_as_shares_of_the_games() {
+    let dir = common::tmp("report", "ends");
+    let d = dir.to_str().unwrap();
+    let o = common::skirmish(&[
+        "tournament",
+        "loot",
+        "--games",
+        "300",
+        "--out",
+        d,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = common::skirmish(&["report", d, "--format", "json"]);
+    let a: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let ends = a["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["title"].as_str().unwrap().ends_with("ends"))
+        .unwrap();
+    let total: f64 = ends["estimates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["value"].as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-9, "{ends}");
+}

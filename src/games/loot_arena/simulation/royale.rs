@@ -193,7 +193,11 @@ impl Simulation for RoyaleTournament {
             tally.matches += 1;
             tally.draws += (rep.end != End::Won) as u64;
             tally.work += rep.battle_count as u64;
-            tally.count(ENDS, rep.end.name()).add(true);
+            // Each end's share of the games: a game counts for every kind of end, won by the
+            // one it came to (reports said "100%" for each when only the ends seen were counted).
+            for end in [End::Won, End::Draw, End::Cap, End::Stalled] {
+                tally.count(ENDS, end.name()).add(end == rep.end);
+            }
             tally.mean(LENGTH, "rounds").add(rep.rounds as i64);
             if rep.first_out > 0 {
                 tally
@@ -505,8 +509,8 @@ pub fn summary(t: &RoyaleTournament, tally: &Tally) -> String {
         for (label, c) in g {
             s.push_str(&format!(
                 "  {label:<10} {:>10}  {:5.1}%\n",
-                thousands(c.trials),
-                100.0 * c.trials as f64 / games
+                thousands(c.wins),
+                100.0 * c.wins as f64 / games
             ));
         }
     }
