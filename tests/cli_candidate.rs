@@ -240,3 +240,30 @@ fn a_candidate_minion_is_worth_recruits_and_paired_against_the_swordsman_on_the_
     assert_eq!(o.status.code(), Some(2));
     assert!(said(&o).contains("HP:9"), "{}", said(&o));
 }
+
+// Issue 51's spelling: `analyze clan-melee --candidate FILE` answers as the tournament with the
+// candidate does: its win share at each budget with an interval and its rank.
+#[test]
+fn analyze_clan_melee_takes_a_candidate_clan() {
+    let out = tmp("candidate", "analyze-clan");
+    let o = skirmish(&[
+        "analyze",
+        "clan-melee",
+        "--candidate",
+        "experiments/candidates/hunters.toml",
+        "--budgets",
+        "1000",
+        "--melees",
+        "20",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        said.contains("candidate Hunters in win rate by wins at budget 1000: ")
+            && said.contains(" of 10 (highest first)"),
+        "{said}"
+    );
+}

@@ -230,6 +230,11 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
 /// `skirmish analyze clan-melee challengers` (CM-40 .. CM-42).
 #[derive(Args, Debug, Clone)]
 pub struct StudyFlags {
+    /// Your own clan file: instead of the study, its win share at each budget against the nine
+    /// classic clans, with intervals and its rank (`tournament clan-melee --candidate FILE`
+    /// with this command's budgets, melees and settings).
+    #[arg(long, value_name = "FILE")]
+    pub candidate: Option<String>,
     /// Which question: warrior-ap, healer-share or both.
     #[arg(long, default_value = "both")]
     pub study: String,
@@ -475,6 +480,25 @@ pub fn study_report(s: &ClanStudy, tally: &crate::platform::tally::Tally) -> Str
 
 /// `skirmish analyze clan-melee challengers`.
 pub fn study(f: &StudyFlags) -> Result<String, String> {
+    // Issue 51's spelling of a candidate clan against the field: the tournament with it.
+    if let Some(c) = &f.candidate {
+        return tournament(&ClanMeleeFlags {
+            mode: f.mode.clone(),
+            budgets: Some(f.budgets.clone()),
+            melees: f.melees,
+            clans: None,
+            candidate: Some(c.clone()),
+            no_wiggle: f.no_wiggle,
+            max_turns: f.max_turns,
+            engine: f.engine.clone(),
+            seed: f.seed,
+            out: f.out.clone(),
+            chunk_size: f.chunk_size,
+            threads: f.threads,
+            shard: f.shard.clone(),
+            quiet: f.quiet,
+        });
+    }
     let (s, texts) = build_study(f)?;
     let encode = super::flags::encoder()?;
     let chunk_size = f.chunk_size.unwrap_or(f.melees).max(1);
