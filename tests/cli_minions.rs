@@ -281,3 +281,19 @@ fn minions_combat_plays_a_boards_combats_in_order_with_losses_carried() {
     assert_eq!(lines.iter().filter(|l| l["step"] == "combat").count(), 4);
     assert_eq!(lines.last().unwrap()["combats"], 4);
 }
+
+// Issue 52: README's counts of the minions that play whole were typed and disagreed (121, 133,
+// 93, 89); `minions check` of the catalogue counts them from the files.
+#[test]
+fn minions_check_of_the_catalogue_counts_what_plays_whole() {
+    let o = common::skirmish(&["minions", "check", "experiments/minion-combat/minions.toml"]);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(said.contains("a minion catalogue of 152 minions"), "{said}");
+    assert!(said.contains("6 cannot be fielded alone"), "{said}");
+    assert!(said.contains("of the 146 others, 127 play with all their combat effects (MC-40), 89 of them on the optimised kernel"), "{said}");
+    assert!(
+        said.contains("19 have tags no clause plays: Prismatic Serpent"),
+        "{said}"
+    );
+}

@@ -363,10 +363,42 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
     let has = |k: &str| table.as_ref().is_some_and(|t| t.contains_key(k));
     if has("minion") {
         let m = input::catalogue::parse_minions(&name, &text).map_err(|e| e.to_string())?;
-        return Ok(format!(
-            "{name}: a minion catalogue of {} minions\n",
-            m.len()
-        ));
+        let mut s = format!("{name}: a minion catalogue of {} minions\n", m.len());
+        // What plays whole (issue 52: README's counts were typed, and disagreed): read with the
+        // shipped modifiers and effects, or those the flags name.
+        if let Ok(cat) = input::catalogue::from_flags(
+            Some(path),
+            data.modifiers.as_deref(),
+            data.effects.as_deref(),
+        ) {
+            let r = Rules::default();
+            let (mut whole, mut kernel) = (0, 0);
+            let (mut partly, mut alone) = (Vec::new(), Vec::new());
+            for st in &cat.minions {
+                let (fielded, unplayed) = match input::combat::minion_spec(&st.name, &cat, &r) {
+                    Ok(x) => x,
+                    Err(_) => {
+                        alone.push(st.name.as_str());
+                        continue;
+                    }
+                };
+                let k = unplayed.is_empty() && fielded.first().is_some_and(|f| f.kernel_plays());
+                whole += unplayed.is_empty() as usize;
+                kernel += k as usize;
+                if !unplayed.is_empty() {
+                    partly.push(st.name.as_str());
+                }
+            }
+            s.push_str(&format!(
+                "  {} cannot be fielded alone (forms, or no printed HP or damage): {}\n  of the {} others, {whole} play with all their combat effects (MC-40), {kernel} of them on the optimised kernel (what random fields and analyze minions draw, MC-54); {} have tags no clause plays: {}\n",
+                alone.len(),
+                alone.join(", "),
+                cat.minions.len() - alone.len(),
+                partly.len(),
+                partly.join(", ")
+            ));
+        }
+        return Ok(s);
     }
     if has("modifier") {
         let m = input::catalogue::parse_modifiers(&name, &text).map_err(|e| e.to_string())?;

@@ -114,7 +114,7 @@ pub const GAMES: &[Game] = &[
     Game {
         command: "minions",
         title: "Minion Combat Pipeline",
-        summary: "Sanctum's group combat, step by step as its rules page writes it (plain stats; effects to come)",
+        summary: "Sanctum's group combat, step by step as its rules page writes it (stat blocks, spells and combat effects as data; `minions check` of the catalogue counts what plays whole)",
         seed: "../shared/seeds/003_*.txt",
         rules: "docs/rules/minion-combat.md (MC-n)",
         guide: "docs/minion-combat.md",
@@ -134,6 +134,7 @@ pub const GAMES: &[Game] = &[
             ("rules file", "experiments/minion-combat/rules.toml"),
             ("minion catalogue", "experiments/minion-combat/minions.toml"),
             ("modifiers", "experiments/minion-combat/modifiers.toml"),
+            ("combat effects", "experiments/minion-combat/effects.toml"),
         ],
     },
 ];
