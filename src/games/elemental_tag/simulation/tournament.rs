@@ -38,6 +38,8 @@ pub const BIDS: &str = "score by bid";
 pub const LOST_BID: &str = "points lost to the bid by policy";
 pub const LOST_IT: &str = "points lost to it-ness by policy";
 pub const LOST_TAGS: &str = "points lost to tags by policy";
+pub const LENGTH: &str = "game length";
+pub const ENDS: &str = "games by end";
 
 impl TagTournament {
     /// Checks what no game could be played with.
@@ -140,6 +142,11 @@ impl Simulation for TagTournament {
             tally.matches += 1;
             tally.draws += (o.end != End::Won) as u64;
             tally.work += o.moves;
+            // How long games last and how they end (issue 52: the guide typed these).
+            tally.mean(LENGTH, "turns").add(o.turns as i64);
+            for end in [End::Won, End::AllOut, End::TurnCap] {
+                tally.count(ENDS, end.name()).add(end == o.end);
+            }
             let mut k = 0usize;
             for (t, spec) in teams.iter().enumerate() {
                 for _ in &spec.players {
