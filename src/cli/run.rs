@@ -17,15 +17,10 @@ pub enum Experiment {
     Argv(Vec<String>, String),
 }
 
-/// The line (1-based) where top-level key `key` is set in `text`.
+/// The line (1-based) where `key` (a dotted path) is written in `text`: the file formats' own
+/// locator.
 fn line_of(text: &str, key: &str) -> Option<usize> {
-    text.lines()
-        .position(|l| {
-            let l = l.trim_start();
-            l.strip_prefix(key)
-                .is_some_and(|rest| rest.trim_start().starts_with('='))
-        })
-        .map(|i| i + 1)
+    crate::games::file_error::locate(text, key).map(|(line, _)| line)
 }
 
 /// An error about flag `--some-flag` placed on the file's line that sets its key:
@@ -52,16 +47,10 @@ pub fn locate(path: &Path, text: &str, message: &str) -> String {
 /// `FILE:LINE: `settings.KEY`: ...`.
 pub fn locate_setting(path: &Path, text: &str, message: &str) -> String {
     let key = message.split(':').next().unwrap_or("").trim();
-    let start = text
-        .lines()
-        .position(|l| l.trim() == "[settings]")
-        .unwrap_or(0);
-    let rest: String = text.lines().skip(start).collect::<Vec<_>>().join("\n");
-    match line_of(&rest, key) {
+    match line_of(text, &format!("settings.{key}")).filter(|_| !key.is_empty()) {
         Some(line) => format!(
-            "{}:{}: `settings.{key}`:{}",
+            "{}:{line}: `settings.{key}`:{}",
             path.display(),
-            start + line,
             &message[key.len() + 1..]
         ),
         None => format!("{}: settings.{message}", path.display()),
