@@ -242,6 +242,19 @@ fn is_manifest(p: &Path) -> bool {
     })
 }
 
+/// The manifests in `dir`: the whole folder's first, then the shards' in name order.
+fn manifests_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut m: Vec<PathBuf> = fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| is_manifest(p))
+        .collect();
+    m.sort_by(|a, b| {
+        let shard = |p: &PathBuf| p.file_name() != Some(std::ffi::OsStr::new("manifest.json"));
+        (shard(a), a).cmp(&(shard(b), b))
+    });
+    Ok(m)
+}
+
 fn shard_manifest_name(s: Shard) -> String {
     format!("manifest-shard-{}-of-{}.json", s.index, s.count)
 }
@@ -336,11 +349,8 @@ impl Dataset {
         let lock_file = lock(dir, &lock_name)?;
         let folder_lock = lock_folder(dir, shard.is_some())?;
         if had_dir {
-            let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
-                .map_err(|e| format!("--out {}: {e}", dir.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| is_manifest(p))
-                .collect();
+            let mut manifests =
+                manifests_in(dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
             manifests.sort();
             if manifests.is_empty()
                 && fs::read_dir(dir)
@@ -603,11 +613,7 @@ fn atomic_write_tagged(dir: &Path, name: &str, tag: &str, bytes: &[u8]) -> Resul
 /// manifests alike): what an analysis built on a dataset reads back.
 pub fn merged_tally(dir: &Path) -> Result<Tally, String> {
     let mut parts: BTreeMap<u64, Tally> = BTreeMap::new();
-    let manifests: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| is_manifest(p))
-        .collect();
+    let manifests = manifests_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for p in &manifests {
         for r in read_manifest(p)?.parts {
             parts.entry(r.part).or_insert(r.tally);
@@ -622,12 +628,7 @@ pub fn merged_tally(dir: &Path) -> Result<Tally, String> {
 
 /// The command a dataset folder records (the whole folder's manifest's, else a shard's).
 pub fn recorded_command(dir: &Path) -> Result<String, String> {
-    let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| is_manifest(p))
-        .collect();
-    manifests.sort_by_key(|p| p.file_name() != Some(std::ffi::OsStr::new("manifest.json")));
+    let manifests = manifests_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     match manifests.first() {
         Some(m) => Ok(read_manifest(m)?.command),
         None => Err(format!("{}: no skirmish manifest here", dir.display())),
@@ -637,12 +638,7 @@ pub fn recorded_command(dir: &Path) -> Result<String, String> {
 /// What a dataset folder records: the identity of each manifest (the whole folder's first) and
 /// every listed part, each once. For `skirmish verify`'s replay.
 pub fn recorded(dir: &Path) -> Result<(Vec<Identity>, BTreeMap<u64, PartRecord>), String> {
-    let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| is_manifest(p))
-        .collect();
-    manifests.sort_by_key(|p| p.file_name() != Some(std::ffi::OsStr::new("manifest.json")));
+    let manifests = manifests_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let (mut ids, mut parts) = (Vec::new(), BTreeMap::new());
     for p in &manifests {
         let m = read_manifest(p)?;
@@ -719,18 +715,12 @@ pub fn first_difference(
 /// The answer a dataset folder holds (issue 50): its identity and command from its manifest
 /// (the whole folder's, else a shard's), and the tallies of its parts, each counted once.
 pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
-    let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| {
-            format!(
-                "{}: {e}; name a folder a skirmish command wrote",
-                dir.display()
-            )
-        })?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| is_manifest(p))
-        .collect();
-    // `manifest.json` sorts before `manifest-shard-...`: the whole folder's, when there is one.
-    manifests.sort_by_key(|p| p.file_name() != Some(std::ffi::OsStr::new("manifest.json")));
+    let manifests = manifests_in(dir).map_err(|e| {
+        format!(
+            "{}: {e}; name a folder a skirmish command wrote",
+            dir.display()
+        )
+    })?;
     let Some(first) = manifests.first() else {
         return Err(format!(
             "{}: no skirmish manifest here; name a folder a skirmish command wrote",
@@ -785,11 +775,8 @@ pub type RowCount = dyn Fn(&Path) -> Result<u64, String>;
 /// count, from the Parquet layer), the first table's rows against the part's match count. `Ok`
 /// is the report; `Err` lists every problem found.
 pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
-    let mut manifests: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}; name a dataset folder", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| is_manifest(p))
-        .collect();
+    let mut manifests =
+        manifests_in(dir).map_err(|e| format!("{}: {e}; name a dataset folder", dir.display()))?;
     manifests.sort();
     if manifests.is_empty() {
         return Err(format!(
@@ -922,6 +909,20 @@ pub fn check_output_folder(out: &Path, command: &str) -> Result<(), String> {
     }
 }
 
+/// An output folder's name and its parent (created), where its lock and temporary folders go.
+fn name_and_parent(out: &Path) -> Result<(&str, PathBuf), String> {
+    let name = out
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| format!("--out {}: name a folder", out.display()))?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&parent).map_err(|e| format!("--out {}: {e}", out.display()))?;
+    Ok((name, parent))
+}
+
 /// The writer's claim on a whole-folder output: held while the command works, released when
 /// dropped (issue 51: two racing runs of an analysis into one folder both exited 0 and one
 /// result silently disappeared; now the second is refused at once).
@@ -933,15 +934,7 @@ pub struct OutputClaim {
 /// `.NAME.output.lock` beside it), or says another run holds it.
 pub fn claim_output_folder(out: &Path, command: &str) -> Result<OutputClaim, String> {
     check_output_folder(out, command)?;
-    let name = out
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or_else(|| format!("--out {}: name a folder", out.display()))?;
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    fs::create_dir_all(&parent).map_err(|e| format!("--out {}: {e}", out.display()))?;
+    let (name, parent) = name_and_parent(out)?;
     let lock_name = format!(".{name}.output.lock");
     let file = lock_file(&parent, &lock_name)?;
     match file.try_lock() {
@@ -968,15 +961,7 @@ pub fn replace_folder(
     files: &[(String, Vec<u8>)],
 ) -> Result<(), String> {
     check_output_folder(out, command)?;
-    let name = out
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or_else(|| format!("--out {}: name a folder", out.display()))?;
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    fs::create_dir_all(&parent).map_err(|e| format!("--out {}: {e}", out.display()))?;
+    let (name, parent) = name_and_parent(out)?;
     let pid = std::process::id();
     let tmp = parent.join(format!(".{name}.new-{pid}"));
     let old = parent.join(format!(".{name}.old-{pid}"));
