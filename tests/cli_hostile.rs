@@ -472,77 +472,49 @@ fn minion_narration_tells_a_hits_effects_after_it_its_taker_and_a_withdrawal() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The narration of an Elemental Tag game file (`settings` and team tables after the seed).
+fn tag_narration(name: &str, game: &str) -> String {
+    let dir = tmp("hostile", name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("game.toml");
+    std::fs::write(&f, format!("seed = 1\n[settings]\n{game}")).unwrap();
+    let o = skirmish(&["tag", "play", f.to_str().unwrap(), "--narrate"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 // Issue 53 (TG-66): a late signup on a full grid silently never joined.
 #[test]
 fn a_late_signup_on_a_full_grid_is_told_it_does_not_join() {
-    let dir = tmp("hostile", "full-grid");
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("full.toml");
-    std::fs::write(
-        &f,
-        "seed = 1\n[settings]\ngrid_side = 2\ngrid_players = 4\nlate_min_players = 2\nmax_turns = 2\n\n\
+    let said = tag_narration(
+        "full-grid",
+        "grid_side = 2\ngrid_players = 4\nlate_min_players = 2\nmax_turns = 2\n\n\
          [[team]]\nname = \"Fire\"\nplayers = [{ name = \"Ash\", policy = \"stay\" }, { name = \"Ember\", policy = \"stay\" }]\n\n\
          [[team]]\nname = \"Nyx\"\nunderworld = true\nplayers = [{ name = \"Nyx\", policy = \"stay\" }]\n\n\
          [[team]]\nname = \"Umbra\"\nunderworld = true\nplayers = [{ name = \"Umbra\", policy = \"stay\" }]\n\n\
          [[signup]]\nturn = 1\nname = \"Vesper\"\npolicy = \"stay\"\n",
-    )
-    .unwrap();
-    let o = skirmish(&["tag", "play", f.to_str().unwrap(), "--narrate"]);
-    let said = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    );
     assert!(
         said.contains(
             "Vesper signs up late, but no cell of the grid is free: it does not join (TG-66)."
         ),
         "{said}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-// Issue 53: an Elemental Tag trace could not be replayed alone: no start record (bids, the
-// first it, places) and no tag lists.
-#[test]
-fn a_tag_trace_starts_with_every_place_and_bid_and_shows_each_tag_list() {
-    let o = skirmish(&["tag", "play", "experiments/tag/small.toml", "--trace"]);
-    assert!(o.status.success());
-    let text = String::from_utf8_lossy(&o.stdout);
-    let mut lines = text.lines();
-    let start: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
-    assert_eq!(start["event"], "start");
-    let players = start["players"].as_array().unwrap();
-    assert_eq!(players.len(), 8);
-    for p in players {
-        assert!(
-            p["cell"].is_u64() && p["bid"].is_i64() && p["name"].is_string(),
-            "{p}"
-        );
-    }
-    assert!(start["it"].is_u64() && start["side"] == 5);
-    let turn: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
-    assert!(!turn["it_list"].as_array().unwrap().is_empty(), "{turn}");
 }
 
 // Issue 53: with every team out on bids the narration read "Points: . It: Ash." (an eliminated
 // player named as it).
 #[test]
 fn every_team_out_on_bids_is_told_as_such() {
-    let dir = tmp("hostile", "all-out");
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("out.toml");
-    std::fs::write(
-        &f,
-        "seed = 1\n[settings]\nelement_points = 1\nunderworld_points = 1\n\n\
+    let said = tag_narration(
+        "all-out",
+        "element_points = 1\nunderworld_points = 1\n\n\
          [[team]]\nname = \"Fire\"\nplayers = [{ name = \"Ash\", policy = \"stay(bid=0)\" }, { name = \"Ember\", policy = \"stay(bid=3)\" }]\n\n\
          [[team]]\nname = \"Nyx\"\nunderworld = true\nplayers = [{ name = \"Nyx\", policy = \"stay(bid=3)\" }]\n\n\
          [[team]]\nname = \"Umbra\"\nunderworld = true\nplayers = [{ name = \"Umbra\", policy = \"stay(bid=3)\" }]\n",
-    )
-    .unwrap();
-    let o = skirmish(&["tag", "play", f.to_str().unwrap(), "--narrate"]);
-    let said = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success());
+    );
     assert!(said.contains("  No team is left in play.\n"), "{said}");
     assert!(!said.contains("Points: ."), "{said}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 // Issue 53: `x.abs() > LIMIT` wrapped for the most negative integer (Minion rules accepted
