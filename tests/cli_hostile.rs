@@ -559,3 +559,42 @@ fn no_range_check_compares_a_signed_abs_which_wraps_for_the_most_negative_intege
         "use unsigned_abs or the bounds: {found:#?}"
     );
 }
+
+// Shards of one run writing the folder's answer at once shared one temporary name, and one of
+// them failed with "File exists" (seen in CI's Slurm job array). Four shards started together,
+// three times over, all finish.
+#[test]
+fn shards_started_together_all_finish() {
+    for round in 0..3 {
+        let dir = tmp("hostile", &format!("shards-together-{round}"));
+        let out = dir.to_str().unwrap().to_string();
+        let children: Vec<_> = (0..4)
+            .map(|k| {
+                std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+                    .args([
+                        "simulate",
+                        "rumble",
+                        "--matches",
+                        "8000",
+                        "--chunk-size",
+                        "1000",
+                        "--threads",
+                        "1",
+                        "--quiet",
+                        "--shard",
+                        &format!("{k}/4"),
+                        "--out",
+                        &out,
+                    ])
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for c in children {
+            let o = c.wait_with_output().unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        }
+    }
+}

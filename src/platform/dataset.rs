@@ -762,7 +762,15 @@ pub fn write_answer(dir: &Path) -> Result<crate::platform::answer::Answer, Strin
         if fs::read(dir.join(&name)).is_ok_and(|b| b == bytes) {
             continue;
         }
-        atomic_write(dir, &name, &bytes)?;
+        // Shards sharing the folder write it at once: each under a temporary name of its own
+        // (a shared one collided: "File exists"); the last rename wins, and the sealing run
+        // writes the whole folder's.
+        atomic_write_tagged(
+            dir,
+            &name,
+            &format!("answer-{}", std::process::id()),
+            &bytes,
+        )?;
     }
     Ok(a)
 }
