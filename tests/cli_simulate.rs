@@ -301,8 +301,22 @@ fn shard_comes_from_slurm_or_an_indexed_job_when_the_flag_is_absent() {
 }
 
 #[test]
-fn bench_reports_kernel_and_end_to_end_rates() {
-    let o = skirmish(&["bench", "--matches", "400", "--threads", "2"]);
+fn bench_reports_every_game_against_the_yardstick_and_end_to_end_rates() {
+    let out = std::env::temp_dir().join(format!("skirmish-bench-answer-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&out);
+    let o = skirmish(&[
+        "bench",
+        "--matches",
+        "400",
+        "--threads",
+        "2",
+        "--size",
+        "1",
+        "--repeats",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let s = text(&o.stdout);
     assert!(s.contains("kernel only"), "{s}");
@@ -311,4 +325,23 @@ fn bench_reports_kernel_and_end_to_end_rates() {
         s.contains("battles/s") && s.contains("hits/s") && s.contains("class ops/s"),
         "{s}"
     );
+    for game in [
+        "Auto Rumble",
+        "Clan Melee",
+        "Elemental Tag",
+        "Loot Arena",
+        "Minion Combat",
+    ] {
+        assert!(s.contains(game), "{game} is measured: {s}");
+    }
+    // The answer `reproduce` records: the machine, and every workload's ratio to the yardstick.
+    let answer = fs::read_to_string(out.join("result.json")).unwrap();
+    assert!(answer.contains("\"source\": \"bench\""), "{answer}");
+    assert!(
+        answer.contains("speed against this machine's yardstick"),
+        "{answer}"
+    );
+    assert!(answer.contains("\"machine\""), "{answer}");
+    assert!(out.join("report.html").is_file());
+    fs::remove_dir_all(&out).unwrap();
 }

@@ -281,7 +281,7 @@ pub struct FieldFlags {
 }
 
 impl FieldFlags {
-    fn field(&self) -> Result<Field, String> {
+    pub fn field(&self) -> Result<Field, String> {
         let (rules, catalogue) = self.data.load()?;
         let policies = split_specs(&self.policies)
             .iter()
@@ -564,8 +564,8 @@ pub struct TournamentFlags {
     pub quiet: bool,
 }
 
-/// `skirmish tournament loot` (LA-51).
-pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
+/// The royale tournament a `tournament loot` command plays.
+pub fn build(f: &TournamentFlags) -> Result<RoyaleTournament, String> {
     let strategies = split_specs(&f.strategies)
         .iter()
         .map(|s| Strategy::parse(s).map_err(|e| format!("--strategies: {e}")))
@@ -582,6 +582,12 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         catalogue,
     };
     t.check()?;
+    Ok(t)
+}
+
+/// `skirmish tournament loot` (LA-51).
+pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
+    let t = build(f)?;
     let encode = encoder()?;
     let specs: Vec<String> = t.strategies.iter().map(|s| s.spec()).collect();
     let mut command = format!(

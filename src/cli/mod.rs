@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod analyze;
+mod bench;
 mod clan_melee;
 pub mod flags;
 mod loot;
@@ -119,16 +120,10 @@ enum Command {
         #[arg(long)]
         replay_all: bool,
     },
-    /// Measure this machine: kernel battles/s, hits/s and class ops/s on one and all threads, and the
-    /// end-to-end rate with Parquet writing.
-    Bench {
-        /// Matches per measurement.
-        #[arg(long, default_value_t = 200_000)]
-        matches: u64,
-        /// Threads for the all-threads rows (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
-    },
+    /// Measure this machine: every game's kernel on one thread, against a yardstick timed in the
+    /// same command (what `reproduce` compares), and Auto Rumble's main job on all threads, kernel
+    /// only and end to end with Parquet writing.
+    Bench(bench::BenchFlags),
     /// Old spelling of `skirmish rumble check` / `skirmish rumble powers` (kept for one release).
     #[command(hide = true)]
     Powers {
@@ -475,13 +470,7 @@ fn dispatch(command: Command) -> Result<String, String> {
             &crate::platform::dataset::answer_of(&a)?,
             &crate::platform::dataset::answer_of(&b)?,
         ),
-        Command::Bench { matches, threads } => {
-            if matches == 0 || threads == Some(0) {
-                Err("bench: --matches and --threads must be at least 1".to_string())
-            } else {
-                simulate::bench(matches, threads)
-            }
-        }
+        Command::Bench(flags) => bench::bench(&flags),
     }
 }
 

@@ -138,7 +138,13 @@ fn run(args: &[String]) -> Result<Answer, String> {
 fn compare(name: &str, old: &Answer, new: &Answer) -> (String, usize) {
     let mut out = String::new();
     let (mut same, mut within, mut moved) = (0, 0, 0);
+    // A speed answer is compared by its ratios to the yardstick timed beside it, never by its
+    // absolute rates (issue 52): those are this machine's and move between runs.
+    let speed = old.provenance.source == super::bench::SOURCE;
     for sec in &old.sections {
+        if speed && sec.title != super::bench::RELATIVE {
+            continue;
+        }
         let other = new.sections.iter().find(|s| s.title == sec.title);
         for e in &sec.estimates {
             let now = other.and_then(|s| s.estimates.iter().find(|x| x.label == e.label));
@@ -374,6 +380,50 @@ pub fn reproduce(f: &ReproduceFlags) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn speed(section: &str, value: f64) -> crate::platform::answer::Section {
+        crate::platform::answer::Section {
+            title: section.into(),
+            meaning: String::new(),
+            unit: crate::platform::answer::Unit::Number,
+            estimates: vec![crate::platform::answer::Estimate {
+                label: "Loot Arena: 2v2 battles".into(),
+                value,
+                lo: value / 1.5,
+                hi: value * 1.5,
+                count: 1,
+            }],
+        }
+    }
+
+    fn bench_answer(ratio: f64, rate: f64) -> Answer {
+        let mut a = read("rumble-ffa").unwrap().answer;
+        a.provenance.source = crate::cli::bench::SOURCE.into();
+        a.sections = vec![
+            speed(crate::cli::bench::RELATIVE, ratio),
+            speed("matches per second, one thread", rate),
+        ];
+        a
+    }
+
+    #[test]
+    fn a_speed_answer_is_compared_by_its_ratios_never_its_rates() {
+        // Another machine: every absolute rate halved, the ratios within their band.
+        let (_, moved) = compare(
+            "speed",
+            &bench_answer(900.0, 700_000.0),
+            &bench_answer(1000.0, 350_000.0),
+        );
+        assert_eq!(moved, 0);
+        // A kernel twice as slow against the same yardstick has moved.
+        let (lines, moved) = compare(
+            "speed",
+            &bench_answer(900.0, 700_000.0),
+            &bench_answer(450.0, 700_000.0),
+        );
+        assert_eq!(moved, 1, "{lines}");
+        assert!(lines.contains("yardstick"), "{lines}");
+    }
 
     #[test]
     fn a_block_without_its_end_is_refused() {

@@ -1,4 +1,4 @@
-//! `skirmish simulate rumble`, `skirmish run FILE.toml` and `skirmish bench`.
+//! `skirmish simulate rumble` and its experiment files.
 
 use std::path::{Path, PathBuf};
 
@@ -7,9 +7,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::games::auto_rumble::simulation::ffa::{Ffa, FfaSettings};
 use crate::platform::job::Job;
-use crate::platform::plan::Plan;
-use crate::platform::runner;
-use crate::platform::tally::thousands;
 
 use super::flags::{RunFlags, default_threads, encoder, parse_range, shard};
 
@@ -200,113 +197,6 @@ pub fn run_ffa_experiment(
     let settings = exp.settings.clone();
     Ffa::new(settings.clone()).map_err(|e| super::run::locate_setting(path, &text, &e))?;
     execute(settings, flags, Some(&exp), Some(text))
-}
-
-/// `skirmish bench`: what this machine does, kernel only and end to end.
-pub fn bench(matches: u64, threads: Option<usize>) -> Result<String, String> {
-    let all = super::flags::threads(threads)?;
-    let ffa = Ffa::new(FfaSettings::default())?;
-    let seed = 1;
-    let chunk = (matches / (4 * all as u64)).clamp(1, DEFAULT_CHUNK);
-    let plan = Plan {
-        matches,
-        chunk_size: chunk,
-    };
-    let mut out = format!(
-        "skirmish bench: {} random Auto Rumble battles (default `simulate rumble` rosters, seed \
-         {seed}), chunks of {}; hits/s counts the hits represented, class ops/s the \
-         operations that resolved them (one class of alike heroes hitting one class)\n\n{:<44} \
-         {:>8} {:>14} {:>16} {:>16}\n",
-        thousands(matches),
-        thousands(chunk),
-        "workload",
-        "threads",
-        "battles/s",
-        "hits/s",
-        "class ops/s"
-    );
-    let mut line = |name: &str, t: usize, tally: &crate::platform::tally::Tally, secs: f64| {
-        let secs = secs.max(1e-9);
-        out.push_str(&format!(
-            "{name:<44} {t:>8} {:>14} {:>16} {:>16}\n",
-            thousands((tally.matches as f64 / secs) as u64),
-            thousands((tally.work as f64 / secs) as u64),
-            thousands((tally.ops as f64 / secs) as u64)
-        ));
-        tally.matches as f64 / secs
-    };
-    let (t1, d1) = runner::measure(&ffa, seed, plan, 1, false, None)?;
-    line(
-        "kernel only (draw roster + battle)",
-        1,
-        &t1,
-        d1.as_secs_f64(),
-    );
-    let (tn, dn) = runner::measure(&ffa, seed, plan, all, false, None)?;
-    let kernel = line(
-        "kernel only (draw roster + battle)",
-        all,
-        &tn,
-        dn.as_secs_f64(),
-    );
-    let encode = encoder()?;
-    let (te, de) = runner::measure(&ffa, seed, plan, all, true, Some(encode))?;
-    line(
-        "+ tables + Parquet encoding, in memory",
-        all,
-        &te,
-        de.as_secs_f64(),
-    );
-
-    let dir = std::env::temp_dir().join(format!("skirmish-bench-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let job = Job {
-        settings: serde_json::to_value(&ffa.settings).expect("serialisable"),
-        command: "skirmish bench".into(),
-        inputs: Vec::new(),
-        sim: &ffa,
-        seed,
-        matches,
-        count_flag: "--matches",
-        chunk_size: chunk,
-        out: dir.clone(),
-        threads: all,
-        shard: None,
-        progress: false,
-        experiment: None,
-    };
-    let result = job.execute(encode);
-    let bytes = dir_size(&dir);
-    let _ = std::fs::remove_dir_all(&dir);
-    let (report, _) = result?;
-    let e2e = line(
-        "end to end: + writing part files and manifest",
-        all,
-        &report.tally,
-        report.wall.as_secs_f64(),
-    );
-    out.push_str(&format!(
-        "\nend to end is {:.0}% of kernel-only throughput on {all} threads (target: at least 70%); \
-         {:.1} bytes of Parquet per match\n",
-        100.0 * e2e / kernel,
-        bytes as f64 / matches as f64
-    ));
-    Ok(out)
-}
-
-fn dir_size(dir: &Path) -> u64 {
-    let mut total = 0;
-    if let Ok(rd) = std::fs::read_dir(dir) {
-        for e in rd.flatten() {
-            let p = e.path();
-            total += if p.is_dir() {
-                dir_size(&p)
-            } else {
-                e.metadata().map_or(0, |m| m.len())
-            };
-        }
-    }
-    total
 }
 
 #[cfg(test)]

@@ -178,8 +178,8 @@ pub struct TournamentFlags {
     pub quiet: bool,
 }
 
-/// `skirmish tournament tag`.
-pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
+/// The tournament a `tournament tag` command plays, and its candidate's spec when it has one.
+pub fn build(f: &TournamentFlags) -> Result<(TagTournament, Option<String>), String> {
     let mut policies = split_specs(&f.policies)
         .iter()
         .map(|s| Policy::parse(s).map_err(|e| format!("--policies: {e}")))
@@ -218,6 +218,12 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         settings,
     };
     t.check()?;
+    Ok((t, candidate))
+}
+
+/// `skirmish tournament tag`.
+pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
+    let (t, candidate) = build(f)?;
     let encode = encoder()?;
     // The field's policies: the candidate is named on its own flag.
     let n_field = t.policies.len() - candidate.is_some() as usize;

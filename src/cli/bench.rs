@@ -1,0 +1,623 @@
+//! `skirmish bench` (issues 3 and 52): what this machine does, as an answer that can be
+//! recorded and reproduced.
+//!
+//! Timings are not samples of one quantity: the same code reads 5-15% apart between runs on a
+//! shared machine, and by any factor between machines. So every workload is also measured
+//! against a yardstick timed in the same command (a plain loop of the project's generator), and
+//! only that ratio is what `skirmish reproduce` compares; absolute rates are shown with the
+//! machine they ran on and never compared.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, Parser};
+use rand::{RngExt as _, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::games::auto_rumble::simulation::ffa::{Ffa, FfaSettings};
+use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
+use crate::platform::job::Job;
+use crate::platform::plan::Plan;
+use crate::platform::runner::{self, Simulation};
+use crate::platform::tally::{Tally, thousands};
+
+use super::flags::encoder;
+use super::simulate::DEFAULT_CHUNK;
+
+/// The section `reproduce` compares: each workload's rate over the yardstick's.
+pub const RELATIVE: &str = "speed against this machine's yardstick";
+/// The answer's source: how `reproduce` knows to compare ratios only.
+pub const SOURCE: &str = "bench";
+/// How far a ratio may move, as a factor either way, and still reproduce: timings are not sampled
+/// estimates, and the same code's ratio moves up to a fifth between runs on a shared 2-core
+/// machine, while a regression worth catching halves it.
+const FACTOR: f64 = 1.5;
+
+#[derive(Args, Debug, Clone)]
+pub struct BenchFlags {
+    /// Matches per measurement of the Auto Rumble end-to-end rows.
+    #[arg(long, default_value_t = 200_000)]
+    pub matches: u64,
+    /// Threads for the all-threads rows (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Times each one-thread workload is measured (the median is reported).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub repeats: u64,
+    /// Scale of every one-thread workload's match count, in percent (a quick look: 10).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub size: u64,
+    /// A folder for the answer (`result.json`, `report.html`): what `reproduce` records.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Accepted for the grammar's sake: bench draws no progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// A workload: a game's command (its defaults, or the flags given), played kernel only on one
+/// thread.
+struct Workload {
+    game: &'static str,
+    what: &'static str,
+    /// The command's words after `skirmish`.
+    command: &'static str,
+    matches: u64,
+    unit: &'static str,
+}
+
+const WORKLOADS: &[Workload] = &[
+    Workload {
+        game: "Auto Rumble",
+        what: "3-hero battles without powers or coins",
+        command: "simulate rumble --heroes 3 --coins 0 --powers 0",
+        matches: 2_000_000,
+        unit: "battles",
+    },
+    Workload {
+        game: "Auto Rumble",
+        what: "random battles (the main job's rosters)",
+        command: "simulate rumble",
+        matches: 200_000,
+        unit: "battles",
+    },
+    Workload {
+        game: "Auto Rumble",
+        what: "5 heroes holding Amoeba and Cosmic Shield",
+        command: "simulate rumble --heroes 5 --powers 2 --coins 0 --catalogue Amoeba --catalogue 'Cosmic Shield'",
+        matches: 100_000,
+        unit: "battles",
+    },
+    Workload {
+        game: "Clan Melee",
+        what: "the classic tournament (30 melees)",
+        command: "tournament clan-melee",
+        matches: 0,
+        unit: "melees",
+    },
+    Workload {
+        game: "Clan Melee",
+        what: "melees at budget 10k",
+        command: "tournament clan-melee --budgets 10000 --melees 400",
+        matches: 0,
+        unit: "melees",
+    },
+    Workload {
+        game: "Clan Melee",
+        what: "melees at budget 100k",
+        command: "tournament clan-melee --budgets 100000 --melees 100",
+        matches: 0,
+        unit: "melees",
+    },
+    Workload {
+        game: "Elemental Tag",
+        what: "tournament games",
+        command: "tournament tag",
+        matches: 30_000,
+        unit: "games",
+    },
+    Workload {
+        game: "Elemental Tag",
+        what: "40-player games (10 teams of 4)",
+        command: "tournament tag --teams 10 --team-size 4 --underworld 0",
+        matches: 5_000,
+        unit: "games",
+    },
+    Workload {
+        game: "Loot Arena",
+        what: "2v2 battles, draw included",
+        command: "simulate loot",
+        matches: 1_000_000,
+        unit: "battles",
+    },
+    Workload {
+        game: "Loot Arena",
+        what: "16-player royales",
+        command: "tournament loot",
+        matches: 10_000,
+        unit: "games",
+    },
+    Workload {
+        game: "Minion Combat",
+        what: "combats of random fields",
+        command: "simulate minions",
+        matches: 500_000,
+        unit: "combats",
+    },
+    Workload {
+        game: "Minion Combat",
+        what: "8v8 combats of one recruit type",
+        command: "simulate minions --kinds recruits --sizes 8-8 --types 1",
+        matches: 300_000,
+        unit: "combats",
+    },
+];
+
+/// The flags of one command, parsed from its words as the CLI would.
+#[derive(Parser)]
+struct Only<T: Args> {
+    #[command(flatten)]
+    flags: T,
+}
+
+fn flags<T: Args>(words: &[&str]) -> Result<T, String> {
+    Only::<T>::try_parse_from(std::iter::once("skirmish").chain(words.iter().copied()))
+        .map(|o| o.flags)
+        .map_err(|e| format!("bench workload `{}`: {e}", words.join(" ")))
+}
+
+/// One measurement: seconds, the tally played, and the yardstick's steps/s timed just before it
+/// (interleaved, so a machine that slows for a while slows both).
+type Run = (f64, Tally, f64);
+
+/// Steps of the yardstick timed before each measurement (about a tenth of a second).
+const STEPS: u64 = 1 << 26;
+
+fn time<S: Simulation>(sim: &S, matches: u64, repeats: u64) -> Result<Vec<Run>, String> {
+    let plan = Plan {
+        matches,
+        chunk_size: (matches / 8).max(1),
+    };
+    (0..repeats)
+        .map(|_| {
+            let pace = yardstick(STEPS);
+            let (t, d) = runner::measure(sim, 1, plan, 1, false, None)?;
+            Ok((d.as_secs_f64().max(1e-9), t, pace))
+        })
+        .collect()
+}
+
+/// Plays one workload `repeats` times, one thread, kernel only.
+fn measure(w: &Workload, size: u64, repeats: u64) -> Result<Vec<Run>, String> {
+    let split = shlex::split(w.command).expect("a workload's command is shell-quoted");
+    let words: Vec<&str> = split.iter().map(String::as_str).collect();
+    let scaled = (w.matches * size / 100).max(1);
+    match &words[..2] {
+        ["simulate", "rumble"] => {
+            let f: super::simulate::FfaFlags = flags(&words[2..])?;
+            time(
+                &Ffa::new(f.apply(FfaSettings::default())?)?,
+                scaled,
+                repeats,
+            )
+        }
+        ["tournament", "clan-melee"] => {
+            let f: super::clan_melee::ClanMeleeFlags = flags(&words[2..])?;
+            let t = super::clan_melee::build(&f)?;
+            let whole = t.matches();
+            let mut runs = Vec::new();
+            for _ in 0..repeats {
+                // A tournament is timed whole, so its chunks are its own.
+                let plan = Plan {
+                    matches: whole,
+                    chunk_size: f.chunk_size.unwrap_or((f.melees / 5).max(1)),
+                };
+                let pace = yardstick(STEPS);
+                let (tally, d) = runner::measure(&t, 1, plan, 1, false, None)?;
+                runs.push((d.as_secs_f64().max(1e-9), tally, pace));
+            }
+            Ok(runs)
+        }
+        ["tournament", "tag"] => {
+            let f: super::tag::TournamentFlags = flags(&words[2..])?;
+            time(&super::tag::build(&f)?.0, scaled, repeats)
+        }
+        ["simulate", "loot"] => {
+            let f: super::loot::FieldFlags = flags(&words[2..])?;
+            time(&f.field()?, scaled, repeats)
+        }
+        ["tournament", "loot"] => {
+            let f: super::loot::TournamentFlags = flags(&words[2..])?;
+            time(&super::loot::build(&f)?, scaled, repeats)
+        }
+        ["simulate", "minions"] => {
+            let f: super::minions::FieldFlags = flags(&words[2..])?;
+            time(&f.field()?, scaled, repeats)
+        }
+        _ => unreachable!("every workload's command is matched above"),
+    }
+}
+
+/// The yardstick: steps of a plain generator loop per second, one thread. Nothing of the games
+/// is in it, so a kernel made faster moves its ratio and not the yardstick.
+fn yardstick(steps: u64) -> f64 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let mut acc = 0u64;
+    let start = Instant::now();
+    for _ in 0..steps {
+        acc = acc.wrapping_add(rng.random::<u64>() >> (acc & 7));
+    }
+    black_box(acc);
+    steps as f64 / start.elapsed().as_secs_f64().max(1e-9)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// The machine, as far as the system says: its processor and its cores.
+fn machine() -> (String, usize) {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cpu, cores)
+}
+
+/// A rate to read: whole and thousands-separated from 1,000, else three significant figures
+/// (rates here span six orders of magnitude).
+fn sig(x: f64) -> String {
+    if x >= 1000.0 {
+        return thousands(x.round() as u64);
+    }
+    if x <= 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let places = (2 - x.log10().floor() as i32).max(0) as usize;
+    format!("{x:.places$}")
+}
+
+/// `skirmish bench`.
+pub fn bench(f: &BenchFlags) -> Result<String, String> {
+    if f.matches == 0 || f.threads == Some(0) {
+        return Err("bench: --matches and --threads must be at least 1".into());
+    }
+    let all = super::flags::threads(f.threads)?;
+    let (cpu, cores) = machine();
+    let mut out = format!(
+        "skirmish bench on {cpu} ({cores} cores)\n\nevery game, one thread, kernel only \
+         (median of {} runs):\n\n{:<14} {:<40} {:>12} {:>12}  {:>14}  work\n",
+        f.repeats, "game", "workload", "matches/s", "vs yardstick", "work/s"
+    );
+    let mut paces = Vec::new();
+    let mut relative = Vec::new();
+    let mut absolute = Vec::new();
+    let mut work = Vec::new();
+    let mut notes = Vec::new();
+    for w in WORKLOADS {
+        let runs = measure(w, f.size, f.repeats)?;
+        let mut rates: Vec<f64> = runs.iter().map(|(s, t, _)| t.matches as f64 / s).collect();
+        let mut works: Vec<f64> = runs.iter().map(|(s, t, _)| t.work as f64 / s).collect();
+        // Matches per million yardstick steps, run by run: the machine's own pace taken out.
+        let mut ratios: Vec<f64> = runs
+            .iter()
+            .map(|(s, t, pace)| t.matches as f64 / s / pace * 1e6)
+            .collect();
+        paces.extend(runs.iter().map(|r| r.2));
+        let (lo, hi) = (
+            rates.iter().copied().fold(f64::INFINITY, f64::min),
+            rates.iter().copied().fold(0.0, f64::max),
+        );
+        let rate = median(&mut rates);
+        let work_rate = median(&mut works);
+        let ratio = median(&mut ratios);
+        let tally = &runs[0].1;
+        // The median run's time, so that the count, the time and the rate agree.
+        let secs = tally.matches as f64 / rate;
+        let label = format!("{}: {}", w.game, w.what);
+        let work_unit = work_unit(w);
+        out.push_str(&format!(
+            "{:<14} {:<40} {:>12} {:>12}  {:>14}  {work_unit}\n",
+            w.game,
+            w.what,
+            sig(rate),
+            sig(ratio),
+            sig(work_rate),
+        ));
+        relative.push(Estimate {
+            label: label.clone(),
+            value: ratio,
+            lo: ratio / FACTOR,
+            hi: ratio * FACTOR,
+            count: tally.matches,
+        });
+        absolute.push(Estimate {
+            label: label.clone(),
+            value: rate,
+            lo,
+            hi,
+            count: tally.matches,
+        });
+        work.push(Estimate {
+            label: format!("{label} ({work_unit})"),
+            value: work_rate,
+            lo: work_rate,
+            hi: work_rate,
+            count: tally.work,
+        });
+        notes.push(format!(
+            "{label}: {} {}/s on one thread, kernel only ({} {work_unit}/s; {} {} in {:.2} s; the matches of `skirmish {}`), {} per million yardstick steps",
+            sig(rate),
+            w.unit,
+            sig(work_rate),
+            thousands(tally.matches),
+            w.unit,
+            secs,
+            w.command,
+            sig(ratio)
+        ));
+    }
+    let steps = median(&mut paces);
+    out.push_str(&format!(
+        "\nyardstick: {} M generator steps/s on one thread; \"vs yardstick\" is matches per \
+         million steps, what `skirmish reproduce` compares\n\n",
+        sig(steps / 1e6)
+    ));
+
+    let (table, e2e_rows, e2e_notes) = end_to_end(f.matches, all)?;
+    out.push_str(&table);
+    notes.extend(e2e_notes);
+    notes.insert(
+        0,
+        format!(
+            "measured on {cpu}, {cores} cores; the yardstick ran {} M steps/s",
+            sig(steps / 1e6)
+        ),
+    );
+
+    if let Some(dir) = &f.out {
+        let answer = Answer {
+            title: format!("bench: every game's kernel on {cpu}"),
+            provenance: Provenance {
+                command: format!(
+                    "skirmish bench --matches {} --repeats {} --size {}{}",
+                    f.matches,
+                    f.repeats,
+                    f.size,
+                    f.threads.map_or(String::new(), |t| format!(" --threads {t}"))
+                ),
+                source: SOURCE.into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                seed: 1,
+                matches: f.matches,
+                played: f.matches,
+                settings: serde_json::json!({
+                    "machine": cpu,
+                    "cores": cores,
+                    "threads": all,
+                    "repeats": f.repeats,
+                    "size_percent": f.size,
+                    "workloads": WORKLOADS.iter().map(|w| w.command).collect::<Vec<_>>(),
+                }),
+                inputs: Default::default(),
+            },
+            totals: vec![
+                ("machine".into(), format!("{cpu}, {cores} cores")),
+                ("yardstick".into(), format!("{} M steps/s", sig(steps / 1e6))),
+            ],
+            sections: vec![
+                Section {
+                    title: RELATIVE.into(),
+                    meaning: format!(
+                        "matches per million steps of a plain generator loop timed in the same command, one thread; the band is what reproduce accepts ({FACTOR}x either way), not a sampled interval"
+                    ),
+                    unit: Unit::Number,
+                    estimates: relative,
+                },
+                Section {
+                    title: "matches per second, one thread".into(),
+                    meaning: format!(
+                        "median of {} runs, between the slowest and fastest; this machine only, never compared",
+                        f.repeats
+                    ),
+                    unit: Unit::Number,
+                    estimates: absolute,
+                },
+                Section {
+                    title: "work per second, one thread".into(),
+                    meaning: "each game's unit of work (hits, interactions, dice, player-moves, attacks) per second, median run; this machine only".into(),
+                    unit: Unit::Number,
+                    estimates: work,
+                },
+                Section {
+                    title: format!("Auto Rumble battles per second, {all} threads"),
+                    meaning: "the main job's rosters: the kernel alone on one and all threads, with tables and Parquet encoding, and end to end with files written; this machine only".into(),
+                    unit: Unit::Number,
+                    estimates: e2e_rows,
+                },
+            ],
+            tables: Vec::new(),
+            notes,
+            heatmaps: Vec::new(),
+        };
+        write_answer(dir, &answer)?;
+        out.push_str(&crate::platform::answer::report_line(dir));
+    }
+    Ok(out)
+}
+
+fn work_unit(w: &Workload) -> &'static str {
+    match w.game {
+        "Auto Rumble" => "hits",
+        "Clan Melee" => "pair interactions",
+        "Elemental Tag" => "player-moves",
+        "Loot Arena" if w.unit == "games" => "battles",
+        "Loot Arena" => "dice",
+        _ => "attacks",
+    }
+}
+
+fn write_answer(dir: &Path, a: &Answer) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (name, bytes) in crate::platform::answer::files(a) {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(())
+}
+
+/// The main job's rosters: kernel alone on one and all threads, with tables and encoding, and end
+/// to end into a scratch folder. The table, its rows as estimates, and notes.
+fn end_to_end(matches: u64, all: usize) -> Result<(String, Vec<Estimate>, Vec<String>), String> {
+    let ffa = Ffa::new(FfaSettings::default())?;
+    let seed = 1;
+    let chunk = (matches / (4 * all as u64)).clamp(1, DEFAULT_CHUNK);
+    let plan = Plan {
+        matches,
+        chunk_size: chunk,
+    };
+    let mut out = format!(
+        "Auto Rumble end to end: {} random battles (default `simulate rumble` rosters, seed \
+         {seed}), chunks of {}; hits/s counts the hits represented, class ops/s the \
+         operations that resolved them (one class of alike heroes hitting one class)\n\n{:<44} \
+         {:>8} {:>14} {:>16} {:>16}\n",
+        thousands(matches),
+        thousands(chunk),
+        "workload",
+        "threads",
+        "battles/s",
+        "hits/s",
+        "class ops/s"
+    );
+    let mut rows = Vec::new();
+    let mut line = |name: &str, t: usize, tally: &Tally, secs: f64| {
+        let secs = secs.max(1e-9);
+        let rate = tally.matches as f64 / secs;
+        out.push_str(&format!(
+            "{name:<44} {t:>8} {:>14} {:>16} {:>16}\n",
+            thousands(rate as u64),
+            thousands((tally.work as f64 / secs) as u64),
+            thousands((tally.ops as f64 / secs) as u64)
+        ));
+        rows.push(Estimate {
+            label: format!("{name}, {t} thread{}", if t == 1 { "" } else { "s" }),
+            value: rate,
+            lo: rate,
+            hi: rate,
+            count: tally.matches,
+        });
+        rate
+    };
+    let (t1, d1) = runner::measure(&ffa, seed, plan, 1, false, None)?;
+    line(
+        "kernel only (draw roster + battle)",
+        1,
+        &t1,
+        d1.as_secs_f64(),
+    );
+    let (tn, dn) = runner::measure(&ffa, seed, plan, all, false, None)?;
+    let kernel = line(
+        "kernel only (draw roster + battle)",
+        all,
+        &tn,
+        dn.as_secs_f64(),
+    );
+    let encode = encoder()?;
+    let (te, de) = runner::measure(&ffa, seed, plan, all, true, Some(encode))?;
+    line(
+        "+ tables + Parquet encoding, in memory",
+        all,
+        &te,
+        de.as_secs_f64(),
+    );
+
+    let dir = std::env::temp_dir().join(format!("skirmish-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let job = Job {
+        settings: serde_json::to_value(&ffa.settings).expect("serialisable"),
+        command: "skirmish bench".into(),
+        inputs: Vec::new(),
+        sim: &ffa,
+        seed,
+        matches,
+        count_flag: "--matches",
+        chunk_size: chunk,
+        out: dir.clone(),
+        threads: all,
+        shard: None,
+        progress: false,
+        experiment: None,
+    };
+    let result = job.execute(encode);
+    let bytes = dir_size(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let (report, _) = result?;
+    let e2e = line(
+        "end to end: + writing part files and manifest",
+        all,
+        &report.tally,
+        report.wall.as_secs_f64(),
+    );
+    let share = format!(
+        "end to end is {:.0}% of kernel-only throughput on {all} threads (target: at least 70%); \
+         {:.1} bytes of Parquet per match",
+        100.0 * e2e / kernel,
+        bytes as f64 / matches as f64
+    );
+    out.push_str(&format!("\n{share}\n"));
+    let notes = vec![
+        format!(
+            "Auto Rumble main job's rosters on {all} threads: {} battles/s kernel only, {} end to end with Parquet files written ({} battles)",
+            thousands(kernel as u64),
+            thousands(e2e as u64),
+            thousands(matches)
+        ),
+        share,
+    ];
+    Ok((out, rows, notes))
+}
+
+fn dir_size(dir: &Path) -> u64 {
+    let mut total = 0;
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            total += if p.is_dir() {
+                dir_size(&p)
+            } else {
+                e.metadata().map_or(0, |m| m.len())
+            };
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_workload_names_a_command_bench_can_build() {
+        for w in WORKLOADS {
+            let runs = measure(w, 1, 1).unwrap_or_else(|e| panic!("{}: {e}", w.command));
+            assert!(runs[0].1.matches > 0, "{}", w.command);
+        }
+    }
+
+    #[test]
+    fn rates_read_whole_from_a_thousand_and_to_three_figures_below() {
+        assert_eq!(sig(2_151_234.4), "2,151,234");
+        assert_eq!(sig(123.4), "123");
+        assert_eq!(sig(12.34), "12.3");
+        assert_eq!(sig(1.234), "1.23");
+        assert_eq!(sig(0.001234), "0.00123");
+    }
+}
