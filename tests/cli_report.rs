@@ -176,3 +176,63 @@ fn how_royale_games_end_is_reported_as_shares_of_the_games() {
         .sum();
     assert!((total - 1.0).abs() < 1e-9, "{ends}");
 }
+
+/// TG-52's duel answers in the result model (issue 52: the guide's duel table is generated from
+/// it): exact chances by horizon, each policy against the exact strategies with an interval.
+#[test]
+fn the_duel_writes_its_exact_chances_and_measured_tags_as_an_answer() {
+    let out = tmp("report", "duel");
+    run(
+        &[
+            "analyze",
+            "tag",
+            "duel",
+            "--turns",
+            "5",
+            "--games",
+            "400",
+            "--policies",
+            "smart,exact",
+        ],
+        &out,
+    );
+    let answer = skirmish::platform::answer::Answer::from_json(
+        &std::fs::read_to_string(out.join("result.json")).unwrap(),
+    )
+    .unwrap();
+    let exact = &answer.sections[0];
+    assert_eq!(exact.estimates.len(), 5, "horizons 1..5: {exact:?}");
+    // One turn: a tag is guaranteed only from the starts next to the runner's every move.
+    assert!(
+        (exact.estimates[0].value - 0.016).abs() < 0.001,
+        "{exact:?}"
+    );
+    assert!(exact.estimates[0].hi >= 0.5 && exact.estimates[0].lo == 0.0);
+    let measured = &answer.sections[1];
+    let labels: Vec<&str> = measured
+        .estimates
+        .iter()
+        .map(|e| e.label.as_str())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "both sides exact (the solved strategies)",
+            "smart as runner",
+            "smart as it player",
+            "exact as runner",
+            "exact as it player"
+        ]
+    );
+    assert!(
+        measured
+            .estimates
+            .iter()
+            .all(|e| e.lo <= e.value && e.value <= e.hi && e.count == 400)
+    );
+    assert!(
+        answer.notes[0].contains("even chance"),
+        "{:?}",
+        answer.notes
+    );
+}

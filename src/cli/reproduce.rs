@@ -205,7 +205,7 @@ fn compare(name: &str, old: &Answer, new: &Answer) -> (String, usize) {
 
 /// The text a block holds: the command, then the notes containing `filter` (any of `A|B`), or
 /// with `section` that section's estimates as a table, highest first.
-fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>) -> String {
+fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>, layout: Layout) -> String {
     let words: Vec<String> = r
         .args
         .iter()
@@ -217,15 +217,18 @@ fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>) -> Stri
             return s + &format!("(the answer has no section `{title}`)\n");
         };
         let mut rows = sec.estimates.clone();
-        rows.sort_by(|a, b| b.value.total_cmp(&a.value).then(a.label.cmp(&b.label)));
+        if !layout.recorded_order {
+            rows.sort_by(|a, b| b.value.total_cmp(&a.value).then(a.label.cmp(&b.label)));
+        }
         let show = |x: f64| match sec.unit {
             crate::platform::answer::Unit::Share => format!("{:.1}%", 100.0 * x),
             crate::platform::answer::Unit::Number => format!("{x:.2}"),
         };
-        s.push_str(&format!(
-            "| {} | estimate | 95% interval | count |\n| --- | ---: | --- | ---: |\n",
-            sec.title
-        ));
+        let header = layout.columns.map_or_else(
+            || format!("{} | estimate | 95% interval | count", sec.title),
+            |c| c.replace('|', " | "),
+        );
+        s.push_str(&format!("| {header} |\n| --- | ---: | --- | ---: |\n"));
         for e in rows {
             s.push_str(&format!(
                 "| {} | {} | [{}, {}] | {} |\n",
@@ -245,6 +248,38 @@ fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>) -> Stri
         }
     }
     s
+}
+
+/// A block's attributes, `key="value"` separated by spaces, in order.
+fn attributes(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        let (key, after) = rest
+            .split_once("=\"")
+            .ok_or_else(|| format!("`{rest}`: attributes are key=\"value\""))?;
+        let (value, after) = after
+            .split_once('"')
+            .ok_or_else(|| format!("`{key}`: its value has no closing quote"))?;
+        let key = key.trim();
+        if !["filter", "section", "columns", "order"].contains(&key) {
+            return Err(format!(
+                "unknown attribute `{key}` (filter, section, columns, order)"
+            ));
+        }
+        out.push((key.to_string(), value.to_string()));
+        rest = after.trim_start();
+    }
+    Ok(out)
+}
+
+/// How a section block lays out its table: the four column headers (`A|B|C|D`, else the
+/// section's title, estimate, 95% interval, count), and whether rows keep the answer's order
+/// (else highest first).
+#[derive(Clone, Copy, Default)]
+struct Layout<'a> {
+    columns: Option<&'a str>,
+    recorded_order: bool,
 }
 
 /// Every Markdown file whose blocks are generated.
@@ -287,15 +322,26 @@ pub fn regenerate(text: &str) -> Result<(String, usize), String> {
         let mut words = head.trim().splitn(2, ' ');
         let name = words.next().unwrap_or("").to_string();
         let attrs = words.next().unwrap_or("").trim();
+        let attrs =
+            attributes(attrs).map_err(|e| format!("`<!-- answer {}-->`: {e}", head.trim()))?;
         let attr = |key: &str| {
             attrs
-                .strip_prefix(&format!("{key}=\""))
-                .and_then(|w| w.strip_suffix('"'))
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
         };
         let r = read(&name)?;
         out.push_str(&rest[..head_end]);
         out.push('\n');
-        out.push_str(&block_text(&r, attr("filter"), attr("section")));
+        out.push_str(&block_text(
+            &r,
+            attr("filter"),
+            attr("section"),
+            Layout {
+                columns: attr("columns"),
+                recorded_order: attr("order") == Some("recorded"),
+            },
+        ));
         rest = &rest[close..];
         n += 1;
     }
@@ -444,6 +490,24 @@ mod tests {
         );
         assert_eq!(moved, 1, "{lines}");
         assert!(lines.contains("yardstick"), "{lines}");
+    }
+
+    #[test]
+    fn block_attributes_are_read_in_any_order_and_unknown_ones_refused() {
+        let a = attributes(r#"section="a b" columns="w|x|y|z" order="recorded""#).unwrap();
+        assert_eq!(a[0], ("section".into(), "a b".into()));
+        assert_eq!(a[1], ("columns".into(), "w|x|y|z".into()));
+        assert_eq!(a[2], ("order".into(), "recorded".into()));
+        assert!(
+            attributes(r#"colour="red""#)
+                .unwrap_err()
+                .contains("unknown attribute")
+        );
+        assert!(
+            attributes(r#"filter="open"#)
+                .unwrap_err()
+                .contains("closing quote")
+        );
     }
 
     #[test]

@@ -305,6 +305,12 @@ pub struct DuelFlags {
     /// Seed of the measured duels.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
+    /// A folder for the answer (`result.json`, `report.html`, `summary.txt`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Accepted for the grammar's sake: the duel draws no progress bar.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// `skirmish analyze tag duel` (TG-52): the two-player core solved exactly, and every policy
@@ -322,7 +328,12 @@ pub fn duel(f: &DuelFlags) -> Result<String, String> {
         &policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
     )?;
     let t = f.turns as usize;
+    let _claim = match &f.out {
+        Some(o) => Some(crate::platform::dataset::claim_output_folder(o, DUEL)?),
+        None => None,
+    };
     let d = Duel::solve(f.side, &Settings::default(), t);
+    let mut answer = DuelAnswer::new(f, d.states.len(), t);
     let mut out = format!(
         "Elemental Tag duel on a {0}x{0} grid: one it player, one runner, {1} starts, solved exactly for horizons 1..{t}\n\n",
         f.side,
@@ -342,6 +353,7 @@ pub fn duel(f: &DuelFlags) -> Result<String, String> {
     }
     for h in shown {
         let (mean, lo, hi) = d.summary(h);
+        answer.horizon(h, mean, lo, hi);
         out.push_str(&format!(
             "{h:>5}   {:6.2}%  [{:6.2}%, {:6.2}%]\n",
             100.0 * mean,
@@ -351,22 +363,29 @@ pub fn duel(f: &DuelFlags) -> Result<String, String> {
     }
     let half = (1..=t).find(|&h| d.summary(h).0 >= 0.5);
     let forced = (1..=t).find(|&h| d.summary(h).1 >= 0.999_999);
-    out.push_str(&format!(
-        "\nfrom an average start the it player can guarantee an even chance of a tag within {}; a certain tag from every start within {}\n",
+    let finding = format!(
+        "from an average start the it player can guarantee an even chance of a tag within {}, and {:.1}% within {t}; a certain tag from every start within {}",
         half.map_or(format!("more than {t} turns"), |h| format!("{h} turns")),
-        forced.map_or(format!("more than {t} turns (never certain)"), |h| format!("{h} turns")),
-    ));
+        100.0 * d.summary(t).0,
+        forced.map_or(format!("more than {t} turns (never certain)"), |h| format!(
+            "{h} turns"
+        )),
+    );
+    out.push_str(&format!("\n{finding}\n"));
+    answer.answer.notes.push(finding);
     let mut rng = match_stream_rng(f.seed, Stream::Moves);
     out.push_str(&format!(
         "\nmeasured: tags within {t} turns in {} duels from uniform starts (the exact value: {:.2}%)\n",
         f.games,
         100.0 * d.summary(t).0
     ));
+    let both = measure(&d, Side::Exact, Side::Exact, f.games, t as u32, &mut rng);
     out.push_str(&format!(
         "  exact it   vs exact runner   {:6.2}%\n",
-        100.0 * measure(&d, Side::Exact, Side::Exact, f.games, t as u32, &mut rng)
+        100.0 * both
     ));
-    for p in &policies {
+    answer.measured("both sides exact (the solved strategies)", both);
+    for (p, given) in policies.iter().zip(split_specs(&f.policies)) {
         let name = p.spec();
         let as_runner = measure(
             &d,
@@ -389,6 +408,105 @@ pub fn duel(f: &DuelFlags) -> Result<String, String> {
             100.0 * as_runner,
             100.0 * as_it
         ));
+        // The answer names each policy as the host wrote it: its labels stay short.
+        answer.measured(&format!("{given} as runner"), as_runner);
+        answer.measured(&format!("{given} as it player"), as_it);
+    }
+    if let Some(o) = &f.out {
+        let mut files = crate::platform::answer::files(&answer.answer).to_vec();
+        files.push(("summary.txt".into(), out.clone().into_bytes()));
+        crate::platform::dataset::replace_folder(o, DUEL, &files)?;
+        out.push_str(&crate::platform::answer::report_line(o));
     }
     Ok(out)
+}
+
+const DUEL: &str = "analyze tag duel";
+
+/// The duel's answer (the result model, issue 50), filled as the text is written.
+struct DuelAnswer {
+    answer: crate::platform::answer::Answer,
+    games: u32,
+    starts: u64,
+}
+
+impl DuelAnswer {
+    fn new(f: &DuelFlags, starts: usize, t: usize) -> DuelAnswer {
+        use crate::platform::answer::{Answer, Provenance, Section, Unit};
+        let command = format!(
+            "skirmish {DUEL} --side {} --turns {} --games {} --policies {} --seed {}",
+            f.side,
+            f.turns,
+            f.games,
+            super::flags::shell_quote(&f.policies),
+            f.seed
+        );
+        DuelAnswer {
+            games: f.games,
+            starts: starts as u64,
+            answer: Answer {
+                title: format!("tag duel: a {0}x{0} grid, solved exactly to {t} turns", f.side),
+                provenance: Provenance {
+                    command,
+                    source: "tag-duel".into(),
+                    version: env!("CARGO_PKG_VERSION").into(),
+                    seed: f.seed,
+                    matches: f.games as u64,
+                    played: f.games as u64,
+                    settings: serde_json::json!({
+                        "side": f.side, "turns": f.turns, "games": f.games, "policies": f.policies,
+                    }),
+                    inputs: Default::default(),
+                },
+                totals: vec![
+                    ("starts".into(), crate::platform::tally::thousands(starts as u64)),
+                    ("turns solved".into(), t.to_string()),
+                ],
+                sections: vec![
+                    Section {
+                        title: "guaranteed chance of a tag by turns".into(),
+                        meaning: "exact: the chance the it player can guarantee within so many turns, mean over the starts, between the least and the greatest start (not a sampled interval)".into(),
+                        unit: Unit::Share,
+                        estimates: Vec::new(),
+                    },
+                    Section {
+                        title: format!("tags within {t} turns against the exact strategies"),
+                        meaning: "duels from uniform starts: each policy as runner against the exact it player, and as it player against the exact runner; the exact strategies mix by the solved values".into(),
+                        unit: Unit::Share,
+                        estimates: Vec::new(),
+                    },
+                ],
+                tables: Vec::new(),
+                notes: Vec::new(),
+                heatmaps: Vec::new(),
+            },
+        }
+    }
+
+    fn horizon(&mut self, h: usize, mean: f64, least: f64, greatest: f64) {
+        self.answer.sections[0]
+            .estimates
+            .push(crate::platform::answer::Estimate {
+                label: format!("{h} turn{}", if h == 1 { "" } else { "s" }),
+                value: mean,
+                lo: least,
+                hi: greatest,
+                count: self.starts,
+            });
+    }
+
+    fn measured(&mut self, label: &str, share: f64) {
+        let n = self.games as u64;
+        let tags = (share * n as f64).round() as u64;
+        let (lo, hi) = crate::platform::tally::wilson(tags, n, 1.96);
+        self.answer.sections[1]
+            .estimates
+            .push(crate::platform::answer::Estimate {
+                label: label.into(),
+                value: share,
+                lo,
+                hi,
+                count: n,
+            });
+    }
 }
