@@ -90,6 +90,13 @@ const WORKLOADS: &[Workload] = &[
         unit: "battles",
     },
     Workload {
+        game: "Auto Rumble",
+        what: "full games, sample powers, 7 strategies",
+        command: "tournament rumble",
+        matches: 3_000,
+        unit: "games",
+    },
+    Workload {
         game: "Clan Melee",
         what: "the classic tournament (30 melees)",
         command: "tournament clan-melee",
@@ -218,6 +225,10 @@ fn measure(w: &Workload, size: u64, repeats: u64) -> Result<Vec<Run>, String> {
                 runs.push((d.as_secs_f64().max(1e-9), tally, pace));
             }
             Ok(runs)
+        }
+        ["tournament", "rumble"] => {
+            let f: super::tournament::TournamentFlags = flags(&words[2..])?;
+            time(&super::tournament::build(&f)?, scaled, repeats)
         }
         ["tournament", "tag"] => {
             let f: super::tag::TournamentFlags = flags(&words[2..])?;
@@ -456,6 +467,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
 
 fn work_unit(w: &Workload) -> &'static str {
     match w.game {
+        "Auto Rumble" if w.unit == "games" => "battles",
         "Auto Rumble" => "hits",
         "Clan Melee" => "pair interactions",
         "Elemental Tag" => "player-moves",

@@ -161,8 +161,8 @@ pub fn rumble(f: &TournamentFlags) -> Result<String, String> {
     rumble_with(f, None)
 }
 
-/// A tournament, with the experiment file's text (stored in the manifest) when it came from one.
-pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<String, String> {
+/// The tournament a `tournament rumble` command plays (its power values measured or read first).
+pub fn build(f: &TournamentFlags) -> Result<Tournament, String> {
     let specs = split_specs(f.strategies.as_deref().unwrap_or(DEFAULT_STRATEGIES));
     let source = match &f.values {
         None => {
@@ -183,14 +183,19 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
             }
         }
     };
-    let t = Tournament::new(
+    Tournament::new(
         &specs,
         f.players,
         f.powers.as_deref(),
         source,
         f.max_rounds,
         f.capacity,
-    )?;
+    )
+}
+
+/// A tournament, with the experiment file's text (stored in the manifest) when it came from one.
+pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<String, String> {
+    let t = build(f)?;
     let encode = super::flags::encoder()?;
     let command = format!(
         "skirmish tournament rumble --strategies {} --games {} --players {} --seed {} --chunk-size {} --max-rounds {} --capacity {}{}{}",
