@@ -85,9 +85,9 @@ answer = {
   "tables": [],
   "notes": [
     f"measured on {cpu}, {cores} cores, commit {commit}, crates already in cargo's cache",
-    f"first build (`cargo build --release`, {first_n} crates): {build / 60:.1} minutes",
-    f"main job (`cargo run --release -- simulate rumble`, 1,000,000 battles): {main:.1} s",
-    f"test command (`cargo test --release`): {test_build / 60:.1} minutes to compile ({second_n} crates: the project and its dev-dependencies; {twice} of the first build's crates compiled again), {test_run / 60:.1} minutes to run",
+    f"first build (`cargo build --release`, {first_n} crates): {build / 60:.1f} minutes",
+    f"main job (`cargo run --release -- simulate rumble`, 1,000,000 battles): {main:.1f} s",
+    f"test command (`cargo test --release`): {test_build / 60:.1f} minutes to compile ({second_n} crates: the project and its dev-dependencies; {twice} of the first build's crates compiled again), {test_run / 60:.1f} minutes to run",
   ],
 }
 json.dump(answer, open(path, "w"), indent=2)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates docs/figures/*.png, the figures README and the guides show: fresh datasets made by the
-# real binary, then every notebook executed with SKIRMISH_FIGURES=docs/figures (each notebook saves
-# its key plot there). About five minutes on 2 cores. Usage: bash notebooks/figures.sh [VENV]
+# Each notebook's key plot as a PNG under notebooks/figures/ (not committed): fresh datasets made by
+# the real binary, then every notebook executed with SKIRMISH_FIGURES=notebooks/figures. README's
+# and the guides' figures are not these: they are the report's SVGs, drawn from the recorded
+# answers by `skirmish reproduce --write-docs` (docs/figures/*.svg). Usage: bash notebooks/figures.sh [VENV]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${1:-${SKIRMISH_VENV:-$HOME/.cache/skirmish-venv}}"
@@ -11,7 +12,8 @@ cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/skirmish"
 data="$(mktemp -d)"
 trap 'rm -rf "$data"' EXIT
-export SKIRMISH_FIGURES="$PWD/docs/figures"
+export SKIRMISH_FIGURES="$PWD/notebooks/figures"
+mkdir -p "$SKIRMISH_FIGURES"
 "$bin" simulate rumble --matches 200000 --seed 42 --out "$data/rumble-ffa" --quiet > /dev/null
 SKIRMISH_DATASET="$data/rumble-ffa" "$VENV/bin/python" notebooks/execute.py notebooks/rumble-ffa.ipynb
 "$bin" analyze rumble powers --powers experiments/powers/archive.toml --max-battles 2000000 --seed 42 --out "$data/powers" --quiet > /dev/null

@@ -134,3 +134,74 @@ fn run_takes_an_experiment_file_of_any_command() {
     assert!(!out_dir.exists());
     std::fs::remove_file(&bad).unwrap();
 }
+
+/// Issue 50: every game's narration takes `--format text|md|bbcode`: the same story for a
+/// terminal, a web page or a forum post; a trace stays JSON Lines and refuses a style.
+#[test]
+fn every_narration_is_written_for_a_page_or_a_forum_post() {
+    let narrations: [&[&str]; 6] = [
+        &["rumble", "play", "--narrate"],
+        &["clan-melee", "play", "--narrate", "--budget", "100"],
+        &["tag", "play", "--narrate"],
+        &["loot", "play", "--narrate"],
+        &[
+            "loot",
+            "play",
+            "experiments/loot-arena/royale.toml",
+            "--narrate",
+        ],
+        &["minions", "combat", "--narrate"],
+    ];
+    for told in narrations {
+        let plain = out(told);
+        let with = |format: &str| {
+            let mut args = told.to_vec();
+            args.extend(["--format", format]);
+            out(&args)
+        };
+        assert_eq!(
+            with("text"),
+            plain,
+            "{told:?}: text is the narration as told"
+        );
+        let md = with("md");
+        assert!(
+            md.contains("\n### ") || md.contains("**"),
+            "{told:?}: Markdown marks the rounds or turns:\n{md}"
+        );
+        let bb = with("bbcode");
+        assert!(
+            bb.contains("[b]"),
+            "{told:?}: BBCode marks the rounds or turns:\n{bb}"
+        );
+        assert_eq!(
+            bb.matches("[list]").count(),
+            bb.matches("[/list]").count(),
+            "{told:?}: every list is closed:\n{bb}"
+        );
+        assert_eq!(
+            bb.matches("[code]").count(),
+            bb.matches("[/code]").count(),
+            "{told:?}"
+        );
+        // The same story: every word of the plain narration is in each style.
+        let words = |s: &str| {
+            s.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty() && !["b", "list", "code", "text"].contains(w))
+                .count()
+        };
+        assert_eq!(
+            words(&md),
+            words(&plain),
+            "{told:?}: Markdown tells the same words"
+        );
+        assert_eq!(
+            words(&bb),
+            words(&plain),
+            "{told:?}: BBCode tells the same words"
+        );
+    }
+    let o = skirmish(&["rumble", "play", "--trace", "--format", "md"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("a trace is JSON Lines"));
+}

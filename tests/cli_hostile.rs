@@ -442,9 +442,7 @@ fn minion_narration_tells_a_hits_effects_after_it_its_taker_and_a_withdrawal() {
         "\"Skeleton\"",
         "\"Elf archer\", \"Keeper swordsman\"",
     );
-    let hit = said
-        .find("Elf archer #1 [B] attacks Skeleton #1 [A]: A1 hits")
-        .unwrap();
+    let hit = said.find("Elf archer #1 [B] hits Skeleton #1 [A]").unwrap();
     let effect = said.find("damage taken 2 -> 0").unwrap();
     assert!(hit < effect, "{said}");
     let said = narrate(
@@ -454,7 +452,7 @@ fn minion_narration_tells_a_hits_effects_after_it_its_taker_and_a_withdrawal() {
     );
     assert!(
         said.contains(
-            "2 dealt: Keeper swordsman + Whipping Boy #2 [A] takes it: damaged, 9 HP left"
+            "2 dealt; Keeper swordsman + Whipping Boy #2 [A] takes it and has 9 HP left."
         ),
         "{said}"
     );

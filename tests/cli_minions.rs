@@ -10,22 +10,34 @@ fn text(b: &[u8]) -> String {
 }
 
 #[test]
-fn minions_combat_narrates_in_the_pages_step_names_and_traces_json_lines() {
+fn minions_combat_narrates_in_sentences_and_traces_the_pages_steps() {
     let o = skirmish(&["minions", "combat", "--narrate"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
-    for step in [
-        "C1 Start of combat",
-        "Round 1 (C2, missile round",
-        "R2 bashers pair up",
-        "tiebreaker",
-        "A1 hits",
-        "A3 armor soaks",
-        "A7 ",
-        "C4 End of combat",
+    // Issue 50: told as the other games tell theirs, in sentences.
+    for said in [
+        "Keeper band (8 minions, the initiative player's) meets The pack (4 minions, the non-initiative player's); Keeper band has precedence",
+        "Round 1: the missile round",
+        "Keeper band stands with #1 7/7 HP",
+        "pair up to bash each other.",
+        "aims at Revenant #3 [The pack] (tiebreaker 6: drawn at random among equals).",
+        "[Keeper band] hits Revenant #3 [The pack] (its first attack since round 1 hits whatever the levels, MC-9): 1 missile damage, armor soaks 0, 1 dealt; 4 HP left.",
+        "falls to",
+        "The combat ends after",
     ] {
-        assert!(out.contains(step), "{step}: {out}");
+        assert!(out.contains(said), "{said}: {out}");
     }
+    for code in ["C1 ", "R1 ", "R2 ", "R3 ", "A1 ", "A7 ", "C4 "] {
+        assert!(
+            !out.contains(code),
+            "no step codes in the narration: {code}: {out}"
+        );
+    }
+    // The page's step names stay in the trace.
+    let o = skirmish(&["minions", "combat", "--trace"]);
+    let trace = text(&o.stdout);
+    assert!(trace.contains(r#""step":"attack","page":"R3""#), "{trace}");
+    assert!(trace.contains(r#""step":"died","page":"A7""#), "{trace}");
     assert!(
         out.contains("missile_taken_-2_before_armor: damage taken 2 -> 0"),
         "the Skeleton's effect is played and told (MC-44): {out}"
@@ -270,7 +282,7 @@ fn minions_combat_plays_a_boards_combats_in_order_with_losses_carried() {
     let second = out.split("=== Combat 2 ===").nth(1).unwrap();
     let r1 = second
         .lines()
-        .find(|l| l.contains("R1 Keeper band"))
+        .find(|l| l.contains("Keeper band stands with"))
         .unwrap();
     assert!(!r1.contains("#1 7/7 HP, #2 11/11 HP, #3 7/7 HP"), "{r1}");
     let o = skirmish(&["minions", "combat", f, "--trace"]);

@@ -64,3 +64,91 @@ fn a_recorded_answer_reproduces_identically() {
     );
     assert!(!said.contains("within their interval, 1"), "{said}");
 }
+
+/// The measured-looking spans of a line of prose: a share with decimals (`24.1%`), a rate
+/// (`2.15 M battles/s`) or a duration (`3.5 s`, `31 ns`). Code spans are commands, not results.
+fn measured_spans(line: &str) -> Vec<String> {
+    let mut prose = String::new();
+    for (i, part) in line.split('`').enumerate() {
+        if i % 2 == 0 {
+            prose.push_str(part);
+            prose.push(' ');
+        }
+    }
+    let words: Vec<&str> = prose.split_whitespace().collect();
+    let bare = |w: &str| {
+        w.trim_end_matches(|c: char| ",;:).]*".contains(c))
+            .to_string()
+    };
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let w = w.trim_start_matches(|c: char| "([*".contains(c));
+        if !w.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let b = bare(w);
+        let decimal_share = b.ends_with('%') && b.contains('.');
+        let rate = words[i + 1..]
+            .iter()
+            .take(3)
+            .any(|n| bare(n).ends_with("/s"))
+            || b.ends_with("/s");
+        let duration = words
+            .get(i + 1)
+            .is_some_and(|n| ["s", "ms", "µs", "ns", "minutes"].contains(&bare(n).as_str()));
+        if decimal_share || rate || duration {
+            out.push(words[i..(i + 3).min(words.len())].join(" "));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_measured_number_is_typed_outside_a_generated_block() {
+    assert_eq!(measured_spans("smart 24.1% [23.8, 24.4]").len(), 1);
+    assert_eq!(
+        measured_spans("about 2.15 M battles/s on one core").len(),
+        1
+    );
+    assert_eq!(measured_spans("the main job takes 3.5 s").len(), 1);
+    assert!(measured_spans("a fair share is 10%; `skirmish bench --matches 1000000`").is_empty());
+    let mut docs = vec![std::path::PathBuf::from("README.md")];
+    let mut guides: Vec<_> = std::fs::read_dir("docs")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    guides.sort();
+    docs.extend(guides);
+    let mut typed = Vec::new();
+    for d in &docs {
+        let text = std::fs::read_to_string(d).unwrap();
+        let (mut block, mut code) = (false, false);
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with("<!-- answer ") {
+                block = true;
+            }
+            if line.starts_with("<!-- /answer") {
+                block = false;
+                continue;
+            }
+            if line.starts_with("```") {
+                code = !code;
+                continue;
+            }
+            // A target or what an issue asks is a goal, not a measurement.
+            let goal = ["issue", "target", "asks"].iter().any(|g| line.contains(g));
+            if block || code || goal {
+                continue;
+            }
+            for span in measured_spans(line) {
+                typed.push(format!("{}:{}: {span}", d.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        typed.is_empty(),
+        "measured numbers typed by hand (record the run with `skirmish reproduce --record NAME -- ARGS` and put them in a generated block, or move a dated measurement to docs/history/):\n{}",
+        typed.join("\n")
+    );
+}

@@ -605,6 +605,8 @@ pub struct PlayFlags {
     /// JSON Lines: each clan's survivors and hp after each turn, then the result.
     #[arg(long)]
     pub trace: bool,
+    #[command(flatten)]
+    pub style: super::flags::NarrationFormat,
 }
 
 fn field_of(clans: Option<&str>) -> Result<Field, String> {
@@ -637,7 +639,7 @@ pub fn play(f: &PlayFlags) -> Result<String, String> {
         (_, true) => trace::Telling::Narration,
         _ => trace::Telling::Verdict,
     };
-    let out = crate::platform::sink::Sink::stdout();
+    let out = crate::platform::sink::Sink::stdout().styled(f.style.style(f.trace)?);
     Ok(trace::tell(&field, f.budget, &settings, f.seed, how, out).finish())
 }
 

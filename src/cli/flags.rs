@@ -220,3 +220,26 @@ pub fn study_bar(total: u64, quiet: bool, unit: &str) -> indicatif::ProgressBar 
     b.enable_steady_tick(std::time::Duration::from_millis(250));
     b
 }
+
+/// How a narration is written (issue 50): `--format text|md|bbcode` on every game's `play`.
+#[derive(Args, Debug, Clone)]
+pub struct NarrationFormat {
+    /// How the told battle is written: text (a terminal), md (a web page, headings and lists) or
+    /// bbcode (a forum post).
+    #[arg(long, default_value = "text", value_parser = ["text", "md", "bbcode"])]
+    pub format: String,
+}
+
+impl NarrationFormat {
+    /// The style, refused with a trace (JSON Lines are written as they are).
+    pub fn style(&self, trace: bool) -> Result<crate::platform::narration::Style, String> {
+        let style = crate::platform::narration::Style::parse(&self.format)?;
+        if trace && style != crate::platform::narration::Style::Text {
+            return Err(format!(
+                "--format {}: a trace is JSON Lines, written as they are; --format styles a narration (--narrate)",
+                self.format
+            ));
+        }
+        Ok(style)
+    }
+}

@@ -66,6 +66,8 @@ pub struct PlayArgs {
     pub seed: Option<u64>,
     #[command(flatten)]
     pub data: DataFlags,
+    #[command(flatten)]
+    pub style: super::flags::NarrationFormat,
 }
 
 fn load_battle(file: Option<&Path>, r: &Rules, cat: &Catalogue) -> Result<BattleFile, String> {
@@ -83,6 +85,7 @@ fn load_battle(file: Option<&Path>, r: &Rules, cat: &Catalogue) -> Result<Battle
 
 /// `skirmish loot play`.
 pub fn play(a: &PlayArgs) -> Result<String, String> {
+    let style = a.style.style(a.trace)?;
     let (r, cat) = a.data.load()?;
     if let Some(p) = &a.file {
         let text =
@@ -90,7 +93,7 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
         if input::royale::is_royale(&text) {
             let g = input::royale::parse(&p.display().to_string(), &text, &r)
                 .map_err(|e| e.to_string())?;
-            return Ok(play_royale(a, &g, &r, &cat));
+            return Ok(play_royale(a, &g, &r, &cat, style));
         }
     }
     let b = load_battle(a.file.as_deref(), &r, &cat)?;
@@ -109,11 +112,17 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
         battle.play(&b.fielded, &b.catalogue, &r, seed, &mut Silent)
     };
     n.finish(&o);
-    Ok(n.out)
+    Ok(crate::platform::narration::restyle(style, &n.out))
 }
 
 /// One whole royale (LA-40..LA-48, LA-52): narrated, traced, or its places only.
-fn play_royale(a: &PlayArgs, g: &RoyaleFile, r: &Rules, cat: &Catalogue) -> String {
+fn play_royale(
+    a: &PlayArgs,
+    g: &RoyaleFile,
+    r: &Rules,
+    cat: &Catalogue,
+    style: crate::platform::narration::Style,
+) -> String {
     let seed = a.seed.unwrap_or(g.seed);
     let mut engine = Royale::new();
     let mut battle = Battle::new();
@@ -125,7 +134,8 @@ fn play_royale(a: &PlayArgs, g: &RoyaleFile, r: &Rules, cat: &Catalogue) -> Stri
         return t.out.finish();
     }
     let specs: Vec<String> = g.seats.iter().map(|s| s.spec()).collect();
-    let mut n = RoyaleNarrator::new(&g.names, &specs, cat, r, Sink::stdout(), a.narrate);
+    let out = Sink::stdout().styled(style);
+    let mut n = RoyaleNarrator::new(&g.names, &specs, cat, r, out, a.narrate);
     let rep = if a.narrate {
         engine.play(&g.seats, cat, r, seed, &mut battle, &mut n)
     } else {

@@ -94,8 +94,8 @@ impl DataFlags {
 pub struct CombatArgs {
     /// Combat file (TOML) [default: the built-in experiments/minion-combat/combat.toml].
     pub file: Option<PathBuf>,
-    /// Tell every choice (which tiebreaker decided), hit, miss, armor soak and death, in the
-    /// page's step names.
+    /// Tell every choice (which tiebreaker decided), hit, miss, armor soak, effect and death, in
+    /// sentences (the page's step names are in --trace).
     #[arg(long, conflicts_with = "trace")]
     pub narrate: bool,
     /// JSON Lines: one object per choice and attack, then the outcome.
@@ -116,6 +116,8 @@ pub struct CombatArgs {
     pub samples: u64,
     #[command(flatten)]
     pub data: DataFlags,
+    #[command(flatten)]
+    pub style: super::flags::NarrationFormat,
 }
 
 /// `minions combat --exact`: exact odds, or sampled ones beyond the limit.
@@ -283,16 +285,17 @@ fn board_cmd(
             }
         ));
     }
+    let style = a.style.style(a.trace)?;
     let Some(mut again) = narrated else {
-        return Ok(s);
+        return Ok(crate::platform::narration::restyle(style, &s));
     };
-    let mut out = Sink::stdout();
+    let mut out = Sink::stdout().styled(style);
     out.push_str(&s);
     out.finish();
     again.play(
         r,
         |k, g| {
-            let mut out = Sink::stdout();
+            let mut out = Sink::stdout().styled(style);
             out.push_str(&format!("\n=== Combat {} ===\n", k + 1));
             Narrator::new(g, out)
         },
@@ -305,6 +308,7 @@ fn board_cmd(
 
 /// `skirmish minions combat`.
 pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
+    let style = a.style.style(a.trace)?;
     let (r, cat) = a.data.load()?;
     if let Some(p) = &a.file {
         let text =
@@ -320,7 +324,7 @@ pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
         return Ok(exact_odds(&c, &r, a, seed));
     }
     if a.narrate {
-        let mut out = Sink::stdout();
+        let mut out = Sink::stdout().styled(style);
         out.push_str(&unplayed(&c));
         let mut n = Narrator::new(groups, out);
         combat(groups, &r, seed, &mut n);
@@ -351,7 +355,7 @@ pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
             o.hp_left(k)
         ));
     }
-    Ok(s)
+    Ok(crate::platform::narration::restyle(style, &s))
 }
 
 /// `skirmish minions check FILE`: a rules file, catalogue, modifier list or combat file.

@@ -203,15 +203,26 @@ fn compare(name: &str, old: &Answer, new: &Answer) -> (String, usize) {
     (out, moved)
 }
 
-/// The text a block holds: the command, then the notes containing `filter` (any of `A|B`), or
-/// with `section` that section's estimates as a table, highest first.
-fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>, layout: Layout) -> String {
+/// The command a block's numbers come from, as a reader would type it.
+fn command_of(r: &Recorded) -> String {
     let words: Vec<String> = r
         .args
         .iter()
         .map(|a| super::flags::shell_quote(a))
         .collect();
-    let mut s = format!("`skirmish {}`\n\n", words.join(" "));
+    // A recorded script is shown as run; every other answer is a skirmish command.
+    let program = if r.args.first().is_some_and(|a| a == "bash") {
+        ""
+    } else {
+        "skirmish "
+    };
+    format!("`{program}{}`\n\n", words.join(" "))
+}
+
+/// The text a block holds: the command, then the notes containing `filter` (any of `A|B`), or
+/// with `section` that section's estimates as a table, highest first.
+fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>, layout: Layout) -> String {
+    let mut s = command_of(r);
     if let Some(title) = section {
         let Some(sec) = r.answer.sections.iter().find(|x| x.title == title) else {
             return s + &format!("(the answer has no section `{title}`)\n");
@@ -262,9 +273,9 @@ fn attributes(text: &str) -> Result<Vec<(String, String)>, String> {
             .split_once('"')
             .ok_or_else(|| format!("`{key}`: its value has no closing quote"))?;
         let key = key.trim();
-        if !["filter", "section", "columns", "order"].contains(&key) {
+        if !["filter", "section", "columns", "order", "figure", "heatmap"].contains(&key) {
             return Err(format!(
-                "unknown attribute `{key}` (filter, section, columns, order)"
+                "unknown attribute `{key}` (filter, section, columns, order, figure, heatmap)"
             ));
         }
         out.push((key.to_string(), value.to_string()));
@@ -301,8 +312,43 @@ fn documents() -> Vec<PathBuf> {
     out
 }
 
-/// A document with every block regenerated from its answer file; with the blocks found.
-pub fn regenerate(text: &str) -> Result<(String, usize), String> {
+/// Where generated figures are written, and what README links them as.
+const FIGURES: &str = "docs/figures";
+
+/// A figure a block draws (issue 50: README's figures are the report's SVG): its file under
+/// `docs/figures/` and its bytes.
+type Figure = (PathBuf, String);
+
+/// A block's figure: the section's bars or the named heat map, drawn by the report's renderer.
+fn figure_of(
+    r: &Recorded,
+    section: Option<&str>,
+    heatmap: Option<&str>,
+) -> Result<(String, String), String> {
+    if let Some(title) = heatmap {
+        let h = r
+            .answer
+            .heatmaps
+            .iter()
+            .find(|h| h.title == title)
+            .ok_or_else(|| format!("the answer has no heat map `{title}`"))?;
+        return Ok((h.title.clone(), h.svg()));
+    }
+    let title =
+        section.ok_or("figure=\"FILE.svg\" draws a section=\"TITLE\" or a heatmap=\"TITLE\"")?;
+    let sec = r
+        .answer
+        .sections
+        .iter()
+        .find(|s| s.title == title)
+        .ok_or_else(|| format!("the answer has no section `{title}`"))?;
+    Ok((sec.title.clone(), crate::platform::answer::bars_svg(sec)))
+}
+
+/// A document with every block regenerated from its answer file, its links to `docs/figures/`
+/// starting with `link`; with the blocks found and the figures they draw.
+fn regenerate_doc(text: &str, link: &str) -> Result<(String, usize, Vec<Figure>), String> {
+    let mut figures = Vec::new();
     let mut out = String::new();
     let mut rest = text;
     let mut n = 0;
@@ -333,20 +379,44 @@ pub fn regenerate(text: &str) -> Result<(String, usize), String> {
         let r = read(&name)?;
         out.push_str(&rest[..head_end]);
         out.push('\n');
-        out.push_str(&block_text(
-            &r,
-            attr("filter"),
-            attr("section"),
-            Layout {
-                columns: attr("columns"),
-                recorded_order: attr("order") == Some("recorded"),
-            },
-        ));
+        if attr("figure").is_none() {
+            out.push_str(&block_text(
+                &r,
+                attr("filter"),
+                attr("section"),
+                Layout {
+                    columns: attr("columns"),
+                    recorded_order: attr("order") == Some("recorded"),
+                },
+            ));
+        }
+        if let Some(file) = attr("figure") {
+            if !file.ends_with(".svg") || file.contains('/') {
+                return Err(format!(
+                    "`<!-- answer {}-->`: figure=\"{file}\": a file name ending .svg (written under {FIGURES}/)",
+                    head.trim()
+                ));
+            }
+            let (title, svg) = figure_of(&r, attr("section"), attr("heatmap"))
+                .map_err(|e| format!("`<!-- answer {}-->`: {e}", head.trim()))?;
+            out.push_str(&command_of(&r));
+            out.push_str(&format!("![{title}, from `{name}`]({link}{file})\n"));
+            figures.push((Path::new(FIGURES).join(file), svg));
+        }
         rest = &rest[close..];
         n += 1;
     }
     out.push_str(rest);
-    Ok((out, n))
+    Ok((out, n, figures))
+}
+
+/// How a document links to `docs/figures/`: README from the top, a guide from `docs/`.
+fn link_of(doc: &Path) -> &'static str {
+    if doc.parent().is_some_and(|p| p.ends_with("docs")) {
+        "figures/"
+    } else {
+        "docs/figures/"
+    }
 }
 
 /// Rewrites every document's generated blocks from the answer files.
@@ -354,10 +424,18 @@ fn write_docs() -> Result<String, String> {
     let mut out = String::new();
     for d in documents() {
         let text = std::fs::read_to_string(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-        let (new, n) = regenerate(&text).map_err(|e| format!("{}: {e}", d.display()))?;
+        let (new, n, figures) =
+            regenerate_doc(&text, link_of(&d)).map_err(|e| format!("{}: {e}", d.display()))?;
         if n > 0 && new != text {
             std::fs::write(&d, new).map_err(|e| format!("{}: {e}", d.display()))?;
             out.push_str(&format!("rewrote {n} blocks in {}\n", d.display()));
+        }
+        for (path, svg) in figures {
+            if std::fs::read_to_string(&path).ok().as_deref() != Some(svg.as_str()) {
+                std::fs::create_dir_all(FIGURES).map_err(|e| format!("{FIGURES}: {e}"))?;
+                std::fs::write(&path, svg).map_err(|e| format!("{}: {e}", path.display()))?;
+                out.push_str(&format!("drew {}\n", path.display()));
+            }
         }
     }
     Ok(out)
@@ -387,12 +465,18 @@ pub fn reproduce(f: &ReproduceFlags) -> Result<String, String> {
         let mut stale = Vec::new();
         for d in documents() {
             let text = std::fs::read_to_string(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-            let (new, n) = regenerate(&text).map_err(|e| format!("{}: {e}", d.display()))?;
+            let (new, n, figures) =
+                regenerate_doc(&text, link_of(&d)).map_err(|e| format!("{}: {e}", d.display()))?;
             if n > 0 {
                 out.push_str(&format!("{}: {n} generated blocks\n", d.display()));
             }
             if new != text {
                 stale.push(d.display().to_string());
+            }
+            for (path, svg) in figures {
+                if std::fs::read_to_string(&path).ok().as_deref() != Some(svg.as_str()) {
+                    stale.push(path.display().to_string());
+                }
             }
         }
         if !stale.is_empty() {
@@ -511,11 +595,38 @@ mod tests {
     }
 
     #[test]
-    fn a_block_without_its_end_is_refused() {
-        assert!(regenerate("x <!-- answer foo --> y").is_err());
-        assert_eq!(
-            regenerate("no blocks").unwrap(),
-            ("no blocks".to_string(), 0)
+    fn a_figure_block_draws_the_reports_svg_and_links_it_from_where_the_document_is() {
+        let block = "<!-- answer rumble-ffa section=\"win rate by power held\" figure=\"x.svg\" -->\n<!-- /answer -->";
+        let (text, n, figures) = regenerate_doc(block, "figures/").unwrap();
+        assert_eq!(n, 1);
+        assert!(text.contains("](figures/x.svg)"), "{text}");
+        assert!(
+            !text.contains("| win rate by power held |"),
+            "a figure block holds no table: {text}"
         );
+        assert_eq!(figures.len(), 1);
+        assert_eq!(figures[0].0, Path::new("docs/figures/x.svg"));
+        assert!(figures[0].1.starts_with("<svg xmlns="), "{}", figures[0].1);
+        assert!(
+            figures[0].1.contains("<title>"),
+            "every bar carries its data label"
+        );
+        assert_eq!(link_of(Path::new("docs/auto-rumble.md")), "figures/");
+        assert_eq!(link_of(Path::new("README.md")), "docs/figures/");
+        let bad = block.replace("x.svg", "x.png");
+        assert!(
+            regenerate_doc(&bad, "")
+                .unwrap_err()
+                .contains("ending .svg")
+        );
+        let bad = block.replace("power held", "nothing");
+        assert!(regenerate_doc(&bad, "").unwrap_err().contains("no section"));
+    }
+
+    #[test]
+    fn a_block_without_its_end_is_refused() {
+        assert!(regenerate_doc("x <!-- answer foo --> y", "").is_err());
+        let (text, n, figures) = regenerate_doc("no blocks", "").unwrap();
+        assert_eq!((text.as_str(), n, figures.len()), ("no blocks", 0, 0));
     }
 }

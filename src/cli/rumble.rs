@@ -34,12 +34,15 @@ pub struct BattleArgs {
     /// Hero capacity (overrides `battle.capacity`).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 20)))]
     pub capacity: Option<u64>,
+    #[command(flatten)]
+    pub style: super::flags::NarrationFormat,
 }
 
 /// The rules' worked sample, built in so `skirmish rumble play` needs no file.
 pub const SAMPLE_ROUND_1: &str = include_str!("../../experiments/sample-round-1.toml");
 
 pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
+    let style = args.style.style(args.trace)?;
     if let Some(powers) = &args.powers {
         return battle_with_powers(&args, powers);
     }
@@ -63,7 +66,7 @@ pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
     }
     let mut text = header(&lineup, &initiative);
     if args.narrate {
-        let mut out = Sink::stdout();
+        let mut out = Sink::stdout().styled(style);
         out.push_str(&text);
         let mut n = Narrator::writing_to(&lineup.names, out);
         let o = kernel.run(&lineup.builds, &initiative, sc.max_rounds, &mut n);
@@ -75,7 +78,7 @@ pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
         let o = kernel.run(&lineup.builds, &initiative, sc.max_rounds, &mut Silent);
         text.push_str(&verdict(&lineup, &o, &kernel));
     }
-    Ok(text)
+    Ok(crate::platform::narration::restyle(style, &text))
 }
 
 /// `--powers FILE`: the heroes' powers come from a power file. The battle is played by the data
@@ -115,7 +118,7 @@ fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<Str
     let builds: Vec<_> = sc.heroes.iter().map(|h| h.loadout).collect();
     let team_names: Vec<String> = sc.heroes.iter().map(|h| h.name.clone()).collect();
     // The heroes as they enter, before the battle (a trace has no header).
-    let mut text = Sink::stdout();
+    let mut text = Sink::stdout().styled(args.style.style(args.trace)?);
     if !args.trace {
         text.push_str(&entering(&cat, &sc, &initiative));
     }

@@ -30,6 +30,8 @@ pub struct PlayArgs {
     /// The game's seed (TG-40 lists every draw) [default: the file's `seed`, else 42].
     #[arg(long)]
     pub seed: Option<u64>,
+    #[command(flatten)]
+    pub style: super::flags::NarrationFormat,
 }
 
 fn load(file: Option<&Path>) -> Result<GameFile, String> {
@@ -43,6 +45,7 @@ fn load(file: Option<&Path>) -> Result<GameFile, String> {
 
 /// `skirmish tag play`.
 pub fn play(a: &PlayArgs) -> Result<String, String> {
+    let style = a.style.style(a.trace)?;
     let g = load(a.file.as_deref())?;
     let seed = a.seed.unwrap_or(g.seed);
     let mut game = Game::new();
@@ -55,14 +58,17 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
     }
     let mut n = Narrator::with_signups(&g.teams, &g.signups);
     if a.narrate {
-        n.out = Sink::stdout();
+        n.out = Sink::stdout().styled(style);
         let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut n);
         n.finish(&o);
         return Ok(n.out.finish());
     }
     let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut Silent);
     n.finish(&o);
-    Ok(n.out.finish())
+    Ok(crate::platform::narration::restyle(
+        style,
+        &std::mem::take(&mut n.out).finish(),
+    ))
 }
 
 /// `skirmish tag check FILE`.

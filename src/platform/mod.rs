@@ -7,6 +7,7 @@ pub mod dataset;
 pub mod digest;
 pub mod job;
 pub mod memory;
+pub mod narration;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod plan;

@@ -16,6 +16,10 @@ const BLOCK: usize = 1 << 16;
 pub struct Sink {
     buf: String,
     stream: bool,
+    /// Restyles whole lines as they arrive (`--format md|bbcode`); `partial` holds a line not yet
+    /// ended.
+    styler: Option<super::narration::Styler>,
+    partial: String,
 }
 
 impl Sink {
@@ -27,19 +31,36 @@ impl Sink {
     /// Written to stdout in blocks of 64 KiB; [`Sink::finish`] writes the rest.
     pub fn stdout() -> Sink {
         Sink {
-            buf: String::new(),
             stream: true,
+            ..Sink::default()
         }
     }
 
+    /// The same sink, writing each line restyled for a page or a forum post.
+    pub fn styled(mut self, style: super::narration::Style) -> Sink {
+        if style != super::narration::Style::Text {
+            self.styler = Some(super::narration::Styler::new(style));
+        }
+        self
+    }
+
     pub fn push_str(&mut self, s: &str) {
-        self.buf.push_str(s);
+        match &mut self.styler {
+            None => self.buf.push_str(s),
+            Some(styler) => {
+                self.partial.push_str(s);
+                while let Some(end) = self.partial.find('\n') {
+                    styler.line(&self.partial[..end], &mut self.buf);
+                    self.partial.drain(..=end);
+                }
+            }
+        }
         self.spill();
     }
 
     pub fn push(&mut self, c: char) {
-        self.buf.push(c);
-        self.spill();
+        let mut b = [0u8; 4];
+        self.push_str(c.encode_utf8(&mut b));
     }
 
     /// The text not yet written out: all of it in memory, the current block when streaming.
@@ -62,6 +83,12 @@ impl Sink {
     /// In memory: the whole text. Streaming: writes what is left and returns "" (the caller
     /// prints what it returns, so text after the sink still comes after it).
     pub fn finish(mut self) -> String {
+        if let Some(mut styler) = self.styler.take() {
+            if !self.partial.is_empty() {
+                styler.line(&std::mem::take(&mut self.partial), &mut self.buf);
+            }
+            styler.end(&mut self.buf);
+        }
         if self.stream {
             write_stdout(self.buf.as_bytes());
             self.buf.clear();

@@ -27,6 +27,19 @@ pub enum Tiebreak {
 }
 
 impl Tiebreak {
+    /// Why the choice fell so, in words: the tiebreaker that settled it (MC-14).
+    pub fn reason(self) -> &'static str {
+        match self {
+            Tiebreak::Only => "the only enemy left",
+            Tiebreak::NonImmune => "tiebreaker 1: not immune to its attack",
+            Tiebreak::InstantKill => "tiebreaker 2: an instant kill",
+            Tiebreak::HighestArmor => "tiebreaker 3: the highest armor",
+            Tiebreak::LowestHp => "tiebreaker 4: the lowest HP",
+            Tiebreak::HighestDamage => "tiebreaker 5: the highest damage",
+            Tiebreak::Random => "tiebreaker 6: drawn at random among equals",
+        }
+    }
+
     pub fn word(self) -> &'static str {
         match self {
             Tiebreak::Only => "the only enemy left",

@@ -1,5 +1,7 @@
-//! Narration of one combat in the page's step names (R1..R4, A1..A8, the wise-targeting
-//! tiebreakers by number), so a host can follow every choice and every point of damage.
+//! Narration of one combat in sentences, as the other games tell theirs (issue 50): who pairs
+//! with whom, who aims at whom and why (the wise-targeting tiebreaker), every hit and miss with
+//! the levels that decided it, what armor soaked, every death and effect. The page's step names
+//! (R1..R4, A1..A8) are in the JSON trace (`--trace`), one object per step.
 
 use std::fmt::Write;
 
@@ -53,22 +55,26 @@ impl Narrator {
 
 impl Hook for Narrator {
     fn start(&mut self, g: &[&Group; 2], first: usize) {
+        let whose = |o: crate::games::minion_combat::state::Owner| match o.word() {
+            "neutral" => "neutral".to_string(),
+            w => format!("the {w} player's"),
+        };
         let _ = writeln!(
             self.out,
-            "C1 Start of combat: {} ({}, {} minions) against {} ({}, {} minions); {} has precedence (MC-3).",
+            "{} ({} minions, {}) meets {} ({} minions, {}); {} has precedence and strikes first each round (MC-3).",
             g[0].name,
-            g[0].owner.word(),
             g[0].minions.len(),
+            whose(g[0].owner),
             g[1].name,
-            g[1].owner.word(),
             g[1].minions.len(),
+            whose(g[1].owner),
             g[first].name
         );
     }
 
     fn round(&mut self, r: u32, f: &Fight) {
         let what = if r == 1 {
-            " (C2, missile round: missile attacks only, at the round's modifier; bashers skip it)"
+            ": the missile round (only missile attacks, at the round's modifier, and every one hits; bashers sit it out)"
         } else {
             ""
         };
@@ -80,14 +86,19 @@ impl Hook for Narrator {
                 .filter(|(_, m)| m.alive)
                 .map(|(i, m)| format!("#{} {}/{} HP", i + 1, m.hp, m.stats.max_hp))
                 .collect();
-            let _ = writeln!(self.out, "  R1 {}: {}", self.groups[s], alive.join(", "));
+            let _ = writeln!(
+                self.out,
+                "  {} stands with {}.",
+                self.groups[s],
+                alive.join(", ")
+            );
         }
     }
 
     fn paired(&mut self, a: Who, b: Who) {
         let _ = writeln!(
             self.out,
-            "  R2 bashers pair up: {} <-> {}",
+            "  {} and {} pair up to bash each other.",
             self.n(a),
             self.n(b)
         );
@@ -96,17 +107,17 @@ impl Hook for Narrator {
     fn wise(&mut self, m: Who, v: Who, why: Tiebreak) {
         let _ = writeln!(
             self.out,
-            "  wise: {} chooses {} (tiebreaker {})",
+            "  {} aims at {} ({}).",
             self.n(m),
             self.n(v),
-            why.word()
+            why.reason()
         );
     }
 
     fn retaliates(&mut self, m: Who, v: Who) {
         let _ = writeln!(
             self.out,
-            "  basher retaliates: {} against {}",
+            "  {} has no partner and strikes back at {}, who aimed at it.",
             self.n(m),
             self.n(v)
         );
@@ -115,7 +126,7 @@ impl Hook for Narrator {
     fn forfeits(&mut self, m: Who, attacks: u32) {
         let _ = writeln!(
             self.out,
-            "  basher forfeits: {} has no victim and forfeits {attacks} attack(s)",
+            "  {} finds no one to bash and loses its {attacks} attack(s).",
             self.n(m)
         );
     }
@@ -126,48 +137,56 @@ impl Hook for Narrator {
 
     fn blow(&mut self, m: Who, v: Who, b: &Blow, f: &Fight) {
         let held = self.held.take();
-        let step = if m.0 == f.first { "R3" } else { "R4" };
         let random = if b.random {
-            " (multi: random victim)"
+            " (a multi-attack: a random victim)"
         } else {
             ""
         };
         let (ml, vl) = b.levels;
-        let misses = if b.misses == INFINITE {
-            "inf".to_string()
-        } else {
-            b.misses.to_string()
+        let misses = match b.misses {
+            1 => "1 miss".to_string(),
+            n => format!("{n} misses"),
         };
         if !b.hit {
             let _ = writeln!(
                 self.out,
-                "  {step} {} attacks {}{random}: A1 misses (victim level {vl} > level {ml} + {misses} misses)",
+                "  {} misses {}{random}: level {ml} and {misses} so far fall short of level {vl}.",
                 self.n(m),
                 self.n(v)
             );
             return;
         }
+        let why = if b.misses == INFINITE {
+            // MC-9: round 1 set its misses to infinite, so its first attack since hits.
+            "its first attack since round 1 hits whatever the levels, MC-9".to_string()
+        } else {
+            format!("level {ml} and {misses} so far reach level {vl}")
+        };
         let result = match b.result {
-            Some(Result::Bounced) if b.healed > 0 => format!("healed {} instead", b.healed),
-            Some(Result::Bounced) => "bounced".to_string(),
+            Some(Result::Bounced) if b.healed > 0 => {
+                format!("instead it heals {} by {}", self.n(v), b.healed)
+            }
+            Some(Result::Bounced) => "it does no harm".to_string(),
             // A hit taken by another (MC-49) names who took it and whose HP is left.
             Some(Result::Damaged) if b.taker != v => format!(
-                "{} takes it: damaged, {} HP left",
+                "{} takes it and has {} HP left",
                 self.n(b.taker),
                 f.get(b.taker).hp
             ),
-            Some(Result::Damaged) => format!("damaged, {} HP left", f.get(b.taker).hp),
-            Some(Result::Killed) if b.taker != v => format!("{} takes it: killed", self.n(b.taker)),
-            Some(Result::Killed) => "killed".to_string(),
+            Some(Result::Damaged) => format!("{} HP left", f.get(b.taker).hp),
+            Some(Result::Killed) if b.taker != v => {
+                format!("{} takes it and is killed", self.n(b.taker))
+            }
+            Some(Result::Killed) => "a killing blow".to_string(),
             None => String::new(),
         };
         let _ = writeln!(
             self.out,
-            "  {step} {} attacks {}{random}: A1 hits (level {ml} + {misses} misses >= {vl}); A2 {} damage {}; A3 armor soaks {}, {} dealt: {result}",
+            "  {} hits {}{random} ({why}): {} {} damage, armor soaks {}, {} dealt; {result}.",
             self.n(m),
             self.n(v),
-            b.attack.word(),
             b.damage,
+            b.attack.word(),
             b.soaked,
             b.dealt
         );
@@ -180,7 +199,7 @@ impl Hook for Narrator {
     fn compelled(&mut self, m: Who, v: Who) {
         let _ = writeln!(
             self.out,
-            "  compulsion: {} must attack {}",
+            "  {} is compelled to attack {}.",
             self.n(m),
             self.n(v)
         );
@@ -195,14 +214,14 @@ impl Hook for Narrator {
         if what.ends_with("withdraws from the combat") {
             self.withdrew.push(self.n(target));
         }
-        let line = format!("    effect of {}{on}: {what}", self.n(holder));
+        let line = format!("    {}'s effect{on}: {what}.", self.n(holder));
         let _ = writeln!(self.w(), "{line}");
     }
 
     fn died(&mut self, v: Who, by: Option<Who>) {
         let line = match by {
-            Some(by) => format!("  A7 {} is killed by {} and buried", self.n(v), self.n(by)),
-            None => format!("  {} dies and is buried", self.n(v)),
+            Some(by) => format!("  {} falls to {} and is buried.", self.n(v), self.n(by)),
+            None => format!("  {} dies and is buried.", self.n(v)),
         };
         let _ = writeln!(self.w(), "{line}");
     }
@@ -225,14 +244,14 @@ impl Hook for Narrator {
         };
         let _ = writeln!(
             self.out,
-            "\nC4 End of combat after {} round(s): {how}.",
+            "\nThe combat ends after {} round(s): {how}.",
             o.rounds
         );
         for s in 0..2 {
             let q = o.qualified(s).iter().filter(|q| **q).count();
             let _ = writeln!(
                 self.out,
-                "  {}: {} of {} standing, {} HP left; {} attacks, {} hits, {} misses, {} damage dealt, {} kills; {q} recruit(s) qualify for an experience level (A8)",
+                "  {}: {} of {} standing, {} HP left; {} attacks, {} hits, {} misses, {} damage dealt, {} kills; {q} recruit(s) qualify for an experience level (MC-21).",
                 self.groups[s],
                 o.survivors(s),
                 o.size[s],
@@ -247,54 +266,79 @@ impl Hook for Narrator {
     }
 }
 
-/// JSON Lines: one object per choice and per attack, then the outcome.
+/// JSON Lines: one object per choice and per attack, then the outcome; `page` names the page's
+/// step (R2 pairing and compulsion, R3 / R4 the precedence side's attacks and the other's, A7 a
+/// burial), which the narration tells in words.
 pub struct JsonTrace {
     pub out: Sink,
     round: u32,
+    first: usize,
 }
 
 impl JsonTrace {
     pub fn new(out: Sink) -> JsonTrace {
-        JsonTrace { out, round: 0 }
+        JsonTrace {
+            out,
+            round: 0,
+            first: 0,
+        }
+    }
+
+    /// R3 for the side with precedence, R4 for the other.
+    fn side_step(&self, m: Who) -> &'static str {
+        if m.0 == self.first { "R3" } else { "R4" }
+    }
+
+    /// The opening of an R3 / R4 step's object: round, step, page, minion and victim.
+    fn at(&self, step: &str, m: Who, v: Who) -> String {
+        format!(
+            r#"{{"round":{},"step":"{step}","page":"{}","minion":[{},{}],"victim":[{},{}]"#,
+            self.round,
+            self.side_step(m),
+            m.0,
+            m.1,
+            v.0,
+            v.1
+        )
     }
 }
 
 impl Hook for JsonTrace {
+    fn start(&mut self, _g: &[&Group; 2], first: usize) {
+        self.first = first;
+    }
     fn round(&mut self, r: u32, _f: &Fight) {
         self.round = r;
     }
     fn paired(&mut self, a: Who, b: Who) {
         let _ = writeln!(
             self.out,
-            r#"{{"round":{},"step":"pair","minion":[{},{}],"victim":[{},{}]}}"#,
+            r#"{{"round":{},"step":"pair","page":"R2","minion":[{},{}],"victim":[{},{}]}}"#,
             self.round, a.0, a.1, b.0, b.1
         );
     }
     fn wise(&mut self, m: Who, v: Who, why: Tiebreak) {
-        let _ = writeln!(
-            self.out,
-            r#"{{"round":{},"step":"wise","minion":[{},{}],"victim":[{},{}],"tiebreaker":{}}}"#,
-            self.round, m.0, m.1, v.0, v.1, why as u8
-        );
+        let at = self.at("wise", m, v);
+        let _ = writeln!(self.out, r#"{at},"tiebreaker":{}}}"#, why as u8);
     }
     fn retaliates(&mut self, m: Who, v: Who) {
-        let _ = writeln!(
-            self.out,
-            r#"{{"round":{},"step":"retaliate","minion":[{},{}],"victim":[{},{}]}}"#,
-            self.round, m.0, m.1, v.0, v.1
-        );
+        let at = self.at("retaliate", m, v);
+        let _ = writeln!(self.out, "{at}}}");
     }
     fn forfeits(&mut self, m: Who, attacks: u32) {
         let _ = writeln!(
             self.out,
-            r#"{{"round":{},"step":"forfeit","minion":[{},{}],"attacks":{attacks}}}"#,
-            self.round, m.0, m.1
+            r#"{{"round":{},"step":"forfeit","page":"{}","minion":[{},{}],"attacks":{attacks}}}"#,
+            self.round,
+            self.side_step(m),
+            m.0,
+            m.1
         );
     }
     fn compelled(&mut self, m: Who, v: Who) {
         let _ = writeln!(
             self.out,
-            r#"{{"round":{},"step":"compel","minion":[{},{}],"victim":[{},{}]}}"#,
+            r#"{{"round":{},"step":"compel","page":"R2","minion":[{},{}],"victim":[{},{}]}}"#,
             self.round, m.0, m.1, v.0, v.1
         );
     }
@@ -309,31 +353,35 @@ impl Hook for JsonTrace {
         let by = by.map_or("null".to_string(), |b| format!("[{},{}]", b.0, b.1));
         let _ = writeln!(
             self.out,
-            r#"{{"round":{},"step":"died","minion":[{},{}],"by":{by}}}"#,
+            r#"{{"round":{},"step":"died","page":"A7","minion":[{},{}],"by":{by}}}"#,
             self.round, m.0, m.1
         );
     }
     fn blow(&mut self, m: Who, v: Who, b: &Blow, _f: &Fight) {
+        // The attacker's misses before the check; null in round 1, where every attack hits.
+        let misses = if b.misses == INFINITE {
+            "null".to_string()
+        } else {
+            b.misses.to_string()
+        };
         let result = match b.result {
             Some(Result::Bounced) => "\"bounced\"",
             Some(Result::Damaged) => "\"damaged\"",
             Some(Result::Killed) => "\"killed\"",
             None => "null",
         };
+        let at = self.at("attack", m, v);
         let _ = writeln!(
             self.out,
-            r#"{{"round":{},"step":"attack","minion":[{},{}],"victim":[{},{}],"attack":"{}","random":{},"hit":{},"damage":{},"soaked":{},"dealt":{},"result":{result}}}"#,
-            self.round,
-            m.0,
-            m.1,
-            v.0,
-            v.1,
+            r#"{at},"attack":"{}","random":{},"hit":{},"damage":{},"soaked":{},"dealt":{},"result":{result},"levels":[{},{}],"misses":{misses}}}"#,
             b.attack.word(),
             b.random,
             b.hit,
             b.damage,
             b.soaked,
-            b.dealt
+            b.dealt,
+            b.levels.0,
+            b.levels.1
         );
     }
     fn end(&mut self, o: &Outcome) {
