@@ -236,3 +236,70 @@ fn the_duel_writes_its_exact_chances_and_measured_tags_as_an_answer() {
         answer.notes
     );
 }
+
+/// Issue 51: a what-if is one command. `--versus-rules FILE` plays the command under its own
+/// rules and under FILE on the same seeds, and answers with every difference and its interval.
+#[test]
+fn versus_rules_answers_a_rule_change_in_its_known_direction() {
+    let out = tmp("report", "what-if");
+    run(
+        &[
+            "tournament",
+            "tag",
+            "--games",
+            "3000",
+            "--versus-rules",
+            "experiments/tag/tag-cost-4.toml",
+        ],
+        &out,
+    );
+    let d = skirmish::platform::answer::Answer::from_json(
+        &std::fs::read_to_string(out.join("result.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(out.join("base/result.json").is_file() && out.join("versus/result.json").is_file());
+    assert!(
+        d.notes.iter().any(|n| n.contains("tag_cost")),
+        "{:?}",
+        d.notes
+    );
+    // Four points a turn for every name on the tag list: games end sooner, by far.
+    let length = d
+        .sections
+        .iter()
+        .find(|s| s.title == "what-if: game length")
+        .unwrap();
+    assert!(length.estimates[0].hi < 0.0, "{length:?}");
+    // The seed's own rules against themselves: nothing moves.
+    let same = tmp("report", "what-if-same");
+    run(
+        &[
+            "simulate",
+            "loot",
+            "--matches",
+            "2000",
+            "--versus-rules",
+            "experiments/loot-arena/rules.toml",
+        ],
+        &same,
+    );
+    let d = skirmish::platform::answer::Answer::from_json(
+        &std::fs::read_to_string(same.join("result.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(!d.sections.is_empty());
+    for s in &d.sections {
+        for e in &s.estimates {
+            assert_eq!(e.value, 0.0, "{}: {}", s.title, e.label);
+        }
+    }
+    // A command without --rules has no what-if.
+    let o = skirmish(&[
+        "tournament",
+        "clan-melee",
+        "--versus-rules",
+        "experiments/tag/tag-cost-4.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("takes no --rules"));
+}

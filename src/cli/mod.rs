@@ -340,8 +340,18 @@ enum ClanMeleeCommand {
 
 /// Runs the command line; returns the process exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = dispatch(cli.command);
+    let argv: Vec<String> = std::env::args().collect();
+    // `--versus-rules` of this command, not of one it carries after `--` (`reproduce --record`).
+    let own = argv.iter().take_while(|a| *a != "--");
+    let result = if own
+        .clone()
+        .any(|a| a == VERSUS || a.starts_with("--versus-rules="))
+        && argv.get(1).is_none_or(|c| c != "reproduce" && c != "run")
+    {
+        versus(argv)
+    } else {
+        dispatch(Cli::parse().command)
+    };
     match result {
         Ok(text) => {
             let mut out = std::io::stdout().lock();
@@ -361,6 +371,74 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+const VERSUS: &str = "--versus-rules";
+
+/// `--versus-rules FILE` on any command that takes `--rules` (issue 51): the same command under
+/// its rules (A, `OUT/base`) and under FILE (B, `OUT/versus`), on the same match seeds, and every
+/// estimate's difference B - A with its 95% interval as the answer in OUT.
+fn versus(argv: Vec<String>) -> Result<String, String> {
+    let mut rest = Vec::new();
+    let (mut file, mut out) = (None, None);
+    let mut words = argv.into_iter();
+    while let Some(w) = words.next() {
+        if w == VERSUS {
+            file = Some(
+                words
+                    .next()
+                    .ok_or("--versus-rules FILE: name the rules file")?,
+            );
+        } else if let Some(v) = w.strip_prefix("--versus-rules=") {
+            file = Some(v.to_string());
+        } else if w == "--out" {
+            out = Some(words.next().ok_or("--out DIR: name the folder")?);
+        } else if let Some(v) = w.strip_prefix("--out=") {
+            out = Some(v.to_string());
+        } else {
+            rest.push(w);
+        }
+    }
+    let file = file.expect("called with --versus-rules");
+    let out = PathBuf::from(out.unwrap_or_else(|| "runs/what-if".into()));
+    // B: the rules file replaces the command's own, or joins it.
+    let mut b = rest.clone();
+    match b.iter().position(|w| w == "--rules") {
+        Some(i) if i + 1 < b.len() => b[i + 1] = file.clone(),
+        _ => {
+            b.retain(|w| !w.starts_with("--rules="));
+            b.extend(["--rules".to_string(), file.clone()]);
+        }
+    }
+    let mut answers = Vec::new();
+    for (argv, arm) in [(rest, "base"), (b, "versus")] {
+        let dir = out.join(arm);
+        let mut argv = argv;
+        argv.extend(["--out".to_string(), dir.display().to_string()]);
+        let cli = Cli::try_parse_from(&argv).map_err(|e| match e.kind() {
+            clap::error::ErrorKind::UnknownArgument => format!(
+                "--versus-rules: this command takes no --rules, so it has no what-if ({})",
+                e.to_string()
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim_start_matches("error: ")
+            ),
+            _ => e.to_string().trim_end().to_string(),
+        })?;
+        dispatch(cli.command)?;
+        answers.push(crate::platform::dataset::answer_of(&dir)?);
+    }
+    let d = crate::platform::answer::difference(&answers[0], &answers[1])?;
+    std::fs::create_dir_all(&out).map_err(|e| format!("--out {}: {e}", out.display()))?;
+    for (name, bytes) in crate::platform::answer::files(&d) {
+        let p = out.join(name);
+        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(
+        crate::platform::answer::render(&d, crate::platform::answer::Format::Text)
+            + &crate::platform::answer::report_line(&out),
+    )
 }
 
 fn dispatch(command: Command) -> Result<String, String> {

@@ -720,6 +720,108 @@ pub fn bars_svg(sec: &Section) -> String {
 /// interval is the unpaired one, `sqrt(se_a^2 + se_b^2)`, with each side's standard error read
 /// from its own interval; runs of the same seed share match seeds, which makes this interval
 /// conservative (wider than a paired one).
+/// B - A and the half-width of its 95% interval, unpaired (each run's interval read as a normal
+/// one): conservative for runs of one seed, whose estimates move together.
+fn gap(ea: &Estimate, eb: &Estimate) -> (f64, f64) {
+    let se = |e: &Estimate| (e.hi - e.lo) / (2.0 * Z95);
+    (
+        eb.value - ea.value,
+        Z95 * (se(ea).powi(2) + se(eb).powi(2)).sqrt(),
+    )
+}
+
+/// A what-if as an answer of its own (issue 51, `--versus-rules`): every estimate both runs give,
+/// as B - A with its 95% interval, the settings that differ as notes. Renders, stores and
+/// reproduces like any answer.
+pub fn difference(a: &Answer, b: &Answer) -> Result<Answer, String> {
+    if a.provenance.source != b.provenance.source {
+        return Err(format!(
+            "`{}` and `{}` answer different commands; a what-if compares two runs of one command",
+            a.provenance.source, b.provenance.source
+        ));
+    }
+    let mut notes: Vec<String> = settings_diff(&a.provenance.settings, &b.provenance.settings, "")
+        .into_iter()
+        .map(|c| format!("changed: {c}"))
+        .collect();
+    notes.push(if a.provenance.seed == b.provenance.seed {
+        "both runs played the same match seeds (common random numbers); the intervals are unpaired, so wider than the pairing warrants: a difference they exclude 0 from is real".to_string()
+    } else {
+        "the runs played different seeds: the intervals are unpaired".to_string()
+    });
+    // An estimate given without an interval (a ratio of totals) has no difference's either.
+    let bare = |e: &Estimate| e.hi - e.lo == 0.0 && e.value != 0.0;
+    let mut without = Vec::new();
+    let sections = a
+        .sections
+        .iter()
+        .filter_map(|sa| {
+            let sb = b.sections.iter().find(|x| x.title == sa.title)?;
+            if sa.estimates.iter().chain(&sb.estimates).any(bare) {
+                without.push(sa.title.clone());
+                return None;
+            }
+            let estimates: Vec<Estimate> = sa
+                .estimates
+                .iter()
+                .filter_map(|ea| {
+                    let eb = sb.estimates.iter().find(|x| x.label == ea.label)?;
+                    let (d, half) = gap(ea, eb);
+                    Some(Estimate {
+                        label: ea.label.clone(),
+                        value: d,
+                        lo: d - half,
+                        hi: d + half,
+                        count: ea.count.min(eb.count),
+                    })
+                })
+                .collect();
+            (!estimates.is_empty()).then(|| Section {
+                title: format!("what-if: {}", sa.title),
+                meaning: format!(
+                    "B minus A, with the difference's 95% interval (each run's: {})",
+                    sa.meaning
+                ),
+                unit: sa.unit,
+                estimates,
+            })
+        })
+        .collect();
+    if !without.is_empty() {
+        notes.push(format!(
+            "left out, as their estimates carry no interval: {}",
+            without.join(", ")
+        ));
+    }
+    Ok(Answer {
+        title: format!("what-if: {} against {}", b.title, a.title),
+        provenance: Provenance {
+            command: b.provenance.command.clone(),
+            source: format!("{}-what-if", a.provenance.source),
+            version: b.provenance.version.clone(),
+            seed: b.provenance.seed,
+            matches: b.provenance.matches,
+            played: a.provenance.played.min(b.provenance.played),
+            settings: serde_json::json!({"a": a.provenance.settings, "b": b.provenance.settings}),
+            inputs: a
+                .provenance
+                .inputs
+                .iter()
+                .chain(&b.provenance.inputs)
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        },
+        totals: vec![
+            ("A".into(), a.provenance.command.clone()),
+            ("B".into(), b.provenance.command.clone()),
+        ],
+        sections,
+        tables: Vec::new(),
+        notes,
+        heatmaps: Vec::new(),
+    })
+}
+
 pub fn diff(a: &Answer, b: &Answer) -> Result<String, String> {
     if a.provenance.source != b.provenance.source {
         return Err(format!(
@@ -758,9 +860,7 @@ pub fn diff(a: &Answer, b: &Answer) -> Result<String, String> {
             let Some(eb) = sb.estimates.iter().find(|x| x.label == ea.label) else {
                 continue;
             };
-            let se = |e: &Estimate| (e.hi - e.lo) / (2.0 * Z95);
-            let d = eb.value - ea.value;
-            let half = Z95 * (se(ea).powi(2) + se(eb).powi(2)).sqrt();
+            let (d, half) = gap(ea, eb);
             let moved = if (d - half) > 0.0 || (d + half) < 0.0 {
                 "  *"
             } else {
