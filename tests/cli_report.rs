@@ -302,4 +302,19 @@ fn versus_rules_answers_a_rule_change_in_its_known_direction() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("takes no --rules"));
+    // A rules file that does not load is refused before either arm writes a thing.
+    let none = tmp("report", "what-if-none");
+    let o = skirmish(&[
+        "tournament",
+        "tag",
+        "--games",
+        "100",
+        "--versus-rules",
+        "no/such/rules.toml",
+        "--out",
+        none.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/rules.toml"));
+    assert!(!none.exists(), "no partial output");
 }

@@ -410,10 +410,11 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
             b.extend(["--rules".to_string(), file.clone()]);
         }
     }
-    let mut answers = Vec::new();
-    for (argv, arm) in [(rest, "base"), (b, "versus")] {
+    // Both parsed before either plays; B (the new file) plays first, so a bad FILE is refused
+    // before anything of A is written, and an arm that fails leaves no folder it began.
+    let mut arms = Vec::new();
+    for (mut argv, arm) in [(b, "versus"), (rest, "base")] {
         let dir = out.join(arm);
-        let mut argv = argv;
         argv.extend(["--out".to_string(), dir.display().to_string()]);
         let cli = Cli::try_parse_from(&argv).map_err(|e| match e.kind() {
             clap::error::ErrorKind::UnknownArgument => format!(
@@ -426,10 +427,27 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
             ),
             _ => e.to_string().trim_end().to_string(),
         })?;
-        dispatch(cli.command)?;
-        answers.push(crate::platform::dataset::answer_of(&dir)?);
+        arms.push((cli.command, dir));
     }
-    let d = crate::platform::answer::difference(&answers[0], &answers[1])?;
+    let out_is_new = !out.exists();
+    let mut answers = Vec::new();
+    for (command, dir) in arms {
+        let new = !dir.exists();
+        match dispatch(command).and_then(|_| crate::platform::dataset::answer_of(&dir)) {
+            Ok(a) => answers.push(a),
+            Err(e) => {
+                if new {
+                    let _ = std::fs::remove_dir_all(&dir);
+                }
+                if out_is_new {
+                    // Only if empty: the other arm's finished folder is kept.
+                    let _ = std::fs::remove_dir(&out);
+                }
+                return Err(e);
+            }
+        }
+    }
+    let d = crate::platform::answer::difference(&answers[1], &answers[0])?;
     std::fs::create_dir_all(&out).map_err(|e| format!("--out {}: {e}", out.display()))?;
     for (name, bytes) in crate::platform::answer::files(&d) {
         let p = out.join(name);
