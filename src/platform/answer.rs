@@ -794,7 +794,7 @@ pub fn difference(a: &Answer, b: &Answer) -> Result<Answer, String> {
         ));
     }
     Ok(Answer {
-        title: format!("what-if: {} against {}", b.title, a.title),
+        title: format!("what-if, B - A: {}", a.title),
         provenance: Provenance {
             command: b.provenance.command.clone(),
             source: format!("{}-what-if", a.provenance.source),
