@@ -416,16 +416,18 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
     for (mut argv, arm) in [(b, "versus"), (rest, "base")] {
         let dir = out.join(arm);
         argv.extend(["--out".to_string(), dir.display().to_string()]);
-        let cli = Cli::try_parse_from(&argv).map_err(|e| match e.kind() {
-            clap::error::ErrorKind::UnknownArgument => format!(
-                "--versus-rules: this command takes no --rules, so it has no what-if ({})",
-                e.to_string()
-                    .lines()
-                    .next()
-                    .unwrap_or("")
-                    .trim_start_matches("error: ")
-            ),
-            _ => e.to_string().trim_end().to_string(),
+        let cli = Cli::try_parse_from(&argv).map_err(|e| {
+            let said = e.to_string();
+            let first = said.lines().next().unwrap_or("").trim_start_matches("error: ");
+            match e.kind() {
+                clap::error::ErrorKind::UnknownArgument if first.contains("'--out'") => format!(
+                    "--versus-rules: this command writes no answer folder (no --out), so it has no what-if ({first})"
+                ),
+                clap::error::ErrorKind::UnknownArgument if first.contains("'--rules'") => format!(
+                    "--versus-rules: this command takes no --rules, so it has no what-if ({first})"
+                ),
+                _ => said.trim_end().to_string(),
+            }
         })?;
         arms.push((cli.command, dir));
     }
