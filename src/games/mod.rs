@@ -37,7 +37,7 @@ pub const GAMES: &[Game] = &[
         rules: "docs/rules/auto-rumble.md (AR-n)",
         guide: "docs/auto-rumble.md",
         commands: &[
-            "rumble play [SCENARIO] [--powers FILE] [--narrate | --trace] [--seed N]",
+            "rumble play [SCENARIO] [--powers FILE] [--narrate [--format md|bbcode] | --trace] [--seed N]",
             "rumble check FILE",
             "rumble powers [POWER-FILE]",
             "simulate rumble [--power-file FILE] [--matches N]",
@@ -61,7 +61,7 @@ pub const GAMES: &[Game] = &[
         rules: "docs/rules/clan-melee.md (CM-n)",
         guide: "docs/clan-melee.md",
         commands: &[
-            "clan-melee play [--clans FILES] [--budget N] [--narrate | --trace] [--seed N]",
+            "clan-melee play [--clans FILES] [--budget N] [--narrate [--format md|bbcode] | --trace] [--seed N]",
             "clan-melee check FILE",
             "tournament clan-melee [--budgets LIST] [--melees N]",
             "analyze clan-melee challengers [--budgets LIST]",
@@ -79,9 +79,9 @@ pub const GAMES: &[Game] = &[
         rules: "docs/rules/elemental-tag.md (TG-n)",
         guide: "docs/elemental-tag.md",
         commands: &[
-            "tag play [FILE] [--narrate | --trace] [--seed N]",
+            "tag play [FILE] [--narrate [--format md|bbcode] | --trace] [--seed N]",
             "tag check FILE",
-            "tournament tag [--policies LIST] [--games N]",
+            "tournament tag [--policies LIST] [--games N] [--rules FILE] [--versus-rules FILE]",
             "analyze tag duel [--side 5] [--turns 40]",
         ],
         inputs: &[(
@@ -97,10 +97,10 @@ pub const GAMES: &[Game] = &[
         rules: "docs/rules/loot-arena.md (LA-n)",
         guide: "docs/loot-arena.md",
         commands: &[
-            "loot play [FILE] [--narrate | --trace] [--seed N] [--rules FILE] [--items FILE]",
+            "loot play [FILE] [--narrate [--format md|bbcode] | --trace] [--seed N] [--rules FILE] [--items FILE]",
             "loot check FILE",
             "loot odds \"Mage with 1d8,1d8 vs Rogue in Light armor\"",
-            "simulate loot [--matches N] [--policies LIST] [--tiers 40,30,20,10]",
+            "simulate loot [--matches N] [--policies LIST] [--tiers 40,30,20,10] [--versus-rules FILE]",
             "analyze loot items [--battles N] [--sets LIST]",
             "tournament loot [--strategies LIST] [--games N] [--players 16]",
         ],
@@ -119,9 +119,9 @@ pub const GAMES: &[Game] = &[
         rules: "docs/rules/minion-combat.md (MC-n)",
         guide: "docs/minion-combat.md",
         commands: &[
-            "minions combat [FILE] [--narrate | --trace | --exact] [--seed N]",
+            "minions combat [FILE] [--narrate [--format md|bbcode] | --trace | --exact] [--seed N]",
             "minions check FILE",
-            "simulate minions [--matches N] [--kinds recruits,monsters] [--sizes 1-8] [--types 2]",
+            "simulate minions [--matches N] [--kinds recruits,monsters] [--sizes 1-8] [--types 2] [--versus-rules FILE]",
             "analyze minions [--combats N] [--cell N] [--swordsman NAME] [--archer NAME]",
         ],
         inputs: &[
