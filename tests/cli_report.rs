@@ -270,6 +270,13 @@ fn versus_rules_answers_a_rule_change_in_its_known_direction() {
         .find(|s| s.title == "what-if: game length")
         .unwrap();
     assert!(length.estimates[0].hi < 0.0, "{length:?}");
+    // A difference of win shares is in percentage points, not a share.
+    let wins = d
+        .sections
+        .iter()
+        .find(|s| s.title == "what-if: win rate by wins by policy")
+        .unwrap();
+    assert_eq!(wins.unit, skirmish::platform::answer::Unit::Points);
     // The seed's own rules against themselves: nothing moves.
     let same = tmp("report", "what-if-same");
     run(

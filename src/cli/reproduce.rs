@@ -231,10 +231,7 @@ fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>, layout:
         if !layout.recorded_order {
             rows.sort_by(|a, b| b.value.total_cmp(&a.value).then(a.label.cmp(&b.label)));
         }
-        let show = |x: f64| match sec.unit {
-            crate::platform::answer::Unit::Share => format!("{:.1}%", 100.0 * x),
-            crate::platform::answer::Unit::Number => format!("{x:.2}"),
-        };
+        let show = |x: f64| sec.unit.short(x);
         let header = layout.columns.map_or_else(
             || format!("{} | estimate | 95% interval | count", sec.title),
             |c| c.replace('|', " | "),

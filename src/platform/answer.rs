@@ -71,6 +71,19 @@ pub enum Unit {
     Share,
     /// A plain number (a mean).
     Number,
+    /// A difference of two shares, in percentage points (a what-if's B - A).
+    Points,
+}
+
+impl Unit {
+    /// A value to one decimal as its unit shows it (tables, standings, heat maps).
+    pub fn short(self, v: f64) -> String {
+        match self {
+            Unit::Share => format!("{:.1}%", 100.0 * v),
+            Unit::Points => format!("{:+.1} pt", 100.0 * v),
+            Unit::Number => format!("{v:.2}"),
+        }
+    }
 }
 
 /// A titled group of estimates, drawn as one bar chart with intervals.
@@ -121,10 +134,7 @@ impl Standing {
     /// One line: "`label` in `section`: value [lo, hi], rank r of n, ...".
     pub fn line(&self, sec: &Section) -> String {
         let e = &self.estimate;
-        let show = |x: f64| match sec.unit {
-            Unit::Share => format!("{:.1}%", 100.0 * x),
-            Unit::Number => format!("{x:.2}"),
-        };
+        let show = |x: f64| sec.unit.short(x);
         format!(
             "{} in {}: {} [{}, {}], rank {} of {} (highest first); {} clearly above it, {} clearly below (95% intervals apart)",
             e.label,
@@ -171,10 +181,7 @@ pub struct HeatMap {
 
 impl HeatMap {
     fn show(&self, v: f64) -> String {
-        match self.unit {
-            Unit::Share => format!("{:.1}%", 100.0 * v),
-            Unit::Number => format!("{v:.2}"),
-        }
+        self.unit.short(v)
     }
 
     /// The matrix as aligned text, rows labelled, columns numbered (their names below).
@@ -424,6 +431,7 @@ impl Format {
 fn show(unit: Unit, v: f64) -> String {
     match unit {
         Unit::Share => format!("{:.2}%", 100.0 * v),
+        Unit::Points => format!("{:+.2} pt", 100.0 * v),
         Unit::Number => format!("{v:.2}"),
     }
 }
@@ -782,7 +790,11 @@ pub fn difference(a: &Answer, b: &Answer) -> Result<Answer, String> {
                     "B minus A, with the difference's 95% interval (each run's: {})",
                     sa.meaning
                 ),
-                unit: sa.unit,
+                unit: if sa.unit == Unit::Share {
+                    Unit::Points
+                } else {
+                    sa.unit
+                },
                 estimates,
             })
         })
@@ -872,10 +884,7 @@ pub fn diff(a: &Answer, b: &Answer) -> Result<String, String> {
                 ea.label,
                 show(sa.unit, ea.value),
                 show(sa.unit, eb.value),
-                match sa.unit {
-                    Unit::Share => format!("{:+.2}pt", 100.0 * d),
-                    Unit::Number => format!("{d:+.2}"),
-                },
+                show_signed(sa.unit, d),
                 show_signed(sa.unit, d - half),
                 show_signed(sa.unit, d + half)
             );
@@ -885,9 +894,10 @@ pub fn diff(a: &Answer, b: &Answer) -> Result<String, String> {
     Ok(s)
 }
 
+/// A difference as its unit shows it: `+1.20pt` (shares and points) or `+0.35`.
 fn show_signed(unit: Unit, v: f64) -> String {
     match unit {
-        Unit::Share => format!("{:+.2}pt", 100.0 * v),
+        Unit::Share | Unit::Points => format!("{:+.2}pt", 100.0 * v),
         Unit::Number => format!("{v:+.2}"),
     }
 }
