@@ -27,6 +27,8 @@ use super::simulate::DEFAULT_CHUNK;
 
 /// The section `reproduce` compares: each workload's rate over the yardstick's.
 pub const RELATIVE: &str = "speed against this machine's yardstick";
+/// The command, as output folders record it.
+const COMMAND: &str = "bench";
 /// The answer's source: how `reproduce` knows to compare ratios only.
 pub const SOURCE: &str = "bench";
 /// How far a ratio may move, as a factor either way, and still reproduce: timings are not sampled
@@ -181,11 +183,7 @@ type Run = (f64, Tally, f64);
 /// Steps of the yardstick timed before each measurement (about a tenth of a second).
 const STEPS: u64 = 1 << 26;
 
-fn time<S: Simulation>(sim: &S, matches: u64, repeats: u64) -> Result<Vec<Run>, String> {
-    let plan = Plan {
-        matches,
-        chunk_size: (matches / 8).max(1),
-    };
+fn time<S: Simulation>(sim: &S, plan: Plan, repeats: u64) -> Result<Vec<Run>, String> {
     (0..repeats)
         .map(|_| {
             let pace = yardstick(STEPS);
@@ -199,7 +197,11 @@ fn time<S: Simulation>(sim: &S, matches: u64, repeats: u64) -> Result<Vec<Run>, 
 fn measure(w: &Workload, size: u64, repeats: u64) -> Result<Vec<Run>, String> {
     let split = shlex::split(w.command).expect("a workload's command is shell-quoted");
     let words: Vec<&str> = split.iter().map(String::as_str).collect();
-    let scaled = (w.matches * size / 100).max(1);
+    let matches = (w.matches * size / 100).max(1);
+    let scaled = Plan {
+        matches,
+        chunk_size: (matches / 8).max(1),
+    };
     match &words[..2] {
         ["simulate", "rumble"] => {
             let f: super::simulate::FfaFlags = flags(&words[2..])?;
@@ -212,19 +214,12 @@ fn measure(w: &Workload, size: u64, repeats: u64) -> Result<Vec<Run>, String> {
         ["tournament", "clan-melee"] => {
             let f: super::clan_melee::ClanMeleeFlags = flags(&words[2..])?;
             let t = super::clan_melee::build(&f)?;
-            let whole = t.matches();
-            let mut runs = Vec::new();
-            for _ in 0..repeats {
-                // A tournament is timed whole, so its chunks are its own.
-                let plan = Plan {
-                    matches: whole,
-                    chunk_size: f.chunk_size.unwrap_or((f.melees / 5).max(1)),
-                };
-                let pace = yardstick(STEPS);
-                let (tally, d) = runner::measure(&t, 1, plan, 1, false, None)?;
-                runs.push((d.as_secs_f64().max(1e-9), tally, pace));
-            }
-            Ok(runs)
+            // A tournament is timed whole, so its chunks are its own.
+            let whole = Plan {
+                matches: t.matches(),
+                chunk_size: f.chunk_size.unwrap_or((f.melees / 5).max(1)),
+            };
+            time(&t, whole, repeats)
         }
         ["tournament", "rumble"] => {
             let f: super::tournament::TournamentFlags = flags(&words[2..])?;
@@ -301,6 +296,11 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
     if f.matches == 0 || f.threads == Some(0) {
         return Err("bench: --matches and --threads must be at least 1".into());
     }
+    // The folder rule (new, empty, or an earlier bench answer) before a minute of timing.
+    let _claim = match &f.out {
+        Some(dir) => Some(crate::platform::dataset::claim_output_folder(dir, COMMAND)?),
+        None => None,
+    };
     let all = super::flags::threads(f.threads)?;
     let (cpu, cores) = machine();
     let mut out = format!(
@@ -459,7 +459,8 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
             notes,
             heatmaps: Vec::new(),
         };
-        write_answer(dir, &answer)?;
+        let files = crate::platform::answer::files(&answer).to_vec();
+        crate::platform::dataset::replace_folder(dir, COMMAND, &files)?;
         out.push_str(&crate::platform::answer::report_line(dir));
     }
     Ok(out)
@@ -475,15 +476,6 @@ fn work_unit(w: &Workload) -> &'static str {
         "Loot Arena" => "dice",
         _ => "attacks",
     }
-}
-
-fn write_answer(dir: &Path, a: &Answer) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for (name, bytes) in crate::platform::answer::files(a) {
-        let p = dir.join(name);
-        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
-    }
-    Ok(())
 }
 
 /// The main job's rosters: kernel alone on one and all threads, with tables and encoding, and end
