@@ -17,6 +17,14 @@ fn run(args: &[&str], out: &std::path::Path) {
     );
 }
 
+/// The answer a command wrote into its folder.
+fn answer_in(dir: &std::path::Path) -> skirmish::platform::answer::Answer {
+    skirmish::platform::answer::Answer::from_json(
+        &std::fs::read_to_string(dir.join("result.json")).unwrap(),
+    )
+    .unwrap()
+}
+
 #[test]
 fn diff_shows_a_rule_change_in_its_direction_and_refuses_two_commands() {
     let a = tmp("report", "a");
@@ -196,10 +204,7 @@ fn the_duel_writes_its_exact_chances_and_measured_tags_as_an_answer() {
         ],
         &out,
     );
-    let answer = skirmish::platform::answer::Answer::from_json(
-        &std::fs::read_to_string(out.join("result.json")).unwrap(),
-    )
-    .unwrap();
+    let answer = answer_in(&out);
     let exact = &answer.sections[0];
     assert_eq!(exact.estimates.len(), 5, "horizons 1..5: {exact:?}");
     // One turn: a tag is guaranteed only from the starts next to the runner's every move.
@@ -253,10 +258,7 @@ fn versus_rules_answers_a_rule_change_in_its_known_direction() {
         ],
         &out,
     );
-    let d = skirmish::platform::answer::Answer::from_json(
-        &std::fs::read_to_string(out.join("result.json")).unwrap(),
-    )
-    .unwrap();
+    let d = answer_in(&out);
     assert!(out.join("base/result.json").is_file() && out.join("versus/result.json").is_file());
     assert!(
         d.notes.iter().any(|n| n.contains("tag_cost")),
@@ -290,10 +292,7 @@ fn versus_rules_answers_a_rule_change_in_its_known_direction() {
         ],
         &same,
     );
-    let d = skirmish::platform::answer::Answer::from_json(
-        &std::fs::read_to_string(same.join("result.json")).unwrap(),
-    )
-    .unwrap();
+    let d = answer_in(&same);
     assert!(!d.sections.is_empty());
     for s in &d.sections {
         for e in &s.estimates {
