@@ -57,6 +57,43 @@ fn diff_shows_a_rule_change_in_its_direction_and_refuses_two_commands() {
         .find(|l| l.trim_start().starts_with("Cosmic Shield"))
         .unwrap();
     assert!(cosmic.contains(" +") && cosmic.ends_with('*'), "{cosmic}");
+    assert!(
+        said.contains("unpaired (conservative"),
+        "one part each: {said}"
+    );
+    // Ten parts or more of the same matches: paired, and narrower (the rosters differ in size,
+    // so the matches are alike only in part).
+    let (pa, pb) = (tmp("report", "pa"), tmp("report", "pb"));
+    let args = ["simulate", "rumble", "--matches", "6000", "--seed", "7"];
+    run(&[&args[..], &["--chunk-size", "500"]].concat(), &pa);
+    run(
+        &[&args[..], &["--chunk-size", "500", "--heroes", "2..3"]].concat(),
+        &pb,
+    );
+    let o = skirmish(&["diff", pa.to_str().unwrap(), pb.to_str().unwrap()]);
+    let paired = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        paired.contains("paired: both runs played the same match seeds in the same 12 parts"),
+        "{paired}"
+    );
+    let width = |l: &str| {
+        let (lo, hi) = l.rsplit_once('[').unwrap().1.split_once(", ").unwrap();
+        let pt = |x: &str| {
+            x.trim_end_matches([']', '*', ' '])
+                .trim_end_matches("pt")
+                .parse::<f64>()
+                .unwrap()
+        };
+        pt(hi) - pt(lo)
+    };
+    let cosmic_paired = paired
+        .lines()
+        .find(|l| l.trim_start().starts_with("Cosmic Shield"))
+        .unwrap();
+    assert!(
+        width(cosmic_paired) < width(cosmic),
+        "{cosmic_paired} against {cosmic}"
+    );
     run(
         &["tournament", "tag", "--games", "200", "--chunk-size", "100"],
         &t,
@@ -253,12 +290,19 @@ fn versus_rules_answers_a_rule_change_in_its_known_direction() {
             "tag",
             "--games",
             "3000",
+            "--chunk-size",
+            "100",
             "--versus-rules",
             "experiments/tag/tag-cost-4.toml",
         ],
         &out,
     );
     let d = answer_in(&out);
+    assert!(
+        d.notes.iter().any(|n| n.starts_with("paired: ")),
+        "{:?}",
+        d.notes
+    );
     assert!(out.join("base/result.json").is_file() && out.join("versus/result.json").is_file());
     assert!(
         d.notes.iter().any(|n| n.contains("tag_cost")),
@@ -287,6 +331,8 @@ fn versus_rules_answers_a_rule_change_in_its_known_direction() {
             "loot",
             "--matches",
             "2000",
+            "--chunk-size",
+            "100",
             "--versus-rules",
             "experiments/loot-arena/rules.toml",
         ],
@@ -294,9 +340,16 @@ fn versus_rules_answers_a_rule_change_in_its_known_direction() {
     );
     let d = answer_in(&same);
     assert!(!d.sections.is_empty());
+    // Paired, the same matches under the same rules differ by exactly nothing.
     for s in &d.sections {
         for e in &s.estimates {
-            assert_eq!(e.value, 0.0, "{}: {}", s.title, e.label);
+            assert_eq!(
+                (e.lo, e.value, e.hi),
+                (0.0, 0.0, 0.0),
+                "{}: {}",
+                s.title,
+                e.label
+            );
         }
     }
     // A command without --rules has no what-if.

@@ -449,7 +449,8 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
             }
         }
     }
-    let d = crate::platform::answer::difference(&answers[1], &answers[0])?;
+    let pairing = crate::platform::dataset::pairing(&out.join("base"), &out.join("versus"));
+    let d = crate::platform::answer::difference(&answers[1], &answers[0], pairing.as_ref())?;
     std::fs::create_dir_all(&out).map_err(|e| format!("--out {}: {e}", out.display()))?;
     for (name, bytes) in crate::platform::answer::files(&d) {
         let p = out.join(name);
@@ -567,6 +568,7 @@ fn dispatch(command: Command) -> Result<String, String> {
         Command::Diff { a, b } => crate::platform::answer::diff(
             &crate::platform::dataset::answer_of(&a)?,
             &crate::platform::dataset::answer_of(&b)?,
+            crate::platform::dataset::pairing(&a, &b).as_ref(),
         ),
         Command::Bench(flags) => bench::bench(&flags),
     }

@@ -285,7 +285,7 @@ impl Answer {
                 _ => a.0.cmp(b.0),
             });
             sections.push(Section {
-                title: format!("win rate by {group}"),
+                title: count_title(group),
                 meaning: "wins out of those counted, with its 95% Wilson interval".into(),
                 unit: Unit::Share,
                 estimates: rows
@@ -723,11 +723,6 @@ pub fn bars_svg(sec: &Section) -> String {
     s
 }
 
-/// Two answers of the same source compared estimate by estimate: the difference B - A with a
-/// 95% interval. The runs are independent samples here (their tallies are aggregates), so the
-/// interval is the unpaired one, `sqrt(se_a^2 + se_b^2)`, with each side's standard error read
-/// from its own interval; runs of the same seed share match seeds, which makes this interval
-/// conservative (wider than a paired one).
 /// B - A and the half-width of its 95% interval, unpaired (each run's interval read as a normal
 /// one): conservative for runs of one seed, whose estimates move together.
 fn gap(ea: &Estimate, eb: &Estimate) -> (f64, f64) {
@@ -738,10 +733,150 @@ fn gap(ea: &Estimate, eb: &Estimate) -> (f64, f64) {
     )
 }
 
+/// Fewest parts two runs must share to be paired: below it the t quantile of so few degrees of
+/// freedom makes a paired interval wider than the unpaired one it would replace.
+pub const MIN_PAIRED_PARTS: usize = 10;
+
+/// Paired differences of two dataset runs that played the same match seeds in the same parts
+/// (common random numbers): for each estimate, B - A and the half-width of its 95% interval,
+/// keyed by section title and label. Each part is a batch of whole matches, independent of the
+/// others, and holds the same matches in both runs, so the interval comes from the spread of the
+/// parts' paired differences (a ratio estimator's linearisation: the parts may hold different
+/// numbers of trials) with a t quantile of `parts - 1` degrees of freedom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pairing {
+    pub parts: usize,
+    pub by: BTreeMap<(String, String), (f64, f64)>,
+}
+
+impl Pairing {
+    /// The two runs' parts as `(first match, matches, tally)`; `None` when they do not hold the
+    /// same matches part for part, or share too few parts to pair.
+    pub fn of(a: &[(u64, u64, &Tally)], b: &[(u64, u64, &Tally)]) -> Option<Pairing> {
+        let keys = |x: &[(u64, u64, &Tally)]| x.iter().map(|p| (p.0, p.1)).collect::<Vec<_>>();
+        if keys(a) != keys(b) || a.len() < MIN_PAIRED_PARTS {
+            return None;
+        }
+        let (ra, rb): (Vec<_>, Vec<_>) = a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| (ratios(x.2), ratios(y.2)))
+            .unzip();
+        let k = a.len();
+        let mut labels: Vec<&(String, String)> =
+            ra.iter().chain(&rb).flat_map(|m| m.keys()).collect();
+        labels.sort();
+        labels.dedup();
+        let mut by = BTreeMap::new();
+        for key in labels {
+            let get = |r: &Ratios| r.get(key).copied().unwrap_or((0.0, 0.0));
+            let side = |r: &[Ratios]| {
+                let (n, d) = r
+                    .iter()
+                    .map(get)
+                    .fold((0.0, 0.0), |s, x| (s.0 + x.0, s.1 + x.1));
+                (n, d, d / k as f64)
+            };
+            let (na, da, ma) = side(&ra);
+            let (nb, db, mb) = side(&rb);
+            if da == 0.0 || db == 0.0 {
+                continue;
+            }
+            let (va, vb) = (na / da, nb / db);
+            let ss: f64 = ra
+                .iter()
+                .zip(&rb)
+                .map(|(x, y)| {
+                    let (xa, ya) = (get(x), get(y));
+                    let r = (ya.0 - vb * ya.1) / mb - (xa.0 - va * xa.1) / ma;
+                    r * r
+                })
+                .sum();
+            let half = t975(k - 1) * (ss / (k * (k - 1)) as f64).sqrt();
+            by.insert(key.clone(), (vb - va, half));
+        }
+        Some(Pairing { parts: k, by })
+    }
+}
+
+/// The 0.975 quantile of Student's t with `df` degrees of freedom: the table to 30, then the
+/// Cornish-Fisher expansion around the normal one (within 0.001 from 30 on).
+fn t975(df: usize) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
+    ];
+    if (1..=30).contains(&df) {
+        return T[df - 1];
+    }
+    let (z, v) = (Z95, df.max(1) as f64);
+    z + (z.powi(3) + z) / (4.0 * v)
+        + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * v * v)
+}
+
+/// Numerator and denominator of each estimate, by section title and label.
+type Ratios = BTreeMap<(String, String), (f64, f64)>;
+
+/// Every estimate a dataset answer holds from one tally, as the numerator and denominator whose
+/// ratio it is (wins and trials; a mean's sum and count, halved for win points), keyed as
+/// [`Answer::from_dataset`] titles and labels them.
+fn ratios(t: &Tally) -> Ratios {
+    let mut out = BTreeMap::new();
+    for (group, labels) in &t.groups {
+        for (label, c) in labels {
+            out.insert(
+                (count_title(group), label.clone()),
+                (c.wins as f64, c.trials as f64),
+            );
+        }
+    }
+    for (group, labels) in &t.means {
+        let scale = if group.starts_with(crate::platform::tally::WIN_POINTS) {
+            0.5
+        } else {
+            1.0
+        };
+        for (label, m) in labels {
+            out.insert(
+                (group.clone(), label.clone()),
+                (scale * m.sum as f64, m.n as f64),
+            );
+        }
+    }
+    out
+}
+
+/// The section title of a group of win counts.
+fn count_title(group: &str) -> String {
+    format!("win rate by {group}")
+}
+
+/// B - A with its interval's half-width: paired where the pairing has the estimate, else unpaired.
+fn gap_in(pairing: Option<&Pairing>, title: &str, ea: &Estimate, eb: &Estimate) -> (f64, f64) {
+    pairing
+        .and_then(|p| p.by.get(&(title.to_string(), ea.label.clone())).copied())
+        .unwrap_or_else(|| gap(ea, eb))
+}
+
+/// How a comparison's intervals were found, for its notes and its header.
+fn pairing_told(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> String {
+    match pairing {
+        Some(p) => format!(
+            "paired: both runs played the same match seeds in the same {} parts (common random numbers); each interval is from the parts' paired differences",
+            p.parts
+        ),
+        None if a.provenance.seed == b.provenance.seed => format!(
+            "unpaired (conservative: wider than the pairing warrants): the runs share their match seeds but not {MIN_PAIRED_PARTS} or more parts of the same matches (give both a --chunk-size that splits them into {MIN_PAIRED_PARTS} or more)"
+        ),
+        None => "unpaired: the runs played different seeds".to_string(),
+    }
+}
+
 /// A what-if as an answer of its own (issue 51, `--versus-rules`): every estimate both runs give,
 /// as B - A with its 95% interval, the settings that differ as notes. Renders, stores and
 /// reproduces like any answer.
-pub fn difference(a: &Answer, b: &Answer) -> Result<Answer, String> {
+pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<Answer, String> {
     if a.provenance.source != b.provenance.source {
         return Err(format!(
             "`{}` and `{}` answer different commands; a what-if compares two runs of one command",
@@ -752,13 +887,10 @@ pub fn difference(a: &Answer, b: &Answer) -> Result<Answer, String> {
         .into_iter()
         .map(|c| format!("changed: {c}"))
         .collect();
-    notes.push(if a.provenance.seed == b.provenance.seed {
-        "both runs played the same match seeds (common random numbers); the intervals are unpaired, so wider than the pairing warrants: a difference they exclude 0 from is real".to_string()
-    } else {
-        "the runs played different seeds: the intervals are unpaired".to_string()
-    });
-    // An estimate given without an interval (a ratio of totals) has no difference's either.
-    let bare = |e: &Estimate| e.hi - e.lo == 0.0 && e.value != 0.0;
+    notes.push(pairing_told(a, b, pairing));
+    // An estimate given without an interval (a ratio of totals) has no unpaired difference's
+    // either; paired, its parts give it one.
+    let bare = |e: &Estimate| e.hi - e.lo == 0.0 && e.value != 0.0 && pairing.is_none();
     let mut without = Vec::new();
     let sections = a
         .sections
@@ -774,7 +906,7 @@ pub fn difference(a: &Answer, b: &Answer) -> Result<Answer, String> {
                 .iter()
                 .filter_map(|ea| {
                     let eb = sb.estimates.iter().find(|x| x.label == ea.label)?;
-                    let (d, half) = gap(ea, eb);
+                    let (d, half) = gap_in(pairing, &sa.title, ea, eb);
                     Some(Estimate {
                         label: ea.label.clone(),
                         value: d,
@@ -834,7 +966,9 @@ pub fn difference(a: &Answer, b: &Answer) -> Result<Answer, String> {
     })
 }
 
-pub fn diff(a: &Answer, b: &Answer) -> Result<String, String> {
+/// `skirmish diff A B`: every estimate of both runs side by side with B - A and its 95% interval,
+/// paired where `pairing` has it, the settings that differ at the top.
+pub fn diff(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<String, String> {
     if a.provenance.source != b.provenance.source {
         return Err(format!(
             "diff: `{}` and `{}` answer different commands; compare two runs of one command",
@@ -854,8 +988,10 @@ pub fn diff(a: &Answer, b: &Answer) -> Result<String, String> {
             let _ = writeln!(s, "  {c}");
         }
     }
-    s.push_str(
-        "differences B - A with 95% intervals (unpaired: conservative for runs of one seed)\n",
+    let _ = writeln!(
+        s,
+        "differences B - A with 95% intervals, {}",
+        pairing_told(a, b, pairing)
     );
     for sa in &a.sections {
         let Some(sb) = b.sections.iter().find(|x| x.title == sa.title) else {
@@ -872,7 +1008,7 @@ pub fn diff(a: &Answer, b: &Answer) -> Result<String, String> {
             let Some(eb) = sb.estimates.iter().find(|x| x.label == ea.label) else {
                 continue;
             };
-            let (d, half) = gap(ea, eb);
+            let (d, half) = gap_in(pairing, &sa.title, ea, eb);
             let moved = if (d - half) > 0.0 || (d + half) < 0.0 {
                 "  *"
             } else {
@@ -1019,17 +1155,103 @@ mod tests {
     #[test]
     fn diff_of_an_answer_with_itself_moves_nothing_and_other_sources_are_refused() {
         let a = answer();
-        let d = diff(&a, &a).unwrap();
+        let d = diff(&a, &a, None).unwrap();
         assert!(d.contains("+0.00pt") && !d.contains("  *\n"), "{d}");
         let mut b = answer();
         b.sections[0].estimates[0].value = 0.9;
         b.sections[0].estimates[0].lo = 0.85;
         b.sections[0].estimates[0].hi = 0.95;
         b.provenance.settings = serde_json::json!({"heroes": [2, 4]});
-        let d = diff(&a, &b).unwrap();
+        let d = diff(&a, &b, None).unwrap();
         assert!(d.contains("+40.00pt") && d.contains("  *\n"), "{d}");
         assert!(d.contains("heroes: [2,8] -> [2,4]"), "{d}");
         b.provenance.source = "tag-tournament".into();
-        assert!(diff(&a, &b).is_err());
+        assert!(diff(&a, &b, None).is_err());
+    }
+
+    /// Tallies of `k` parts of `n` matches: in each match A wins with chance 0.4, and B (the same
+    /// match under another rule) wins whenever A does and in a further 5% of the others.
+    fn paired_parts(seed: u64, k: u64, n: u64) -> (Vec<Tally>, Vec<Tally>) {
+        use rand::RngExt;
+        let mut rng = crate::rng::stream_rng(seed, 0, crate::rng::Stream::Roster);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for _ in 0..k {
+            let (mut ta, mut tb) = (Tally::default(), Tally::default());
+            for _ in 0..n {
+                let wa = rng.random_range(0.0..1.0) < 0.4;
+                let wb = wa || rng.random_range(0.0..1.0) < 0.05;
+                ta.count("power held", "Amoeba").add(wa);
+                tb.count("power held", "Amoeba").add(wb);
+            }
+            a.push(ta);
+            b.push(tb);
+        }
+        (a, b)
+    }
+
+    fn rows(t: &[Tally], n: u64) -> Vec<(u64, u64, &Tally)> {
+        t.iter()
+            .enumerate()
+            .map(|(i, x)| (i as u64 * n, n, x))
+            .collect()
+    }
+
+    // Common random numbers: B - A is 0.6 * 0.05 = 3 points, and the paired interval holds it
+    // in about 95% of runs while being far narrower than the unpaired one.
+    #[test]
+    fn paired_intervals_cover_the_true_difference_and_are_narrower_than_unpaired() {
+        let key = (count_title("power held"), "Amoeba".to_string());
+        let (mut covered, runs) = (0, 300);
+        for seed in 0..runs {
+            let (a, b) = paired_parts(seed, 20, 200);
+            let p = Pairing::of(&rows(&a, 200), &rows(&b, 200)).unwrap();
+            let (d, half) = p.by[&key];
+            covered += ((d - 0.03).abs() <= half) as u32;
+            if seed == 0 {
+                let sum = |t: &[Tally]| {
+                    let mut all = Tally::default();
+                    t.iter().for_each(|x| all.merge(x));
+                    let c = all.groups["power held"]["Amoeba"];
+                    let (lo, hi) = c.wilson95();
+                    Estimate {
+                        label: "Amoeba".into(),
+                        value: c.rate(),
+                        lo,
+                        hi,
+                        count: c.trials,
+                    }
+                };
+                let (_, unpaired) = gap(&sum(&a), &sum(&b));
+                assert!(
+                    half < unpaired / 2.0,
+                    "paired {half} against unpaired {unpaired}"
+                );
+            }
+        }
+        let share = covered as f64 / runs as f64;
+        assert!((0.90..=0.99).contains(&share), "coverage {share}");
+    }
+
+    #[test]
+    fn runs_of_other_parts_or_too_few_parts_are_not_paired_and_a_run_with_itself_moves_nothing() {
+        let (a, b) = paired_parts(1, 20, 50);
+        let key = (count_title("power held"), "Amoeba".to_string());
+        assert_eq!(
+            Pairing::of(&rows(&a, 50), &rows(&a, 50)).unwrap().by[&key],
+            (0.0, 0.0)
+        );
+        assert!(Pairing::of(&rows(&a, 50), &rows(&b, 60)).is_none());
+        let few = MIN_PAIRED_PARTS - 1;
+        assert!(Pairing::of(&rows(&a[..few], 50), &rows(&b[..few], 50)).is_none());
+    }
+
+    #[test]
+    fn t_quantiles_match_the_table_and_approach_the_normal() {
+        assert_eq!(t975(1), 12.706);
+        assert_eq!(t975(19), 2.093);
+        assert!((t975(31) - 2.040).abs() < 0.001);
+        assert!((t975(60) - 2.000).abs() < 0.001);
+        assert!((t975(120) - 1.980).abs() < 0.001);
+        assert!(t975(100_000) - Z95 < 0.0001);
     }
 }

@@ -712,9 +712,9 @@ pub fn first_difference(
     }
 }
 
-/// The answer a dataset folder holds (issue 50): its identity and command from its manifest
-/// (the whole folder's, else a shard's), and the tallies of its parts, each counted once.
-pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
+/// A dataset folder's manifest (the whole folder's, else a shard's) and every part its manifests
+/// record, each once.
+fn parts_of(dir: &Path) -> Result<(Manifest, BTreeMap<u64, PartRecord>), String> {
     let manifests = manifests_in(dir).map_err(|e| {
         format!(
             "{}: {e}; name a folder a skirmish command wrote",
@@ -728,16 +728,39 @@ pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
         ));
     };
     let head = read_manifest(first)?;
-    let mut parts: BTreeMap<u64, Tally> = BTreeMap::new();
+    let mut parts: BTreeMap<u64, PartRecord> = BTreeMap::new();
     for p in &manifests {
         for r in read_manifest(p)?.parts {
-            parts.entry(r.part).or_insert(r.tally);
+            parts.entry(r.part).or_insert(r);
         }
     }
-    let tallies: Vec<&Tally> = parts.values().collect();
+    Ok((head, parts))
+}
+
+/// The answer a dataset folder holds (issue 50): its identity and command from its manifest, and
+/// the tallies of its parts.
+pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
+    let (head, parts) = parts_of(dir)?;
+    let tallies: Vec<&Tally> = parts.values().map(|r| &r.tally).collect();
     Ok(crate::platform::answer::Answer::from_dataset(
         &head, &tallies,
     ))
+}
+
+/// Two folders' estimates paired part for part, when both are datasets of one command and seed
+/// holding the same matches in the same parts (`None` otherwise: compared unpaired).
+pub fn pairing(a: &Path, b: &Path) -> Option<crate::platform::answer::Pairing> {
+    let (ha, pa) = parts_of(a).ok()?;
+    let (hb, pb) = parts_of(b).ok()?;
+    if ha.identity.seed != hb.identity.seed || ha.identity.simulation != hb.identity.simulation {
+        return None;
+    }
+    fn rows(p: &BTreeMap<u64, PartRecord>) -> Vec<(u64, u64, &Tally)> {
+        p.values()
+            .map(|r| (r.first_match, r.matches, &r.tally))
+            .collect()
+    }
+    crate::platform::answer::Pairing::of(&rows(&pa), &rows(&pb))
 }
 
 /// The answer any folder holds: a dataset's rebuilt from its manifest (the source of truth,
