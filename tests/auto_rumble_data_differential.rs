@@ -13,6 +13,7 @@ use skirmish::games::auto_rumble::input::roster::random_roster;
 use skirmish::games::auto_rumble::kernel::data::{DataKernel, NoHook, Rounds, in_kernel_class};
 use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, Held, Loadout, Use};
 use skirmish::games::auto_rumble::reference::{data as data_reference, hand as reference};
+use skirmish::games::auto_rumble::rules::Rules;
 use skirmish::games::auto_rumble::trace::hand::Silent;
 use skirmish::games::auto_rumble::{HeroSpec, Lineup, UseItem, rules};
 use skirmish::rng::{Stream, stream_rng};
@@ -208,6 +209,74 @@ fn data_kernel_plays_powerless_runs_as_the_reference_does() {
         assert_eq!(got, want.outcome, "battle {i}: {heroes:?}");
         let hand_written = hand.run(&lineup.builds, &ini, max_rounds, &mut Silent);
         assert_eq!(hand_written, got, "battle {i}: hand-written kernel differs");
+    }
+}
+
+/// Rules drawn for a differential test (issue 51): each number at the seed's value or anywhere in
+/// a range that stays inside its check, so the kernels' run-ahead and plan paths meet cheap and
+/// dear attacks, long or no stalemates, and damage of any sign.
+fn drawn_rules(rng: &mut skirmish::rng::MatchRng) -> Rules {
+    let mut r = Rules::SEED;
+    if rng.random_range(0..2) == 0 {
+        r.attack_cost = rng.random_range(1..=60);
+    }
+    if rng.random_range(0..2) == 0 {
+        r.stalemate_rounds = rng.random_range(0..=4);
+    }
+    if rng.random_range(0..2) == 0 {
+        r.starting_energy = rng.random_range(1..=400);
+    }
+    if rng.random_range(0..2) == 0 {
+        r.attack_damage = rng.random_range(-20..=60);
+        r.coins_per_damage = rng.random_range(1..=7);
+    }
+    assert!(r.check().is_ok());
+    r
+}
+
+// Issue 51: a rules file's numbers (AR-2, AR-3, AR-13) are played alike by the data kernel's
+// fast path and run-ahead, its general kernel and the data reference, on the six and on
+// powerless battles.
+#[test]
+fn kernels_and_reference_agree_under_drawn_rules() {
+    let mut kernel = DataKernel::new(64);
+    for i in 0..6_000u64 {
+        let mut rng = stream_rng(0x5E1E, i, Stream::Roster);
+        let mut cat = Catalogue::builtin();
+        cat.rules = drawn_rules(&mut rng);
+        let mut heroes = random_roster(&mut rng, 2..=6, -40..=200);
+        if i % 2 == 0 {
+            // Powerless: the run-ahead path (`powerless.rs`) meets the drawn attack cost.
+            heroes = heroes
+                .iter()
+                .map(|h| HeroSpec::new(&h.name, h.coins, &[]))
+                .collect();
+        }
+        let max_rounds = rng.random_range(1..=40);
+        let lineup = Lineup::compile(&heroes).unwrap();
+        let ini = lineup.initiatives(&mut stream_rng(0x5E1E, i, Stream::Initiative));
+        let builds: Vec<Loadout> = heroes.iter().map(|h| loadout(&cat, h)).collect();
+        let want = data_reference::play(&cat, &builds, &ini, max_rounds, 64);
+        let got = if in_kernel_class(&builds) {
+            kernel.run(&cat, &builds, &ini, max_rounds, &mut NoHook)
+        } else {
+            kernel
+                .general()
+                .run(&cat, &builds, &ini, max_rounds, &mut NoHook)
+        };
+        assert_eq!(
+            got, want.outcome,
+            "battle {i} under {:?}: {heroes:?}",
+            cat.rules
+        );
+        let general = kernel
+            .general()
+            .run(&cat, &builds, &ini, max_rounds, &mut NoHook);
+        assert_eq!(
+            general, want.outcome,
+            "battle {i}, general kernel, under {:?}",
+            cat.rules
+        );
     }
 }
 

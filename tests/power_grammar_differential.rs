@@ -356,7 +356,16 @@ fn run(files: u64) -> Seen {
         for d in &defs {
             let _ = d.describe();
         }
-        let cat = Catalogue::new(defs);
+        let mut cat = Catalogue::new(defs);
+        if i % 3 == 1 {
+            // Issue 51: a rules file's numbers, on every path of the kernel.
+            let r = &mut cat.rules;
+            r.attack_cost = rng.random_range(1..=40);
+            r.stalemate_rounds = rng.random_range(0..=4);
+            r.starting_energy = rng.random_range(1..=300);
+            r.attack_damage = rng.random_range(-10..=40);
+            r.coins_per_damage = rng.random_range(1..=5);
+        }
         if cat.drawable.is_empty() {
             continue;
         }

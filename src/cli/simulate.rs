@@ -38,6 +38,10 @@ pub struct FfaFlags {
     /// Hero capacity (AR-15) [default 4096].
     #[arg(long)]
     pub capacity: Option<u32>,
+    /// Rules file: the battle's numbers (experiments/auto-rumble/rules.toml lists them) [default:
+    /// the seed's].
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<String>,
 }
 
 pub const DEFAULT_MATCHES: u64 = 1_000_000;
@@ -78,6 +82,9 @@ impl FfaFlags {
         }
         if let Some(c) = self.capacity {
             s.capacity = c;
+        }
+        if let Some(f) = &self.rules {
+            s.rules_file = Some(f.clone());
         }
         Ok(s)
     }
@@ -123,7 +130,11 @@ fn canonical_command(j: (&FfaSettings, u64, u64, u64)) -> String {
             .as_ref()
             .map(|f| super::flags::shell_flag("--power-file", f))
             .unwrap_or_default()
-    )
+    ) + &s
+        .rules_file
+        .as_ref()
+        .map(|f| super::flags::shell_flag("--rules", f))
+        .unwrap_or_default()
 }
 
 fn execute(
@@ -135,7 +146,10 @@ fn execute(
     // The settings' messages start with their key (`powers: ...`): on the command line the
     // setting is the flag of that name.
     let ffa = Ffa::new(settings).map_err(|e| match e.split_once(':') {
-        Some((key, rest)) if !key.contains(' ') => format!("--{}:{rest}", key.replace('_', "-")),
+        // A file's own error (`file.toml:3:1: ...`) names its file, line and field already.
+        Some((key, rest)) if !key.contains([' ', '.', '/']) => {
+            format!("--{}:{rest}", key.replace('_', "-"))
+        }
         _ => e,
     })?;
     let matches = flags
@@ -164,7 +178,10 @@ fn execute(
             .power_file
             .as_deref()
             .map(|f| crate::games::auto_rumble::powers::file::files(Path::new(f)))
-            .unwrap_or_default(),
+            .unwrap_or_default()
+            .into_iter()
+            .chain(ffa.settings.rules_file.as_deref().map(PathBuf::from))
+            .collect(),
         sim: &ffa,
         seed,
         matches,

@@ -44,6 +44,23 @@ pub fn changes(shipped: &str, text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The fields in which `x` departs from `seed` (two values of one settings type), as
+/// `field seed -> x` lines.
+pub fn of<T: serde::Serialize>(seed: &T, x: &T) -> Vec<String> {
+    let (a, b) = (
+        serde_json::to_value(seed).expect("settings serialise"),
+        serde_json::to_value(x).expect("settings serialise"),
+    );
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return Vec::new();
+    };
+    let plain = |v: &serde_json::Value| v.as_str().map_or_else(|| v.to_string(), String::from);
+    a.iter()
+        .filter(|(k, v)| b.get(*k) != Some(*v))
+        .map(|(k, v)| format!("{k} {} -> {}", plain(v), plain(&b[k])))
+        .collect()
+}
+
 /// `check`'s lines for a rules file: its changes, or that it holds the seed's values.
 pub fn told(shipped: &str, text: &str) -> String {
     let c = changes(shipped, text);

@@ -3,6 +3,8 @@
 //! Both the optimised kernel and the reference model call these, so a rule's arithmetic exists
 //! once; what differs between them is only how heroes are stored and walked.
 
+use serde::{Deserialize, Serialize};
+
 /// Starting Energy before coins (AR-2).
 pub const BASE_ENERGY: i32 = 100;
 /// Attack damage before coins (AR-2).
@@ -29,6 +31,129 @@ pub const DEFAULT_MAX_ROUNDS: u32 = 30;
 pub const DEFAULT_CAPACITY: usize = 4096;
 /// Largest |coins| a roster may give (AR-18 keeps every stat far from overflow inside it).
 pub const MAX_ABS_COINS: i32 = 1_000_000;
+
+/// The numbers of a battle and a game a host may change (issue 51: `--rules FILE`), the seed's
+/// values by default ([`Rules::SEED`]). The six sample powers' own numbers (Claws' 20, the
+/// Shield's 10 a hero...) are the powers', changed in a power file, not here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Rules {
+    /// AR-2: a hero's Energy before coins.
+    pub starting_energy: i32,
+    /// AR-2: the attack's damage before coins.
+    pub attack_damage: i32,
+    /// AR-2: unspent coins per point of attack damage (the quotient rounded away from zero).
+    pub coins_per_damage: i32,
+    /// AR-2: the attack's Spend cost.
+    pub attack_cost: i32,
+    /// AR-13: quiet rounds in a row after which every hero loses half its Energy; 0: never.
+    pub stalemate_rounds: u32,
+    /// AR-45: coins each player gains every bidding round (the full game).
+    pub income: i32,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::SEED
+    }
+}
+
+/// The most a rules file may give a hero's starting Energy or the attack's damage or cost: the
+/// coin limit, so every stat stays as far from overflow as AR-18 keeps it.
+pub const MAX_RULE_STAT: i32 = MAX_ABS_COINS;
+/// The most coins a round may bring: ten rounds of it, won away in bids 23 times over, stay
+/// inside the coin limit a hero is built with (AR-18, AR-46).
+pub const MAX_INCOME: i32 = 1_000;
+
+impl Rules {
+    /// The seed's numbers.
+    pub const SEED: Rules = Rules {
+        starting_energy: BASE_ENERGY,
+        attack_damage: BASE_DAMAGE,
+        coins_per_damage: 3,
+        attack_cost: ATTACK_COST,
+        stalemate_rounds: STALEMATE_QUIET_ROUNDS,
+        income: 30,
+    };
+
+    /// Starting Energy from unspent coins (AR-2).
+    #[inline]
+    pub const fn energy(&self, coins: i32) -> i32 {
+        self.starting_energy + coins
+    }
+
+    /// Attack damage from unspent coins, before Claws and the floor at 0 (AR-2).
+    #[inline]
+    pub const fn damage(&self, coins: i32) -> i32 {
+        self.attack_damage + div_away_from_zero(coins, self.coins_per_damage)
+    }
+
+    /// AR-13: whether `quiet` quiet rounds in a row call for the halving (never when the rule is
+    /// off: a count reset to 0 by a lossy round is not a stalemate).
+    #[inline]
+    pub const fn stalemate_after(&self, quiet: u32) -> bool {
+        self.stalemate_rounds != 0 && quiet == self.stalemate_rounds
+    }
+
+    /// The field out of its range and the fix, if any.
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        let m = MAX_RULE_STAT;
+        let within = |field, v: i64, lo: i64, hi: i64, what: &str| {
+            if (lo..=hi).contains(&v) {
+                Ok(())
+            } else {
+                Err((field, format!("{v}: give {lo} to {hi} ({what})")))
+            }
+        };
+        within(
+            "starting_energy",
+            self.starting_energy as i64,
+            1,
+            m as i64,
+            "a hero's Energy before coins, AR-2",
+        )?;
+        within(
+            "attack_damage",
+            self.attack_damage as i64,
+            -(m as i64),
+            m as i64,
+            "AR-2",
+        )?;
+        within(
+            "coins_per_damage",
+            self.coins_per_damage as i64,
+            1,
+            m as i64,
+            "coins per point of damage, AR-2",
+        )?;
+        within(
+            "attack_cost",
+            self.attack_cost as i64,
+            1,
+            m as i64,
+            "the attack's Spend cost, AR-2: a free attack would be made by the dead",
+        )?;
+        within(
+            "stalemate_rounds",
+            self.stalemate_rounds as i64,
+            0,
+            1_000,
+            "quiet rounds before the halving, AR-13; 0 never halves",
+        )?;
+        within(
+            "income",
+            self.income as i64,
+            0,
+            MAX_INCOME as i64,
+            "coins a round, AR-45",
+        )
+    }
+
+    /// Where these rules depart from the seed's, in plain words (`attack_cost 10 -> 15`).
+    pub fn changes(&self) -> Vec<String> {
+        crate::games::changes::of(&Rules::SEED, self)
+    }
+}
 
 /// `a / b` rounded away from zero: the rules' only rounding ("always rounded up (away from zero)").
 #[inline]
@@ -205,6 +330,19 @@ mod tests {
         assert_eq!(amoeba_energy(17), 14);
         assert_eq!(amoeba_energy(10), 10);
         assert_eq!(amoeba_energy(6), 8);
+    }
+
+    // AR-13 as a setting: the third quiet round by default; 0 turns the halving off, so a lossy
+    // round (which resets the count to 0) never calls for it.
+    #[test]
+    fn the_stalemate_comes_after_its_quiet_rounds_and_never_when_off() {
+        let r = Rules::SEED;
+        assert!(!r.stalemate_after(2) && r.stalemate_after(3));
+        let off = Rules {
+            stalemate_rounds: 0,
+            ..Rules::SEED
+        };
+        assert!((0..10).all(|q| !off.stalemate_after(q)));
     }
 
     // AR-13: "1 - 0.5 rounds to 1 - 1 which is 0".

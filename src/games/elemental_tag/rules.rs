@@ -100,18 +100,7 @@ impl Settings {
     /// Where these settings depart from the seed's, in plain words (`it_cost 2 -> 3`), in the
     /// order of the fields; empty for the seed's own.
     pub fn changes(&self) -> Vec<String> {
-        let (a, b) = (
-            serde_json::to_value(Settings::default()).expect("settings serialise"),
-            serde_json::to_value(self).expect("settings serialise"),
-        );
-        let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
-            return Vec::new();
-        };
-        let plain = |v: &serde_json::Value| v.as_str().map_or_else(|| v.to_string(), String::from);
-        a.iter()
-            .filter(|(k, v)| b.get(*k) != Some(*v))
-            .map(|(k, v)| format!("{k} {} -> {}", plain(v), plain(&b[k])))
-            .collect()
+        crate::games::changes::of(&Settings::default(), self)
     }
 }
 

@@ -8,7 +8,7 @@ use rand::RngExt;
 
 use crate::games::auto_rumble::game::strategy::Strategy;
 use crate::games::auto_rumble::game::view::{
-    GameSettings, INCOME, MAX_OFFER, MAX_PLAYERS, MAX_POOL, Player, ROUNDS, Sizes, View,
+    GameSettings, MAX_OFFER, MAX_PLAYERS, MAX_POOL, Player, ROUNDS, Sizes, View,
 };
 use crate::games::auto_rumble::kernel::data::{self, DataKernel};
 use crate::games::auto_rumble::powers::catalogue::{
@@ -235,7 +235,7 @@ pub fn play(
     let mut offered = [0 as PowerId; MAX_OFFER];
     for (round, record) in rounds.iter_mut().enumerate() {
         for p in players.iter_mut().take(n) {
-            p.balance += INCOME;
+            p.balance += cat.rules.income;
         }
         // Reveal 2 x players powers, drawn without replacement from the pool (AR-45): a partial
         // Fisher-Yates moves them to the pool's end, where they are cut off.

@@ -13,8 +13,6 @@ pub const MAX_PLAYERS: usize = 12;
 pub const MAX_OFFER: usize = 2 * MAX_PLAYERS;
 /// Bidding rounds in a game.
 pub const ROUNDS: usize = 10;
-/// Coins each player gains every round.
-pub const INCOME: i32 = 30;
 /// The pool's capacity: 3 x players to start, 2 x players submitted in each of rounds 1-9.
 pub const MAX_POOL: usize = (3 + 2 * (ROUNDS - 1)) * MAX_PLAYERS;
 

@@ -2,4 +2,5 @@
 //! (`roster`: readable heroes and the compiled team builds the hand-written kernel walks).
 
 pub mod roster;
+pub mod rules;
 pub mod scenario;

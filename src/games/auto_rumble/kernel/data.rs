@@ -466,21 +466,22 @@ impl DataKernel {
                 // Rounds in which every hero keeps its plan and nobody can fall end alike, so
                 // they are played together (same Energies, hits and rounds as one by one) unless
                 // a hook watches each round. (Without powers every class is one hero.)
+                let cost = cat.rules.attack_cost;
                 let f = &mut self.front;
                 let (energy, hit) = (&mut f.energy[..f.len], &self.hit[..f.len]);
                 let damage = |i: usize| hit[i];
                 let ahead = if H::ENABLED {
                     0
                 } else {
-                    powerless::rounds_ahead(energy, damage, max_rounds - (rounds - 1))
+                    powerless::rounds_ahead(cost, energy, damage, max_rounds - (rounds - 1))
                 };
                 if ahead >= 2 {
-                    tally.hits += powerless::play_rounds(energy, damage, ahead);
+                    tally.hits += powerless::play_rounds(cost, energy, damage, ahead);
                     tally.ops += energy.len() as u64;
                     tally.lost_energy = true;
                     rounds += ahead - 1;
                 } else {
-                    self.powerless_round(&mut tally);
+                    self.powerless_round(cat.rules.attack_cost, &mut tally);
                 }
             } else {
                 self.plan(cat, builds, &tally, phases);
@@ -491,7 +492,7 @@ impl DataKernel {
             }
             // AR-13, after the end-of-round powers (their copies, joined already, take part).
             quiet = if tally.lost_energy { 0 } else { quiet + 1 };
-            if quiet == rules::STALEMATE_QUIET_ROUNDS {
+            if cat.rules.stalemate_after(quiet) {
                 quiet = 0;
                 self.stalemate(&mut tally);
             }
@@ -558,12 +559,13 @@ impl DataKernel {
 
     /// A whole round when no hero holds a power ([`powerless::play_round`]).
     #[inline(always)]
-    fn powerless_round(&mut self, tally: &mut Tally) {
+    fn powerless_round(&mut self, cost: i32, tally: &mut Tally) {
         let f = &mut self.front;
         let n = f.len;
         let hit = &self.hit[..n];
         let (team_alive, round_deaths) = (&mut self.team_alive, &mut self.round_deaths);
         let (hits, lost) = powerless::play_round(
+            cost,
             &mut f.energy[..n],
             &mut f.plan[..n],
             &f.team[..n],
@@ -825,7 +827,7 @@ impl DataKernel {
             let b = &builds[self.front.team[i] as usize];
             if b.phases & (phase::USE | phase::PASSIVE) == 0 {
                 // Nothing but the attack in the use order and no bonus: the common case.
-                let attack_fits = self.front.energy[i] >= rules::ATTACK_COST;
+                let attack_fits = self.front.energy[i] >= cat.rules.attack_cost;
                 self.front.plan[i] = attack_fits as u16 * first_attack_bit(b);
                 self.front.used[i] = 0;
                 self.front.hit[i] = b.damage.max(0);
@@ -838,7 +840,7 @@ impl DataKernel {
             // (AR-9: the plan's conditions and costs cannot see the plan being made).
             for (j, &u) in b.uses().iter().enumerate() {
                 let cost = if u == NO_CLAUSE {
-                    rules::ATTACK_COST as i64
+                    cat.rules.attack_cost as i64
                 } else {
                     let hc = &b.clauses[u as usize];
                     let c = cat.clause(hc);

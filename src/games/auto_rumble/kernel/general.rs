@@ -356,7 +356,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             }
             // AR-13.
             quiet = if self.lost_energy { 0 } else { quiet + 1 };
-            if quiet == rules::STALEMATE_QUIET_ROUNDS {
+            if self.cat.rules.stalemate_after(quiet) {
                 quiet = 0;
                 for i in 0..self.s.front.len {
                     let e = self.s.front.energy[i];
@@ -641,7 +641,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         // AR-40, AR-59: `no_attack` and `attack_cost` are read before the plan is made (their
         // conditions see last round's `powers_used`).
         let mut no_attack = false;
-        let mut attack_cost = rules::ATTACK_COST as i64;
+        let mut attack_cost = self.cat.rules.attack_cost as i64;
         for &c in passive {
             let hc = &l.clauses[c as usize];
             let c = self.cat.clause(hc);

@@ -189,9 +189,14 @@ impl Kernel {
                 let f = &mut self.front;
                 let (energy, hit) = (&mut f.energy[..f.len], &self.hit[..f.len]);
                 let damage = |i: usize| hit[i];
-                let ahead = powerless::rounds_ahead(energy, damage, max_rounds - (rounds - 1));
+                let ahead = powerless::rounds_ahead(
+                    rules::ATTACK_COST,
+                    energy,
+                    damage,
+                    max_rounds - (rounds - 1),
+                );
                 if ahead >= 2 {
-                    tally.hits += powerless::play_rounds(energy, damage, ahead);
+                    tally.hits += powerless::play_rounds(rules::ATTACK_COST, energy, damage, ahead);
                     tally.lost_energy = true;
                     rounds += ahead - 1;
                 } else {
@@ -254,6 +259,7 @@ impl Kernel {
         let hit = &self.hit[..n];
         let (team_alive, round_deaths) = (&mut self.team_alive, &mut self.round_deaths);
         let (hits, lost) = powerless::play_round(
+            rules::ATTACK_COST,
             &mut f.energy[..n],
             &mut f.plan[..n],
             &f.team[..n],
@@ -547,7 +553,8 @@ mod tests {
         assert_eq!((o.rounds, o.hits), (1, 6));
         let f = &k.front;
         let damage = |i: usize| rules::hit_damage(l.builds[f.team[i] as usize].damage, false);
-        let ahead = |limit| powerless::rounds_ahead(&f.energy[..f.len], damage, limit);
+        let ahead =
+            |limit| powerless::rounds_ahead(rules::ATTACK_COST, &f.energy[..f.len], damage, limit);
         assert_eq!(ahead(29), 3);
         assert_eq!(ahead(2), 2, "the round limit cuts the run");
         let o = k.run(&l.builds, &[0.3, 0.2, 0.1], 30, &mut Silent);

@@ -8,19 +8,22 @@
 //! step. Rows are the kernels' hero rows (`energy[i] <= 0` is a dead row not yet compacted);
 //! `damage(i)` is row i's hit damage (>= 0). Without powers a team is one hero.
 
-use crate::games::auto_rumble::rules::ATTACK_COST;
-
 /// How many whole rounds from this one, at most `limit`, can be played at once; 0 when fewer
 /// than two can, or when no one loses Energy (then the stalemate count must run round by round,
 /// AR-13).
 #[inline(always)]
-pub fn rounds_ahead(energy: &[i32], damage: impl Fn(usize) -> i32, limit: u32) -> u32 {
-    let cost = ATTACK_COST as i64;
+pub fn rounds_ahead(
+    attack_cost: i32,
+    energy: &[i32],
+    damage: impl Fn(usize) -> i32,
+    limit: u32,
+) -> u32 {
+    let cost = attack_cost as i64;
     // A plain loop rather than an iterator sum: the latter's `fold` is left out of line when
     // the crate is split into codegen units (callgrind: about 70 instructions per call).
     let mut total = 0i64;
     for (i, &e) in energy.iter().enumerate() {
-        if e >= ATTACK_COST {
+        if e >= attack_cost {
             total += damage(i) as i64;
         }
     }
@@ -49,9 +52,9 @@ pub fn rounds_ahead(energy: &[i32], damage: impl Fn(usize) -> i32, limit: u32) -
         let (e, t) = (e as u32, t as u32);
         // Alive after k rounds: e - k x taken > 0.
         k = k.min((e - 1) / t);
-        if e >= ATTACK_COST as u32 {
+        if e >= attack_cost as u32 {
             // Still attacking at the start of round k: e - (k - 1) x taken >= the cost.
-            k = k.min((e - ATTACK_COST as u32) / t + 1);
+            k = k.min((e - attack_cost as u32) / t + 1);
         }
     }
     k
@@ -60,11 +63,16 @@ pub fn rounds_ahead(energy: &[i32], damage: impl Fn(usize) -> i32, limit: u32) -
 /// Plays `rounds` rounds as [`rounds_ahead`] allowed: each alive hero loses what the attackers
 /// deal it, `rounds` times; every attack hits every other alive hero (AR-1). Returns the hits.
 #[inline(always)]
-pub fn play_rounds(energy: &mut [i32], damage: impl Fn(usize) -> i32, rounds: u32) -> u64 {
+pub fn play_rounds(
+    attack_cost: i32,
+    energy: &mut [i32],
+    damage: impl Fn(usize) -> i32,
+    rounds: u32,
+) -> u64 {
     let (mut total, mut attackers, mut alive) = (0i64, 0u64, 0u64);
     for (i, &e) in energy.iter().enumerate() {
         alive += (e > 0) as u64;
-        if e >= ATTACK_COST {
+        if e >= attack_cost {
             attackers += 1;
             total += damage(i) as i64;
         }
@@ -73,7 +81,7 @@ pub fn play_rounds(energy: &mut [i32], damage: impl Fn(usize) -> i32, rounds: u3
         if *e <= 0 {
             continue;
         }
-        let own = if *e >= ATTACK_COST {
+        let own = if *e >= attack_cost {
             damage(i) as i64
         } else {
             0
@@ -91,6 +99,7 @@ pub fn play_rounds(energy: &mut [i32], damage: impl Fn(usize) -> i32, rounds: u3
 /// anyone lost Energy.
 #[inline(always)]
 pub fn play_round<P: Copy + From<bool> + PartialEq>(
+    attack_cost: i32,
     energy: &mut [i32],
     plan: &mut [P],
     team: &[u16],
@@ -100,7 +109,7 @@ pub fn play_round<P: Copy + From<bool> + PartialEq>(
     let n = energy.len();
     let (plan, team) = (&mut plan[..n], &team[..n]);
     for (p, &e) in plan.iter_mut().zip(energy.iter()) {
-        *p = P::from(e >= ATTACK_COST);
+        *p = P::from(e >= attack_cost);
     }
     let none = P::from(false);
     let mut hits = 0u64;

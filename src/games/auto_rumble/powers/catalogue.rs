@@ -40,6 +40,9 @@ pub struct Catalogue {
     /// `removes[p][n]`: the power power `p`'s removal number `n` takes away; `None`: every
     /// power (AR-69).
     pub removes: Vec<Vec<Option<PowerId>>>,
+    /// The battle's and the game's numbers (issue 51: a rules file), the seed's by default: the
+    /// catalogue is what every kernel and reference is handed for a run.
+    pub rules: crate::games::auto_rumble::rules::Rules,
 }
 
 impl Catalogue {
@@ -136,6 +139,7 @@ impl Catalogue {
             remembers,
             gives: Vec::new(),
             removes: Vec::new(),
+            rules: crate::games::auto_rumble::rules::Rules::SEED,
         };
         // Names were checked when the file loaded; an unknown one here gives nothing.
         cat.gives = cat
@@ -438,8 +442,8 @@ impl Loadout {
             bit: 0,
         };
         let mut l = Loadout {
-            energy: rules::starting_energy(coins),
-            damage: rules::attack_damage(coins),
+            energy: cat.rules.energy(coins),
+            damage: cat.rules.damage(coins),
             coins,
             clauses: [empty; MAX_CLAUSES],
             n_clauses: 0,
@@ -524,8 +528,8 @@ impl Loadout {
             // strength a draw gives can make a hero that cannot be built.
             let m = rules::MAX_ABS_COINS as i64;
             l.coins = (coins as i64 + bonus_coins).clamp(-m, m) as i32;
-            l.energy = rules::starting_energy(l.coins);
-            l.damage = rules::attack_damage(l.coins);
+            l.energy = cat.rules.energy(l.coins);
+            l.damage = cat.rules.damage(l.coins);
         }
         // AR-17: the attack and each held power with a `use` clause, each exactly once.
         let mut seen_attack = false;

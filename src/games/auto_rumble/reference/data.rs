@@ -296,7 +296,7 @@ fn play_logged<'a>(
         }
         // AR-13.
         quiet = if b.lost_energy { 0 } else { quiet + 1 };
-        if quiet == rules::STALEMATE_QUIET_ROUNDS {
+        if b.cat.rules.stalemate_after(quiet) {
             quiet = 0;
             for i in 0..b.heroes.len() {
                 let h = &mut b.heroes[i];
@@ -595,7 +595,7 @@ impl Battle<'_> {
         // AR-40, AR-59: `no_attack` and `attack_cost` are read before the plan is made (their
         // conditions see last round's `powers_used`).
         let mut no_attack = false;
-        let mut attack_cost = rules::ATTACK_COST as i64;
+        let mut attack_cost = self.cat.rules.attack_cost as i64;
         for (hc, c) in self.live_passives(i) {
             for e in c.effects() {
                 match e.kind {

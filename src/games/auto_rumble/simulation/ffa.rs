@@ -54,6 +54,14 @@ pub struct FfaSettings {
     pub max_rounds: u32,
     /// Hero capacity (AR-15).
     pub capacity: u32,
+    /// A rules file (issue 51): the battle's numbers; `None`: the seed's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules_file: Option<String>,
+    /// The rules file's departures from the seed's numbers, in plain words, filled in when the
+    /// settings are checked: what `diff` shows, and a dataset resumed after the file changed is
+    /// refused (its identity differs).
+    #[serde(skip_serializing_if = "Vec::is_empty", skip_deserializing)]
+    pub rules: Vec<String>,
 }
 
 impl Default for FfaSettings {
@@ -71,6 +79,8 @@ impl Default for FfaSettings {
             strength: [1, 30],
             max_rounds: rules::DEFAULT_MAX_ROUNDS,
             capacity: rules::DEFAULT_CAPACITY as u32,
+            rules_file: None,
+            rules: Vec::new(),
         }
     }
 }
@@ -124,7 +134,7 @@ fn range_error(field: &str, r: [i64; 2]) -> Option<String> {
 impl Ffa {
     /// Checks every setting; the message names the setting and the fix.
     pub fn new(mut settings: FfaSettings) -> Result<Ffa, String> {
-        let cat = match &settings.power_file {
+        let mut cat = match &settings.power_file {
             None => Catalogue::builtin(),
             Some(f) => {
                 let text = std::fs::read(f)
@@ -144,6 +154,11 @@ impl Ffa {
                 )
             }
         };
+        if let Some(f) = &settings.rules_file {
+            cat.rules = crate::games::auto_rumble::input::rules::load(std::path::Path::new(f))
+                .map_err(|e| e.to_string())?;
+            settings.rules = cat.rules.changes();
+        }
         if settings.catalogue.is_empty() {
             // Every power a hero may be drawn with: helpers are left out (AR-55).
             settings.catalogue = cat
