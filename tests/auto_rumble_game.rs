@@ -3,11 +3,14 @@
 
 use skirmish::games::auto_rumble::game::strategy::{Kind, Strategy};
 use skirmish::games::auto_rumble::game::{
-    self, GameSettings, INCOME, MAX_OFFER, Player, ROUNDS, Sizes, Table, settle,
+    self, GameSettings, MAX_OFFER, Player, ROUNDS, Sizes, Table, settle,
 };
 use skirmish::games::auto_rumble::kernel::data::{self, DataKernel};
 use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, PowerId, Use};
 use skirmish::games::auto_rumble::rules;
+
+/// AR-45: the coins each player gains every round (the seed's, as the catalogues here keep).
+const INCOME: i32 = skirmish::games::auto_rumble::rules::Rules::SEED.income;
 
 fn cat() -> Catalogue {
     Catalogue::builtin()
