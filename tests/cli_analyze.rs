@@ -126,6 +126,10 @@ fn analyze_refuses_bad_settings_and_writes_nothing() {
         (vec!["--grid", "0,10"], "--grid"),
         (vec!["--precision", "0"], "--precision"),
         (vec!["--powers", "no/such/file.toml"], "no/such/file.toml"),
+        (
+            vec!["--rules", "tests/corpus/rumble/rules-free-attack.toml"],
+            "rules-free-attack.toml:2:1: `attack_cost`",
+        ),
     ] {
         let out = tmp("bad");
         let mut all = vec![
@@ -168,4 +172,79 @@ fn analyze_reports_a_spent_budget() {
     let s = text(&o.stdout);
     assert!(s.contains("battle budget spent"), "{s}");
     assert!(s.contains("raise --max-battles"), "{s}");
+}
+
+/// Issue 51: a rules file reaches every Auto Rumble command that plays battles: the value
+/// analysis and the tournament record it (command, settings, input digest), a bad one is refused
+/// with nothing written, and `rumble play` tells the dearer attack.
+#[test]
+fn a_rules_file_reaches_the_value_analysis_and_the_tournament() {
+    let rules = "experiments/auto-rumble/costly-attack.toml";
+    let out = tmp("rules");
+    let o = skirmish(&[
+        "analyze",
+        "rumble",
+        "powers",
+        "--rules",
+        rules,
+        "--max-battles",
+        "40000",
+        "--batch",
+        "500",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let answer = std::fs::read_to_string(out.join("result.json")).unwrap();
+    assert!(
+        answer.contains("costly-attack.toml"),
+        "the rules file is an input: {answer}"
+    );
+    let t = tmp("rules-tournament");
+    let base = [
+        "tournament",
+        "rumble",
+        "--strategies",
+        "random,hoarder,sniper",
+        "--games",
+        "40",
+        "--value-precision",
+        "8",
+        "--quiet",
+        "--out",
+    ];
+    let o = skirmish(&[&base[..], &[t.to_str().unwrap(), "--rules", rules]].concat());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let m = std::fs::read_to_string(t.join("manifest.json")).unwrap();
+    assert!(
+        m.contains("attack_cost 10 -> 20") && m.contains("--rules"),
+        "{m}"
+    );
+    let bad = tmp("rules-bad");
+    let o = skirmish(
+        &[
+            &base[..],
+            &[
+                bad.to_str().unwrap(),
+                "--rules",
+                "tests/corpus/rumble/rules-too-large.toml",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("`starting_energy`"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!bad.exists());
+    // One battle: the sample played under the dearer attack says so as each hero enters.
+    let o = skirmish(&["rumble", "play", "--rules", rules]);
+    assert!(
+        text(&o.stdout).contains("a 20-Energy attack"),
+        "{}",
+        text(&o.stdout)
+    );
 }

@@ -63,6 +63,10 @@ pub struct PowerFlags {
     /// Hero capacity (AR-15) [default 256 here, AR-44].
     #[arg(long)]
     pub capacity: Option<u32>,
+    /// Rules file: the battle's numbers (experiments/auto-rumble/rules.toml lists them) [default:
+    /// the seed's].
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<String>,
     /// Master seed: roster r's randomness comes only from (seed, r) [default 42].
     #[arg(long)]
     pub seed: Option<u64>,
@@ -83,6 +87,7 @@ impl PowerFlags {
             power_file: self.powers.clone(),
             candidates: self.candidate.clone(),
             powers: self.power.iter().map(|p| p.trim().to_string()).collect(),
+            rules_file: self.rules.clone(),
             ..ValueSettings::default()
         };
         if let Some(t) = &self.heroes {
@@ -228,6 +233,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         .powers
         .iter()
         .chain(flags.candidate.iter())
+        .chain(flags.rules.iter())
         .map(|p| {
             let digest = crate::platform::digest::sha256_file(std::path::Path::new(p))
                 .unwrap_or_else(|e| format!("unreadable: {e}"));

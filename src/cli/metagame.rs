@@ -26,6 +26,10 @@ pub struct MetagameFlags {
     /// Power file the pool draws from [default: the built-in six sample powers].
     #[arg(long, value_name = "FILE")]
     pub powers: Option<String>,
+    /// Rules file: the battle's and the game's numbers (experiments/auto-rumble/rules.toml lists
+    /// them) [default: the seed's].
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<String>,
     /// Precision of the coin values the value-aware strategies bid from, measured now.
     #[arg(long, default_value_t = 2.0)]
     pub value_precision: f64,
@@ -93,6 +97,7 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
         &specs,
         Some(f.players),
         f.powers.as_deref(),
+        f.rules.as_deref(),
         ValueSource::Measured {
             precision: f.value_precision,
             seed: f.seed,
@@ -108,7 +113,7 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
     };
     let names = mg.t.names.clone();
     let command = format!(
-        "skirmish analyze rumble metagame --strategies {} --players {} --games {} --value-precision {} --starts {} --resamples {} --seed {} --chunk-size {}{}{}",
+        "skirmish analyze rumble metagame --strategies {} --players {} --games {} --value-precision {} --starts {} --resamples {} --seed {} --chunk-size {}{}{}{}",
         super::flags::shell_quote(&names.join(",")),
         f.players,
         f.games,
@@ -120,6 +125,10 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
         f.powers
             .as_ref()
             .map(|p| super::flags::shell_flag("--powers", p))
+            .unwrap_or_default(),
+        f.rules
+            .as_ref()
+            .map(|p| super::flags::shell_flag("--rules", p))
             .unwrap_or_default(),
         if f.no_search {
             " --no-search".to_string()
@@ -147,19 +156,26 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
         .powers
         .as_deref()
         .map(|p| crate::games::auto_rumble::powers::file::files(Path::new(p)))
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .into_iter()
+        .chain(f.rules.as_deref().map(std::path::PathBuf::from))
+        .collect();
+    let mut settings = serde_json::json!({
+        "strategies": names,
+        "players": f.players,
+        "games_per_profile": f.games,
+        "profiles": mg.profiles.len(),
+        "power_file": f.powers,
+        "values": mg.t.values,
+        "values_from": mg.t.values_from,
+    });
+    if f.rules.is_some() {
+        settings["rules"] = mg.t.cat.rules.changes().into();
+    }
     let job = Job {
         inputs,
         sim: &mg,
-        settings: serde_json::json!({
-            "strategies": names,
-            "players": f.players,
-            "games_per_profile": f.games,
-            "profiles": mg.profiles.len(),
-            "power_file": f.powers,
-            "values": mg.t.values,
-            "values_from": mg.t.values_from,
-        }),
+        settings,
         seed: f.seed,
         matches: mg.matches(),
         count_flag: "--games (x profiles)",
@@ -271,6 +287,7 @@ fn search(
             &grown,
             Some(f.players),
             f.powers.as_deref(),
+            f.rules.as_deref(),
             ValueSource::Given {
                 values: mg.t.values.clone(),
                 from: mg.t.values_from.clone(),

@@ -25,6 +25,10 @@ pub struct BattleArgs {
     /// Power file the heroes' powers come from (default: the built-in six sample powers).
     #[arg(long, value_name = "FILE", alias = "power-file")]
     pub powers: Option<PathBuf>,
+    /// Rules file: the battle's numbers (experiments/auto-rumble/rules.toml lists them) [default:
+    /// the seed's]; the battle is then played by the data reference, as with --powers.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
     /// Seed for base initiatives the file does not give (overrides `battle.seed`).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -43,8 +47,8 @@ pub const SAMPLE_ROUND_1: &str = include_str!("../../experiments/sample-round-1.
 
 pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
     let style = args.style.style(args.trace)?;
-    if let Some(powers) = &args.powers {
-        return battle_with_powers(&args, powers);
+    if args.powers.is_some() || args.rules.is_some() {
+        return battle_with_powers(&args);
     }
     let mut sc: Scenario = match &args.file {
         Some(path) => scenario::load(path).map_err(|e| e.to_string())?,
@@ -81,18 +85,24 @@ pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
     Ok(crate::platform::narration::restyle(style, &text))
 }
 
-/// `--powers FILE`: the heroes' powers come from a power file. The battle is played by the data
-/// reference model (every clause of the format; one battle needs no speed), so reactions and
-/// effects on other heroes work too; `--narrate` tells it from the reference's events
-/// ([`crate::games::auto_rumble::trace::data`]).
-fn battle_with_powers(args: &BattleArgs, powers: &std::path::Path) -> Result<String, String> {
+/// `--powers FILE` or `--rules FILE`: the heroes' powers come from a power file (or the built-in
+/// six), the numbers from a rules file (or the seed's). The battle is played by the data
+/// reference model (every clause of the format, any rules; one battle needs no speed), so
+/// reactions and effects on other heroes work too; `--narrate` tells it from the reference's
+/// events ([`crate::games::auto_rumble::trace::data`]).
+fn battle_with_powers(args: &BattleArgs) -> Result<String, String> {
     use crate::games::auto_rumble::powers::catalogue::Catalogue;
     use crate::games::auto_rumble::reference::data;
     use crate::games::auto_rumble::trace::data::{Event, Renderer};
     use crate::games::auto_rumble::trace::hand::json_str;
-    let cat = Catalogue::new(
-        crate::games::auto_rumble::powers::file::load(powers).map_err(|e| e.to_string())?,
-    );
+    let cat = match &args.powers {
+        Some(p) => Catalogue::new(
+            crate::games::auto_rumble::powers::file::load(p).map_err(|e| e.to_string())?,
+        ),
+        None => Catalogue::builtin(),
+    };
+    let rules = args.rules.as_ref().map(|p| p.display().to_string());
+    let cat = cat.with_rules_file(rules.as_deref())?;
     let mut sc = match &args.file {
         Some(path) => scenario::load_with(path, &cat).map_err(|e| e.to_string())?,
         None => scenario::parse_with(
@@ -229,7 +239,7 @@ fn entering(
             "{} enters with {} Energy, a {}-Energy attack that hits for {}, initiative {}; {}. Use order: {}.",
             h.name,
             l.energy,
-            rules::ATTACK_COST,
+            cat.rules.attack_cost,
             l.damage.max(0),
             initiative[t],
             held.join(", "),
@@ -329,6 +339,11 @@ pub(super) fn check(path: &std::path::Path) -> Result<String, String> {
         .is_some_and(|t| t.contains_key("power") || t.contains_key("include"));
     if is_power_file {
         return super::powers::check(path);
+    }
+    // A rules file (issue 51) reads back as its changes from the seed's values.
+    if crate::games::auto_rumble::input::rules::is_rules(&text) {
+        let r = crate::games::auto_rumble::input::rules::load(path).map_err(|e| e.to_string())?;
+        return Ok(crate::games::changes::rules_file_told(path, &r.changes()));
     }
     let sc = scenario::load(path).map_err(|e| e.to_string())?;
     let lineup = sc.lineup();

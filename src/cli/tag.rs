@@ -78,21 +78,7 @@ pub fn check(path: &Path) -> Result<String, String> {
         && input::is_rules(&text)
     {
         let s = input::load_rules(path).map_err(|e| e.to_string())?;
-        let changes = s.changes();
-        if changes.is_empty() {
-            return Ok(format!(
-                "{}: a rules file with the seed's values throughout\n",
-                path.display()
-            ));
-        }
-        let mut out = format!(
-            "{}: a rules file; from the seed's values:\n",
-            path.display()
-        );
-        for c in changes {
-            out.push_str(&format!("  {c}\n"));
-        }
-        return Ok(out);
+        return Ok(crate::games::changes::rules_file_told(path, &s.changes()));
     }
     let g = input::load(path).map_err(|e| e.to_string())?;
     let players: usize = g.teams.iter().map(|t| t.players.len()).sum();

@@ -50,6 +50,10 @@ pub struct TournamentFlags {
     /// Hero capacity (AR-15) [default 256, as for power values, AR-44].
     #[arg(long, default_value_t = 256)]
     pub capacity: u32,
+    /// Rules file: the battle's and the game's numbers (experiments/auto-rumble/rules.toml lists
+    /// them) [default: the seed's].
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<String>,
     /// Play only the K-th (from 0) of N equal slices of the chunks, e.g. 0/4 (the same command
     /// without it, or every slice, completes the folder). SLURM_ARRAY_TASK_ID/COUNT are read too.
     #[arg(long)]
@@ -128,6 +132,7 @@ pub struct TournamentExperiment {
     pub chunk_size: Option<u64>,
     pub max_rounds: Option<u32>,
     pub capacity: Option<u32>,
+    pub rules: Option<String>,
 }
 
 impl TournamentExperiment {
@@ -150,6 +155,7 @@ impl TournamentExperiment {
             threads: run.threads,
             max_rounds: self.max_rounds.unwrap_or(30),
             capacity: self.capacity.unwrap_or(256),
+            rules: self.rules.clone(),
             shard: run.shard.clone(),
             quiet: run.quiet,
         }
@@ -176,7 +182,8 @@ pub fn build(f: &TournamentFlags) -> Result<Tournament, String> {
         }
         Some(p) => {
             let cat =
-                crate::games::auto_rumble::powers::catalogue::Catalogue::load(f.powers.as_deref())?;
+                crate::games::auto_rumble::powers::catalogue::Catalogue::load(f.powers.as_deref())?
+                    .with_rules_file(f.rules.as_deref())?;
             ValueSource::Given {
                 values: read_values(p, &cat)?,
                 from: p.display().to_string(),
@@ -187,6 +194,7 @@ pub fn build(f: &TournamentFlags) -> Result<Tournament, String> {
         &specs,
         f.players,
         f.powers.as_deref(),
+        f.rules.as_deref(),
         source,
         f.max_rounds,
         f.capacity,
@@ -198,7 +206,7 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
     let t = build(f)?;
     let encode = super::flags::encoder()?;
     let command = format!(
-        "skirmish tournament rumble --strategies {} --games {} --players {} --seed {} --chunk-size {} --max-rounds {} --capacity {}{}{}",
+        "skirmish tournament rumble --strategies {} --games {} --players {} --seed {} --chunk-size {} --max-rounds {} --capacity {}{}{}{}",
         super::flags::shell_quote(&t.names.join(",")),
         f.games,
         t.game.players,
@@ -214,8 +222,12 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
             .as_ref()
             .map(|p| super::flags::shell_flag("--values", p.display()))
             .unwrap_or_else(|| format!(" --value-precision {}", f.value_precision)),
+        f.rules
+            .as_ref()
+            .map(|p| super::flags::shell_flag("--rules", p))
+            .unwrap_or_default(),
     );
-    let settings = serde_json::json!({
+    let mut settings = serde_json::json!({
         "strategies": t.names,
         "players": t.game.players,
         "power_file": f.powers,
@@ -224,13 +236,19 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
         "max_rounds": f.max_rounds,
         "capacity": f.capacity,
     });
-    // Every file that can change the games: the power file with its includes, the values table.
+    if f.rules.is_some() {
+        // Issue 51: what the rules file changes, in plain words (what `diff` shows).
+        settings["rules"] = t.cat.rules.changes().into();
+    }
+    // Every file that can change the games: the power file with its includes, the values table,
+    // the rules file.
     let mut inputs = f
         .powers
         .as_deref()
         .map(|p| crate::games::auto_rumble::powers::file::files(Path::new(p)))
         .unwrap_or_default();
     inputs.extend(f.values.iter().cloned());
+    inputs.extend(f.rules.iter().map(PathBuf::from));
     let job = Job {
         inputs,
         sim: &t,

@@ -61,6 +61,25 @@ pub fn of<T: serde::Serialize>(seed: &T, x: &T) -> Vec<String> {
         .collect()
 }
 
+/// `check`'s answer for a rules file given as its changes ([`of`]): the file, then each change
+/// from the seed's values, or that it holds the seed's values throughout.
+pub fn rules_file_told(path: &std::path::Path, changes: &[String]) -> String {
+    if changes.is_empty() {
+        return format!(
+            "{}: a rules file with the seed's values throughout\n",
+            path.display()
+        );
+    }
+    let mut out = format!(
+        "{}: a rules file; from the seed's values:\n",
+        path.display()
+    );
+    for c in changes {
+        out.push_str(&format!("  {c}\n"));
+    }
+    out
+}
+
 /// `check`'s lines for a rules file: its changes, or that it holds the seed's values.
 pub fn told(shipped: &str, text: &str) -> String {
     let c = changes(shipped, text);

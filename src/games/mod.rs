@@ -37,16 +37,17 @@ pub const GAMES: &[Game] = &[
         rules: "docs/rules/auto-rumble.md (AR-n)",
         guide: "docs/auto-rumble.md",
         commands: &[
-            "rumble play [SCENARIO] [--powers FILE] [--narrate [--format md|bbcode] | --trace] [--seed N]",
+            "rumble play [SCENARIO] [--powers FILE] [--rules FILE] [--narrate [--format md|bbcode] | --trace] [--seed N]",
             "rumble check FILE",
             "rumble powers [POWER-FILE]",
-            "simulate rumble [--power-file FILE] [--matches N]",
-            "tournament rumble [--strategies LIST] [--games N]",
-            "analyze rumble powers [--powers FILE]",
+            "simulate rumble [--power-file FILE] [--matches N] [--rules FILE] [--versus-rules FILE]",
+            "tournament rumble [--strategies LIST] [--games N] [--rules FILE]",
+            "analyze rumble powers [--powers FILE] [--rules FILE]",
         ],
         inputs: &[
             ("scenario (one battle)", "experiments/sample-round-1.toml"),
             ("power file", "experiments/powers/archive.toml"),
+            ("rules file", "experiments/auto-rumble/rules.toml"),
             (
                 "experiment file",
                 "experiments/rumble-ffa.toml, experiments/rumble-tournament.toml",

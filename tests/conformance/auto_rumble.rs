@@ -92,6 +92,23 @@ impl Game for AutoRumble {
                 check: &["rumble", "check", "FILE"],
                 used_by: &["rumble", "play", "FILE", "--narrate"],
             },
+            // Rules files (issue 51): the battle's and the game's numbers.
+            Input {
+                kind: "rules",
+                valid: "experiments/auto-rumble/costly-attack.toml",
+                check: &["rumble", "check", "FILE"],
+                used_by: &[
+                    "simulate",
+                    "rumble",
+                    "--rules",
+                    "FILE",
+                    "--matches",
+                    "200",
+                    "--out",
+                    "OUT",
+                    "--quiet",
+                ],
+            },
             // Experiment files of `simulate rumble`'s own shape (settings under `[settings]`).
             Input {
                 kind: "experiment",

@@ -65,6 +65,8 @@ pub struct ValueSettings {
     pub counter_per_roster: u32,
     pub max_rounds: u32,
     pub capacity: u32,
+    /// A rules file (issue 51); `None`: the seed's numbers.
+    pub rules_file: Option<String>,
 }
 
 impl Default for ValueSettings {
@@ -88,6 +90,7 @@ impl Default for ValueSettings {
             counter_per_roster: 8,
             max_rounds: rules::DEFAULT_MAX_ROUNDS,
             capacity: 256,
+            rules_file: None,
         }
     }
 }
@@ -140,6 +143,7 @@ impl PowerValue {
             settings.power_file.as_deref(),
             settings.candidates.as_deref(),
         )?;
+        let cat = cat.with_rules_file(settings.rules_file.as_deref())?;
         let s = &settings;
         for (field, r) in [
             ("heroes", [s.heroes[0] as i64, s.heroes[1] as i64]),

@@ -21,18 +21,16 @@ pub fn load(path: &std::path::Path) -> Result<Rules, FileError> {
     parse(&path.display().to_string(), &text)
 }
 
-/// Whether a file's text is a rules file: every top-level key is one of [`Rules`]'.
+/// Whether a file's text is a rules file rather than a scenario or a power file: it has no
+/// heroes, battle, powers or includes (a misspelt key still reads as a rules file, so its error
+/// names the key).
 pub fn is_rules(text: &str) -> bool {
-    let keys = [
-        "starting_energy",
-        "attack_damage",
-        "coins_per_damage",
-        "attack_cost",
-        "stalemate_rounds",
-        "income",
-    ];
-    text.parse::<toml::Table>()
-        .is_ok_and(|t| !t.is_empty() && t.keys().all(|k| keys.contains(&k.as_str())))
+    text.parse::<toml::Table>().is_ok_and(|t| {
+        !t.is_empty()
+            && !["hero", "battle", "power", "include"]
+                .iter()
+                .any(|k| t.contains_key(*k))
+    })
 }
 
 #[cfg(test)]

@@ -213,6 +213,16 @@ impl Catalogue {
         }
     }
 
+    /// The catalogue with a rules file's numbers (issue 51); `None` keeps the seed's. The error
+    /// names the file, line and field.
+    pub fn with_rules_file(mut self, rules_file: Option<&str>) -> Result<Catalogue, String> {
+        if let Some(f) = rules_file {
+            self.rules = crate::games::auto_rumble::input::rules::load(std::path::Path::new(f))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(self)
+    }
+
     pub fn builtin() -> Catalogue {
         Catalogue::new(crate::games::auto_rumble::powers::file::builtin().to_vec())
     }

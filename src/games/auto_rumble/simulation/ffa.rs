@@ -134,7 +134,7 @@ fn range_error(field: &str, r: [i64; 2]) -> Option<String> {
 impl Ffa {
     /// Checks every setting; the message names the setting and the fix.
     pub fn new(mut settings: FfaSettings) -> Result<Ffa, String> {
-        let mut cat = match &settings.power_file {
+        let cat = match &settings.power_file {
             None => Catalogue::builtin(),
             Some(f) => {
                 let text = std::fs::read(f)
@@ -154,11 +154,8 @@ impl Ffa {
                 )
             }
         };
-        if let Some(f) = &settings.rules_file {
-            cat.rules = crate::games::auto_rumble::input::rules::load(std::path::Path::new(f))
-                .map_err(|e| e.to_string())?;
-            settings.rules = cat.rules.changes();
-        }
+        let cat = cat.with_rules_file(settings.rules_file.as_deref())?;
+        settings.rules = cat.rules.changes();
         if settings.catalogue.is_empty() {
             // Every power a hero may be drawn with: helpers are left out (AR-55).
             settings.catalogue = cat

@@ -41,11 +41,12 @@ impl Tournament {
         specs: &[String],
         players: Option<usize>,
         power_file: Option<&str>,
+        rules_file: Option<&str>,
         source: ValueSource,
         max_rounds: u32,
         capacity: u32,
     ) -> Result<Tournament, String> {
-        let cat = Catalogue::load(power_file)?;
+        let cat = Catalogue::load(power_file)?.with_rules_file(rules_file)?;
         if specs.is_empty() {
             return Err(
                 "--strategies: name at least one, e.g. value,hoarder,sniper,spreader,random".into(),
@@ -103,6 +104,7 @@ impl Tournament {
             ValueSource::Measured { precision, seed } => {
                 let v = PowerValue::new(ValueSettings {
                     power_file: power_file.map(String::from),
+                    rules_file: rules_file.map(String::from),
                     precision,
                     synergy_per_roster: 0,
                     counter_per_roster: 0,
