@@ -4,7 +4,7 @@
 use skirmish::games::clan_melee::input::clans;
 use skirmish::games::clan_melee::kernel::engine::{By, Cpu, Melee, NoTurnHook, Resolve, Settings};
 use skirmish::games::clan_melee::reference;
-use skirmish::games::clan_melee::rules::Mode;
+use skirmish::games::clan_melee::rules::{Mode, Rules};
 use skirmish::rng::{Stream, match_seed, match_stream_rng};
 
 #[test]
@@ -32,6 +32,75 @@ fn engine_and_reference_agree_on_random_melees_in_both_modes() {
     // The sample must reach the interesting endings, or it proves little.
     assert!(ends.contains(&("sane", "won")), "{ends:?}");
     assert!(ends.contains(&("reference", "won")), "{ends:?}");
+}
+
+/// Rules drawn for a differential test (issue 51): each number at the seed's value or anywhere in
+/// a small range around it, so caps, free points, iteration damage and decay all move.
+fn drawn_rules(rng: &mut skirmish::rng::MatchRng) -> Rules {
+    use rand::RngExt;
+    let mut r = Rules::SEED;
+    if rng.random_bool(0.5) {
+        r.free_ap = rng.random_range(0..=20);
+    }
+    if rng.random_bool(0.5) {
+        r.ap_per_damage = rng.random_range(1..=4);
+    }
+    if rng.random_bool(0.5) {
+        r.decay = rng.random_range(0..=3);
+    }
+    if rng.random_bool(0.5) {
+        r.cap_per_hp = rng.random_range(0..=4);
+        r.cap_bonus = rng.random_range(0..=30);
+    }
+    assert!(r.check().is_ok());
+    r
+}
+
+// Issue 51: a rules file's numbers (CM-1, CM-2, CM-9) are played alike by the engine, member by
+// member and by classes where classes never pay, and the reference, in both modes.
+#[test]
+fn engine_and_reference_agree_under_drawn_rules() {
+    let mut field = clans::reference_field();
+    let (mut melee, mut by_class) = (Melee::new(), Melee::new());
+    let mut rng = match_stream_rng(51, Stream::Battle);
+    let mut compared = 0;
+    for i in 0..300u64 {
+        field.rules = drawn_rules(&mut rng);
+        let seed = match_seed(51, i);
+        let h = 1 + (seed % 3_000) as i32;
+        for mode in [Mode::Sane, Mode::Reference] {
+            let s = Settings {
+                mode,
+                max_turns: 2_000,
+                engine: By::Members,
+            };
+            let a = melee.play(&field, h, &s, seed);
+            let b = reference::play(&field, h, &s, seed);
+            assert_eq!(a, b, "melee {i}, H {h}, {mode:?}, {:?}", field.rules);
+            let before = by_class.class_turns;
+            let c = by_class.play(
+                &field,
+                h,
+                &Settings {
+                    engine: By::Classes,
+                    ..s
+                },
+                seed,
+            );
+            if by_class.class_turns == before {
+                assert_eq!(
+                    c, a,
+                    "melee {i} by classes, H {h}, {mode:?}, {:?}",
+                    field.rules
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(
+        compared >= 300,
+        "only {compared} melees compared by classes"
+    );
 }
 
 // CM-20: the engine's rules folded per partner class (`pairs.rs`) answer exactly what the

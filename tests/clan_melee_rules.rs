@@ -294,6 +294,15 @@ fn an_all_negative_healer_field_is_a_deadlock_and_a_long_melee_hits_the_turn_cap
     };
     let o = Melee::new().play(&zombies, 10, &reference, 1);
     assert_eq!((o.end, o.turns, o.credited), (End::Deadlock, 1, None));
+    // Issue 51: a cap that lets a zombie ask past the free points (here 2 x -1 + 30 = 28 > 10)
+    // could make it pay iteration damage and die: no longer final, so played to the turn cap.
+    let mut loose = zombies.clone();
+    loose.rules.cap_bonus = 30;
+    assert!(!loose.rules.deadlock_is_final() && zombies.rules.deadlock_is_final());
+    let o = Melee::new().play(&loose, 10, &reference, 1);
+    assert_eq!((o.end, o.turns), (End::TurnCap, 1000));
+    let r = skirmish::games::clan_melee::reference::play(&loose, 10, &reference, 1);
+    assert_eq!(r, o);
     let healers = field(vec![
         clan("a", "1", "1000", "healer", "0"),
         clan("b", "1", "1000", "healer", "0"),

@@ -352,13 +352,8 @@ fn versus_rules_answers_a_rule_change_in_its_known_direction() {
             );
         }
     }
-    // A command without --rules has no what-if.
-    let o = skirmish(&[
-        "tournament",
-        "clan-melee",
-        "--versus-rules",
-        "experiments/tag/tag-cost-4.toml",
-    ]);
+    // A command without --rules (the speed bench) has no what-if.
+    let o = skirmish(&["bench", "--versus-rules", "experiments/tag/tag-cost-4.toml"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("takes no --rules"));
     // A rules file that does not load is refused before either arm writes a thing.

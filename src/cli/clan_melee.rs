@@ -7,7 +7,7 @@ use clap::Args;
 use crate::games::clan_melee::analysis::study::{
     ClanStudy, Study, Variant, healer_clan, warrior_clan,
 };
-use crate::games::clan_melee::input::clans;
+use crate::games::clan_melee::input::{clans, rules};
 use crate::games::clan_melee::kernel::engine::{By, DEFAULT_MAX_TURNS, Settings};
 use crate::games::clan_melee::rules::Mode;
 use crate::games::clan_melee::simulation::tournament::{
@@ -42,6 +42,10 @@ pub struct ClanMeleeFlags {
     /// Turns after which a melee stops, reported as a turn cap (CM-12).
     #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
     pub max_turns: u32,
+    /// Rules file: the melee's numbers (experiments/clan-melee-rules/rules.toml lists them)
+    /// [default: the seed's].
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<String>,
     /// classes (alike members played once, while that pays) or members (one by one: the
     /// reference engine). Same distribution of melees, different draws (CM-14).
     #[arg(long, default_value = "classes")]
@@ -136,7 +140,8 @@ pub fn build(f: &ClanMeleeFlags) -> Result<ClanTournament, String> {
         }
         clans.push(cand);
     }
-    let field = Field::new(clans).map_err(|e| format!("--clans: {e}"))?;
+    let mut field = Field::new(clans).map_err(|e| format!("--clans: {e}"))?;
+    field.rules = rules::from_flag(f.rules.as_deref())?;
     Ok(ClanTournament {
         field,
         budgets,
@@ -160,7 +165,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     }
     let files: Vec<String> = t.field.clans.iter().map(|c| c.file.clone()).collect();
     let command = format!(
-        "skirmish tournament clan-melee --mode {} --engine {} --budgets {} --melees {} --seed {} --chunk-size {} --max-turns {}{}{}",
+        "skirmish tournament clan-melee --mode {} --engine {} --budgets {} --melees {} --seed {} --chunk-size {} --max-turns {}{}{}{}",
         t.settings.mode.name(),
         t.settings.engine.name(),
         t.budgets
@@ -181,6 +186,10 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
                 .as_ref()
                 .map(|c| super::flags::shell_flag("--candidate", c))
                 .unwrap_or_default(),
+        f.rules
+            .as_ref()
+            .map(|r| super::flags::shell_flag("--rules", r))
+            .unwrap_or_default(),
     );
     let mut settings = serde_json::json!({
         "mode": t.settings.mode.name(),
@@ -196,6 +205,10 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
         let last = t.field.clans.last().expect("the candidate is in the field");
         settings["candidate"] = last.name.clone().into();
     }
+    if f.rules.is_some() {
+        // Issue 51: what the rules file changes, in plain words (what `diff` shows).
+        settings["rules"] = t.field.rules.changes().into();
+    }
     let job = Job {
         inputs: t
             .field
@@ -203,6 +216,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
             .iter()
             .map(|c| PathBuf::from(&c.file))
             .filter(|p| p.is_file())
+            .chain(f.rules.iter().map(PathBuf::from))
             .collect(),
         sim: &t,
         settings,
@@ -265,6 +279,10 @@ pub struct StudyFlags {
     /// Turns after which a melee stops, reported as a turn cap (CM-12).
     #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
     pub max_turns: u32,
+    /// Rules file: the melee's numbers (experiments/clan-melee-rules/rules.toml lists them)
+    /// [default: the seed's].
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<String>,
     /// classes (alike members played once, while that pays) or members (one by one: the
     /// reference engine). Same distribution of melees, different draws (CM-14).
     #[arg(long, default_value = "classes")]
@@ -347,6 +365,7 @@ pub fn build_study(f: &StudyFlags) -> Result<(ClanStudy, Vec<(String, String)>),
         return Err("--max-turns: allow at least 1 turn".into());
     }
     let budgets = budgets(&f.budgets)?;
+    let rules = rules::from_flag(f.rules.as_deref())?;
     let mut variants = Vec::new();
     let mut texts = Vec::new();
     for study in studies {
@@ -362,7 +381,9 @@ pub fn build_study(f: &StudyFlags) -> Result<(ClanStudy, Vec<(String, String)>),
         };
         for v in values {
             let t = text(v);
-            variants.push(Variant::new(study, v, &t)?);
+            let mut variant = Variant::new(study, v, &t)?;
+            variant.field.rules = rules;
+            variants.push(variant);
             let file = study.label(v).to_lowercase().replace(['%', ' '], "");
             texts.push((format!("{file}.toml"), t));
         }
@@ -497,13 +518,14 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
             threads: f.threads,
             shard: f.shard.clone(),
             quiet: f.quiet,
+            rules: f.rules.clone(),
         });
     }
     let (s, texts) = build_study(f)?;
     let encode = super::flags::encoder()?;
     let chunk_size = f.chunk_size.unwrap_or(f.melees).max(1);
     let command = format!(
-        "skirmish analyze clan-melee --study {} --ap {} --healer-share {} --warrior-ap {} --piece {} --budgets {} --melees {} --mode {} --engine {} --max-turns {} --seed {} --chunk-size {chunk_size}{}",
+        "skirmish analyze clan-melee --study {} --ap {} --healer-share {} --warrior-ap {} --piece {} --budgets {} --melees {} --mode {} --engine {} --max-turns {} --seed {} --chunk-size {chunk_size}{}{}",
         super::flags::shell_quote(&f.study),
         super::flags::shell_quote(&f.ap.to_string()),
         super::flags::shell_quote(&f.healer_share.to_string()),
@@ -516,8 +538,12 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         f.max_turns,
         f.seed,
         if s.wiggle { "" } else { " --no-wiggle" },
+        f.rules
+            .as_ref()
+            .map(|r| super::flags::shell_flag("--rules", r))
+            .unwrap_or_default(),
     );
-    let settings = serde_json::json!({
+    let mut settings = serde_json::json!({
         "study": f.study,
         "variants": s.variants.iter().map(|v| v.study.label(v.value)).collect::<Vec<_>>(),
         "warrior_ap": f.warrior_ap,
@@ -529,8 +555,15 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         "wiggle": s.wiggle,
         "max_turns": s.settings.max_turns,
     });
+    if f.rules.is_some() {
+        let r = s
+            .variants
+            .first()
+            .map_or(Default::default(), |v| v.field.rules);
+        settings["rules"] = r.changes().into();
+    }
     let job = Job {
-        inputs: Vec::new(),
+        inputs: f.rules.iter().map(PathBuf::from).collect(),
         sim: &s,
         settings,
         seed: f.seed,
@@ -595,6 +628,10 @@ pub struct PlayFlags {
     /// Turns after which the melee stops, reported as a turn cap (CM-12).
     #[arg(long, default_value_t = DEFAULT_MAX_TURNS, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_turns: u32,
+    /// Rules file: the melee's numbers (experiments/clan-melee-rules/rules.toml lists them)
+    /// [default: the seed's].
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<String>,
     /// classes (alike members played once, while that pays) or members (one by one: the
     /// reference engine). Same distribution of melees, different draws (CM-14).
     #[arg(long, default_value = "classes")]
@@ -628,7 +665,8 @@ pub fn play(f: &PlayFlags) -> Result<String, String> {
         max_turns: f.max_turns,
         engine: By::parse(&f.engine)?,
     };
-    let field = field_of(f.clans.as_deref())?;
+    let mut field = field_of(f.clans.as_deref())?;
+    field.rules = rules::from_flag(f.rules.as_deref())?;
     let need = crate::games::clan_melee::kernel::engine::melee_bytes(&field, f.budget);
     let what = format!("a melee at budget {}", f.budget);
     crate::platform::memory::fit(need, 1, crate::platform::memory::available()?, &what)?;
@@ -648,6 +686,13 @@ pub fn check(path: &std::path::Path) -> Result<String, String> {
     use crate::games::clan_melee::input::clan::Clan;
     use crate::rng::{Stream, match_stream_rng};
     use std::fmt::Write as _;
+    // A rules file (issue 51) reads back as its changes from the seed's values.
+    if let Ok(text) = std::fs::read_to_string(path)
+        && rules::is_rules(&text)
+    {
+        let r = rules::load(path).map_err(|e| e.to_string())?;
+        return Ok(crate::games::changes::rules_file_told(path, &r.changes()));
+    }
     let clan = Clan::load(path).map_err(|e| e.to_string())?;
     let mut out = format!(
         "{}: clan `{}`, {} kinds{}\n",

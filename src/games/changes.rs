@@ -44,6 +44,39 @@ pub fn changes(shipped: &str, text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Parses and checks a rules file's text (issue 51): its keys at the top level, defaults for the
+/// rest; a syntax error, an unknown key (`format` names where the keys are documented) or a
+/// number out of range (`check` names the field and the fix) is one error on its line.
+pub fn parse_rules<T: serde::de::DeserializeOwned>(
+    file: &str,
+    text: &str,
+    format: &str,
+    check: impl Fn(&T) -> Result<(), (&'static str, String)>,
+) -> Result<T, crate::games::file_error::FileError> {
+    let cx = crate::games::file_error::FileCtx { file, text };
+    let r: T = cx.toml(format)?;
+    check(&r).map_err(|(field, m)| cx.err(None, field, m))?;
+    Ok(r)
+}
+
+/// Reads a rules file and [`parse_rules`] it.
+pub fn load_rules<T: serde::de::DeserializeOwned>(
+    path: &std::path::Path,
+    format: &str,
+    check: impl Fn(&T) -> Result<(), (&'static str, String)>,
+) -> Result<T, crate::games::file_error::FileError> {
+    let text = crate::games::file_error::read(path, "rules file")?;
+    parse_rules(&path.display().to_string(), &text, format, check)
+}
+
+/// Whether a file's text is a rules file rather than another of the game's inputs: valid TOML
+/// with keys, none of them one of `others` (the tables those inputs have). A misspelt key
+/// still reads as a rules file, so its error names the key.
+pub fn is_rules(text: &str, others: &[&str]) -> bool {
+    text.parse::<toml::Table>()
+        .is_ok_and(|t| !t.is_empty() && !others.iter().any(|k| t.contains_key(*k)))
+}
+
 /// The fields in which `x` departs from `seed` (two values of one settings type), as
 /// `field seed -> x` lines.
 pub fn of<T: serde::Serialize>(seed: &T, x: &T) -> Vec<String> {

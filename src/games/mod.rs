@@ -62,13 +62,14 @@ pub const GAMES: &[Game] = &[
         rules: "docs/rules/clan-melee.md (CM-n)",
         guide: "docs/clan-melee.md",
         commands: &[
-            "clan-melee play [--clans FILES] [--budget N] [--narrate [--format md|bbcode] | --trace] [--seed N]",
+            "clan-melee play [--clans FILES] [--budget N] [--rules FILE] [--narrate [--format md|bbcode] | --trace] [--seed N]",
             "clan-melee check FILE",
-            "tournament clan-melee [--budgets LIST] [--melees N]",
-            "analyze clan-melee challengers [--budgets LIST]",
+            "tournament clan-melee [--budgets LIST] [--melees N] [--rules FILE] [--versus-rules FILE]",
+            "analyze clan-melee challengers [--budgets LIST] [--rules FILE]",
         ],
         inputs: &[
             ("clan file", "experiments/clan-melee/3-salt-coward.toml"),
+            ("rules file", "experiments/clan-melee-rules/rules.toml"),
             ("experiment file", "experiments/clan-melee-tournament.toml"),
         ],
     },

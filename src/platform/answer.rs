@@ -747,6 +747,8 @@ pub const MIN_PAIRED_PARTS: usize = 10;
 pub struct Pairing {
     pub parts: usize,
     pub by: BTreeMap<(String, String), (f64, f64)>,
+    /// Estimates held in fewer than [`MIN_PAIRED_PARTS`] parts: compared unpaired.
+    pub thin: usize,
 }
 
 impl Pairing {
@@ -762,32 +764,39 @@ impl Pairing {
             .zip(b)
             .map(|(x, y)| (ratios(x.2), ratios(y.2)))
             .unzip();
-        let k = a.len();
         let mut labels: Vec<&(String, String)> =
             ra.iter().chain(&rb).flat_map(|m| m.keys()).collect();
         labels.sort();
         labels.dedup();
-        let mut by = BTreeMap::new();
+        let (mut by, mut thin) = (BTreeMap::new(), 0);
         for key in labels {
             let get = |r: &Ratios| r.get(key).copied().unwrap_or((0.0, 0.0));
-            let side = |r: &[Ratios]| {
-                let (n, d) = r
-                    .iter()
-                    .map(get)
-                    .fold((0.0, 0.0), |s, x| (s.0 + x.0, s.1 + x.1));
-                (n, d, d / k as f64)
-            };
-            let (na, da, ma) = side(&ra);
-            let (nb, db, mb) = side(&rb);
+            // The parts that hold the estimate: a budget or a rare label lives in some parts
+            // only, and the parts without it are no samples of it.
+            let held: Vec<((f64, f64), (f64, f64))> = ra
+                .iter()
+                .zip(&rb)
+                .map(|(x, y)| (get(x), get(y)))
+                .filter(|(x, y)| x.1 > 0.0 || y.1 > 0.0)
+                .collect();
+            let k = held.len();
+            if k < MIN_PAIRED_PARTS {
+                thin += 1;
+                continue;
+            }
+            let (mut na, mut da, mut nb, mut db) = (0.0, 0.0, 0.0, 0.0);
+            for (x, y) in &held {
+                (na, da, nb, db) = (na + x.0, da + x.1, nb + y.0, db + y.1);
+            }
             if da == 0.0 || db == 0.0 {
+                thin += 1;
                 continue;
             }
             let (va, vb) = (na / da, nb / db);
-            let ss: f64 = ra
+            let (ma, mb) = (da / k as f64, db / k as f64);
+            let ss: f64 = held
                 .iter()
-                .zip(&rb)
-                .map(|(x, y)| {
-                    let (xa, ya) = (get(x), get(y));
+                .map(|(xa, ya)| {
                     let r = (ya.0 - vb * ya.1) / mb - (xa.0 - va * xa.1) / ma;
                     r * r
                 })
@@ -795,7 +804,11 @@ impl Pairing {
             let half = t975(k - 1) * (ss / (k * (k - 1)) as f64).sqrt();
             by.insert(key.clone(), (vb - va, half));
         }
-        Some(Pairing { parts: k, by })
+        Some(Pairing {
+            parts: a.len(),
+            by,
+            thin,
+        })
     }
 }
 
@@ -863,8 +876,16 @@ fn gap_in(pairing: Option<&Pairing>, title: &str, ea: &Estimate, eb: &Estimate) 
 fn pairing_told(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> String {
     match pairing {
         Some(p) => format!(
-            "paired: both runs played the same match seeds in the same {} parts (common random numbers); each interval is from the parts' paired differences",
-            p.parts
+            "paired: both runs played the same match seeds in the same {} parts (common random numbers); each interval is from the parts' paired differences{}",
+            p.parts,
+            if p.thin > 0 {
+                format!(
+                    " ({} estimates held in fewer than {MIN_PAIRED_PARTS} parts each are compared unpaired)",
+                    p.thin
+                )
+            } else {
+                String::new()
+            }
         ),
         None if a.provenance.seed == b.provenance.seed => format!(
             "unpaired (conservative: wider than the pairing warrants): the runs share their match seeds but not {MIN_PAIRED_PARTS} or more parts of the same matches (give both a --chunk-size that splits them into {MIN_PAIRED_PARTS} or more)"
@@ -890,14 +911,23 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
     notes.push(pairing_told(a, b, pairing));
     // An estimate given without an interval (a ratio of totals) has no unpaired difference's
     // either; paired, its parts give it one.
-    let bare = |e: &Estimate| e.hi - e.lo == 0.0 && e.value != 0.0 && pairing.is_none();
+    let bare = |title: &str, e: &Estimate| {
+        let paired =
+            pairing.is_some_and(|p| p.by.contains_key(&(title.to_string(), e.label.clone())));
+        e.hi - e.lo == 0.0 && e.value != 0.0 && !paired
+    };
     let mut without = Vec::new();
     let sections = a
         .sections
         .iter()
         .filter_map(|sa| {
             let sb = b.sections.iter().find(|x| x.title == sa.title)?;
-            if sa.estimates.iter().chain(&sb.estimates).any(bare) {
+            if sa
+                .estimates
+                .iter()
+                .chain(&sb.estimates)
+                .any(|e| bare(&sa.title, e))
+            {
                 without.push(sa.title.clone());
                 return None;
             }
@@ -1243,6 +1273,34 @@ mod tests {
         assert!(Pairing::of(&rows(&a, 50), &rows(&b, 60)).is_none());
         let few = MIN_PAIRED_PARTS - 1;
         assert!(Pairing::of(&rows(&a[..few], 50), &rows(&b[..few], 50)).is_none());
+    }
+
+    // A budget or a rare label lives in some parts only: it is paired over the parts that hold
+    // it (the others are no samples of it), and compared unpaired when too few hold it.
+    #[test]
+    fn an_estimate_is_paired_over_the_parts_that_hold_it() {
+        let (mut a, mut b) = paired_parts(2, 24, 100);
+        for (i, (x, y)) in a.iter_mut().zip(b.iter_mut()).enumerate() {
+            if i >= 12 {
+                x.groups.clear();
+                y.groups.clear();
+            }
+            if i < 3 {
+                x.count("power held", "Claws").add(true);
+                y.count("power held", "Claws").add(false);
+            }
+        }
+        let p = Pairing::of(&rows(&a, 100), &rows(&b, 100)).unwrap();
+        let key = |l: &str| (count_title("power held"), l.to_string());
+        let (d, half) = p.by[&key("Amoeba")];
+        let (na, nb) = (&a[..12], &b[..12]);
+        let twelve = Pairing::of(&rows(na, 100), &rows(nb, 100)).unwrap().by[&key("Amoeba")];
+        assert_eq!(
+            (d, half),
+            twelve,
+            "the twelve parts that hold it, as if alone"
+        );
+        assert!(!p.by.contains_key(&key("Claws")) && p.thin == 1);
     }
 
     #[test]

@@ -43,24 +43,45 @@ impl Game for ClanMelee {
         ]
     }
     fn inputs(&self) -> Vec<Input> {
-        vec![Input {
-            kind: "clan",
-            valid: "experiments/clan-melee/1-clan2.toml",
-            check: &["clan-melee", "check", "FILE"],
-            used_by: &[
-                "tournament",
-                "clan-melee",
-                "--clans",
-                "FILE,experiments/clan-melee/0-clan1.toml",
-                "--budgets",
-                "100",
-                "--melees",
-                "2",
-                "--out",
-                "OUT",
-                "--quiet",
-            ],
-        }]
+        vec![
+            // Rules files (issue 51): the melee's numbers.
+            Input {
+                kind: "rules",
+                valid: "experiments/clan-melee-rules/fast-decay.toml",
+                check: &["clan-melee", "check", "FILE"],
+                used_by: &[
+                    "tournament",
+                    "clan-melee",
+                    "--rules",
+                    "FILE",
+                    "--budgets",
+                    "100",
+                    "--melees",
+                    "4",
+                    "--out",
+                    "OUT",
+                    "--quiet",
+                ],
+            },
+            Input {
+                kind: "clan",
+                valid: "experiments/clan-melee/1-clan2.toml",
+                check: &["clan-melee", "check", "FILE"],
+                used_by: &[
+                    "tournament",
+                    "clan-melee",
+                    "--clans",
+                    "FILE,experiments/clan-melee/0-clan1.toml",
+                    "--budgets",
+                    "100",
+                    "--melees",
+                    "2",
+                    "--out",
+                    "OUT",
+                    "--quiet",
+                ],
+            },
+        ]
     }
     fn warm_kernel(&self) -> Box<dyn FnMut()> {
         // A turn is the kernel's unit of work: the roster is built (and allocates) at setup.

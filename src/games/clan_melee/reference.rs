@@ -63,12 +63,13 @@ fn get_ap(field: &Field, mode: Mode, me: &mut Member, other: &mut Member) -> i32
     if let Some(d) = side_effect {
         other.hp = rules::damage(other.hp, d);
     }
-    let mut ap = rules::cap(wanted, me.hp);
+    let r = &field.rules;
+    let mut ap = r.cap(wanted, me.hp);
     if mode == Mode::Sane && ap < 0 {
         ap = 0;
     }
-    me.hp = rules::pay(me.hp, ap);
-    me.max -= 1;
+    me.hp = r.pay(me.hp, ap);
+    me.max = me.max.wrapping_sub(r.decay);
     if me.hp > me.max {
         me.hp = me.max;
     }
@@ -141,7 +142,7 @@ pub fn play(field: &Field, h: i32, settings: &Settings, seed: u64) -> Outcome {
         }
         if n % 2 == 1 {
             let last = &mut members[n - 1];
-            last.max -= 1;
+            last.max = last.max.wrapping_sub(field.rules.decay);
             last.hp = last.hp.min(last.max);
         }
         members.retain(|m| mode.alive(m.hp));
@@ -161,7 +162,7 @@ pub fn play(field: &Field, h: i32, settings: &Settings, seed: u64) -> Outcome {
         let stuck = members
             .iter()
             .all(|m| m.healer && !field.kinds[m.kind as usize].effect && m.hp < 0 && m.max < 0);
-        if in_play > 1 && mode == Mode::Reference && stuck {
+        if in_play > 1 && mode == Mode::Reference && stuck && field.rules.deadlock_is_final() {
             end = End::Deadlock;
             break;
         }

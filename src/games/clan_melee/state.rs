@@ -33,6 +33,9 @@ pub struct Field {
     ops: Vec<Op>,
     /// The same rules folded per partner class, for the engine (`pairs.rs`).
     pub pairs: Pairs,
+    /// The melee's numbers (issue 51: a rules file), the seed's by default: the field is what
+    /// the engine and the reference are handed for every melee.
+    pub rules: crate::games::clan_melee::rules::Rules,
 }
 
 impl Field {
@@ -95,6 +98,7 @@ impl Field {
             cases,
             ops,
             pairs,
+            rules: crate::games::clan_melee::rules::Rules::SEED,
         })
     }
 

@@ -2,35 +2,24 @@
 //! (`experiments/auto-rumble/rules.toml` lists every key).
 
 use crate::games::auto_rumble::rules::Rules;
-use crate::games::file_error::{FileCtx, FileError};
+use crate::games::file_error::FileError;
 
 /// The rules file that ships with every key at the seed's value.
 pub const SHIPPED: &str = include_str!("../../../../experiments/auto-rumble/rules.toml");
 
 /// Parses and checks a rules file; `file` names it in errors.
 pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
-    let cx = FileCtx { file, text };
-    let r: Rules = cx.toml("docs/auto-rumble.md")?;
-    r.check().map_err(|(field, m)| cx.err(None, field, m))?;
-    Ok(r)
+    crate::games::changes::parse_rules(file, text, "docs/auto-rumble.md", Rules::check)
 }
 
 /// Reads and checks a rules file.
 pub fn load(path: &std::path::Path) -> Result<Rules, FileError> {
-    let text = crate::games::file_error::read(path, "rules file")?;
-    parse(&path.display().to_string(), &text)
+    crate::games::changes::load_rules(path, "docs/auto-rumble.md", Rules::check)
 }
 
-/// Whether a file's text is a rules file rather than a scenario or a power file: it has no
-/// heroes, battle, powers or includes (a misspelt key still reads as a rules file, so its error
-/// names the key).
+/// Whether a file's text is a rules file rather than a scenario or a power file.
 pub fn is_rules(text: &str) -> bool {
-    text.parse::<toml::Table>().is_ok_and(|t| {
-        !t.is_empty()
-            && !["hero", "battle", "power", "include"]
-                .iter()
-                .any(|k| t.contains_key(*k))
-    })
+    crate::games::changes::is_rules(text, &["hero", "battle", "power", "include"])
 }
 
 #[cfg(test)]

@@ -4,3 +4,4 @@
 pub mod clan;
 pub mod clans;
 pub mod expr;
+pub mod rules;

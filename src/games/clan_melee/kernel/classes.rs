@@ -21,7 +21,7 @@ use rand_distr::{Binomial, Distribution, Hypergeometric};
 
 use crate::games::clan_melee::input::clan::{HP_CAP, Made};
 use crate::games::clan_melee::kernel::engine::Meeting;
-use crate::games::clan_melee::rules::{self, Coins, Mode};
+use crate::games::clan_melee::rules::{Coins, Mode};
 use crate::games::clan_melee::state::{Field, Participants};
 
 /// The field's members as classes: (kind, hp, max) and how many.
@@ -160,7 +160,7 @@ impl Classes {
         if n < 2 {
             // No pair; a lone member decays as the odd one out (CM-9).
             for c in 0..self.len() {
-                let (h, m) = rules::decay(self.hp[c], self.max[c]);
+                let (h, m) = field.rules.decay(self.hp[c], self.max[c]);
                 self.keep(mode, self.kind[c], h, m, self.count[c]);
             }
             self.end();
@@ -177,7 +177,7 @@ impl Classes {
                 })
                 .expect("u < members");
             self.count[c] -= 1;
-            let (h, m) = rules::decay(self.hp[c], self.max[c]);
+            let (h, m) = field.rules.decay(self.hp[c], self.max[c]);
             self.keep(mode, self.kind[c], h, m, 1);
         }
         let pairs = n / 2;

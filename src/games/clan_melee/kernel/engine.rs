@@ -328,7 +328,7 @@ impl Melee {
         let p = &mut self.p;
         if n % 2 == 1 {
             // CM-9: the odd participant sits out: decay only.
-            let (h, m) = rules::decay(p.hp[n - 1], p.max[n - 1]);
+            let (h, m) = field.rules.decay(p.hp[n - 1], p.max[n - 1]);
             p.hp[n - 1] = h;
             p.max[n - 1] = m;
         }
@@ -491,13 +491,15 @@ impl Melee {
         self.survivors.iter().filter(|&&s| s > 0).count()
     }
 
-    /// CM-12: every survivor a healer that cannot hurt by side effect, with hp < 0 and max < 0.
+    /// CM-12: every survivor a healer that cannot hurt by side effect, with hp < 0 and max < 0
+    /// (and rules under which that is final).
     fn deadlocked(&self, field: &Field) -> bool {
         let p = &self.p;
-        (0..p.len()).all(|i| {
-            let k = field.kinds[p.kind[i] as usize];
-            k.healer && !k.effect && p.hp[i] < 0 && p.max[i] < 0
-        })
+        field.rules.deadlock_is_final()
+            && (0..p.len()).all(|i| {
+                let k = field.kinds[p.kind[i] as usize];
+                k.healer && !k.effect && p.hp[i] < 0 && p.max[i] < 0
+            })
     }
 
     /// Plays one melee at budget `h` from the melee's `seed` (CM-13 lists the draws) by the
@@ -748,6 +750,7 @@ pub(super) struct Meeting {
     slot_b: usize,
     heal_a: bool,
     heal_b: bool,
+    rules: rules::Rules,
 }
 
 impl Meeting {
@@ -760,6 +763,7 @@ impl Meeting {
             slot_b: Pairs::slot(kb, same, ea.healer),
             heal_a: ea.healer,
             heal_b: eb.healer,
+            rules: field.rules,
         }
     }
 
@@ -795,8 +799,9 @@ impl Meeting {
         let (a, b) = (coins.p1_offset(), coins.p1_offset() ^ 1);
         let (mut ha, mut ma, mut hb, mut mb) = (hp[a], max[a], hp[b], max[b]);
         // CM-7: p1 decides seeing p2 untouched; p2 sees p1 after p1 paid and decayed.
-        let ap1 = decide(mode, ra, &mut ha, &mut ma, &mut hb, mb);
-        let ap2 = decide(mode, rb, &mut hb, &mut mb, &mut ha, ma);
+        let r = &self.rules;
+        let ap1 = decide(mode, r, ra, &mut ha, &mut ma, &mut hb, mb);
+        let ap2 = decide(mode, r, rb, &mut hb, &mut mb, &mut ha, ma);
         // CM-8: p1 acts on p2, then p2 on p1, with the pair's run-away coins (CM-13).
         hb = act(self.heal_a, ap1, hb, mb, ap2, coins.p1_lands());
         ha = act(self.heal_b, ap2, ha, ma, ap1, coins.p2_lands());
@@ -813,6 +818,7 @@ impl Meeting {
 #[inline(always)]
 fn decide(
     mode: Mode,
+    r: &rules::Rules,
     rule: &impl Rule,
     hp: &mut i32,
     max: &mut i32,
@@ -823,9 +829,9 @@ fn decide(
     if let Some(d) = hit {
         *ohp = rules::damage(*ohp, d);
     }
-    let ap = mode.floor(rules::cap(raw, *hp));
-    *hp = rules::pay(*hp, ap);
-    (*hp, *max) = rules::decay(*hp, *max);
+    let ap = mode.floor(r.cap(raw, *hp));
+    *hp = r.pay(*hp, ap);
+    (*hp, *max) = r.decay(*hp, *max);
     ap
 }
 

@@ -129,23 +129,18 @@ pub fn check_settings(s: &Settings) -> Result<(), (&'static str, String)> {
 /// Parses and checks a rules file (issue 51): any field of `rules::Settings` at the top level,
 /// the seed's values for the rest (`it_cost = 3`).
 pub fn parse_rules(file: &str, text: &str) -> Result<Settings, FileError> {
-    let cx = FileCtx { file, text };
-    let s: Settings = cx.toml("docs/elemental-tag.md")?;
-    check_settings(&s).map_err(|(field, m)| cx.err(None, field, m))?;
-    Ok(s)
+    crate::games::changes::parse_rules(file, text, "docs/elemental-tag.md", check_settings)
 }
 
 /// Reads and checks a rules file.
 pub fn load_rules(path: &std::path::Path) -> Result<Settings, FileError> {
-    let text = crate::games::file_error::read(path, "rules file")?;
-    parse_rules(&path.display().to_string(), &text)
+    crate::games::changes::load_rules(path, "docs/elemental-tag.md", check_settings)
 }
 
 /// Whether a file's text is a rules file rather than a game file (it has no teams or
 /// `[settings]` table).
 pub fn is_rules(text: &str) -> bool {
-    text.parse::<toml::Table>()
-        .is_ok_and(|t| !t.contains_key("team") && !t.contains_key("settings"))
+    crate::games::changes::is_rules(text, &["team", "settings"])
 }
 
 /// Most players in a game (the grid grows to 256 x 256 at most).
