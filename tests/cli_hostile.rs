@@ -596,3 +596,44 @@ fn shards_started_together_all_finish() {
         }
     }
 }
+
+// Issue 51: `tag play --rules FILE` plays the game under the file's settings in place of its
+// own, and a rules file whose grid cannot hold the game's players is refused on its line.
+#[test]
+fn tag_play_takes_a_rules_file_and_refuses_one_whose_grid_cannot_hold_the_game() {
+    let plain = skirmish(&["tag", "play"]);
+    let costly = skirmish(&["tag", "play", "--rules", "experiments/tag/tag-cost-4.toml"]);
+    assert!(
+        costly.status.success(),
+        "{}",
+        String::from_utf8_lossy(&costly.stderr)
+    );
+    assert_ne!(
+        plain.stdout, costly.stdout,
+        "a 4-point tag cost changes the game"
+    );
+    let dir = tmp("hostile", "tag-rules");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("rules.toml");
+    std::fs::write(&f, "# one player per cell of a 2x2 grid, most 2 cells\ngrid_side = 2\ngrid_players = 1\nelements = 12\n").unwrap();
+    let ok = skirmish(&["tag", "play", "--rules", f.to_str().unwrap()]);
+    assert!(
+        ok.status.success(),
+        "a grid that grows to fit: {}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    // 12 players, one per 256x256 grid: an 887-cell side, past the 256 limit.
+    std::fs::write(
+        &f,
+        "# a huge grid for a single player\ngrid_side = 256\ngrid_players = 1\n",
+    )
+    .unwrap();
+    let o = skirmish(&["tag", "play", "--rules", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("rules.toml:3:1: `grid_players`") && e.contains("raise grid_players"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

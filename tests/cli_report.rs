@@ -250,6 +250,39 @@ fn the_duel_writes_its_exact_chances_and_measured_tags_as_an_answer() {
         "{exact:?}"
     );
     assert!(exact.estimates[0].hi >= 0.5 && exact.estimates[0].lo == 0.0);
+    // Issue 51: the duel reads a rules file. When a step into the runner's cell collides even
+    // as the runner leaves it, a tag in one turn is guaranteed from every start next to it.
+    let collides = tmp("report", "duel-collides");
+    let base = [
+        "analyze",
+        "tag",
+        "duel",
+        "--turns",
+        "5",
+        "--games",
+        "40",
+        "--policies",
+        "exact",
+    ];
+    run(
+        &[
+            &base[..],
+            &["--rules", "experiments/tag/follow-collides.toml"],
+        ]
+        .concat(),
+        &collides,
+    );
+    let c = answer_in(&collides);
+    assert!(
+        c.provenance.command.contains("--rules"),
+        "{}",
+        c.provenance.command
+    );
+    assert!(
+        c.sections[0].estimates[0].value > 10.0 * exact.estimates[0].value,
+        "{:?}",
+        c.sections[0]
+    );
     let measured = &answer.sections[1];
     let labels: Vec<&str> = measured
         .estimates

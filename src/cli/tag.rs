@@ -30,6 +30,10 @@ pub struct PlayArgs {
     /// The game's seed (TG-40 lists every draw) [default: the file's `seed`, else 42].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Rules file: every number and reading (TG-n), in place of the game file's `[settings]`
+    /// [default: the game file's, else the seed's].
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
     #[command(flatten)]
     pub style: super::flags::NarrationFormat,
 }
@@ -46,7 +50,10 @@ fn load(file: Option<&Path>) -> Result<GameFile, String> {
 /// `skirmish tag play`.
 pub fn play(a: &PlayArgs) -> Result<String, String> {
     let style = a.style.style(a.trace)?;
-    let g = load(a.file.as_deref())?;
+    let mut g = load(a.file.as_deref())?;
+    if let Some(p) = &a.rules {
+        g = g.with_rules(p).map_err(|e| e.to_string())?;
+    }
     let seed = a.seed.unwrap_or(g.seed);
     let mut game = Game::new();
     // A trace or a narration is streamed as the game goes (any length, bounded memory).
@@ -300,6 +307,10 @@ pub struct DuelFlags {
     /// A folder for the answer (`result.json`, `report.html`, `summary.txt`).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Rules file: the game's readings (TG-n; the duel uses the movement readings, `follow` and
+    /// `cycles`) [default: the seed's].
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
     /// Accepted for the grammar's sake: the duel draws no progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -320,12 +331,16 @@ pub fn duel(f: &DuelFlags) -> Result<String, String> {
         &policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
     )?;
     let t = f.turns as usize;
+    let settings = match &f.rules {
+        None => Settings::default(),
+        Some(p) => input::load_rules(p).map_err(|e| e.to_string())?,
+    };
     let _claim = match &f.out {
         Some(o) => Some(crate::platform::dataset::claim_output_folder(o, DUEL)?),
         None => None,
     };
-    let d = Duel::solve(f.side, &Settings::default(), t);
-    let mut answer = DuelAnswer::new(f, d.states.len(), t);
+    let d = Duel::solve(f.side, &settings, t);
+    let mut answer = DuelAnswer::new(f, &settings, d.states.len(), t);
     let mut out = format!(
         "Elemental Tag duel on a {0}x{0} grid: one it player, one runner, {1} starts, solved exactly for horizons 1..{t}\n\n",
         f.side,
@@ -423,16 +438,35 @@ struct DuelAnswer {
 }
 
 impl DuelAnswer {
-    fn new(f: &DuelFlags, starts: usize, t: usize) -> DuelAnswer {
+    fn new(f: &DuelFlags, rules: &Settings, starts: usize, t: usize) -> DuelAnswer {
         use crate::platform::answer::{Answer, Provenance, Section, Unit};
         let command = format!(
-            "skirmish {DUEL} --side {} --turns {} --games {} --policies {} --seed {}",
+            "skirmish {DUEL} --side {} --turns {} --games {} --policies {} --seed {}{}",
             f.side,
             f.turns,
             f.games,
             super::flags::shell_quote(&f.policies),
-            f.seed
+            f.seed,
+            f.rules
+                .as_ref()
+                .map(|p| super::flags::shell_flag("--rules", p.display()))
+                .unwrap_or_default()
         );
+        let mut settings = serde_json::json!({
+            "side": f.side, "turns": f.turns, "games": f.games, "policies": f.policies,
+        });
+        if f.rules.is_some() {
+            settings["rules"] = rules.changes().into();
+        }
+        let inputs = f
+            .rules
+            .iter()
+            .map(|p| {
+                let digest = crate::platform::digest::sha256_file(p)
+                    .unwrap_or_else(|e| format!("unreadable: {e}"));
+                (p.display().to_string(), digest)
+            })
+            .collect();
         DuelAnswer {
             games: f.games,
             starts: starts as u64,
@@ -445,10 +479,8 @@ impl DuelAnswer {
                     seed: f.seed,
                     matches: f.games as u64,
                     played: f.games as u64,
-                    settings: serde_json::json!({
-                        "side": f.side, "turns": f.turns, "games": f.games, "policies": f.policies,
-                    }),
-                    inputs: Default::default(),
+                    settings,
+                    inputs,
                 },
                 totals: vec![
                     ("starts".into(), crate::platform::tally::thousands(starts as u64)),

@@ -81,10 +81,10 @@ pub const GAMES: &[Game] = &[
         rules: "docs/rules/elemental-tag.md (TG-n)",
         guide: "docs/elemental-tag.md",
         commands: &[
-            "tag play [FILE] [--narrate [--format md|bbcode] | --trace] [--seed N]",
+            "tag play [FILE] [--rules FILE] [--narrate [--format md|bbcode] | --trace] [--seed N]",
             "tag check FILE",
             "tournament tag [--policies LIST] [--games N] [--rules FILE] [--versus-rules FILE]",
-            "analyze tag duel [--side 5] [--turns 40]",
+            "analyze tag duel [--side 5] [--turns 40] [--rules FILE]",
         ],
         inputs: &[(
             "game file",

@@ -265,6 +265,30 @@ pub fn parse(file: &str, text: &str) -> Result<GameFile, FileError> {
     })
 }
 
+impl GameFile {
+    /// The game under a rules file's settings in place of its own (`tag play --rules`), checked
+    /// again: the grid those settings give its players must still fit.
+    pub fn with_rules(mut self, path: &std::path::Path) -> Result<GameFile, FileError> {
+        let text = crate::games::file_error::read(path, "rules file")?;
+        let file = path.display().to_string();
+        let s = parse_rules(&file, &text)?;
+        let players =
+            self.teams.iter().map(|t| t.players.len()).sum::<usize>() + self.signups.len();
+        let side = grid_side(&s, players as u32);
+        if side > 256 {
+            return Err(FileCtx { file: &file, text: &text }.err(
+                None,
+                "grid_players",
+                format!(
+                    "the game's {players} players need a {side}x{side} grid: at most 256x256; raise grid_players"
+                ),
+            ));
+        }
+        self.settings = s;
+        Ok(self)
+    }
+}
+
 /// Reads and checks a game file.
 pub fn load(path: &std::path::Path) -> Result<GameFile, FileError> {
     let text = crate::games::file_error::read(path, "game file")?;
