@@ -7,7 +7,7 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 /// Sums of one paired variable over n observations: its mean and the standard error of the mean
 /// come from the first two sums. Integer sums make merging exact and order-free, so results do
 /// not depend on how the work was split across threads.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Sums {
     pub n: u64,
     pub s1: i64,

@@ -248,3 +248,60 @@ fn a_rules_file_reaches_the_value_analysis_and_the_tournament() {
         text(&o.stdout)
     );
 }
+
+/// Issue 51: asking a finished analysis for more battles continues it in place: only the new
+/// rosters are played, and the folder ends byte for byte as a run that asked for the larger
+/// budget from the start; a smaller budget than it holds is refused and the folder kept.
+#[test]
+fn more_battles_continue_an_analysis_to_the_bytes_of_one_long_run() {
+    let (grown, whole) = (tmp("grown"), tmp("whole"));
+    let run = |out: &Path, battles: &str| {
+        skirmish(&[
+            "analyze",
+            "rumble",
+            "powers",
+            "--max-battles",
+            battles,
+            "--precision",
+            "0.01",
+            "--batch",
+            "300",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    assert!(run(&grown, "40000").status.success());
+    let o = run(&grown, "90000");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let said = text(&o.stdout);
+    assert!(said.starts_with("continued: 930 rosters were in"), "{said}");
+    assert!(run(&whole, "90000").status.success());
+    let mut names: Vec<String> = std::fs::read_dir(&whole)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert!(names.contains(&"state.json".to_string()), "{names:?}");
+    for n in &names {
+        let (a, b) = (
+            std::fs::read(grown.join(n)).unwrap(),
+            std::fs::read(whole.join(n)).unwrap(),
+        );
+        assert!(
+            a == b,
+            "{n} differs between the continued and the whole run"
+        );
+    }
+    let o = run(&grown, "40000");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("already holds 2,093 rosters"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read(grown.join("state.json")).unwrap(),
+        std::fs::read(whole.join("state.json")).unwrap()
+    );
+}

@@ -170,13 +170,28 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     let encode = super::flags::encoder()?;
     // The folder rule (new, empty, or an earlier `analyze powers` output) before any work.
     let _claim = crate::platform::dataset::claim_output_folder(&out, "analyze powers")?;
+    let inputs: std::collections::BTreeMap<String, String> = flags
+        .powers
+        .iter()
+        .chain(flags.candidate.iter())
+        .chain(flags.rules.iter())
+        .map(|p| {
+            let digest = crate::platform::digest::sha256_file(std::path::Path::new(p))
+                .unwrap_or_else(|e| format!("unreadable: {e}"));
+            (p.clone(), digest)
+        })
+        .collect();
+    // Issue 51: an earlier run of this analysis in the folder is continued, not played again.
+    let identity = state_identity(&v, seed, &inputs);
+    let from = continued(&out, &identity, &v)?;
+    let already = from.as_ref().map_or(0, |f| f.0);
     let pool = crate::platform::runner::pool(threads)?;
     let per = v.battles_per_roster();
     let pb = bar(v.settings.max_battles / per * per, !flags.quiet);
     let target = v.settings.precision;
     let start = Instant::now();
-    let est = pool.install(|| {
-        v.run(seed, |p| {
+    let (est, rosters, sums) = pool.install(|| {
+        v.run_from(seed, from, |p| {
             pb.set_position(p.battles);
             pb.set_message(if p.worst.is_finite() {
                 format!("widest coin interval ±{:.2} (target ±{target})", p.worst)
@@ -186,6 +201,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         })
     });
     let secs = start.elapsed().as_secs_f64();
+    let played_now = (rosters - already) * per;
     pb.finish_and_clear();
     // Every table is encoded before anything is written: an error leaves no partial output.
     let tables = v.tables(&est);
@@ -204,13 +220,18 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         Stop::Running => unreachable!("a finished run has stopped"),
     };
     let head = format!(
-        "power values: {} powers, {} rosters x {} battles = {} battles in {:.1} s ({} battles/s on {} threads); stopped: {stop}{}\n",
+        "power values: {} powers, {} rosters x {} battles = {} battles, {}in {:.1} s ({} battles/s on {} threads); stopped: {stop}{}\n",
         v.powers.len(),
         thousands(est.rosters),
         per,
         thousands(est.battles),
+        if already > 0 {
+            format!("{} of them played now ", thousands(played_now))
+        } else {
+            String::new()
+        },
         secs,
-        thousands((est.battles as f64 / secs.max(1e-9)) as u64),
+        thousands((played_now as f64 / secs.max(1e-9)) as u64),
         threads,
         if est.capped > 0 {
             format!(
@@ -228,18 +249,12 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     summary.push('\n');
     let mut files = files;
     files.push(("summary.txt".to_string(), summary.into_bytes()));
+    let state = serde_json::json!({"identity": identity, "rosters": rosters, "sums": sums});
+    files.push((
+        STATE.to_string(),
+        (serde_json::to_string(&state).expect("sums serialise") + "\n").into_bytes(),
+    ));
     // The answer and its report (issue 50), written with the tables in one step.
-    let inputs = flags
-        .powers
-        .iter()
-        .chain(flags.candidate.iter())
-        .chain(flags.rules.iter())
-        .map(|p| {
-            let digest = crate::platform::digest::sha256_file(std::path::Path::new(p))
-                .unwrap_or_else(|e| format!("unreadable: {e}"));
-            (p.clone(), digest)
-        })
-        .collect();
     let answer = v.answer(&est, seed, &super::flags::command_line(), inputs);
     files.extend(crate::platform::answer::files(&answer));
     crate::platform::dataset::replace_folder(&out, "analyze powers", &files)?;
@@ -248,9 +263,75 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         .iter()
         .map(|s| format!("candidate {}\n", s.line()))
         .collect();
+    let continued = if already > 0 {
+        format!(
+            "continued: {} rosters were in {} already; {} more played\n",
+            thousands(already),
+            out.display(),
+            thousands(rosters - already)
+        )
+    } else {
+        String::new()
+    };
     Ok(format!(
-        "{head}\n{ranking}\n{standings}tables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\n{}",
+        "{continued}{head}\n{ranking}\n{standings}tables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\n{}",
         out.display(),
         crate::platform::answer::report_line(&out)
     ))
+}
+
+/// Where an analysis keeps its rosters and sums, to be continued (issue 51).
+const STATE: &str = "state.json";
+
+/// What must be equal for a run to continue another: everything but the battle budget and the
+/// precision (which only say when to stop), the seed, the version and every input's digest.
+fn state_identity(
+    v: &PowerValue,
+    seed: u64,
+    inputs: &std::collections::BTreeMap<String, String>,
+) -> serde_json::Value {
+    let mut s = v.settings.clone();
+    (s.max_battles, s.precision) = (0, 0.0);
+    serde_json::json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "seed": seed,
+        "settings": format!("{s:?}"),
+        "inputs": inputs,
+    })
+}
+
+/// The rosters and sums of an earlier run of the same analysis in `out`, if any; a budget below
+/// what it already played is refused.
+fn continued(
+    out: &std::path::Path,
+    identity: &serde_json::Value,
+    v: &PowerValue,
+) -> Result<Option<(u64, crate::games::auto_rumble::analysis::power_value::Accum)>, String> {
+    let Ok(text) = std::fs::read_to_string(out.join(STATE)) else {
+        return Ok(None);
+    };
+    let Ok(state) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return Ok(None);
+    };
+    if state.get("identity") != Some(identity) {
+        return Ok(None); // another analysis: replaced, as any earlier output is
+    }
+    let (Some(rosters), Ok(sums)) = (
+        state["rosters"].as_u64(),
+        serde_json::from_value(state["sums"].clone()),
+    ) else {
+        return Ok(None);
+    };
+    if rosters > v.max_rosters() {
+        let per = v.battles_per_roster();
+        return Err(format!(
+            "--max-battles {}: {} already holds {} rosters ({} battles) of this analysis; ask for at least {} battles to continue it, or choose another --out",
+            v.settings.max_battles,
+            out.display(),
+            thousands(rosters),
+            thousands(rosters * per),
+            rosters * per
+        ));
+    }
+    Ok(Some((rosters, sums)))
 }

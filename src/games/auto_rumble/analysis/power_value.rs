@@ -623,36 +623,61 @@ impl PowerValue {
 
     /// Runs batches until every coin value reaches the precision or the battle budget is spent.
     /// `progress` is told after each batch.
-    pub fn run(&self, master: u64, mut progress: impl FnMut(&Progress)) -> Estimates {
+    pub fn run(&self, master: u64, progress: impl FnMut(&Progress)) -> Estimates {
+        self.run_from(master, None, progress).0
+    }
+
+    /// The rosters a run of these settings plays at most.
+    pub fn max_rosters(&self) -> u64 {
+        self.settings.max_battles / self.battles_per_roster()
+    }
+
+    /// [`PowerValue::run`] continued from a finished run's rosters and sums (issue 51), or from
+    /// nothing; returns the estimates with the rosters and sums they end on. Batches end on
+    /// multiples of the batch size (or the budget) however the run began, and the stopping rule
+    /// is checked only there, so a continued run stops where a run that asked for the larger
+    /// count from the start stops, with the same sums.
+    pub fn run_from(
+        &self,
+        master: u64,
+        from: Option<(u64, Accum)>,
+        mut progress: impl FnMut(&Progress),
+    ) -> (Estimates, u64, Accum) {
         let per = self.battles_per_roster();
-        let cap = self.settings.max_battles / per;
-        let mut acc = self.empty();
-        let mut done = 0u64;
+        let cap = self.max_rosters();
+        let batch = self.settings.batch.max(1);
+        let (mut done, mut acc) = from.unwrap_or_else(|| (0, self.empty()));
+        // The widest half-width at `done` (measured after each batch; at a continued run's
+        // start, from its sums).
+        let mut worst = None;
         let stop = loop {
+            // At least two batches, so that a power that has not yet changed a battle is not
+            // taken for one that cannot.
+            if done > 0 && (done % batch == 0 || done >= cap) && done >= 2 * batch.min(cap) {
+                let w = *worst.get_or_insert_with(|| self.estimate(&acc).worst_half_width());
+                if w <= self.settings.precision {
+                    break Stop::Precision;
+                }
+            }
             if done >= cap {
                 break Stop::Budget;
             }
-            let b = self.settings.batch.min(cap - done);
+            let b = (batch - done % batch).min(cap - done);
             let part = self.play(master, done..done + b);
             acc.merge(&part);
             done += b;
-            let est = self.estimate(&acc);
-            let worst = est.worst_half_width();
+            let w = self.estimate(&acc).worst_half_width();
+            worst = Some(w);
             progress(&Progress {
                 rosters: done,
                 battles: acc.battles,
                 max_battles: cap * per,
-                worst,
+                worst: w,
             });
-            // At least two batches, so that a power that has not yet changed a battle is not
-            // taken for one that cannot.
-            if done >= 2 * self.settings.batch.min(cap) && worst <= self.settings.precision {
-                break Stop::Precision;
-            }
         };
         let mut est = self.estimate(&acc);
         est.stop = stop;
-        est
+        (est, done, acc)
     }
 
     /// The estimates from the sums so far.
@@ -778,7 +803,7 @@ struct Worker {
 
 /// Integer sums of one stratum (all rosters, or those with a given number of heroes). `d`s are
 /// paired differences from the base: win(arm) - win(base), in {-1, 0, 1}.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Stratum {
     rosters: u64,
     base_wins: u64,
@@ -792,8 +817,9 @@ struct Stratum {
     rival: Vec<Sums>,
 }
 
-/// Everything measured so far.
-#[derive(Clone, Debug)]
+/// Everything measured so far: integer sums, so a run continued from them (issue 51) ends with
+/// the sums of a run that asked for the larger count from the start.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Accum {
     strata: Vec<Stratum>,
     synergy: Vec<Sums>,
