@@ -99,6 +99,104 @@ impl LabelBuilder {
     }
 }
 
+/// What a column of a declared table ([`table!`](crate::table)) holds: how its values are
+/// gathered row by row, and the [`Values`] they become.
+pub trait Cell {
+    type Builder: Default;
+    fn push(b: &mut Self::Builder, v: Self);
+    fn finish(b: Self::Builder) -> Values;
+}
+
+macro_rules! plain_cells {
+    ($($t:ty => $v:ident),* $(,)?) => {$(
+        impl Cell for $t {
+            type Builder = Vec<$t>;
+            #[inline]
+            fn push(b: &mut Vec<$t>, v: $t) {
+                b.push(v);
+            }
+            fn finish(b: Vec<$t>) -> Values {
+                Values::$v(b)
+            }
+        }
+    )*};
+}
+
+plain_cells!(
+    u64 => U64, f64 => F64, i32 => I32, u32 => U32, u16 => U16, u8 => U8, bool => Bool,
+    Option<u16> => OptU16, Option<i32> => OptI32,
+);
+
+/// A string column: each row's string interned into the table's labels in order of first use.
+impl Cell for &str {
+    type Builder = LabelBuilder;
+    #[inline]
+    fn push(b: &mut LabelBuilder, v: &str) {
+        b.push(v);
+    }
+    fn finish(b: LabelBuilder) -> Values {
+        b.finish()
+    }
+}
+
+/// Declares a table once (issue 50): a row type whose fields are the columns, each with its
+/// Rust type and its one-line meaning, and a builder that gathers rows column by column and
+/// becomes the [`Table`]. Column order, names and meanings are the declaration's.
+///
+/// ```
+/// skirmish::table! {
+///     /// One row per game.
+///     pub struct GameRow<'a>, GameRows = "games" {
+///         game_id: u64 => "game index under the master seed",
+///         end: &'a str => "how it ended",
+///         winner: Option<u16> => "the winner; null unless won",
+///     }
+/// }
+/// let mut rows = GameRows::default();
+/// rows.push(GameRow { game_id: 7, end: "won", winner: Some(2) });
+/// assert_eq!(rows.finish().rows(), 1);
+/// ```
+#[macro_export]
+macro_rules! table {
+    (
+        $(#[$m:meta])*
+        $vis:vis struct $row:ident $(<$lt:lifetime>)?, $rows:ident = $name:literal {
+            $($field:ident : $ty:ty => $doc:literal),* $(,)?
+        }
+    ) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug)]
+        $vis struct $row $(<$lt>)? {
+            $(pub $field: $ty,)*
+        }
+
+        /// The rows of one chunk, gathered column by column.
+        #[derive(Default)]
+        $vis struct $rows $(<$lt>)? {
+            $($field: <$ty as $crate::platform::table::Cell>::Builder,)*
+            $(_rows: ::std::marker::PhantomData<&$lt ()>,)?
+        }
+
+        impl $(<$lt>)? $rows $(<$lt>)? {
+            #[inline]
+            pub fn push(&mut self, r: $row $(<$lt>)?) {
+                $(<$ty as $crate::platform::table::Cell>::push(&mut self.$field, r.$field);)*
+            }
+
+            pub fn finish(self) -> $crate::platform::table::Table {
+                $crate::platform::table::Table {
+                    name: $name,
+                    columns: vec![$($crate::platform::table::col(
+                        stringify!($field),
+                        $doc,
+                        <$ty as $crate::platform::table::Cell>::finish(self.$field),
+                    ),)*],
+                }
+            }
+        }
+    };
+}
+
 /// One table of one chunk (for example the `matches` rows of matches 200,000..300,000).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {

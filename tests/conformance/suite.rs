@@ -165,6 +165,34 @@ pub fn same_bytes_on_1_2_and_4_threads(g: &dyn Game) {
     assert!(seen[0].len() > 2, "the dataset has parts");
     assert_eq!(seen[1], seen[0], "2 threads differ from 1");
     assert_eq!(seen[2], seen[0], "4 threads differ from 1");
+    // Issue 50: every table keeps its bytes while the code that builds it changes (tables
+    // declared once, `platform::table`): the part files' digests are a golden file
+    // (`UPDATE_GOLDEN=1` rewrites it, only for a change meant to move the bytes).
+    let digests: String = table_files_of(&seen[0], g.tables())
+        .map(|(name, bytes)| format!("{name} {}\n", skirmish::platform::digest::sha256_hex(bytes)))
+        .collect();
+    let path = PathBuf::from(format!("tests/golden/{}.tables.sha256", g.name()));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        fs::write(&path, &digests).unwrap();
+    }
+    let want = fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
+    assert_eq!(
+        digests,
+        want,
+        "the tables' bytes differ from {}",
+        path.display()
+    );
+}
+
+/// The part files of the named tables among a dataset's files.
+fn table_files_of<'a>(
+    files: &'a BTreeMap<String, Vec<u8>>,
+    tables: &'a [&'a str],
+) -> impl Iterator<Item = (&'a String, &'a Vec<u8>)> {
+    files
+        .iter()
+        .filter(move |(n, _)| tables.iter().any(|t| n.starts_with(&format!("{t}/"))))
 }
 
 pub fn same_data_for_any_chunk_size(g: &dyn Game) {

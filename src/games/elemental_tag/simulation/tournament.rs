@@ -11,7 +11,7 @@ use crate::games::elemental_tag::kernel::engine::{End, Game, Silent, TeamSpec};
 use crate::games::elemental_tag::policy::Policy;
 use crate::games::elemental_tag::rules::Settings;
 use crate::platform::runner::Simulation;
-use crate::platform::table::{LabelBuilder, Table, Values, col};
+use crate::platform::table::Table;
 use crate::platform::tally::{Tally, thousands};
 use crate::rng::{Stream, match_seed, match_stream_rng};
 
@@ -99,6 +99,39 @@ impl TagTournament {
     }
 }
 
+crate::table! {
+    /// One row per game.
+    pub struct GameRow<'a>, GameRows = "games" {
+        game_id: u64 => "game index under the master seed",
+        seed: u64 => "the game's own seed (rng::match_seed)",
+        teams: u16 => "teams drawn (TG-50)",
+        players: u16 => "players in the game",
+        side: u16 => "the grid's side (TG-4)",
+        turns: u32 => "turns played",
+        end: &'a str => "won, all out or turn cap (TG-31)",
+        winner: Option<u16> => "the team left standing; null unless won",
+    }
+}
+
+crate::table! {
+    /// One row per player of each game.
+    pub struct PlayerRow<'a>, PlayerRows = "players" {
+        game_id: u64 => "game index",
+        player: u16 => "the player's seat in the game",
+        team: u16 => "its team's index",
+        underworld: bool => "an underworld player (alone, 25 points)",
+        team_size: u8 => "players in its team",
+        policy: &'a str => "the policy it played (TG-51)",
+        bid: i32 => "its bid for not being it (TG-2)",
+        score: u32 => "its final team's scoring points (TG-32)",
+        won: bool => "its final team was the last standing",
+        out_turn: Option<i32> => "the turn its team fell (0: by bids); null if still in",
+        turns_it: u32 => "turns it was it",
+        tags: u32 => "tags it made",
+        replaced: bool => "it paid for a new place (TG-5)",
+    }
+}
+
 impl Simulation for TagTournament {
     type Worker = Game;
 
@@ -127,14 +160,7 @@ impl Simulation for TagTournament {
     ) -> (Vec<Table>, Tally) {
         let mut tally = Tally::default();
         let labels: Vec<String> = self.policies.iter().map(|p| self.label(p)).collect();
-        let (mut g_id, mut g_seed, mut g_teams, mut g_players) = (vec![], vec![], vec![], vec![]);
-        let (mut g_side, mut g_turns, mut g_end, mut g_winner) =
-            (vec![], vec![], LabelBuilder::default(), vec![]);
-        let (mut p_game, mut p_player, mut p_team, mut p_under) = (vec![], vec![], vec![], vec![]);
-        let (mut p_size, mut p_policy, mut p_bid, mut p_score) =
-            (vec![], LabelBuilder::default(), vec![], vec![]);
-        let (mut p_won, mut p_out, mut p_it, mut p_tags, mut p_replaced) =
-            (vec![], vec![], vec![], vec![], vec![]);
+        let (mut games, mut players) = (GameRows::default(), PlayerRows::default());
         for m in matches {
             let seed = match_seed(master, m);
             let teams = self.roster(m, seed);
@@ -189,105 +215,42 @@ impl Simulation for TagTournament {
                         .mean(BIDS, &format!("bid {:>2}", o.bid[k].min(20)))
                         .add(o.player_score[k] as i64);
                     if record {
-                        p_game.push(m);
-                        p_player.push(k as u16);
-                        p_team.push(t as u16);
-                        p_under.push(spec.underworld);
-                        p_size.push(spec.players.len() as u8);
-                        p_policy.push(label);
-                        p_bid.push(o.bid[k]);
-                        p_score.push(o.player_score[k]);
-                        p_won.push(won);
-                        p_out.push(out.map(|x| x as i32));
-                        p_it.push(o.turns_it[k]);
-                        p_tags.push(o.tags[k]);
-                        p_replaced.push(o.replaced[k]);
+                        players.push(PlayerRow {
+                            game_id: m,
+                            player: k as u16,
+                            team: t as u16,
+                            underworld: spec.underworld,
+                            team_size: spec.players.len() as u8,
+                            policy: label,
+                            bid: o.bid[k],
+                            score: o.player_score[k],
+                            won,
+                            out_turn: out.map(|x| x as i32),
+                            turns_it: o.turns_it[k],
+                            tags: o.tags[k],
+                            replaced: o.replaced[k],
+                        });
                     }
                     k += 1;
                 }
             }
             if record {
-                g_id.push(m);
-                g_seed.push(seed);
-                g_teams.push(teams.len() as u16);
-                g_players.push(k as u16);
-                g_side.push(o.side as u16);
-                g_turns.push(o.turns);
-                g_end.push(o.end.name());
-                g_winner.push(o.winner);
+                games.push(GameRow {
+                    game_id: m,
+                    seed,
+                    teams: teams.len() as u16,
+                    players: k as u16,
+                    side: o.side as u16,
+                    turns: o.turns,
+                    end: o.end.name(),
+                    winner: o.winner,
+                });
             }
         }
         if !record {
             return (Vec::new(), tally);
         }
-        let games = Table {
-            name: "games",
-            columns: vec![
-                col(
-                    "game_id",
-                    "game index under the master seed",
-                    Values::U64(g_id),
-                ),
-                col(
-                    "seed",
-                    "the game's own seed (rng::match_seed)",
-                    Values::U64(g_seed),
-                ),
-                col("teams", "teams drawn (TG-50)", Values::U16(g_teams)),
-                col("players", "players in the game", Values::U16(g_players)),
-                col("side", "the grid's side (TG-4)", Values::U16(g_side)),
-                col("turns", "turns played", Values::U32(g_turns)),
-                col("end", "won, all out or turn cap (TG-31)", g_end.finish()),
-                col(
-                    "winner",
-                    "the team left standing; null unless won",
-                    Values::OptU16(g_winner),
-                ),
-            ],
-        };
-        let players = Table {
-            name: "players",
-            columns: vec![
-                col("game_id", "game index", Values::U64(p_game)),
-                col(
-                    "player",
-                    "the player's seat in the game",
-                    Values::U16(p_player),
-                ),
-                col("team", "its team's index", Values::U16(p_team)),
-                col(
-                    "underworld",
-                    "an underworld player (alone, 25 points)",
-                    Values::Bool(p_under),
-                ),
-                col("team_size", "players in its team", Values::U8(p_size)),
-                col("policy", "the policy it played (TG-51)", p_policy.finish()),
-                col("bid", "its bid for not being it (TG-2)", Values::I32(p_bid)),
-                col(
-                    "score",
-                    "its final team's scoring points (TG-32)",
-                    Values::U32(p_score),
-                ),
-                col(
-                    "won",
-                    "its final team was the last standing",
-                    Values::Bool(p_won),
-                ),
-                col(
-                    "out_turn",
-                    "the turn its team fell (0: by bids); null if still in",
-                    Values::OptI32(p_out),
-                ),
-                col("turns_it", "turns it was it", Values::U32(p_it)),
-                col("tags", "tags it made", Values::U32(p_tags)),
-                col(
-                    "replaced",
-                    "it paid for a new place (TG-5)",
-                    Values::Bool(p_replaced),
-                ),
-            ],
-        };
-        (vec![games, players], tally)
+        (vec![games.finish(), players.finish()], tally)
     }
 }
 
