@@ -99,17 +99,19 @@ impl LabelBuilder {
     }
 }
 
-/// What a column of a declared table ([`table!`](crate::table)) holds: how its values are
-/// gathered row by row, and the [`Values`] they become.
+/// What a column of a declared table ([`table!`](crate::table)) holds: the value a row gives
+/// it (`Row`), how those are gathered row by row, and the [`Values`] they become.
 pub trait Cell {
+    type Row<'a>;
     type Builder: Default;
-    fn push(b: &mut Self::Builder, v: Self);
+    fn push(b: &mut Self::Builder, v: Self::Row<'_>);
     fn finish(b: Self::Builder) -> Values;
 }
 
 macro_rules! plain_cells {
     ($($t:ty => $v:ident),* $(,)?) => {$(
         impl Cell for $t {
+            type Row<'a> = $t;
             type Builder = Vec<$t>;
             #[inline]
             fn push(b: &mut Vec<$t>, v: $t) {
@@ -127,8 +129,12 @@ plain_cells!(
     Option<u16> => OptU16, Option<i32> => OptI32,
 );
 
-/// A string column: each row's string interned into the table's labels in order of first use.
-impl Cell for &str {
+/// A string column: each row's string (`&str`) interned into the table's labels in order of
+/// first use.
+pub struct Label;
+
+impl Cell for Label {
+    type Row<'a> = &'a str;
     type Builder = LabelBuilder;
     #[inline]
     fn push(b: &mut LabelBuilder, v: &str) {
@@ -139,16 +145,68 @@ impl Cell for &str {
     }
 }
 
-/// Declares a table once (issue 50): a row type whose fields are the columns, each with its
-/// Rust type and its one-line meaning, and a builder that gathers rows column by column and
-/// becomes the [`Table`]. Column order, names and meanings are the declaration's.
+/// A label column whose labels are the run's own list (policies, items, classes), known only
+/// when the table is built: each row gives an index into it (`u16`), and
+/// [`Table::with_labels`] attaches the list.
+pub struct Code;
+
+impl Cell for Code {
+    type Row<'a> = u16;
+    type Builder = Vec<u16>;
+    #[inline]
+    fn push(b: &mut Vec<u16>, v: u16) {
+        b.push(v);
+    }
+    fn finish(codes: Vec<u16>) -> Values {
+        Values::Label {
+            labels: Vec::new(),
+            codes,
+        }
+    }
+}
+
+/// A list of [`Code`]s per row (`&[u16]`: the items a champion carries).
+pub struct Codes;
+
+/// Each row's end in the flat list of codes, and the codes.
+#[derive(Debug, Default)]
+pub struct CodesBuilder {
+    ends: Vec<u32>,
+    codes: Vec<u16>,
+}
+
+impl Cell for Codes {
+    type Row<'a> = &'a [u16];
+    type Builder = CodesBuilder;
+    #[inline]
+    fn push(b: &mut CodesBuilder, v: &[u16]) {
+        b.codes.extend_from_slice(v);
+        b.ends.push(b.codes.len() as u32);
+    }
+    fn finish(b: CodesBuilder) -> Values {
+        let mut offsets = Vec::with_capacity(b.ends.len() + 1);
+        offsets.push(0);
+        offsets.extend(b.ends);
+        Values::LabelList {
+            labels: Vec::new(),
+            offsets,
+            codes: b.codes,
+        }
+    }
+}
+
+/// Declares a table once (issue 50): a row type whose fields are the columns, each with what it
+/// holds (a [`Cell`]: a number, `Option`, [`Label`], [`Code`], [`Codes`]) and its one-line
+/// meaning, and a builder that gathers rows column by column and becomes the [`Table`]. Column
+/// order, names and meanings are the declaration's.
 ///
 /// ```
+/// use skirmish::platform::table::Label;
 /// skirmish::table! {
 ///     /// One row per game.
-///     pub struct GameRow<'a>, GameRows = "games" {
+///     pub struct GameRow, GameRows = "games" {
 ///         game_id: u64 => "game index under the master seed",
-///         end: &'a str => "how it ended",
+///         end: Label => "how it ended",
 ///         winner: Option<u16> => "the winner; null unless won",
 ///     }
 /// }
@@ -160,26 +218,25 @@ impl Cell for &str {
 macro_rules! table {
     (
         $(#[$m:meta])*
-        $vis:vis struct $row:ident $(<$lt:lifetime>)?, $rows:ident = $name:literal {
+        $vis:vis struct $row:ident, $rows:ident = $name:literal {
             $($field:ident : $ty:ty => $doc:literal),* $(,)?
         }
     ) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug)]
-        $vis struct $row $(<$lt>)? {
-            $(pub $field: $ty,)*
+        $vis struct $row<'a> {
+            $(pub $field: <$ty as $crate::platform::table::Cell>::Row<'a>,)*
         }
 
         /// The rows of one chunk, gathered column by column.
         #[derive(Default)]
-        $vis struct $rows $(<$lt>)? {
+        $vis struct $rows {
             $($field: <$ty as $crate::platform::table::Cell>::Builder,)*
-            $(_rows: ::std::marker::PhantomData<&$lt ()>,)?
         }
 
-        impl $(<$lt>)? $rows $(<$lt>)? {
+        impl $rows {
             #[inline]
-            pub fn push(&mut self, r: $row $(<$lt>)?) {
+            pub fn push(&mut self, r: $row<'_>) {
                 $(<$ty as $crate::platform::table::Cell>::push(&mut self.$field, r.$field);)*
             }
 
@@ -205,6 +262,20 @@ pub struct Table {
 }
 
 impl Table {
+    /// The table with `labels` attached to its [`Code`] or [`Codes`] column `column`.
+    pub fn with_labels(mut self, column: &str, labels: Vec<String>) -> Table {
+        let c = self
+            .columns
+            .iter_mut()
+            .find(|c| c.name == column)
+            .unwrap_or_else(|| panic!("table `{}` has no column `{column}`", self.name));
+        match &mut c.values {
+            Values::Label { labels: l, .. } | Values::LabelList { labels: l, .. } => *l = labels,
+            _ => panic!("column `{column}` of `{}` holds no labels", self.name),
+        }
+        self
+    }
+
     /// Rows, checking that every column has the same number.
     pub fn rows(&self) -> usize {
         let n = self.columns.first().map_or(0, |c| c.values.len());

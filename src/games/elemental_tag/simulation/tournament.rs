@@ -11,7 +11,7 @@ use crate::games::elemental_tag::kernel::engine::{End, Game, Silent, TeamSpec};
 use crate::games::elemental_tag::policy::Policy;
 use crate::games::elemental_tag::rules::Settings;
 use crate::platform::runner::Simulation;
-use crate::platform::table::Table;
+use crate::platform::table::{Label, Table};
 use crate::platform::tally::{Tally, thousands};
 use crate::rng::{Stream, match_seed, match_stream_rng};
 
@@ -101,27 +101,27 @@ impl TagTournament {
 
 crate::table! {
     /// One row per game.
-    pub struct GameRow<'a>, GameRows = "games" {
+    pub struct GameRow, GameRows = "games" {
         game_id: u64 => "game index under the master seed",
         seed: u64 => "the game's own seed (rng::match_seed)",
         teams: u16 => "teams drawn (TG-50)",
         players: u16 => "players in the game",
         side: u16 => "the grid's side (TG-4)",
         turns: u32 => "turns played",
-        end: &'a str => "won, all out or turn cap (TG-31)",
+        end: Label => "won, all out or turn cap (TG-31)",
         winner: Option<u16> => "the team left standing; null unless won",
     }
 }
 
 crate::table! {
     /// One row per player of each game.
-    pub struct PlayerRow<'a>, PlayerRows = "players" {
+    pub struct PlayerRow, PlayerRows = "players" {
         game_id: u64 => "game index",
         player: u16 => "the player's seat in the game",
         team: u16 => "its team's index",
         underworld: bool => "an underworld player (alone, 25 points)",
         team_size: u8 => "players in its team",
-        policy: &'a str => "the policy it played (TG-51)",
+        policy: Label => "the policy it played (TG-51)",
         bid: i32 => "its bid for not being it (TG-2)",
         score: u32 => "its final team's scoring points (TG-32)",
         won: bool => "its final team was the last standing",

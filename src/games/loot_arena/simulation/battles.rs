@@ -14,9 +14,9 @@ use rand::RngExt;
 use crate::games::loot_arena::kernel::battle::{Battle, Silent};
 use crate::games::loot_arena::policy::Policy;
 use crate::games::loot_arena::rules::{Class, Kind, MAX_ITEM_SLOTS, Rules, Weight};
-use crate::games::loot_arena::state::{Catalogue, Fielded, Loadout, NO_ITEM, Outcome};
+use crate::games::loot_arena::state::{Catalogue, Fielded, Loadout, NO_ITEM};
 use crate::platform::runner::Simulation;
-use crate::platform::table::{Table, Values, col};
+use crate::platform::table::{Code, Codes, Table};
 use crate::platform::tally::{Tally, thousands};
 use crate::rng::{MatchRng, Stream, match_seed, match_stream_rng};
 
@@ -163,9 +163,8 @@ impl Simulation for Field {
         let mut tally = Tally::default();
         let pair_labels: Vec<String> = (0..6).map(pair_name).collect();
         let policy_labels: Vec<String> = self.policies.iter().map(|p| p.spec()).collect();
-        let n = (matches.end - matches.start) as usize;
-        let mut b = BattleRows::with_capacity(if record { n } else { 0 });
-        let mut c = ChampionRows::with_capacity(if record { 4 * n } else { 0 });
+        let (mut b, mut c) = (BattleRows::default(), ChampionRows::default());
+        let none = self.catalogue.items.len() as u16;
         for m in matches {
             let seed = match_seed(master, m);
             let (f, pairs) = self.draw(m, seed);
@@ -193,240 +192,110 @@ impl Simulation for Field {
                 }
             }
             if record {
-                b.push(m, seed, &pairs, &o);
+                let kept = |s: usize| o.health[2 * s].max(0) + o.health[2 * s + 1].max(0);
+                b.push(BattleRow {
+                    battle_id: m,
+                    seed,
+                    pair_a: pairs[0] as u16,
+                    pair_b: pairs[1] as u16,
+                    winner: o.winner.map(u16::from),
+                    decisive: o.decisive,
+                    rounds: o.rounds,
+                    health_a: kept(0),
+                    health_b: kept(1),
+                    dice: o.dice,
+                });
                 for k in 0..4 {
                     let pi = ((m + k as u64) % self.policies.len() as u64) as u16;
-                    c.push(m, k, &f[k], pi, &o);
+                    let l = &f[k];
+                    let mut items = l.items; // overwritten by the carried ones, in order
+                    let carried = l
+                        .carried()
+                        .zip(&mut items)
+                        .map(|(i, slot)| *slot = i)
+                        .count();
+                    c.push(ChampionRow {
+                        battle_id: m,
+                        side: (k / 2) as u8,
+                        slot: (k % 2) as u8,
+                        class: l.class as u16,
+                        policy: pi,
+                        items: &items[..carried],
+                        armor: if l.armor == NO_ITEM { none } else { l.armor },
+                        start_health: o.start[k],
+                        end_health: o.health[k],
+                        dealt: o.dealt[k],
+                        taken: o.taken[k],
+                        healed: o.healed[k],
+                        attacks: o.attacks[k],
+                        crits: o.crits[k],
+                        fell: o.fell[k],
+                    });
                 }
             }
         }
         if !record {
             return (Vec::new(), tally);
         }
-        (
-            vec![
-                b.finish(&pair_labels),
-                c.finish(&self.catalogue, &policy_labels),
-            ],
-            tally,
-        )
-    }
-}
-
-struct BattleRows {
-    id: Vec<u64>,
-    seed: Vec<u64>,
-    pair: [Vec<u16>; 2],
-    winner: Vec<Option<u16>>,
-    decisive: Vec<bool>,
-    rounds: Vec<u32>,
-    kept: [Vec<i32>; 2],
-    dice: Vec<u32>,
-}
-
-impl BattleRows {
-    fn with_capacity(n: usize) -> BattleRows {
-        BattleRows {
-            id: Vec::with_capacity(n),
-            seed: Vec::with_capacity(n),
-            pair: [Vec::with_capacity(n), Vec::with_capacity(n)],
-            winner: Vec::with_capacity(n),
-            decisive: Vec::with_capacity(n),
-            rounds: Vec::with_capacity(n),
-            kept: [Vec::with_capacity(n), Vec::with_capacity(n)],
-            dice: Vec::with_capacity(n),
-        }
-    }
-    fn push(&mut self, m: u64, seed: u64, pairs: &[usize; 2], o: &Outcome) {
-        self.id.push(m);
-        self.seed.push(seed);
-        for s in 0..2 {
-            self.pair[s].push(pairs[s] as u16);
-            self.kept[s].push(o.health[2 * s].max(0) + o.health[2 * s + 1].max(0));
-        }
-        self.winner.push(o.winner.map(u16::from));
-        self.decisive.push(o.decisive);
-        self.rounds.push(o.rounds);
-        self.dice.push(o.dice);
-    }
-    fn finish(self, pair_labels: &[String]) -> Table {
-        let [pa, pb] = self.pair;
-        let [ka, kb] = self.kept;
-        let label = |codes: Vec<u16>| Values::Label {
-            labels: pair_labels.to_vec(),
-            codes,
-        };
-        Table {
-            name: "battles",
-            columns: vec![
-                col(
-                    "battle_id",
-                    "battle index under the master seed",
-                    Values::U64(self.id),
-                ),
-                col(
-                    "seed",
-                    "the battle's own seed (rng::match_seed)",
-                    Values::U64(self.seed),
-                ),
-                col("pair_a", "the champions side 0 fields", label(pa)),
-                col("pair_b", "the champions side 1 fields", label(pb)),
-                col(
-                    "winner",
-                    "0 or 1; null for a draw (LA-16)",
-                    Values::OptU16(self.winner),
-                ),
-                col(
-                    "decisive",
-                    "a side fell (not decided on health kept)",
-                    Values::Bool(self.decisive),
-                ),
-                col("rounds", "rounds played", Values::U32(self.rounds)),
-                col(
-                    "health_a",
-                    "side 0's health kept (fallen count 0)",
-                    Values::I32(ka),
-                ),
-                col("health_b", "side 1's health kept", Values::I32(kb)),
-                col("dice", "dice rolled", Values::U32(self.dice)),
-            ],
-        }
-    }
-}
-
-struct ChampionRows {
-    battle: Vec<u64>,
-    side: Vec<u8>,
-    slot: Vec<u8>,
-    class: Vec<u16>,
-    policy: Vec<u16>,
-    items: crate::platform::table::ListBuilder<u16>,
-    armor: Vec<u16>,
-    start: Vec<i32>,
-    end: Vec<i32>,
-    dealt: Vec<i32>,
-    taken: Vec<i32>,
-    healed: Vec<i32>,
-    attacks: Vec<u16>,
-    crits: Vec<u16>,
-    fell: Vec<u16>,
-}
-
-impl ChampionRows {
-    fn with_capacity(n: usize) -> ChampionRows {
-        ChampionRows {
-            battle: Vec::with_capacity(n),
-            side: Vec::with_capacity(n),
-            slot: Vec::with_capacity(n),
-            class: Vec::with_capacity(n),
-            policy: Vec::with_capacity(n),
-            items: crate::platform::table::ListBuilder::with_capacity(n, 2 * n),
-            armor: Vec::with_capacity(n),
-            start: Vec::with_capacity(n),
-            end: Vec::with_capacity(n),
-            dealt: Vec::with_capacity(n),
-            taken: Vec::with_capacity(n),
-            healed: Vec::with_capacity(n),
-            attacks: Vec::with_capacity(n),
-            crits: Vec::with_capacity(n),
-            fell: Vec::with_capacity(n),
-        }
-    }
-    fn push(&mut self, m: u64, k: usize, l: &Loadout, policy: u16, o: &Outcome) {
-        self.battle.push(m);
-        self.side.push((k / 2) as u8);
-        self.slot.push((k % 2) as u8);
-        self.class.push(l.class as u16);
-        self.policy.push(policy);
-        for i in l.carried() {
-            self.items.values.push(i);
-        }
-        self.items.offsets.push(self.items.values.len() as u32);
-        self.armor.push(l.armor);
-        self.start.push(o.start[k]);
-        self.end.push(o.health[k]);
-        self.dealt.push(o.dealt[k]);
-        self.taken.push(o.taken[k]);
-        self.healed.push(o.healed[k]);
-        self.attacks.push(o.attacks[k]);
-        self.crits.push(o.crits[k]);
-        self.fell.push(o.fell[k]);
-    }
-    fn finish(self, cat: &Catalogue, policy_labels: &[String]) -> Table {
-        let names: Vec<String> = cat.items.iter().map(|i| i.name.clone()).collect();
-        let mut armor_labels = names.clone();
-        armor_labels.push("none".into());
-        let none = (armor_labels.len() - 1) as u16;
-        let armor = self
-            .armor
+        let names: Vec<String> = self
+            .catalogue
+            .items
             .iter()
-            .map(|&a| if a == NO_ITEM { none } else { a })
+            .map(|i| i.name.clone())
             .collect();
-        Table {
-            name: "champions",
-            columns: vec![
-                col("battle_id", "battle index", Values::U64(self.battle)),
-                col("side", "0 or 1", Values::U8(self.side)),
-                col("slot", "0 or 1 within its side", Values::U8(self.slot)),
-                col(
-                    "class",
-                    "Gladiator, Rogue, Mage or Healer",
-                    Values::Label {
-                        labels: Class::ALL.iter().map(|c| c.name().to_string()).collect(),
-                        codes: self.class,
-                    },
-                ),
-                col(
-                    "policy",
-                    "how it wrote its sets (LA-20)",
-                    Values::Label {
-                        labels: policy_labels.to_vec(),
-                        codes: self.policy,
-                    },
-                ),
-                col(
-                    "items",
-                    "Physical, Magical and Support items carried",
-                    Values::LabelList {
-                        labels: names,
-                        offsets: self.items.offsets,
-                        codes: self.items.values,
-                    },
-                ),
-                col(
-                    "armor",
-                    "its defensive item",
-                    Values::Label {
-                        labels: armor_labels,
-                        codes: armor,
-                    },
-                ),
-                col(
-                    "start_health",
-                    "health at the start",
-                    Values::I32(self.start),
-                ),
-                col(
-                    "end_health",
-                    "health at the end (0 or less: fell)",
-                    Values::I32(self.end),
-                ),
-                col("dealt", "damage it dealt", Values::I32(self.dealt)),
-                col("taken", "damage it took", Values::I32(self.taken)),
-                col("healed", "healing it gave", Values::I32(self.healed)),
-                col("attacks", "attacks it made", Values::U16(self.attacks)),
-                col(
-                    "crits",
-                    "critical hits among them (LA-10)",
-                    Values::U16(self.crits),
-                ),
-                col(
-                    "fell",
-                    "the round it fell; 0 if it stood",
-                    Values::U16(self.fell),
-                ),
-            ],
-        }
+        let mut armor = names.clone();
+        armor.push("none".into());
+        let battles = b
+            .finish()
+            .with_labels("pair_a", pair_labels.clone())
+            .with_labels("pair_b", pair_labels);
+        let champions = c
+            .finish()
+            .with_labels(
+                "class",
+                Class::ALL.iter().map(|c| c.name().to_string()).collect(),
+            )
+            .with_labels("policy", policy_labels)
+            .with_labels("items", names)
+            .with_labels("armor", armor);
+        (vec![battles, champions], tally)
+    }
+}
+
+crate::table! {
+    /// One row per battle.
+    struct BattleRow, BattleRows = "battles" {
+        battle_id: u64 => "battle index under the master seed",
+        seed: u64 => "the battle's own seed (rng::match_seed)",
+        pair_a: Code => "the champions side 0 fields",
+        pair_b: Code => "the champions side 1 fields",
+        winner: Option<u16> => "0 or 1; null for a draw (LA-16)",
+        decisive: bool => "a side fell (not decided on health kept)",
+        rounds: u32 => "rounds played",
+        health_a: i32 => "side 0's health kept (fallen count 0)",
+        health_b: i32 => "side 1's health kept",
+        dice: u32 => "dice rolled",
+    }
+}
+
+crate::table! {
+    /// One row per champion of each battle.
+    struct ChampionRow, ChampionRows = "champions" {
+        battle_id: u64 => "battle index",
+        side: u8 => "0 or 1",
+        slot: u8 => "0 or 1 within its side",
+        class: Code => "Gladiator, Rogue, Mage or Healer",
+        policy: Code => "how it wrote its sets (LA-20)",
+        items: Codes => "Physical, Magical and Support items carried",
+        armor: Code => "its defensive item",
+        start_health: i32 => "health at the start",
+        end_health: i32 => "health at the end (0 or less: fell)",
+        dealt: i32 => "damage it dealt",
+        taken: i32 => "damage it took",
+        healed: i32 => "healing it gave",
+        attacks: u16 => "attacks it made",
+        crits: u16 => "critical hits among them (LA-10)",
+        fell: u16 => "the round it fell; 0 if it stood",
     }
 }
 
