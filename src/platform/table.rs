@@ -168,35 +168,41 @@ impl Cell for Code {
 /// A list of [`Code`]s per row (`&[u16]`: the items a champion carries).
 pub struct Codes;
 
-/// Each row's end in the flat list of codes, and the codes.
-#[derive(Debug, Default)]
-pub struct CodesBuilder {
-    ends: Vec<u32>,
-    codes: Vec<u16>,
-}
-
 impl Cell for Codes {
     type Row<'a> = &'a [u16];
-    type Builder = CodesBuilder;
+    type Builder = ListBuilder<u16>;
     #[inline]
-    fn push(b: &mut CodesBuilder, v: &[u16]) {
-        b.codes.extend_from_slice(v);
-        b.ends.push(b.codes.len() as u32);
+    fn push(b: &mut ListBuilder<u16>, v: &[u16]) {
+        b.push_row(v);
     }
-    fn finish(b: CodesBuilder) -> Values {
-        let mut offsets = Vec::with_capacity(b.ends.len() + 1);
-        offsets.push(0);
-        offsets.extend(b.ends);
+    fn finish(b: ListBuilder<u16>) -> Values {
+        let (offsets, codes) = b.into_parts();
         Values::LabelList {
             labels: Vec::new(),
             offsets,
-            codes: b.codes,
+            codes,
         }
     }
 }
 
+/// A list of integers per row (`&[i32]`: a side's hit points after each round).
+pub struct I32s;
+
+impl Cell for I32s {
+    type Row<'a> = &'a [i32];
+    type Builder = ListBuilder<i32>;
+    #[inline]
+    fn push(b: &mut ListBuilder<i32>, v: &[i32]) {
+        b.push_row(v);
+    }
+    fn finish(b: ListBuilder<i32>) -> Values {
+        let (offsets, values) = b.into_parts();
+        Values::I32List { offsets, values }
+    }
+}
+
 /// Declares a table once (issue 50): a row type whose fields are the columns, each with what it
-/// holds (a [`Cell`]: a number, `Option`, [`Label`], [`Code`], [`Codes`]) and its one-line
+/// holds (a [`Cell`]: a number, `Option`, [`Label`], [`Code`], [`Codes`], [`I32s`]) and its one-line
 /// meaning, and a builder that gathers rows column by column and becomes the [`Table`]. Column
 /// order, names and meanings are the declaration's.
 ///
@@ -320,6 +326,26 @@ impl<T> ListBuilder<T> {
     }
 }
 
+impl<T: Copy> ListBuilder<T> {
+    /// One whole row (a builder made by `default()` starts its offsets here).
+    #[inline]
+    pub fn push_row(&mut self, row: &[T]) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        self.values.extend_from_slice(row);
+        self.end_row();
+    }
+
+    /// The offsets (starting at 0, even with no row) and the values.
+    pub fn into_parts(mut self) -> (Vec<u32>, Vec<T>) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        (self.offsets, self.values)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -339,6 +365,103 @@ mod tests {
             values: b.values,
         };
         assert_eq!(v.len(), 3);
+    }
+
+    crate::table! {
+        /// A test table: one column of every kind.
+        struct TestRow, TestRows = "test" {
+            id: u64 => "an id",
+            end: Label => "interned in order of first use",
+            pair: Code => "an index into the run's list",
+            items: Codes => "indices, a list per row",
+            hp: I32s => "numbers, a list per row",
+            winner: Option<u16> => "null or a seat",
+        }
+    }
+
+    // Issue 50: a declared table is the table written column by column by hand.
+    #[test]
+    fn a_declared_table_is_the_hand_built_one() {
+        let mut rows = TestRows::default();
+        rows.push(TestRow {
+            id: 1,
+            end: "won",
+            pair: 2,
+            items: &[0, 1],
+            hp: &[5, 3],
+            winner: Some(1),
+        });
+        rows.push(TestRow {
+            id: 2,
+            end: "draw",
+            pair: 0,
+            items: &[],
+            hp: &[4],
+            winner: None,
+        });
+        rows.push(TestRow {
+            id: 3,
+            end: "won",
+            pair: 1,
+            items: &[1],
+            hp: &[],
+            winner: Some(0),
+        });
+        let got = rows
+            .finish()
+            .with_labels("pair", vec!["a".into(), "b".into(), "c".into()]);
+        let names = || vec!["x".to_string(), "y".to_string()];
+        let want = Table {
+            name: "test",
+            columns: vec![
+                col("id", "an id", Values::U64(vec![1, 2, 3])),
+                col(
+                    "end",
+                    "interned in order of first use",
+                    Values::Label {
+                        labels: vec!["won".into(), "draw".into()],
+                        codes: vec![0, 1, 0],
+                    },
+                ),
+                col(
+                    "pair",
+                    "an index into the run's list",
+                    Values::Label {
+                        labels: vec!["a".into(), "b".into(), "c".into()],
+                        codes: vec![2, 0, 1],
+                    },
+                ),
+                col(
+                    "items",
+                    "indices, a list per row",
+                    Values::LabelList {
+                        labels: Vec::new(),
+                        offsets: vec![0, 2, 2, 3],
+                        codes: vec![0, 1, 1],
+                    },
+                ),
+                col(
+                    "hp",
+                    "numbers, a list per row",
+                    Values::I32List {
+                        offsets: vec![0, 2, 3, 3],
+                        values: vec![5, 3, 4],
+                    },
+                ),
+                col(
+                    "winner",
+                    "null or a seat",
+                    Values::OptU16(vec![Some(1), None, Some(0)]),
+                ),
+            ],
+        };
+        assert_eq!(got, want);
+        assert_eq!(got.with_labels("items", names()).rows(), 3);
+        assert_eq!(
+            TestRows::default().finish().rows(),
+            0,
+            "no rows, still a table"
+        );
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::games::minion_combat::reference::{self, Fight};
 use crate::games::minion_combat::rules::{MAX_GROUP, MAX_ROUNDS, Rules};
 use crate::games::minion_combat::state::{Catalogue, Group, Kind, Minion, Outcome, Owner, Stats};
 use crate::platform::runner::Simulation;
-use crate::platform::table::{ListBuilder, Table, Values, col};
+use crate::platform::table::{Code, I32s, Table};
 use crate::platform::tally::{Tally, thousands};
 use crate::rng::{Stream, match_seed, match_stream_rng};
 
@@ -319,9 +319,7 @@ impl Simulation for Field {
         record: bool,
     ) -> (Vec<Table>, Tally) {
         let mut tally = Tally::default();
-        let n = (matches.end - matches.start) as usize;
-        let mut c = CombatRows::with_capacity(if record { n } else { 0 });
-        let mut mr = MinionRows::with_capacity(if record { 8 * n } else { 0 });
+        let (mut c, mut mr) = (CombatRows::default(), MinionRows::default());
         for m in matches {
             let seed = match_seed(master, m);
             let d = self.draw(m, seed);
@@ -352,12 +350,7 @@ impl Simulation for Field {
                 }
             }
             if record {
-                c.push(m, seed, &d, &o, &w.rounds);
-                for s in 0..2 {
-                    for i in 0..d.n[s] {
-                        mr.push(m, s, i, &d, &o, &w.rounds);
-                    }
-                }
+                push_rows(&mut c, &mut mr, m, seed, &d, &o, &w.rounds);
             }
         }
         if !record {
@@ -369,252 +362,127 @@ impl Simulation for Field {
             .iter()
             .map(|x| x.name.clone())
             .collect();
-        (vec![c.finish(), mr.finish(names)], tally)
-    }
-}
-
-struct CombatRows {
-    id: Vec<u64>,
-    seed: Vec<u64>,
-    first: Vec<u8>,
-    kind: [Vec<u16>; 2],
-    size: [Vec<u8>; 2],
-    winner: Vec<Option<u16>>,
-    end: Vec<u16>,
-    rounds: Vec<u32>,
-    survivors: [Vec<u8>; 2],
-    hp: [Vec<i32>; 2],
-    attacks: [Vec<u32>; 2],
-    hits: [Vec<u32>; 2],
-    kills: [Vec<u32>; 2],
-    survivors_by_round: [ListBuilder<i32>; 2],
-    hp_by_round: [ListBuilder<i32>; 2],
-}
-
-impl CombatRows {
-    fn with_capacity(n: usize) -> CombatRows {
-        fn v<T>(n: usize) -> [Vec<T>; 2] {
-            [Vec::with_capacity(n), Vec::with_capacity(n)]
-        }
-        let l = || {
-            [
-                ListBuilder::with_capacity(n, 10 * n),
-                ListBuilder::with_capacity(n, 10 * n),
-            ]
-        };
-        CombatRows {
-            id: Vec::with_capacity(n),
-            seed: Vec::with_capacity(n),
-            first: Vec::with_capacity(n),
-            kind: v(n),
-            size: v(n),
-            winner: Vec::with_capacity(n),
-            end: Vec::with_capacity(n),
-            rounds: Vec::with_capacity(n),
-            survivors: v(n),
-            hp: v(n),
-            attacks: v(n),
-            hits: v(n),
-            kills: v(n),
-            survivors_by_round: l(),
-            hp_by_round: l(),
-        }
-    }
-    fn push(&mut self, m: u64, seed: u64, d: &Draw, o: &Outcome, rounds: &Rounds) {
-        self.id.push(m);
-        self.seed.push(seed);
-        self.first.push(d.first as u8);
-        self.winner.push(o.winner.map(|w| w as u16));
-        self.end.push(o.end as u16);
-        self.rounds.push(o.rounds);
-        for s in 0..2 {
-            self.kind[s].push(d.kind[s] as u16);
-            self.size[s].push(d.n[s] as u8);
-            self.survivors[s].push(o.survivors(s) as u8);
-            self.hp[s].push(o.hp_left(s) as i32);
-            self.attacks[s].push(o.attacks[s]);
-            self.hits[s].push(o.hits[s]);
-            self.kills[s].push(o.kills[s]);
-            for row in &rounds.hp {
-                let alive = row[s][..d.n[s]].iter().filter(|h| **h > 0).count();
-                self.survivors_by_round[s].values.push(alive as i32);
-                self.hp_by_round[s].values.push(row[s].iter().sum());
-            }
-            for l in [&mut self.survivors_by_round[s], &mut self.hp_by_round[s]] {
-                l.offsets.push(l.values.len() as u32);
-            }
-        }
-    }
-    fn finish(self) -> Table {
         let kinds = || KINDS.iter().map(|k| k.to_string()).collect::<Vec<_>>();
-        let [ka, kb] = self.kind;
-        let [sa, sb] = self.size;
-        let [va, vb] = self.survivors;
-        let [ha, hb] = self.hp;
-        let [aa, ab] = self.attacks;
-        let [ta, tb] = self.hits;
-        let [ia, ib] = self.kills;
-        let [ra, rb] = self.survivors_by_round;
-        let [pa, pb] = self.hp_by_round;
-        let list = |l: ListBuilder<i32>| Values::I32List {
-            offsets: l.offsets,
-            values: l.values,
-        };
-        Table {
-            name: "combats",
-            columns: vec![
-                col(
-                    "combat_id",
-                    "combat index under the master seed",
-                    Values::U64(self.id),
-                ),
-                col(
-                    "seed",
-                    "the combat's own seed (rng::match_seed)",
-                    Values::U64(self.seed),
-                ),
-                col(
-                    "first",
-                    "the side with precedence (MC-3)",
-                    Values::U8(self.first),
-                ),
-                col(
-                    "kind_a",
-                    "side 0: recruits or monsters",
-                    Values::Label {
-                        labels: kinds(),
-                        codes: ka,
-                    },
-                ),
-                col(
-                    "kind_b",
-                    "side 1",
-                    Values::Label {
-                        labels: kinds(),
-                        codes: kb,
-                    },
-                ),
-                col("size_a", "side 0's minions", Values::U8(sa)),
-                col("size_b", "side 1's minions", Values::U8(sb)),
-                col(
-                    "winner",
-                    "0 or 1; null when both stand or both fall (MC-22)",
-                    Values::OptU16(self.winner),
-                ),
-                col(
-                    "end",
-                    "wiped (one side), both (both sides wiped) or rounds (both stand)",
-                    Values::Label {
-                        labels: vec!["wiped".into(), "both".into(), "rounds".into()],
-                        codes: self.end,
-                    },
-                ),
-                col("rounds", "rounds played", Values::U32(self.rounds)),
-                col("survivors_a", "side 0's minions standing", Values::U8(va)),
-                col("survivors_b", "side 1's minions standing", Values::U8(vb)),
-                col("hp_a", "side 0's HP left", Values::I32(ha)),
-                col("hp_b", "side 1's HP left", Values::I32(hb)),
-                col("attacks_a", "attacks side 0 made", Values::U32(aa)),
-                col("attacks_b", "attacks side 1 made", Values::U32(ab)),
-                col("hits_a", "side 0's hits", Values::U32(ta)),
-                col("hits_b", "side 1's hits", Values::U32(tb)),
-                col("kills_a", "side 0's kills", Values::U32(ia)),
-                col("kills_b", "side 1's kills", Values::U32(ib)),
-                col(
-                    "survivors_a_by_round",
-                    "side 0's minions standing after each round",
-                    list(ra),
-                ),
-                col(
-                    "survivors_b_by_round",
-                    "side 1's, after each round",
-                    list(rb),
-                ),
-                col(
-                    "hp_a_by_round",
-                    "side 0's HP left after each round",
-                    list(pa),
-                ),
-                col("hp_b_by_round", "side 1's, after each round", list(pb)),
-            ],
-        }
+        let combats = c
+            .finish()
+            .with_labels("kind_a", kinds())
+            .with_labels("kind_b", kinds())
+            .with_labels(
+                "end",
+                ["wiped", "both", "rounds"].map(String::from).to_vec(),
+            );
+        (
+            vec![combats, mr.finish().with_labels("minion", names)],
+            tally,
+        )
     }
 }
 
-struct MinionRows {
-    combat: Vec<u64>,
-    side: Vec<u8>,
-    slot: Vec<u8>,
-    minion: Vec<u16>,
-    start: Vec<i32>,
-    end: Vec<i32>,
-    qualified: Vec<bool>,
-    hp_by_round: ListBuilder<i32>,
+crate::table! {
+    /// One row per combat.
+    struct CombatRow, CombatRows = "combats" {
+        combat_id: u64 => "combat index under the master seed",
+        seed: u64 => "the combat's own seed (rng::match_seed)",
+        first: u8 => "the side with precedence (MC-3)",
+        kind_a: Code => "side 0: recruits or monsters",
+        kind_b: Code => "side 1",
+        size_a: u8 => "side 0's minions",
+        size_b: u8 => "side 1's minions",
+        winner: Option<u16> => "0 or 1; null when both stand or both fall (MC-22)",
+        end: Code => "wiped (one side), both (both sides wiped) or rounds (both stand)",
+        rounds: u32 => "rounds played",
+        survivors_a: u8 => "side 0's minions standing",
+        survivors_b: u8 => "side 1's minions standing",
+        hp_a: i32 => "side 0's HP left",
+        hp_b: i32 => "side 1's HP left",
+        attacks_a: u32 => "attacks side 0 made",
+        attacks_b: u32 => "attacks side 1 made",
+        hits_a: u32 => "side 0's hits",
+        hits_b: u32 => "side 1's hits",
+        kills_a: u32 => "side 0's kills",
+        kills_b: u32 => "side 1's kills",
+        survivors_a_by_round: I32s => "side 0's minions standing after each round",
+        survivors_b_by_round: I32s => "side 1's, after each round",
+        hp_a_by_round: I32s => "side 0's HP left after each round",
+        hp_b_by_round: I32s => "side 1's, after each round",
+    }
 }
 
-impl MinionRows {
-    fn with_capacity(n: usize) -> MinionRows {
-        MinionRows {
-            combat: Vec::with_capacity(n),
-            side: Vec::with_capacity(n),
-            slot: Vec::with_capacity(n),
-            minion: Vec::with_capacity(n),
-            start: Vec::with_capacity(n),
-            end: Vec::with_capacity(n),
-            qualified: Vec::with_capacity(n),
-            hp_by_round: ListBuilder::with_capacity(n, 10 * n),
+crate::table! {
+    /// One row per minion of each combat.
+    struct MinionRow, MinionRows = "minions" {
+        combat_id: u64 => "combat index",
+        side: u8 => "0 or 1",
+        slot: u8 => "position in its group (attack order)",
+        minion: Code => "catalogue name",
+        start_hp: i32 => "HP at the start",
+        end_hp: i32 => "HP at the end (0: dead)",
+        qualified: bool => "a recruit that killed: an experience level next turn (MC-21)",
+        hp_by_round: I32s => "HP after each round (0 once dead)",
+    }
+}
+
+/// A combat's row and its minions' rows; the per-round lists are gathered on the stack.
+fn push_rows(
+    c: &mut CombatRows,
+    mr: &mut MinionRows,
+    m: u64,
+    seed: u64,
+    d: &Draw,
+    o: &Outcome,
+    rounds: &Rounds,
+) {
+    const R: usize = MAX_ROUNDS as usize;
+    let n = rounds.hp.len();
+    let (mut alive, mut hp) = ([[0i32; R]; 2], [[0i32; R]; 2]);
+    for s in 0..2 {
+        for (r, row) in rounds.hp.iter().enumerate() {
+            alive[s][r] = row[s][..d.n[s]].iter().filter(|h| **h > 0).count() as i32;
+            hp[s][r] = row[s].iter().sum();
         }
     }
-    fn push(&mut self, m: u64, s: usize, i: usize, d: &Draw, o: &Outcome, rounds: &Rounds) {
-        self.combat.push(m);
-        self.side.push(s as u8);
-        self.slot.push(i as u8);
-        self.minion.push(d.id[s][i]);
-        self.start.push(d.unit[s][i].hp);
-        self.end.push(o.hp[s][i]);
-        self.qualified.push(o.qualified[s][i]);
-        for row in &rounds.hp {
-            self.hp_by_round.values.push(row[s][i]);
-        }
-        self.hp_by_round
-            .offsets
-            .push(self.hp_by_round.values.len() as u32);
-    }
-    fn finish(self, names: Vec<String>) -> Table {
-        Table {
-            name: "minions",
-            columns: vec![
-                col("combat_id", "combat index", Values::U64(self.combat)),
-                col("side", "0 or 1", Values::U8(self.side)),
-                col(
-                    "slot",
-                    "position in its group (attack order)",
-                    Values::U8(self.slot),
-                ),
-                col(
-                    "minion",
-                    "catalogue name",
-                    Values::Label {
-                        labels: names,
-                        codes: self.minion,
-                    },
-                ),
-                col("start_hp", "HP at the start", Values::I32(self.start)),
-                col("end_hp", "HP at the end (0: dead)", Values::I32(self.end)),
-                col(
-                    "qualified",
-                    "a recruit that killed: an experience level next turn (MC-21)",
-                    Values::Bool(self.qualified),
-                ),
-                col(
-                    "hp_by_round",
-                    "HP after each round (0 once dead)",
-                    Values::I32List {
-                        offsets: self.hp_by_round.offsets,
-                        values: self.hp_by_round.values,
-                    },
-                ),
-            ],
+    c.push(CombatRow {
+        combat_id: m,
+        seed,
+        first: d.first as u8,
+        kind_a: d.kind[0] as u16,
+        kind_b: d.kind[1] as u16,
+        size_a: d.n[0] as u8,
+        size_b: d.n[1] as u8,
+        winner: o.winner.map(|w| w as u16),
+        end: o.end as u16,
+        rounds: o.rounds,
+        survivors_a: o.survivors(0) as u8,
+        survivors_b: o.survivors(1) as u8,
+        hp_a: o.hp_left(0) as i32,
+        hp_b: o.hp_left(1) as i32,
+        attacks_a: o.attacks[0],
+        attacks_b: o.attacks[1],
+        hits_a: o.hits[0],
+        hits_b: o.hits[1],
+        kills_a: o.kills[0],
+        kills_b: o.kills[1],
+        survivors_a_by_round: &alive[0][..n],
+        survivors_b_by_round: &alive[1][..n],
+        hp_a_by_round: &hp[0][..n],
+        hp_b_by_round: &hp[1][..n],
+    });
+    for s in 0..2 {
+        for i in 0..d.n[s] {
+            let mut by_round = [0i32; R];
+            for (r, row) in rounds.hp.iter().enumerate() {
+                by_round[r] = row[s][i];
+            }
+            mr.push(MinionRow {
+                combat_id: m,
+                side: s as u8,
+                slot: i as u8,
+                minion: d.id[s][i],
+                start_hp: d.unit[s][i].hp,
+                end_hp: o.hp[s][i],
+                qualified: o.qualified[s][i],
+                hp_by_round: &by_round[..n],
+            });
         }
     }
 }
