@@ -12,11 +12,10 @@ use std::ops::Range;
 use crate::games::clan_melee::input::clan::Clan;
 use crate::games::clan_melee::input::clans;
 use crate::games::clan_melee::kernel::engine::{Melee, Outcome, Settings};
-use crate::games::clan_melee::simulation::rows::MeleeRows;
 use crate::games::clan_melee::simulation::tournament::melee_budget;
 use crate::games::clan_melee::state::Field;
 use crate::platform::runner::Simulation;
-use crate::platform::table::{LabelBuilder, Table, Values, col};
+use crate::platform::table::{Label, LabelBuilder, Table, Values, col};
 use crate::platform::tally::{Count, Mean, Tally};
 use crate::rng::match_seed;
 
@@ -293,10 +292,7 @@ impl Simulation for ClanStudy {
         record: bool,
     ) -> (Vec<Table>, Tally) {
         let mut tally = Tally::default();
-        let mut rows = MeleeRows::default();
-        let (mut study, mut value) = (LabelBuilder::default(), vec![]);
-        let (mut won, mut members, mut survivors) = (vec![], vec![], vec![]);
-        let (mut lasted, mut shares) = (vec![], vec![]);
+        let mut rows = StudyMeleeRows::default();
         let per = self.per_variant();
         for m in matches {
             let v = &self.variants[(m / per) as usize];
@@ -320,70 +316,49 @@ impl Simulation for ClanStudy {
                 continue;
             }
             let r = &o.clans[me as usize];
-            rows.push(
-                m,
+            rows.push(StudyMeleeRow {
+                melee_id: m,
+                study: v.study.name(),
+                value: v.value,
                 seed,
-                base,
-                &o,
-                o.credited
+                base: base as u64,
+                budget: o.budget,
+                end: o.end.name(),
+                credited: o
+                    .credited
                     .map_or("(no one)", |c| v.field.clans[c as usize].name.as_str()),
-            );
-            study.push(v.study.name());
-            value.push(v.value);
-            won.push(mine);
-            members.push(r.members);
-            survivors.push(r.survivors);
-            lasted.push(r.lasted);
-            shares.push(points as f64 / (2 * (o.clans.len() - 1)) as f64);
+                challenger_won: mine,
+                challenger_members: r.members,
+                challenger_survivors: r.survivors,
+                turns: o.turns,
+                challenger_lasted: r.lasted,
+                outlasted: points as f64 / (2 * (o.clans.len() - 1)) as f64,
+            });
         }
         if !record {
             return (Vec::new(), tally);
         }
-        let r = rows.finish();
-        let t = Table {
-            name: "melees",
-            columns: vec![
-                r.id,
-                col(
-                    "study",
-                    "warrior AP or healer share (CM-40)",
-                    study.finish(),
-                ),
-                col("value", "the challenger's parameter", Values::I32(value)),
-                r.seed,
-                r.base,
-                r.budget,
-                r.end,
-                r.credited,
-                col(
-                    "challenger_won",
-                    "the challenger was credited with the win",
-                    Values::Bool(won),
-                ),
-                col(
-                    "challenger_members",
-                    "members the challenger fielded",
-                    Values::U32(members),
-                ),
-                col(
-                    "challenger_survivors",
-                    "the challenger's members alive at the end",
-                    Values::U32(survivors),
-                ),
-                r.turns,
-                col(
-                    "challenger_lasted",
-                    "the last turn after which the challenger still had members",
-                    Values::U32(lasted),
-                ),
-                col(
-                    "outlasted",
-                    "share of the other clans the challenger outlasted, level counting half (CM-42)",
-                    Values::F64(shares),
-                ),
-            ],
-        };
-        (vec![t], tally)
+        (vec![rows.finish()], tally)
+    }
+}
+
+crate::table! {
+    /// One row per melee of the study: the melee and its challenger.
+    struct StudyMeleeRow, StudyMeleeRows = "melees" {
+        melee_id: u64 => "melee index under the master seed",
+        study: Label => "warrior AP or healer share (CM-40)",
+        value: i32 => "the challenger's parameter",
+        seed: u64 => "the melee's own seed (rng::match_seed; a study shares it across variants, CM-41)",
+        base: u64 => "the budget before the wiggle",
+        budget: i32 => "hit points each clan may field (CM-30)",
+        end: Label => "won, all slain, deadlock or turn cap (CM-11, CM-12)",
+        credited: Label => "clan credited with the win (reference mode: clan 0 when the survivors' hp total is <= 0, CM-11)",
+        challenger_won: bool => "the challenger was credited with the win",
+        challenger_members: u32 => "members the challenger fielded",
+        challenger_survivors: u32 => "the challenger's members alive at the end",
+        turns: u32 => "turns played",
+        challenger_lasted: u32 => "the last turn after which the challenger still had members",
+        outlasted: f64 => "share of the other clans the challenger outlasted, level counting half (CM-42)",
     }
 }
 

@@ -1,4 +1,3 @@
 //! Clan Melee on the platform: melees between clans at each budget (`tournament`).
 
-pub mod rows;
 pub mod tournament;

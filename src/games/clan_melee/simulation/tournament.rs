@@ -5,10 +5,9 @@ use std::ops::Range;
 
 use crate::games::clan_melee::kernel::engine::{End, Melee, Settings, melee_bytes, widest_budget};
 use crate::games::clan_melee::rules;
-use crate::games::clan_melee::simulation::rows::MeleeRows;
 use crate::games::clan_melee::state::Field;
 use crate::platform::runner::Simulation;
-use crate::platform::table::{LabelBuilder, Table, Values, col};
+use crate::platform::table::{Label, Table};
 use crate::platform::tally::{Tally, thousands};
 use crate::rng::{Stream, match_seed, match_stream_rng};
 
@@ -93,13 +92,7 @@ impl Simulation for ClanTournament {
         record: bool,
     ) -> (Vec<Table>, Tally) {
         let mut tally = Tally::default();
-        let mut rows = MeleeRows::default();
-        let (mut m_survivor, mut m_inter, mut m_part) = (vec![], vec![], vec![]);
-        let (mut c_id, mut c_base, mut c_clan_id) = (vec![], vec![], vec![]);
-        let mut c_clan = LabelBuilder::default();
-        let (mut c_members, mut c_hp, mut c_left, mut c_surv) = (vec![], vec![], vec![], vec![]);
-        let mut c_dq = LabelBuilder::default();
-        let (mut c_survived, mut c_credited, mut c_lasted) = (vec![], vec![], vec![]);
+        let (mut melees, mut clans) = (MeleeRows::default(), ClanRows::default());
         let names: Vec<&str> = self.field.clans.iter().map(|c| c.name.as_str()).collect();
         for m in matches {
             let seed = match_seed(master, m);
@@ -123,112 +116,73 @@ impl Simulation for ClanTournament {
             if !record {
                 continue;
             }
-            rows.push(
-                m,
+            melees.push(MeleeRow {
+                melee_id: m,
                 seed,
-                base,
-                &o,
-                o.credited.map_or("(no one)", |c| names[c as usize]),
-            );
-            m_survivor.push(o.survivor.map(u16::from));
-            m_inter.push(o.interactions);
-            m_part.push(o.participants);
+                base: base as u64,
+                budget: o.budget,
+                end: o.end.name(),
+                survivor: o.survivor.map(u16::from),
+                credited: o.credited.map_or("(no one)", |c| names[c as usize]),
+                turns: o.turns,
+                interactions: o.interactions,
+                participants: o.participants,
+            });
             for (c, r) in o.clans.iter().enumerate() {
-                c_id.push(m);
-                c_base.push(base as u64);
-                c_clan_id.push(c as u8);
-                c_clan.push(names[c]);
-                c_members.push(r.members);
-                c_hp.push(r.hp as i32);
-                c_dq.push(r.disqualified.as_deref().unwrap_or(""));
-                c_surv.push(r.survivors);
-                c_left.push(r.hp_left);
-                c_survived.push(o.survivor == Some(c as u8));
-                c_credited.push(o.credited == Some(c as u8));
-                c_lasted.push(r.lasted);
+                clans.push(ClanRow {
+                    melee_id: m,
+                    base: base as u64,
+                    clan_id: c as u8,
+                    clan: names[c],
+                    members: r.members,
+                    hp: r.hp as i32,
+                    disqualified: r.disqualified.as_deref().unwrap_or(""),
+                    survivors: r.survivors,
+                    hp_left: r.hp_left,
+                    survived: o.survivor == Some(c as u8),
+                    credited: o.credited == Some(c as u8),
+                    lasted: r.lasted,
+                });
             }
         }
         if !record {
             return (Vec::new(), tally);
         }
-        let r = rows.finish();
-        let melees = Table {
-            name: "melees",
-            columns: vec![
-                r.id,
-                r.seed,
-                r.base,
-                r.budget,
-                r.end,
-                col(
-                    "survivor",
-                    "clan id left standing; null unless the melee was won",
-                    Values::OptU16(m_survivor),
-                ),
-                r.credited,
-                r.turns,
-                col(
-                    "interactions",
-                    "pair interactions resolved",
-                    Values::U64(m_inter),
-                ),
-                col(
-                    "participants",
-                    "participants in turn 1",
-                    Values::U32(m_part),
-                ),
-            ],
-        };
-        let clans = Table {
-            name: "clans",
-            columns: vec![
-                col("melee_id", "melee index", Values::U64(c_id)),
-                col("base", "the budget before the wiggle", Values::U64(c_base)),
-                col(
-                    "clan_id",
-                    "the clan's position in the field (CM-5)",
-                    Values::U8(c_clan_id),
-                ),
-                col("clan", "the clan's name", c_clan.finish()),
-                col(
-                    "members",
-                    "members fielded (0 if disqualified)",
-                    Values::U32(c_members),
-                ),
-                col(
-                    "hp",
-                    "hit points fielded, after the 1000 cap",
-                    Values::I32(c_hp),
-                ),
-                col(
-                    "disqualified",
-                    "why the clan did not play this melee; empty if it did (CM-5)",
-                    c_dq.finish(),
-                ),
-                col("survivors", "members alive at the end", Values::U32(c_surv)),
-                col(
-                    "hp_left",
-                    "survivors' total hp, a wrapping 32-bit sum as the reference computes it",
-                    Values::I32(c_left),
-                ),
-                col(
-                    "survived",
-                    "the clan left standing",
-                    Values::Bool(c_survived),
-                ),
-                col(
-                    "credited",
-                    "credited with the win",
-                    Values::Bool(c_credited),
-                ),
-                col(
-                    "lasted",
-                    "the last turn after which the clan still had members (0: none after turn 1)",
-                    Values::U32(c_lasted),
-                ),
-            ],
-        };
-        (vec![melees, clans], tally)
+        (vec![melees.finish(), clans.finish()], tally)
+    }
+}
+
+crate::table! {
+    /// One row per melee.
+    struct MeleeRow, MeleeRows = "melees" {
+        melee_id: u64 => "melee index under the master seed",
+        seed: u64 => "the melee's own seed (rng::match_seed; a study shares it across variants, CM-41)",
+        base: u64 => "the budget before the wiggle",
+        budget: i32 => "hit points each clan may field (CM-30)",
+        end: Label => "won, all slain, deadlock or turn cap (CM-11, CM-12)",
+        survivor: Option<u16> => "clan id left standing; null unless the melee was won",
+        credited: Label => "clan credited with the win (reference mode: clan 0 when the survivors' hp total is <= 0, CM-11)",
+        turns: u32 => "turns played",
+        interactions: u64 => "pair interactions resolved",
+        participants: u32 => "participants in turn 1",
+    }
+}
+
+crate::table! {
+    /// One row per clan of each melee.
+    struct ClanRow, ClanRows = "clans" {
+        melee_id: u64 => "melee index",
+        base: u64 => "the budget before the wiggle",
+        clan_id: u8 => "the clan's position in the field (CM-5)",
+        clan: Label => "the clan's name",
+        members: u32 => "members fielded (0 if disqualified)",
+        hp: i32 => "hit points fielded, after the 1000 cap",
+        disqualified: Label => "why the clan did not play this melee; empty if it did (CM-5)",
+        survivors: u32 => "members alive at the end",
+        hp_left: i32 => "survivors' total hp, a wrapping 32-bit sum as the reference computes it",
+        survived: bool => "the clan left standing",
+        credited: bool => "credited with the win",
+        lasted: u32 => "the last turn after which the clan still had members (0: none after turn 1)",
     }
 }
 
