@@ -106,6 +106,8 @@ pub trait Cell {
     type Builder: Default;
     fn push(b: &mut Self::Builder, v: Self::Row<'_>);
     fn finish(b: Self::Builder) -> Values;
+    /// Room for `rows` rows (a chunk's known size), so that filling costs no reallocation.
+    fn reserve(_b: &mut Self::Builder, _rows: usize) {}
 }
 
 macro_rules! plain_cells {
@@ -119,6 +121,9 @@ macro_rules! plain_cells {
             }
             fn finish(b: Vec<$t>) -> Values {
                 Values::$v(b)
+            }
+            fn reserve(b: &mut Vec<$t>, rows: usize) {
+                b.reserve(rows);
             }
         }
     )*};
@@ -163,6 +168,9 @@ impl Cell for Code {
             codes,
         }
     }
+    fn reserve(b: &mut Vec<u16>, rows: usize) {
+        b.reserve(rows);
+    }
 }
 
 /// A list of [`Code`]s per row (`&[u16]`: the items a champion carries).
@@ -183,6 +191,10 @@ impl Cell for Codes {
             codes,
         }
     }
+    fn reserve(b: &mut ListBuilder<u16>, rows: usize) {
+        b.offsets.reserve(rows + 1);
+        b.values.reserve(2 * rows);
+    }
 }
 
 /// A list of integers per row (`&[i32]`: a side's hit points after each round).
@@ -198,6 +210,10 @@ impl Cell for I32s {
     fn finish(b: ListBuilder<i32>) -> Values {
         let (offsets, values) = b.into_parts();
         Values::I32List { offsets, values }
+    }
+    fn reserve(b: &mut ListBuilder<i32>, rows: usize) {
+        b.offsets.reserve(rows + 1);
+        b.values.reserve(2 * rows);
     }
 }
 
@@ -241,6 +257,14 @@ macro_rules! table {
         }
 
         impl $rows {
+            /// Room for `rows` rows in every column.
+            #[allow(dead_code)]
+            pub fn with_capacity(rows: usize) -> $rows {
+                let mut s = $rows::default();
+                $(<$ty as $crate::platform::table::Cell>::reserve(&mut s.$field, rows);)*
+                s
+            }
+
             #[inline]
             pub fn push(&mut self, r: $row<'_>) {
                 $(<$ty as $crate::platform::table::Cell>::push(&mut self.$field, r.$field);)*

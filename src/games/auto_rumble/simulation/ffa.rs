@@ -18,7 +18,7 @@ use crate::games::auto_rumble::powers::catalogue::{
 pub use crate::games::auto_rumble::powers::limits::Room;
 use crate::games::auto_rumble::{EndReason, rules};
 use crate::platform::runner::Simulation;
-use crate::platform::table::{ListBuilder, Table, Values, col};
+use crate::platform::table::{Code, Codes, I32s, Table};
 use crate::platform::tally::{Count, Tally};
 use crate::rng::{Stream, match_seed, match_stream_rng, unit_f64};
 
@@ -371,56 +371,36 @@ struct Played {
     ops: u64,
 }
 
-/// The rows of one chunk, column by column.
-struct Rows {
-    match_id: Vec<u64>,
-    seed: Vec<u64>,
-    heroes: Vec<u8>,
-    rounds: Vec<u32>,
-    winner: Vec<Option<u16>>,
-    draw: Vec<bool>,
-    capped: Vec<bool>,
-    end: Vec<u16>,
-    survivors: Vec<u32>,
-    hits: Vec<u64>,
-    h_match: Vec<u64>,
-    h_slot: Vec<u8>,
-    h_team: Vec<u16>,
-    h_coins: Vec<i32>,
-    h_initiative: Vec<f64>,
-    h_powers: ListBuilder<u16>,
-    h_strengths: ListBuilder<i32>,
-    h_order: ListBuilder<u16>,
-    h_won: Vec<bool>,
-    h_energy: Vec<Option<i32>>,
-    h_copies: Vec<u32>,
+crate::table! {
+    /// One row per battle.
+    struct MatchRow, MatchRows = "matches" {
+        match_id: u64 => "match index under the master seed",
+        seed: u64 => "the match's own seed (rng::match_seed): replays it alone",
+        heroes: u8 => "heroes in the battle",
+        rounds: u32 => "rounds played",
+        winner: Option<u16> => "slot of the winning hero (its team); null for a draw",
+        draw: bool => "no winner",
+        capped: bool => "a copy was not made for lack of capacity (AR-15)",
+        end: Code => "how the battle ended: elimination, round limit (AR-14) or a power's win (AR-30)",
+        survivors: u32 => "heroes alive at the end, copies included",
+        hits: u64 => "hits resolved (attacker x target)",
+    }
 }
 
-impl Rows {
-    fn new(matches: usize, heroes: usize) -> Rows {
-        Rows {
-            match_id: Vec::with_capacity(matches),
-            seed: Vec::with_capacity(matches),
-            heroes: Vec::with_capacity(matches),
-            rounds: Vec::with_capacity(matches),
-            winner: Vec::with_capacity(matches),
-            draw: Vec::with_capacity(matches),
-            capped: Vec::with_capacity(matches),
-            end: Vec::with_capacity(matches),
-            survivors: Vec::with_capacity(matches),
-            hits: Vec::with_capacity(matches),
-            h_match: Vec::with_capacity(heroes),
-            h_slot: Vec::with_capacity(heroes),
-            h_team: Vec::with_capacity(heroes),
-            h_coins: Vec::with_capacity(heroes),
-            h_initiative: Vec::with_capacity(heroes),
-            h_powers: ListBuilder::with_capacity(heroes, heroes * 2),
-            h_strengths: ListBuilder::with_capacity(heroes, heroes * 2),
-            h_order: ListBuilder::with_capacity(heroes, heroes * 2),
-            h_won: Vec::with_capacity(heroes),
-            h_energy: Vec::with_capacity(heroes),
-            h_copies: Vec::with_capacity(heroes),
-        }
+crate::table! {
+    /// One row per hero of each battle.
+    struct HeroRow, HeroRows = "heroes" {
+        match_id: u64 => "match index (joins matches.match_id)",
+        slot: u8 => "roster position, 0-based",
+        team: u16 => "the hero's team: itself and its copies (AR-1)",
+        coins: i32 => "unspent coins (AR-2)",
+        initiative: f64 => "coins plus the base initiative drawn in [0, 1) (AR-2, AR-19)",
+        powers: Codes => "powers held, in the order held",
+        strengths: I32s => "each held power's strength, aligned with powers",
+        use_order: Codes => "the use order: Attack and the Spend powers (AR-3)",
+        won: bool => "the hero's team won",
+        final_energy: Option<i32> => "the hero's own Energy at the end; null if it died",
+        copies_alive: u32 => "the hero's Amoeba copies alive at the end",
     }
 }
 
@@ -512,10 +492,8 @@ impl Simulation for Ffa {
     ) -> (Vec<Table>, Tally) {
         let len = (matches.end - matches.start) as usize;
         let avg_heroes = (self.settings.heroes[0] as usize + self.settings.heroes[1] as usize) / 2;
-        let mut rows = Rows::new(
-            if record { len } else { 0 },
-            if record { len * avg_heroes } else { 0 },
-        );
+        let mut matches_rows = MatchRows::with_capacity(if record { len } else { 0 });
+        let mut heroes_rows = HeroRows::with_capacity(if record { len * avg_heroes } else { 0 });
         let mut by_heroes = [Count::default(); MAX_HEROES as usize + 1];
         let mut by_power = vec![Count::default(); self.cat.len()];
         let mut no_power = Count::default();
@@ -544,44 +522,50 @@ impl Simulation for Ffa {
             if !record {
                 continue;
             }
-            rows.match_id.push(i);
-            rows.seed.push(seed);
-            rows.heroes.push(n as u8);
-            rows.rounds.push(o.rounds);
-            rows.winner.push(o.winner);
-            rows.draw.push(o.winner.is_none());
-            rows.capped.push(o.capped);
-            rows.end.push(match o.end {
-                EndReason::Elimination => 0,
-                EndReason::RoundLimit => 1,
-                EndReason::PowerWin => 2,
+            matches_rows.push(MatchRow {
+                match_id: i,
+                seed,
+                heroes: n as u8,
+                rounds: o.rounds,
+                winner: o.winner,
+                draw: o.winner.is_none(),
+                capped: o.capped,
+                end: match o.end {
+                    EndReason::Elimination => 0,
+                    EndReason::RoundLimit => 1,
+                    EndReason::PowerWin => 2,
+                },
+                survivors: o.survivors,
+                hits: o.hits,
             });
-            rows.survivors.push(o.survivors);
-            rows.hits.push(o.hits);
             for h in 0..n {
-                rows.h_match.push(i);
-                rows.h_slot.push(h as u8);
-                rows.h_team.push(h as u16);
-                rows.h_coins.push(r.coins[h]);
-                rows.h_initiative.push(r.initiative[h]);
-                for hp in &r.held[h][..r.n_held[h] as usize] {
-                    rows.h_powers.push(hp.power);
-                    rows.h_strengths.push(hp.strength);
+                let held = &r.held[h][..r.n_held[h] as usize];
+                let (mut powers, mut strengths) = ([0u16; MAX_HELD], [0i32; MAX_HELD]);
+                for (k, hp) in held.iter().enumerate() {
+                    (powers[k], strengths[k]) = (hp.power, hp.strength);
                 }
-                rows.h_powers.end_row();
-                rows.h_strengths.end_row();
-                for item in &r.order[h][..r.n_order[h] as usize] {
-                    rows.h_order.push(match item {
+                let mut order = [0u16; MAX_USE];
+                let uses = &r.order[h][..r.n_order[h] as usize];
+                for (k, item) in uses.iter().enumerate() {
+                    order[k] = match item {
                         Use::Attack => 0,
                         Use::Power(p) => 1 + *p,
-                    });
+                    };
                 }
-                rows.h_order.end_row();
-                rows.h_won.push(o.winner == Some(h as u16));
                 let energy = played.energy[h];
-                rows.h_energy.push(energy);
-                rows.h_copies
-                    .push(played.alive[h] - energy.is_some() as u32);
+                heroes_rows.push(HeroRow {
+                    match_id: i,
+                    slot: h as u8,
+                    team: h as u16,
+                    coins: r.coins[h],
+                    initiative: r.initiative[h],
+                    powers: &powers[..held.len()],
+                    strengths: &strengths[..held.len()],
+                    use_order: &order[..uses.len()],
+                    won: o.winner == Some(h as u16),
+                    final_energy: energy,
+                    copies_alive: played.alive[h] - energy.is_some() as u32,
+                });
             }
         }
         for (n, c) in by_heroes.iter().enumerate() {
@@ -602,115 +586,14 @@ impl Simulation for Ffa {
         }
         let mut order_labels = vec!["Attack".to_string()];
         order_labels.extend(self.power_labels());
-        let matches = Table {
-            name: "matches",
-            columns: vec![
-                col(
-                    "match_id",
-                    "match index under the master seed",
-                    Values::U64(rows.match_id),
-                ),
-                col(
-                    "seed",
-                    "the match's own seed (rng::match_seed): replays it alone",
-                    Values::U64(rows.seed),
-                ),
-                col("heroes", "heroes in the battle", Values::U8(rows.heroes)),
-                col("rounds", "rounds played", Values::U32(rows.rounds)),
-                col(
-                    "winner",
-                    "slot of the winning hero (its team); null for a draw",
-                    Values::OptU16(rows.winner),
-                ),
-                col("draw", "no winner", Values::Bool(rows.draw)),
-                col(
-                    "capped",
-                    "a copy was not made for lack of capacity (AR-15)",
-                    Values::Bool(rows.capped),
-                ),
-                col(
-                    "end",
-                    "how the battle ended: elimination, round limit (AR-14) or a power's win (AR-30)",
-                    Values::Label {
-                        labels: vec![
-                            "elimination".into(),
-                            "round limit".into(),
-                            "power win".into(),
-                        ],
-                        codes: rows.end,
-                    },
-                ),
-                col(
-                    "survivors",
-                    "heroes alive at the end, copies included",
-                    Values::U32(rows.survivors),
-                ),
-                col(
-                    "hits",
-                    "hits resolved (attacker x target)",
-                    Values::U64(rows.hits),
-                ),
-            ],
-        };
-        let heroes = Table {
-            name: "heroes",
-            columns: vec![
-                col(
-                    "match_id",
-                    "match index (joins matches.match_id)",
-                    Values::U64(rows.h_match),
-                ),
-                col("slot", "roster position, 0-based", Values::U8(rows.h_slot)),
-                col(
-                    "team",
-                    "the hero's team: itself and its copies (AR-1)",
-                    Values::U16(rows.h_team),
-                ),
-                col("coins", "unspent coins (AR-2)", Values::I32(rows.h_coins)),
-                col(
-                    "initiative",
-                    "coins plus the base initiative drawn in [0, 1) (AR-2, AR-19)",
-                    Values::F64(rows.h_initiative),
-                ),
-                col(
-                    "powers",
-                    "powers held, in the order held",
-                    Values::LabelList {
-                        labels: self.power_labels(),
-                        offsets: rows.h_powers.offsets,
-                        codes: rows.h_powers.values,
-                    },
-                ),
-                col(
-                    "strengths",
-                    "each held power's strength, aligned with powers",
-                    Values::I32List {
-                        offsets: rows.h_strengths.offsets,
-                        values: rows.h_strengths.values,
-                    },
-                ),
-                col(
-                    "use_order",
-                    "the use order: Attack and the Spend powers (AR-3)",
-                    Values::LabelList {
-                        labels: order_labels,
-                        offsets: rows.h_order.offsets,
-                        codes: rows.h_order.values,
-                    },
-                ),
-                col("won", "the hero's team won", Values::Bool(rows.h_won)),
-                col(
-                    "final_energy",
-                    "the hero's own Energy at the end; null if it died",
-                    Values::OptI32(rows.h_energy),
-                ),
-                col(
-                    "copies_alive",
-                    "the hero's Amoeba copies alive at the end",
-                    Values::U32(rows.h_copies),
-                ),
-            ],
-        };
+        let matches = matches_rows.finish().with_labels(
+            "end",
+            ["elimination", "round limit", "power win"].map(String::from).to_vec(),
+        );
+        let heroes = heroes_rows
+            .finish()
+            .with_labels("powers", self.power_labels())
+            .with_labels("use_order", order_labels);
         (vec![matches, heroes], tally)
     }
 }
