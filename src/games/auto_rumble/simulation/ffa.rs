@@ -588,7 +588,9 @@ impl Simulation for Ffa {
         order_labels.extend(self.power_labels());
         let matches = matches_rows.finish().with_labels(
             "end",
-            ["elimination", "round limit", "power win"].map(String::from).to_vec(),
+            ["elimination", "round limit", "power win"]
+                .map(String::from)
+                .to_vec(),
         );
         let heroes = heroes_rows
             .finish()
