@@ -10,7 +10,7 @@ use crate::games::loot_arena::rules::{MAX_PLAYERS, Rules};
 use crate::games::loot_arena::state::{Catalogue, Fielded, Outcome};
 use crate::games::loot_arena::strategy::{OUT, Strategy, ring};
 use crate::platform::runner::Simulation;
-use crate::platform::table::{LabelBuilder, Table, Values, col};
+use crate::platform::table::{Label, Table};
 use crate::platform::tally::{Tally, thousands};
 use crate::rng::match_seed;
 
@@ -46,52 +46,113 @@ pub struct Worker {
 #[derive(Default)]
 struct Recorder {
     game: u64,
-    /// Players still in at the start of each round, and battles so far.
-    in_now: u16,
-    r_game: Vec<u64>,
-    r_round: Vec<u32>,
-    r_side: Vec<u8>,
-    r_in: Vec<u16>,
-    r_battles: Vec<u16>,
-    b_game: Vec<u64>,
-    b_round: Vec<u32>,
-    b_cell: Vec<u8>,
-    b_a: Vec<u16>,
-    b_b: Vec<u16>,
-    b_twice: Vec<bool>,
-    b_winner: Vec<Option<u16>>,
-    b_rounds: Vec<u32>,
-    b_health_a: Vec<i32>,
-    b_health_b: Vec<i32>,
+    /// The round being played: written when the next begins (its battles counted by then).
+    round: Option<RoundRow<'static>>,
+    rounds: RoundRows,
+    battles: BattleRows,
+}
+
+impl Recorder {
+    /// Writes the round being played.
+    fn flush(&mut self) {
+        if let Some(r) = self.round.take() {
+            self.rounds.push(r);
+        }
+    }
 }
 
 impl Hook for Recorder {
     const ON: bool = true;
     fn round(&mut self, round: u32, side: u32, cell: &[u8]) {
-        self.in_now = cell.iter().filter(|&&c| c != OUT).count() as u16;
-        self.r_game.push(self.game);
-        self.r_round.push(round);
-        self.r_side.push(side as u8);
-        self.r_in.push(self.in_now);
-        self.r_battles.push(0);
+        self.flush();
+        self.round = Some(RoundRow {
+            game_id: self.game,
+            round,
+            side: side as u8,
+            players_in: cell.iter().filter(|&&c| c != OUT).count() as u16,
+            battles: 0,
+        });
     }
     fn battle(&mut self, m: &Meeting, _f: &Fielded, o: &Outcome) {
-        if let Some(b) = self.r_battles.last_mut() {
-            *b += 1;
+        if let Some(r) = &mut self.round {
+            r.battles += 1;
         }
-        self.b_game.push(self.game);
-        self.b_round.push(m.round);
-        self.b_cell.push(m.cell);
-        self.b_a.push(m.players[0] as u16);
-        self.b_b.push(m.players[1] as u16);
-        self.b_twice.push(m.twice);
-        self.b_winner
-            .push(o.winner.map(|w| m.players[w as usize] as u16));
-        self.b_rounds.push(o.rounds);
-        self.b_health_a
-            .push(o.health[0].max(0) + o.health[1].max(0));
-        self.b_health_b
-            .push(o.health[2].max(0) + o.health[3].max(0));
+        self.battles.push(BattleRow {
+            game_id: self.game,
+            round: m.round,
+            cell: m.cell,
+            player_a: m.players[0] as u16,
+            player_b: m.players[1] as u16,
+            twice: m.twice,
+            winner: o.winner.map(|w| m.players[w as usize] as u16),
+            battle_rounds: o.rounds,
+            health_a: o.health[0].max(0) + o.health[1].max(0),
+            health_b: o.health[2].max(0) + o.health[3].max(0),
+        });
+    }
+}
+
+crate::table! {
+    /// One row per royale.
+    struct GameRow, GameRows = "games" {
+        game_id: u64 => "game index under the master seed",
+        seed: u64 => "the game's own seed (rng::match_seed)",
+        rounds: u32 => "rounds played",
+        end: Label => "won, draw, turn cap (LA-48) or stalled (LA-52)",
+        winner: Option<u16> => "the winner's seat; null unless won",
+        winner_strategy: Label => "the winner's strategy; empty unless won",
+        first_out: Option<i32> => "the round of the first elimination; null if none",
+        battles: u32 => "battles fought in the game",
+        shrink_3x3: Option<i32> => "the round the map became 3x3; null if never (LA-41)",
+        shrink_2x2: Option<i32> => "the round the map became 2x2; null if never",
+    }
+}
+
+crate::table! {
+    /// One row per player of each royale.
+    struct PlayerRow, PlayerRows = "players" {
+        game_id: u64 => "game index",
+        seat: u16 => "the player's seat",
+        strategy: Label => "the strategy it played (LA-50)",
+        spawn_x: u8 => "spawn column, 0 west",
+        spawn_y: u8 => "spawn row, 0 north",
+        spawn_ring: Label => "corner, edge or centre (LA-42)",
+        place: u8 => "1 best; players out in one round share (LA-47)",
+        out_round: Option<i32> => "the round it went out; null if never",
+        won: bool => "the last player standing",
+        battles: u16 => "battles it fought",
+        battles_won: u16 => "battles its side won",
+        twice: u16 => "battles it fought as the odd player's second opponent (LA-46)",
+        found: u16 => "items its looting found",
+        held: u16 => "items held at the end (worn by the living and in the bag)",
+        health: i32 => "health left on its living champions at the end",
+    }
+}
+
+crate::table! {
+    /// One row per round of each royale.
+    struct RoundRow, RoundRows = "rounds" {
+        game_id: u64 => "game index",
+        round: u32 => "the round",
+        side: u8 => "the map's side this round",
+        players_in: u16 => "players still in at its start",
+        battles: u16 => "battles fought in it",
+    }
+}
+
+crate::table! {
+    /// One row per battle of each royale.
+    struct BattleRow, BattleRows = "battles" {
+        game_id: u64 => "game index",
+        round: u32 => "the round",
+        cell: u8 => "the cell, y * side + x",
+        player_a: u16 => "side 0's seat",
+        player_b: u16 => "side 1's seat (the odd player's opponent when twice)",
+        twice: bool => "the odd player's battle (LA-46)",
+        winner: Option<u16> => "the winning seat; null for a draw",
+        battle_rounds: u32 => "rounds the battle lasted",
+        health_a: i32 => "health left on side 0's fielded champions",
+        health_b: i32 => "health left on side 1's fielded champions",
     }
 }
 
@@ -154,23 +215,14 @@ impl Simulation for RoyaleTournament {
         let labels: Vec<String> = self.strategies.iter().map(|s| self.label(s)).collect();
         let n = self.players;
         let mut seats = [self.strategies[0]; MAX_PLAYERS];
-        let (mut g_id, mut g_seed, mut g_rounds, mut g_end) =
-            (vec![], vec![], vec![], LabelBuilder::default());
-        let (mut g_winner, mut g_wstrat, mut g_first, mut g_battles) =
-            (vec![], LabelBuilder::default(), vec![], vec![]);
-        let (mut g_s3, mut g_s2) = (vec![], vec![]);
-        let (mut p_game, mut p_seat, mut p_strat, mut p_x, mut p_y) =
-            (vec![], vec![], LabelBuilder::default(), vec![], vec![]);
-        let (mut p_ring, mut p_place, mut p_out, mut p_won) =
-            (LabelBuilder::default(), vec![], vec![], vec![]);
-        let (mut p_battles, mut p_bwon, mut p_twice, mut p_found, mut p_held, mut p_health) =
-            (vec![], vec![], vec![], vec![], vec![], vec![]);
+        let (mut games, mut players) = (GameRows::default(), PlayerRows::default());
         w.rec = Recorder::default();
         for m in matches {
             let seed = match_seed(master, m);
             self.seats(m, &mut seats);
             let seats = &seats[..n];
             let rep = if record {
+                w.rec.flush();
                 w.rec.game = m;
                 w.engine.play(
                     seats,
@@ -247,206 +299,63 @@ impl Simulation for RoyaleTournament {
                 let paired_won = rep.battles_won[k] - rep.odd_won[k] - rep.twice_won[k];
                 role(&mut tally, "paired", paired_won, paired);
                 if record {
-                    p_game.push(m);
-                    p_seat.push(k as u16);
-                    p_strat.push(label);
-                    p_x.push((rep.spawn[k] as u32 % side) as u8);
-                    p_y.push((rep.spawn[k] as u32 / side) as u8);
-                    p_ring.push(spawn_ring.key());
-                    p_place.push(rep.place[k]);
-                    p_out.push((rep.out_round[k] > 0).then_some(rep.out_round[k] as i32));
-                    p_won.push(won);
-                    p_battles.push(rep.battles[k]);
-                    p_bwon.push(rep.battles_won[k]);
-                    p_twice.push(rep.twice[k]);
-                    p_found.push(rep.found[k]);
-                    p_held.push(rep.held[k]);
-                    p_health.push(rep.health[k]);
+                    players.push(PlayerRow {
+                        game_id: m,
+                        seat: k as u16,
+                        strategy: label,
+                        spawn_x: (rep.spawn[k] as u32 % side) as u8,
+                        spawn_y: (rep.spawn[k] as u32 / side) as u8,
+                        spawn_ring: spawn_ring.key(),
+                        place: rep.place[k],
+                        out_round: (rep.out_round[k] > 0).then_some(rep.out_round[k] as i32),
+                        won,
+                        battles: rep.battles[k],
+                        battles_won: rep.battles_won[k],
+                        twice: rep.twice[k],
+                        found: rep.found[k],
+                        held: rep.held[k],
+                        health: rep.health[k],
+                    });
                 }
             }
             if record {
-                g_id.push(m);
-                g_seed.push(seed);
-                g_rounds.push(rep.rounds);
-                g_end.push(rep.end.name());
-                g_winner.push(rep.winner.map(|w| w as u16));
-                g_wstrat.push(match rep.winner {
-                    Some(w) => &labels[((m + w as u64) % labels.len() as u64) as usize],
-                    None => "",
-                });
-                g_first.push((rep.first_out > 0).then_some(rep.first_out as i32));
-                g_battles.push(rep.battle_count);
                 let shrunk = |to: u32| {
                     rep.shrinks[..rep.shrink_count]
                         .iter()
                         .find(|s| s.1 == to)
                         .map(|s| s.0 as i32)
                 };
-                g_s3.push(shrunk(3));
-                g_s2.push(shrunk(2));
+                games.push(GameRow {
+                    game_id: m,
+                    seed,
+                    rounds: rep.rounds,
+                    end: rep.end.name(),
+                    winner: rep.winner.map(|w| w as u16),
+                    winner_strategy: match rep.winner {
+                        Some(w) => &labels[((m + w as u64) % labels.len() as u64) as usize],
+                        None => "",
+                    },
+                    first_out: (rep.first_out > 0).then_some(rep.first_out as i32),
+                    battles: rep.battle_count,
+                    shrink_3x3: shrunk(3),
+                    shrink_2x2: shrunk(2),
+                });
             }
         }
         if !record {
             return (Vec::new(), tally);
         }
+        w.rec.flush();
         let rec = std::mem::take(&mut w.rec);
-        let games = Table {
-            name: "games",
-            columns: vec![
-                col(
-                    "game_id",
-                    "game index under the master seed",
-                    Values::U64(g_id),
-                ),
-                col(
-                    "seed",
-                    "the game's own seed (rng::match_seed)",
-                    Values::U64(g_seed),
-                ),
-                col("rounds", "rounds played", Values::U32(g_rounds)),
-                col(
-                    "end",
-                    "won, draw, turn cap (LA-48) or stalled (LA-52)",
-                    g_end.finish(),
-                ),
-                col(
-                    "winner",
-                    "the winner's seat; null unless won",
-                    Values::OptU16(g_winner),
-                ),
-                col(
-                    "winner_strategy",
-                    "the winner's strategy; empty unless won",
-                    g_wstrat.finish(),
-                ),
-                col(
-                    "first_out",
-                    "the round of the first elimination; null if none",
-                    Values::OptI32(g_first),
-                ),
-                col(
-                    "battles",
-                    "battles fought in the game",
-                    Values::U32(g_battles),
-                ),
-                col(
-                    "shrink_3x3",
-                    "the round the map became 3x3; null if never (LA-41)",
-                    Values::OptI32(g_s3),
-                ),
-                col(
-                    "shrink_2x2",
-                    "the round the map became 2x2; null if never",
-                    Values::OptI32(g_s2),
-                ),
+        (
+            vec![
+                games.finish(),
+                players.finish(),
+                rec.rounds.finish(),
+                rec.battles.finish(),
             ],
-        };
-        let players = Table {
-            name: "players",
-            columns: vec![
-                col("game_id", "game index", Values::U64(p_game)),
-                col("seat", "the player's seat", Values::U16(p_seat)),
-                col(
-                    "strategy",
-                    "the strategy it played (LA-50)",
-                    p_strat.finish(),
-                ),
-                col("spawn_x", "spawn column, 0 west", Values::U8(p_x)),
-                col("spawn_y", "spawn row, 0 north", Values::U8(p_y)),
-                col(
-                    "spawn_ring",
-                    "corner, edge or centre (LA-42)",
-                    p_ring.finish(),
-                ),
-                col(
-                    "place",
-                    "1 best; players out in one round share (LA-47)",
-                    Values::U8(p_place),
-                ),
-                col(
-                    "out_round",
-                    "the round it went out; null if never",
-                    Values::OptI32(p_out),
-                ),
-                col("won", "the last player standing", Values::Bool(p_won)),
-                col("battles", "battles it fought", Values::U16(p_battles)),
-                col("battles_won", "battles its side won", Values::U16(p_bwon)),
-                col(
-                    "twice",
-                    "battles it fought as the odd player's second opponent (LA-46)",
-                    Values::U16(p_twice),
-                ),
-                col("found", "items its looting found", Values::U16(p_found)),
-                col(
-                    "held",
-                    "items held at the end (worn by the living and in the bag)",
-                    Values::U16(p_held),
-                ),
-                col(
-                    "health",
-                    "health left on its living champions at the end",
-                    Values::I32(p_health),
-                ),
-            ],
-        };
-        let rounds = Table {
-            name: "rounds",
-            columns: vec![
-                col("game_id", "game index", Values::U64(rec.r_game)),
-                col("round", "the round", Values::U32(rec.r_round)),
-                col("side", "the map's side this round", Values::U8(rec.r_side)),
-                col(
-                    "players_in",
-                    "players still in at its start",
-                    Values::U16(rec.r_in),
-                ),
-                col(
-                    "battles",
-                    "battles fought in it",
-                    Values::U16(rec.r_battles),
-                ),
-            ],
-        };
-        let battles = Table {
-            name: "battles",
-            columns: vec![
-                col("game_id", "game index", Values::U64(rec.b_game)),
-                col("round", "the round", Values::U32(rec.b_round)),
-                col("cell", "the cell, y * side + x", Values::U8(rec.b_cell)),
-                col("player_a", "side 0's seat", Values::U16(rec.b_a)),
-                col(
-                    "player_b",
-                    "side 1's seat (the odd player's opponent when twice)",
-                    Values::U16(rec.b_b),
-                ),
-                col(
-                    "twice",
-                    "the odd player's battle (LA-46)",
-                    Values::Bool(rec.b_twice),
-                ),
-                col(
-                    "winner",
-                    "the winning seat; null for a draw",
-                    Values::OptU16(rec.b_winner),
-                ),
-                col(
-                    "battle_rounds",
-                    "rounds the battle lasted",
-                    Values::U32(rec.b_rounds),
-                ),
-                col(
-                    "health_a",
-                    "health left on side 0's fielded champions",
-                    Values::I32(rec.b_health_a),
-                ),
-                col(
-                    "health_b",
-                    "health left on side 1's fielded champions",
-                    Values::I32(rec.b_health_b),
-                ),
-            ],
-        };
-        (vec![games, players, rounds, battles], tally)
+            tally,
+        )
     }
 }
 
