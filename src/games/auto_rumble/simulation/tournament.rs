@@ -8,9 +8,9 @@ use crate::games::auto_rumble::game::strategy::{Kind, Strategy};
 use crate::games::auto_rumble::game::{
     self, GameSettings, MAX_PLAYERS, ROUNDS, Sizes, Table as GameTable,
 };
-use crate::games::auto_rumble::powers::catalogue::{Catalogue, PowerId};
+use crate::games::auto_rumble::powers::catalogue::{Catalogue, MAX_HELD, PowerId};
 use crate::platform::runner::Simulation;
-use crate::platform::table::{ListBuilder, Table, Values, col};
+use crate::platform::table::{Code, Codes, I32s, Table};
 use crate::platform::tally::Tally;
 use crate::rng::match_seed;
 
@@ -168,6 +168,46 @@ pub struct Worker {
     table: GameTable,
 }
 
+crate::table! {
+    /// One row per game.
+    struct GameRow, GameRows = "games" {
+        game_id: u64 => "game index under the master seed",
+        seed: u64 => "the game's own seed (rng::match_seed)",
+        winner_seat: Option<u16> => "seat of the final battle's winner; null for a draw",
+        winner_strategy: Code => "strategy of the winner, or (draw)",
+        capped_battles: u8 => "battles of the 10 that hit the hero capacity (AR-15)",
+    }
+}
+
+crate::table! {
+    /// One row per player of each game.
+    struct PlayerRow, PlayerRows = "players" {
+        game_id: u64 => "game index",
+        seat: u8 => "seat at the table",
+        strategy: Code => "the seat's strategy (canonical spelling with parameters)",
+        won: bool => "won the final battle (the game)",
+        coins_left: i32 => "balance after round 10 (unspent coins in the final battle)",
+        coins_spent: i32 => "sum of winning bids",
+        powers_won: u8 => "powers won over the game",
+        provisional_wins: u8 => "battles of rounds 1-9 won (provisional)",
+        powers: Codes => "powers held at the end, in the order held",
+        strengths: I32s => "each held power's strength (winning bid)",
+    }
+}
+
+crate::table! {
+    /// One row per player and bidding round of each game.
+    struct RoundRow, RoundRows = "rounds" {
+        game_id: u64 => "game index",
+        round: u8 => "bidding round, 1-10",
+        seat: u8 => "seat at the table",
+        strategy: Code => "the seat's strategy",
+        balance: i32 => "balance after the round's bids (the battle's unspent coins)",
+        held: u8 => "powers held after the round's bids",
+        won_battle: bool => "won the round's battle (provisional before round 10)",
+    }
+}
+
 impl Simulation for Tournament {
     type Worker = Worker;
 
@@ -199,28 +239,8 @@ impl Simulation for Tournament {
         let n = self.game.players;
         let k = self.strategies.len();
         let mut tally = Tally::default();
-        let mut g_id = Vec::new();
-        let mut g_seed = Vec::new();
-        let mut g_winner = Vec::new();
-        let mut g_wstrat = Vec::new();
-        let mut g_capped = Vec::new();
-        let mut p_game = Vec::new();
-        let mut p_seat = Vec::new();
-        let mut p_strat = Vec::new();
-        let mut p_won = Vec::new();
-        let mut p_balance = Vec::new();
-        let mut p_spent = Vec::new();
-        let mut p_powers_won = Vec::new();
-        let mut p_provisional = Vec::new();
-        let mut p_powers = ListBuilder::<u16>::with_capacity(0, 0);
-        let mut p_strengths = ListBuilder::<i32>::with_capacity(0, 0);
-        let mut r_game = Vec::new();
-        let mut r_round = Vec::new();
-        let mut r_seat = Vec::new();
-        let mut r_strat = Vec::new();
-        let mut r_balance = Vec::new();
-        let mut r_held = Vec::new();
-        let mut r_won = Vec::new();
+        let (mut games_rows, mut players_rows) = (GameRows::default(), PlayerRows::default());
+        let mut rounds_rows = RoundRows::default();
         let mut seated: [&Strategy; MAX_PLAYERS] = [&self.strategies[0]; MAX_PLAYERS];
         let mut who = [0usize; MAX_PLAYERS];
         for g in games {
@@ -279,39 +299,44 @@ impl Simulation for Tournament {
             if !record {
                 continue;
             }
-            g_id.push(g);
-            g_seed.push(seed);
-            g_winner.push(rec.winner.map(u16::from));
-            g_wstrat.push(winner.map_or(k as u16, |x| x as u16));
-            g_capped.push(rec.rounds.iter().filter(|r| r.capped).count() as u8);
+            games_rows.push(GameRow {
+                game_id: g,
+                seed,
+                winner_seat: rec.winner.map(u16::from),
+                winner_strategy: winner.map_or(k as u16, |x| x as u16),
+                capped_battles: rec.rounds.iter().filter(|r| r.capped).count() as u8,
+            });
             for (s, (p, &ws)) in rec.players.iter().zip(&who).enumerate().take(n) {
-                p_game.push(g);
-                p_seat.push(s as u8);
-                p_strat.push(ws as u16);
-                p_won.push(rec.winner == Some(s as u8));
-                p_balance.push(p.balance);
-                p_spent.push(p.coins_spent);
-                p_powers_won.push(p.powers_won);
-                p_provisional.push(
-                    rec.rounds[..ROUNDS - 1]
+                let held = p.held();
+                let (mut powers, mut strengths) = ([0u16; MAX_HELD], [0i32; MAX_HELD]);
+                for (i, h) in held.iter().enumerate() {
+                    (powers[i], strengths[i]) = (h.power, h.strength);
+                }
+                players_rows.push(PlayerRow {
+                    game_id: g,
+                    seat: s as u8,
+                    strategy: ws as u16,
+                    won: rec.winner == Some(s as u8),
+                    coins_left: p.balance,
+                    coins_spent: p.coins_spent,
+                    powers_won: p.powers_won,
+                    provisional_wins: rec.rounds[..ROUNDS - 1]
                         .iter()
                         .filter(|r| r.winner == Some(s as u8))
                         .count() as u8,
-                );
-                for h in p.held() {
-                    p_powers.push(h.power);
-                    p_strengths.push(h.strength);
-                }
-                p_powers.end_row();
-                p_strengths.end_row();
+                    powers: &powers[..held.len()],
+                    strengths: &strengths[..held.len()],
+                });
                 for (r, rr) in rec.rounds.iter().enumerate() {
-                    r_game.push(g);
-                    r_round.push(r as u8 + 1);
-                    r_seat.push(s as u8);
-                    r_strat.push(ws as u16);
-                    r_balance.push(rr.balances[s]);
-                    r_held.push(rr.held[s]);
-                    r_won.push(rr.winner == Some(s as u8));
+                    rounds_rows.push(RoundRow {
+                        game_id: g,
+                        round: r as u8 + 1,
+                        seat: s as u8,
+                        strategy: ws as u16,
+                        balance: rr.balances[s],
+                        held: rr.held[s],
+                        won_battle: rr.winner == Some(s as u8),
+                    });
                 }
             }
         }
@@ -322,118 +347,12 @@ impl Simulation for Tournament {
         let mut with_draw = strat_labels.clone();
         with_draw.push("(draw)".into());
         let powers: Vec<String> = self.cat.defs.iter().map(|d| d.name.clone()).collect();
-        let label = |labels: &Vec<String>, codes: Vec<u16>| Values::Label {
-            labels: labels.clone(),
-            codes,
-        };
-        let games_t = Table {
-            name: "games",
-            columns: vec![
-                col(
-                    "game_id",
-                    "game index under the master seed",
-                    Values::U64(g_id),
-                ),
-                col(
-                    "seed",
-                    "the game's own seed (rng::match_seed)",
-                    Values::U64(g_seed),
-                ),
-                col(
-                    "winner_seat",
-                    "seat of the final battle's winner; null for a draw",
-                    Values::OptU16(g_winner),
-                ),
-                col(
-                    "winner_strategy",
-                    "strategy of the winner, or (draw)",
-                    label(&with_draw, g_wstrat),
-                ),
-                col(
-                    "capped_battles",
-                    "battles of the 10 that hit the hero capacity (AR-15)",
-                    Values::U8(g_capped),
-                ),
-            ],
-        };
-        let players_t = Table {
-            name: "players",
-            columns: vec![
-                col("game_id", "game index", Values::U64(p_game)),
-                col("seat", "seat at the table", Values::U8(p_seat)),
-                col(
-                    "strategy",
-                    "the seat's strategy (canonical spelling with parameters)",
-                    label(&strat_labels, p_strat),
-                ),
-                col(
-                    "won",
-                    "won the final battle (the game)",
-                    Values::Bool(p_won),
-                ),
-                col(
-                    "coins_left",
-                    "balance after round 10 (unspent coins in the final battle)",
-                    Values::I32(p_balance),
-                ),
-                col("coins_spent", "sum of winning bids", Values::I32(p_spent)),
-                col(
-                    "powers_won",
-                    "powers won over the game",
-                    Values::U8(p_powers_won),
-                ),
-                col(
-                    "provisional_wins",
-                    "battles of rounds 1-9 won (provisional)",
-                    Values::U8(p_provisional),
-                ),
-                col(
-                    "powers",
-                    "powers held at the end, in the order held",
-                    Values::LabelList {
-                        labels: powers,
-                        offsets: p_powers.offsets,
-                        codes: p_powers.values,
-                    },
-                ),
-                col(
-                    "strengths",
-                    "each held power's strength (winning bid)",
-                    Values::I32List {
-                        offsets: p_strengths.offsets,
-                        values: p_strengths.values,
-                    },
-                ),
-            ],
-        };
-        let rounds_t = Table {
-            name: "rounds",
-            columns: vec![
-                col("game_id", "game index", Values::U64(r_game)),
-                col("round", "bidding round, 1-10", Values::U8(r_round)),
-                col("seat", "seat at the table", Values::U8(r_seat)),
-                col(
-                    "strategy",
-                    "the seat's strategy",
-                    label(&strat_labels, r_strat),
-                ),
-                col(
-                    "balance",
-                    "balance after the round's bids (the battle's unspent coins)",
-                    Values::I32(r_balance),
-                ),
-                col(
-                    "held",
-                    "powers held after the round's bids",
-                    Values::U8(r_held),
-                ),
-                col(
-                    "won_battle",
-                    "won the round's battle (provisional before round 10)",
-                    Values::Bool(r_won),
-                ),
-            ],
-        };
+        let games_t = games_rows.finish().with_labels("winner_strategy", with_draw);
+        let players_t = players_rows
+            .finish()
+            .with_labels("strategy", strat_labels.clone())
+            .with_labels("powers", powers);
+        let rounds_t = rounds_rows.finish().with_labels("strategy", strat_labels);
         (vec![games_t, players_t, rounds_t], tally)
     }
 }
