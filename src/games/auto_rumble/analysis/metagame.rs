@@ -237,8 +237,7 @@ impl Simulation for MetaGame {
     ) -> (Vec<Table>, Tally) {
         let n = self.t.game.players;
         let mut tally = Tally::default();
-        let (mut g_id, mut g_profile, mut g_seed, mut g_winner) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut games = GameRows::default();
         let mut seated: [&Strategy; MAX_PLAYERS] = [&self.t.strategies[0]; MAX_PLAYERS];
         for m in matches {
             let (p, i) = ((m / self.games) as usize, m % self.games);
@@ -268,41 +267,28 @@ impl Simulation for MetaGame {
                 tally.mean(PAYOFF, &Self::label(p, st)).add(points);
             }
             if record {
-                g_id.push(m);
-                g_profile.push(p as u32);
-                g_seed.push(seed);
-                g_winner.push(rec.winner.map(|x| who[x as usize] as u16));
+                games.push(GameRow {
+                    game_id: m,
+                    profile: p as u32,
+                    seed,
+                    winner_strategy: rec.winner.map(|x| who[x as usize] as u16),
+                });
             }
         }
         if !record {
             return (Vec::new(), tally);
         }
-        let games = Table {
-            name: "games",
-            columns: vec![
-                col(
-                    "game_id",
-                    "match index: profile x games per profile + game",
-                    Values::U64(g_id),
-                ),
-                col(
-                    "profile",
-                    "the profile (row of profiles.parquet)",
-                    Values::U32(g_profile),
-                ),
-                col(
-                    "seed",
-                    "the game's seed, shared by game i of every profile",
-                    Values::U64(g_seed),
-                ),
-                col(
-                    "winner_strategy",
-                    "index of the winner's strategy; null for a draw",
-                    Values::OptU16(g_winner),
-                ),
-            ],
-        };
-        (vec![games], tally)
+        (vec![games.finish()], tally)
+    }
+}
+
+crate::table! {
+    /// One row per game of every profile.
+    struct GameRow, GameRows = "games" {
+        game_id: u64 => "match index: profile x games per profile + game",
+        profile: u32 => "the profile (row of profiles.parquet)",
+        seed: u64 => "the game's seed, shared by game i of every profile",
+        winner_strategy: Option<u16> => "index of the winner's strategy; null for a draw",
     }
 }
 
