@@ -170,17 +170,13 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     let encode = super::flags::encoder()?;
     // The folder rule (new, empty, or an earlier `analyze powers` output) before any work.
     let _claim = crate::platform::dataset::claim_output_folder(&out, "analyze powers")?;
-    let inputs: std::collections::BTreeMap<String, String> = flags
-        .powers
-        .iter()
-        .chain(flags.candidate.iter())
-        .chain(flags.rules.iter())
-        .map(|p| {
-            let digest = crate::platform::digest::sha256_file(std::path::Path::new(p))
-                .unwrap_or_else(|e| format!("unreadable: {e}"));
-            (p.clone(), digest)
-        })
-        .collect();
+    let inputs = super::flags::input_digests(
+        flags
+            .powers
+            .iter()
+            .chain(flags.candidate.iter())
+            .chain(flags.rules.iter()),
+    );
     // Issue 51: an earlier run of this analysis in the folder is continued, not played again.
     let identity = state_identity(&v, seed, &inputs);
     let from = continued(&out, &identity, &v)?;

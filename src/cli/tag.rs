@@ -458,15 +458,7 @@ impl DuelAnswer {
         if f.rules.is_some() {
             settings["rules"] = rules.changes().into();
         }
-        let inputs = f
-            .rules
-            .iter()
-            .map(|p| {
-                let digest = crate::platform::digest::sha256_file(p)
-                    .unwrap_or_else(|e| format!("unreadable: {e}"));
-                (p.display().to_string(), digest)
-            })
-            .collect();
+        let inputs = super::flags::input_digests(&f.rules);
         DuelAnswer {
             games: f.games,
             starts: starts as u64,

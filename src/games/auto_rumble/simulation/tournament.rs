@@ -347,7 +347,9 @@ impl Simulation for Tournament {
         let mut with_draw = strat_labels.clone();
         with_draw.push("(draw)".into());
         let powers: Vec<String> = self.cat.defs.iter().map(|d| d.name.clone()).collect();
-        let games_t = games_rows.finish().with_labels("winner_strategy", with_draw);
+        let games_t = games_rows
+            .finish()
+            .with_labels("winner_strategy", with_draw);
         let players_t = players_rows
             .finish()
             .with_labels("strategy", strat_labels.clone())
