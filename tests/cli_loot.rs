@@ -151,13 +151,7 @@ fn loot_play_narrates_the_example_royale_as_golden() {
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let got = text(&o.stdout);
-    let path = std::path::PathBuf::from("tests/golden/loot-royale.narrate.txt");
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &got).unwrap();
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
-    assert_eq!(got, want, "narration differs from {}", path.display());
+    common::assert_golden("tests/golden/loot-royale.narrate.txt", &got, "narration");
     for part in [
         "=== Round 1 (3x3 map) ===",
         "Movement:",

@@ -390,11 +390,11 @@ fn the_effects_example_narrates_as_its_golden_file_and_only_its_seed_decides() {
         String::from_utf8(o.stdout).unwrap()
     };
     let got = told("3");
-    let path = "tests/golden/minions-effects.narrate.txt";
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(path, &got).unwrap();
-    }
-    assert_eq!(got, std::fs::read_to_string(path).unwrap());
+    common::assert_golden(
+        "tests/golden/minions-effects.narrate.txt",
+        &got,
+        "narration",
+    );
     assert_eq!(got, told("3"));
     assert!(["4", "5", "6"].iter().any(|s| told(s) != got));
 }

@@ -58,16 +58,9 @@ fn the_royale_and_rumble_tournament_tables_keep_their_bytes() {
             ));
         }
     }
-    let path = std::path::Path::new("tests/golden/more.tables.sha256");
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(path, &digests).unwrap();
-    }
-    let want = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
-    assert_eq!(
-        digests,
-        want,
-        "the tables' bytes differ from {}",
-        path.display()
+    common::assert_golden(
+        "tests/golden/more.tables.sha256",
+        &digests,
+        "the tables' bytes",
     );
 }

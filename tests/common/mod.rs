@@ -6,6 +6,18 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+/// Holds `got` to the golden file `path` (`UPDATE_GOLDEN=1` writes it first, for a change meant
+/// to move it); `what` names the thing compared in the failure.
+pub fn assert_golden(path: impl AsRef<Path>, got: &str, what: &str) {
+    let path = path.as_ref();
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        fs::write(path, got).unwrap();
+    }
+    let want = fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
+    assert_eq!(got, want, "{what} differs from {}", path.display());
+}
+
 /// Every part file of a rumble dataset, `table/part-NNNNN.parquet` -> bytes.
 pub fn dataset_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     table_files(dir, &["matches", "heroes"])

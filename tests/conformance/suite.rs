@@ -171,18 +171,8 @@ pub fn same_bytes_on_1_2_and_4_threads(g: &dyn Game) {
     let digests: String = table_files_of(&seen[0], g.tables())
         .map(|(name, bytes)| format!("{name} {}\n", skirmish::platform::digest::sha256_hex(bytes)))
         .collect();
-    let path = PathBuf::from(format!("tests/golden/{}.tables.sha256", g.name()));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        fs::write(&path, &digests).unwrap();
-    }
-    let want = fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
-    assert_eq!(
-        digests,
-        want,
-        "the tables' bytes differ from {}",
-        path.display()
-    );
+    let path = format!("tests/golden/{}.tables.sha256", g.name());
+    crate::common::assert_golden(path, &digests, "the tables' bytes");
 }
 
 /// The part files of the named tables among a dataset's files.
@@ -530,11 +520,6 @@ pub fn narration_matches_golden(g: &dyn Game) {
     let o = skirmish(&g.narrate());
     assert!(o.status.success(), "{}", text(&o.stderr));
     let got = text(&o.stdout);
-    let path = PathBuf::from(format!("tests/golden/{}.narrate.txt", g.name()));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        fs::write(&path, &got).unwrap();
-    }
-    let want = fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
-    assert_eq!(got, want, "narration differs from {}", path.display());
+    let path = format!("tests/golden/{}.narrate.txt", g.name());
+    crate::common::assert_golden(path, &got, "narration");
 }
