@@ -22,7 +22,7 @@ use crate::games::auto_rumble::game::strategy::Strategy;
 use crate::games::auto_rumble::game::{self, MAX_PLAYERS, ROUNDS, Table as GameTable};
 use crate::games::auto_rumble::simulation::tournament::Tournament;
 use crate::platform::runner::Simulation;
-use crate::platform::table::{Table, Values, col};
+use crate::platform::table::{Code, Table};
 use crate::platform::tally::Tally;
 use crate::rng::{Stream, match_seed, stream_rng};
 
@@ -593,121 +593,71 @@ pub fn play_all(mg: &MetaGame, master: u64) -> Tally {
 /// `equilibrium.parquet`: a row per strategy of every equilibrium found.
 pub fn equilibrium_table(mg: &MetaGame, s: &Solved) -> Table {
     let k = mg.t.names.len();
-    let (mut eq, mut strat, mut w, mut r) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let (mut wlo, mut whi, mut rlo, mut rhi, mut pay) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut rows = EquilibriumRows::default();
     for (e, x) in s.equilibria.iter().enumerate() {
         for i in 0..k {
-            eq.push(e as u32);
-            strat.push(i as u16);
-            w.push(x.x[i]);
-            r.push(x.max_regret);
-            let first = e == 0;
-            wlo.push(if first { s.weight_ci[i].0 } else { f64::NAN });
-            whi.push(if first { s.weight_ci[i].1 } else { f64::NAN });
-            rlo.push(if first { s.regret_ci[i].0 } else { f64::NAN });
-            rhi.push(if first { s.regret_ci[i].1 } else { f64::NAN });
-            pay.push(if first { s.payoff[i] } else { f64::NAN });
+            // The intervals and payoffs are the first (best) equilibrium's only.
+            let first = |v: f64| if e == 0 { v } else { f64::NAN };
+            rows.push(EquilibriumRow {
+                equilibrium: e as u32,
+                strategy: i as u16,
+                weight: x.x[i],
+                max_regret: x.max_regret,
+                weight_lo: first(s.weight_ci[i].0),
+                weight_hi: first(s.weight_ci[i].1),
+                win_share_vs_mix: first(s.payoff[i]),
+                regret_lo: first(s.regret_ci[i].0),
+                regret_hi: first(s.regret_ci[i].1),
+            });
         }
     }
-    Table {
-        name: "equilibrium",
-        columns: vec![
-            col(
-                "equilibrium",
-                "0: the best found (smallest regret)",
-                Values::U32(eq),
-            ),
-            col(
-                "strategy",
-                "the strategy",
-                Values::Label {
-                    labels: mg.t.names.clone(),
-                    codes: strat,
-                },
-            ),
-            col("weight", "its weight in the mix", Values::F64(w)),
-            col(
-                "max_regret",
-                "the mix's largest gain from deviating",
-                Values::F64(r),
-            ),
-            col(
-                "weight_lo",
-                "2.5% of the weight over redrawn tables (first only)",
-                Values::F64(wlo),
-            ),
-            col(
-                "weight_hi",
-                "97.5% of the weight (first only)",
-                Values::F64(whi),
-            ),
-            col(
-                "win_share_vs_mix",
-                "its win share when the others play the mix (first only)",
-                Values::F64(pay),
-            ),
-            col(
-                "regret_lo",
-                "2.5% of its regret over redrawn tables (first only)",
-                Values::F64(rlo),
-            ),
-            col(
-                "regret_hi",
-                "97.5% of its regret (first only)",
-                Values::F64(rhi),
-            ),
-        ],
+    rows.finish().with_labels("strategy", mg.t.names.clone())
+}
+
+crate::table! {
+    /// `equilibrium.parquet`: a row per equilibrium found and strategy.
+    struct EquilibriumRow, EquilibriumRows = "equilibrium" {
+        equilibrium: u32 => "0: the best found (smallest regret)",
+        strategy: Code => "the strategy",
+        weight: f64 => "its weight in the mix",
+        max_regret: f64 => "the mix's largest gain from deviating",
+        weight_lo: f64 => "2.5% of the weight over redrawn tables (first only)",
+        weight_hi: f64 => "97.5% of the weight (first only)",
+        win_share_vs_mix: f64 => "its win share when the others play the mix (first only)",
+        regret_lo: f64 => "2.5% of its regret over redrawn tables (first only)",
+        regret_hi: f64 => "97.5% of its regret (first only)",
+    }
+}
+
+crate::table! {
+    /// `payoffs.parquet`: a row per strategy and the other seats' multiset.
+    struct PayoffRow, PayoffRows = "payoffs" {
+        strategy: Code => "the seat's strategy",
+        others: Code => "the other seats' strategies",
+        win_share: f64 => "mean win share (a draw counts 1/players)",
+        std_error: f64 => "its standard error",
+        seats: u64 => "seats of the strategy behind it",
     }
 }
 
 /// `payoffs.parquet`: the empirical game, a row per strategy and others' multiset.
 pub fn payoff_table(mg: &MetaGame, p: &Payoffs) -> Table {
-    let (mut strat, mut others, mut u, mut se, mut n) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut rows = PayoffRows::default();
     for s in 0..p.game.k {
-        for (o, c) in p.game.others.iter().enumerate() {
-            let _ = c;
-            strat.push(s as u16);
-            others.push(o as u16);
-            u.push(p.game.u[s][o]);
-            se.push(p.se[s][o]);
-            n.push(p.count[s][o]);
+        for o in 0..p.game.others.len() {
+            rows.push(PayoffRow {
+                strategy: s as u16,
+                others: o as u16,
+                win_share: p.game.u[s][o],
+                std_error: p.se[s][o],
+                seats: p.count[s][o],
+            });
         }
     }
-    Table {
-        name: "payoffs",
-        columns: vec![
-            col(
-                "strategy",
-                "the seat's strategy",
-                Values::Label {
-                    labels: mg.t.names.clone(),
-                    codes: strat,
-                },
-            ),
-            col(
-                "others",
-                "the other seats' strategies",
-                Values::Label {
-                    labels: p
-                        .game
-                        .others
-                        .iter()
-                        .map(|c| profile_name(&mg.t.names, c))
-                        .collect(),
-                    codes: others,
-                },
-            ),
-            col(
-                "win_share",
-                "mean win share (a draw counts 1/players)",
-                Values::F64(u),
-            ),
-            col("std_error", "its standard error", Values::F64(se)),
-            col("seats", "seats of the strategy behind it", Values::U64(n)),
-        ],
-    }
+    let others = p.game.others.iter();
+    rows.finish()
+        .with_labels("strategy", mg.t.names.clone())
+        .with_labels("others", others.map(|c| profile_name(&mg.t.names, c)).collect())
 }
 
 /// The best-response family's parameters: `share(base, round, coins, held, min)`.
