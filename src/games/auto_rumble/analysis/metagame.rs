@@ -657,7 +657,10 @@ pub fn payoff_table(mg: &MetaGame, p: &Payoffs) -> Table {
     let others = p.game.others.iter();
     rows.finish()
         .with_labels("strategy", mg.t.names.clone())
-        .with_labels("others", others.map(|c| profile_name(&mg.t.names, c)).collect())
+        .with_labels(
+            "others",
+            others.map(|c| profile_name(&mg.t.names, c)).collect(),
+        )
 }
 
 /// The best-response family's parameters: `share(base, round, coins, held, min)`.

@@ -23,7 +23,7 @@ use crate::games::auto_rumble::powers::catalogue::{
 };
 use crate::games::auto_rumble::rules;
 use crate::games::auto_rumble::simulation::ffa::{MAX_HEROES, Room, pick_fitting};
-use crate::platform::table::{Table, Values, col};
+use crate::platform::table::{Code, Table, Values, col};
 use crate::rng::{Stream, match_seed, match_stream_rng, unit_f64};
 use crate::stats::{Censor, Inverse, Sums, covariance, invert_curve};
 
@@ -900,6 +900,31 @@ pub struct CurvePoint {
     pub sums: Sums,
 }
 
+crate::table! {
+    /// `curve.parquet`: the coin curve, every roster and by heroes in the battle.
+    struct CurveRow, CurveRows = "curve" {
+        heroes: u8 => "heroes in the battle; 0: every roster",
+        coins: i32 => "unspent coins added to the focal hero",
+        rosters: u64 => "paired battles behind the point",
+        win_rate_change: f64 => "win rate with the coins minus without (paired)",
+        lo: f64 => "95% interval, low end",
+        hi: f64 => "95% interval, high end",
+    }
+}
+
+crate::table! {
+    /// `pairs.parquet`: synergies and counters between two powers.
+    struct PairRow, PairRows = "pairs" {
+        kind: Code => "synergy: the focal hero holds both; counter: it holds `power`, the rival holds `other`",
+        power: Code => "the focal hero's power",
+        other: Code => "the other power (held too, or held by the rival)",
+        rosters: u64 => "rosters that played the pair",
+        interaction: f64 => "win(both) - win(power) - win(other) + win(neither), paired; > 0: better together than apart",
+        lo: f64 => "95% interval, low end",
+        hi: f64 => "95% interval, high end",
+    }
+}
+
 /// The results.
 #[derive(Clone, Debug)]
 pub struct Estimates {
@@ -1037,95 +1062,41 @@ impl PowerValue {
         };
         let powers = by_stratum(true);
         let heroes = by_stratum(false);
-        let c = &est.curve;
-        let curve = Table {
-            name: "curve",
-            columns: vec![
-                col(
-                    "heroes",
-                    "heroes in the battle; 0: every roster",
-                    Values::U8(c.iter().map(|p| p.heroes).collect()),
-                ),
-                col(
-                    "coins",
-                    "unspent coins added to the focal hero",
-                    Values::I32(c.iter().map(|p| p.coins).collect()),
-                ),
-                col(
-                    "rosters",
-                    "paired battles behind the point",
-                    Values::U64(c.iter().map(|p| p.sums.n).collect()),
-                ),
-                col(
-                    "win_rate_change",
-                    "win rate with the coins minus without (paired)",
-                    Values::F64(c.iter().map(|p| p.sums.mean()).collect()),
-                ),
-                col(
-                    "lo",
-                    "95% interval, low end",
-                    Values::F64(c.iter().map(|p| p.sums.interval().1).collect()),
-                ),
-                col(
-                    "hi",
-                    "95% interval, high end",
-                    Values::F64(c.iter().map(|p| p.sums.interval().2).collect()),
-                ),
-            ],
-        };
-        let kinds: Vec<String> = ["synergy", "counter"].map(String::from).to_vec();
-        let mut kind = Vec::new();
-        let mut p = Vec::new();
-        let mut q = Vec::new();
-        let mut sums = Vec::new();
-        for (j, s) in est.synergy.iter().enumerate() {
-            kind.push(0);
-            p.push(self.synergy[j].0 as u16);
-            q.push(self.synergy[j].1 as u16);
-            sums.push(*s);
+        let mut curve = CurveRows::default();
+        for p in &est.curve {
+            curve.push(CurveRow {
+                heroes: p.heroes,
+                coins: p.coins,
+                rosters: p.sums.n,
+                win_rate_change: p.sums.mean(),
+                lo: p.sums.interval().1,
+                hi: p.sums.interval().2,
+            });
         }
-        for (j, s) in est.counter.iter().enumerate() {
-            kind.push(1);
-            p.push(self.counter[j].0 as u16);
-            q.push(self.counter[j].1 as u16);
-            sums.push(*s);
+        let mut pairs = PairRows::default();
+        let both = [
+            (0, &est.synergy, &self.synergy),
+            (1, &est.counter, &self.counter),
+        ];
+        for (kind, sums, which) in both {
+            for (j, s) in sums.iter().enumerate() {
+                pairs.push(PairRow {
+                    kind,
+                    power: which[j].0 as u16,
+                    other: which[j].1 as u16,
+                    rosters: s.n,
+                    interaction: s.mean(),
+                    lo: s.interval().1,
+                    hi: s.interval().2,
+                });
+            }
         }
-        let pairs = Table {
-            name: "pairs",
-            columns: vec![
-                col(
-                    "kind",
-                    "synergy: the focal hero holds both; counter: it holds `power`, the rival holds `other`",
-                    label(&kinds, kind),
-                ),
-                col("power", "the focal hero's power", label(&names, p)),
-                col(
-                    "other",
-                    "the other power (held too, or held by the rival)",
-                    label(&names, q),
-                ),
-                col(
-                    "rosters",
-                    "rosters that played the pair",
-                    Values::U64(sums.iter().map(|s| s.n).collect()),
-                ),
-                col(
-                    "interaction",
-                    "win(both) - win(power) - win(other) + win(neither), paired; > 0: better together than apart",
-                    Values::F64(sums.iter().map(|s| s.mean()).collect()),
-                ),
-                col(
-                    "lo",
-                    "95% interval, low end",
-                    Values::F64(sums.iter().map(|s| s.interval().1).collect()),
-                ),
-                col(
-                    "hi",
-                    "95% interval, high end",
-                    Values::F64(sums.iter().map(|s| s.interval().2).collect()),
-                ),
-            ],
-        };
+        let curve = curve.finish();
+        let pairs = pairs
+            .finish()
+            .with_labels("kind", ["synergy", "counter"].map(String::from).to_vec())
+            .with_labels("power", names.clone())
+            .with_labels("other", names);
         vec![powers, heroes, curve, pairs]
     }
 
