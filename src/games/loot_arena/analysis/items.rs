@@ -24,7 +24,7 @@ use crate::games::loot_arena::policy::Policy;
 use crate::games::loot_arena::rules::{Class, Crit, Kind, Tier, Weight};
 use crate::games::loot_arena::simulation::battles::{Field, PAIRS, pair_name};
 use crate::games::loot_arena::state::{Fielded, NO_ITEM};
-use crate::platform::table::{Table, Values, col};
+use crate::platform::table::{Code, Label, Table};
 use crate::rng::{Stream, match_seed, match_stream_rng};
 use crate::stats::{Censor, Sums, covariance, invert_curve};
 
@@ -480,194 +480,119 @@ impl Study {
     }
 }
 
-/// The findings as tables.
-pub fn tables(f: &Findings) -> Vec<Table> {
-    let w = &f.worth;
-    let worth = Table {
-        name: "item_worth",
-        columns: vec![
-            col(
-                "class",
-                "the focal champion's class",
-                Values::Label {
-                    labels: Class::ALL.iter().map(|c| c.name().to_string()).collect(),
-                    codes: w.iter().map(|x| x.class as u16).collect(),
-                },
-            ),
-            col(
-                "item",
-                "the item given (tier, kind or armor weight, name)",
-                label_values(w.iter().map(|x| x.label.clone())),
-            ),
-            col(
-                "effect",
-                "change in the side's win share (paired)",
-                Values::F64(w.iter().map(|x| x.effect.mean).collect()),
-            ),
-            col(
-                "effect_lo",
-                "95% interval, low",
-                Values::F64(w.iter().map(|x| x.effect.lo).collect()),
-            ),
-            col(
-                "effect_hi",
-                "95% interval, high",
-                Values::F64(w.iter().map(|x| x.effect.hi).collect()),
-            ),
-            col(
-                "health",
-                "extra health with the same effect",
-                Values::F64(w.iter().map(|x| x.health).collect()),
-            ),
-            col(
-                "health_lo",
-                "95% interval, low (-inf/inf when censored)",
-                Values::F64(w.iter().map(|x| x.health_lo).collect()),
-            ),
-            col(
-                "health_hi",
-                "95% interval, high",
-                Values::F64(w.iter().map(|x| x.health_hi).collect()),
-            ),
-            col(
-                "battles",
-                "paired battles behind the row",
-                Values::U64(w.iter().map(|x| x.effect.n).collect()),
-            ),
-        ],
-    };
-    let p = &f.pairings;
-    let pairings = Table {
-        name: "pairings",
-        columns: vec![
-            col(
-                "crit",
-                "the crit reading (LA-10)",
-                label_values(p.iter().map(|x| format!("{:?}", x.0))),
-            ),
-            col(
-                "equipped",
-                "random items (else bare)",
-                Values::Bool(p.iter().map(|x| x.1).collect()),
-            ),
-            col(
-                "pair",
-                "the pair measured",
-                label_values(p.iter().map(|x| pair_name(x.2))),
-            ),
-            col(
-                "opponent",
-                "the pair it fights",
-                label_values(p.iter().map(|x| pair_name(x.3))),
-            ),
-            col(
-                "share",
-                "its win share (draws half)",
-                Values::F64(p.iter().map(|x| x.4.mean).collect()),
-            ),
-            col(
-                "share_lo",
-                "95% interval, low",
-                Values::F64(p.iter().map(|x| x.4.lo).collect()),
-            ),
-            col(
-                "share_hi",
-                "95% interval, high",
-                Values::F64(p.iter().map(|x| x.4.hi).collect()),
-            ),
-            col(
-                "battles",
-                "battles in the cell",
-                Values::U64(p.iter().map(|x| x.4.n).collect()),
-            ),
-        ],
-    };
-    let l = &f.leave_one_out;
-    let loo = Table {
-        name: "leave_one_out",
-        columns: vec![
-            col(
-                "item",
-                "the item removed (tier and kind)",
-                label_values(l.iter().map(|x| x.0.clone())),
-            ),
-            col(
-                "drop",
-                "the side's win share lost without it",
-                Values::F64(l.iter().map(|x| x.1.mean).collect()),
-            ),
-            col(
-                "drop_lo",
-                "95% interval, low",
-                Values::F64(l.iter().map(|x| x.1.lo).collect()),
-            ),
-            col(
-                "drop_hi",
-                "95% interval, high",
-                Values::F64(l.iter().map(|x| x.1.hi).collect()),
-            ),
-            col(
-                "removals",
-                "paired removals behind the row",
-                Values::U64(l.iter().map(|x| x.1.n).collect()),
-            ),
-        ],
-    };
-    let s = &f.sets;
-    let sets = Table {
-        name: "sets",
-        columns: vec![
-            col(
-                "class",
-                "the focal champion's class",
-                label_values(s.iter().map(|x| x.0.name().to_string())),
-            ),
-            col(
-                "policy",
-                "the policy it played (LA-20)",
-                label_values(s.iter().map(|x| x.1.clone())),
-            ),
-            col(
-                "share",
-                "its side's win share",
-                Values::F64(s.iter().map(|x| x.2.mean).collect()),
-            ),
-            col(
-                "share_lo",
-                "95% interval, low",
-                Values::F64(s.iter().map(|x| x.2.lo).collect()),
-            ),
-            col(
-                "share_hi",
-                "95% interval, high",
-                Values::F64(s.iter().map(|x| x.2.hi).collect()),
-            ),
-            col(
-                "vs_first",
-                "win share minus the first candidate's (paired)",
-                Values::F64(s.iter().map(|x| x.3.mean).collect()),
-            ),
-            col(
-                "vs_first_lo",
-                "95% interval, low",
-                Values::F64(s.iter().map(|x| x.3.lo).collect()),
-            ),
-            col(
-                "vs_first_hi",
-                "95% interval, high",
-                Values::F64(s.iter().map(|x| x.3.hi).collect()),
-            ),
-        ],
-    };
-    vec![worth, pairings, loo, sets]
+crate::table! {
+    /// `item_worth.parquet`: each item's worth to each class.
+    struct WorthRow, WorthRows = "item_worth" {
+        class: Code => "the focal champion's class",
+        item: Label => "the item given (tier, kind or armor weight, name)",
+        effect: f64 => "change in the side's win share (paired)",
+        effect_lo: f64 => "95% interval, low",
+        effect_hi: f64 => "95% interval, high",
+        health: f64 => "extra health with the same effect",
+        health_lo: f64 => "95% interval, low (-inf/inf when censored)",
+        health_hi: f64 => "95% interval, high",
+        battles: u64 => "paired battles behind the row",
+    }
 }
 
-fn label_values(v: impl Iterator<Item = String>) -> Values {
-    let mut b = crate::platform::table::LabelBuilder::default();
-    for s in v {
-        b.push(&s);
+crate::table! {
+    /// `pairings.parquet`: the 6x6 pairing matrices.
+    struct PairingRow, PairingRows = "pairings" {
+        crit: Label => "the crit reading (LA-10)",
+        equipped: bool => "random items (else bare)",
+        pair: Label => "the pair measured",
+        opponent: Label => "the pair it fights",
+        share: f64 => "its win share (draws half)",
+        share_lo: f64 => "95% interval, low",
+        share_hi: f64 => "95% interval, high",
+        battles: u64 => "battles in the cell",
     }
-    b.finish()
+}
+
+crate::table! {
+    /// `leave_one_out.parquet`: what each item is worth to the field by its absence.
+    struct LeaveOneOutRow, LeaveOneOutRows = "leave_one_out" {
+        item: Label => "the item removed (tier and kind)",
+        drop: f64 => "the side's win share lost without it",
+        drop_lo: f64 => "95% interval, low",
+        drop_hi: f64 => "95% interval, high",
+        removals: u64 => "paired removals behind the row",
+    }
+}
+
+crate::table! {
+    /// `sets.parquet`: each class's policies for writing its sets.
+    struct SetRow, SetRows = "sets" {
+        class: Label => "the focal champion's class",
+        policy: Label => "the policy it played (LA-20)",
+        share: f64 => "its side's win share",
+        share_lo: f64 => "95% interval, low",
+        share_hi: f64 => "95% interval, high",
+        vs_first: f64 => "win share minus the first candidate's (paired)",
+        vs_first_lo: f64 => "95% interval, low",
+        vs_first_hi: f64 => "95% interval, high",
+    }
+}
+
+/// The findings as tables.
+pub fn tables(f: &Findings) -> Vec<Table> {
+    let mut worth = WorthRows::default();
+    for x in &f.worth {
+        worth.push(WorthRow {
+            class: x.class as u16,
+            item: &x.label,
+            effect: x.effect.mean,
+            effect_lo: x.effect.lo,
+            effect_hi: x.effect.hi,
+            health: x.health,
+            health_lo: x.health_lo,
+            health_hi: x.health_hi,
+            battles: x.effect.n,
+        });
+    }
+    let mut pairings = PairingRows::default();
+    for x in &f.pairings {
+        pairings.push(PairingRow {
+            crit: &format!("{:?}", x.0),
+            equipped: x.1,
+            pair: &pair_name(x.2),
+            opponent: &pair_name(x.3),
+            share: x.4.mean,
+            share_lo: x.4.lo,
+            share_hi: x.4.hi,
+            battles: x.4.n,
+        });
+    }
+    let mut loo = LeaveOneOutRows::default();
+    for x in &f.leave_one_out {
+        loo.push(LeaveOneOutRow {
+            item: &x.0,
+            drop: x.1.mean,
+            drop_lo: x.1.lo,
+            drop_hi: x.1.hi,
+            removals: x.1.n,
+        });
+    }
+    let mut sets = SetRows::default();
+    for x in &f.sets {
+        sets.push(SetRow {
+            class: x.0.name(),
+            policy: &x.1,
+            share: x.2.mean,
+            share_lo: x.2.lo,
+            share_hi: x.2.hi,
+            vs_first: x.3.mean,
+            vs_first_lo: x.3.lo,
+            vs_first_hi: x.3.hi,
+        });
+    }
+    let classes = Class::ALL.iter().map(|c| c.name().to_string()).collect();
+    vec![
+        worth.finish().with_labels("class", classes),
+        pairings.finish(),
+        loo.finish(),
+        sets.finish(),
+    ]
 }
 
 fn pct(e: &Est) -> String {
