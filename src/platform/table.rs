@@ -306,6 +306,26 @@ impl Table {
         self
     }
 
+    /// The table without its column `column`: one declaration serves two tables that differ
+    /// by a column (the power values' `heroes` table and its overall `powers`).
+    pub fn without(mut self, column: &str) -> Table {
+        let before = self.columns.len();
+        self.columns.retain(|c| c.name != column);
+        assert_ne!(
+            before,
+            self.columns.len(),
+            "table `{}` has no column `{column}`",
+            self.name
+        );
+        self
+    }
+
+    /// The table under another name.
+    pub fn named(mut self, name: &'static str) -> Table {
+        self.name = name;
+        self
+    }
+
     /// Rows, checking that every column has the same number.
     pub fn rows(&self) -> usize {
         let n = self.columns.first().map_or(0, |c| c.values.len());

@@ -23,7 +23,7 @@ use crate::games::auto_rumble::powers::catalogue::{
 };
 use crate::games::auto_rumble::rules;
 use crate::games::auto_rumble::simulation::ffa::{MAX_HEROES, Room, pick_fitting};
-use crate::platform::table::{Code, Table, Values, col};
+use crate::platform::table::{Code, Table};
 use crate::rng::{Stream, match_seed, match_stream_rng, unit_f64};
 use crate::stats::{Censor, Inverse, Sums, covariance, invert_curve};
 
@@ -901,6 +901,30 @@ pub struct CurvePoint {
 }
 
 crate::table! {
+    /// `heroes.parquet`: every power at every strength by heroes in the battle; `powers.parquet`
+    /// is the same over every roster, without the `heroes` column.
+    struct StratumRow, StratumRows = "heroes" {
+        power: Code => "the power valued",
+        faithful: bool => "true if the power file plays the original text as written",
+        scales: bool => "true if the power reads its strength (its value depends on the bid)",
+        strength: i32 => "the power's strength (winning bid) in these battles",
+        heroes: u8 => "heroes in the battle",
+        rosters: u64 => "paired battles behind the row",
+        base_win_rate: f64 => "the focal hero's win rate without the power",
+        win_rate_effect: f64 => "win rate holding the power minus without (paired)",
+        effect_lo: f64 => "95% interval, low end",
+        effect_hi: f64 => "95% interval, high end",
+        coin_value: f64 => "unspent coins that change the win rate as much (AR-44); a bound when censored",
+        coin_lo: f64 => "95% interval (delta method), low end; NaN when censored",
+        coin_hi: f64 => "95% interval (delta method), high end; NaN when censored",
+        censored: Code => "no; below / above: the effect is beyond the coin curve, coin_value is a bound",
+        facing_effect: f64 => "the focal hero's win rate when the rival holds the power, minus without; NaN where not measured",
+        facing_lo: f64 => "95% interval, low end",
+        facing_hi: f64 => "95% interval, high end",
+    }
+}
+
+crate::table! {
     /// `curve.parquet`: the coin curve, every roster and by heroes in the battle.
     struct CurveRow, CurveRows = "curve" {
         heroes: u8 => "heroes in the battle; 0: every roster",
@@ -961,13 +985,6 @@ impl Estimates {
     }
 }
 
-fn label(labels: &[String], codes: Vec<u16>) -> Values {
-    Values::Label {
-        labels: labels.to_vec(),
-        codes,
-    }
-}
-
 fn censor_name(c: Censor) -> u16 {
     match c {
         Censor::No => 0,
@@ -989,75 +1006,50 @@ impl PowerValue {
     pub fn tables(&self, est: &Estimates) -> Vec<Table> {
         let names = self.names();
         let censor_labels: Vec<String> = ["no", "below", "above"].map(String::from).to_vec();
+        // One declaration for both: `powers` is the rows over every roster, without the
+        // `heroes` column.
         let by_stratum = |overall: bool| {
-            let rows: Vec<&ArmEstimate> = est
-                .rows
-                .iter()
-                .filter(|r| (r.heroes == 0) == overall)
-                .collect();
-            let f = |g: &dyn Fn(&ArmEstimate) -> f64| -> Values {
-                Values::F64(rows.iter().map(|r| g(r)).collect())
-            };
-            let mut cols = vec![
-                col(
-                    "power",
-                    "the power valued",
-                    label(
-                        &names,
-                        rows.iter().map(|r| self.arms[r.arm].power as u16).collect(),
-                    ),
-                ),
-                col(
-                    "faithful",
-                    "true if the power file plays the original text as written",
-                    Values::Bool(
-                        rows.iter()
-                            .map(|r| {
-                                self.cat.defs[self.powers[self.arms[r.arm].power] as usize]
-                                    .is_faithful()
-                            })
-                            .collect(),
-                    ),
-                ),
-                col(
-                    "scales",
-                    "true if the power reads its strength (its value depends on the bid)",
-                    Values::Bool(
-                        rows.iter()
-                            .map(|r| self.scales[self.arms[r.arm].power])
-                            .collect(),
-                    ),
-                ),
-                col(
-                    "strength",
-                    "the power's strength (winning bid) in these battles",
-                    Values::I32(rows.iter().map(|r| self.arms[r.arm].strength).collect()),
-                ),
-            ];
-            if !overall {
-                cols.push(col(
-                    "heroes",
-                    "heroes in the battle",
-                    Values::U8(rows.iter().map(|r| r.heroes).collect()),
-                ));
+            let mut t = StratumRows::default();
+            for r in est.rows.iter().filter(|r| (r.heroes == 0) == overall) {
+                let arm = &self.arms[r.arm];
+                let censored = r.value.censor == Censor::No;
+                let rival = |g: fn(&Sums) -> f64| r.rival.as_ref().map_or(f64::NAN, g);
+                t.push(StratumRow {
+                    power: arm.power as u16,
+                    faithful: self.cat.defs[self.powers[arm.power] as usize].is_faithful(),
+                    scales: self.scales[arm.power],
+                    strength: arm.strength,
+                    heroes: r.heroes,
+                    rosters: r.rosters,
+                    base_win_rate: r.base_win_rate,
+                    win_rate_effect: r.effect.mean(),
+                    effect_lo: r.effect.interval().1,
+                    effect_hi: r.effect.interval().2,
+                    coin_value: r.value.x,
+                    coin_lo: if censored {
+                        r.value.interval().0
+                    } else {
+                        f64::NAN
+                    },
+                    coin_hi: if censored {
+                        r.value.interval().1
+                    } else {
+                        f64::NAN
+                    },
+                    censored: censor_name(r.value.censor),
+                    facing_effect: rival(|s| s.mean()),
+                    facing_lo: rival(|s| s.interval().1),
+                    facing_hi: rival(|s| s.interval().2),
+                });
             }
-            cols.extend([
-                col("rosters", "paired battles behind the row", Values::U64(rows.iter().map(|r| r.rosters).collect())),
-                col("base_win_rate", "the focal hero's win rate without the power", f(&|r| r.base_win_rate)),
-                col("win_rate_effect", "win rate holding the power minus without (paired)", f(&|r| r.effect.mean())),
-                col("effect_lo", "95% interval, low end", f(&|r| r.effect.interval().1)),
-                col("effect_hi", "95% interval, high end", f(&|r| r.effect.interval().2)),
-                col("coin_value", "unspent coins that change the win rate as much (AR-44); a bound when censored", f(&|r| r.value.x)),
-                col("coin_lo", "95% interval (delta method), low end; NaN when censored", f(&|r| if r.value.censor == Censor::No { r.value.interval().0 } else { f64::NAN })),
-                col("coin_hi", "95% interval (delta method), high end; NaN when censored", f(&|r| if r.value.censor == Censor::No { r.value.interval().1 } else { f64::NAN })),
-                col("censored", "no; below / above: the effect is beyond the coin curve, coin_value is a bound", label(&censor_labels, rows.iter().map(|r| censor_name(r.value.censor)).collect())),
-                col("facing_effect", "the focal hero's win rate when the rival holds the power, minus without; NaN where not measured", f(&|r| r.rival.map_or(f64::NAN, |s| s.mean()))),
-                col("facing_lo", "95% interval, low end", f(&|r| r.rival.map_or(f64::NAN, |s| s.interval().1))),
-                col("facing_hi", "95% interval, high end", f(&|r| r.rival.map_or(f64::NAN, |s| s.interval().2))),
-            ]);
-            Table {
-                name: if overall { "powers" } else { "heroes" },
-                columns: cols,
+            let t = t
+                .finish()
+                .with_labels("power", names.clone())
+                .with_labels("censored", censor_labels.clone());
+            if overall {
+                t.without("heroes").named("powers")
+            } else {
+                t
             }
         };
         let powers = by_stratum(true);
