@@ -326,6 +326,18 @@ impl Table {
         self
     }
 
+    /// The table with column `column`'s meaning told anew (one declaration, two tables whose
+    /// column means a different thing: the Minion study's stat and nation changes).
+    pub fn with_doc(mut self, column: &str, doc: &'static str) -> Table {
+        let c = self
+            .columns
+            .iter_mut()
+            .find(|c| c.name == column)
+            .unwrap_or_else(|| panic!("table `{}` has no column `{column}`", self.name));
+        c.doc = doc;
+        self
+    }
+
     /// Rows, checking that every column has the same number.
     pub fn rows(&self) -> usize {
         let n = self.columns.first().map_or(0, |c| c.values.len());

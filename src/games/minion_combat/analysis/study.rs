@@ -24,7 +24,7 @@ use crate::games::minion_combat::kernel::combat::{Combat, Silent, Unit};
 use crate::games::minion_combat::rules::{MAX_GROUP, Rules};
 use crate::games::minion_combat::simulation::combats::{Field, fielded};
 use crate::games::minion_combat::state::{Minion, Outcome};
-use crate::platform::table::{Table, Values, col};
+use crate::platform::table::{Code, Table};
 use crate::platform::tally::{Mean, thousands};
 use crate::rng::match_seed;
 
@@ -470,179 +470,126 @@ fn share(m: &Mean) -> (f64, f64, f64) {
     (m.mean() / 2.0, lo / 2.0, hi / 2.0)
 }
 
+crate::table! {
+    /// `stat_worth.parquet` (and, its `change` told anew, `nation_worth.parquet`): a change's
+    /// paired effect on the focal group.
+    struct PairedRow, PairedRows = "stat_worth" {
+        change: Code => "the stat change given to every minion of the focal group (MC-32)",
+        combats: u64 => "paired combats",
+        win_share: f64 => "the focal group's win share as played (draws half)",
+        win_share_changed: f64 => "with the change, same seeds",
+        win_share_gain: f64 => "mean paired difference in win share",
+        gain_lo: f64 => "its 95% interval, low end",
+        gain_hi: f64 => "high end",
+        hp_gain: f64 => "mean paired difference in the focal group's HP left",
+        hp_gain_lo: f64 => "its 95% interval, low end",
+        hp_gain_hi: f64 => "high end",
+    }
+}
+
+crate::table! {
+    /// `monster_worth.parquet`: a row per monster, recruits' kind and count.
+    struct MonsterRow, MonsterRows = "monster_worth" {
+        monster: Code => "the monster, alone",
+        recruits: Code => "the baseline recruits it fights",
+        count: u8 => "how many of them",
+        combats: u64 => "combats played",
+        win_share: f64 => "the monster's win share (draws half)",
+        worth_swordsmen_x100: Option<i32> => "swordsmen it beats half the time, x100 (null: it beats 8)",
+        worth_archers_x100: Option<i32> => "archers it beats half the time, x100",
+    }
+}
+
+crate::table! {
+    /// `splits.parquet` (and, without `a_vs_field`, `minion_matrix.parquet`): every pairing's
+    /// win share.
+    struct MatrixRow, MatrixRows = "splits" {
+        a: Code => "8 baseline recruits, swordsmen + archers (MC-35)",
+        b: Code => "its opponent",
+        combats: u64 => "combats played",
+        win_share: f64 => "a's win share (draws half)",
+        a_vs_field: f64 => "a's win share against the field",
+    }
+}
+
 /// The tables: stat_worth, monster_worth, minion_matrix, splits, nation_worth.
 pub fn tables(f: &Found) -> Vec<Table> {
-    let paired = |name: &'static str, rows: &[Paired], what: &'static str| {
-        let mut c: Vec<Vec<f64>> = vec![Vec::new(); 8];
-        let mut n = Vec::new();
-        for p in rows {
-            let (b, _, _) = share(&p.base);
-            let (x, _, _) = share(&p.changed);
+    let paired = |rows: &[Paired]| {
+        let mut t = PairedRows::default();
+        for (i, p) in rows.iter().enumerate() {
             let (d, lo, hi) = share(&p.points);
-            let (h, hlo, hhi) = (p.hp.mean(), p.hp.ci95().0, p.hp.ci95().1);
-            for (v, col) in [b, x, d, lo, hi, h, hlo, hhi].into_iter().zip(c.iter_mut()) {
-                col.push(v);
-            }
-            n.push(p.points.n);
+            let (hlo, hhi) = p.hp.ci95();
+            t.push(PairedRow {
+                change: i as u16,
+                combats: p.points.n,
+                win_share: share(&p.base).0,
+                win_share_changed: share(&p.changed).0,
+                win_share_gain: d,
+                gain_lo: lo,
+                gain_hi: hi,
+                hp_gain: p.hp.mean(),
+                hp_gain_lo: hlo,
+                hp_gain_hi: hhi,
+            });
         }
-        let labels = rows.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
-        let [b, x, d, lo, hi, h, hlo, hhi]: [Vec<f64>; 8] = c.try_into().unwrap();
-        Table {
-            name,
-            columns: vec![
-                col(
-                    "change",
-                    what,
-                    Values::Label {
-                        codes: (0..labels.len() as u16).collect(),
-                        labels,
-                    },
-                ),
-                col("combats", "paired combats", Values::U64(n)),
-                col(
-                    "win_share",
-                    "the focal group's win share as played (draws half)",
-                    Values::F64(b),
-                ),
-                col(
-                    "win_share_changed",
-                    "with the change, same seeds",
-                    Values::F64(x),
-                ),
-                col(
-                    "win_share_gain",
-                    "mean paired difference in win share",
-                    Values::F64(d),
-                ),
-                col("gain_lo", "its 95% interval, low end", Values::F64(lo)),
-                col("gain_hi", "high end", Values::F64(hi)),
-                col(
-                    "hp_gain",
-                    "mean paired difference in the focal group's HP left",
-                    Values::F64(h),
-                ),
-                col("hp_gain_lo", "its 95% interval, low end", Values::F64(hlo)),
-                col("hp_gain_hi", "high end", Values::F64(hhi)),
-            ],
-        }
+        t.finish()
+            .with_labels("change", rows.iter().map(|p| p.name.clone()).collect())
     };
-    let mut out = vec![paired(
-        "stat_worth",
-        &f.stats,
-        "the stat change given to every minion of the focal group (MC-32)",
-    )];
-    // Monster worth: a row per monster, kind and count.
-    let (mut mon, mut kind, mut k, mut w, mut n) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let (mut worth_s, mut worth_a) = (Vec::new(), Vec::new());
+    let mut monsters = MonsterRows::default();
     for (i, r) in f.monsters.iter().enumerate() {
+        let x100 = |w: Option<f64>| w.map(|x| (x * 100.0).round() as i32);
         for kd in 0..2 {
             for c in 0..MAX_GROUP {
-                mon.push(i as u16);
-                kind.push(kd as u16);
-                k.push(c as u8 + 1);
-                w.push(r.vs[kd][c].mean() / 2.0);
-                n.push(r.vs[kd][c].n);
-                worth_s.push(r.worth[0].map(|x| (x * 100.0).round() as i32));
-                worth_a.push(r.worth[1].map(|x| (x * 100.0).round() as i32));
+                monsters.push(MonsterRow {
+                    monster: i as u16,
+                    recruits: kd as u16,
+                    count: c as u8 + 1,
+                    combats: r.vs[kd][c].n,
+                    win_share: r.vs[kd][c].mean() / 2.0,
+                    worth_swordsmen_x100: x100(r.worth[0]),
+                    worth_archers_x100: x100(r.worth[1]),
+                });
             }
         }
     }
-    out.push(Table {
-        name: "monster_worth",
-        columns: vec![
-            col(
-                "monster",
-                "the monster, alone",
-                Values::Label {
-                    labels: f.monsters.iter().map(|r| r.monster.clone()).collect(),
-                    codes: mon,
-                },
-            ),
-            col(
-                "recruits",
-                "the baseline recruits it fights",
-                Values::Label {
-                    labels: vec!["swordsmen".into(), "archers".into()],
-                    codes: kind,
-                },
-            ),
-            col("count", "how many of them", Values::U8(k)),
-            col("combats", "combats played", Values::U64(n)),
-            col(
-                "win_share",
-                "the monster's win share (draws half)",
-                Values::F64(w),
-            ),
-            col(
-                "worth_swordsmen_x100",
-                "swordsmen it beats half the time, x100 (null: it beats 8)",
-                Values::OptI32(worth_s),
-            ),
-            col(
-                "worth_archers_x100",
-                "archers it beats half the time, x100",
-                Values::OptI32(worth_a),
-            ),
-        ],
-    });
-    let matrix = |name: &'static str, m: &Matrix, what: &'static str| {
-        let (mut a, mut b, mut w, mut n) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let monsters = monsters
+        .finish()
+        .with_labels(
+            "monster",
+            f.monsters.iter().map(|r| r.monster.clone()).collect(),
+        )
+        .with_labels("recruits", vec!["swordsmen".into(), "archers".into()]);
+    // `vs_field`: each row's `a` against the field (the splits'; the minion matrix has none).
+    let matrix = |m: &Matrix, vs_field: &dyn Fn(usize) -> f64| {
+        let mut t = MatrixRows::default();
         for i in 0..m.names.len() {
             for j in 0..m.names.len() {
-                a.push(i as u16);
-                b.push(j as u16);
-                w.push(m.cells[i][j].mean() / 2.0);
-                n.push(m.cells[i][j].n);
+                t.push(MatrixRow {
+                    a: i as u16,
+                    b: j as u16,
+                    combats: m.cells[i][j].n,
+                    win_share: m.cells[i][j].mean() / 2.0,
+                    a_vs_field: vs_field(i),
+                });
             }
         }
-        let labels = || Values::Label {
-            labels: m.names.clone(),
-            codes: Vec::new(),
-        };
-        let with = |v: Values, codes: Vec<u16>| match v {
-            Values::Label { labels, .. } => Values::Label { labels, codes },
-            v => v,
-        };
-        Table {
-            name,
-            columns: vec![
-                col("a", what, with(labels(), a)),
-                col("b", "its opponent", with(labels(), b)),
-                col("combats", "combats played", Values::U64(n)),
-                col("win_share", "a's win share (draws half)", Values::F64(w)),
-            ],
-        }
+        t.finish()
+            .with_labels("a", m.names.clone())
+            .with_labels("b", m.names.clone())
     };
-    out.push(matrix(
-        "minion_matrix",
-        &f.minions,
-        "a group of one pool minion (MC-34)",
-    ));
-    let mut splits = matrix(
-        "splits",
-        &f.splits,
-        "8 baseline recruits, swordsmen + archers (MC-35)",
-    );
-    // Each split's share against the field, on its rows.
-    let vs_field: Vec<f64> = (0..f.splits.names.len())
-        .flat_map(|i| {
-            let x = f.splits_vs_field[i].mean() / 2.0;
-            std::iter::repeat_n(x, f.splits.names.len())
-        })
-        .collect();
-    splits.columns.push(col(
-        "a_vs_field",
-        "a's win share against the field",
-        Values::F64(vs_field),
-    ));
-    out.push(splits);
-    out.push(paired(
-        "nation_worth",
-        &f.nations,
-        "a nation's 4 swordsmen + 4 archers, ability on vs off (MC-36)",
-    ));
-    out
+    vec![
+        paired(&f.stats),
+        monsters,
+        matrix(&f.minions, &|_| f64::NAN)
+            .without("a_vs_field")
+            .named("minion_matrix")
+            .with_doc("a", "a group of one pool minion (MC-34)"),
+        matrix(&f.splits, &|i| f.splits_vs_field[i].mean() / 2.0),
+        paired(&f.nations).named("nation_worth").with_doc(
+            "change",
+            "a nation's 4 swordsmen + 4 archers, ability on vs off (MC-36)",
+        ),
+    ]
 }
 
 /// The summary a user reads.
