@@ -15,7 +15,7 @@ use crate::games::clan_melee::kernel::engine::{Melee, Outcome, Settings};
 use crate::games::clan_melee::simulation::tournament::melee_budget;
 use crate::games::clan_melee::state::Field;
 use crate::platform::runner::Simulation;
-use crate::platform::table::{Label, LabelBuilder, Table, Values, col};
+use crate::platform::table::{Label, Table};
 use crate::platform::tally::{Count, Mean, Tally};
 use crate::rng::match_seed;
 
@@ -187,68 +187,46 @@ impl ClanStudy {
 
     /// One row per (variant, budget): wins, rate and its 95% Wilson interval (CM-42).
     pub fn table(&self, tally: &Tally) -> Table {
-        let (mut study, mut value, mut base) = (LabelBuilder::default(), vec![], vec![]);
-        let (mut melees, mut wins, mut rate, mut lo, mut hi) =
-            (vec![], vec![], vec![], vec![], vec![]);
-        let (mut out, mut out_lo, mut out_hi) = (vec![], vec![], vec![]);
+        let mut t = SummaryRows::default();
         for v in &self.variants {
             for &b in &self.budgets {
                 let n = self.count(tally, v, b);
-                let (l, h) = n.wilson95();
-                let (o, ol, oh) = self.outlasted_share(&self.outlasted(tally, v, b));
-                out.push(o);
-                out_lo.push(ol);
-                out_hi.push(oh);
-                study.push(v.study.name());
-                value.push(v.value);
-                base.push(b as u64);
-                melees.push(n.trials);
-                wins.push(n.wins);
-                rate.push(n.rate());
-                lo.push(l);
-                hi.push(h);
+                let (lo95, hi95) = n.wilson95();
+                let (outlasted, outlasted_lo95, outlasted_hi95) =
+                    self.outlasted_share(&self.outlasted(tally, v, b));
+                t.push(SummaryRow {
+                    study: v.study.name(),
+                    value: v.value,
+                    base: b as u64,
+                    melees: n.trials,
+                    wins: n.wins,
+                    win_rate: n.rate(),
+                    lo95,
+                    hi95,
+                    outlasted,
+                    outlasted_lo95,
+                    outlasted_hi95,
+                });
             }
         }
-        Table {
-            name: "study",
-            columns: vec![
-                col(
-                    "study",
-                    "warrior AP or healer share (CM-40)",
-                    study.finish(),
-                ),
-                col(
-                    "value",
-                    "the challenger's AP level, or its healers' share of the budget in percent",
-                    Values::I32(value),
-                ),
-                col("base", "the budget before the wiggle", Values::U64(base)),
-                col("melees", "melees played", Values::U64(melees)),
-                col(
-                    "wins",
-                    "melees credited to the challenger (CM-11)",
-                    Values::U64(wins),
-                ),
-                col("win_rate", "wins / melees", Values::F64(rate)),
-                col("lo95", "95% Wilson interval, low end", Values::F64(lo)),
-                col("hi95", "95% Wilson interval, high end", Values::F64(hi)),
-                col(
-                    "outlasted",
-                    "mean share of the other clans the challenger outlasted, level counting half (CM-42)",
-                    Values::F64(out),
-                ),
-                col(
-                    "outlasted_lo95",
-                    "95% normal interval of outlasted, low end",
-                    Values::F64(out_lo),
-                ),
-                col(
-                    "outlasted_hi95",
-                    "95% normal interval of outlasted, high end",
-                    Values::F64(out_hi),
-                ),
-            ],
-        }
+        t.finish()
+    }
+}
+
+crate::table! {
+    /// `study.parquet`: the challenger's results by variant and budget.
+    struct SummaryRow, SummaryRows = "study" {
+        study: Label => "warrior AP or healer share (CM-40)",
+        value: i32 => "the challenger's AP level, or its healers' share of the budget in percent",
+        base: u64 => "the budget before the wiggle",
+        melees: u64 => "melees played",
+        wins: u64 => "melees credited to the challenger (CM-11)",
+        win_rate: f64 => "wins / melees",
+        lo95: f64 => "95% Wilson interval, low end",
+        hi95: f64 => "95% Wilson interval, high end",
+        outlasted: f64 => "mean share of the other clans the challenger outlasted, level counting half (CM-42)",
+        outlasted_lo95: f64 => "95% normal interval of outlasted, low end",
+        outlasted_hi95: f64 => "95% normal interval of outlasted, high end",
     }
 }
 
