@@ -458,6 +458,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
             tables: Vec::new(),
             notes,
             heatmaps: Vec::new(),
+            grids: Vec::new(),
         };
         let files = crate::platform::answer::files(&answer).to_vec();
         crate::platform::dataset::replace_folder(dir, COMMAND, &files)?;

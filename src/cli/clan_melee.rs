@@ -11,7 +11,7 @@ use crate::games::clan_melee::input::{clans, rules};
 use crate::games::clan_melee::kernel::engine::{By, DEFAULT_MAX_TURNS, Settings};
 use crate::games::clan_melee::rules::Mode;
 use crate::games::clan_melee::simulation::tournament::{
-    CLASSIC_BUDGETS, ClanTournament, win_table,
+    CLASSIC_BUDGETS, ClanTournament,
 };
 use crate::games::clan_melee::state::Field;
 use crate::platform::job::Job;
@@ -233,12 +233,8 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     };
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    let head = job.summary_head(&report, &ds, "melees");
-    let mut s = format!("mode: {}\n{head}", t.settings.mode.name());
-    s.push_str(&win_table(&t, &report.tally));
-    s.push_str(&job.candidate_lines());
-    s.push_str(&job.report_line());
-    Ok(s)
+    let summary = job.summary(&report, &ds).replace(" matches", " melees");
+    Ok(format!("mode: {}\n{summary}{}", t.settings.mode.name(), job.report_line()))
 }
 
 /// `skirmish analyze clan-melee challengers` (CM-40 .. CM-42).

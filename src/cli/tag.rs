@@ -9,7 +9,7 @@ use crate::games::elemental_tag::input::{self, GameFile};
 use crate::games::elemental_tag::kernel::engine::{Game, Silent};
 use crate::games::elemental_tag::policy::Policy;
 use crate::games::elemental_tag::rules::Settings;
-use crate::games::elemental_tag::simulation::tournament::{TagTournament, summary};
+use crate::games::elemental_tag::simulation::tournament::TagTournament;
 use crate::games::elemental_tag::trace::{JsonTrace, Narrator};
 use crate::platform::job::Job;
 use crate::platform::sink::Sink;
@@ -281,10 +281,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     };
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    Ok(job.summary_head(&report, &ds, "games")
-        + &summary(&t, &report.tally)
-        + &job.candidate_lines()
-        + &job.report_line())
+    Ok(job.summary(&report, &ds).replace(" matches", " games") + &job.report_line())
 }
 
 #[derive(Args, Debug, Clone)]
@@ -495,6 +492,7 @@ impl DuelAnswer {
                 tables: Vec::new(),
                 notes: Vec::new(),
                 heatmaps: Vec::new(),
+                grids: Vec::new(),
             },
         }
     }

@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::dataset::Manifest;
+use super::grid::Grid;
 use super::tally::{Tally, thousands};
 
 /// The file name of an answer stored beside a dataset's manifest.
@@ -73,6 +74,8 @@ pub enum Unit {
     Number,
     /// A difference of two shares, in percentage points (a what-if's B - A).
     Points,
+    /// A number shown with its sign (a coin value, a difference of means).
+    Signed,
 }
 
 impl Unit {
@@ -82,6 +85,16 @@ impl Unit {
             Unit::Share => format!("{:.1}%", 100.0 * v),
             Unit::Points => format!("{:+.1} pt", 100.0 * v),
             Unit::Number => format!("{v:.2}"),
+            Unit::Signed => format!("{v:+.1}"),
+        }
+    }
+
+    /// [`short`](Unit::short) without the unit's sign (`%`, ` pt`): an interval's ends.
+    pub fn bare(self, v: f64) -> String {
+        match self {
+            Unit::Share => format!("{:.1}", 100.0 * v),
+            Unit::Points => format!("{:+.1}", 100.0 * v),
+            other => other.short(v),
         }
     }
 }
@@ -165,6 +178,10 @@ pub struct Answer {
     /// so answers without them keep their bytes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub heatmaps: Vec<HeatMap>,
+    /// Compact tables of the answer's numbers: what a command prints (its summary is a
+    /// rendering of them), first in every format. Absent from the JSON when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grids: Vec<Grid>,
 }
 
 /// A matrix of values (row against column) drawn as a heat map.
@@ -387,6 +404,7 @@ impl Answer {
             tables: id.tables.clone(),
             notes,
             heatmaps: Vec::new(),
+            grids: Vec::new(),
         }
     }
 
@@ -433,6 +451,7 @@ fn show(unit: Unit, v: f64) -> String {
         Unit::Share => format!("{:.2}%", 100.0 * v),
         Unit::Points => format!("{:+.2} pt", 100.0 * v),
         Unit::Number => format!("{v:.2}"),
+        Unit::Signed => format!("{v:+.2}"),
     }
 }
 
@@ -482,16 +501,64 @@ fn text(a: &Answer) -> String {
     for (k, v) in &a.totals {
         let _ = writeln!(s, "  {k}: {v}");
     }
+    s.push_str(&grids_text(a));
+    s.push_str(&sections_text(a));
+    s.push_str(&tail_text(a));
+    s
+}
+
+fn grids_text(a: &Answer) -> String {
+    let mut s = String::new();
+    for g in &a.grids {
+        let _ = writeln!(s, "\n{}   ({})", g.title, g.meaning);
+        s.push_str(&g.aligned(""));
+    }
+    s
+}
+
+fn sections_text(a: &Answer) -> String {
+    let mut s = String::new();
     for sec in &a.sections {
         let _ = writeln!(s, "\n{}   ({})", sec.title, sec.meaning);
         s.push_str(&aligned(&rows(sec, str::to_string), "  "));
     }
+    s
+}
+
+/// Heat maps and notes: the end of a text rendering.
+fn tail_text(a: &Answer) -> String {
+    let mut s = heatmaps_text(a);
+    for n in &a.notes {
+        let _ = writeln!(s, "\nnote: {n}");
+    }
+    s
+}
+
+fn heatmaps_text(a: &Answer) -> String {
+    let mut s = String::new();
     for m in &a.heatmaps {
         let _ = writeln!(s, "\n{}   ({})", m.title, m.meaning);
         s.push_str(&m.text());
     }
+    s
+}
+
+/// What a command prints when it ends (issue 50: its summary is a rendering of its answer): the
+/// grids where the answer has them, else every section; then heat maps, and the notes as lines
+/// of their own (a candidate's standing, a stop's reason). The command line and totals are left
+/// to the command's own head (how it ran); `skirmish report` shows everything.
+pub fn brief(a: &Answer) -> String {
+    let mut s = if a.grids.is_empty() {
+        sections_text(a)
+    } else {
+        grids_text(a)
+    };
+    s.push_str(&heatmaps_text(a));
+    if !a.notes.is_empty() {
+        s.push('\n');
+    }
     for n in &a.notes {
-        let _ = writeln!(s, "\nnote: {n}");
+        let _ = writeln!(s, "{n}");
     }
     s
 }
@@ -505,6 +572,10 @@ fn markdown(a: &Answer) -> String {
     let mut s = format!("## {}\n\n`{}`\n\n", md_cell(&a.title), a.provenance.command);
     for (k, v) in &a.totals {
         let _ = writeln!(s, "- {k}: {v}");
+    }
+    for g in &a.grids {
+        let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&g.title), g.meaning);
+        s.push_str(&g.markdown(md_cell));
     }
     for sec in &a.sections {
         let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&sec.title), sec.meaning);
@@ -546,6 +617,11 @@ fn bbcode(a: &Answer) -> String {
     );
     for (k, v) in &a.totals {
         let _ = writeln!(s, "{k}: {v}");
+    }
+    for g in &a.grids {
+        let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&g.title), bb(&g.meaning));
+        s.push_str(&bb(&g.aligned("")));
+        s.push_str("[/code]\n");
     }
     for sec in &a.sections {
         let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&sec.title), sec.meaning);
@@ -603,6 +679,10 @@ td:first-child,th:first-child{text-align:left}svg{max-width:100%;height:auto}.no
     s.push_str("</ul>\n");
     for n in &a.notes {
         let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
+    }
+    for g in &a.grids {
+        let _ = writeln!(s, "<h2>{}</h2>\n<p>{}</p>", esc(&g.title), esc(&g.meaning));
+        s.push_str(&g.html(esc));
     }
     for sec in &a.sections {
         let _ = writeln!(
@@ -993,6 +1073,7 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
         tables: Vec::new(),
         notes,
         heatmaps: Vec::new(),
+        grids: Vec::new(),
     })
 }
 
@@ -1064,7 +1145,7 @@ pub fn diff(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<String,
 fn show_signed(unit: Unit, v: f64) -> String {
     match unit {
         Unit::Share | Unit::Points => format!("{:+.2}pt", 100.0 * v),
-        Unit::Number => format!("{v:+.2}"),
+        Unit::Number | Unit::Signed => format!("{v:+.2}"),
     }
 }
 
@@ -1138,6 +1219,7 @@ mod tests {
             tables: vec!["matches".into()],
             notes: vec![],
             heatmaps: Vec::new(),
+            grids: Vec::new(),
         }
     }
 

@@ -775,12 +775,30 @@ pub fn answer_of(dir: &Path) -> Result<crate::platform::answer::Answer, String> 
         return crate::platform::answer::Answer::from_json(&text)
             .map_err(|e| format!("{}: {e}", stored.display()));
     }
-    answer(dir)
+    let mut a = answer(dir)?;
+    // The grids are laid out by the game, which this module does not know: carried from the
+    // stored answer when it is of the same matches (every run rewrites it as it ends).
+    let stored = fs::read_to_string(&stored)
+        .ok()
+        .and_then(|t| crate::platform::answer::Answer::from_json(&t).ok());
+    if let Some(s) = stored.filter(|s| s.provenance == a.provenance) {
+        a.grids = s.grids;
+    }
+    Ok(a)
 }
 
-/// Writes a dataset folder's answer beside its manifest: `result.json` and `report.html`.
-pub fn write_answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
-    let a = answer(dir)?;
+/// Writes a dataset folder's answer beside its manifest: `result.json` and `report.html`, with
+/// the grids its simulation lays out of the folder's whole tally (its printed summary).
+pub fn write_answer(
+    dir: &Path,
+    grids: &dyn Fn(&Tally) -> Vec<crate::platform::grid::Grid>,
+) -> Result<crate::platform::answer::Answer, String> {
+    let (head, parts) = parts_of(dir)?;
+    let tallies: Vec<&Tally> = parts.values().map(|r| &r.tally).collect();
+    let mut a = crate::platform::answer::Answer::from_dataset(&head, &tallies);
+    let mut whole = Tally::default();
+    tallies.iter().for_each(|t| whole.merge(t));
+    a.grids = grids(&whole);
     for (name, bytes) in crate::platform::answer::files(&a) {
         if fs::read(dir.join(&name)).is_ok_and(|b| b == bytes) {
             continue;

@@ -189,7 +189,7 @@ impl<S: Simulation> Job<'_, S> {
         let report = runner::run(self.sim, &cfg, &mut ds, encode)?;
         ds.seal(plan.chunks());
         // The answer beside the manifest, for `skirmish report` and `diff` (issue 50).
-        super::dataset::write_answer(&self.out)?;
+        super::dataset::write_answer(&self.out, &|t| self.sim.grids(t))?;
         Ok((report, ds))
     }
 
@@ -285,29 +285,6 @@ impl<S: Simulation> Job<'_, S> {
         }
     }
 
-    /// A candidate run's standing lines (issue 51), from the answer its folder holds: where the
-    /// candidate stands in the win rates and scores (the report has every section). Empty for
-    /// a run without a candidate.
-    pub fn candidate_lines(&self) -> String {
-        let Ok(a) = super::dataset::answer(&self.out) else {
-            return String::new();
-        };
-        let lines: String = a
-            .notes
-            .iter()
-            .filter(|n| {
-                n.starts_with("candidate ")
-                    && (n.contains(" in win rate ") || n.contains(" in score"))
-            })
-            .map(|n| format!("{n}\n"))
-            .collect();
-        if lines.is_empty() {
-            lines
-        } else {
-            format!("\n{lines}")
-        }
-    }
-
     /// The last line of a dataset command's output: where its report is.
     pub fn report_line(&self) -> String {
         super::answer::report_line(&self.out)
@@ -380,7 +357,10 @@ impl<S: Simulation> Job<'_, S> {
                 String::new()
             },
         ));
-        s.push_str(&t.render());
+        // The answer's own rendering (issue 50): what `skirmish report` shows, in brief.
+        if let Ok(a) = super::dataset::answer_of(&self.out) {
+            s.push_str(&super::answer::brief(&a));
+        }
         s
     }
 }

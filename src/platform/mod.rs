@@ -5,6 +5,7 @@
 pub mod answer;
 pub mod dataset;
 pub mod digest;
+pub mod grid;
 pub mod job;
 pub mod memory;
 pub mod narration;

@@ -33,6 +33,11 @@ pub trait Simulation: Sync {
         "hits resolved"
     }
     fn worker(&self) -> Self::Worker;
+    /// The compact tables of a run's whole tally that its summary prints (issue 50: a policy's
+    /// win share, score and survival on one line); none: the answer's sections are printed.
+    fn grids(&self, _tally: &Tally) -> Vec<super::grid::Grid> {
+        Vec::new()
+    }
     /// The most memory one worker needs while playing any match of this simulation, and what
     /// needs it ("a melee at budget 100000000"), when that can be large: a run lowers its thread
     /// count to what fits, or refuses ([`super::memory::fit`]). `None`: small, never checked.

@@ -35,6 +35,12 @@ impl Count {
         wilson(self.wins, self.trials, 1.959_963_984_540_054)
     }
 
+    /// The win rate and its 95% Wilson interval (a grid's cell).
+    pub fn estimate(&self) -> (f64, f64, f64) {
+        let (lo, hi) = self.wilson95();
+        (self.rate(), lo, hi)
+    }
+
     /// `51.2% [49.8, 52.6]`: the win rate with its 95% Wilson interval, for summary tables.
     pub fn share95(&self) -> String {
         let (lo, hi) = self.wilson95();
@@ -123,6 +129,18 @@ impl Mean {
         (m - half, m + half)
     }
 
+    /// The mean and its 95% normal interval (a grid's cell).
+    pub fn estimate(&self) -> (f64, f64, f64) {
+        let (lo, hi) = self.ci95();
+        (self.mean(), lo, hi)
+    }
+
+    /// A mean of win points (win 2, draw 1) as a share and its 95% interval (a grid's cell).
+    pub fn points_estimate(&self) -> (f64, f64, f64) {
+        let (m, lo, hi) = self.estimate();
+        (0.5 * m, 0.5 * lo, 0.5 * hi)
+    }
+
     /// `3.25 [3.10, 3.40]`: the mean with its 95% interval, for summary tables.
     pub fn mean95(&self) -> String {
         let (lo, hi) = self.ci95();
@@ -181,46 +199,6 @@ impl Tally {
                 mine.trials += c.trials;
             }
         }
-    }
-
-    /// The tally as text: one block per group, one line per label with the win rate and its 95%
-    /// Wilson interval.
-    pub fn render(&self) -> String {
-        let mut out = String::new();
-        for (group, labels) in &self.groups {
-            out.push_str(&format!(
-                "\nwin rate by {group}   (heroes counted, win rate, 95% Wilson interval)\n"
-            ));
-            let mut rows: Vec<(&String, &Count)> = labels.iter().collect();
-            // Numeric labels ("3", "10") sort as numbers; others alphabetically.
-            rows.sort_by(|a, b| match (a.0.parse::<u64>(), b.0.parse::<u64>()) {
-                (Ok(x), Ok(y)) => x.cmp(&y),
-                _ => a.0.cmp(b.0),
-            });
-            let width = rows.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
-            for (label, c) in rows {
-                let (lo, hi) = c.wilson95();
-                out.push_str(&format!(
-                    "  {label:<width$}  {:>12}  {:6.2}%  [{:6.2}%, {:6.2}%]\n",
-                    thousands(c.trials),
-                    100.0 * c.rate(),
-                    100.0 * lo,
-                    100.0 * hi,
-                ));
-            }
-        }
-        for (group, labels) in &self.means {
-            out.push_str(&format!("\n{group}   (count, mean)\n"));
-            let width = labels.keys().map(|l| l.len()).max().unwrap_or(0);
-            for (label, m) in labels {
-                out.push_str(&format!(
-                    "  {label:<width$}  {:>12}  {:9.2}\n",
-                    thousands(m.n),
-                    m.mean()
-                ));
-            }
-        }
-        out
     }
 }
 

@@ -558,6 +558,7 @@ pub fn answer(
                 })
                 .collect(),
         }],
+        grids: Vec::new(),
     }
 }
 

@@ -1223,6 +1223,7 @@ impl PowerValue {
             ],
             notes,
             heatmaps: Vec::new(),
+            grids: Vec::new(),
         }
     }
 

@@ -6,6 +6,8 @@ use std::ops::Range;
 use crate::games::clan_melee::kernel::engine::{End, Melee, Settings, melee_bytes, widest_budget};
 use crate::games::clan_melee::rules;
 use crate::games::clan_melee::state::Field;
+use crate::platform::answer::Unit;
+use crate::platform::grid::{Cell, Grid};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{Label, Table};
 use crate::platform::tally::{Tally, thousands};
@@ -61,6 +63,10 @@ impl Simulation for ClanTournament {
 
     fn tables(&self) -> Vec<&'static str> {
         vec!["melees", "clans"]
+    }
+
+    fn grids(&self, tally: &Tally) -> Vec<Grid> {
+        grids(self, tally)
     }
 
     fn work_unit(&self) -> &'static str {
@@ -186,48 +192,52 @@ crate::table! {
     }
 }
 
-/// The win table: clans down, budgets across, wins with 95% Wilson intervals, then how the melees
-/// ended per budget.
-pub fn win_table(t: &ClanTournament, tally: &Tally) -> String {
-    let mut s = String::from("\nwins per clan and budget (wins/melees, 95% Wilson interval)\n");
-    s.push_str(&format!("{:<28}", "clan"));
-    for b in &t.budgets {
-        s.push_str(&format!("{:>22}", thousands(*b as u64)));
-    }
-    s.push('\n');
+/// The win table (issue 50: the summary's grid): clans down, budgets across, wins of melees with
+/// 95% Wilson intervals, then how the melees ended at each budget.
+pub fn grids(t: &ClanTournament, tally: &Tally) -> Vec<Grid> {
+    let heads: Vec<String> = t.budgets.iter().map(|b| thousands(*b as u64)).collect();
+    let columns: Vec<(&str, Unit)> = heads.iter().map(|h| (h.as_str(), Unit::Share)).collect();
+    let mut g = Grid::new(
+        "wins per clan and budget",
+        "wins/melees, 95% Wilson interval; then how the melees ended",
+        "clan",
+        &columns,
+    );
     for c in &t.field.clans {
-        s.push_str(&format!("{:<28}", c.name));
-        for b in &t.budgets {
-            let cell = tally
-                .groups
-                .get(&ClanTournament::group(*b))
-                .and_then(|g| g.get(&c.name))
-                .map(|n| {
+        let cells = t
+            .budgets
+            .iter()
+            .map(|b| {
+                let n = tally
+                    .groups
+                    .get(&ClanTournament::group(*b))
+                    .and_then(|g| g.get(&c.name));
+                n.map_or(Cell::Empty, |n| {
                     let (lo, hi) = n.wilson95();
-                    format!(
-                        "{}/{} [{:.0}-{:.0}%]",
-                        n.wins,
-                        n.trials,
-                        100.0 * lo,
-                        100.0 * hi
-                    )
+                    Cell::Of {
+                        part: n.wins,
+                        whole: n.trials,
+                        lo,
+                        hi,
+                    }
                 })
-                .unwrap_or_default();
-            s.push_str(&format!("{cell:>22}"));
-        }
-        s.push('\n');
+            })
+            .collect();
+        g.row(c.name.clone(), cells);
     }
     for e in ENDS {
-        s.push_str(&format!("{:<28}", format!("({})", e.name())));
-        for b in &t.budgets {
-            let n = tally
-                .groups
-                .get(&format!("how melees end at budget {b}"))
-                .and_then(|g| g.get(e.name()))
-                .map_or(0, |n| n.wins);
-            s.push_str(&format!("{:>22}", thousands(n)));
-        }
-        s.push('\n');
+        let cells = t
+            .budgets
+            .iter()
+            .map(|b| {
+                let n = tally
+                    .groups
+                    .get(&format!("how melees end at budget {b}"))
+                    .and_then(|g| g.get(e.name()));
+                Cell::Count(n.map_or(0, |n| n.wins))
+            })
+            .collect();
+        g.row(format!("({})", e.name()), cells);
     }
-    s
+    vec![g]
 }

@@ -10,9 +10,10 @@ use rand::RngExt;
 use crate::games::elemental_tag::kernel::engine::{End, Game, Silent, TeamSpec};
 use crate::games::elemental_tag::policy::Policy;
 use crate::games::elemental_tag::rules::Settings;
+use crate::platform::grid::{Cell, Grid};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{Label, Table};
-use crate::platform::tally::{Tally, thousands};
+use crate::platform::tally::Tally;
 use crate::rng::{Stream, match_seed, match_stream_rng};
 
 /// A tournament's settings.
@@ -143,6 +144,10 @@ impl Simulation for TagTournament {
         vec!["games", "players"]
     }
 
+    fn grids(&self, tally: &Tally) -> Vec<Grid> {
+        grids(self, tally)
+    }
+
     fn work_unit(&self) -> &'static str {
         "player-moves"
     }
@@ -254,62 +259,62 @@ impl Simulation for TagTournament {
     }
 }
 
-/// The summary table: per policy, win share and mean score with 95% intervals, turns survived
-/// and turns it; then win share by team size and mean score by bid.
-pub fn summary(t: &TagTournament, tally: &Tally) -> String {
-    let width = t
-        .policies
-        .iter()
-        .map(|p| t.label(p).len())
-        .max()
-        .unwrap_or(6)
-        .max(6);
-    let mut s = format!(
-        "\n{:<width$} {:>8}  {:<26} {:<22} {:>8}  {:>4}  {}\n",
+/// The summary's grids (issue 50): each policy's players, win share, score, survival, turns it
+/// and points lost on one line; win share by team; score by bid.
+pub fn grids(t: &TagTournament, tally: &Tally) -> Vec<Grid> {
+    use crate::platform::answer::Unit::{Number, Share};
+    let mut by_policy = Grid::new(
+        "by policy",
+        "players, win share and score with 95% intervals; mean turns survived and it, and mean points lost to the bid, it-ness and tags",
         "policy",
-        "players",
-        "win share [95%]",
-        "score [95%]",
-        "survived",
-        "it",
-        "points lost to bid / it / tags"
+        &[
+            ("players", Number),
+            ("win share [95%]", Share),
+            ("score [95%]", Number),
+            ("survived", Number),
+            ("it", Number),
+            ("lost to bid", Number),
+            ("to it", Number),
+            ("to tags", Number),
+        ],
     );
+    let mean = |group: &str, l: &str| Cell::Value(tally.means[group][l].mean());
     for p in &t.policies {
         let l = t.label(p);
         let Some(w) = tally.groups.get(WINS).and_then(|g| g.get(&l)) else {
             continue;
         };
-        s.push_str(&format!(
-            "{l:<width$} {:>8}  {}        {}  {:8.1}  {:4.1}  {:4.1} / {:4.1} / {:4.1}\n",
-            thousands(w.trials),
-            w.share95(),
-            tally.means[SCORE][&l].mean95(),
-            tally.means[SURVIVED][&l].mean(),
-            tally.means[IT][&l].mean(),
-            tally.means[LOST_BID][&l].mean(),
-            tally.means[LOST_IT][&l].mean(),
-            tally.means[LOST_TAGS][&l].mean(),
-        ));
+        by_policy.row(
+            l.clone(),
+            vec![
+                Cell::Count(w.trials),
+                Cell::estimate(w.estimate()),
+                Cell::estimate(tally.means[SCORE][&l].estimate()),
+                mean(SURVIVED, &l),
+                mean(IT, &l),
+                mean(LOST_BID, &l),
+                mean(LOST_IT, &l),
+                mean(LOST_TAGS, &l),
+            ],
+        );
     }
-    s.push_str("\nwin share by team (players, win share, 95% Wilson interval)\n");
-    if let Some(g) = tally.groups.get(BY_SIZE) {
-        for (label, c) in g {
-            s.push_str(&format!(
-                "  {label:<24} {:>10}  {}\n",
-                thousands(c.trials),
-                c.share95()
-            ));
-        }
+    let mut by_team = Grid::new(
+        "win share by team",
+        "players, and win share with its 95% Wilson interval",
+        "team",
+        &[("players", Number), ("win share [95%]", Share)],
+    );
+    for (label, c) in tally.groups.get(BY_SIZE).into_iter().flatten() {
+        by_team.row(label.clone(), vec![Cell::Count(c.trials), Cell::estimate(c.estimate())]);
     }
-    s.push_str("\nmean score by bid (players, mean [95%])\n");
-    if let Some(g) = tally.means.get(BIDS) {
-        for (label, m) in g {
-            s.push_str(&format!(
-                "  {label:<8} {:>10}  {}\n",
-                thousands(m.n),
-                m.mean95()
-            ));
-        }
+    let mut by_bid = Grid::new(
+        "mean score by bid",
+        "players, and mean score with its 95% interval",
+        "bid",
+        &[("players", Number), ("score [95%]", Number)],
+    );
+    for (label, m) in tally.means.get(BIDS).into_iter().flatten() {
+        by_bid.row(label.clone(), vec![Cell::Count(m.n), Cell::estimate(m.estimate())]);
     }
-    s
+    vec![by_policy, by_team, by_bid]
 }

@@ -768,6 +768,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
             .to_vec(),
         notes,
         heatmaps,
+        grids: Vec::new(),
     }
 }
 

@@ -665,6 +665,7 @@ pub fn answer(f: &Found, seed: u64, command: &str) -> crate::platform::answer::A
         .to_vec(),
         notes: vec!["monster worth in baseline recruits and the minion matrix: see the tables and summary.txt".into()],
         heatmaps: Vec::new(),
+        grids: Vec::new(),
     }
 }
 
@@ -961,5 +962,6 @@ pub fn candidate_answer(
         tables: Vec::new(),
         notes,
         heatmaps: Vec::new(),
+        grids: Vec::new(),
     }
 }
