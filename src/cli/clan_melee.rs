@@ -10,9 +10,7 @@ use crate::games::clan_melee::analysis::study::{
 use crate::games::clan_melee::input::{clans, rules};
 use crate::games::clan_melee::kernel::engine::{By, DEFAULT_MAX_TURNS, Settings};
 use crate::games::clan_melee::rules::Mode;
-use crate::games::clan_melee::simulation::tournament::{
-    CLASSIC_BUDGETS, ClanTournament,
-};
+use crate::games::clan_melee::simulation::tournament::{CLASSIC_BUDGETS, ClanTournament};
 use crate::games::clan_melee::state::Field;
 use crate::platform::job::Job;
 use crate::platform::tally::thousands;
@@ -234,7 +232,11 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
     job.check()?;
     let (report, ds) = job.execute(encode)?;
     let summary = job.summary(&report, &ds).replace(" matches", " melees");
-    Ok(format!("mode: {}\n{summary}{}", t.settings.mode.name(), job.report_line()))
+    Ok(format!(
+        "mode: {}\n{summary}{}",
+        t.settings.mode.name(),
+        job.report_line()
+    ))
 }
 
 /// `skirmish analyze clan-melee challengers` (CM-40 .. CM-42).

@@ -15,8 +15,8 @@ use crate::games::loot_arena::kernel::battle::{Battle, Silent};
 use crate::games::loot_arena::kernel::royale::{Quiet, Royale};
 use crate::games::loot_arena::policy::Policy;
 use crate::games::loot_arena::rules::{Class, Rules, show_frac};
-use crate::games::loot_arena::simulation::battles::{Field, summary};
-use crate::games::loot_arena::simulation::royale::{RoyaleTournament, summary as royale_summary};
+use crate::games::loot_arena::simulation::battles::Field;
+use crate::games::loot_arena::simulation::royale::RoyaleTournament;
 use crate::games::loot_arena::state::Catalogue;
 use crate::games::loot_arena::strategy::Strategy;
 use crate::games::loot_arena::trace::royale::{RoyaleNarrator, RoyaleTrace, mark};
@@ -372,9 +372,7 @@ pub fn simulate(run: &RunFlags, ff: &FieldFlags) -> Result<String, String> {
     )?;
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    Ok(job.summary_head(&report, &ds, "battles")
-        + &summary(&field, &report.tally)
-        + &job.report_line())
+    Ok(job.summary(&report, &ds).replace(" matches", " battles") + &job.report_line())
 }
 
 #[derive(Args, Debug, Clone)]
@@ -635,9 +633,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     };
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    Ok(job.summary_head(&report, &ds, "games")
-        + &royale_summary(&t, &report.tally)
-        + &job.report_line())
+    Ok(job.summary(&report, &ds).replace(" matches", " games") + &job.report_line())
 }
 
 /// `--candidate`: an item catalogue file, or one item as `NAME: TIER KIND [WEIGHT] DICE` in any

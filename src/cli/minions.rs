@@ -8,7 +8,7 @@ use super::flags::{RunFlags, encoder, simulate_job, study_bar};
 use crate::games::minion_combat::input::{self, combat::CombatFile};
 use crate::games::minion_combat::reference::{Quiet, combat};
 use crate::games::minion_combat::rules::Rules;
-use crate::games::minion_combat::simulation::combats::{Field, summary};
+use crate::games::minion_combat::simulation::combats::Field;
 use crate::games::minion_combat::state::Catalogue;
 use crate::games::minion_combat::trace::{JsonTrace, Narrator};
 use crate::platform::sink::Sink;
@@ -577,9 +577,7 @@ pub fn simulate(run: &RunFlags, ff: &FieldFlags) -> Result<String, String> {
     )?;
     job.check()?;
     let (report, ds) = job.execute(encode)?;
-    Ok(job.summary_head(&report, &ds, "combats")
-        + &summary(&field, &report.tally)
-        + &job.report_line())
+    Ok(job.summary(&report, &ds).replace(" matches", " combats") + &job.report_line())
 }
 
 #[derive(Args, Debug, Clone)]

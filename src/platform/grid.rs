@@ -3,12 +3,13 @@
 //! every budget), so the summary a command prints is a rendering of its answer, laid out here
 //! once for the terminal, Markdown, a forum post and HTML. Knows no game.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
 use super::answer::Unit;
-use super::tally::thousands;
+use super::tally::{Count, Mean, thousands};
 
 /// A table of labelled rows under titled columns.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -44,9 +45,18 @@ pub enum Cell {
     Count(u64),
     Value(f64),
     /// A value and its 95% interval.
-    Estimate { value: f64, lo: f64, hi: f64 },
+    Estimate {
+        value: f64,
+        lo: f64,
+        hi: f64,
+    },
     /// `part` of `whole` (wins of melees), with the share's 95% interval.
-    Of { part: u64, whole: u64, lo: f64, hi: f64 },
+    Of {
+        part: u64,
+        whole: u64,
+        lo: f64,
+        hi: f64,
+    },
 }
 
 impl Cell {
@@ -64,9 +74,19 @@ impl Cell {
             Cell::Count(n) => thousands(*n),
             Cell::Value(v) => unit.short(*v),
             Cell::Estimate { value, lo, hi } => {
-                format!("{} [{}, {}]", unit.short(*value), unit.bare(*lo), unit.bare(*hi))
+                format!(
+                    "{} [{}, {}]",
+                    unit.short(*value),
+                    unit.bare(*lo),
+                    unit.bare(*hi)
+                )
             }
-            Cell::Of { part, whole, lo, hi } => format!(
+            Cell::Of {
+                part,
+                whole,
+                lo,
+                hi,
+            } => format!(
                 "{}/{} [{:.0}-{:.0}%]",
                 thousands(*part),
                 thousands(*whole),
@@ -111,6 +131,80 @@ impl Grid {
         });
     }
 
+    /// A count group of a tally, a row per label in the group's order: how many were counted
+    /// (`counted`: "players", "battles") and the share won with its 95% Wilson interval.
+    pub fn shares(
+        title: &str,
+        meaning: &str,
+        corner: &str,
+        counted: &str,
+        group: Option<&BTreeMap<String, Count>>,
+    ) -> Grid {
+        let mut g = Grid::new(
+            title,
+            meaning,
+            corner,
+            &[(counted, Unit::Number), ("win share [95%]", Unit::Share)],
+        );
+        for (label, c) in group.into_iter().flatten() {
+            g.row(
+                label.clone(),
+                vec![Cell::Count(c.trials), Cell::estimate(c.estimate())],
+            );
+        }
+        g
+    }
+
+    /// A group of win points (a win 2, a draw 1) as shares with 95% intervals, highest first, at
+    /// most `top` rows.
+    pub fn points(
+        title: &str,
+        meaning: &str,
+        corner: &str,
+        counted: &str,
+        group: Option<&BTreeMap<String, Mean>>,
+        top: usize,
+    ) -> Grid {
+        let mut g = Grid::new(
+            title,
+            meaning,
+            corner,
+            &[(counted, Unit::Number), ("win share [95%]", Unit::Share)],
+        );
+        let mut rows: Vec<_> = group.into_iter().flatten().collect();
+        rows.sort_by(|a, b| b.1.mean().total_cmp(&a.1.mean()));
+        for (label, m) in rows.into_iter().take(top) {
+            g.row(
+                label.clone(),
+                vec![Cell::Count(m.n), Cell::estimate(m.points_estimate())],
+            );
+        }
+        g
+    }
+
+    /// A group of means, a row per label: how many, and the mean (`what`) with its 95% interval.
+    pub fn means(
+        title: &str,
+        meaning: &str,
+        corner: &str,
+        (counted, what): (&str, &str),
+        group: Option<&BTreeMap<String, Mean>>,
+    ) -> Grid {
+        let mut g = Grid::new(
+            title,
+            meaning,
+            corner,
+            &[(counted, Unit::Number), (what, Unit::Number)],
+        );
+        for (label, m) in group.into_iter().flatten() {
+            g.row(
+                label.clone(),
+                vec![Cell::Count(m.n), Cell::estimate(m.estimate())],
+            );
+        }
+        g
+    }
+
     /// The head row and every row as text cells, the label first.
     pub fn cells(&self) -> (Vec<String>, Vec<Vec<String>>) {
         let head = std::iter::once(self.corner.clone())
@@ -121,7 +215,12 @@ impl Grid {
             .iter()
             .map(|r| {
                 std::iter::once(r.label.clone())
-                    .chain(r.cells.iter().zip(&self.columns).map(|(c, col)| c.show(col.unit)))
+                    .chain(
+                        r.cells
+                            .iter()
+                            .zip(&self.columns)
+                            .map(|(c, col)| c.show(col.unit)),
+                    )
                     .collect()
             })
             .collect();
@@ -225,7 +324,12 @@ mod tests {
         );
         g.row(
             "a | b",
-            vec![Cell::Empty, Cell::Text("none".into()), Cell::Value(0.5), Cell::Empty],
+            vec![
+                Cell::Empty,
+                Cell::Text("none".into()),
+                Cell::Value(0.5),
+                Cell::Empty,
+            ],
         );
         g
     }
@@ -236,7 +340,13 @@ mod tests {
         assert_eq!(head, ["policy", "players", "win share", "score", "wins"]);
         assert_eq!(
             rows[0],
-            ["smart", "21,597", "24.0% [23.4, 24.6]", "2.81", "1/5 [4-62%]"]
+            [
+                "smart",
+                "21,597",
+                "24.0% [23.4, 24.6]",
+                "2.81",
+                "1/5 [4-62%]"
+            ]
         );
         assert_eq!(rows[1][1], "");
     }
@@ -255,7 +365,10 @@ mod tests {
         );
         let md = g.markdown(|c| c.replace('|', "\\|"));
         assert!(md.contains("| a \\| b |  | none | 0.50 |  |"), "{md}");
-        assert!(g.html(|c| c.to_string()).contains("<td>24.0% [23.4, 24.6]</td>"));
+        assert!(
+            g.html(|c| c.to_string())
+                .contains("<td>24.0% [23.4, 24.6]</td>")
+        );
     }
 
     #[test]

@@ -298,23 +298,19 @@ pub fn grids(t: &TagTournament, tally: &Tally) -> Vec<Grid> {
             ],
         );
     }
-    let mut by_team = Grid::new(
+    let by_team = Grid::shares(
         "win share by team",
         "players, and win share with its 95% Wilson interval",
         "team",
-        &[("players", Number), ("win share [95%]", Share)],
+        "players",
+        tally.groups.get(BY_SIZE),
     );
-    for (label, c) in tally.groups.get(BY_SIZE).into_iter().flatten() {
-        by_team.row(label.clone(), vec![Cell::Count(c.trials), Cell::estimate(c.estimate())]);
-    }
-    let mut by_bid = Grid::new(
+    let by_bid = Grid::means(
         "mean score by bid",
         "players, and mean score with its 95% interval",
         "bid",
-        &[("players", Number), ("score [95%]", Number)],
+        ("players", "score [95%]"),
+        tally.means.get(BIDS),
     );
-    for (label, m) in tally.means.get(BIDS).into_iter().flatten() {
-        by_bid.row(label.clone(), vec![Cell::Count(m.n), Cell::estimate(m.estimate())]);
-    }
     vec![by_policy, by_team, by_bid]
 }

@@ -15,9 +15,11 @@ use crate::games::loot_arena::kernel::battle::{Battle, Silent};
 use crate::games::loot_arena::policy::Policy;
 use crate::games::loot_arena::rules::{Class, Kind, MAX_ITEM_SLOTS, Rules, Weight};
 use crate::games::loot_arena::state::{Catalogue, Fielded, Loadout, NO_ITEM};
+use crate::platform::answer::Unit;
+use crate::platform::grid::{Cell, Grid};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{Code, Codes, Table};
-use crate::platform::tally::{Tally, thousands};
+use crate::platform::tally::Tally;
 use crate::rng::{MatchRng, Stream, match_seed, match_stream_rng};
 
 /// The six pairs a player can field, in a fixed order.
@@ -143,6 +145,10 @@ impl Simulation for Field {
     fn name(&self) -> &'static str {
         "loot-battles"
     }
+    fn grids(&self, tally: &Tally) -> Vec<Grid> {
+        grids(self, tally)
+    }
+
     fn tables(&self) -> Vec<&'static str> {
         vec!["battles", "champions"]
     }
@@ -299,30 +305,35 @@ crate::table! {
     }
 }
 
-/// The summary: win share per pair and per policy with 95% intervals; damage per attack and
-/// crit rate per class.
-pub fn summary(f: &Field, tally: &Tally) -> String {
-    let mut s = String::new();
-    for (group, title) in [(PAIR_WINS, "pair"), (POLICY_WINS, "policy")] {
-        s.push_str(&format!(
-            "\nwin share by {title} (draws count half; seats, share, 95% interval)\n"
-        ));
-        if let Some(g) = tally.means.get(group) {
-            let mut rows: Vec<_> = g.iter().collect();
-            rows.sort_by(|a, b| b.1.mean().total_cmp(&a.1.mean()));
-            for (label, m) in rows {
-                s.push_str(&format!(
-                    "  {label:<28} {:>10}  {}\n",
-                    thousands(m.n),
-                    m.points_share95()
-                ));
-            }
-        }
-    }
-    s.push_str(&format!(
-        "\nper class (crit reading: {:?}): attacks, damage per attack, crit rate [95%]\n",
-        f.rules.crit
-    ));
+/// The summary's grids (issue 50): win share per pair and per policy with 95% intervals; attacks,
+/// damage per attack and crit rate per class.
+pub fn grids(f: &Field, tally: &Tally) -> Vec<Grid> {
+    let mut out: Vec<Grid> = [(PAIR_WINS, "pair"), (POLICY_WINS, "policy")]
+        .into_iter()
+        .map(|(group, title)| {
+            Grid::points(
+                &format!("win share by {title}"),
+                "draws count half; seats, and share with its 95% interval",
+                title,
+                "seats",
+                tally.means.get(group),
+                usize::MAX,
+            )
+        })
+        .collect();
+    let mut classes = Grid::new(
+        "per class",
+        &format!(
+            "crit reading: {:?}; attacks, damage per attack, and crit rate with its 95% interval",
+            f.rules.crit
+        ),
+        "class",
+        &[
+            ("attacks", Unit::Number),
+            ("damage", Unit::Number),
+            ("crit rate [95%]", Unit::Share),
+        ],
+    );
     for c in Class::ALL {
         let (Some(d), Some(k)) = (
             tally.means.get(DAMAGE).and_then(|g| g.get(c.name())),
@@ -330,13 +341,15 @@ pub fn summary(f: &Field, tally: &Tally) -> String {
         ) else {
             continue;
         };
-        s.push_str(&format!(
-            "  {:<10} {:>12}  {:6.2}  {}\n",
+        classes.row(
             c.name(),
-            thousands(d.n),
-            d.mean(),
-            k.share95()
-        ));
+            vec![
+                Cell::Count(d.n),
+                Cell::Value(d.mean()),
+                Cell::estimate(k.estimate()),
+            ],
+        );
     }
-    s
+    out.push(classes);
+    out
 }

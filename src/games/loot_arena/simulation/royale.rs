@@ -9,9 +9,11 @@ use crate::games::loot_arena::kernel::royale::{End, Hook, Meeting, Quiet, Royale
 use crate::games::loot_arena::rules::{MAX_PLAYERS, Rules};
 use crate::games::loot_arena::state::{Catalogue, Fielded, Outcome};
 use crate::games::loot_arena::strategy::{OUT, Strategy, ring};
+use crate::platform::answer::Unit;
+use crate::platform::grid::{Cell, Grid};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{Label, Table};
-use crate::platform::tally::{Tally, thousands};
+use crate::platform::tally::Tally;
 use crate::rng::match_seed;
 
 /// A tournament's settings.
@@ -188,6 +190,10 @@ impl Simulation for RoyaleTournament {
         "loot-royale"
     }
 
+    fn grids(&self, tally: &Tally) -> Vec<Grid> {
+        grids(self, tally)
+    }
+
     fn tables(&self) -> Vec<&'static str> {
         vec!["games", "players", "rounds", "battles"]
     }
@@ -359,100 +365,84 @@ impl Simulation for RoyaleTournament {
     }
 }
 
-/// The summary: per strategy, win share with 95% intervals, mean place, rounds survived,
-/// battles and items held; then wins by spawn ring, place by battles fought, how games end.
-pub fn summary(t: &RoyaleTournament, tally: &Tally) -> String {
-    let width = t
-        .strategies
-        .iter()
-        .map(|s| t.label(s).len())
-        .max()
-        .unwrap_or(8)
-        .max(8);
-    let mut s = format!(
-        "\n{:<width$} {:>9}  {:<22} {:<20} {:>8} {:>8} {:>6}\n",
-        "strategy", "players", "win share [95%]", "place [95%]", "survived", "battles", "held"
+/// The summary's grids (issue 50): per strategy, win share and mean place with 95% intervals,
+/// rounds survived, battles and items held; then wins by spawn ring, battles won by role, place
+/// by battles fought, how games end.
+pub fn grids(t: &RoyaleTournament, tally: &Tally) -> Vec<Grid> {
+    let mut by_strategy = Grid::new(
+        "by strategy",
+        "players, win share and mean place with 95% intervals; mean rounds survived, battles fought and items held",
+        "strategy",
+        &[
+            ("players", Unit::Number),
+            ("win share [95%]", Unit::Share),
+            ("place [95%]", Unit::Number),
+            ("survived", Unit::Number),
+            ("battles", Unit::Number),
+            ("held", Unit::Number),
+        ],
     );
     for st in &t.strategies {
         let l = t.label(st);
         let Some(w) = tally.groups.get(WINS).and_then(|g| g.get(&l)) else {
             continue;
         };
-        s.push_str(&format!(
-            "{l:<width$} {:>9}  {}  {} {:8.1} {:8.2} {:6.1}\n",
-            thousands(w.trials),
-            w.share95(),
-            tally.means[PLACE][&l].mean95(),
-            tally.means[SURVIVED][&l].mean(),
-            tally.means[FOUGHT][&l].mean(),
-            tally.means[HELD][&l].mean(),
-        ));
+        let mean = |group: &str| Cell::Value(tally.means[group][&l].mean());
+        by_strategy.row(
+            l.clone(),
+            vec![
+                Cell::Count(w.trials),
+                Cell::estimate(w.estimate()),
+                Cell::estimate(tally.means[PLACE][&l].estimate()),
+                mean(SURVIVED),
+                mean(FOUGHT),
+                mean(HELD),
+            ],
+        );
     }
-    shares(
-        &mut s,
-        tally,
-        BY_RING,
-        "win share by spawn ring (players, win share, 95% Wilson interval)",
-        2,
-    );
-    shares(
-        &mut s,
-        tally,
-        ROLE,
-        "battles won by role (battles, win share, 95% Wilson interval; LA-46)",
-        1,
-    );
-    s.push_str("\nmean place by battles fought (players, mean [95%])\n");
-    if let Some(g) = tally.means.get(PLACE_BY_BATTLES) {
-        for (label, m) in g {
-            s.push_str(&format!(
-                "  {label:<10} {:>10}  {}\n",
-                thousands(m.n),
-                m.mean95()
-            ));
-        }
-    }
-    s.push_str("\nhow games end\n");
     let games = tally.matches.max(1) as f64;
-    if let Some(g) = tally.groups.get(ENDS) {
-        for (label, c) in g {
-            s.push_str(&format!(
-                "  {label:<10} {:>10}  {:5.1}%\n",
-                thousands(c.wins),
-                100.0 * c.wins as f64 / games
-            ));
-        }
+    let mut ends = Grid::new(
+        "how games end",
+        "games, and their share of all games",
+        "end",
+        &[("games", Unit::Number), ("share", Unit::Share)],
+    );
+    for (label, c) in tally.groups.get(ENDS).into_iter().flatten() {
+        ends.row(
+            label.clone(),
+            vec![Cell::Count(c.wins), Cell::Value(c.wins as f64 / games)],
+        );
     }
-    if let Some(g) = tally.means.get(LENGTH) {
-        for (label, m) in g {
-            let (lo, hi) = m.ci95();
-            s.push_str(&format!(
-                "  mean {label}: {:.2} [{:.2}, {:.2}]\n",
-                m.mean(),
-                lo,
-                hi
-            ));
-        }
-    }
-    s
-}
-
-/// One block of the summary: a count group's rows with their Wilson intervals, to `digits`
-/// decimals.
-fn shares(s: &mut String, tally: &Tally, group: &str, title: &str, digits: usize) {
-    s.push_str(&format!("\n{title}\n"));
-    let Some(g) = tally.groups.get(group) else {
-        return;
-    };
-    let width = g.keys().map(|l| l.len()).max().unwrap_or(0);
-    for (label, c) in g {
-        let (lo, hi) = c.wilson95();
-        s.push_str(&format!(
-            "  {label:<width$} {:>10}  {:5.digits$}% [{:4.digits$}, {:4.digits$}]\n",
-            thousands(c.trials),
-            100.0 * c.rate(),
-            100.0 * lo,
-            100.0 * hi
-        ));
-    }
+    vec![
+        by_strategy,
+        Grid::shares(
+            "win share by spawn ring",
+            "players, and win share with its 95% Wilson interval",
+            "ring",
+            "players",
+            tally.groups.get(BY_RING),
+        ),
+        Grid::shares(
+            "battles won by role",
+            "battles, and win share with its 95% Wilson interval (LA-46)",
+            "role",
+            "battles",
+            tally.groups.get(ROLE),
+        ),
+        Grid::means(
+            "mean place by battles fought",
+            "players, and mean place with its 95% interval",
+            "battles",
+            ("players", "place [95%]"),
+            tally.means.get(PLACE_BY_BATTLES),
+        ),
+        ends,
+        Grid::means(
+            "game length",
+            "games, and the mean with its 95% interval",
+            "",
+            ("games", "mean [95%]"),
+            tally.means.get(LENGTH),
+        ),
+    ]
 }

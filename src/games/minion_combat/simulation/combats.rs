@@ -21,9 +21,10 @@ use crate::games::minion_combat::kernel::combat::{Combat, RoundHook, Silent, Uni
 use crate::games::minion_combat::reference::{self, Fight};
 use crate::games::minion_combat::rules::{MAX_GROUP, MAX_ROUNDS, Rules};
 use crate::games::minion_combat::state::{Catalogue, Group, Kind, Minion, Outcome, Owner, Stats};
+use crate::platform::grid::Grid;
 use crate::platform::runner::Simulation;
 use crate::platform::table::{Code, I32s, Table};
-use crate::platform::tally::{Tally, thousands};
+use crate::platform::tally::Tally;
 use crate::rng::{Stream, match_seed, match_stream_rng};
 
 /// Group kinds, as table labels.
@@ -296,6 +297,10 @@ impl Simulation for Field {
     fn name(&self) -> &'static str {
         "minion-combats"
     }
+    fn grids(&self, tally: &Tally) -> Vec<Grid> {
+        grids(self, tally)
+    }
+
     fn tables(&self) -> Vec<&'static str> {
         vec!["combats", "minions"]
     }
@@ -487,11 +492,11 @@ fn push_rows(
     }
 }
 
-/// The summary: win share by matchup, of the side with precedence, and of each minion's group,
-/// with 95% intervals.
-pub fn summary(f: &Field, tally: &Tally) -> String {
-    let mut s = format!(
-        "\npool: {} recruits, {} monsters ({}); groups of {}-{}, up to {} types\n",
+/// The summary's grids (issue 50): win share by matchup, of the side with precedence, and of
+/// each minion's group, with 95% intervals; the pool they were drawn from says the first.
+pub fn grids(f: &Field, tally: &Tally) -> Vec<Grid> {
+    let pool = format!(
+        "pool: {} recruits, {} monsters ({}); groups of {}-{}, up to {} types",
         f.pool[0].len(),
         f.pool[1].len(),
         if f.all_minions {
@@ -503,25 +508,27 @@ pub fn summary(f: &Field, tally: &Tally) -> String {
         f.sizes.1,
         f.types
     );
-    for (group, title, top) in [
-        (FIRST_WINS, "the side with precedence", usize::MAX),
-        (KIND_WINS, "side 0, by matchup", usize::MAX),
-        (MINION_WINS, "a minion's group (top 15)", 15),
-    ] {
-        s.push_str(&format!(
-            "\nwin share of {title} (draws count half; combats, share, 95% interval)\n"
-        ));
-        if let Some(g) = tally.means.get(group) {
-            let mut rows: Vec<_> = g.iter().collect();
-            rows.sort_by(|a, b| b.1.mean().total_cmp(&a.1.mean()));
-            for (label, m) in rows.into_iter().take(top) {
-                s.push_str(&format!(
-                    "  {label:<34} {:>10}  {}\n",
-                    thousands(m.n),
-                    m.points_share95()
-                ));
-            }
-        }
-    }
-    s
+    [
+        (FIRST_WINS, "the side with precedence", "side", usize::MAX),
+        (KIND_WINS, "side 0, by matchup", "matchup", usize::MAX),
+        (MINION_WINS, "a minion's group (top 15)", "minion", 15),
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, (group, title, corner, top))| {
+        let meaning = "draws count half; combats, and share with its 95% interval";
+        Grid::points(
+            &format!("win share of {title}"),
+            &if i == 0 {
+                format!("{pool}; {meaning}")
+            } else {
+                meaning.to_string()
+            },
+            corner,
+            "combats",
+            tally.means.get(group),
+            top,
+        )
+    })
+    .collect()
 }
