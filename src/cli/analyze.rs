@@ -7,7 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::flags::parse_range;
-use crate::games::auto_rumble::analysis::power_value::{PowerValue, Stop, ValueSettings};
+use crate::games::auto_rumble::analysis::power_value::{PowerValue, ValueSettings};
 use crate::platform::tally::thousands;
 
 #[derive(Args, Debug, Clone, Default)]
@@ -205,18 +205,8 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         .iter()
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
         .collect::<Result<Vec<_>, String>>()?;
-    let ranking = v.render(&est);
-    let stop = match est.stop {
-        Stop::Precision => format!("every coin value within ±{target} (95%)"),
-        Stop::Budget => format!(
-            "battle budget spent ({}); widest coin interval ±{:.2}, target ±{target}: raise --max-battles",
-            thousands(v.settings.max_battles),
-            est.worst_half_width()
-        ),
-        Stop::Running => unreachable!("a finished run has stopped"),
-    };
     let head = format!(
-        "power values: {} powers, {} rosters x {} battles = {} battles, {}in {:.1} s ({} battles/s on {} threads); stopped: {stop}{}\n",
+        "power values: {} powers, {} rosters x {} battles = {} battles, {}in {:.1} s ({} battles/s on {} threads){}\n",
         v.powers.len(),
         thousands(est.rosters),
         per,
@@ -238,13 +228,8 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
             String::new()
         }
     );
-    let mut summary = format!(
-        "skirmish analyze powers, seed {seed}\nsettings: {:?}\n{} rosters, {} battles; stopped: {stop}\n\n{ranking}",
-        v.settings, est.rosters, est.battles
-    );
-    summary.push('\n');
     let mut files = files;
-    files.push(("summary.txt".to_string(), summary.into_bytes()));
+
     let state = serde_json::json!({"identity": identity, "rosters": rosters, "sums": sums});
     files.push((
         STATE.to_string(),
@@ -252,13 +237,11 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     ));
     // The answer and its report (issue 50), written with the tables in one step.
     let answer = v.answer(&est, seed, &super::flags::command_line(), inputs);
+    let brief = crate::platform::answer::brief(&answer);
+    let summary = format!("{head}{brief}");
+    files.push(("summary.txt".to_string(), summary.clone().into_bytes()));
     files.extend(crate::platform::answer::files(&answer));
     crate::platform::dataset::replace_folder(&out, "analyze powers", &files)?;
-    let standings: String = v
-        .standings(&est)
-        .iter()
-        .map(|s| format!("candidate {}\n", s.line()))
-        .collect();
     let continued = if already > 0 {
         format!(
             "continued: {} rosters were in {} already; {} more played\n",
@@ -270,7 +253,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         String::new()
     };
     Ok(format!(
-        "{continued}{head}\n{ranking}\n{standings}tables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\n{}",
+        "{continued}{summary}\ntables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\n{}",
         out.display(),
         crate::platform::answer::report_line(&out)
     ))

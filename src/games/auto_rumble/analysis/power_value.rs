@@ -23,6 +23,8 @@ use crate::games::auto_rumble::powers::catalogue::{
 };
 use crate::games::auto_rumble::rules;
 use crate::games::auto_rumble::simulation::ffa::{MAX_HEROES, Room, pick_fitting};
+use crate::platform::answer::Unit;
+use crate::platform::grid::{Cell, Grid};
 use crate::platform::table::{Code, Table};
 use crate::rng::{Stream, match_seed, match_stream_rng, unit_f64};
 use crate::stats::{Censor, Inverse, Sums, covariance, invert_curve};
@@ -31,7 +33,7 @@ use crate::stats::{Censor, Inverse, Sums, covariance, invert_curve};
 pub const MAX_GRID: usize = 48;
 
 /// The analysis settings. Ranges are inclusive `[min, max]`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct ValueSettings {
     /// Power file; `None`: the built-in six sample powers.
     pub power_file: Option<String>,
@@ -1092,7 +1094,6 @@ impl PowerValue {
         vec![powers, heroes, curve, pairs]
     }
 
-    /// The ranked table printed on stdout.
     /// The answer in the platform's result model (issue 50): each power's coin value and
     /// win-rate effect with their 95% intervals, in ranking order; censored values are notes.
     pub fn answer(
@@ -1152,10 +1153,22 @@ impl PowerValue {
                 }
             })
             .collect();
+        let idle: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.effect.s2 == 0)
+            .map(|r| names[self.arms[r.arm].power].as_str())
+            .collect();
+        if !idle.is_empty() {
+            notes.push(format!(
+                "never changed a battle when held alone: {} (they act through other powers: see the pairs)",
+                idle.join(", ")
+            ));
+        }
+        notes.push(format!("stopped: {}", self.stop_reason(est)));
         let standings = self.standings(est);
         let mut sections = Vec::new();
         if !standings.is_empty() {
-            notes.extend(standings.iter().map(Standing::line));
+            notes.extend(standings.iter().map(|s| format!("candidate {}", s.line())));
             sections.push(Section {
                 title: "the candidates against the field".into(),
                 meaning: "each candidate's coin value at the middle strength, against the catalogue's powers as the field, on the same rosters as every catalogue power's (common random numbers); its rank is in the notes".into(),
@@ -1186,7 +1199,7 @@ impl PowerValue {
                 seed,
                 matches: est.battles,
                 played: est.battles,
-                settings: serde_json::Value::String(format!("{:?}", self.settings)),
+                settings: serde_json::to_value(&self.settings).expect("settings serialise"),
                 inputs,
             },
             totals: vec![
@@ -1223,87 +1236,94 @@ impl PowerValue {
             ],
             notes,
             heatmaps: Vec::new(),
-            grids: Vec::new(),
+            grids: self.grids(est),
         }
     }
 
-    pub fn render(&self, est: &Estimates) -> String {
+    /// Why the run stopped, in words.
+    pub fn stop_reason(&self, est: &Estimates) -> String {
+        let target = self.settings.precision;
+        match est.stop {
+            Stop::Precision => format!("every coin value within ±{target} (95%)"),
+            Stop::Budget => format!(
+                "battle budget spent ({}); widest coin interval ±{:.2}, target ±{target}: raise --max-battles",
+                crate::platform::tally::thousands(self.settings.max_battles),
+                est.worst_half_width()
+            ),
+            Stop::Running => "still running".into(),
+        }
+    }
+
+    /// The summary's grids (issue 50): the ranking (coin value and win-rate effect with 95%
+    /// intervals, the effect of facing the power), the coin value by heroes in the battle, and
+    /// the strongest synergies and counters.
+    fn grids(&self, est: &Estimates) -> Vec<Grid> {
         let rows = ranked(est);
         let names = self.names();
-        let width = names.iter().map(|n| n.len()).max().unwrap_or(5).max(5);
-        let mut out = format!(
-            "{:>4}  {:<width$}  {:>8}  {:>22}  {:>27}  {:>9}\n",
-            "rank", "power", "strength", "coin value [95%]", "win-rate effect [95%]", "facing"
+        let coins = |r: &ArmEstimate| match r.value.censor {
+            Censor::No => {
+                let (lo, hi) = r.value.interval();
+                Cell::estimate((r.value.x, lo, hi))
+            }
+            Censor::Below => Cell::Text(format!("< {:+.0} (beyond grid)", r.value.x)),
+            Censor::Above => Cell::Text(format!("> {:+.0} (beyond grid)", r.value.x)),
+        };
+        let mut ranking = Grid::new(
+            "ranking",
+            "coin value (unspent coins as good, AR-44) and win-rate effect of holding the power, with 95% intervals; facing: the effect on a hero whose rival holds it",
+            "power",
+            &[
+                ("rank", Unit::Number),
+                ("strength", Unit::Number),
+                ("coin value [95%]", Unit::Signed),
+                ("win-rate effect [95%]", Unit::Points),
+                ("facing", Unit::Points),
+            ],
         );
         for (i, r) in rows.iter().enumerate() {
             let arm = &self.arms[r.arm];
-            let st = if self.scales[arm.power] {
+            let strength = if self.scales[arm.power] {
                 arm.strength.to_string()
             } else {
                 "any".to_string()
             };
-            let value = match r.value.censor {
-                Censor::No => {
-                    let (lo, hi) = r.value.interval();
-                    format!("{:+7.1} [{:+6.1}, {:+6.1}]", r.value.x, lo, hi)
-                }
-                Censor::Below => format!("< {:+.0} (beyond grid)", r.value.x),
-                Censor::Above => format!("> {:+.0} (beyond grid)", r.value.x),
-            };
-            let (m, lo, hi) = r.effect.interval();
-            let facing = r
-                .rival
-                .map_or(String::new(), |s| format!("{:+.2} pp", 100.0 * s.mean()));
-            out.push_str(&format!(
-                "{:>4}  {:<width$}  {:>8}  {:>22}  {:+7.2} pp [{:+6.2}, {:+6.2}]  {:>9}\n",
-                i + 1,
-                names[arm.power],
-                st,
-                value,
-                100.0 * m,
-                100.0 * lo,
-                100.0 * hi,
-                facing
-            ));
+            ranking.row(
+                names[arm.power].clone(),
+                vec![
+                    Cell::Count(i as u64 + 1),
+                    Cell::Text(strength),
+                    coins(r),
+                    Cell::estimate(r.effect.interval()),
+                    r.rival.map_or(Cell::Empty, |s| Cell::Value(s.mean())),
+                ],
+            );
         }
-        let idle: Vec<&str> = rows
-            .iter()
-            .filter(|r| r.effect.s2 == 0)
-            .map(|r| names[self.arms[r.arm].power].as_str())
-            .collect();
-        if !idle.is_empty() {
-            out.push_str(&format!(
-                "never changed a battle when held alone: {} (they act through other powers: see the pairs)\n",
-                idle.join(", ")
-            ));
-        }
+        let mut out = vec![ranking];
         // How the value moves with the number of heroes, at the middle strength.
         let strata: Vec<u8> = (self.settings.heroes[0]..=self.settings.heroes[1]).collect();
         if strata.len() > 1 {
-            out.push_str(&format!(
-                "\ncoin value by heroes in the battle (middle strength):\n{:<width$}",
-                "power"
-            ));
-            for n in &strata {
-                out.push_str(&format!("  {:>9}", format!("{n} heroes")));
-            }
-            out.push('\n');
+            let heads: Vec<String> = strata.iter().map(|n| format!("{n} heroes")).collect();
+            let columns: Vec<(&str, Unit)> =
+                heads.iter().map(|h| (h.as_str(), Unit::Signed)).collect();
+            let mut g = Grid::new(
+                "coin value by heroes in the battle",
+                "at the middle strength, with 95% intervals",
+                "power",
+                &columns,
+            );
             for (p, name) in names.iter().enumerate() {
-                out.push_str(&format!("{name:<width$}"));
-                for &n in &strata {
-                    let cell = est
-                        .rows
-                        .iter()
-                        .find(|r| r.heroes == n && r.arm == self.default_arm[p])
-                        .map_or("-".to_string(), |r| match r.value.censor {
-                            Censor::No => format!("{:+.1}±{:.1}", r.value.x, r.value.half_width()),
-                            Censor::Below => format!("<{:+.0}", r.value.x),
-                            Censor::Above => format!(">{:+.0}", r.value.x),
-                        });
-                    out.push_str(&format!("  {cell:>9}"));
-                }
-                out.push('\n');
+                let cells = strata
+                    .iter()
+                    .map(|&n| {
+                        est.rows
+                            .iter()
+                            .find(|r| r.heroes == n && r.arm == self.default_arm[p])
+                            .map_or(Cell::Empty, coins)
+                    })
+                    .collect();
+                g.row(name.clone(), cells);
             }
+            out.push(g);
         }
         for (title, join, list, pairs) in [
             ("synergies (both held)", "+", &est.synergy, &self.synergy),
@@ -1325,22 +1345,23 @@ impl PowerValue {
                     .total_cmp(&list[a].mean().abs())
                     .then(a.cmp(&b))
             });
-            out.push_str(&format!(
-                "\nstrongest {title}, interaction in win-rate points:\n"
-            ));
+            let mut g = Grid::new(
+                &format!("strongest {title}"),
+                "the interaction in win-rate points, with its 95% interval, and the rosters behind it",
+                "powers",
+                &[
+                    ("interaction [95%]", Unit::Points),
+                    ("rosters", Unit::Number),
+                ],
+            );
             for &j in idx.iter().take(5) {
-                let (m, lo, hi) = list[j].interval();
                 let (p, q) = pairs[j];
-                out.push_str(&format!(
-                    "  {} {join} {}: {:+.2} pp [{:+.2}, {:+.2}] over {} rosters\n",
-                    names[p],
-                    names[q],
-                    100.0 * m,
-                    100.0 * lo,
-                    100.0 * hi,
-                    list[j].n
-                ));
+                g.row(
+                    format!("{} {join} {}", names[p], names[q]),
+                    vec![Cell::estimate(list[j].interval()), Cell::Count(list[j].n)],
+                );
             }
+            out.push(g);
         }
         out
     }
