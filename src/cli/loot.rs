@@ -457,7 +457,6 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         .iter()
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
         .collect::<Result<Vec<_>, String>>()?;
-    let text = study::render(&found);
     // The folder's summary leaves out the time and threads, so its bytes depend only on the
     // settings and the seed.
     let setup = format!(
@@ -476,19 +475,9 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         thousands((found.battles as f64 / secs.max(1e-9)) as u64),
     );
     let mut files = files;
-    files.push((
-        "summary.txt".to_string(),
-        format!(
-            "skirmish analyze loot items, seed {}: {} battles; {setup}{text}",
-            f.seed,
-            thousands(found.battles)
-        )
-        .into_bytes(),
-    ));
     // The answer and its report (issue 50), written with the tables in one step.
     let mut answer = study::answer(&found, f.seed, &super::flags::command_line());
     // Issue 51: each candidate's rank among the catalogue's items of its tier, per class.
-    let mut standings = String::new();
     for &i in &st.candidates {
         let it = &st.field.catalogue.items[i as usize];
         let label = format!("{} ({})", it.label(), it.name);
@@ -501,19 +490,10 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
             same_tier.title = format!("{} among {tier} items", sec.title);
             same_tier.estimates.retain(|e| e.label.starts_with(tier));
             if let Some(st) = same_tier.standing(&label) {
-                let line = format!("candidate {}", st.line(&same_tier));
-                standings.push_str(&line);
-                standings.push('\n');
-                answer.notes.push(line);
+                answer
+                    .notes
+                    .push(format!("candidate {}", st.line(&same_tier)));
             }
-        }
-        // Worth beyond the health curve is a bound, told in the answer's notes.
-        for n in answer
-            .notes
-            .iter()
-            .filter(|n| n.contains(&label) && !n.starts_with("candidate"))
-        {
-            standings.push_str(&format!("candidate {n}\n"));
         }
     }
     if let Some(c) = &f.candidate
@@ -525,10 +505,20 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
                 .map_err(|e| format!("--candidate {c}: {e}"))?,
         );
     }
+    let text = crate::platform::answer::brief(&answer);
+    files.push((
+        "summary.txt".to_string(),
+        format!(
+            "skirmish analyze loot items, seed {}: {} battles; {setup}{text}",
+            f.seed,
+            thousands(found.battles)
+        )
+        .into_bytes(),
+    ));
     files.extend(crate::platform::answer::files(&answer));
     crate::platform::dataset::replace_folder(&f.out, "analyze loot items", &files)?;
     Ok(format!(
-        "{head}{text}\n{standings}tables: {} (item_worth, pairings, leave_one_out, sets .parquet; summary.txt)\n{}",
+        "{head}{text}\ntables: {} (item_worth, pairings, leave_one_out, sets .parquet; summary.txt)\n{}",
         f.out.display(),
         crate::platform::answer::report_line(&f.out)
     ))

@@ -24,6 +24,8 @@ use crate::games::loot_arena::policy::Policy;
 use crate::games::loot_arena::rules::{Class, Crit, Kind, Tier, Weight};
 use crate::games::loot_arena::simulation::battles::{Field, PAIRS, pair_name};
 use crate::games::loot_arena::state::{Fielded, NO_ITEM};
+use crate::platform::answer::Unit;
+use crate::platform::grid::{Cell, Grid};
 use crate::platform::table::{Code, Label, Table};
 use crate::rng::{Stream, match_seed, match_stream_rng};
 use crate::stats::{Censor, Sums, covariance, invert_curve};
@@ -595,16 +597,6 @@ pub fn tables(f: &Findings) -> Vec<Table> {
     ]
 }
 
-fn pct(e: &Est) -> String {
-    format!(
-        "{:+5.1}% [{:+5.1}, {:+5.1}]",
-        100.0 * e.mean,
-        100.0 * e.lo,
-        100.0 * e.hi
-    )
-}
-
-/// The findings as text.
 /// The findings in the platform's result model (issue 50): item worth in health and the sets'
 /// win shares per class, and what each item's loss costs, each with its 95% interval.
 pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer::Answer {
@@ -768,83 +760,111 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
             .to_vec(),
         notes,
         heatmaps,
-        grids: Vec::new(),
+        grids: grids(f),
     }
 }
 
-pub fn render(f: &Findings) -> String {
-    let mut s = String::new();
-    s.push_str("ITEM WORTH: the focal champion's win-share change, and the extra health that changes it as much [95%]\n");
+/// The summary's grids (issue 50): each item's win-share change and worth in health per class,
+/// the pairs' mean win share per reading, what each item's loss costs, and the sets per class
+/// (the pairing matrices themselves are the answer's heat maps).
+fn grids(f: &Findings) -> Vec<Grid> {
+    let est = |e: &Est| Cell::estimate((e.mean, e.lo, e.hi));
+    let mut out = Vec::new();
     for class in Class::ALL {
-        s.push_str(&format!("\n  {}\n", class.name()));
+        let mut g = Grid::new(
+            &format!("item worth for a {}", class.name()),
+            "the focal champion's win-share change with the item, and the extra health that changes it as much (LA-32), with 95% intervals",
+            "item",
+            &[
+                ("win-share change [95%]", Unit::Points),
+                ("health [95%]", Unit::Number),
+            ],
+        );
         for w in f.worth.iter().filter(|w| w.class == class) {
-            let h = match w.censor {
-                Censor::No => format!(
-                    "{:5.1} health [{:5.1}, {:5.1}]",
-                    w.health, w.health_lo, w.health_hi
-                ),
-                Censor::Below => "below 0 health (no measurable gain)".to_string(),
-                Censor::Above => format!("over {} health", GRID[3]),
+            let health = match w.censor {
+                Censor::No => Cell::estimate((w.health, w.health_lo, w.health_hi)),
+                Censor::Below => Cell::Text("below 0 (no measurable gain)".into()),
+                Censor::Above => Cell::Text(format!("over {}", GRID[3])),
             };
-            s.push_str(&format!("    {:<48} {}   {h}\n", w.label, pct(&w.effect)));
+            g.row(w.label.clone(), vec![est(&w.effect), health]);
+        }
+        if !g.rows.is_empty() {
+            out.push(g);
         }
     }
-    let mut readings: Vec<Crit> = Vec::new();
+    let mut readings: Vec<(Crit, bool)> = Vec::new();
     for p in &f.pairings {
-        if !readings.contains(&p.0) {
-            readings.push(p.0);
+        if !readings.contains(&(p.0, p.1)) {
+            readings.push((p.0, p.1));
         }
     }
-    for (crit, equipped) in readings.into_iter().flat_map(|c| [(c, false), (c, true)]) {
-        s.push_str(&format!(
-            "\nPAIRINGS, {} (crit reading {:?}): row's win share against column [95% half-width about ±{:.1}]\n{:<18}",
-            if equipped { "equipped" } else { "bare" },
-            crit,
-            100.0 * f.pairings.iter().find(|p| p.0 == crit && p.1 == equipped).map_or(0.0, |p| (p.4.hi - p.4.lo) / 2.0),
-            ""
-        ));
-        for q in 0..6 {
-            s.push_str(&format!("{:>17}", pair_name(q)));
-        }
-        s.push_str(&format!("{:>10}\n", "mean"));
+    if !readings.is_empty() {
+        let heads: Vec<String> = readings
+            .iter()
+            .map(|(c, e)| format!("{}, crit {c:?}", if *e { "equipped" } else { "bare" }))
+            .collect();
+        let columns: Vec<(&str, Unit)> = heads.iter().map(|h| (h.as_str(), Unit::Share)).collect();
+        let mut g = Grid::new(
+            "pairings",
+            "each pair's mean win share against the six pairs, by kit and crit reading (the matrices are below)",
+            "pair",
+            &columns,
+        );
         for p in 0..6 {
-            s.push_str(&format!("{:<18}", pair_name(p)));
-            let mut total = 0.0;
-            for q in 0..6 {
-                let e = f
-                    .pairings
-                    .iter()
-                    .find(|x| x.0 == crit && x.1 == equipped && x.2 == p && x.3 == q)
-                    .map(|x| x.4);
-                let v = e.map_or(f64::NAN, |e| e.mean);
-                total += v;
-                s.push_str(&format!("{:>16.1}%", 100.0 * v));
-            }
-            s.push_str(&format!("{:>9.1}%\n", 100.0 * total / 6.0));
+            let cells = readings
+                .iter()
+                .map(|&(crit, equipped)| {
+                    let v: Vec<f64> = f
+                        .pairings
+                        .iter()
+                        .filter(|x| x.0 == crit && x.1 == equipped && x.2 == p)
+                        .map(|x| x.4.mean)
+                        .collect();
+                    Cell::Value(v.iter().sum::<f64>() / v.len().max(1) as f64)
+                })
+                .collect();
+            g.row(pair_name(p), cells);
         }
+        out.push(g);
     }
-    s.push_str("\nLEAVE ONE OUT: side 0's win share lost without one of its items [95%]\n");
     let mut loo = f.leave_one_out.clone();
     loo.sort_by(|a, b| b.1.mean.total_cmp(&a.1.mean));
+    let mut g = Grid::new(
+        "leave one out",
+        "side 0's win share lost without one of its items, with its 95% interval",
+        "item",
+        &[
+            ("win share lost [95%]", Unit::Points),
+            ("removals", Unit::Number),
+        ],
+    );
     for (label, e) in &loo {
-        s.push_str(&format!("  {label:<28} {}  ({} removals)\n", pct(e), e.n));
+        g.row(label.clone(), vec![est(e), Cell::Count(e.n)]);
     }
-    s.push_str("\nSETS: the focal champion's side's win share by its policy, and against the first candidate (paired) [95%]\n");
+    if !g.rows.is_empty() {
+        out.push(g);
+    }
     for class in Class::ALL {
         let rows: Vec<_> = f.sets.iter().filter(|x| x.0 == class).collect();
-        let best = rows
-            .iter()
-            .max_by(|a, b| a.2.mean.total_cmp(&b.2.mean))
-            .map(|x| x.1.clone())
-            .unwrap_or_default();
-        s.push_str(&format!("\n  {} (best: {best})\n", class.name()));
+        let Some(best) = rows.iter().max_by(|a, b| a.2.mean.total_cmp(&b.2.mean)) else {
+            continue;
+        };
+        let mut g = Grid::new(
+            &format!("sets for a {}", class.name()),
+            &format!(
+                "the focal champion's side's win share by its policy, and against the first candidate (paired), with 95% intervals; best: {}",
+                best.1
+            ),
+            "set",
+            &[
+                ("win share [95%]", Unit::Share),
+                ("against the first [95%]", Unit::Points),
+            ],
+        );
         for (_, p, share, diff) in rows {
-            s.push_str(&format!(
-                "    {p:<70} {}   {}\n",
-                crate::platform::tally::share_cell(share.mean, share.lo, share.hi),
-                pct(diff)
-            ));
+            g.row(p.clone(), vec![est(share), est(diff)]);
         }
+        out.push(g);
     }
-    s
+    out
 }
