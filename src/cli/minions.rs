@@ -790,7 +790,6 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         .iter()
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
         .collect::<Result<Vec<_>, String>>()?;
-    let text = study::render(&found, &st);
     let setup = format!(
         "field: {}; {} recruits and {} monsters in the pool\n\n",
         f.field.command(),
@@ -803,6 +802,9 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         secs,
         thousands((found.combats as f64 / secs.max(1e-9)) as u64),
     );
+    // The answer and its report (issue 50), written with the tables in one step.
+    let answer = study::answer(&found, &st, f.seed, &super::flags::command_line());
+    let text = crate::platform::answer::brief(&answer);
     let mut files = files;
     files.push((
         "summary.txt".to_string(),
@@ -813,8 +815,6 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         )
         .into_bytes(),
     ));
-    // The answer and its report (issue 50), written with the tables in one step.
-    let answer = study::answer(&found, f.seed, &super::flags::command_line());
     files.extend(crate::platform::answer::files(&answer));
     crate::platform::dataset::replace_folder(&f.out, "analyze minions", &files)?;
     Ok(format!(

@@ -24,6 +24,8 @@ use crate::games::minion_combat::kernel::combat::{Combat, Silent, Unit};
 use crate::games::minion_combat::rules::{MAX_GROUP, Rules};
 use crate::games::minion_combat::simulation::combats::{Field, fielded};
 use crate::games::minion_combat::state::{Minion, Outcome};
+use crate::platform::answer::Unit as Shown;
+use crate::platform::grid::{Cell, Grid};
 use crate::platform::table::{Code, Table};
 use crate::platform::tally::{Mean, thousands};
 use crate::rng::match_seed;
@@ -596,7 +598,7 @@ pub fn tables(f: &Found) -> Vec<Table> {
 /// The findings in the platform's result model (issue 50): each stat's and nation ability's
 /// win-share change, and each split's win share against the field, with 95% intervals;
 /// monster worth (a count, not an estimate with an interval) stays in its table and summary.
-pub fn answer(f: &Found, seed: u64, command: &str) -> crate::platform::answer::Answer {
+pub fn answer(f: &Found, st: &Study, seed: u64, command: &str) -> crate::platform::answer::Answer {
     use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
     let est = |label: &str, m: &Mean| {
         let (x, lo, hi) = share(m);
@@ -663,84 +665,107 @@ pub fn answer(f: &Found, seed: u64, command: &str) -> crate::platform::answer::A
         ]
         .map(String::from)
         .to_vec(),
-        notes: vec!["monster worth in baseline recruits and the minion matrix: see the tables and summary.txt".into()],
+        notes: vec![format!(
+            "no combat ability in the rules (9-HP nations have it in their stat blocks): {}",
+            st.field
+                .rules
+                .nations
+                .iter()
+                .filter(|n| n.bonus.is_none())
+                .map(|n| n.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )],
         heatmaps: Vec::new(),
-        grids: Vec::new(),
+        grids: grids(f, st),
     }
 }
 
-pub fn render(f: &Found, st: &Study) -> String {
-    let mut s = String::new();
-    let pct = |m: &Mean| {
-        let (x, lo, hi) = share(m);
-        format!(
-            "{:+6.2} pts [{:+.2}, {:+.2}]",
-            100.0 * x,
-            100.0 * lo,
-            100.0 * hi
-        )
-    };
-    s.push_str(&format!(
-        "What a stat is worth (MC-32): given to every minion of a random field group, paired on {} combats; win share change in percentage points, HP left change, 95% intervals\n",
-        thousands(st.combats)
-    ));
+/// The summary's grids (issue 50): what a stat is worth, each monster's worth in baseline
+/// recruits, the minion matrix's top and bottom ten, the splits, and the nation abilities.
+fn grids(f: &Found, st: &Study) -> Vec<Grid> {
+    let points = |m: &Mean| Cell::estimate(share(m));
+    let mut stats = Grid::new(
+        "what a stat is worth",
+        &format!(
+            "given to every minion of a random field group, paired on {} combats (MC-32): win share change and HP left change, 95% intervals",
+            thousands(st.combats)
+        ),
+        "stat",
+        &[
+            ("win-share change [95%]", Shown::Points),
+            ("HP left change [95%]", Shown::Signed),
+        ],
+    );
     for p in &f.stats {
-        let (h, (lo, hi)) = (p.hp.mean(), p.hp.ci95());
-        s.push_str(&format!(
-            "  {:<11} {}   HP {:+6.2} [{:+.2}, {:+.2}]\n",
-            p.name,
-            pct(&p.points),
-            h,
-            lo,
-            hi
-        ));
+        stats.row(
+            p.name.clone(),
+            vec![points(&p.points), Cell::estimate(p.hp.estimate())],
+        );
     }
-    s.push_str(&format!(
-        "\nMonster worth in baseline recruits (MC-33): each monster alone against 1-8 `{}` / `{}`; the count it beats half the time ({} combats per count)\n",
-        st.swordsman, st.archer, thousands(st.cell)
-    ));
+    let mut monsters = Grid::new(
+        "monster worth in baseline recruits",
+        &format!(
+            "each monster alone against 1-8 `{}` / `{}` (MC-33): the count it beats half the time ({} combats per count)",
+            st.swordsman,
+            st.archer,
+            thousands(st.cell)
+        ),
+        "monster",
+        &[("swordsmen", Shown::Number), ("archers", Shown::Number)],
+    );
     let mut rows: Vec<&Rung> = f.monsters.iter().collect();
     rows.sort_by(|a, b| {
         b.worth[0]
             .unwrap_or(9.0)
             .total_cmp(&a.worth[0].unwrap_or(9.0))
     });
-    let show = |w: Option<f64>| match w {
-        Some(x) => format!("{x:5.2}"),
-        None => "  > 8".into(),
-    };
+    let worth = |w: Option<f64>| w.map_or(Cell::Text("> 8".into()), Cell::Value);
     for r in rows {
-        s.push_str(&format!(
-            "  {:<28} {} swordsmen  {} archers\n",
-            r.monster,
-            show(r.worth[0]),
-            show(r.worth[1])
-        ));
+        monsters.row(
+            r.monster.clone(),
+            vec![worth(r.worth[0]), worth(r.worth[1])],
+        );
     }
     let m = &f.minions;
     let mut order: Vec<usize> = (0..m.names.len()).collect();
     order.sort_by(|&a, &b| m.row(b).mean().total_cmp(&m.row(a).mean()));
-    s.push_str(&format!(
-        "\nMinion matrix (MC-34): groups of {} of one pool minion against every other; mean win share over the row, top and bottom 10\n",
-        st.size
-    ));
+    let mut matrix = Grid::new(
+        "minion matrix",
+        &format!(
+            "groups of {} of one pool minion against every other (MC-34): mean win share over the row, top and bottom 10",
+            st.size
+        ),
+        "minion",
+        &[("rank", Shown::Number), ("win share", Shown::Share)],
+    );
     let n = order.len();
     for (rank, &i) in order.iter().enumerate() {
         if rank < 10 || rank + 10 >= n {
-            s.push_str(&format!(
-                "  {:>3}. {:<36} {:5.1}%\n",
-                rank + 1,
-                m.names[i],
-                50.0 * m.row(i).mean()
-            ));
+            matrix.row(
+                m.names[i].clone(),
+                vec![
+                    Cell::Count(rank as u64 + 1),
+                    Cell::Value(0.5 * m.row(i).mean()),
+                ],
+            );
         } else if rank == 10 {
-            s.push_str("  ...\n");
+            matrix.row("...", vec![Cell::Empty, Cell::Empty]);
         }
     }
-    s.push_str(&format!(
-        "\nSplits (MC-35): 8 recruits, `{}` and `{}`; win share against the other splits and against the field\n",
-        st.swordsman, st.archer
-    ));
+    let mut splits = Grid::new(
+        "splits",
+        &format!(
+            "8 recruits, `{}` and `{}` (MC-35): win share against the other splits and against the field",
+            st.swordsman, st.archer
+        ),
+        "split",
+        &[
+            ("round robin", Shown::Share),
+            ("against the field [95%]", Shown::Share),
+            ("", Shown::Number),
+        ],
+    );
     let best = (0..f.splits.names.len())
         .max_by(|&a, &b| {
             f.splits_vs_field[a]
@@ -749,41 +774,32 @@ pub fn render(f: &Found, st: &Study) -> String {
         })
         .unwrap_or(0);
     for i in 0..f.splits.names.len() {
-        let (x, lo, hi) = share(&f.splits_vs_field[i]);
-        s.push_str(&format!(
-            "  {:<28} round robin {:5.1}%   field {:5.1}% [{:.1}, {:.1}]{}\n",
-            f.splits.names[i],
-            50.0 * f.splits.row(i).mean(),
-            100.0 * x,
-            100.0 * lo,
-            100.0 * hi,
-            if i == best {
-                "  <- best against the field"
-            } else {
-                ""
-            }
-        ));
+        splits.row(
+            f.splits.names[i].clone(),
+            vec![
+                Cell::Value(0.5 * f.splits.row(i).mean()),
+                points(&f.splits_vs_field[i]),
+                if i == best {
+                    Cell::Text("<- best against the field".into())
+                } else {
+                    Cell::Empty
+                },
+            ],
+        );
     }
-    s.push_str(&format!(
-        "\nNation abilities (MC-36): 4 swordsmen + 4 archers of the nation against the field, ability on vs off, paired on {} combats\n",
-        thousands(st.combats)
-    ));
+    let mut nations = Grid::new(
+        "nation abilities",
+        &format!(
+            "4 swordsmen + 4 archers of the nation against the field, ability on vs off, paired on {} combats (MC-36)",
+            thousands(st.combats)
+        ),
+        "nation",
+        &[("win-share change [95%]", Shown::Points)],
+    );
     for p in &f.nations {
-        s.push_str(&format!("  {:<34} {}\n", p.name, pct(&p.points)));
+        nations.row(p.name.clone(), vec![points(&p.points)]);
     }
-    let none: Vec<&str> = st
-        .field
-        .rules
-        .nations
-        .iter()
-        .filter(|n| n.bonus.is_none())
-        .map(|n| n.name.as_str())
-        .collect();
-    s.push_str(&format!(
-        "  no combat ability in the rules (9-HP nations have it in their stat blocks): {}\n",
-        none.join(", ")
-    ));
-    s
+    vec![stats, monsters, matrix, splits, nations]
 }
 
 /// A host's candidate minion against the field (issue 51, `analyze minions --candidate`).
