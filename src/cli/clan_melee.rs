@@ -402,101 +402,6 @@ pub fn build_study(f: &StudyFlags) -> Result<(ClanStudy, Vec<(String, String)>),
     ))
 }
 
-/// The printed answer: per study, the challenger's win rate and the share of clans it outlasted,
-/// by value and budget, and the best value per budget.
-pub fn study_report(s: &ClanStudy, tally: &crate::platform::tally::Tally) -> String {
-    let mut out = String::new();
-    let clans = s.variants.first().map_or(10, |v| v.field.clans.len());
-    let row = |out: &mut String, label: &str, cells: Vec<String>| {
-        out.push_str(&format!("{label:<16}"));
-        for c in cells {
-            out.push_str(&format!("{c:>25}"));
-        }
-        out.push('\n');
-    };
-    let pct = |x: f64, lo: f64, hi: f64| {
-        format!("{:.1}% [{:.0}-{:.0}]", 100.0 * x, 100.0 * lo, 100.0 * hi)
-    };
-    for study in [Study::WarriorAp, Study::HealerShare] {
-        let vs: Vec<&Variant> = s.variants.iter().filter(|v| v.study == study).collect();
-        if vs.is_empty() {
-            continue;
-        }
-        let head: Vec<String> = s
-            .budgets
-            .iter()
-            .map(|b| format!("budget {}", thousands(*b as u64)))
-            .collect();
-        out.push_str(&format!(
-            "\n{}: the challenger's win rate against the nine reference clans (95% Wilson interval; {:.0}% is a fair share)\n",
-            study.name(),
-            100.0 / clans as f64
-        ));
-        row(&mut out, "", head.clone());
-        for v in &vs {
-            let cells = s
-                .budgets
-                .iter()
-                .map(|&b| {
-                    let n = s.count(tally, v, b);
-                    let (lo, hi) = n.wilson95();
-                    pct(n.rate(), lo, hi)
-                })
-                .collect();
-            row(&mut out, &study.label(v.value), cells);
-        }
-        // Best by win rate, then by clans outlasted; values whose win-rate interval reaches the
-        // best rate are not ruled out ("close"). With no wins at all, the longest-lasting value.
-        let best = s
-            .budgets
-            .iter()
-            .map(|&b| {
-                let key =
-                    |v: &Variant| (s.count(tally, v, b).rate(), s.outlasted(tally, v, b).mean());
-                let Some(top) = vs
-                    .iter()
-                    .max_by(|x, y| key(x).partial_cmp(&key(y)).expect("finite"))
-                else {
-                    return String::new();
-                };
-                let rate = s.count(tally, top, b).rate();
-                if rate == 0.0 {
-                    return format!("none; lasts: {}", study.label(top.value));
-                }
-                let close = vs
-                    .iter()
-                    .filter(|w| w.value != top.value && s.count(tally, w, b).wilson95().1 >= rate)
-                    .count();
-                let more = if close > 0 {
-                    format!(" (+{close} close)")
-                } else {
-                    String::new()
-                };
-                format!("{}{more}", study.label(top.value))
-            })
-            .collect();
-        row(&mut out, "best", best);
-        out.push_str(&format!(
-            "{}: share of the other {} clans the challenger outlasted (level counts half; 95% interval)\n",
-            study.name(),
-            clans - 1
-        ));
-        row(&mut out, "", head);
-        for v in &vs {
-            let cells = s
-                .budgets
-                .iter()
-                .map(|&b| {
-                    let (m, lo, hi) = s.outlasted_share(&s.outlasted(tally, v, b));
-                    pct(m, lo, hi)
-                })
-                .collect();
-            row(&mut out, &study.label(v.value), cells);
-        }
-    }
-    out
-}
-
 /// `skirmish analyze clan-melee challengers`.
 pub fn study(f: &StudyFlags) -> Result<String, String> {
     // Issue 51's spelling of a candidate clan against the field: the tournament with it.
@@ -587,9 +492,9 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         ));
     }
     let table = encode(&s.table(&report.tally))?;
-    let answer = study_report(&s, &report.tally);
-    let head = job.summary_head(&report, &ds, "melees");
     let dir = ds.dir().to_path_buf();
+    let answer = crate::platform::answer::brief(&crate::platform::dataset::answer_of(&dir)?);
+    let summary = job.summary(&report, &ds).replace(" matches", " melees");
     crate::platform::dataset::atomic_write(&dir, "study.parquet", &table)?;
     let challengers = dir.join("challengers");
     std::fs::create_dir_all(&challengers)
@@ -599,7 +504,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     }
     crate::platform::dataset::atomic_write(&dir, "summary.txt", answer.as_bytes())?;
     Ok(format!(
-        "mode: {}\n{head}{answer}\ntables: {}/study.parquet (one row per challenger and budget), melees/ (one row per melee); the challengers' clan files: {}\n{}",
+        "mode: {}\n{summary}\ntables: {}/study.parquet (one row per challenger and budget), melees/ (one row per melee); the challengers' clan files: {}\n{}",
         s.settings.mode.name(),
         dir.display(),
         challengers.display(),

@@ -14,9 +14,11 @@ use crate::games::clan_melee::input::clans;
 use crate::games::clan_melee::kernel::engine::{Melee, Outcome, Settings};
 use crate::games::clan_melee::simulation::tournament::melee_budget;
 use crate::games::clan_melee::state::Field;
+use crate::platform::answer::Unit;
+use crate::platform::grid::{Cell, Grid};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{Label, Table};
-use crate::platform::tally::{Count, Mean, Tally};
+use crate::platform::tally::{Count, Mean, Tally, thousands};
 use crate::rng::match_seed;
 
 /// One question of the analysis.
@@ -230,11 +232,102 @@ crate::table! {
     }
 }
 
+/// The study's grids (issue 50: what `analyze clan-melee challengers` prints): for each question,
+/// the challenger's win rate at every budget with the best value, and the share of the other
+/// clans it outlasted.
+pub fn grids(s: &ClanStudy, tally: &Tally) -> Vec<Grid> {
+    let clans = s.variants.first().map_or(10, |v| v.field.clans.len());
+    let heads: Vec<String> = s
+        .budgets
+        .iter()
+        .map(|b| format!("budget {}", thousands(*b as u64)))
+        .collect();
+    let columns: Vec<(&str, Unit)> = heads.iter().map(|h| (h.as_str(), Unit::Share)).collect();
+    let mut out = Vec::new();
+    for study in [Study::WarriorAp, Study::HealerShare] {
+        let vs: Vec<&Variant> = s.variants.iter().filter(|v| v.study == study).collect();
+        if vs.is_empty() {
+            continue;
+        }
+        let mut wins = Grid::new(
+            &format!("{}: win rate", study.name()),
+            &format!(
+                "the challenger's win rate against the nine reference clans (95% Wilson interval; {:.0}% is a fair share); best: by win rate, then clans outlasted, with how many more are within reach",
+                100.0 / clans as f64
+            ),
+            "challenger",
+            &columns,
+        );
+        for v in &vs {
+            let cells = s
+                .budgets
+                .iter()
+                .map(|&b| Cell::estimate(s.count(tally, v, b).estimate()))
+                .collect();
+            wins.row(study.label(v.value), cells);
+        }
+        // Best by win rate, then by clans outlasted; values whose win-rate interval reaches the
+        // best rate are not ruled out ("close"). With no wins at all, the longest-lasting value.
+        let best = s
+            .budgets
+            .iter()
+            .map(|&b| {
+                let key =
+                    |v: &Variant| (s.count(tally, v, b).rate(), s.outlasted(tally, v, b).mean());
+                let Some(top) = vs
+                    .iter()
+                    .max_by(|x, y| key(x).partial_cmp(&key(y)).expect("finite"))
+                else {
+                    return Cell::Empty;
+                };
+                let rate = s.count(tally, top, b).rate();
+                if rate == 0.0 {
+                    return Cell::Text(format!("none; lasts: {}", study.label(top.value)));
+                }
+                let close = vs
+                    .iter()
+                    .filter(|w| w.value != top.value && s.count(tally, w, b).wilson95().1 >= rate)
+                    .count();
+                let more = if close > 0 {
+                    format!(" (+{close} close)")
+                } else {
+                    String::new()
+                };
+                Cell::Text(format!("{}{more}", study.label(top.value)))
+            })
+            .collect();
+        wins.row("best", best);
+        let mut lasted = Grid::new(
+            &format!("{}: clans outlasted", study.name()),
+            &format!(
+                "share of the other {} clans the challenger outlasted (level counts half; 95% interval)",
+                clans - 1
+            ),
+            "challenger",
+            &columns,
+        );
+        for v in &vs {
+            let cells = s
+                .budgets
+                .iter()
+                .map(|&b| Cell::estimate(s.outlasted_share(&s.outlasted(tally, v, b))))
+                .collect();
+            lasted.row(study.label(v.value), cells);
+        }
+        out.extend([wins, lasted]);
+    }
+    out
+}
+
 impl Simulation for ClanStudy {
     type Worker = Melee;
 
     fn name(&self) -> &'static str {
         "clan-melee-study"
+    }
+
+    fn grids(&self, tally: &Tally) -> Vec<Grid> {
+        grids(self, tally)
     }
 
     fn tables(&self) -> Vec<&'static str> {
