@@ -338,13 +338,10 @@ pub fn duel(f: &DuelFlags) -> Result<String, String> {
     };
     let d = Duel::solve(f.side, &settings, t);
     let mut answer = DuelAnswer::new(f, &settings, d.states.len(), t);
-    let mut out = format!(
-        "Elemental Tag duel on a {0}x{0} grid: one it player, one runner, {1} starts, solved exactly for horizons 1..{t}\n\n",
+    let head = format!(
+        "Elemental Tag duel on a {0}x{0} grid: one it player, one runner, {1} starts, solved exactly for horizons 1..{t}\n",
         f.side,
         d.states.len()
-    );
-    out.push_str(
-        "turns   chance the it player can guarantee a tag: mean over starts [least, greatest]\n",
     );
     let mut shown = Vec::new();
     for h in [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 40, 60, 100, 200, 400] {
@@ -358,39 +355,28 @@ pub fn duel(f: &DuelFlags) -> Result<String, String> {
     for h in shown {
         let (mean, lo, hi) = d.summary(h);
         answer.horizon(h, mean, lo, hi);
-        out.push_str(&format!(
-            "{h:>5}   {:6.2}%  [{:6.2}%, {:6.2}%]\n",
-            100.0 * mean,
-            100.0 * lo,
-            100.0 * hi
-        ));
     }
     let half = (1..=t).find(|&h| d.summary(h).0 >= 0.5);
     let forced = (1..=t).find(|&h| d.summary(h).1 >= 0.999_999);
-    let finding = format!(
+    answer.answer.notes.push(format!(
         "from an average start the it player can guarantee an even chance of a tag within {}, and {:.1}% within {t}; a certain tag from every start within {}",
         half.map_or(format!("more than {t} turns"), |h| format!("{h} turns")),
         100.0 * d.summary(t).0,
         forced.map_or(format!("more than {t} turns (never certain)"), |h| format!(
             "{h} turns"
         )),
-    );
-    out.push_str(&format!("\n{finding}\n"));
-    answer.answer.notes.push(finding);
+    ));
     let mut rng = match_stream_rng(f.seed, Stream::Moves);
-    out.push_str(&format!(
-        "\nmeasured: tags within {t} turns in {} duels from uniform starts (the exact value: {:.2}%)\n",
-        f.games,
-        100.0 * d.summary(t).0
-    ));
     let both = measure(&d, Side::Exact, Side::Exact, f.games, t as u32, &mut rng);
-    out.push_str(&format!(
-        "  exact it   vs exact runner   {:6.2}%\n",
-        100.0 * both
-    ));
     answer.measured("both sides exact (the solved strategies)", both);
+    answer.answer.grids[1].row(
+        "exact (both sides)",
+        vec![
+            crate::platform::grid::Cell::Value(both),
+            crate::platform::grid::Cell::Empty,
+        ],
+    );
     for (p, given) in policies.iter().zip(split_specs(&f.policies)) {
-        let name = p.spec();
         let as_runner = measure(
             &d,
             Side::Exact,
@@ -407,15 +393,17 @@ pub fn duel(f: &DuelFlags) -> Result<String, String> {
             t as u32,
             &mut rng,
         );
-        out.push_str(&format!(
-            "  exact it   vs {name:<44} runner {:6.2}%   |   {name} it vs exact runner {:6.2}%\n",
-            100.0 * as_runner,
-            100.0 * as_it
-        ));
         // The answer names each policy as the host wrote it: its labels stay short.
         answer.measured(&format!("{given} as runner"), as_runner);
         answer.measured(&format!("{given} as it player"), as_it);
+        answer.policy(&given, as_runner, as_it);
     }
+    answer.answer.notes.push(format!(
+        "measured: tags within {t} turns in {} duels from uniform starts (the exact value: {:.2}%)",
+        f.games,
+        100.0 * d.summary(t).0
+    ));
+    let mut out = head + &crate::platform::answer::brief(&answer.finish());
     if let Some(o) = &f.out {
         let mut files = crate::platform::answer::files(&answer.answer).to_vec();
         files.push(("summary.txt".into(), out.clone().into_bytes()));
@@ -437,6 +425,7 @@ struct DuelAnswer {
 impl DuelAnswer {
     fn new(f: &DuelFlags, rules: &Settings, starts: usize, t: usize) -> DuelAnswer {
         use crate::platform::answer::{Answer, Provenance, Section, Unit};
+        use crate::platform::grid::Grid;
         let command = format!(
             "skirmish {DUEL} --side {} --turns {} --games {} --policies {} --seed {}{}",
             f.side,
@@ -492,9 +481,47 @@ impl DuelAnswer {
                 tables: Vec::new(),
                 notes: Vec::new(),
                 heatmaps: Vec::new(),
-                grids: Vec::new(),
+                grids: vec![
+                    Grid::new(
+                        "guaranteed chance of a tag by turns",
+                        "the chance the it player can guarantee, mean over starts [least, greatest start]",
+                        "turns",
+                        &[("chance [least, greatest]", Unit::Share)],
+                    ),
+                    Grid::new(
+                        &format!("tags within {t} turns against the exact strategies"),
+                        "each policy's duels as runner against the exact it player, and as it player against the exact runner; the exact strategies mix by the solved values",
+                        "policy",
+                        &[("as runner", Unit::Share), ("as it player", Unit::Share)],
+                    ),
+                ],
             },
         }
+    }
+
+    /// A policy's tags as runner and as it player against the exact strategies, on one row.
+    fn policy(&mut self, name: &str, as_runner: f64, as_it: f64) {
+        self.answer.grids[1].row(
+            name,
+            vec![
+                crate::platform::grid::Cell::Value(as_runner),
+                crate::platform::grid::Cell::Value(as_it),
+            ],
+        );
+    }
+
+    /// The answer, its horizons laid out as a grid too (the printed summary).
+    fn finish(&mut self) -> &crate::platform::answer::Answer {
+        use crate::platform::grid::Cell;
+        let rows: Vec<(String, Cell)> = self.answer.sections[0]
+            .estimates
+            .iter()
+            .map(|e| (e.label.clone(), Cell::estimate((e.value, e.lo, e.hi))))
+            .collect();
+        for (label, cell) in rows {
+            self.answer.grids[0].row(label, vec![cell]);
+        }
+        &self.answer
     }
 
     fn horizon(&mut self, h: usize, mean: f64, least: f64, greatest: f64) {
