@@ -187,8 +187,10 @@ fn the_study_answers_both_questions_with_intervals_and_repeats_exactly() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for want in [
         "80 melees played",
-        "warrior AP: the challenger's win rate",
-        "healer share: share of the other 9 clans the challenger outlasted",
+        "warrior AP: win rate",
+        "the challenger's win rate against the nine reference clans",
+        "healer share: clans outlasted",
+        "share of the other 9 clans the challenger outlasted",
         "AP 30",
         "healers 50%",
         "best",

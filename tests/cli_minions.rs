@@ -140,10 +140,12 @@ fn analyze_minions_writes_its_tables_the_same_on_any_thread_count() {
     };
     let (a, said) = run("1");
     for part in [
-        "What a stat is worth (MC-32)",
+        "what a stat is worth",
+        "(MC-32)",
         "+1 attack",
-        "Monster worth",
-        "Minion matrix (MC-34)",
+        "monster worth in baseline recruits",
+        "minion matrix",
+        "(MC-34)",
         "<- best against the field",
         "Elf (+1 missile in round 1)",
     ] {

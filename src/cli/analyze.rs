@@ -238,8 +238,18 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     // The answer and its report (issue 50), written with the tables in one step.
     let answer = v.answer(&est, seed, &super::flags::command_line(), inputs);
     let brief = crate::platform::answer::brief(&answer);
+    // The folder's summary leaves out the time and threads: its bytes depend only on the
+    // settings and the seed (a continued run ends as one long run).
+    files.push((
+        "summary.txt".to_string(),
+        format!(
+            "skirmish analyze powers, seed {seed}: {} rosters, {} battles\n{brief}",
+            thousands(est.rosters),
+            thousands(est.battles)
+        )
+        .into_bytes(),
+    ));
     let summary = format!("{head}{brief}");
-    files.push(("summary.txt".to_string(), summary.clone().into_bytes()));
     files.extend(crate::platform::answer::files(&answer));
     crate::platform::dataset::replace_folder(&out, "analyze powers", &files)?;
     let continued = if already > 0 {

@@ -88,11 +88,33 @@ pub fn answer_renders_everywhere_and_diffs_to_zero(g: &dyn Game) {
     assert!(html.starts_with("<!DOCTYPE html>") && !html.contains("<script"));
     let charts = html.matches("<svg").count();
     assert!(charts >= 1, "{}: no chart in report.html", g.name());
+    let answer: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("result.json")).unwrap()).unwrap();
+    let count = |key: &str| answer[key].as_array().map_or(0, |a| a.len());
+    // A chart per section and heat map; a grid is a table (its numbers are the sections').
     assert_eq!(
         charts,
-        html.matches("<h2>").count() - html.matches("<h2>Inputs").count()
+        count("sections") + count("heatmaps"),
+        "{}",
+        g.name()
+    );
+    assert_eq!(
+        html.matches("<table>").count(),
+        count("sections") + count("grids") + html.matches("<h2>Inputs").count(),
+        "{}: a table per section and grid",
+        g.name()
     );
     let d = dir.to_str().unwrap();
+    // Golden renderings of one answer per game (issue 50): the Markdown and the forum post.
+    for (format, ext) in [("md", "md"), ("bbcode", "bbcode")] {
+        let o = skirmish(&["report", d, "--format", format]);
+        assert!(o.status.success(), "{format}: {}", text(&o.stderr));
+        crate::common::assert_golden(
+            format!("tests/golden/{}.report.{ext}", g.name()),
+            &text(&o.stdout),
+            &format!("{} report as {format}", g.name()),
+        );
+    }
     for (format, has) in [
         ("text", "95%"),
         ("md", "| --- |"),
