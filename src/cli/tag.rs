@@ -403,7 +403,7 @@ pub fn duel(f: &DuelFlags) -> Result<String, String> {
         f.games,
         100.0 * d.summary(t).0
     ));
-    let mut out = head + &crate::platform::answer::brief(&answer.finish());
+    let mut out = head + &crate::platform::answer::brief(answer.finish());
     if let Some(o) = &f.out {
         let mut files = crate::platform::answer::files(&answer.answer).to_vec();
         files.push(("summary.txt".into(), out.clone().into_bytes()));
