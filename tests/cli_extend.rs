@@ -255,3 +255,60 @@ fn a_bad_tag_rules_file_is_refused_with_its_line_and_nothing_is_written() {
         assert_eq!(skirmish(&["tag", "check", &file]).status.code(), Some(2));
     }
 }
+
+/// Issue 51: a fixed-budget analysis keeps its sums by cell (`ledger.json`): asked again with
+/// more battles it plays only the new ones, and shards each play their share of the cells into
+/// `OUT/shards/`; either way the folder ends as the bytes of one run on one machine, and a
+/// smaller count than a finished run's is refused.
+#[test]
+fn analyses_continue_and_shard_to_the_bytes_of_one_run() {
+    type Case = (
+        &'static str,
+        &'static [&'static str],
+        &'static [&'static str],
+        &'static [&'static str],
+    );
+    let cases: [Case; 1] = [(
+        "loot-items",
+        &["analyze", "loot", "items"],
+        &["--battles", "600", "--cell", "60"],
+        &["--battles", "300", "--cell", "30"],
+    )];
+    for (name, cmd, big, small) in cases {
+        let one = tmp("extend", &format!("{name}-one"));
+        let grown = tmp("extend", &format!("{name}-grown"));
+        let sharded = tmp("extend", &format!("{name}-sharded"));
+        let with = |out: &std::path::Path, counts: &[&str], extra: &[&str]| {
+            let mut a: Vec<&str> = cmd.to_vec();
+            a.extend(counts);
+            a.extend(["--quiet", "--out", out.to_str().unwrap()]);
+            a.extend(extra);
+            a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+        };
+        run(&strs(&with(&one, big, &[])));
+        run(&strs(&with(&grown, small, &[])));
+        let said = run(&strs(&with(&grown, big, &[])));
+        assert!(said.contains("played now"), "{name}: {said}");
+        for k in ["0/3", "1/3", "2/3"] {
+            let said = run(&strs(&with(&sharded, big, &["--shard", k])));
+            assert!(said.contains("without --shard to finish"), "{name}: {said}");
+        }
+        run(&strs(&with(&sharded, big, &[])));
+        let want = files(&one);
+        assert!(want.iter().any(|(f, _)| f == "ledger.json"), "{name}");
+        assert_eq!(files(&grown), want, "{name}: continued");
+        assert_eq!(files(&sharded), want, "{name}: sharded and finished");
+        let o = skirmish(&strs(&with(&grown, small, &[])));
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{name}: a smaller count is refused"
+        );
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("at least as many"),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(files(&grown), want, "{name}: the refused run wrote nothing");
+    }
+}

@@ -402,15 +402,24 @@ pub struct ItemFlags {
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
     /// Output folder: item_worth, pairings, leave_one_out and sets .parquet, and summary.txt.
+    /// An earlier run of the same study there is continued: more --battles or --cell play only
+    /// the new battles, and end as one run asked for them all from the start.
     #[arg(long, default_value = "runs/loot-items")]
     pub out: PathBuf,
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Play only the K-th (from 0) of N shares of the study's cells, e.g. 0/4, into
+    /// OUT/shards/; the same command without it then finishes the folder (the bytes of a run
+    /// on one machine). SLURM_ARRAY_TASK_ID/COUNT are read too.
+    #[arg(long)]
+    pub shard: Option<String>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
 }
+
+const ITEMS: &str = "analyze loot items";
 
 /// `skirmish analyze loot items` (LA-32).
 pub fn items(f: &ItemFlags) -> Result<String, String> {
@@ -438,7 +447,15 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
     }
     let threads = super::flags::threads(f.threads)?;
     let encode = encoder()?;
-    let _claim = crate::platform::dataset::claim_output_folder(&f.out, "analyze loot items")?;
+    let shard = super::flags::shard_of(f.shard.as_deref())?;
+    let _claim = match shard {
+        None => crate::platform::dataset::claim_output_folder(&f.out, ITEMS)?,
+        Some(s) => crate::platform::dataset::claim_shard(
+            &f.out,
+            &format!("shard-{}-of-{}", s.index, s.count),
+            ITEMS,
+        )?,
+    };
     let st = study::Study {
         field,
         battles: f.battles,
@@ -446,13 +463,41 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         sets,
         candidates,
     };
+    // Issue 51: the study's identity (all but the counts); its cells kept in the folder by an
+    // earlier run or by shards are summed, not played again.
+    let identity = serde_json::json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "seed": f.seed,
+        "field": f.field.command(&st.field),
+        "rules": format!("{:?}", st.field.rules),
+        "catalogue": format!("{:?}", st.field.catalogue),
+        "sets": st.sets.iter().map(|p| p.spec()).collect::<Vec<_>>(),
+    });
+    let kept = crate::platform::ledger::kept(&f.out, &identity);
+    let mut ledger = crate::platform::ledger::Ledger::new(kept, shard.map(|s| (s.index, s.count)));
     let pool = crate::platform::runner::pool(threads)?;
     let pb = study_bar(st.planned(), f.quiet, "battles");
     let start = Instant::now();
-    let tick = |n: u64| pb.set_position(n);
-    let found = pool.install(|| st.run(f.seed, &tick));
+    let played = std::sync::atomic::AtomicU64::new(0);
+    let tick = |n: u64| {
+        pb.set_position(n);
+        played.fetch_max(n, std::sync::atomic::Ordering::Relaxed);
+    };
+    let found = pool.install(|| st.run(f.seed, &mut ledger, &tick));
+    let played = played.into_inner();
     pb.finish_and_clear();
+    let found = found?;
     let secs = start.elapsed().as_secs_f64();
+    let found = match (found, shard) {
+        (Some(found), None) => found,
+        (_, Some(s)) => {
+            let played = format!("{} battles", thousands(played));
+            return crate::platform::ledger::write_shard(
+                &f.out, ITEMS, &identity, &ledger, s, &played,
+            );
+        }
+        (None, None) => unreachable!("a run of every cell is whole"),
+    };
     let files = study::tables(&found)
         .iter()
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
@@ -469,10 +514,18 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         st.field.catalogue.source,
     );
     let head = format!(
-        "loot items: {} battles in {:.1} s ({} battles/s on {threads} threads); {setup}",
+        "loot items: {} battles{} in {:.1} s ({} battles/s on {threads} threads); {setup}",
         thousands(found.battles),
+        if played < found.battles {
+            format!(
+                ", {} of them played now (the rest kept in the folder)",
+                thousands(played)
+            )
+        } else {
+            String::new()
+        },
         secs,
-        thousands((found.battles as f64 / secs.max(1e-9)) as u64),
+        thousands((played as f64 / secs.max(1e-9)) as u64),
     );
     let mut files = files;
     // The answer and its report (issue 50), written with the tables in one step.
@@ -516,7 +569,11 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         .into_bytes(),
     ));
     files.extend(crate::platform::answer::files(&answer));
-    crate::platform::dataset::replace_folder(&f.out, "analyze loot items", &files)?;
+    files.push((
+        crate::platform::ledger::STATE.to_string(),
+        crate::platform::ledger::stored(&identity, &ledger),
+    ));
+    crate::platform::dataset::replace_folder(&f.out, ITEMS, &files)?;
     Ok(format!(
         "{head}{text}\ntables: {} (item_worth, pairings, leave_one_out, sets .parquet; summary.txt)\n{}",
         f.out.display(),

@@ -958,6 +958,34 @@ pub fn check_output_folder(out: &Path, command: &str) -> Result<(), String> {
     }
 }
 
+/// Makes `out` this command's output folder (created, its mark written) without replacing what it
+/// holds: where a shard of an analysis leaves its cells beside the others' (issue 51).
+pub fn mark_output_folder(out: &Path, command: &str) -> Result<(), String> {
+    check_output_folder(out, command)?;
+    fs::create_dir_all(out).map_err(|e| format!("--out {}: {e}", out.display()))?;
+    if !out.join(OUTPUT_MARK).is_file() {
+        atomic_write(out, OUTPUT_MARK, format!("{command}\n").as_bytes())?;
+    }
+    Ok(())
+}
+
+/// A lock of one writer's own beside `out` (`.NAME.TAG.lock`): a shard's, held while it writes
+/// its cells, so two runs of one shard cannot race while the others' run at once.
+pub fn claim_shard(out: &Path, tag: &str, command: &str) -> Result<OutputClaim, String> {
+    let (name, parent) = name_and_parent(out)?;
+    let lock_name = format!(".{name}.{tag}.lock");
+    let file = lock_file(&parent, &lock_name)?;
+    match file.try_lock() {
+        Ok(()) => Ok(OutputClaim { _lock: file }),
+        Err(fs::TryLockError::WouldBlock) => Err(format!(
+            "--out {}: another `{command}` run of this shard is writing it (lock {}); wait for it to finish",
+            out.display(),
+            parent.join(&lock_name).display()
+        )),
+        Err(fs::TryLockError::Error(e)) => Err(format!("--out {}: {e}", out.display())),
+    }
+}
+
 /// An output folder's name and its parent (created), where its lock and temporary folders go.
 fn name_and_parent(out: &Path) -> Result<(&str, PathBuf), String> {
     let name = out

@@ -7,6 +7,7 @@ pub mod dataset;
 pub mod digest;
 pub mod grid;
 pub mod job;
+pub mod ledger;
 pub mod memory;
 pub mod narration;
 #[cfg(feature = "parquet")]

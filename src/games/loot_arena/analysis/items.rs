@@ -14,6 +14,7 @@
 //! - **Sets.** For each class, the focal champion plays each candidate policy against the same
 //!   battles; the best per class, paired against the first candidate.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rand::RngExt;
@@ -26,6 +27,7 @@ use crate::games::loot_arena::simulation::battles::{Field, PAIRS, pair_name};
 use crate::games::loot_arena::state::{Fielded, NO_ITEM};
 use crate::platform::answer::Unit;
 use crate::platform::grid::{Cell, Grid};
+use crate::platform::ledger::{Ledger, Sums as LedgerSums};
 use crate::platform::table::{Code, Label, Table};
 use crate::rng::{Stream, match_seed, match_stream_rng};
 use crate::stats::{Censor, Sums, covariance, invert_curve};
@@ -95,6 +97,47 @@ impl ItemAcc {
         }
         self
     }
+}
+
+impl LedgerSums for ItemAcc {
+    fn to_ints(&self) -> Vec<i64> {
+        let cross: Vec<i64> = self.cross.iter().flatten().copied().collect();
+        (self.d.clone(), cross).to_ints()
+    }
+    fn from_ints(v: &[i64]) -> Self {
+        let (d, cross) = <(Vec<Sums>, Vec<i64>)>::from_ints(v);
+        ItemAcc {
+            d,
+            cross: cross.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect(),
+        }
+    }
+    fn merge(&mut self, o: &Self) {
+        if self.d.is_empty() {
+            *self = o.clone();
+        } else {
+            *self = std::mem::take(self).merge(o.clone());
+        }
+    }
+}
+
+/// Battles `range` in chunks of 500 on every thread, each chunk's sums from `play(battle,
+/// chunk)`, merged (integer sums: the same whatever the split).
+fn chunked<S: LedgerSums + Send>(
+    range: Range<u64>,
+    play: impl Fn(&mut Battle, Range<u64>) -> S + Sync,
+) -> S {
+    const CHUNK: u64 = 500;
+    let chunks: Vec<Range<u64>> = (range.start..range.end)
+        .step_by(CHUNK as usize)
+        .map(|a| a..(a + CHUNK).min(range.end))
+        .collect();
+    chunks
+        .par_iter()
+        .map_init(Battle::new, |b, r| play(b, r.clone()))
+        .reduce(S::default, |mut a, b| {
+            a.merge(&b);
+            a
+        })
 }
 
 /// One estimate: a mean and its 95% interval.
@@ -214,26 +257,31 @@ impl Study {
         self.sets[0]
     }
 
-    /// Runs every part; `tick` is told how many battles were played so far.
-    pub fn run(&self, master: u64, tick: &(dyn Fn(u64) + Sync)) -> Findings {
+    /// Runs every part, its sums kept by cell in `ledger` (issue 51: a run continued with more
+    /// battles, or one shard of several, plays only its new or its own cells); `tick` is told
+    /// how many battles were played so far. `None` when the ledger is not whole (a shard's run:
+    /// the findings wait for every shard's cells).
+    pub fn run(
+        &self,
+        master: u64,
+        ledger: &mut Ledger,
+        tick: &(dyn Fn(u64) + Sync),
+    ) -> Result<Option<Findings>, String> {
         let done = AtomicU64::new(0);
-        let chunk = 500u64;
         let count = |n: u64| {
             let v = done.fetch_add(n, Ordering::Relaxed) + n;
             tick(v);
         };
         let rules = &self.field.rules;
-        let mut out = Findings::default();
-        // Item worth, per class.
+        // Item worth, per class: each arm's paired difference from the bare focal champion.
+        let mut worth_sums = Vec::new();
         for class in Class::ALL {
             let arms = self.arms(class);
-            let chunks: Vec<u64> = (0..self.battles.div_ceil(chunk)).collect();
-            let acc = chunks
-                .par_iter()
-                .map_init(Battle::new, |b, &ch| {
+            let key = format!("item worth/{}", class.name());
+            let acc = ledger.cell(&key, self.battles, |range| {
+                chunked(range, |b, r| {
                     let mut acc = ItemAcc::new(arms.len());
-                    let hi = ((ch + 1) * chunk).min(self.battles);
-                    for i in ch * chunk..hi {
+                    for i in r.clone() {
                         let (mut f, seed) = self.focal(class, master, i);
                         f[0].items[1] = NO_ITEM;
                         f[0].armor = NO_ITEM;
@@ -261,50 +309,11 @@ impl Study {
                             }
                         }
                     }
-                    count((hi - ch * chunk) * (arms.len() as u64 + 1));
+                    count((r.end - r.start) * (arms.len() as u64 + 1));
                     acc
                 })
-                .reduce(|| ItemAcc::new(arms.len()), ItemAcc::merge);
-            out.battles += self.battles * (arms.len() as u64 + 1);
-            let n = acc.d[0].n;
-            let curve: Vec<f64> = std::iter::once(0.0)
-                .chain((0..4).map(|k| acc.d[k].mean()))
-                .collect();
-            let grid: Vec<f64> = std::iter::once(0.0)
-                .chain(GRID.iter().map(|&h| h as f64))
-                .collect();
-            for (a, arm) in arms.iter().enumerate() {
-                if matches!(arm, Arm::Health(_)) {
-                    continue;
-                }
-                // Covariances of the estimates: index 0 the arm, 1 the base (0, exact), 2.. the
-                // curve points.
-                let var = |x: usize, y: usize| -> f64 {
-                    let (sx, sy, sxy) = match (x, y) {
-                        (0, 0) => (acc.d[a].s1, acc.d[a].s1, acc.d[a].s2),
-                        (0, k) | (k, 0) if k >= 2 => {
-                            (acc.d[a].s1, acc.d[k - 2].s1, acc.cross[a][k - 2])
-                        }
-                        (i, j) if i >= 2 && j >= 2 => {
-                            (acc.d[i - 2].s1, acc.d[j - 2].s1, acc.cross[i - 2][j - 2])
-                        }
-                        _ => return 0.0,
-                    };
-                    covariance(n, sx, sy, sxy) / n as f64
-                };
-                let inv = invert_curve(&grid, &curve, acc.d[a].mean(), var);
-                let (lo, hi) = inv.interval();
-                out.worth.push(Worth {
-                    class,
-                    arm: *arm,
-                    label: arm.label(&self.field),
-                    effect: Est::share(&acc.d[a]),
-                    health: inv.x,
-                    health_lo: lo,
-                    health_hi: hi,
-                    censor: inv.censor,
-                });
-            }
+            })?;
+            worth_sums.push((class, arms, acc));
         }
         // Pairings: the rules' crit reading and the other one, bare and equipped.
         let other = if rules.crit == Crit::AnyDie {
@@ -312,44 +321,50 @@ impl Study {
         } else {
             Crit::AnyDie
         };
+        let mut pairing_sums = Vec::new();
         for crit in [rules.crit, other] {
             let mut r = rules.clone();
             r.crit = crit;
             for equipped in [false, true] {
-                let cells: Vec<(usize, usize)> =
-                    (0..6).flat_map(|p| (0..6).map(move |q| (p, q))).collect();
-                let sums: Vec<Sums> = cells
-                    .par_iter()
-                    .map_init(Battle::new, |b, &(p, q)| {
-                        let mut s = Sums::default();
-                        for j in 0..self.cell {
-                            let idx = (p * 6 + q) as u64 * self.cell + j;
-                            let seed = match_seed(master ^ 0x9A1B, idx);
-                            let mut rng = match_stream_rng(seed, Stream::LootField);
-                            let mut f = self.field.draw(idx, seed).0;
-                            for (s, pair) in [p, q].into_iter().enumerate() {
-                                for (k, c) in [PAIRS[pair].0, PAIRS[pair].1].into_iter().enumerate()
-                                {
-                                    let mut l = crate::games::loot_arena::state::Loadout::bare(
-                                        c,
-                                        r.class(c).health,
-                                        self.default_policy(),
-                                    );
-                                    if equipped {
-                                        self.field.equip(&mut rng, &mut l);
+                for (p, q) in (0..6).flat_map(|p| (0..6).map(move |q| (p, q))) {
+                    let key = format!(
+                        "pairings/{crit:?}/{}/{}/{}",
+                        if equipped { "equipped" } else { "bare" },
+                        pair_name(p),
+                        pair_name(q)
+                    );
+                    let s: Sums = ledger.cell(&key, self.cell, |range| {
+                        chunked(range, |b, js| {
+                            let mut s = Sums::default();
+                            for j in js.clone() {
+                                // A battle's index names its cell and its place in it, never the
+                                // cell's size: a cell continued with more battles keeps its first.
+                                let idx = (((p * 6 + q) as u64) << 32) | j;
+                                let seed = match_seed(master ^ 0x9A1B, idx);
+                                let mut rng = match_stream_rng(seed, Stream::LootField);
+                                let mut f = self.field.draw(idx, seed).0;
+                                for (side, pair) in [p, q].into_iter().enumerate() {
+                                    for (k, c) in
+                                        [PAIRS[pair].0, PAIRS[pair].1].into_iter().enumerate()
+                                    {
+                                        let mut l = crate::games::loot_arena::state::Loadout::bare(
+                                            c,
+                                            r.class(c).health,
+                                            self.default_policy(),
+                                        );
+                                        if equipped {
+                                            self.field.equip(&mut rng, &mut l);
+                                        }
+                                        f[2 * side + k] = l;
                                     }
-                                    f[2 * s + k] = l;
                                 }
+                                s.add(side0_points(b, &f, &self.field, &r, seed));
                             }
-                            s.add(side0_points(b, &f, &self.field, &r, seed));
-                        }
-                        count(self.cell);
-                        s
-                    })
-                    .collect();
-                out.battles += 36 * self.cell;
-                for (&(p, q), s) in cells.iter().zip(&sums) {
-                    out.pairings.push((crit, equipped, p, q, Est::share(s)));
+                            count(js.end - js.start);
+                            s
+                        })
+                    })?;
+                    pairing_sums.push((crit, equipped, p, q, s));
                 }
             }
         }
@@ -364,14 +379,11 @@ impl Study {
         let mut groups: Vec<String> = labels.clone();
         groups.sort();
         groups.dedup();
-        let chunks: Vec<u64> = (0..self.battles.div_ceil(chunk)).collect();
-        let loo = chunks
-            .par_iter()
-            .map_init(Battle::new, |b, &ch| {
+        let loo: (Vec<Sums>, Vec<i64>) = ledger.cell("leave one out", self.battles, |range| {
+            chunked(range, |b, r| {
                 let mut acc = vec![Sums::default(); groups.len()];
-                let hi = ((ch + 1) * chunk).min(self.battles);
                 let mut played = 0;
-                for i in ch * chunk..hi {
+                for i in r {
                     let seed = match_seed(master ^ 0x100, i);
                     let (mut f, _) = self.field.draw(i, seed);
                     for l in f.iter_mut() {
@@ -397,35 +409,20 @@ impl Study {
                         }
                     }
                 }
-                count(played);
-                (acc, played)
+                count(played as u64);
+                (acc, vec![played])
             })
-            .reduce(
-                || (vec![Sums::default(); groups.len()], 0),
-                |(mut a, n), (b, m)| {
-                    for (x, y) in a.iter_mut().zip(&b) {
-                        x.merge(y);
-                    }
-                    (a, n + m)
-                },
-            );
-        out.battles += loo.1;
-        for (g, s) in groups.iter().zip(&loo.0) {
-            if s.n > 0 {
-                out.leave_one_out.push((g.clone(), Est::share(s)));
-            }
-        }
+        })?;
         // Sets per class.
+        let k = self.sets.len();
+        let mut set_sums = Vec::new();
         for class in Class::ALL {
-            let chunks: Vec<u64> = (0..self.battles.div_ceil(chunk)).collect();
-            let k = self.sets.len();
-            let (wins, diffs) = chunks
-                .par_iter()
-                .map_init(Battle::new, |b, &ch| {
+            let key = format!("sets/{}", class.name());
+            let sums: (Vec<Sums>, Vec<Sums>) = ledger.cell(&key, self.battles, |range| {
+                chunked(range, |b, r| {
                     let mut wins = vec![Sums::default(); k];
                     let mut diffs = vec![Sums::default(); k];
-                    let hi = ((ch + 1) * chunk).min(self.battles);
-                    for i in ch * chunk..hi {
+                    for i in r.clone() {
                         let (mut f, seed) = self.focal(class, master ^ 0x5E75, i);
                         for l in f.iter_mut() {
                             l.policy = self.default_policy();
@@ -441,21 +438,31 @@ impl Study {
                             diffs[j].add(v - first);
                         }
                     }
-                    count((hi - ch * chunk) * k as u64);
+                    count((r.end - r.start) * k as u64);
                     (wins, diffs)
                 })
-                .reduce(
-                    || (vec![Sums::default(); k], vec![Sums::default(); k]),
-                    |(mut a, mut b), (c, d)| {
-                        for (x, y) in a.iter_mut().zip(&c) {
-                            x.merge(y);
-                        }
-                        for (x, y) in b.iter_mut().zip(&d) {
-                            x.merge(y);
-                        }
-                        (a, b)
-                    },
-                );
+            })?;
+            set_sums.push((class, sums));
+        }
+        if !ledger.whole() {
+            return Ok(None);
+        }
+        let mut out = Findings::default();
+        for (class, arms, acc) in worth_sums {
+            out.battles += self.battles * (arms.len() as u64 + 1);
+            self.worth(class, &arms, &acc, &mut out);
+        }
+        for (crit, equipped, p, q, s) in pairing_sums {
+            out.battles += self.cell;
+            out.pairings.push((crit, equipped, p, q, Est::share(&s)));
+        }
+        out.battles += loo.1.first().copied().unwrap_or(0) as u64;
+        for (g, s) in groups.iter().zip(&loo.0) {
+            if s.n > 0 {
+                out.leave_one_out.push((g.clone(), Est::share(s)));
+            }
+        }
+        for (class, (wins, diffs)) in set_sums {
             out.battles += self.battles * k as u64;
             for j in 0..k {
                 out.sets.push((
@@ -466,7 +473,51 @@ impl Study {
                 ));
             }
         }
-        out
+        Ok(Some(out))
+    }
+
+    /// One class's item worth from its arms' paired sums: each item's effect, and the health
+    /// that has the same effect (the inverse of the health curve, by the delta method).
+    fn worth(&self, class: Class, arms: &[Arm], acc: &ItemAcc, out: &mut Findings) {
+        let n = acc.d[0].n;
+        let curve: Vec<f64> = std::iter::once(0.0)
+            .chain((0..4).map(|k| acc.d[k].mean()))
+            .collect();
+        let grid: Vec<f64> = std::iter::once(0.0)
+            .chain(GRID.iter().map(|&h| h as f64))
+            .collect();
+        for (a, arm) in arms.iter().enumerate() {
+            if matches!(arm, Arm::Health(_)) {
+                continue;
+            }
+            // Covariances of the estimates: index 0 the arm, 1 the base (0, exact), 2.. the
+            // curve points.
+            let var = |x: usize, y: usize| -> f64 {
+                let (sx, sy, sxy) = match (x, y) {
+                    (0, 0) => (acc.d[a].s1, acc.d[a].s1, acc.d[a].s2),
+                    (0, k) | (k, 0) if k >= 2 => {
+                        (acc.d[a].s1, acc.d[k - 2].s1, acc.cross[a][k - 2])
+                    }
+                    (i, j) if i >= 2 && j >= 2 => {
+                        (acc.d[i - 2].s1, acc.d[j - 2].s1, acc.cross[i - 2][j - 2])
+                    }
+                    _ => return 0.0,
+                };
+                covariance(n, sx, sy, sxy) / n as f64
+            };
+            let inv = invert_curve(&grid, &curve, acc.d[a].mean(), var);
+            let (lo, hi) = inv.interval();
+            out.worth.push(Worth {
+                class,
+                arm: *arm,
+                label: arm.label(&self.field),
+                effect: Est::share(&acc.d[a]),
+                health: inv.x,
+                health_lo: lo,
+                health_hi: hi,
+                censor: inv.censor,
+            });
+        }
     }
 
     /// Battles the whole study plays (for the progress bar; leave one out counted at its most).

@@ -1,0 +1,369 @@
+//! A ledger of an analysis's integer sums, by cell (issue 51): what lets a fixed-budget analysis
+//! (`analyze loot items`, `analyze minions`) be continued with more matches, and split across
+//! machines, and still end byte for byte as one long run on one machine.
+//!
+//! An analysis asks for each of its measurements through [`Ledger::cell`]: a cell is a key, the
+//! number of matches it sums over (`0..n`, each match seeded by its own index alone), and a
+//! function that plays a range of them into integer sums. Integer sums merge exactly in any order,
+//! so the sums over `0..a` kept from an earlier run plus those over `a..n` played now are the
+//! sums over `0..n`; and the cells one shard played, merged with the others', are the whole
+//! study's. Cells are dealt to shards by the order the analysis asks for them, which is fixed.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+/// Integer sums that merge exactly (a [`Mean`](super::tally::Mean), a vector of them...),
+/// stored as a flat list of integers.
+pub trait Sums: Default {
+    fn to_ints(&self) -> Vec<i64>;
+    fn from_ints(v: &[i64]) -> Self;
+    fn merge(&mut self, other: &Self);
+}
+
+impl Sums for super::tally::Mean {
+    fn to_ints(&self) -> Vec<i64> {
+        vec![self.n as i64, self.sum, self.sum_sq]
+    }
+    fn from_ints(v: &[i64]) -> Self {
+        super::tally::Mean {
+            n: v[0] as u64,
+            sum: v[1],
+            sum_sq: v[2],
+        }
+    }
+    fn merge(&mut self, other: &Self) {
+        super::tally::Mean::merge(self, other);
+    }
+}
+
+impl Sums for crate::stats::Sums {
+    fn to_ints(&self) -> Vec<i64> {
+        vec![self.n as i64, self.s1, self.s2]
+    }
+    fn from_ints(v: &[i64]) -> Self {
+        crate::stats::Sums {
+            n: v[0] as u64,
+            s1: v[1],
+            s2: v[2],
+        }
+    }
+    fn merge(&mut self, other: &Self) {
+        crate::stats::Sums::merge(self, other);
+    }
+}
+
+/// A list of sums of one kind, all the same length (one per arm, per policy...).
+impl<S: Sums> Sums for Vec<S> {
+    fn to_ints(&self) -> Vec<i64> {
+        let mut out = vec![self.len() as i64];
+        for s in self {
+            let v = s.to_ints();
+            out.push(v.len() as i64);
+            out.extend(v);
+        }
+        out
+    }
+    fn from_ints(v: &[i64]) -> Self {
+        let Some((&len, mut rest)) = v.split_first() else {
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(len as usize);
+        for _ in 0..len {
+            let (&w, tail) = rest.split_first().expect("a ledger entry as written");
+            out.push(S::from_ints(&tail[..w as usize]));
+            rest = &tail[w as usize..];
+        }
+        out
+    }
+    fn merge(&mut self, other: &Self) {
+        if self.is_empty() {
+            *self = other.iter().map(|s| S::from_ints(&s.to_ints())).collect();
+            return;
+        }
+        assert_eq!(self.len(), other.len(), "sums of one cell have one length");
+        for (a, b) in self.iter_mut().zip(other) {
+            a.merge(b);
+        }
+    }
+}
+
+/// Plain integer counters (a count of battles played, cross products), added.
+impl Sums for Vec<i64> {
+    fn to_ints(&self) -> Vec<i64> {
+        self.clone()
+    }
+    fn from_ints(v: &[i64]) -> Self {
+        v.to_vec()
+    }
+    fn merge(&mut self, other: &Self) {
+        if self.is_empty() {
+            *self = other.clone();
+            return;
+        }
+        assert_eq!(self.len(), other.len(), "sums of one cell have one length");
+        for (a, b) in self.iter_mut().zip(other) {
+            *a += b;
+        }
+    }
+}
+
+impl<A: Sums, B: Sums> Sums for (A, B) {
+    fn to_ints(&self) -> Vec<i64> {
+        let a = self.0.to_ints();
+        let mut out = vec![a.len() as i64];
+        out.extend(a);
+        out.extend(self.1.to_ints());
+        out
+    }
+    fn from_ints(v: &[i64]) -> Self {
+        let w = v[0] as usize;
+        (A::from_ints(&v[1..1 + w]), B::from_ints(&v[1 + w..]))
+    }
+    fn merge(&mut self, other: &Self) {
+        self.0.merge(&other.0);
+        self.1.merge(&other.1);
+    }
+}
+
+/// One cell as kept: the matches summed (`0..n`) and the sums.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    pub n: u64,
+    pub sums: Vec<i64>,
+}
+
+/// The cells of an analysis, and which of them this run plays.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ledger {
+    pub cells: BTreeMap<String, Entry>,
+    /// This run's shard `(k, of)` (0-based): it plays only the cells dealt to it.
+    #[serde(skip)]
+    shard: Option<(u64, u64)>,
+    /// Cells asked for so far (the deal's order).
+    #[serde(skip)]
+    asked: u64,
+    /// Cells this run skipped (another shard's): the findings are not whole.
+    #[serde(skip)]
+    skipped: u64,
+    /// Matches this run played.
+    #[serde(skip)]
+    played: u64,
+}
+
+impl Ledger {
+    /// A ledger of `cells` kept from earlier runs (empty for a fresh one), for shard `shard`
+    /// (`(k, of)`, 0-based) or the whole analysis.
+    pub fn new(cells: BTreeMap<String, Entry>, shard: Option<(u64, u64)>) -> Ledger {
+        Ledger {
+            cells,
+            shard,
+            ..Ledger::default()
+        }
+    }
+
+    /// The sums of cell `key` over matches `0..n`: those kept, and `play(range)` of the ones not
+    /// yet summed. A cell dealt to another shard is not played (its kept sums, or none). A cell
+    /// kept over more than `n` matches is an error (a smaller count than a finished run's).
+    pub fn cell<S: Sums>(
+        &mut self,
+        key: &str,
+        n: u64,
+        play: impl FnOnce(Range<u64>) -> S,
+    ) -> Result<S, String> {
+        let ordinal = self.asked;
+        self.asked += 1;
+        let held = self.cells.get(key).cloned().unwrap_or_default();
+        if held.n > n {
+            return Err(format!(
+                "`{key}` already sums {} matches, more than the {n} asked for now: ask for at least as many (a finished run is never shortened)",
+                held.n
+            ));
+        }
+        let mut sums = if held.n > 0 {
+            S::from_ints(&held.sums)
+        } else {
+            S::default()
+        };
+        let mine = self.shard.is_none_or(|(k, of)| ordinal % of == k);
+        if held.n == n {
+            return Ok(sums);
+        }
+        if !mine {
+            self.skipped += 1;
+            return Ok(sums);
+        }
+        let new = play(held.n..n);
+        if held.n > 0 {
+            sums.merge(&new);
+        } else {
+            sums = new;
+        }
+        self.played += n - held.n;
+        self.cells.insert(
+            key.to_string(),
+            Entry {
+                n,
+                sums: sums.to_ints(),
+            },
+        );
+        Ok(sums)
+    }
+
+    /// Whether every cell asked for is summed in full (no shard's cells missing).
+    pub fn whole(&self) -> bool {
+        self.skipped == 0
+    }
+
+    /// Matches played by this run (not those kept).
+    pub fn played(&self) -> u64 {
+        self.played
+    }
+
+    /// Adds another ledger's cells (another shard's): each cell from the one that summed more.
+    pub fn absorb(&mut self, other: BTreeMap<String, Entry>) {
+        for (k, e) in other {
+            match self.cells.get(&k) {
+                Some(mine) if mine.n >= e.n => {}
+                _ => {
+                    self.cells.insert(k, e);
+                }
+            }
+        }
+    }
+}
+
+/// Where an analysis keeps its cells to be continued: beside its tables.
+pub const STATE: &str = "ledger.json";
+/// Where each shard of an analysis leaves its cells, until a run without `--shard` finishes it.
+pub const SHARDS: &str = "shards";
+
+/// A ledger as stored: what analysis it belongs to (every setting but the counts, the seed, the
+/// version, every input's digest) and its cells.
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    identity: serde_json::Value,
+    cells: BTreeMap<String, Entry>,
+}
+
+/// The cells an earlier run of the same analysis left in `out` (its `ledger.json` and every
+/// shard's file whose identity is `identity`); none for another analysis's folder, which is
+/// replaced as any earlier output is.
+pub fn kept(out: &std::path::Path, identity: &serde_json::Value) -> BTreeMap<String, Entry> {
+    let mut files = vec![out.join(STATE)];
+    if let Ok(d) = std::fs::read_dir(out.join(SHARDS)) {
+        let mut shards: Vec<_> = d.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        shards.sort();
+        files.extend(shards);
+    }
+    let mut all = Ledger::default();
+    for f in files {
+        let Some(s) = std::fs::read_to_string(&f)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Stored>(&t).ok())
+        else {
+            continue;
+        };
+        if &s.identity == identity {
+            all.absorb(s.cells);
+        }
+    }
+    all.cells
+}
+
+/// The bytes of a ledger stored under `identity` (`ledger.json`, or a shard's file).
+pub fn stored(identity: &serde_json::Value, ledger: &Ledger) -> Vec<u8> {
+    let s = Stored {
+        identity: identity.clone(),
+        cells: ledger.cells.clone(),
+    };
+    (serde_json::to_string(&s).expect("a ledger serialises") + "\n").into_bytes()
+}
+
+/// A shard's run ends here: its cells are written to `OUT/shards/K-of-N.json` (the folder made
+/// this command's output, the others' files left as they are). Returns the line that says so.
+pub fn write_shard(
+    out: &std::path::Path,
+    command: &str,
+    identity: &serde_json::Value,
+    ledger: &Ledger,
+    shard: super::plan::Shard,
+    played: &str,
+) -> Result<String, String> {
+    super::dataset::mark_output_folder(out, command)?;
+    let dir = out.join(SHARDS);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
+    let name = format!("{}-of-{}.json", shard.index, shard.count);
+    super::dataset::atomic_write(&dir, &name, &stored(identity, ledger))?;
+    let mut held = kept(out, identity).len();
+    held = held.max(ledger.cells.len());
+    Ok(format!(
+        "shard {shard}: {played} played, its cells written to {}; {held} cells of the analysis are in the folder. When every shard is done, run the same command without --shard to finish (it plays whatever is missing and writes the tables)\n",
+        dir.join(&name).display()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::tally::Mean;
+
+    fn sum(range: Range<u64>) -> Mean {
+        let mut m = Mean::default();
+        for i in range {
+            m.add((i * i % 7) as i64);
+        }
+        m
+    }
+
+    #[test]
+    fn a_continued_cell_sums_what_one_long_run_sums() {
+        let mut short = Ledger::default();
+        short.cell("a", 40, sum).unwrap();
+        let mut grown = Ledger::new(short.cells.clone(), None);
+        let got: Mean = grown.cell("a", 100, sum).unwrap();
+        assert_eq!(got, sum(0..100));
+        assert_eq!(grown.played(), 60, "only the new matches are played");
+        let mut again = Ledger::new(grown.cells.clone(), None);
+        assert!(
+            again.cell::<Mean>("a", 50, sum).is_err(),
+            "a smaller count is refused"
+        );
+    }
+
+    #[test]
+    fn shards_play_disjoint_cells_whose_union_is_the_whole() {
+        let keys = ["a", "b", "c", "d", "e"];
+        let mut whole = Ledger::default();
+        for k in keys {
+            whole
+                .cell::<Vec<Mean>>(k, 30, |r| vec![sum(r.clone()), sum(r)])
+                .unwrap();
+        }
+        let mut merged = Ledger::default();
+        for k in 0..3 {
+            let mut s = Ledger::new(BTreeMap::new(), Some((k, 3)));
+            for key in keys {
+                s.cell::<Vec<Mean>>(key, 30, |r| vec![sum(r.clone()), sum(r)])
+                    .unwrap();
+            }
+            assert!(!s.whole());
+            merged.absorb(s.cells);
+        }
+        assert_eq!(merged.cells, whole.cells);
+        let mut last = Ledger::new(merged.cells, None);
+        for key in keys {
+            last.cell::<Vec<Mean>>(key, 30, |_| panic!("nothing left to play"))
+                .unwrap();
+        }
+        assert!(last.whole() && last.played() == 0);
+    }
+
+    #[test]
+    fn sums_round_trip_through_their_integers() {
+        let v: (Vec<Mean>, Vec<i64>) = (vec![sum(0..5), sum(3..9)], vec![4, -2]);
+        let back = <(Vec<Mean>, Vec<i64>)>::from_ints(&v.to_ints());
+        assert_eq!(back, v);
+    }
+}
