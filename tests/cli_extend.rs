@@ -268,12 +268,20 @@ fn analyses_continue_and_shard_to_the_bytes_of_one_run() {
         &'static [&'static str],
         &'static [&'static str],
     );
-    let cases: [Case; 1] = [(
-        "loot-items",
-        &["analyze", "loot", "items"],
-        &["--battles", "600", "--cell", "60"],
-        &["--battles", "300", "--cell", "30"],
-    )];
+    let cases: [Case; 2] = [
+        (
+            "loot-items",
+            &["analyze", "loot", "items"],
+            &["--battles", "600", "--cell", "60"],
+            &["--battles", "300", "--cell", "30"],
+        ),
+        (
+            "minions",
+            &["analyze", "minions"],
+            &["--combats", "400", "--cell", "20"],
+            &["--combats", "200", "--cell", "10"],
+        ),
+    ];
     for (name, cmd, big, small) in cases {
         let one = tmp("extend", &format!("{name}-one"));
         let grown = tmp("extend", &format!("{name}-grown"));

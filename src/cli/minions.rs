@@ -604,7 +604,8 @@ pub struct StudyFlags {
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
     /// Output folder: stat_worth, monster_worth, minion_matrix, splits and nation_worth
-    /// .parquet, and summary.txt.
+    /// .parquet, and summary.txt. An earlier run of the same study there is continued: more
+    /// --combats or --cell play only the new combats, and end as one run asked for them all.
     #[arg(long, default_value = "runs/minion-study")]
     pub out: PathBuf,
     /// Worker threads (default: all cores). The output does not depend on it.
@@ -617,6 +618,11 @@ pub struct StudyFlags {
     /// monsters. Runs only these questions.
     #[arg(long, value_name = "STATS|NAME")]
     pub candidate: Option<String>,
+    /// Play only the K-th (from 0) of N shares of the study's cells, e.g. 0/4, into
+    /// OUT/shards/; the same command without it then finishes the folder (the bytes of a run
+    /// on one machine). SLURM_ARRAY_TASK_ID/COUNT are read too.
+    #[arg(long, conflicts_with = "candidate")]
+    pub shard: Option<String>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -720,6 +726,8 @@ fn candidate_minion(
     Ok(m)
 }
 
+const STUDY: &str = "analyze minions";
+
 /// `skirmish analyze minions` (MC-32..MC-36).
 pub fn study(f: &StudyFlags) -> Result<String, String> {
     use crate::games::minion_combat::analysis::study;
@@ -752,7 +760,15 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         None => None,
         Some(c) => Some(candidate_minion(c, &field)?),
     };
-    let _claim = crate::platform::dataset::claim_output_folder(&f.out, "analyze minions")?;
+    let shard = super::flags::shard_of(f.shard.as_deref())?;
+    let _claim = match shard {
+        Some(s) if candidate.is_none() => crate::platform::dataset::claim_shard(
+            &f.out,
+            &format!("shard-{}-of-{}", s.index, s.count),
+            STUDY,
+        )?,
+        _ => crate::platform::dataset::claim_output_folder(&f.out, STUDY)?,
+    };
     let st = study::Study {
         field,
         combats: f.combats,
@@ -771,21 +787,50 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         let text = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
         let mut files = vec![("summary.txt".to_string(), text.clone().into_bytes())];
         files.extend(crate::platform::answer::files(&answer));
-        crate::platform::dataset::replace_folder(&f.out, "analyze minions", &files)?;
+        crate::platform::dataset::replace_folder(&f.out, STUDY, &files)?;
         return Ok(format!(
             "analyze minions --candidate: {} combats in {secs:.1} s on {threads} threads\n\n{text}\n{}",
             thousands(c.combats),
             crate::platform::answer::report_line(&f.out)
         ));
     }
+    // Issue 51: the study's identity (all but the counts); its cells kept in the folder by an
+    // earlier run or by shards are summed, not played again.
+    let identity = serde_json::json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "seed": f.seed,
+        "field": f.field.command(),
+        "rules": format!("{:?}", st.field.rules),
+        "catalogue": format!("{:?}", st.field.catalogue),
+        "size": st.size,
+        "swordsman": st.swordsman,
+        "archer": st.archer,
+    });
+    let kept = crate::platform::ledger::kept(&f.out, &identity);
+    let mut ledger = crate::platform::ledger::Ledger::new(kept, shard.map(|s| (s.index, s.count)));
     let pool = crate::platform::runner::pool(threads)?;
     let pb = study_bar(st.planned(), f.quiet, "combats");
     let start = Instant::now();
-    let tick = |n: u64| pb.inc(n);
-    let found = pool.install(|| st.run(f.seed, &tick));
+    let played = std::sync::atomic::AtomicU64::new(0);
+    let tick = |n: u64| {
+        pb.inc(n);
+        played.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    };
+    let found = pool.install(|| st.run(f.seed, &mut ledger, &tick));
+    let played = played.into_inner();
     pb.finish_and_clear();
     let found = found?;
     let secs = start.elapsed().as_secs_f64();
+    let found = match (found, shard) {
+        (Some(found), None) => found,
+        (_, Some(s)) => {
+            let played = format!("{} combats", thousands(played));
+            return crate::platform::ledger::write_shard(
+                &f.out, STUDY, &identity, &ledger, s, &played,
+            );
+        }
+        (None, None) => unreachable!("a run of every cell is whole"),
+    };
     let files = study::tables(&found)
         .iter()
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
@@ -797,10 +842,18 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         st.field.pool[1].len()
     );
     let head = format!(
-        "analyze minions: {} combats in {:.1} s ({} combats/s on {threads} threads); {setup}",
+        "analyze minions: {} combats{} in {:.1} s ({} combats/s on {threads} threads); {setup}",
         thousands(found.combats),
+        if found.played < found.combats {
+            format!(
+                ", {} of them played now (the rest kept in the folder)",
+                thousands(found.played)
+            )
+        } else {
+            String::new()
+        },
         secs,
-        thousands((found.combats as f64 / secs.max(1e-9)) as u64),
+        thousands((found.played as f64 / secs.max(1e-9)) as u64),
     );
     // The answer and its report (issue 50), written with the tables in one step.
     let answer = study::answer(&found, &st, f.seed, &super::flags::command_line());
@@ -816,7 +869,11 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         .into_bytes(),
     ));
     files.extend(crate::platform::answer::files(&answer));
-    crate::platform::dataset::replace_folder(&f.out, "analyze minions", &files)?;
+    files.push((
+        crate::platform::ledger::STATE.to_string(),
+        crate::platform::ledger::stored(&identity, &ledger),
+    ));
+    crate::platform::dataset::replace_folder(&f.out, STUDY, &files)?;
     Ok(format!(
         "{head}{text}\ntables: {} (stat_worth, monster_worth, minion_matrix, splits, nation_worth .parquet; summary.txt)\n{}",
         f.out.display(),

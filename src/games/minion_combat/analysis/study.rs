@@ -17,6 +17,8 @@
 // Cells index several parallel tables at once: index loops say so plainly.
 #![allow(clippy::needless_range_loop)]
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 use crate::games::minion_combat::input::combat::minion_spec;
@@ -26,6 +28,7 @@ use crate::games::minion_combat::simulation::combats::{Field, fielded};
 use crate::games::minion_combat::state::{Minion, Outcome};
 use crate::platform::answer::Unit as Shown;
 use crate::platform::grid::{Cell, Grid};
+use crate::platform::ledger::{Ledger, Sums as LedgerSums};
 use crate::platform::table::{Code, Table};
 use crate::platform::tally::{Mean, thousands};
 use crate::rng::match_seed;
@@ -123,6 +126,8 @@ pub struct Found {
     pub splits_vs_field: Vec<Mean>,
     pub nations: Vec<Paired>,
     pub combats: u64,
+    /// Combats played by this run (the rest were kept in the folder).
+    pub played: u64,
 }
 
 /// Question numbers in the seed index, so no two questions share a seed.
@@ -143,8 +148,8 @@ fn units(ms: &[Minion], r: &Rules) -> Vec<Unit> {
 
 /// Plays `n` combats of `a` against `b`, side of precedence alternating, into `a`'s win points.
 /// Side 0's win points over combats `0..n` in parallel; `play(kernel, m)` plays combat m.
-fn points(n: u64, play: impl Fn(&mut Combat, u64) -> Outcome + Sync) -> Mean {
-    (0..n)
+fn points(range: Range<u64>, play: impl Fn(&mut Combat, u64) -> Outcome + Sync) -> Mean {
+    range
         .into_par_iter()
         .fold(
             || (Combat::new(), Mean::default()),
@@ -160,8 +165,16 @@ fn points(n: u64, play: impl Fn(&mut Combat, u64) -> Outcome + Sync) -> Mean {
         })
 }
 
-fn ladder(a: &[Unit], b: &[Unit], r: &Rules, seed: u64, q: u64, cell: u64, n: u64) -> Mean {
-    points(n, |k, m| {
+fn ladder(
+    a: &[Unit],
+    b: &[Unit],
+    r: &Rules,
+    seed: u64,
+    q: u64,
+    cell: u64,
+    range: Range<u64>,
+) -> Mean {
+    points(range, |k, m| {
         let s = match_seed(seed, index(q, cell, m));
         k.play([a, b], (m & 1) as usize, r, s, &mut Silent)
     })
@@ -193,18 +206,39 @@ impl Study {
         Ok(vec![ms[0].clone(); n])
     }
 
-    /// Runs every question; `tick(n)` is told after each batch of `n` combats.
-    pub fn run(&self, seed: u64, tick: &(dyn Fn(u64) + Sync)) -> Result<Found, String> {
+    /// Runs every question, its sums kept by cell in `ledger` (issue 51: a run continued with
+    /// more combats, or one shard of several, plays only its new or its own cells); `tick(n)` is
+    /// told after each batch of `n` combats. `None` when the ledger is not whole (a shard's run).
+    pub fn run(
+        &self,
+        seed: u64,
+        ledger: &mut Ledger,
+        tick: &(dyn Fn(u64) + Sync),
+    ) -> Result<Option<Found>, String> {
         let f = &self.field;
         let r = &f.rules;
-        let mut played = 0u64;
-        let mut told = |n: u64| {
-            played += n;
+        let mut total = 0u64;
+        let now = std::cell::Cell::new(0u64);
+        // A cell's new combats (`per` played for each index), told as they are played.
+        let played = |range: &Range<u64>, per: u64| {
+            let n = (range.end - range.start) * per;
+            now.set(now.get() + n);
             tick(n);
         };
         // MC-32: stat worth on paired combats against the field.
-        let stats = self.stat_worth(seed);
-        told(self.combats * (1 + STATS.len() as u64));
+        let sums: Vec<Paired> = ledger.cell("stat worth", self.combats, |rg| {
+            played(&rg, 1 + STATS.len() as u64);
+            self.stat_worth(seed, rg)
+        })?;
+        total += self.combats * (1 + STATS.len() as u64);
+        let stats: Vec<Paired> = sums
+            .into_iter()
+            .zip(STATS)
+            .map(|(p, n)| Paired {
+                name: n.to_string(),
+                ..p
+            })
+            .collect();
         // MC-33: monsters against baseline recruits.
         let recruits = [
             units(&self.group(&self.swordsman, MAX_GROUP)?, r),
@@ -217,15 +251,11 @@ impl Study {
             for kind in 0..2 {
                 for k in 1..=MAX_GROUP {
                     let cell = ((c * 2 + kind) * 8 + k) as u64;
-                    vs[kind][k - 1] = ladder(
-                        &me,
-                        &recruits[kind][..k],
-                        r,
-                        seed,
-                        Q_MONSTERS,
-                        cell,
-                        self.cell,
-                    );
+                    let key = format!("monster {c}/{kind}/{k}");
+                    vs[kind][k - 1] = ledger.cell(&key, self.cell, |rg| {
+                        played(&rg, 1);
+                        ladder(&me, &recruits[kind][..k], r, seed, Q_MONSTERS, cell, rg)
+                    })?;
                 }
             }
             let worth = [0, 1].map(|kind| crossing(&vs[kind]));
@@ -234,7 +264,7 @@ impl Study {
                 vs,
                 worth,
             });
-            told(16 * self.cell);
+            total += 16 * self.cell;
         }
         // MC-34: the minion matrix.
         let pool: Vec<u16> = f.pool[0].iter().chain(&f.pool[1]).copied().collect();
@@ -248,17 +278,17 @@ impl Study {
         };
         for (a, &x) in pool.iter().enumerate() {
             let ga = vec![f.units[x as usize]; size];
-            let row: Vec<Mean> = pool
-                .iter()
-                .enumerate()
-                .map(|(b, &y)| {
-                    let gb = vec![f.units[y as usize]; size];
-                    let cell = (a * pool.len() + b) as u64;
-                    ladder(&ga, &gb, r, seed, Q_MATRIX, cell, self.cell)
-                })
-                .collect();
+            let mut row = Vec::new();
+            for (b, &y) in pool.iter().enumerate() {
+                let gb = vec![f.units[y as usize]; size];
+                let cell = (a * pool.len() + b) as u64;
+                row.push(ledger.cell(&format!("matrix {a}/{b}"), self.cell, |rg| {
+                    played(&rg, 1);
+                    ladder(&ga, &gb, r, seed, Q_MATRIX, cell, rg)
+                })?);
+            }
             minions.cells.push(row);
-            told(pool.len() as u64 * self.cell);
+            total += pool.len() as u64 * self.cell;
         }
         // MC-35: swordsman/archer splits.
         let sword = self.group(&self.swordsman, 1)?.remove(0);
@@ -277,29 +307,27 @@ impl Study {
             cells: Vec::new(),
         };
         for a in 0..=MAX_GROUP {
-            splits.cells.push(
-                (0..=MAX_GROUP)
-                    .map(|b| {
-                        let cell = (a * 9 + b) as u64;
-                        ladder(
-                            &split_groups[a],
-                            &split_groups[b],
-                            r,
-                            seed,
-                            Q_SPLITS,
-                            cell,
-                            self.cell,
-                        )
-                    })
-                    .collect(),
-            );
+            let mut row = Vec::new();
+            for b in 0..=MAX_GROUP {
+                let cell = (a * 9 + b) as u64;
+                row.push(ledger.cell(&format!("split {a}/{b}"), self.cell, |rg| {
+                    played(&rg, 1);
+                    let (ga, gb) = (&split_groups[a], &split_groups[b]);
+                    ladder(ga, gb, r, seed, Q_SPLITS, cell, rg)
+                })?);
+            }
+            splits.cells.push(row);
         }
-        told(81 * self.cell);
-        let splits_vs_field = split_groups
-            .iter()
-            .map(|g| self.against_field(g, seed, Q_SPLIT_FIELD, r))
-            .collect();
-        told(9 * self.combats);
+        total += 81 * self.cell;
+        let mut splits_vs_field = Vec::new();
+        for (s, g) in split_groups.iter().enumerate() {
+            let key = format!("split {s} against the field");
+            splits_vs_field.push(ledger.cell(&key, self.combats, |rg| {
+                played(&rg, 1);
+                self.against_field(g, seed, Q_SPLIT_FIELD, r, rg)
+            })?);
+        }
+        total += 9 * self.combats;
         // MC-36: nation abilities, on and off.
         let mut nations = Vec::new();
         for (ni, n) in r.nations.iter().enumerate() {
@@ -322,30 +350,35 @@ impl Study {
             let mut off = r.clone();
             off.nations[ni].bonus = None;
             let (with, without) = (units(&g, r), units(&g, &off));
-            nations.push(self.paired(
-                &format!("{} ({})", n.name, ability(n.bonus)),
-                &with,
-                &without,
-                seed,
-                ni as u64,
-            ));
-            told(2 * self.combats);
+            let p: Paired = ledger.cell(&format!("nation {ni}"), self.combats, |rg| {
+                played(&rg, 2);
+                self.paired(&with, &without, seed, ni as u64, rg)
+            })?;
+            nations.push(Paired {
+                name: format!("{} ({})", n.name, ability(n.bonus)),
+                ..p
+            });
+            total += 2 * self.combats;
         }
-        Ok(Found {
+        if !ledger.whole() {
+            return Ok(None);
+        }
+        Ok(Some(Found {
             stats,
             monsters,
             minions,
             splits,
             splits_vs_field,
             nations,
-            combats: played,
-        })
+            combats: total,
+            played: now.get(),
+        }))
     }
 
     /// `g`'s win points against field opponents (side 1 of the field's draws).
-    fn against_field(&self, g: &[Unit], seed: u64, q: u64, r: &Rules) -> Mean {
+    fn against_field(&self, g: &[Unit], seed: u64, q: u64, r: &Rules, range: Range<u64>) -> Mean {
         let f = &self.field;
-        points(self.combats, |k, m| {
+        points(range, |k, m| {
             let s = match_seed(seed, index(q, 0, m));
             let d = f.draw(m, s);
             k.play([g, d.sides()[1]], d.first, r, s, &mut Silent)
@@ -353,10 +386,10 @@ impl Study {
     }
 
     /// A nation's group with its ability (`a`) and without (`b`), paired on the field's draws.
-    fn paired(&self, name: &str, a: &[Unit], b: &[Unit], seed: u64, cell: u64) -> Paired {
+    fn paired(&self, a: &[Unit], b: &[Unit], seed: u64, cell: u64, range: Range<u64>) -> Paired {
         let f = &self.field;
         let r = &f.rules;
-        let parts = (0..self.combats)
+        range
             .into_par_iter()
             .fold(
                 || (Combat::new(), Paired::default()),
@@ -370,18 +403,14 @@ impl Study {
                 },
             )
             .map(|(_, p)| p)
-            .reduce(Paired::default, merge_paired);
-        Paired {
-            name: name.to_string(),
-            ..parts
-        }
+            .reduce(Paired::default, merge_paired)
     }
 
     /// MC-32: each stat change paired against the group as drawn.
-    fn stat_worth(&self, seed: u64) -> Vec<Paired> {
+    fn stat_worth(&self, seed: u64, range: Range<u64>) -> Vec<Paired> {
         let f = &self.field;
         let r = &f.rules;
-        let all = (0..self.combats)
+        range
             .into_par_iter()
             .fold(
                 || (Combat::new(), vec![Paired::default(); STATS.len()]),
@@ -417,14 +446,29 @@ impl Study {
                         .map(|(x, y)| merge_paired(x, y))
                         .collect()
                 },
-            );
-        all.into_iter()
-            .zip(STATS)
-            .map(|(p, n)| Paired {
-                name: n.to_string(),
-                ..p
-            })
+            )
+    }
+}
+
+impl LedgerSums for Paired {
+    fn to_ints(&self) -> Vec<i64> {
+        [self.base, self.changed, self.points, self.hp]
+            .iter()
+            .flat_map(|m| m.to_ints())
             .collect()
+    }
+    fn from_ints(v: &[i64]) -> Self {
+        let m = |k: usize| <Mean as LedgerSums>::from_ints(&v[3 * k..3 * k + 3]);
+        Paired {
+            name: String::new(),
+            base: m(0),
+            changed: m(1),
+            points: m(2),
+            hp: m(3),
+        }
+    }
+    fn merge(&mut self, o: &Self) {
+        *self = merge_paired(std::mem::take(self), o.clone());
     }
 }
 
@@ -834,7 +878,8 @@ impl Study {
             for kind in 0..2 {
                 for k in 1..=MAX_GROUP {
                     let (q, cell) = cell_of(kind, k);
-                    vs[kind][k - 1] = ladder(me, &recruits[kind][..k], r, seed, q, cell, self.cell);
+                    vs[kind][k - 1] =
+                        ladder(me, &recruits[kind][..k], r, seed, q, cell, 0..self.cell);
                 }
             }
             vs
