@@ -73,9 +73,17 @@ pub struct PowerFlags {
     /// Worker threads [default: all cores]. The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output folder for the Parquet tables [default runs/powers].
+    /// Output folder for the Parquet tables [default runs/powers]. An earlier run of the same
+    /// analysis there is continued (a larger --max-battles or finer --precision plays on).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Play only the K-th (from 0) of N shares of the budget's batches of rosters, e.g. 0/4,
+    /// into OUT/shards/ (every batch of --max-battles: a shard cannot know where --precision
+    /// stops); the same command without it then finishes the folder, replaying the stopping
+    /// rule over them (the bytes of a run on one machine). SLURM_ARRAY_TASK_ID/COUNT are read
+    /// too.
+    #[arg(long)]
+    pub shard: Option<String>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -169,7 +177,15 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     let threads = super::flags::threads(flags.threads)?;
     let encode = super::flags::encoder()?;
     // The folder rule (new, empty, or an earlier `analyze powers` output) before any work.
-    let _claim = crate::platform::dataset::claim_output_folder(&out, "analyze powers")?;
+    let shard = super::flags::shard_of(flags.shard.as_deref())?;
+    let _claim = match shard {
+        None => crate::platform::dataset::claim_output_folder(&out, POWERS)?,
+        Some(s) => crate::platform::dataset::claim_shard(
+            &out,
+            &format!("shard-{}-of-{}", s.index, s.count),
+            POWERS,
+        )?,
+    };
     let inputs = super::flags::input_digests(
         flags
             .powers
@@ -179,15 +195,37 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     );
     // Issue 51: an earlier run of this analysis in the folder is continued, not played again.
     let identity = state_identity(&v, seed, &inputs);
-    let from = continued(&out, &identity, &v)?;
-    let already = from.as_ref().map_or(0, |f| f.0);
     let pool = crate::platform::runner::pool(threads)?;
     let per = v.battles_per_roster();
     let pb = bar(v.settings.max_battles / per * per, !flags.quiet);
+    if let Some(sh) = shard {
+        let batches = pool.install(|| v.run_shard(seed, sh.index, sh.count, |n| pb.inc(n * per)));
+        pb.finish_and_clear();
+        let rosters: u64 = batches.values().map(|b| b.0).sum();
+        crate::platform::dataset::mark_output_folder(&out, POWERS)?;
+        let dir = out.join(crate::platform::ledger::SHARDS);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
+        let name = format!("{}-of-{}.json", sh.index, sh.count);
+        let stored = serde_json::json!({"identity": identity, "batches": batches});
+        crate::platform::dataset::atomic_write(
+            &dir,
+            &name,
+            (serde_json::to_string(&stored).expect("sums serialise") + "\n").as_bytes(),
+        )?;
+        return Ok(format!(
+            "shard {sh}: {} rosters ({} battles) of the budget's batches played, written to {}. When every shard is done, run the same command without --shard to finish (it replays the stopping rule over the shards' batches and plays whatever is missing)\n",
+            thousands(rosters),
+            thousands(rosters * per),
+            dir.join(&name).display()
+        ));
+    }
+    let from = continued(&out, &identity, &v)?;
+    let already = from.as_ref().map_or(0, |f| f.0);
+    let ready = shard_batches(&out, &identity);
     let target = v.settings.precision;
     let start = Instant::now();
     let (est, rosters, sums) = pool.install(|| {
-        v.run_from(seed, from, |p| {
+        v.run_from(seed, from, &ready, |p| {
             pb.set_position(p.battles);
             pb.set_message(if p.worst.is_finite() {
                 format!("widest coin interval ±{:.2} (target ±{target})", p.worst)
@@ -197,7 +235,8 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         })
     });
     let secs = start.elapsed().as_secs_f64();
-    let played_now = (rosters - already) * per;
+    let from_shards: u64 = ready.range(already..rosters).map(|(_, (n, _))| *n).sum();
+    let played_now = (rosters - already - from_shards.min(rosters - already)) * per;
     pb.finish_and_clear();
     // Every table is encoded before anything is written: an error leaves no partial output.
     let tables = v.tables(&est);
@@ -251,7 +290,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     ));
     let summary = format!("{head}{brief}");
     files.extend(crate::platform::answer::files(&answer));
-    crate::platform::dataset::replace_folder(&out, "analyze powers", &files)?;
+    crate::platform::dataset::replace_folder(&out, POWERS, &files)?;
     let continued = if already > 0 {
         format!(
             "continued: {} rosters were in {} already; {} more played\n",
@@ -267,6 +306,37 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         out.display(),
         crate::platform::answer::report_line(&out)
     ))
+}
+
+const POWERS: &str = "analyze powers";
+
+/// The batches the shards of this analysis left in `out/shards/` (issue 51), by first roster.
+fn shard_batches(
+    out: &std::path::Path,
+    identity: &serde_json::Value,
+) -> crate::games::auto_rumble::analysis::power_value::Batches {
+    let mut all = crate::games::auto_rumble::analysis::power_value::Batches::new();
+    let Ok(d) = std::fs::read_dir(out.join(crate::platform::ledger::SHARDS)) else {
+        return all;
+    };
+    for e in d.filter_map(|e| e.ok()) {
+        let Some(stored) = std::fs::read_to_string(e.path())
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        else {
+            continue;
+        };
+        if stored.get("identity") != Some(identity) {
+            continue;
+        }
+        if let Ok(b) = serde_json::from_value::<
+            crate::games::auto_rumble::analysis::power_value::Batches,
+        >(stored["batches"].clone())
+        {
+            all.extend(b);
+        }
+    }
+    all
 }
 
 /// Where an analysis keeps its rosters and sums, to be continued (issue 51).

@@ -626,7 +626,7 @@ impl PowerValue {
     /// Runs batches until every coin value reaches the precision or the battle budget is spent.
     /// `progress` is told after each batch.
     pub fn run(&self, master: u64, progress: impl FnMut(&Progress)) -> Estimates {
-        self.run_from(master, None, progress).0
+        self.run_from(master, None, &Batches::new(), progress).0
     }
 
     /// The rosters a run of these settings plays at most.
@@ -639,10 +639,15 @@ impl PowerValue {
     /// multiples of the batch size (or the budget) however the run began, and the stopping rule
     /// is checked only there, so a continued run stops where a run that asked for the larger
     /// count from the start stops, with the same sums.
+    ///
+    /// `ready` holds batches already played elsewhere (shards' batches, issue 51), by first
+    /// roster: a batch found there with the same rosters is merged, not played again, so the
+    /// stopping rule replays batch by batch exactly as on one machine.
     pub fn run_from(
         &self,
         master: u64,
         from: Option<(u64, Accum)>,
+        ready: &Batches,
         mut progress: impl FnMut(&Progress),
     ) -> (Estimates, u64, Accum) {
         let per = self.battles_per_roster();
@@ -665,8 +670,10 @@ impl PowerValue {
                 break Stop::Budget;
             }
             let b = (batch - done % batch).min(cap - done);
-            let part = self.play(master, done..done + b);
-            acc.merge(&part);
+            match ready.get(&done) {
+                Some((n, part)) if *n == b => acc.merge(part),
+                _ => acc.merge(&self.play(master, done..done + b)),
+            }
             done += b;
             let w = self.estimate(&acc).worst_half_width();
             worst = Some(w);
@@ -680,6 +687,24 @@ impl PowerValue {
         let mut est = self.estimate(&acc);
         est.stop = stop;
         (est, done, acc)
+    }
+
+    /// Shard `k` of `of` (issue 51): every `of`-th batch of the budget from the `k`-th, each
+    /// played alone (a batch ends where a one-machine run's does: on a multiple of the batch
+    /// size, or at the budget). With a precision, a one-machine run may stop before the budget;
+    /// shards cannot know where, so they play every batch of it, and the finishing run
+    /// ([`PowerValue::run_from`] with these as `ready`) replays the stopping rule over them.
+    pub fn run_shard(&self, master: u64, k: u64, of: u64, tick: impl Fn(u64)) -> Batches {
+        let cap = self.max_rosters();
+        let batch = self.settings.batch.max(1);
+        let mut out = Batches::new();
+        for b in (0..cap.div_ceil(batch)).filter(|b| b % of == k) {
+            let start = b * batch;
+            let n = batch.min(cap - start);
+            out.insert(start, (n, self.play(master, start..start + n)));
+            tick(n);
+        }
+        out
     }
 
     /// The estimates from the sums so far.
@@ -818,6 +843,10 @@ struct Stratum {
     /// Per power: the rival holding it.
     rival: Vec<Sums>,
 }
+
+/// Batches of rosters played apart (a shard's), by first roster: how many rosters, and their
+/// sums.
+pub type Batches = std::collections::BTreeMap<u64, (u64, Accum)>;
 
 /// Everything measured so far: integer sums, so a run continued from them (issue 51) ends with
 /// the sums of a run that asked for the larger count from the start.
