@@ -7,6 +7,7 @@ use skirmish::games::minion_combat::kernel::combat::{Combat, Silent};
 use skirmish::games::minion_combat::rules::Rules;
 use skirmish::games::minion_combat::simulation::combats::{Field, plays_exactly};
 use skirmish::games::minion_combat::state::Minion;
+use skirmish::platform::ledger::Ledger;
 use skirmish::platform::tally::Mean;
 use skirmish::rng::match_seed;
 
@@ -148,7 +149,10 @@ fn study(combats: u64, cell: u64) -> Study {
 #[test]
 fn mc_32_to_36_every_improvement_helps_and_nation_abilities_are_worth_something() {
     let st = study(4000, 20);
-    let found = st.run(7, &|_| {}).unwrap();
+    let found = st
+        .run(7, &mut Ledger::default(), &|_| {})
+        .unwrap()
+        .expect("every cell");
     assert_eq!(found.stats.len(), 6);
     for p in &found.stats {
         let (lo, _) = p.points.ci95();
@@ -186,7 +190,11 @@ fn mc_32_to_36_every_improvement_helps_and_nation_abilities_are_worth_something(
         .num_threads(1)
         .build()
         .unwrap()
-        .install(|| st.run(7, &|_| {}).unwrap());
+        .install(|| {
+            st.run(7, &mut Ledger::default(), &|_| {})
+                .unwrap()
+                .expect("every cell")
+        });
     assert_eq!(one.stats[5].points, found.stats[5].points);
     assert_eq!(one.minions.cells, found.minions.cells);
 }
