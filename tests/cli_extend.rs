@@ -340,3 +340,55 @@ fn analyses_continue_and_shard_to_the_bytes_of_one_run() {
         assert_eq!(files(&grown), want, "{name}: the refused run wrote nothing");
     }
 }
+
+/// Issue 51: tournaments and analyses read a cluster's shard as `simulate` does: a Kubernetes
+/// Indexed Job's JOB_COMPLETION_INDEX with `--shard-count`, a Slurm array's variables.
+#[test]
+fn analyses_and_tournaments_take_their_shard_from_a_cluster() {
+    let out = tmp("extend", "k8s-items");
+    let with_env = |args: &[&str], env: &[(&str, &str)]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+            .args(args)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let o = out.to_str().unwrap();
+    let items = [
+        "analyze",
+        "loot",
+        "items",
+        "--battles",
+        "200",
+        "--cell",
+        "20",
+        "--quiet",
+    ];
+    let said = with_env(
+        &[&items[..], &["--out", o, "--shard-count", "3"]].concat(),
+        &[("JOB_COMPLETION_INDEX", "1")],
+    );
+    assert!(said.starts_with("shard 1/3:"), "{said}");
+    assert!(out.join("shards").join("1-of-3.json").is_file());
+    let t = tmp("extend", "slurm-tag");
+    let said = with_env(
+        &[
+            "tournament",
+            "tag",
+            "--games",
+            "300",
+            "--chunk-size",
+            "100",
+            "--quiet",
+            "--out",
+            t.to_str().unwrap(),
+        ],
+        &[
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ],
+    );
+    assert!(said.contains("shard 2/3"), "{said}");
+}

@@ -77,13 +77,8 @@ pub struct PowerFlags {
     /// analysis there is continued (a larger --max-battles or finer --precision plays on).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Play only the K-th (from 0) of N shares of the budget's batches of rosters, e.g. 0/4,
-    /// into OUT/shards/ (every batch of --max-battles: a shard cannot know where --precision
-    /// stops); the same command without it then finishes the folder, replaying the stopping
-    /// rule over them (the bytes of a run on one machine). SLURM_ARRAY_TASK_ID/COUNT are read
-    /// too.
-    #[arg(long)]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub sharding: super::flags::ShardFlags,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -177,7 +172,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     let threads = super::flags::threads(flags.threads)?;
     let encode = super::flags::encoder()?;
     // The folder rule (new, empty, or an earlier `analyze powers` output) before any work.
-    let shard = super::flags::shard_of(flags.shard.as_deref())?;
+    let shard = flags.sharding.shard()?;
     let _claim = match shard {
         None => crate::platform::dataset::claim_output_folder(&out, POWERS)?,
         Some(s) => crate::platform::dataset::claim_shard(

@@ -60,10 +60,8 @@ pub struct ClanMeleeFlags {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Play only the K-th (from 0) of N equal slices of the chunks, e.g. 0/4 (the same command
-    /// without it, or every slice, completes the folder). SLURM_ARRAY_TASK_ID/COUNT are read too.
-    #[arg(long)]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub sharding: super::flags::ShardFlags,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -224,7 +222,7 @@ pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
         chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(super::flags::default_threads),
-        shard: super::flags::shard_of(f.shard.as_deref())?,
+        shard: f.sharding.shard()?,
         progress: !f.quiet,
         command,
         experiment: None,
@@ -298,10 +296,8 @@ pub struct StudyFlags {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Play only the K-th (from 0) of N equal slices of the chunks, e.g. 0/4 (the same command
-    /// without it, or every slice, completes the folder). SLURM_ARRAY_TASK_ID/COUNT are read too.
-    #[arg(long)]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub sharding: super::flags::ShardFlags,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -419,7 +415,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
             out: f.out.clone(),
             chunk_size: f.chunk_size,
             threads: f.threads,
-            shard: f.shard.clone(),
+            sharding: f.sharding.clone(),
             quiet: f.quiet,
             rules: f.rules.clone(),
         });
@@ -475,7 +471,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(super::flags::default_threads),
-        shard: super::flags::shard_of(f.shard.as_deref())?,
+        shard: f.sharding.shard()?,
         progress: !f.quiet,
         command,
         experiment: None,

@@ -71,11 +71,27 @@ pub(crate) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// `--shard K/N` of a tournament or study, else the cluster's variables (as `simulate`).
-pub(crate) fn shard_of(flag: Option<&str>) -> Result<Option<Shard>, String> {
-    match flag {
-        Some(t) => Shard::parse(t).map(Some),
-        None => Shard::from_env(|k| std::env::var(k).ok(), None),
+/// `--shard K/N` and `--shard-count N` of a tournament or an analysis, read as `simulate` reads
+/// them (issue 51): the flag, else a Slurm job array's or a Kubernetes Indexed Job's variables.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ShardFlags {
+    /// Play only the K-th (from 0) of N shares of the work (slices of the chunks; an analysis's
+    /// cells or batches, into OUT/shards/), e.g. 0/4; the same command without it, once every
+    /// shard is done, finishes the folder to the bytes of a run on one machine. Without it,
+    /// SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX (with --shard-count) are used.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Shard count for a Kubernetes Indexed Job (JOB_COMPLETION_INDEX gives K).
+    #[arg(long)]
+    pub shard_count: Option<u64>,
+}
+
+impl ShardFlags {
+    pub fn shard(&self) -> Result<Option<Shard>, String> {
+        match &self.shard {
+            Some(t) => Shard::parse(t).map(Some),
+            None => Shard::from_env(|k| std::env::var(k).ok(), self.shard_count),
+        }
     }
 }
 

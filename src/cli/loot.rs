@@ -409,11 +409,8 @@ pub struct ItemFlags {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Play only the K-th (from 0) of N shares of the study's cells, e.g. 0/4, into
-    /// OUT/shards/; the same command without it then finishes the folder (the bytes of a run
-    /// on one machine). SLURM_ARRAY_TASK_ID/COUNT are read too.
-    #[arg(long)]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub sharding: super::flags::ShardFlags,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -447,7 +444,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
     }
     let threads = super::flags::threads(f.threads)?;
     let encode = encoder()?;
-    let shard = super::flags::shard_of(f.shard.as_deref())?;
+    let shard = f.sharding.shard()?;
     let _claim = match shard {
         None => crate::platform::dataset::claim_output_folder(&f.out, ITEMS)?,
         Some(s) => crate::platform::dataset::claim_shard(
@@ -610,10 +607,8 @@ pub struct TournamentFlags {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Play only the K-th (from 0) of N equal slices of the chunks, e.g. 0/4 (the same command
-    /// without it, or every slice, completes the folder). SLURM_ARRAY_TASK_ID/COUNT are read too.
-    #[arg(long)]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub sharding: super::flags::ShardFlags,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -673,7 +668,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         chunk_size: f.chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(default_threads),
-        shard: super::flags::shard_of(f.shard.as_deref())?,
+        shard: f.sharding.shard()?,
         progress: !f.quiet,
         command,
         experiment: None,

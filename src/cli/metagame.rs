@@ -8,7 +8,6 @@ use super::flags::{default_threads, encoder, split_specs};
 use crate::games::auto_rumble::analysis::metagame::{self, MetaGame};
 use crate::games::auto_rumble::simulation::tournament::{Tournament, ValueSource};
 use crate::platform::job::Job;
-use crate::platform::plan::Shard;
 use crate::platform::tally::thousands;
 
 #[derive(Args, Debug, Clone)]
@@ -67,10 +66,8 @@ pub struct MetagameFlags {
     /// Games per chunk.
     #[arg(long, default_value_t = 1_000)]
     pub chunk_size: u64,
-    /// Play only the K-th (from 0) of N slices of the profiles' games, e.g. 0/4 (then run the
-    /// command whole to solve). SLURM_ARRAY_TASK_ID/COUNT are read too.
-    #[arg(long)]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub sharding: super::flags::ShardFlags,
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -107,10 +104,7 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
     )?;
     let mg = MetaGame::new(t, f.games)?;
     let _claim = crate::platform::dataset::claim_output_folder(&f.out, COMMAND)?;
-    let shard = match &f.shard {
-        Some(s) => Some(Shard::parse(s)?),
-        None => Shard::from_env(|k| std::env::var(k).ok(), None)?,
-    };
+    let shard = f.sharding.shard()?;
     let names = mg.t.names.clone();
     let command = format!(
         "skirmish analyze rumble metagame --strategies {} --players {} --games {} --value-precision {} --starts {} --resamples {} --seed {} --chunk-size {}{}{}{}",

@@ -618,11 +618,8 @@ pub struct StudyFlags {
     /// monsters. Runs only these questions.
     #[arg(long, value_name = "STATS|NAME")]
     pub candidate: Option<String>,
-    /// Play only the K-th (from 0) of N shares of the study's cells, e.g. 0/4, into
-    /// OUT/shards/; the same command without it then finishes the folder (the bytes of a run
-    /// on one machine). SLURM_ARRAY_TASK_ID/COUNT are read too.
-    #[arg(long, conflicts_with = "candidate")]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub sharding: super::flags::ShardFlags,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -760,7 +757,13 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         None => None,
         Some(c) => Some(candidate_minion(c, &field)?),
     };
-    let shard = super::flags::shard_of(f.shard.as_deref())?;
+    if f.candidate.is_some() && f.sharding.shard.is_some() {
+        return Err(
+            "--shard: a --candidate run plays only the candidate's questions, on one machine; drop --shard"
+                .into(),
+        );
+    }
+    let shard = f.sharding.shard()?;
     let _claim = match shard {
         Some(s) if candidate.is_none() => crate::platform::dataset::claim_shard(
             &f.out,

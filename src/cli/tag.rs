@@ -168,10 +168,8 @@ pub struct TournamentFlags {
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Play only the K-th (from 0) of N equal slices of the chunks, e.g. 0/4 (the same command
-    /// without it, or every slice, completes the folder). SLURM_ARRAY_TASK_ID/COUNT are read too.
-    #[arg(long)]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub sharding: super::flags::ShardFlags,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -274,7 +272,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         chunk_size: f.chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(default_threads),
-        shard: super::flags::shard_of(f.shard.as_deref())?,
+        shard: f.sharding.shard()?,
         progress: !f.quiet,
         command,
         experiment: None,

@@ -54,10 +54,8 @@ pub struct TournamentFlags {
     /// them) [default: the seed's].
     #[arg(long, value_name = "FILE")]
     pub rules: Option<String>,
-    /// Play only the K-th (from 0) of N equal slices of the chunks, e.g. 0/4 (the same command
-    /// without it, or every slice, completes the folder). SLURM_ARRAY_TASK_ID/COUNT are read too.
-    #[arg(long)]
-    pub shard: Option<String>,
+    #[command(flatten)]
+    pub sharding: super::flags::ShardFlags,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -156,7 +154,10 @@ impl TournamentExperiment {
             max_rounds: self.max_rounds.unwrap_or(30),
             capacity: self.capacity.unwrap_or(256),
             rules: self.rules.clone(),
-            shard: run.shard.clone(),
+            sharding: super::flags::ShardFlags {
+                shard: run.shard.clone(),
+                shard_count: run.shard_count,
+            },
             quiet: run.quiet,
         }
     }
@@ -259,7 +260,7 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
         chunk_size: f.chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(super::flags::default_threads),
-        shard: super::flags::shard_of(f.shard.as_deref())?,
+        shard: f.sharding.shard()?,
         progress: !f.quiet,
         command,
         experiment,
