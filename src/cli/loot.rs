@@ -444,15 +444,6 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
     }
     let threads = super::flags::threads(f.threads)?;
     let encode = encoder()?;
-    let shard = f.sharding.shard()?;
-    let _claim = match shard {
-        None => crate::platform::dataset::claim_output_folder(&f.out, ITEMS)?,
-        Some(s) => crate::platform::dataset::claim_shard(
-            &f.out,
-            &format!("shard-{}-of-{}", s.index, s.count),
-            ITEMS,
-        )?,
-    };
     let st = study::Study {
         field,
         battles: f.battles,
@@ -470,8 +461,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         "catalogue": format!("{:?}", st.field.catalogue),
         "sets": st.sets.iter().map(|p| p.spec()).collect::<Vec<_>>(),
     });
-    let kept = crate::platform::ledger::kept(&f.out, &identity);
-    let mut ledger = crate::platform::ledger::Ledger::new(kept, shard.map(|s| (s.index, s.count)));
+    let mut run = crate::platform::ledger::Run::open(&f.out, ITEMS, identity, f.sharding.shard()?)?;
     let pool = crate::platform::runner::pool(threads)?;
     let pb = study_bar(st.planned(), f.quiet, "battles");
     let start = Instant::now();
@@ -480,21 +470,15 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         pb.set_position(n);
         played.fetch_max(n, std::sync::atomic::Ordering::Relaxed);
     };
-    let found = pool.install(|| st.run(f.seed, &mut ledger, &tick));
+    let found = pool.install(|| st.run(f.seed, &mut run.ledger, &tick));
     let played = played.into_inner();
     pb.finish_and_clear();
     let found = found?;
     let secs = start.elapsed().as_secs_f64();
-    let found = match (found, shard) {
-        (Some(found), None) => found,
-        (_, Some(s)) => {
-            let played = format!("{} battles", thousands(played));
-            return crate::platform::ledger::write_shard(
-                &f.out, ITEMS, &identity, &ledger, s, &played,
-            );
-        }
-        (None, None) => unreachable!("a run of every cell is whole"),
-    };
+    if let Some(said) = run.end_shard(&format!("{} battles", thousands(played)))? {
+        return Ok(said);
+    }
+    let found = found.expect("a whole run sums every cell");
     let files = study::tables(&found)
         .iter()
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
@@ -566,10 +550,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         .into_bytes(),
     ));
     files.extend(crate::platform::answer::files(&answer));
-    files.push((
-        crate::platform::ledger::STATE.to_string(),
-        crate::platform::ledger::stored(&identity, &ledger),
-    ));
+    files.push(run.state());
     crate::platform::dataset::replace_folder(&f.out, ITEMS, &files)?;
     Ok(format!(
         "{head}{text}\ntables: {} (item_worth, pairings, leave_one_out, sets .parquet; summary.txt)\n{}",

@@ -763,15 +763,6 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
                 .into(),
         );
     }
-    let shard = f.sharding.shard()?;
-    let _claim = match shard {
-        Some(s) if candidate.is_none() => crate::platform::dataset::claim_shard(
-            &f.out,
-            &format!("shard-{}-of-{}", s.index, s.count),
-            STUDY,
-        )?,
-        _ => crate::platform::dataset::claim_output_folder(&f.out, STUDY)?,
-    };
     let st = study::Study {
         field,
         combats: f.combats,
@@ -782,6 +773,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     };
     if let Some(m) = candidate {
         // Issue 51: the candidate's questions only, not the whole study.
+        let _claim = crate::platform::dataset::claim_output_folder(&f.out, STUDY)?;
         let pool = crate::platform::runner::pool(threads)?;
         let start = Instant::now();
         let c = pool.install(|| st.candidate(&m, f.seed))?;
@@ -809,8 +801,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         "swordsman": st.swordsman,
         "archer": st.archer,
     });
-    let kept = crate::platform::ledger::kept(&f.out, &identity);
-    let mut ledger = crate::platform::ledger::Ledger::new(kept, shard.map(|s| (s.index, s.count)));
+    let mut run = crate::platform::ledger::Run::open(&f.out, STUDY, identity, f.sharding.shard()?)?;
     let pool = crate::platform::runner::pool(threads)?;
     let pb = study_bar(st.planned(), f.quiet, "combats");
     let start = Instant::now();
@@ -819,21 +810,15 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         pb.inc(n);
         played.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
     };
-    let found = pool.install(|| st.run(f.seed, &mut ledger, &tick));
+    let found = pool.install(|| st.run(f.seed, &mut run.ledger, &tick));
     let played = played.into_inner();
     pb.finish_and_clear();
     let found = found?;
     let secs = start.elapsed().as_secs_f64();
-    let found = match (found, shard) {
-        (Some(found), None) => found,
-        (_, Some(s)) => {
-            let played = format!("{} combats", thousands(played));
-            return crate::platform::ledger::write_shard(
-                &f.out, STUDY, &identity, &ledger, s, &played,
-            );
-        }
-        (None, None) => unreachable!("a run of every cell is whole"),
-    };
+    if let Some(said) = run.end_shard(&format!("{} combats", thousands(played)))? {
+        return Ok(said);
+    }
+    let found = found.expect("a whole run sums every cell");
     let files = study::tables(&found)
         .iter()
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
@@ -872,10 +857,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         .into_bytes(),
     ));
     files.extend(crate::platform::answer::files(&answer));
-    files.push((
-        crate::platform::ledger::STATE.to_string(),
-        crate::platform::ledger::stored(&identity, &ledger),
-    ));
+    files.push(run.state());
     crate::platform::dataset::replace_folder(&f.out, STUDY, &files)?;
     Ok(format!(
         "{head}{text}\ntables: {} (stat_worth, monster_worth, minion_matrix, splits, nation_worth .parquet; summary.txt)\n{}",

@@ -969,23 +969,6 @@ pub fn mark_output_folder(out: &Path, command: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A lock of one writer's own beside `out` (`.NAME.TAG.lock`): a shard's, held while it writes
-/// its cells, so two runs of one shard cannot race while the others' run at once.
-pub fn claim_shard(out: &Path, tag: &str, command: &str) -> Result<OutputClaim, String> {
-    let (name, parent) = name_and_parent(out)?;
-    let lock_name = format!(".{name}.{tag}.lock");
-    let file = lock_file(&parent, &lock_name)?;
-    match file.try_lock() {
-        Ok(()) => Ok(OutputClaim { _lock: file }),
-        Err(fs::TryLockError::WouldBlock) => Err(format!(
-            "--out {}: another `{command}` run of this shard is writing it (lock {}); wait for it to finish",
-            out.display(),
-            parent.join(&lock_name).display()
-        )),
-        Err(fs::TryLockError::Error(e)) => Err(format!("--out {}: {e}", out.display())),
-    }
-}
-
 /// An output folder's name and its parent (created), where its lock and temporary folders go.
 fn name_and_parent(out: &Path) -> Result<(&str, PathBuf), String> {
     let name = out
@@ -1004,20 +987,24 @@ fn name_and_parent(out: &Path) -> Result<(&str, PathBuf), String> {
 /// dropped (issue 51: two racing runs of an analysis into one folder both exited 0 and one
 /// result silently disappeared; now the second is refused at once).
 pub struct OutputClaim {
-    _lock: fs::File,
+    _locks: Vec<fs::File>,
 }
 
-/// [`check_output_folder`], then the folder's writer lock (an OS advisory lock on
-/// `.NAME.output.lock` beside it), or says another run holds it.
-pub fn claim_output_folder(out: &Path, command: &str) -> Result<OutputClaim, String> {
-    check_output_folder(out, command)?;
+/// An OS advisory lock beside the folder (`.NAME.SUFFIX.lock`), exclusive or shared; `busy` says
+/// who holds it when it cannot be taken.
+fn lock_beside(out: &Path, suffix: &str, shared: bool, busy: &str) -> Result<fs::File, String> {
     let (name, parent) = name_and_parent(out)?;
-    let lock_name = format!(".{name}.output.lock");
+    let lock_name = format!(".{name}.{suffix}.lock");
     let file = lock_file(&parent, &lock_name)?;
-    match file.try_lock() {
-        Ok(()) => Ok(OutputClaim { _lock: file }),
+    let got = if shared {
+        file.try_lock_shared()
+    } else {
+        file.try_lock()
+    };
+    match got {
+        Ok(()) => Ok(file),
         Err(fs::TryLockError::WouldBlock) => Err(format!(
-            "--out {}: another `{command}` run is writing this folder (lock {}); wait for it to finish or choose another --out",
+            "--out {}: {busy} (lock {}); wait for it to finish or choose another --out",
             out.display(),
             parent.join(&lock_name).display()
         )),
@@ -1027,6 +1014,31 @@ pub fn claim_output_folder(out: &Path, command: &str) -> Result<OutputClaim, Str
             parent.join(&lock_name).display()
         )),
     }
+}
+
+/// [`check_output_folder`], then the folder's writer lock (an OS advisory lock on
+/// `.NAME.output.lock` beside it), or says another run holds it.
+pub fn claim_output_folder(out: &Path, command: &str) -> Result<OutputClaim, String> {
+    check_output_folder(out, command)?;
+    let busy = format!("another `{command}` run is writing this folder");
+    Ok(OutputClaim {
+        _locks: vec![lock_beside(out, "output", false, &busy)?],
+    })
+}
+
+/// A shard's claim on an analysis folder (issue 51): the folder's lock shared with the other
+/// shards (a whole run, which finishes the folder, never runs beside them) and its own
+/// `.NAME.TAG.lock` held alone (two runs of one shard never race).
+pub fn claim_shard(out: &Path, tag: &str, command: &str) -> Result<OutputClaim, String> {
+    check_output_folder(out, command)?;
+    let whole = format!("a whole `{command}` run is finishing this folder");
+    let same = format!("another `{command}` run of this shard is writing it");
+    Ok(OutputClaim {
+        _locks: vec![
+            lock_beside(out, "output", true, &whole)?,
+            lock_beside(out, tag, false, &same)?,
+        ],
+    })
 }
 
 /// Writes `files` as the whole content of `out`: into a new temporary folder beside it, then

@@ -281,27 +281,67 @@ pub fn stored(identity: &serde_json::Value, ledger: &Ledger) -> Vec<u8> {
     (serde_json::to_string(&s).expect("a ledger serialises") + "\n").into_bytes()
 }
 
-/// A shard's run ends here: its cells are written to `OUT/shards/K-of-N.json` (the folder made
-/// this command's output, the others' files left as they are). Returns the line that says so.
-pub fn write_shard(
-    out: &std::path::Path,
-    command: &str,
-    identity: &serde_json::Value,
-    ledger: &Ledger,
-    shard: super::plan::Shard,
-    played: &str,
-) -> Result<String, String> {
-    super::dataset::mark_output_folder(out, command)?;
-    let dir = out.join(SHARDS);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
-    let name = format!("{}-of-{}.json", shard.index, shard.count);
-    super::dataset::atomic_write(&dir, &name, &stored(identity, ledger))?;
-    let mut held = kept(out, identity).len();
-    held = held.max(ledger.cells.len());
-    Ok(format!(
-        "shard {shard}: {played} played, its cells written to {}; {held} cells of the analysis are in the folder. When every shard is done, run the same command without --shard to finish (it plays whatever is missing and writes the tables)\n",
-        dir.join(&name).display()
-    ))
+/// An analysis's run over its folder's ledger (issue 51): the folder claimed (a shard its share,
+/// beside the other shards; a whole run all of it), and the cells kept there by an earlier run
+/// or by shards opened for this one.
+pub struct Run {
+    pub ledger: Ledger,
+    identity: serde_json::Value,
+    out: std::path::PathBuf,
+    command: &'static str,
+    shard: Option<super::plan::Shard>,
+    _claim: super::dataset::OutputClaim,
+}
+
+impl Run {
+    pub fn open(
+        out: &std::path::Path,
+        command: &'static str,
+        identity: serde_json::Value,
+        shard: Option<super::plan::Shard>,
+    ) -> Result<Run, String> {
+        let claim = match shard {
+            None => super::dataset::claim_output_folder(out, command)?,
+            Some(s) => super::dataset::claim_shard(
+                out,
+                &format!("shard-{}-of-{}", s.index, s.count),
+                command,
+            )?,
+        };
+        let ledger = Ledger::new(kept(out, &identity), shard.map(|s| (s.index, s.count)));
+        Ok(Run {
+            ledger,
+            identity,
+            out: out.to_path_buf(),
+            command,
+            shard,
+            _claim: claim,
+        })
+    }
+
+    /// A shard's run ends here: its cells are written to `OUT/shards/K-of-N.json` (the folder
+    /// made this command's output, the others' files left as they are), and the line that says
+    /// so is returned, `played` naming what it played. `None` for a whole run.
+    pub fn end_shard(&self, played: &str) -> Result<Option<String>, String> {
+        let Some(shard) = self.shard else {
+            return Ok(None);
+        };
+        super::dataset::mark_output_folder(&self.out, self.command)?;
+        let dir = self.out.join(SHARDS);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
+        let name = format!("{}-of-{}.json", shard.index, shard.count);
+        super::dataset::atomic_write(&dir, &name, &stored(&self.identity, &self.ledger))?;
+        let held = kept(&self.out, &self.identity).len();
+        Ok(Some(format!(
+            "shard {shard}: {played} played, its cells written to {}; {held} cells of the analysis are in the folder. When every shard is done, run the same command without --shard to finish (it plays whatever is missing and writes the tables)\n",
+            dir.join(&name).display()
+        )))
+    }
+
+    /// The ledger as the folder keeps it: `ledger.json` and its bytes.
+    pub fn state(&self) -> (String, Vec<u8>) {
+        (STATE.to_string(), stored(&self.identity, &self.ledger))
+    }
 }
 
 #[cfg(test)]
