@@ -74,10 +74,39 @@ fn asking_a_finished_run_for_more_matches_extends_it_to_the_same_bytes() {
 // manifest and answer are those of a one-machine run.
 #[test]
 fn tournaments_shard_to_the_bytes_of_one_machine() {
-    let cases: [(&str, Vec<&str>); 3] = [
+    let cases: [(&str, Vec<&str>); 5] = [
+        (
+            "clan-challengers",
+            vec![
+                "analyze",
+                "clan-melee",
+                "challengers",
+                "--ap",
+                "0,10",
+                "--healer-share",
+                "50",
+                "--budgets",
+                "300,2000",
+                "--melees",
+                "6",
+                "--chunk-size",
+                "3",
+            ],
+        ),
         (
             "tag",
             vec!["tournament", "tag", "--games", "900", "--chunk-size", "100"],
+        ),
+        (
+            "loot",
+            vec![
+                "tournament",
+                "loot",
+                "--games",
+                "600",
+                "--chunk-size",
+                "100",
+            ],
         ),
         (
             "clan",

@@ -272,12 +272,20 @@ pub fn grids(s: &ClanStudy, tally: &Tally) -> Vec<Grid> {
             .budgets
             .iter()
             .map(|&b| {
-                let key =
-                    |v: &Variant| (s.count(tally, v, b).rate(), s.outlasted(tally, v, b).mean());
-                let Some(top) = vs
-                    .iter()
-                    .max_by(|x, y| key(x).partial_cmp(&key(y)).expect("finite"))
-                else {
+                // A budget no melee of this run reached yet (one shard's part of the study)
+                // has no best.
+                if vs.iter().all(|v| s.count(tally, v, b).trials == 0) {
+                    return Cell::Empty;
+                }
+                let key = |v: &Variant| {
+                    let c = s.count(tally, v, b);
+                    let rate = if c.trials == 0 { -1.0 } else { c.rate() };
+                    (rate, s.outlasted(tally, v, b).mean())
+                };
+                let Some(top) = vs.iter().max_by(|x, y| {
+                    let (a, b) = (key(x), key(y));
+                    a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
+                }) else {
                     return Cell::Empty;
                 };
                 let rate = s.count(tally, top, b).rate();
