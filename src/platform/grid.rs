@@ -131,6 +131,25 @@ impl Grid {
         });
     }
 
+    /// A grid of two columns: how many were counted (`counted`) and an estimate (`what`, in
+    /// `unit`) with its 95% interval, a row per `(label, count, estimate)`.
+    fn counted(
+        (title, meaning, corner): (&str, &str, &str),
+        (counted, what, unit): (&str, &str, Unit),
+        rows: impl IntoIterator<Item = (String, u64, (f64, f64, f64))>,
+    ) -> Grid {
+        let mut g = Grid::new(
+            title,
+            meaning,
+            corner,
+            &[(counted, Unit::Number), (what, unit)],
+        );
+        for (label, n, e) in rows {
+            g.row(label, vec![Cell::Count(n), Cell::estimate(e)]);
+        }
+        g
+    }
+
     /// A count group of a tally, a row per label in the group's order: how many were counted
     /// (`counted`: "players", "battles") and the share won with its 95% Wilson interval.
     pub fn shares(
@@ -140,19 +159,12 @@ impl Grid {
         counted: &str,
         group: Option<&BTreeMap<String, Count>>,
     ) -> Grid {
-        let mut g = Grid::new(
-            title,
-            meaning,
-            corner,
-            &[(counted, Unit::Number), ("win share [95%]", Unit::Share)],
-        );
-        for (label, c) in group.into_iter().flatten() {
-            g.row(
-                label.clone(),
-                vec![Cell::Count(c.trials), Cell::estimate(c.estimate())],
-            );
-        }
-        g
+        let rows = group.into_iter().flatten();
+        Grid::counted(
+            (title, meaning, corner),
+            (counted, "win share [95%]", Unit::Share),
+            rows.map(|(l, c)| (l.clone(), c.trials, c.estimate())),
+        )
     }
 
     /// A group of win points (a win 2, a draw 1) as shares with 95% intervals, highest first, at
@@ -165,21 +177,15 @@ impl Grid {
         group: Option<&BTreeMap<String, Mean>>,
         top: usize,
     ) -> Grid {
-        let mut g = Grid::new(
-            title,
-            meaning,
-            corner,
-            &[(counted, Unit::Number), ("win share [95%]", Unit::Share)],
-        );
         let mut rows: Vec<_> = group.into_iter().flatten().collect();
         rows.sort_by(|a, b| b.1.mean().total_cmp(&a.1.mean()));
-        for (label, m) in rows.into_iter().take(top) {
-            g.row(
-                label.clone(),
-                vec![Cell::Count(m.n), Cell::estimate(m.points_estimate())],
-            );
-        }
-        g
+        Grid::counted(
+            (title, meaning, corner),
+            (counted, "win share [95%]", Unit::Share),
+            rows.into_iter()
+                .take(top)
+                .map(|(l, m)| (l.clone(), m.n, m.points_estimate())),
+        )
     }
 
     /// A group of means, a row per label: how many, and the mean (`what`) with its 95% interval.
@@ -190,19 +196,12 @@ impl Grid {
         (counted, what): (&str, &str),
         group: Option<&BTreeMap<String, Mean>>,
     ) -> Grid {
-        let mut g = Grid::new(
-            title,
-            meaning,
-            corner,
-            &[(counted, Unit::Number), (what, Unit::Number)],
-        );
-        for (label, m) in group.into_iter().flatten() {
-            g.row(
-                label.clone(),
-                vec![Cell::Count(m.n), Cell::estimate(m.estimate())],
-            );
-        }
-        g
+        let rows = group.into_iter().flatten();
+        Grid::counted(
+            (title, meaning, corner),
+            (counted, what, Unit::Number),
+            rows.map(|(l, m)| (l.clone(), m.n, m.estimate())),
+        )
     }
 
     /// The head row and every row as text cells, the label first.
