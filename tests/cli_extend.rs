@@ -421,3 +421,44 @@ fn analyses_and_tournaments_take_their_shard_from_a_cluster() {
     );
     assert!(said.contains("shard 2/3"), "{said}");
 }
+
+/// A ledger edited by hand (or damaged) is refused with its file named, exit 2, never a panic.
+#[test]
+fn a_damaged_ledger_is_refused_not_a_panic() {
+    let out = tmp("extend", "damaged-ledger");
+    let o = out.to_str().unwrap();
+    let items = |battles: &str| {
+        skirmish(&[
+            "analyze",
+            "loot",
+            "items",
+            "--battles",
+            battles,
+            "--cell",
+            "20",
+            "--quiet",
+            "--out",
+            o,
+        ])
+    };
+    assert!(items("100").status.success());
+    let path = out.join("ledger.json");
+    let mut l: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for (_, cell) in l["cells"].as_object_mut().unwrap() {
+        cell["sums"] = serde_json::json!([3, 1]);
+    }
+    std::fs::write(&path, l.to_string()).unwrap();
+    let o = items("200");
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        said.contains("ledger.json") && said.contains("damaged"),
+        "{said}"
+    );
+}

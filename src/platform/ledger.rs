@@ -18,7 +18,9 @@ use serde::{Deserialize, Serialize};
 /// stored as a flat list of integers.
 pub trait Sums: Default {
     fn to_ints(&self) -> Vec<i64>;
-    fn from_ints(v: &[i64]) -> Self;
+    /// The sums back from their integers; `None` when they are not such a list (an edited or
+    /// damaged file).
+    fn from_ints(v: &[i64]) -> Option<Self>;
     fn merge(&mut self, other: &Self);
 }
 
@@ -26,12 +28,13 @@ impl Sums for super::tally::Mean {
     fn to_ints(&self) -> Vec<i64> {
         vec![self.n as i64, self.sum, self.sum_sq]
     }
-    fn from_ints(v: &[i64]) -> Self {
-        super::tally::Mean {
-            n: v[0] as u64,
-            sum: v[1],
-            sum_sq: v[2],
-        }
+    fn from_ints(v: &[i64]) -> Option<Self> {
+        let &[n, sum, sum_sq] = v else { return None };
+        Some(super::tally::Mean {
+            n: u64::try_from(n).ok()?,
+            sum,
+            sum_sq,
+        })
     }
     fn merge(&mut self, other: &Self) {
         super::tally::Mean::merge(self, other);
@@ -42,12 +45,13 @@ impl Sums for crate::stats::Sums {
     fn to_ints(&self) -> Vec<i64> {
         vec![self.n as i64, self.s1, self.s2]
     }
-    fn from_ints(v: &[i64]) -> Self {
-        crate::stats::Sums {
-            n: v[0] as u64,
-            s1: v[1],
-            s2: v[2],
-        }
+    fn from_ints(v: &[i64]) -> Option<Self> {
+        let &[n, s1, s2] = v else { return None };
+        Some(crate::stats::Sums {
+            n: u64::try_from(n).ok()?,
+            s1,
+            s2,
+        })
     }
     fn merge(&mut self, other: &Self) {
         crate::stats::Sums::merge(self, other);
@@ -65,24 +69,25 @@ impl<S: Sums> Sums for Vec<S> {
         }
         out
     }
-    fn from_ints(v: &[i64]) -> Self {
-        let Some((&len, mut rest)) = v.split_first() else {
-            return Vec::new();
-        };
-        let mut out = Vec::with_capacity(len as usize);
+    fn from_ints(v: &[i64]) -> Option<Self> {
+        let (&len, mut rest) = v.split_first()?;
+        let mut out = Vec::new();
         for _ in 0..len {
-            let (&w, tail) = rest.split_first().expect("a ledger entry as written");
-            out.push(S::from_ints(&tail[..w as usize]));
-            rest = &tail[w as usize..];
+            let (&w, tail) = rest.split_first()?;
+            let w = usize::try_from(w).ok().filter(|&w| w <= tail.len())?;
+            out.push(S::from_ints(&tail[..w])?);
+            rest = &tail[w..];
         }
-        out
+        rest.is_empty().then_some(out)
     }
     fn merge(&mut self, other: &Self) {
         if self.is_empty() {
-            *self = other.iter().map(|s| S::from_ints(&s.to_ints())).collect();
+            *self = other
+                .iter()
+                .map(|s| S::from_ints(&s.to_ints()).expect("sums round-trip"))
+                .collect();
             return;
         }
-        assert_eq!(self.len(), other.len(), "sums of one cell have one length");
         for (a, b) in self.iter_mut().zip(other) {
             a.merge(b);
         }
@@ -94,15 +99,14 @@ impl Sums for Vec<i64> {
     fn to_ints(&self) -> Vec<i64> {
         self.clone()
     }
-    fn from_ints(v: &[i64]) -> Self {
-        v.to_vec()
+    fn from_ints(v: &[i64]) -> Option<Self> {
+        Some(v.to_vec())
     }
     fn merge(&mut self, other: &Self) {
         if self.is_empty() {
             *self = other.clone();
             return;
         }
-        assert_eq!(self.len(), other.len(), "sums of one cell have one length");
         for (a, b) in self.iter_mut().zip(other) {
             *a += b;
         }
@@ -117,9 +121,10 @@ impl<A: Sums, B: Sums> Sums for (A, B) {
         out.extend(self.1.to_ints());
         out
     }
-    fn from_ints(v: &[i64]) -> Self {
-        let w = v[0] as usize;
-        (A::from_ints(&v[1..1 + w]), B::from_ints(&v[1 + w..]))
+    fn from_ints(v: &[i64]) -> Option<Self> {
+        let (&w, rest) = v.split_first()?;
+        let w = usize::try_from(w).ok().filter(|&w| w <= rest.len())?;
+        Some((A::from_ints(&rest[..w])?, B::from_ints(&rest[w..])?))
     }
     fn merge(&mut self, other: &Self) {
         self.0.merge(&other.0);
@@ -181,8 +186,13 @@ impl Ledger {
                 held.n
             ));
         }
+        let damaged = || {
+            format!(
+                "{STATE}: the sums of `{key}` are not as this analysis writes them (an edited or damaged file); remove the folder's {STATE} and {SHARDS}/ to start over"
+            )
+        };
         let mut sums = if held.n > 0 {
-            S::from_ints(&held.sums)
+            S::from_ints(&held.sums).ok_or_else(damaged)?
         } else {
             S::default()
         };
@@ -196,6 +206,10 @@ impl Ledger {
         }
         let new = play(held.n..n);
         if held.n > 0 {
+            // Sums of another shape (a file edited by hand) would not merge.
+            if sums.to_ints().len() != new.to_ints().len() {
+                return Err(damaged());
+            }
             sums.merge(&new);
         } else {
             sums = new;
@@ -404,6 +418,13 @@ mod tests {
     fn sums_round_trip_through_their_integers() {
         let v: (Vec<Mean>, Vec<i64>) = (vec![sum(0..5), sum(3..9)], vec![4, -2]);
         let back = <(Vec<Mean>, Vec<i64>)>::from_ints(&v.to_ints());
-        assert_eq!(back, v);
+        assert_eq!(back, Some(v));
+        assert_eq!(<Vec<Mean>>::from_ints(&[2, 3, 1, 2]), None, "too short");
+        assert_eq!(
+            <Vec<Mean>>::from_ints(&[1, 9, 1, 2, 3]),
+            None,
+            "a width past the end"
+        );
+        assert_eq!(<Mean>::from_ints(&[-1, 0, 0]), None, "a negative count");
     }
 }

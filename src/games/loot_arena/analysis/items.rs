@@ -104,12 +104,15 @@ impl LedgerSums for ItemAcc {
         let cross: Vec<i64> = self.cross.iter().flatten().copied().collect();
         (self.d.clone(), cross).to_ints()
     }
-    fn from_ints(v: &[i64]) -> Self {
-        let (d, cross) = <(Vec<Sums>, Vec<i64>)>::from_ints(v);
-        ItemAcc {
+    fn from_ints(v: &[i64]) -> Option<Self> {
+        let (d, cross) = <(Vec<Sums>, Vec<i64>)>::from_ints(v)?;
+        if cross.len() != 4 * d.len() {
+            return None;
+        }
+        Some(ItemAcc {
             d,
             cross: cross.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect(),
-        }
+        })
     }
     fn merge(&mut self, o: &Self) {
         if self.d.is_empty() {

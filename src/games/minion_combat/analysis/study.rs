@@ -457,15 +457,18 @@ impl LedgerSums for Paired {
             .flat_map(|m| m.to_ints())
             .collect()
     }
-    fn from_ints(v: &[i64]) -> Self {
-        let m = |k: usize| <Mean as LedgerSums>::from_ints(&v[3 * k..3 * k + 3]);
-        Paired {
-            name: String::new(),
-            base: m(0),
-            changed: m(1),
-            points: m(2),
-            hp: m(3),
+    fn from_ints(v: &[i64]) -> Option<Self> {
+        if v.len() != 12 {
+            return None;
         }
+        let m = |k: usize| <Mean as LedgerSums>::from_ints(&v[3 * k..3 * k + 3]);
+        Some(Paired {
+            name: String::new(),
+            base: m(0)?,
+            changed: m(1)?,
+            points: m(2)?,
+            hp: m(3)?,
+        })
     }
     fn merge(&mut self, o: &Self) {
         *self = merge_paired(std::mem::take(self), o.clone());
