@@ -205,7 +205,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         crate::platform::dataset::atomic_write(
             &dir,
             &name,
-            (serde_json::to_string(&stored).expect("sums serialise") + "\n").as_bytes(),
+            crate::platform::digest::sealed_text(&stored).as_bytes(),
         )?;
         return Ok(format!(
             "shard {sh}: {} rosters ({} battles) of the budget's batches played, written to {}. When every shard is done, run the same command without --shard to finish (it replays the stopping rule over the shards' batches and plays whatever is missing)\n",
@@ -216,7 +216,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     }
     let from = continued(&out, &identity, &v)?;
     let already = from.as_ref().map_or(0, |f| f.0);
-    let ready = shard_batches(&out, &identity);
+    let ready = shard_batches(&out, &identity)?;
     let target = v.settings.precision;
     let start = Instant::now();
     let (est, rosters, sums) = pool.install(|| {
@@ -267,7 +267,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     let state = serde_json::json!({"identity": identity, "rosters": rosters, "sums": sums});
     files.push((
         STATE.to_string(),
-        (serde_json::to_string(&state).expect("sums serialise") + "\n").into_bytes(),
+        crate::platform::digest::sealed_text(&state).into_bytes(),
     ));
     // The answer and its report (issue 50), written with the tables in one step.
     let answer = v.answer(&est, seed, &super::flags::command_line(), inputs);
@@ -305,33 +305,33 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
 
 const POWERS: &str = "analyze powers";
 
-/// The batches the shards of this analysis left in `out/shards/` (issue 51), by first roster.
+/// The batches the shards of this analysis left in `out/shards/` (issue 51), by first roster; a
+/// shard's file edited since it was written is refused, naming it (issue 62).
 fn shard_batches(
     out: &std::path::Path,
     identity: &serde_json::Value,
-) -> crate::games::auto_rumble::analysis::power_value::Batches {
+) -> Result<crate::games::auto_rumble::analysis::power_value::Batches, String> {
     let mut all = crate::games::auto_rumble::analysis::power_value::Batches::new();
     let Ok(d) = std::fs::read_dir(out.join(crate::platform::ledger::SHARDS)) else {
-        return all;
+        return Ok(all);
     };
-    for e in d.filter_map(|e| e.ok()) {
-        let Some(stored) = std::fs::read_to_string(e.path())
-            .ok()
-            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        else {
+    let mut files: Vec<_> = d.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    files.sort();
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else {
             continue;
         };
+        let stored = crate::platform::digest::unseal(&f, &text)?;
         if stored.get("identity") != Some(identity) {
             continue;
         }
-        if let Ok(b) = serde_json::from_value::<
-            crate::games::auto_rumble::analysis::power_value::Batches,
-        >(stored["batches"].clone())
-        {
-            all.extend(b);
-        }
+        let b = serde_json::from_value::<crate::games::auto_rumble::analysis::power_value::Batches>(
+            stored["batches"].clone(),
+        )
+        .map_err(|e| format!("{}: `batches`: not as skirmish writes them ({e})", f.display()))?;
+        all.extend(b);
     }
-    all
+    Ok(all)
 }
 
 /// Where an analysis keeps its rosters and sums, to be continued (issue 51).
@@ -361,12 +361,12 @@ fn continued(
     identity: &serde_json::Value,
     v: &PowerValue,
 ) -> Result<Option<(u64, crate::games::auto_rumble::analysis::power_value::Accum)>, String> {
-    let Ok(text) = std::fs::read_to_string(out.join(STATE)) else {
+    let path = out.join(STATE);
+    let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(None);
     };
-    let Ok(state) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return Ok(None);
-    };
+    // Sealed (issue 62): `rosters` lowered by one was accepted and changed the tables.
+    let state = crate::platform::digest::unseal(&path, &text)?;
     if state.get("identity") != Some(identity) {
         return Ok(None); // another analysis: replaced, as any earlier output is
     }
@@ -374,7 +374,10 @@ fn continued(
         state["rosters"].as_u64(),
         serde_json::from_value(state["sums"].clone()),
     ) else {
-        return Ok(None);
+        return Err(format!(
+            "{}: `rosters` / `sums`: not as skirmish writes them; run the analysis again into a new --out",
+            path.display()
+        ));
     };
     if rosters > v.max_rosters() {
         let per = v.battles_per_roster();

@@ -687,8 +687,10 @@ fn candidate_minion(
                     hp = Some(n);
                     None
                 }),
-                "L" => bad(0, 10).or_else(|| {
-                    m.level = field.rules.clamp_level(n);
+                // A level the rules cannot play is refused, never played as another (issue 62:
+                // `L:7` was labelled L:7 and played as level 5).
+                "L" => bad(field.rules.level_min, field.rules.level_max).or_else(|| {
+                    m.level = n;
                     None
                 }),
                 other => Some(format!(

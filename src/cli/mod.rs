@@ -374,6 +374,8 @@ pub fn main() -> ExitCode {
 }
 
 const VERSUS: &str = "--versus-rules";
+/// The mark of a what-if's folder (`OUT/base`, `OUT/versus` and the difference's answer).
+const WHAT_IF: &str = "what-if";
 
 /// `--versus-rules FILE` on any command that takes `--rules` (issue 51): the same command under
 /// its rules (A, `OUT/base`) and under FILE (B, `OUT/versus`), on the same match seeds, and every
@@ -431,7 +433,11 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
         })?;
         arms.push((cli.command, dir));
     }
-    let out_is_new = !out.exists();
+    // A what-if's folder is its own kind of output (issue 62: one written into a finished plain
+    // run replaced that run's answer): new, empty, or an earlier what-if's.
+    crate::platform::dataset::check_output_folder(&out, WHAT_IF)?;
+    let out_is_new = !out.exists() || std::fs::read_dir(&out).is_ok_and(|mut d| d.next().is_none());
+    crate::platform::dataset::mark_output_folder(&out, WHAT_IF)?;
     let mut answers = Vec::new();
     for (command, dir) in arms {
         let new = !dir.exists();
@@ -443,6 +449,7 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
                 }
                 if out_is_new {
                     // Only if empty: the other arm's finished folder is kept.
+                    let _ = std::fs::remove_file(out.join(crate::platform::dataset::OUTPUT_MARK));
                     let _ = std::fs::remove_dir(&out);
                 }
                 return Err(e);
@@ -451,10 +458,8 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
     }
     let pairing = crate::platform::dataset::pairing(&out.join("base"), &out.join("versus"));
     let d = crate::platform::answer::difference(&answers[1], &answers[0], pairing.as_ref())?;
-    std::fs::create_dir_all(&out).map_err(|e| format!("--out {}: {e}", out.display()))?;
     for (name, bytes) in crate::platform::answer::files(&d) {
-        let p = out.join(name);
-        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+        crate::platform::dataset::atomic_write(&out, &name, &bytes)?;
     }
     Ok(
         crate::platform::answer::render(&d, crate::platform::answer::Format::Text)
@@ -544,9 +549,9 @@ fn dispatch(command: Command) -> Result<String, String> {
             run::Experiment::Argv(argv, text) => {
                 let cli = Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(argv))
                     .map_err(|e| experiment_error(&file, &text, &e))?;
-                if matches!(cli.command, Command::Run { .. }) {
+                if !writes_datasets(&cli.command) {
                     return Err(format!(
-                        "{}: an experiment file cannot run another",
+                        "{}: `command`: an experiment file names simulate, tournament or analyze (one that writes a dataset), never another command",
                         file.display()
                     ));
                 }
@@ -629,10 +634,23 @@ fn report(
     match output {
         None => Ok(text),
         Some(p) => {
-            std::fs::write(p, &text).map_err(|e| format!("-o {}: {e}", p.display()))?;
+            let (dir, name) = crate::platform::dataset::report_target(p)?;
+            // Whole or not at all (issue 62: a full disk left a truncated page in place).
+            crate::platform::dataset::atomic_write(&dir, &name, text.as_bytes())
+                .map_err(|e| format!("-o {}: {e}", p.display()))?;
             Ok(format!("wrote {}\n", p.display()))
         }
     }
+}
+
+/// Whether a parsed command is one that writes a dataset or analysis folder: what a manifest,
+/// an experiment file or a recorded answer may name. Everything else (`reproduce`, `run`, `bench`,
+/// `verify`, `report`) is refused when it comes from a file (issue 62).
+fn writes_datasets(c: &Command) -> bool {
+    matches!(
+        c,
+        Command::Simulate { .. } | Command::Tournament { .. } | Command::Analyze { .. }
+    )
 }
 
 /// `skirmish verify DIR`.
@@ -668,6 +686,15 @@ fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, S
             e.kind()
         )
     })?;
+    // The manifest is data from whoever made the folder: only a command that writes datasets may
+    // be replayed from it, never one that runs other programs (issue 62: `reproduce ... -- bash`).
+    if !writes_datasets(&cli.command) {
+        return Err(format!(
+            "{}: manifest.json: `command`: `{}` is not a command that writes a dataset (simulate, tournament or analyze); nothing was run. Re-run the command that made the folder, or verify the files only with --replay-for 0",
+            dir.display(),
+            crate::platform::escape::plain(&command)
+        ));
+    }
     request_replay(Replay {
         budget: (!all).then(|| std::time::Duration::from_secs(replay_for)),
     });

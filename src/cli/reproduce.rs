@@ -84,7 +84,88 @@ fn read(name: &str) -> Result<Recorded, String> {
 fn write(name: &str, r: &Recorded) -> Result<(), String> {
     std::fs::create_dir_all(ANSWERS).map_err(|e| format!("{ANSWERS}: {e}"))?;
     let text = serde_json::to_string_pretty(r).map_err(|e| e.to_string())? + "\n";
-    std::fs::write(path_of(name), text).map_err(|e| format!("{}: {e}", path_of(name).display()))
+    write_in_docs(&path_of(name), text.as_bytes())
+}
+
+/// A recorded answer's name: a plain file name (issue 62: `--record ../../x` wrote outside
+/// `docs/answers/`).
+fn check_name(name: &str) -> Result<(), String> {
+    let plain = !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
+    if plain {
+        Ok(())
+    } else {
+        Err(format!(
+            "--record `{}`: a plain name of letters, digits, `-` and `_` (it becomes {ANSWERS}/NAME.json)",
+            crate::platform::escape::plain(name)
+        ))
+    }
+}
+
+/// Writes `path` (README.md or a file under `docs/`) whole through a temporary file and a
+/// rename, never through a link: the file, `docs` and every folder between must not be links
+/// (issue 62: `--update` wrote wherever a planted link pointed).
+fn write_in_docs(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let inside = path == Path::new("README.md") || path.starts_with("docs");
+    if !inside || path.components().any(|c| c == std::path::Component::ParentDir) {
+        return Err(format!(
+            "{}: reproduce writes only README.md and files under docs/",
+            path.display()
+        ));
+    }
+    let mut at = PathBuf::new();
+    for c in path.components() {
+        at.push(c);
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "{}: is a link; reproduce never writes through one (replace it with the file itself)",
+                at.display()
+            ));
+        }
+    }
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| format!("{}: not a file name", path.display()))?;
+    crate::platform::dataset::atomic_write(dir.unwrap_or(Path::new(".")), name, bytes)
+}
+
+/// The script `reproduce` may run for the recorded answer that names it: named here, by the
+/// program, never taken from an answer file.
+const FIRST_RUN: &str = "experiments/first-run.sh";
+
+/// How a recorded answer's arguments are run, after checking them (issue 62: an answer file is
+/// data; its `args` name a skirmish command that writes a dataset, `bench`, or the one script
+/// this program knows, and nothing else).
+enum Runner {
+    Skirmish,
+    FirstRun,
+}
+
+fn runner_of(args: &[String]) -> Result<Runner, String> {
+    if args == ["bash", FIRST_RUN] {
+        return Ok(Runner::FirstRun);
+    }
+    let argv = std::iter::once("skirmish".to_string())
+        .chain(args.iter().cloned())
+        .chain(["--out".into(), "x".into(), "--quiet".into()]);
+    let refuse = |why: &str| {
+        format!(
+            "`args`: `{}`: {why}; an answer file names simulate, tournament, analyze, run (an experiment file) or bench, and nothing was run",
+            crate::platform::escape::plain(&args.join(" "))
+        )
+    };
+    use clap::Parser as _;
+    let cli = super::Cli::try_parse_from(argv).map_err(|e| refuse(&e.kind().to_string()))?;
+    match cli.command {
+        c if super::writes_datasets(&c) => Ok(Runner::Skirmish),
+        super::Command::Run { .. } | super::Command::Bench(_) => Ok(Runner::Skirmish),
+        _ => Err(refuse("not a command an answer may run")),
+    }
 }
 
 fn names() -> Result<Vec<String>, String> {
@@ -112,19 +193,23 @@ fn run(args: &[String]) -> Result<Answer, String> {
             .take(60)
             .collect::<String>()
     ));
-    let _ = std::fs::remove_dir_all(&scratch);
     // A recorded script (`bash experiments/first-run.sh`) measures what skirmish cannot measure
     // from inside: it takes the same --out and writes the same result.json.
-    let mut cmd = if args.first().is_some_and(|a| a == "bash") {
-        let mut c = std::process::Command::new("bash");
-        c.args(&args[1..]);
-        c
-    } else {
-        let exe = std::env::current_exe().map_err(|e| format!("finding skirmish itself: {e}"))?;
-        let mut c = std::process::Command::new(exe);
-        c.args(args);
-        c
+    let mut cmd = match runner_of(args)? {
+        Runner::FirstRun => {
+            let mut c = std::process::Command::new("bash");
+            c.arg(FIRST_RUN);
+            c
+        }
+        Runner::Skirmish => {
+            let exe =
+                std::env::current_exe().map_err(|e| format!("finding skirmish itself: {e}"))?;
+            let mut c = std::process::Command::new(exe);
+            c.args(args);
+            c
+        }
     };
+    let _ = std::fs::remove_dir_all(&scratch);
     let o = cmd
         .arg("--out")
         .arg(&scratch)
@@ -424,13 +509,13 @@ fn write_docs() -> Result<String, String> {
         let (new, n, figures) =
             regenerate_doc(&text, link_of(&d)).map_err(|e| format!("{}: {e}", d.display()))?;
         if n > 0 && new != text {
-            std::fs::write(&d, new).map_err(|e| format!("{}: {e}", d.display()))?;
+            write_in_docs(&d, new.as_bytes())?;
             out.push_str(&format!("rewrote {n} blocks in {}\n", d.display()));
         }
         for (path, svg) in figures {
             if std::fs::read_to_string(&path).ok().as_deref() != Some(svg.as_str()) {
                 std::fs::create_dir_all(FIGURES).map_err(|e| format!("{FIGURES}: {e}"))?;
-                std::fs::write(&path, svg).map_err(|e| format!("{}: {e}", path.display()))?;
+                write_in_docs(&path, svg.as_bytes())?;
                 out.push_str(&format!("drew {}\n", path.display()));
             }
         }
@@ -440,6 +525,7 @@ fn write_docs() -> Result<String, String> {
 
 pub fn reproduce(f: &ReproduceFlags) -> Result<String, String> {
     if let Some(name) = &f.record {
+        check_name(name)?;
         if f.args.is_empty() {
             return Err("--record NAME -- ARGS: give the command's arguments after --".into());
         }
@@ -498,13 +584,19 @@ pub fn reproduce(f: &ReproduceFlags) -> Result<String, String> {
         }
         f.names.clone()
     };
-    let mut out = String::new();
-    let mut moved = 0;
+    // Every answer to run is read and its arguments checked before any runs (issue 62).
+    let mut chosen = Vec::new();
     for name in wanted {
-        let mut r = read(&name)?;
+        let r = read(&name)?;
         if f.fast && !r.fast {
             continue;
         }
+        runner_of(&r.args).map_err(|e| format!("{}: {e}", path_of(&name).display()))?;
+        chosen.push((name, r));
+    }
+    let mut out = String::new();
+    let mut moved = 0;
+    for (name, mut r) in chosen {
         let now = run(&r.args)?;
         let (lines, m) = compare(&name, &r.answer, &now);
         out.push_str(&lines);

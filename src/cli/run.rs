@@ -131,9 +131,12 @@ fn argv(
     table: &toml::Table,
     flags: &RunFlags,
 ) -> Result<Vec<String>, String> {
-    if command.starts_with("run") || command.is_empty() {
+    // A file is data (issue 62): it names a command that writes a dataset, never one that runs
+    // other programs or files (`reproduce`, `run`, `bench`).
+    let first = command.split(' ').next().unwrap_or("");
+    if !["simulate", "tournament", "analyze"].contains(&first) {
         return Err(format!(
-            "{}:{}: `command`: `{command}` cannot be run from a file",
+            "{}:{}: `command`: `{command}` cannot be run from a file: an experiment file names simulate, tournament or analyze",
             path.display(),
             line_of(text, "command").unwrap_or(1)
         ));

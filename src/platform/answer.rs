@@ -9,6 +9,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use super::escape::plain;
+
 use serde::{Deserialize, Serialize};
 
 use super::dataset::Manifest;
@@ -42,7 +44,11 @@ pub struct Provenance {
 /// `report.html`.
 pub fn files(a: &Answer) -> [(String, Vec<u8>); 2] {
     [
-        (FILE.to_string(), a.to_json().into_bytes()),
+        // Sealed (issue 62): an edited grid or estimate is refused when the folder is read.
+        (
+            FILE.to_string(),
+            super::digest::sealed_text(a).into_bytes(),
+        ),
         (REPORT.to_string(), render(a, Format::Html).into_bytes()),
     ]
 }
@@ -215,14 +221,14 @@ impl HeatMap {
         }
         s.push('\n');
         for (r, name) in self.rows.iter().enumerate() {
-            s.push_str(&format!("{name:w$}"));
+            s.push_str(&format!("{:w$}", plain(name)));
             for v in &self.values[r] {
                 s.push_str(&format!(" {:>7}", self.show(*v)));
             }
             s.push('\n');
         }
         for (c, name) in self.columns.iter().enumerate() {
-            s.push_str(&format!("  [{}] {name}\n", c + 1));
+            s.push_str(&format!("  [{}] {}\n", c + 1, plain(name)));
         }
         s
     }
@@ -408,6 +414,14 @@ impl Answer {
         }
     }
 
+    /// Reads the `result.json` a command wrote at `path`, refusing one edited since (issue 62).
+    pub fn read(path: &std::path::Path) -> Result<Answer, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let content = super::digest::unseal(path, &text)?;
+        serde_json::from_value(content)
+            .map_err(|e| format!("{}: not a skirmish answer: {e}", path.display()))
+    }
+
     /// Reads an answer stored as JSON.
     pub fn from_json(text: &str) -> Result<Answer, String> {
         serde_json::from_str(text).map_err(|e| format!("not a skirmish answer: {e}"))
@@ -497,9 +511,9 @@ pub fn render(a: &Answer, format: Format) -> String {
 }
 
 fn text(a: &Answer) -> String {
-    let mut s = format!("{}\n{}\n", a.title, a.provenance.command);
+    let mut s = format!("{}\n{}\n", plain(&a.title), plain(&a.provenance.command));
     for (k, v) in &a.totals {
-        let _ = writeln!(s, "  {k}: {v}");
+        let _ = writeln!(s, "  {}: {}", plain(k), plain(v));
     }
     s.push_str(&grids_text(a));
     s.push_str(&sections_text(a));
@@ -510,7 +524,7 @@ fn text(a: &Answer) -> String {
 fn grids_text(a: &Answer) -> String {
     let mut s = String::new();
     for g in &a.grids {
-        let _ = writeln!(s, "\n{}   ({})", g.title, g.meaning);
+        let _ = writeln!(s, "\n{}   ({})", plain(&g.title), plain(&g.meaning));
         s.push_str(&g.aligned(""));
     }
     s
@@ -519,8 +533,8 @@ fn grids_text(a: &Answer) -> String {
 fn sections_text(a: &Answer) -> String {
     let mut s = String::new();
     for sec in &a.sections {
-        let _ = writeln!(s, "\n{}   ({})", sec.title, sec.meaning);
-        s.push_str(&aligned(&rows(sec, str::to_string), "  "));
+        let _ = writeln!(s, "\n{}   ({})", plain(&sec.title), plain(&sec.meaning));
+        s.push_str(&aligned(&rows(sec, |l| plain(l).into_owned()), "  "));
     }
     s
 }
@@ -529,7 +543,7 @@ fn sections_text(a: &Answer) -> String {
 fn tail_text(a: &Answer) -> String {
     let mut s = heatmaps_text(a);
     for n in &a.notes {
-        let _ = writeln!(s, "\nnote: {n}");
+        let _ = writeln!(s, "\nnote: {}", plain(n));
     }
     s
 }
@@ -537,8 +551,8 @@ fn tail_text(a: &Answer) -> String {
 fn heatmaps_text(a: &Answer) -> String {
     let mut s = String::new();
     for m in &a.heatmaps {
-        let _ = writeln!(s, "\n{}   ({})", m.title, m.meaning);
-        s.push_str(&m.text());
+        let _ = writeln!(s, "\n{}   ({})", plain(&m.title), plain(&m.meaning));
+        s.push_str(&super::escape::plain_lines(&m.text()));
     }
     s
 }
@@ -558,34 +572,38 @@ pub fn brief(a: &Answer) -> String {
         s.push('\n');
     }
     for n in &a.notes {
-        let _ = writeln!(s, "{n}");
+        let _ = writeln!(s, "{}", plain(n));
     }
     s
 }
 
-/// Markdown's table cells: a `|` would end the cell.
+/// Markdown's paragraphs and table cells: host-written text never read as markup (issue 62).
 fn md_cell(s: &str) -> String {
-    s.replace('|', "\\|")
+    super::escape::markdown(s)
 }
 
 fn markdown(a: &Answer) -> String {
-    let mut s = format!("## {}\n\n`{}`\n\n", md_cell(&a.title), a.provenance.command);
+    let mut s = format!(
+        "## {}\n\n{}\n\n",
+        md_cell(&a.title),
+        super::escape::markdown_code(&a.provenance.command)
+    );
     for (k, v) in &a.totals {
-        let _ = writeln!(s, "- {k}: {v}");
+        let _ = writeln!(s, "- {}: {}", md_cell(k), md_cell(v));
     }
     for g in &a.grids {
-        let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&g.title), g.meaning);
+        let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&g.title), md_cell(&g.meaning));
         s.push_str(&g.markdown(md_cell));
     }
     for sec in &a.sections {
-        let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&sec.title), sec.meaning);
+        let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&sec.title), md_cell(&sec.meaning));
         s.push_str("| | count | estimate | 95% interval |\n| --- | ---: | ---: | --- |\n");
         for [l, n, v, i] in rows(sec, md_cell) {
             let _ = writeln!(s, "| {l} | {n} | {v} | {i} |");
         }
     }
     for m in &a.heatmaps {
-        let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&m.title), m.meaning);
+        let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&m.title), md_cell(&m.meaning));
         s.push_str("| |");
         for c in &m.columns {
             let _ = write!(s, " {} |", md_cell(c));
@@ -616,21 +634,21 @@ fn bbcode(a: &Answer) -> String {
         bb(&a.provenance.command)
     );
     for (k, v) in &a.totals {
-        let _ = writeln!(s, "{k}: {v}");
+        let _ = writeln!(s, "{}: {}", bb(k), bb(v));
     }
     for g in &a.grids {
         let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&g.title), bb(&g.meaning));
-        s.push_str(&bb(&g.aligned("")));
+        s.push_str(&super::escape::bbcode_lines(&g.aligned("")));
         s.push_str("[/code]\n");
     }
     for sec in &a.sections {
-        let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&sec.title), sec.meaning);
+        let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&sec.title), bb(&sec.meaning));
         s.push_str(&aligned(&rows(sec, bb), ""));
         s.push_str("[/code]\n");
     }
     for m in &a.heatmaps {
-        let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&m.title), m.meaning);
-        s.push_str(&bb(&m.text()));
+        let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&m.title), bb(&m.meaning));
+        s.push_str(&super::escape::bbcode_lines(&m.text()));
         s.push_str("[/code]\n");
     }
     for n in &a.notes {
@@ -639,17 +657,17 @@ fn bbcode(a: &Answer) -> String {
     s
 }
 
-/// Square brackets in text would read as tags.
+/// Square brackets in text would read as tags; controls are shown escaped.
 fn bb(s: &str) -> String {
-    s.replace('[', "(").replace(']', ")")
+    super::escape::bbcode(s)
 }
 
 fn esc(s: &str) -> String {
-    html_escape::encode_text(s).into_owned()
+    html_escape::encode_text(&super::escape::plain(s)).into_owned()
 }
 
 fn esc_attr(s: &str) -> String {
-    html_escape::encode_double_quoted_attribute(s).into_owned()
+    html_escape::encode_double_quoted_attribute(&super::escape::plain(s)).into_owned()
 }
 
 /// One self-contained page: no script, no network, readable on a phone.
@@ -1138,7 +1156,8 @@ pub fn diff(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<String,
         }
     }
     s.push_str("\n* the interval excludes 0: a difference the runs can tell apart\n");
-    Ok(s)
+    // Names are a host's: shown with their controls escaped (issue 62).
+    Ok(super::escape::plain_lines(&s).into_owned())
 }
 
 /// A difference as its unit shows it: `+1.20pt` (shares and points) or `+0.35`.

@@ -259,9 +259,12 @@ fn shard_manifest_name(s: Shard) -> String {
     format!("manifest-shard-{}-of-{}.json", s.index, s.count)
 }
 
+/// A manifest as its writer sealed it (issue 62: a tally edited plausibly was printed and
+/// stored as data): an edit after the run wrote it is refused, naming the file.
 fn read_manifest(path: &Path) -> Result<Manifest, String> {
     let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| {
+    let content = super::digest::unseal(path, &text)?;
+    serde_json::from_value(content).map_err(|e| {
         format!(
             "{}: not a skirmish manifest ({e}); choose another --out or delete the folder",
             path.display()
@@ -544,8 +547,7 @@ impl Dataset {
     }
 
     fn write_manifest(&mut self) -> Result<(), String> {
-        let mut text = serde_json::to_string_pretty(&self.manifest).expect("serialisable");
-        text.push('\n');
+        let text = super::digest::sealed_text(&self.manifest);
         // A re-read of a finished run rewrites nothing (it may be on read-only storage).
         if fs::read(self.dir.join(&self.manifest_name)).is_ok_and(|b| b == text.as_bytes()) {
             self.unwritten = 0;
@@ -771,18 +773,17 @@ pub fn answer_of(dir: &Path) -> Result<crate::platform::answer::Answer, String> 
         .unwrap_or(false);
     let stored = dir.join(crate::platform::answer::FILE);
     if !has_manifest && stored.is_file() {
-        let text = fs::read_to_string(&stored).map_err(|e| format!("{}: {e}", stored.display()))?;
-        return crate::platform::answer::Answer::from_json(&text)
-            .map_err(|e| format!("{}: {e}", stored.display()));
+        return crate::platform::answer::Answer::read(&stored);
     }
     let mut a = answer(dir)?;
     // The grids are laid out by the game, which this module does not know: carried from the
-    // stored answer when it is of the same matches (every run rewrites it as it ends).
-    let stored = fs::read_to_string(&stored)
-        .ok()
-        .and_then(|t| crate::platform::answer::Answer::from_json(&t).ok());
-    if let Some(s) = stored.filter(|s| s.provenance == a.provenance) {
-        a.grids = s.grids;
+    // stored answer when it is of the same matches (every run rewrites it as it ends), and only
+    // when it is still as the run sealed it (issue 62: an edited grid was displayed).
+    if stored.is_file() {
+        let s = crate::platform::answer::Answer::read(&stored)?;
+        if s.provenance == a.provenance {
+            a.grids = s.grids;
+        }
     }
     Ok(a)
 }
@@ -923,7 +924,52 @@ pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
 }
 
 /// The file that marks a folder as a whole-folder output of `command` (e.g. `analyze powers`).
-const OUTPUT_MARK: &str = ".skirmish-output";
+pub const OUTPUT_MARK: &str = ".skirmish-output";
+
+/// Whether `dir` is a folder a skirmish command wrote (a dataset's manifest or an output's mark).
+fn is_output_folder(dir: &Path) -> bool {
+    dir.join(OUTPUT_MARK).exists()
+        || fs::read_dir(dir).is_ok_and(|d| d.filter_map(|e| e.ok()).any(|e| is_manifest(&e.path())))
+}
+
+/// Where `report -o FILE` may write: the folder and the file name, or why not (issue 62:
+/// `-o DIR/manifest.json` overwrote a dataset's manifest). A file of a skirmish output folder
+/// (anything already in it or its tables' folders, or a name it writes) is refused.
+pub fn report_target(p: &Path) -> Result<(PathBuf, String), String> {
+    let name = p
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| format!("-o {}: name a file, e.g. -o report.md", p.display()))?
+        .to_string();
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_dir()) {
+        return Err(format!("-o {}: is a folder; name a file", p.display()));
+    }
+    let own = |d: &Path| is_output_folder(d);
+    let reserved = is_manifest(Path::new(&name))
+        || name.starts_with('.')
+        || name.ends_with(".parquet")
+        || [
+            "result.json",
+            "report.html",
+            "ledger.json",
+            "state.json",
+            "summary.txt",
+        ]
+        .contains(&name.as_str());
+    let inside = own(&dir) || dir.parent().is_some_and(own);
+    if inside && (reserved || p.exists()) {
+        return Err(format!(
+            "-o {}: is a file of the skirmish output folder {}; write the report elsewhere (e.g. -o report.md)",
+            p.display(),
+            dir.display()
+        ));
+    }
+    Ok((dir, name))
+}
 
 /// Whether `out` may receive a whole-folder output of `command`: it does not exist, is empty, or
 /// holds an earlier output of the same command (its mark says so). Anything else is refused and

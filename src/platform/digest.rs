@@ -35,9 +35,77 @@ pub fn sha256_file(path: &std::path::Path) -> std::io::Result<String> {
     Ok(hex(&h.finalize()))
 }
 
+/// The key of a sealed JSON file's digest (issue 62).
+pub const SEAL: &str = "digest";
+
+/// The SHA-256 of a JSON object's content without its [`SEAL`] key, over its compact text.
+fn content_digest(v: &serde_json::Value) -> String {
+    let mut v = v.clone();
+    if let Some(o) = v.as_object_mut() {
+        o.remove(SEAL);
+    }
+    sha256_hex(serde_json::to_string(&v).expect("JSON serialises").as_bytes())
+}
+
+/// `v` (a JSON object) with its digest under [`SEAL`]: what a file of saved sums, a manifest or
+/// an answer is written as, so that an edit made after the run wrote it is caught when it is read
+/// (issue 62). It stops careless and accidental edits; a deliberate forger who recomputes it is
+/// caught only by replaying (`skirmish verify`), as docs/datasets.md says.
+pub fn seal(mut v: serde_json::Value) -> serde_json::Value {
+    let d = content_digest(&v);
+    if let Some(o) = v.as_object_mut() {
+        o.insert(SEAL.into(), serde_json::Value::String(d));
+    }
+    v
+}
+
+/// [`seal`] of a serialisable value, as pretty JSON text ending in a newline.
+pub fn sealed_text<T: serde::Serialize>(value: &T) -> String {
+    let v = seal(serde_json::to_value(value).expect("serialisable"));
+    serde_json::to_string_pretty(&v).expect("JSON serialises") + "\n"
+}
+
+/// The content of a sealed file read from `path` (its [`SEAL`] key removed), or why it cannot be
+/// trusted: not JSON, no digest, or a digest its content does not give (edited after writing).
+pub fn unseal(path: &std::path::Path, text: &str) -> Result<serde_json::Value, String> {
+    let mut v: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| format!("{}: not a file skirmish wrote ({e})", path.display()))?;
+    let recorded = v.get(SEAL).and_then(|d| d.as_str()).map(str::to_string);
+    let Some(recorded) = recorded else {
+        return Err(format!(
+            "{}: `{SEAL}`: missing; skirmish seals every file of saved sums and answers, so this one was written by an older version or edited. Run the command that made it again into a new --out",
+            path.display()
+        ));
+    };
+    if content_digest(&v) != recorded {
+        return Err(format!(
+            "{}: `{SEAL}`: the content does not give the recorded digest: the file was edited after skirmish wrote it. Restore it, or run the command that made it again into a new --out",
+            path.display()
+        ));
+    }
+    if let Some(o) = v.as_object_mut() {
+        o.remove(SEAL);
+    }
+    Ok(v)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{sha256_file, sha256_hex};
+    use super::{seal, sealed_text, sha256_file, sha256_hex, unseal};
+
+    #[test]
+    fn a_sealed_file_reads_back_and_an_edit_is_caught() {
+        let p = std::path::Path::new("x.json");
+        let text = sealed_text(&serde_json::json!({"n": 300, "sums": [1, 2, 3], "f": 0.1}));
+        let back = unseal(p, &text).unwrap();
+        assert_eq!(back, serde_json::json!({"n": 300, "sums": [1, 2, 3], "f": 0.1}));
+        let edited = text.replace("300", "299");
+        let e = unseal(p, &edited).unwrap_err();
+        assert!(e.starts_with("x.json: `digest`") && e.contains("edited"), "{e}");
+        let bare = serde_json::to_string(&serde_json::json!({"n": 300})).unwrap();
+        assert!(unseal(p, &bare).unwrap_err().contains("missing"));
+        assert!(seal(serde_json::json!({"a": 1})).get("digest").is_some());
+    }
 
     #[test]
     fn fips_180_vectors() {

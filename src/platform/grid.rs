@@ -229,6 +229,14 @@ impl Grid {
     /// Aligned columns (terminal and forum `[code]` blocks): labels left, cells right.
     pub fn aligned(&self, indent: &str) -> String {
         let (head, rows) = self.cells();
+        // Host-written labels reach a terminal: their controls shown escaped (issue 62).
+        let shown = |r: Vec<String>| -> Vec<String> {
+            r.into_iter()
+                .map(|c| super::escape::plain(&c).into_owned())
+                .collect()
+        };
+        let head = shown(head);
+        let rows: Vec<Vec<String>> = rows.into_iter().map(shown).collect();
         let mut w: Vec<usize> = head.iter().map(|c| c.chars().count()).collect();
         for r in &rows {
             for (k, c) in r.iter().enumerate() {

@@ -263,8 +263,12 @@ struct Stored {
 
 /// The cells an earlier run of the same analysis left in `out` (its `ledger.json` and every
 /// shard's file whose identity is `identity`); none for another analysis's folder, which is
-/// replaced as any earlier output is.
-pub fn kept(out: &std::path::Path, identity: &serde_json::Value) -> BTreeMap<String, Entry> {
+/// replaced as any earlier output is. A file edited since it was written (its seal broken) is
+/// refused, naming it (issue 62: a cell's count lowered by one was accepted and published).
+pub fn kept(
+    out: &std::path::Path,
+    identity: &serde_json::Value,
+) -> Result<BTreeMap<String, Entry>, String> {
     let mut files = vec![out.join(STATE)];
     if let Ok(d) = std::fs::read_dir(out.join(SHARDS)) {
         let mut shards: Vec<_> = d.filter_map(|e| e.ok()).map(|e| e.path()).collect();
@@ -273,26 +277,27 @@ pub fn kept(out: &std::path::Path, identity: &serde_json::Value) -> BTreeMap<Str
     }
     let mut all = Ledger::default();
     for f in files {
-        let Some(s) = std::fs::read_to_string(&f)
-            .ok()
-            .and_then(|t| serde_json::from_str::<Stored>(&t).ok())
-        else {
+        let Ok(text) = std::fs::read_to_string(&f) else {
             continue;
         };
-        if &s.identity == identity {
-            all.absorb(s.cells);
+        let content = super::digest::unseal(&f, &text)?;
+        if content.get("identity") != Some(identity) {
+            continue;
         }
+        let s: Stored = serde_json::from_value(content)
+            .map_err(|e| format!("{}: not a ledger skirmish wrote ({e})", f.display()))?;
+        all.absorb(s.cells);
     }
-    all.cells
+    Ok(all.cells)
 }
 
-/// The bytes of a ledger stored under `identity` (`ledger.json`, or a shard's file).
+/// The bytes of a ledger stored under `identity` (`ledger.json`, or a shard's file), sealed.
 pub fn stored(identity: &serde_json::Value, ledger: &Ledger) -> Vec<u8> {
     let s = Stored {
         identity: identity.clone(),
         cells: ledger.cells.clone(),
     };
-    (serde_json::to_string(&s).expect("a ledger serialises") + "\n").into_bytes()
+    super::digest::sealed_text(&s).into_bytes()
 }
 
 /// An analysis's run over its folder's ledger (issue 51): the folder claimed (a shard its share,
@@ -322,7 +327,7 @@ impl Run {
                 command,
             )?,
         };
-        let ledger = Ledger::new(kept(out, &identity), shard.map(|s| (s.index, s.count)));
+        let ledger = Ledger::new(kept(out, &identity)?, shard.map(|s| (s.index, s.count)));
         Ok(Run {
             ledger,
             identity,
@@ -345,7 +350,7 @@ impl Run {
         std::fs::create_dir_all(&dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
         let name = format!("{}-of-{}.json", shard.index, shard.count);
         super::dataset::atomic_write(&dir, &name, &stored(&self.identity, &self.ledger))?;
-        let held = kept(&self.out, &self.identity).len();
+        let held = kept(&self.out, &self.identity)?.len();
         Ok(Some(format!(
             "shard {shard}: {played} played, its cells written to {}; {held} cells of the analysis are in the folder. When every shard is done, run the same command without --shard to finish (it plays whatever is missing and writes the tables)\n",
             dir.join(&name).display()

@@ -5,6 +5,7 @@
 pub mod answer;
 pub mod dataset;
 pub mod digest;
+pub mod escape;
 pub mod grid;
 pub mod job;
 pub mod ledger;

@@ -76,19 +76,10 @@ fn labelled(line: &str) -> Option<(&str, &str)> {
         .then(|| (&line[..label.len() + 1], rest))
 }
 
-/// Markdown's inline markup characters in a told line, escaped so names print as written.
+/// Markdown's inline markup in a told line, escaped so names print as written (and never as
+/// links, images or HTML: issue 62).
 fn escape_markdown(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if matches!(
-            c,
-            '\\' | '*' | '_' | '`' | '[' | ']' | '<' | '>' | '#' | '|'
-        ) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
+    super::escape::markdown(s)
 }
 
 impl Styler {
@@ -105,6 +96,16 @@ impl Styler {
 
     /// Appends `line` (without its newline) to `out`, restyled.
     pub fn line(&mut self, line: &str, out: &mut String) {
+        // Names in a told line are a host's: no control character reaches the terminal raw, no
+        // bracket opens a BBCode tag (issue 62).
+        let plain = super::escape::plain(line);
+        let escaped;
+        let line = if self.style == Style::BBCode {
+            escaped = super::escape::bbcode(&plain);
+            escaped.as_str()
+        } else {
+            &plain
+        };
         if self.style == Style::Text {
             out.push_str(line);
             out.push('\n');
@@ -122,7 +123,8 @@ impl Styler {
             self.code = map;
         }
         if map {
-            out.push_str(line);
+            // A map's cells are short, but none may close the Markdown fence.
+            out.push_str(&line.replace('`', "'"));
             out.push('\n');
             return;
         }

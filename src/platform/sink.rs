@@ -46,7 +46,8 @@ impl Sink {
 
     pub fn push_str(&mut self, s: &str) {
         match &mut self.styler {
-            None => self.buf.push_str(s),
+            // Told text carries a host's names: controls shown escaped (issue 62).
+            None => self.buf.push_str(&super::escape::plain_lines(s)),
             Some(styler) => {
                 self.partial.push_str(s);
                 while let Some(end) = self.partial.find('\n') {

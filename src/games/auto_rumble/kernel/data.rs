@@ -703,7 +703,7 @@ impl DataKernel {
             match e.kind {
                 EffectKind::AddEnergy => {
                     if v < 0 {
-                        self.lose(i, -v, tally);
+                        self.lose(i, v.saturating_neg(), tally);
                     } else {
                         f.energy[i] = f.energy[i].saturating_add(v);
                     }
@@ -711,7 +711,7 @@ impl DataKernel {
                 EffectKind::SetEnergy => {
                     let now = f.energy[i];
                     if v < now {
-                        self.lose(i, now - v, tally);
+                        self.lose(i, now.saturating_sub(v), tally);
                     } else {
                         f.energy[i] = v;
                     }

@@ -1045,7 +1045,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         match e.kind {
             EffectKind::AddEnergy => {
                 if v < 0 {
-                    self.lose(t, -v, None, quiet);
+                    self.lose(t, v.saturating_neg(), None, quiet);
                 } else {
                     let e = self.s.front.energy[t].saturating_add(v);
                     self.set_energy(t, e);
@@ -1059,7 +1059,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             EffectKind::SetEnergy => {
                 let now = self.s.front.energy[t];
                 if v < now {
-                    self.lose(t, now - v, None, quiet);
+                    self.lose(t, now.saturating_sub(v), None, quiet);
                 } else {
                     self.set_energy(t, v);
                 }

@@ -1026,7 +1026,7 @@ impl Battle<'_> {
         match e.kind {
             EffectKind::AddEnergy => {
                 if v < 0 {
-                    self.lose(t, -v, None, quiet);
+                    self.lose(t, v.saturating_neg(), None, quiet);
                 } else {
                     self.heroes[t].energy = self.heroes[t].energy.saturating_add(v);
                 }
@@ -1039,7 +1039,7 @@ impl Battle<'_> {
             EffectKind::SetEnergy => {
                 let now = self.heroes[t].energy;
                 if v < now {
-                    self.lose(t, now - v, None, quiet);
+                    self.lose(t, now.saturating_sub(v), None, quiet);
                 } else {
                     self.heroes[t].energy = v;
                 }

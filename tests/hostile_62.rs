@@ -1,0 +1,464 @@
+//! Issue 62 (the third hostile sweep): nothing a folder or file says runs code, passes for data,
+//! or injects markup. Each case failed before its fix.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::{skirmish, tmp};
+
+/// One hostile name: script, event handler, closing tags, BBCode, Markdown links and images, a
+/// table pipe, a newline, ESC and BEL, and a right-to-left override.
+const HOSTILE: &str = "<script>alert(1)</script><img src=x onerror=alert(2)>[/list][url=http://e.com]x[/url][img]http://e.com/i.png[/img] ![i](http://e.com/i.png) [l](http://e.com) a|b\n\u{1b}[31m\u{7}\u{202e}evil";
+
+fn toml_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap()
+}
+
+/// A power file whose one power is named [`HOSTILE`].
+fn hostile_power_file(dir: &Path) -> std::path::PathBuf {
+    fs::create_dir_all(dir).unwrap();
+    let p = dir.join("hostile.toml");
+    fs::write(
+        &p,
+        format!(
+            "[[power]]\nname = {}\nsource = \"test\"\ntext = \"x\"\n\n[[power.clause]]\nwhen = \"passive\"\neffects = [{{ attack_bonus = 5 }}]\n",
+            toml_string(HOSTILE)
+        ),
+    )
+    .unwrap();
+    p
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = skirmish(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn refused(args: &[&str], says: &str) {
+    let o = skirmish(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(says), "{args:?}: {err}");
+}
+
+/// Reseals a JSON file after an edit, as a forger who knows the format would.
+fn edit_sealed(path: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let mut v: serde_json::Value = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+    edit(&mut v);
+    let v = skirmish::platform::digest::seal(v);
+    fs::write(path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+}
+
+fn small_rumble(out: &Path) {
+    ok(&[
+        "simulate",
+        "rumble",
+        "--matches",
+        "400",
+        "--chunk-size",
+        "100",
+        "--seed",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+}
+
+#[test]
+fn verify_of_a_crafted_manifest_runs_nothing() {
+    let d = tmp("h62", "verify");
+    small_rumble(&d);
+    let marker = d.with_extension("marker");
+    let _ = fs::remove_file(&marker);
+    for cmd in [
+        format!(
+            "skirmish reproduce --record x -- bash -c 'touch {}'",
+            marker.display()
+        ),
+        format!("skirmish run {}", marker.display()),
+        "skirmish bench".to_string(),
+    ] {
+        edit_sealed(&d.join("manifest.json"), |m| m["command"] = cmd.clone().into());
+        refused(
+            &["verify", d.to_str().unwrap()],
+            "is not a command that writes a dataset",
+        );
+        assert!(!marker.exists(), "verify ran `{cmd}`");
+    }
+}
+
+/// A scratch checkout holding `docs/answers/NAME.json` with `args`.
+fn answers_with(name: &str, args: serde_json::Value) -> common::Tmp {
+    let d = tmp("h62", name);
+    fs::create_dir_all(d.join("docs/answers")).unwrap();
+    let mut r: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string("docs/answers/rumble-ffa.json").unwrap()).unwrap();
+    r["args"] = args;
+    r["fast"] = true.into();
+    fs::write(
+        d.join(format!("docs/answers/{name}.json")),
+        serde_json::to_string(&r).unwrap(),
+    )
+    .unwrap();
+    d
+}
+
+fn skirmish_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn reproduce_of_a_crafted_answer_file_runs_nothing() {
+    for (k, args) in [
+        serde_json::json!(["bash", "-c", "touch MARKER"]),
+        serde_json::json!(["reproduce", "--record", "x", "--", "bash", "-c", "touch MARKER"]),
+        serde_json::json!(["bash", "experiments/other.sh"]),
+        serde_json::json!(["verify", "."]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let d = answers_with(&format!("evil{k}"), args.clone());
+        for flags in [&["reproduce", "--fast"][..], &["reproduce"][..]] {
+            let o = skirmish_in(&d, flags);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{args}: {err}");
+            assert!(err.contains("`args`"), "{args}: {err}");
+            assert!(!d.join("MARKER").exists(), "reproduce ran {args}");
+        }
+    }
+}
+
+#[test]
+fn a_recorded_answer_name_is_a_plain_name() {
+    for name in ["../../escape", "a/b", ".hidden", ""] {
+        refused(
+            &["reproduce", "--record", name, "--", "games"],
+            "a plain name",
+        );
+    }
+}
+
+#[test]
+fn write_docs_never_writes_through_a_link() {
+    let d = answers_with("rumble-ffa", serde_json::json!(["simulate", "rumble"]));
+    let outside = d.join("outside.md");
+    let stale = "<!-- answer rumble-ffa -->\nold\n<!-- /answer -->\n";
+    fs::write(&outside, stale).unwrap();
+    std::os::unix::fs::symlink(&outside, d.join("README.md")).unwrap();
+    let o = skirmish_in(&d, &["reproduce", "--write-docs"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is a link"), "{err}");
+    assert_eq!(fs::read_to_string(&outside).unwrap(), stale);
+}
+
+#[test]
+fn an_experiment_file_names_only_a_command_that_writes_a_dataset() {
+    let d = tmp("h62", "experiment");
+    fs::create_dir_all(&d).unwrap();
+    for command in ["reproduce", "bench", "verify"] {
+        let f = d.join(format!("{command}.toml"));
+        fs::write(&f, format!("command = \"{command}\"\n")).unwrap();
+        refused(
+            &["run", f.to_str().unwrap()],
+            "cannot be run from a file",
+        );
+    }
+}
+
+#[test]
+fn an_edited_manifest_tally_is_refused_by_the_run_report_and_diff() {
+    let d = tmp("h62", "tally");
+    small_rumble(&d);
+    let m = d.join("manifest.json");
+    let text = fs::read_to_string(&m).unwrap();
+    let edited = text.replacen("\"draws\": ", "\"draws\": 1", 1);
+    assert_ne!(edited, text);
+    fs::write(&m, edited).unwrap();
+    let dir = d.to_str().unwrap();
+    refused(&["report", dir], "manifest.json: `digest`");
+    refused(&["diff", dir, dir], "manifest.json: `digest`");
+    refused(&["verify", dir], "manifest.json: `digest`");
+    let o = skirmish(&[
+        "simulate",
+        "rumble",
+        "--matches",
+        "400",
+        "--chunk-size",
+        "100",
+        "--seed",
+        "5",
+        "--out",
+        dir,
+        "--quiet",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("manifest.json: `digest`"));
+}
+
+#[test]
+fn an_edited_answer_grid_is_refused() {
+    let d = tmp("h62", "grid");
+    small_rumble(&d);
+    let r = d.join("result.json");
+    let text = fs::read_to_string(&r).unwrap();
+    // The answer's words or numbers moved by hand, its seal left as it was.
+    let edited = text.replacen("\"title\": \"", "\"title\": \"Forged ", 1);
+    assert_ne!(edited, text);
+    fs::write(&r, edited).unwrap();
+    refused(&["report", d.to_str().unwrap()], "result.json: `digest`");
+}
+
+#[test]
+fn an_edited_ledger_or_state_is_refused_by_the_continuing_run() {
+    let d = tmp("h62", "ledger");
+    let dir = d.to_str().unwrap();
+    let items = |battles: &str| {
+        skirmish(&[
+            "analyze", "loot", "items", "--battles", battles, "--cell", "100", "--seed", "3",
+            "--out", dir, "--quiet",
+        ])
+    };
+    assert!(items("200").status.success());
+    let l = d.join("ledger.json");
+    let text = fs::read_to_string(&l).unwrap();
+    fs::write(&l, text.replacen("\"n\": 200", "\"n\": 199", 1)).unwrap();
+    let o = items("300");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("ledger.json: `digest`"), "{err}");
+
+    let p = tmp("h62", "state");
+    let dir = p.to_str().unwrap();
+    let powers = |battles: &str| {
+        skirmish(&[
+            "analyze",
+            "rumble",
+            "powers",
+            "--max-battles",
+            battles,
+            "--batch",
+            "100",
+            "--seed",
+            "3",
+            "--out",
+            dir,
+            "--quiet",
+        ])
+    };
+    let o = powers("4000");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = p.join("state.json");
+    let text = fs::read_to_string(&s).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let rosters = v["rosters"].as_u64().unwrap();
+    fs::write(
+        &s,
+        text.replacen(
+            &format!("\"rosters\": {rosters}"),
+            &format!("\"rosters\": {}", rosters - 1),
+            1,
+        ),
+    )
+    .unwrap();
+    let o = powers("8000");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("state.json: `digest`"), "{err}");
+}
+
+#[test]
+fn a_what_if_into_a_finished_plain_run_is_refused() {
+    let d = tmp("h62", "whatif");
+    small_rumble(&d);
+    let before = fs::read(d.join("result.json")).unwrap();
+    refused(
+        &[
+            "simulate",
+            "rumble",
+            "--matches",
+            "400",
+            "--versus-rules",
+            "experiments/auto-rumble/costly-attack.toml",
+            "--out",
+            d.to_str().unwrap(),
+            "--quiet",
+        ],
+        "not an earlier `what-if` output",
+    );
+    assert_eq!(fs::read(d.join("result.json")).unwrap(), before);
+}
+
+#[test]
+fn report_never_writes_over_a_file_of_the_folder() {
+    let d = tmp("h62", "report-o");
+    small_rumble(&d);
+    let before = fs::read(d.join("manifest.json")).unwrap();
+    for name in ["manifest.json", "result.json", "matches/part-00000.parquet"] {
+        let target = d.join(name);
+        refused(
+            &[
+                "report",
+                d.to_str().unwrap(),
+                "-o",
+                target.to_str().unwrap(),
+            ],
+            "is a file of the skirmish output folder",
+        );
+    }
+    assert_eq!(fs::read(d.join("manifest.json")).unwrap(), before);
+    let fine = d.join("report.md");
+    ok(&[
+        "report",
+        d.to_str().unwrap(),
+        "--format",
+        "md",
+        "-o",
+        fine.to_str().unwrap(),
+    ]);
+    assert!(fs::read_to_string(&fine).unwrap().starts_with("## "));
+}
+
+/// What a CommonMark renderer makes of `md` (tables on, as forums and GitHub render them).
+fn commonmark(md: &str) -> String {
+    let parser = pulldown_cmark::Parser::new_ext(md, pulldown_cmark::Options::ENABLE_TABLES);
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, parser);
+    html
+}
+
+/// Every table of rendered HTML keeps its shape: each row has as many cells as its head.
+fn tables_keep_their_shape(html: &str) {
+    for table in html.split("<table>").skip(1) {
+        let table = &table[..table.find("</table>").unwrap()];
+        let head = table.matches("</th>").count();
+        for row in table.split("<tr>").skip(2) {
+            assert_eq!(row.matches("</td>").count(), head, "a row out of shape: {row}");
+        }
+    }
+}
+
+fn no_markup_escapes(html: &str, what: &str) {
+    for tag in ["<script", "<img", "<a ", "<a>", "onerror=\""] {
+        assert!(!html.contains(tag), "{what}: `{tag}` came through: {html}");
+    }
+}
+
+fn no_controls(text: &str, what: &str) {
+    for c in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!text.contains(c), "{what}: {c:?} reached the output raw");
+    }
+}
+
+fn bbcode_is_inert(bb: &str, what: &str) {
+    for tag in ["[url", "[img", "[/url]", "[/img]"] {
+        assert!(!bb.contains(tag), "{what}: `{tag}` came through");
+    }
+    assert_eq!(
+        bb.matches("[list]").count(),
+        bb.matches("[/list]").count(),
+        "{what}: lists out of balance"
+    );
+    no_controls(bb, what);
+}
+
+#[test]
+fn a_hostile_name_is_inert_in_every_format() {
+    let d = tmp("h62", "names");
+    let file = hostile_power_file(&d.with_extension("in"));
+    let out = d.join("run");
+    let printed = ok(&[
+        "simulate",
+        "rumble",
+        "--power-file",
+        file.to_str().unwrap(),
+        "--powers",
+        "0..1",
+        "--matches",
+        "300",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    no_controls(&printed, "the printed summary");
+    let dir = out.to_str().unwrap();
+    let text = ok(&["report", dir]);
+    no_controls(&text, "report --format text");
+    assert!(text.contains("\\u{1b}"), "controls are shown escaped");
+    let md = ok(&["report", dir, "--format", "md"]);
+    no_controls(&md, "report --format md");
+    let html = commonmark(&md);
+    no_markup_escapes(&html, "Markdown rendered by CommonMark");
+    tables_keep_their_shape(&html);
+    assert!(html.contains("<table>"), "the report has tables");
+    bbcode_is_inert(&ok(&["report", dir, "--format", "bbcode"]), "report bbcode");
+    let page = ok(&["report", dir, "--format", "html"]);
+    assert!(
+        !page.contains("<script") && !page.contains("<img"),
+        "the page stays script-free"
+    );
+    no_controls(&page, "report html");
+    // A diff of the folder with itself shows the name too.
+    no_controls(&ok(&["diff", dir, dir]), "diff");
+
+    // A told battle in which a hero and its power carry the name.
+    let scenario = d.with_extension("battle.toml");
+    fs::write(
+        &scenario,
+        format!(
+            "[battle]\nmax_rounds = 5\n\n[[hero]]\nname = {n}\ncoins = 10\nbase_initiative = 0.25\npowers = [{{ name = {n}, strength = 3 }}]\norder = [\"Attack\"]\n\n[[hero]]\nname = \"Bob\"\ncoins = 10\nbase_initiative = 0.75\npowers = []\norder = [\"Attack\"]\n",
+            n = toml_string(HOSTILE)
+        ),
+    )
+    .unwrap();
+    let play = |format: &str| {
+        ok(&[
+            "rumble",
+            "play",
+            scenario.to_str().unwrap(),
+            "--powers",
+            file.to_str().unwrap(),
+            "--narrate",
+            "--format",
+            format,
+        ])
+    };
+    no_controls(&play("text"), "narration text");
+    bbcode_is_inert(&play("bbcode"), "narration bbcode");
+    let md = play("md");
+    no_controls(&md, "narration md");
+    no_markup_escapes(&commonmark(&md), "narration md rendered");
+    let _ = fs::remove_dir_all(d.with_extension("in"));
+    let _ = fs::remove_file(&scenario);
+}
+
+#[test]
+fn a_minion_level_the_rules_cannot_play_is_refused() {
+    let d = tmp("h62", "minion-level");
+    refused(
+        &[
+            "analyze",
+            "minions",
+            "--candidate",
+            "H:3 A:1 HP:9 L:7",
+            "--out",
+            d.to_str().unwrap(),
+            "--quiet",
+        ],
+        "`L:7` is outside 0..5",
+    );
+    assert!(!d.exists());
+}
