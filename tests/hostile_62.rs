@@ -50,7 +50,8 @@ fn refused(args: &[&str], says: &str) {
 
 /// Reseals a JSON file after an edit, as a forger who knows the format would.
 fn edit_sealed(path: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
-    let mut v: serde_json::Value = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
     edit(&mut v);
     let v = skirmish::platform::digest::seal(v);
     fs::write(path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
@@ -86,7 +87,9 @@ fn verify_of_a_crafted_manifest_runs_nothing() {
         format!("skirmish run {}", marker.display()),
         "skirmish bench".to_string(),
     ] {
-        edit_sealed(&d.join("manifest.json"), |m| m["command"] = cmd.clone().into());
+        edit_sealed(&d.join("manifest.json"), |m| {
+            m["command"] = cmd.clone().into()
+        });
         refused(
             &["verify", d.to_str().unwrap()],
             "is not a command that writes a dataset",
@@ -123,7 +126,15 @@ fn skirmish_in(dir: &Path, args: &[&str]) -> std::process::Output {
 fn reproduce_of_a_crafted_answer_file_runs_nothing() {
     for (k, args) in [
         serde_json::json!(["bash", "-c", "touch MARKER"]),
-        serde_json::json!(["reproduce", "--record", "x", "--", "bash", "-c", "touch MARKER"]),
+        serde_json::json!([
+            "reproduce",
+            "--record",
+            "x",
+            "--",
+            "bash",
+            "-c",
+            "touch MARKER"
+        ]),
         serde_json::json!(["bash", "experiments/other.sh"]),
         serde_json::json!(["verify", "."]),
     ]
@@ -172,10 +183,7 @@ fn an_experiment_file_names_only_a_command_that_writes_a_dataset() {
     for command in ["reproduce", "bench", "verify"] {
         let f = d.join(format!("{command}.toml"));
         fs::write(&f, format!("command = \"{command}\"\n")).unwrap();
-        refused(
-            &["run", f.to_str().unwrap()],
-            "cannot be run from a file",
-        );
+        refused(&["run", f.to_str().unwrap()], "cannot be run from a file");
     }
 }
 
@@ -228,8 +236,18 @@ fn an_edited_ledger_or_state_is_refused_by_the_continuing_run() {
     let dir = d.to_str().unwrap();
     let items = |battles: &str| {
         skirmish(&[
-            "analyze", "loot", "items", "--battles", battles, "--cell", "100", "--seed", "3",
-            "--out", dir, "--quiet",
+            "analyze",
+            "loot",
+            "items",
+            "--battles",
+            battles,
+            "--cell",
+            "100",
+            "--seed",
+            "3",
+            "--out",
+            dir,
+            "--quiet",
         ])
     };
     assert!(items("200").status.success());
@@ -346,7 +364,11 @@ fn tables_keep_their_shape(html: &str) {
         let table = &table[..table.find("</table>").unwrap()];
         let head = table.matches("</th>").count();
         for row in table.split("<tr>").skip(2) {
-            assert_eq!(row.matches("</td>").count(), head, "a row out of shape: {row}");
+            assert_eq!(
+                row.matches("</td>").count(),
+                head,
+                "a row out of shape: {row}"
+            );
         }
     }
 }
@@ -461,4 +483,82 @@ fn a_minion_level_the_rules_cannot_play_is_refused() {
         "`L:7` is outside 0..5",
     );
     assert!(!d.exists());
+}
+
+/// The docs promise saturation into 32 bits: an Energy effect that saturates at the 32-bit
+/// minimum takes every point of Energy, on the kernel's paths and the reference alike (it did
+/// nothing: `-v` of the minimum is the minimum again).
+#[test]
+fn an_energy_effect_saturating_at_the_32_bit_minimum_takes_all_energy() {
+    use skirmish::games::auto_rumble::kernel::data::{DataKernel, Rounds, in_kernel_class};
+    use skirmish::games::auto_rumble::powers::catalogue::{
+        Catalogue, Held, Loadout, default_order,
+    };
+    use skirmish::games::auto_rumble::powers::file::parse;
+    use skirmish::games::auto_rumble::reference::data as reference;
+    for effect in [
+        "{ set_energy = \"-1000000 * energy\" }",
+        "{ add_energy = \"-1000000 * energy\" }",
+    ] {
+        let text = format!(
+            "[[power]]\nname = \"P\"\nsource = \"issue 62\"\ntext = \"x\"\n\n[[power.clause]]\nwhen = \"round_start\"\neffects = [{effect}]\n"
+        );
+        let cat = Catalogue::new(parse(&text, "issue62.toml").unwrap());
+        let held = [Held {
+            power: 0,
+            strength: 1,
+        }];
+        // 2,148 coins of Energy: -1,000,000 x 2,148 saturates at i32::MIN.
+        let holder = Loadout::compile(&cat, 2148, &held, &default_order(&cat, &held)).unwrap();
+        let plain = Loadout::compile(&cat, 10, &[], &default_order(&cat, &[])).unwrap();
+        let builds = [holder, plain];
+        let ini = [0.25, 0.75];
+        let want = reference::play(&cat, &builds, &ini, 30, 64);
+        assert_eq!(want.outcome.winner, Some(1), "{effect}: the holder falls");
+        let mut kernel = DataKernel::new(64);
+        if in_kernel_class(&builds) {
+            let got = kernel.run(&cat, &builds, &ini, 30, &mut Rounds::default());
+            assert_eq!(got, want.outcome, "{effect}: the fast path agrees");
+        }
+        let got = kernel
+            .general()
+            .run(&cat, &builds, &ini, 30, &mut Rounds::default());
+        assert_eq!(got, want.outcome, "{effect}: the general path agrees");
+    }
+}
+
+#[test]
+fn bench_refuses_a_count_without_bound() {
+    refused(&["bench", "--matches", "18446744073709551615"], "--matches");
+}
+
+#[test]
+fn a_negative_count_in_an_experiment_file_is_placed_on_its_line() {
+    let d = tmp("h62", "negative");
+    fs::create_dir_all(&d).unwrap();
+    let f = d.join("tag.toml");
+    fs::write(&f, "command = \"tournament tag\"\n# how many\ngames = -1\n").unwrap();
+    refused(&["run", f.to_str().unwrap()], "tag.toml:3: `games`");
+}
+
+#[test]
+fn readme_s_minion_candidate_with_a_modifier_is_accepted() {
+    let readme = fs::read_to_string("README.md").unwrap();
+    let spec = "Dwarf swordsman + Veteran";
+    assert!(
+        readme.contains(&format!("`\"{spec}\"`")),
+        "README shows {spec}"
+    );
+    let d = tmp("h62", "minion-modifier");
+    ok(&[
+        "analyze",
+        "minions",
+        "--candidate",
+        spec,
+        "--combats",
+        "60",
+        "--out",
+        d.to_str().unwrap(),
+        "--quiet",
+    ]);
 }

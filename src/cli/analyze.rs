@@ -325,10 +325,16 @@ fn shard_batches(
         if stored.get("identity") != Some(identity) {
             continue;
         }
-        let b = serde_json::from_value::<crate::games::auto_rumble::analysis::power_value::Batches>(
-            stored["batches"].clone(),
-        )
-        .map_err(|e| format!("{}: `batches`: not as skirmish writes them ({e})", f.display()))?;
+        let b =
+            serde_json::from_value::<crate::games::auto_rumble::analysis::power_value::Batches>(
+                stored["batches"].clone(),
+            )
+            .map_err(|e| {
+                format!(
+                    "{}: `batches`: not as skirmish writes them ({e})",
+                    f.display()
+                )
+            })?;
         all.extend(b);
     }
     Ok(all)

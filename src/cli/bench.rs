@@ -38,8 +38,9 @@ const FACTOR: f64 = 1.5;
 
 #[derive(Args, Debug, Clone)]
 pub struct BenchFlags {
-    /// Matches per measurement of the Auto Rumble end-to-end rows.
-    #[arg(long, default_value_t = 200_000)]
+    /// Matches per measurement of the Auto Rumble end-to-end rows (at most 100,000,000: a bench
+    /// is minutes, not days).
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub matches: u64,
     /// Threads for the all-threads rows (default: all cores).
     #[arg(long)]

@@ -613,7 +613,7 @@ pub struct StudyFlags {
     pub threads: Option<usize>,
     /// Your own minion, as stats (`"H:3 A:1 HP:9 L:1"`: hand, attacks, HP, level; also M
     /// missile, AR armor, and `monster`) or a catalogue name with modifiers
-    /// (`"Dwarf swordsman + Bless"`): its worth in baseline recruits and its win share against
+    /// (`"Dwarf swordsman + Veteran"`): its worth in baseline recruits and its win share against
     /// the field, paired against the baseline swordsman, with intervals, and its rank among the
     /// monsters. Runs only these questions.
     #[arg(long, value_name = "STATS|NAME")]

@@ -570,11 +570,32 @@ fn dispatch(command: Command) -> Result<String, String> {
             output,
         } => report(&dir, &format, output.as_deref()),
         Command::Reproduce(flags) => reproduce::reproduce(&flags),
-        Command::Diff { a, b } => crate::platform::answer::diff(
-            &crate::platform::dataset::answer_of(&a)?,
-            &crate::platform::dataset::answer_of(&b)?,
-            crate::platform::dataset::pairing(&a, &b).as_ref(),
-        ),
+        Command::Diff { a, b } => {
+            let (ea, eb) = (
+                crate::platform::dataset::answer_of(&a)?,
+                crate::platform::dataset::answer_of(&b)?,
+            );
+            let text = crate::platform::answer::diff(
+                &ea,
+                &eb,
+                crate::platform::dataset::pairing(&a, &b).as_ref(),
+            )?;
+            // A dataset not yet finished is compared on fewer matches than it asks for: said
+            // first (issue 62: no word at all).
+            let mut warn = String::new();
+            for (side, dir, x) in [("A", &a, &ea), ("B", &b, &eb)] {
+                let p = &x.provenance;
+                if crate::platform::dataset::recorded_command(dir).is_ok() && p.played < p.matches {
+                    warn.push_str(&format!(
+                        "warning: {side} ({}) is unfinished: {} of its {} matches played; run its command again to finish it\n",
+                        crate::platform::escape::plain(&dir.display().to_string()),
+                        crate::platform::tally::thousands(p.played),
+                        crate::platform::tally::thousands(p.matches)
+                    ));
+                }
+            }
+            Ok(warn + &text)
+        }
         Command::Bench(flags) => bench::bench(&flags),
     }
 }

@@ -110,7 +110,11 @@ fn check_name(name: &str) -> Result<(), String> {
 /// (issue 62: `--update` wrote wherever a planted link pointed).
 fn write_in_docs(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let inside = path == Path::new("README.md") || path.starts_with("docs");
-    if !inside || path.components().any(|c| c == std::path::Component::ParentDir) {
+    if !inside
+        || path
+            .components()
+            .any(|c| c == std::path::Component::ParentDir)
+    {
         return Err(format!(
             "{}: reproduce writes only README.md and files under docs/",
             path.display()

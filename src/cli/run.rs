@@ -202,8 +202,10 @@ fn argv(
             toml::Value::Boolean(true) => out.push(flag),
             toml::Value::Boolean(false) => {}
             toml::Value::String(s) => out.extend([flag, s.clone()]),
-            toml::Value::Integer(i) => out.extend([flag, i.to_string()]),
-            toml::Value::Float(f) => out.extend([flag, f.to_string()]),
+            // `--flag=-1`, not `--flag -1`: a negative number read as a flag of its own lost its
+            // key and line in the error (issue 62).
+            toml::Value::Integer(i) => out.push(format!("{flag}={i}")),
+            toml::Value::Float(f) => out.push(format!("{flag}={f}")),
             toml::Value::Array(items) => {
                 let parts: Result<Vec<String>, String> = items
                     .iter()

@@ -45,10 +45,7 @@ pub struct Provenance {
 pub fn files(a: &Answer) -> [(String, Vec<u8>); 2] {
     [
         // Sealed (issue 62): an edited grid or estimate is refused when the folder is read.
-        (
-            FILE.to_string(),
-            super::digest::sealed_text(a).into_bytes(),
-        ),
+        (FILE.to_string(), super::digest::sealed_text(a).into_bytes()),
         (REPORT.to_string(), render(a, Format::Html).into_bytes()),
     ]
 }
@@ -592,18 +589,33 @@ fn markdown(a: &Answer) -> String {
         let _ = writeln!(s, "- {}: {}", md_cell(k), md_cell(v));
     }
     for g in &a.grids {
-        let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&g.title), md_cell(&g.meaning));
+        let _ = writeln!(
+            s,
+            "\n### {}\n\n{}\n",
+            md_cell(&g.title),
+            md_cell(&g.meaning)
+        );
         s.push_str(&g.markdown(md_cell));
     }
     for sec in &a.sections {
-        let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&sec.title), md_cell(&sec.meaning));
+        let _ = writeln!(
+            s,
+            "\n### {}\n\n{}\n",
+            md_cell(&sec.title),
+            md_cell(&sec.meaning)
+        );
         s.push_str("| | count | estimate | 95% interval |\n| --- | ---: | ---: | --- |\n");
         for [l, n, v, i] in rows(sec, md_cell) {
             let _ = writeln!(s, "| {l} | {n} | {v} | {i} |");
         }
     }
     for m in &a.heatmaps {
-        let _ = writeln!(s, "\n### {}\n\n{}\n", md_cell(&m.title), md_cell(&m.meaning));
+        let _ = writeln!(
+            s,
+            "\n### {}\n\n{}\n",
+            md_cell(&m.title),
+            md_cell(&m.meaning)
+        );
         s.push_str("| |");
         for c in &m.columns {
             let _ = write!(s, " {} |", md_cell(c));
@@ -642,7 +654,12 @@ fn bbcode(a: &Answer) -> String {
         s.push_str("[/code]\n");
     }
     for sec in &a.sections {
-        let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&sec.title), bb(&sec.meaning));
+        let _ = writeln!(
+            s,
+            "\n[b]{}[/b] ({})\n[code]",
+            bb(&sec.title),
+            bb(&sec.meaning)
+        );
         s.push_str(&aligned(&rows(sec, bb), ""));
         s.push_str("[/code]\n");
     }
@@ -986,7 +1003,7 @@ fn pairing_told(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> String {
             }
         ),
         None if a.provenance.seed == b.provenance.seed => format!(
-            "unpaired (conservative: wider than the pairing warrants): the runs share their match seeds but not {MIN_PAIRED_PARTS} or more parts of the same matches (give both a --chunk-size that splits them into {MIN_PAIRED_PARTS} or more)"
+            "unpaired (conservative: wider than the pairing warrants): the runs share their match seeds but not {MIN_PAIRED_PARTS} or more parts of the same matches (two dataset folders pair when both have a --chunk-size that splits them into {MIN_PAIRED_PARTS} or more parts)"
         ),
         None => "unpaired: the runs played different seeds".to_string(),
     }

@@ -44,7 +44,11 @@ fn content_digest(v: &serde_json::Value) -> String {
     if let Some(o) = v.as_object_mut() {
         o.remove(SEAL);
     }
-    sha256_hex(serde_json::to_string(&v).expect("JSON serialises").as_bytes())
+    sha256_hex(
+        serde_json::to_string(&v)
+            .expect("JSON serialises")
+            .as_bytes(),
+    )
 }
 
 /// `v` (a JSON object) with its digest under [`SEAL`]: what a file of saved sums, a manifest or
@@ -98,10 +102,16 @@ mod tests {
         let p = std::path::Path::new("x.json");
         let text = sealed_text(&serde_json::json!({"n": 300, "sums": [1, 2, 3], "f": 0.1}));
         let back = unseal(p, &text).unwrap();
-        assert_eq!(back, serde_json::json!({"n": 300, "sums": [1, 2, 3], "f": 0.1}));
+        assert_eq!(
+            back,
+            serde_json::json!({"n": 300, "sums": [1, 2, 3], "f": 0.1})
+        );
         let edited = text.replace("300", "299");
         let e = unseal(p, &edited).unwrap_err();
-        assert!(e.starts_with("x.json: `digest`") && e.contains("edited"), "{e}");
+        assert!(
+            e.starts_with("x.json: `digest`") && e.contains("edited"),
+            "{e}"
+        );
         let bare = serde_json::to_string(&serde_json::json!({"n": 300})).unwrap();
         assert!(unseal(p, &bare).unwrap_err().contains("missing"));
         assert!(seal(serde_json::json!({"a": 1})).get("digest").is_some());

@@ -162,6 +162,13 @@ pub fn verify_replays_the_parts_and_catches_an_edited_tally(g: &dyn Game) {
     let draws = tally["draws"].as_u64().unwrap();
     // A plausible edit (draws stay within the part's matches): only replaying can tell.
     tally["draws"] = if draws > 0 { draws - 1 } else { 1 }.into();
+    // A careless edit breaks the manifest's seal (issue 62) and is refused by name...
+    fs::write(&path, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+    let o = skirmish(&["verify", d]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("manifest.json: `digest`"));
+    // ...and a forger who reseals it is caught by playing the part again.
+    let m = skirmish::platform::digest::seal(m);
     fs::write(&path, serde_json::to_string_pretty(&m).unwrap()).unwrap();
     let o = skirmish(&["verify", d]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
