@@ -154,9 +154,22 @@ fn runner_of(args: &[String]) -> Result<Runner, String> {
     if args == ["bash", FIRST_RUN] {
         return Ok(Runner::FirstRun);
     }
-    let argv = std::iter::once("skirmish".to_string())
-        .chain(args.iter().cloned())
-        .chain(["--out".into(), "x".into(), "--quiet".into()]);
+    // `--versus-rules FILE` is read before the grammar (`cli::main`): the command is checked
+    // without it, as each of its two arms is run.
+    let mut own = Vec::new();
+    let mut words = args.iter();
+    while let Some(w) = words.next() {
+        if w == super::VERSUS {
+            words.next();
+        } else if !w.starts_with("--versus-rules=") {
+            own.push(w.clone());
+        }
+    }
+    let argv = std::iter::once("skirmish".to_string()).chain(own).chain([
+        "--out".into(),
+        "x".into(),
+        "--quiet".into(),
+    ]);
     let refuse = |why: &str| {
         format!(
             "`args`: `{}`: {why}; an answer file names simulate, tournament, analyze, run (an experiment file) or bench, and nothing was run",
@@ -199,7 +212,9 @@ fn run(args: &[String]) -> Result<Answer, String> {
     ));
     // A recorded script (`bash experiments/first-run.sh`) measures what skirmish cannot measure
     // from inside: it takes the same --out and writes the same result.json.
-    let mut cmd = match runner_of(args)? {
+    let runner = runner_of(args)?;
+    let script = matches!(runner, Runner::FirstRun);
+    let mut cmd = match runner {
         Runner::FirstRun => {
             let mut c = std::process::Command::new("bash");
             c.arg(FIRST_RUN);
@@ -228,7 +243,16 @@ fn run(args: &[String]) -> Result<Answer, String> {
             String::from_utf8_lossy(&o.stderr).trim()
         ));
     }
-    let a = crate::platform::dataset::answer_of(&scratch);
+    // The program's own script writes its answer plainly (it is no skirmish run, so unsealed),
+    // into the scratch folder made for it here.
+    let a = if script {
+        let p = scratch.join(crate::platform::answer::FILE);
+        std::fs::read_to_string(&p)
+            .map_err(|e| format!("{}: {e}", p.display()))
+            .and_then(|t| Answer::from_json(&t).map_err(|e| format!("{}: {e}", p.display())))
+    } else {
+        crate::platform::dataset::answer_of(&scratch)
+    };
     let _ = std::fs::remove_dir_all(&scratch);
     a
 }
