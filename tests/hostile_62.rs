@@ -57,8 +57,9 @@ fn edit_sealed(path: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
     fs::write(path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
 }
 
-fn small_rumble(out: &Path) {
-    ok(&[
+/// A small Auto Rumble dataset's command into `out` (four parts).
+fn small_rumble_args(out: &Path) -> Vec<&str> {
+    let mut a = vec![
         "simulate",
         "rumble",
         "--matches",
@@ -68,9 +69,13 @@ fn small_rumble(out: &Path) {
         "--seed",
         "5",
         "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    ];
+    a.extend([out.to_str().unwrap(), "--quiet"]);
+    a
+}
+
+fn small_rumble(out: &Path) {
+    ok(&small_rumble_args(out));
 }
 
 #[test]
@@ -200,19 +205,7 @@ fn an_edited_manifest_tally_is_refused_by_the_run_report_and_diff() {
     refused(&["report", dir], "manifest.json: `digest`");
     refused(&["diff", dir, dir], "manifest.json: `digest`");
     refused(&["verify", dir], "manifest.json: `digest`");
-    let o = skirmish(&[
-        "simulate",
-        "rumble",
-        "--matches",
-        "400",
-        "--chunk-size",
-        "100",
-        "--seed",
-        "5",
-        "--out",
-        dir,
-        "--quiet",
-    ]);
+    let o = skirmish(&small_rumble_args(&d));
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("manifest.json: `digest`"));
 }
