@@ -48,7 +48,7 @@ fn a_candidate_power_is_valued_and_ranked_against_the_catalogue() {
         .find(|l| l.starts_with("candidate Thorns: "))
         .unwrap_or_else(|| panic!("no candidate line: {s}"));
     // The six sample powers and the candidate: a rank of 7 and an interval.
-    assert!(line.contains(" of 7;"), "{line}");
+    assert!(line.contains(" of 7 (higher is better);"), "{line}");
     assert!(line.contains("coins ["), "{line}");
     // The answer carries the candidate's section and the file's digest.
     let json = std::fs::read_to_string(out.join("result.json")).unwrap();
@@ -263,7 +263,7 @@ fn analyze_clan_melee_takes_a_candidate_clan() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
         said.contains("candidate Hunters in win rate by wins at budget 1000: ")
-            && said.contains(" of 10 (highest first)"),
+            && said.contains(" of 10 (higher is better)"),
         "{said}"
     );
 }

@@ -325,13 +325,7 @@ fn bench_reports_every_game_against_the_yardstick_and_end_to_end_rates() {
         s.contains("battles/s") && s.contains("hits/s") && s.contains("class ops/s"),
         "{s}"
     );
-    for game in [
-        "Auto Rumble",
-        "Clan Melee",
-        "Elemental Tag",
-        "Loot Arena",
-        "Minion Combat",
-    ] {
+    for game in common::GAMES {
         assert!(s.contains(game), "{game} is measured: {s}");
     }
     // The answer `reproduce` records: the machine, and every workload's ratio to the yardstick.

@@ -555,3 +555,79 @@ fn readme_s_minion_candidate_with_a_modifier_is_accepted() {
         "--quiet",
     ]);
 }
+
+// Issue 62: an analysis put its lock and its temporary folder beside its output, so it could not
+// write into a writable folder under a read-only parent. Made with private bind mounts (the
+// parent read-only, the folder a writable mount over it); where the machine allows none, the
+// test says so and passes.
+#[test]
+fn an_analysis_writes_into_a_writable_folder_under_a_read_only_parent() {
+    let base = tmp("hostile62", "ro-parent");
+    let (d, w) = (base.join("ro"), base.join("w"));
+    fs::create_dir_all(d.join("out")).unwrap();
+    fs::create_dir_all(&w).unwrap();
+    let bin = env!("CARGO_BIN_EXE_skirmish");
+    let (ds, ws) = (d.to_str().unwrap(), w.to_str().unwrap());
+    let run = format!(
+        "{bin} analyze clan-melee challengers --budgets 300 --melees 6 --out {ds}/out --quiet"
+    );
+    let script = format!(
+        "mount --bind {ds} {ds} && mount -o remount,ro,bind {ds} || exit 77; \
+         touch {ds}/probe 2>/dev/null && exit 78; \
+         mount --bind {ws} {ds}/out || exit 77; \
+         {run} && {run}"
+    );
+    let Some(o) = common::in_private_mounts(&script) else {
+        return;
+    };
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // The answer landed in the folder, twice over (the second run replaced it in place).
+    assert!(w.join("result.json").is_file());
+    assert!(!d.join(".out.output.lock").exists());
+}
+
+// Issue 62: 1,000 candidate powers needed 1.4 GB and more and aborted (exit 134) under a 1.5 GB
+// cap; the memory is estimated first and the run refused, naming the fix, with nothing written.
+#[test]
+fn a_thousand_candidate_powers_are_refused_before_they_exhaust_memory() {
+    let dir = tmp("hostile62", "many-candidates");
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("many.toml");
+    let mut text = String::new();
+    for i in 0..1000 {
+        text.push_str(&format!(
+            "[[power]]\nname = \"P{i}\"\nsource = \"test\"\ntext = \"x\"\n\n[[power.clause]]\nwhen = \"passive\"\neffects = [{{ attack_bonus = {} }}]\n\n",
+            i % 7 + 1
+        ));
+    }
+    fs::write(&file, text).unwrap();
+    let out = dir.join("out");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+        .args([
+            "analyze",
+            "rumble",
+            "powers",
+            "--candidate",
+            file.to_str().unwrap(),
+            "--max-battles",
+            "2100",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env("SKIRMISH_MEMORY", "1500M")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("need about") && err.contains("fewer powers or candidates"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}

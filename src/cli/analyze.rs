@@ -170,6 +170,37 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("runs/powers"));
     let threads = super::flags::threads(flags.threads)?;
+    // Issue 62: the sums grow as the square of the powers; fewer threads where they do not fit,
+    // a refusal naming the fix where not even one does, before anything is written.
+    let threads = {
+        use crate::platform::memory;
+        let (per_thread, fixed, what) = v.memory();
+        let avail = memory::available()?;
+        if let Some(a) = avail
+            && fixed.saturating_add(per_thread) > a
+        {
+            return Err(format!(
+                "{what} need about {} of memory and {} is available: give fewer powers or candidates (their pairs grow as the square of their number), or free memory{}",
+                memory::show(fixed.saturating_add(per_thread)),
+                memory::show(a),
+                if std::env::var(memory::MEMORY_VAR).is_ok() {
+                    format!(" (or raise {})", memory::MEMORY_VAR)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        let fit = memory::fit(
+            per_thread,
+            threads,
+            avail.map(|a| a.saturating_sub(fixed)),
+            &what,
+        )?;
+        if let Some(note) = fit.note {
+            eprintln!("{note}");
+        }
+        fit.threads
+    };
     let encode = super::flags::encoder()?;
     // The folder rule (new, empty, or an earlier `analyze powers` output) before any work.
     let shard = flags.sharding.shard()?;

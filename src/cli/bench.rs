@@ -171,10 +171,68 @@ struct Only<T: Args> {
     flags: T,
 }
 
-fn flags<T: Args>(words: &[&str]) -> Result<T, String> {
+fn flags<T: Args>(words: &[&str], tool: &str) -> Result<T, String> {
     Only::<T>::try_parse_from(std::iter::once("skirmish").chain(words.iter().copied()))
         .map(|o| o.flags)
-        .map_err(|e| format!("bench workload `{}`: {e}", words.join(" ")))
+        .map_err(|e| format!("{tool} workload `{}`: {e}", words.join(" ")))
+}
+
+/// What is done with the simulation of a dataset command (`bench` times it, `calibrate` plays
+/// it many times): `whole` is the command's own match count when it is played whole (a Clan
+/// Melee tournament's melees), else `None`.
+pub(super) trait WithSimulation {
+    type Out;
+    fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<Self::Out, String>;
+}
+
+/// Builds the simulation of the dataset command `words` (`simulate rumble --heroes 3`...), as
+/// the command itself would, and hands it to `v`; `tool` names the caller in errors.
+pub(super) fn with_simulation<V: WithSimulation>(
+    words: &[&str],
+    tool: &str,
+    v: V,
+) -> Result<V::Out, String> {
+    let rest = &words[2..];
+    match &words[..2] {
+        ["simulate", "rumble"] => {
+            let f: super::simulate::FfaFlags = flags(rest, tool)?;
+            v.with(&Ffa::new(f.apply(FfaSettings::default())?)?, None)
+        }
+        ["tournament", "clan-melee"] => {
+            let f: super::clan_melee::ClanMeleeFlags = flags(rest, tool)?;
+            let t = super::clan_melee::build(&f)?;
+            // A tournament is played whole, so its chunks are its own.
+            let whole = Plan {
+                matches: t.matches(),
+                chunk_size: f.chunk_size.unwrap_or((f.melees / 5).max(1)),
+            };
+            v.with(&t, Some(whole))
+        }
+        ["tournament", "rumble"] => {
+            let f: super::tournament::TournamentFlags = flags(rest, tool)?;
+            v.with(&super::tournament::build(&f)?, None)
+        }
+        ["tournament", "tag"] => {
+            let f: super::tag::TournamentFlags = flags(rest, tool)?;
+            v.with(&super::tag::build(&f)?.0, None)
+        }
+        ["simulate", "loot"] => {
+            let f: super::loot::FieldFlags = flags(rest, tool)?;
+            v.with(&f.field()?, None)
+        }
+        ["tournament", "loot"] => {
+            let f: super::loot::TournamentFlags = flags(rest, tool)?;
+            v.with(&super::loot::build(&f)?, None)
+        }
+        ["simulate", "minions"] => {
+            let f: super::minions::FieldFlags = flags(rest, tool)?;
+            v.with(&f.field()?, None)
+        }
+        _ => Err(format!(
+            "{tool} workload `{}`: not a dataset command",
+            words.join(" ")
+        )),
+    }
 }
 
 /// One measurement: seconds, the tally played, and the yardstick's steps/s timed just before it
@@ -196,6 +254,16 @@ fn time<S: Simulation>(sim: &S, plan: Plan, repeats: u64) -> Result<Vec<Run>, St
 
 /// Plays one workload `repeats` times, one thread, kernel only.
 fn measure(w: &Workload, size: u64, repeats: u64) -> Result<Vec<Run>, String> {
+    struct Time {
+        scaled: Plan,
+        repeats: u64,
+    }
+    impl WithSimulation for Time {
+        type Out = Vec<Run>;
+        fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<Vec<Run>, String> {
+            time(sim, whole.unwrap_or(self.scaled), self.repeats)
+        }
+    }
     let split = shlex::split(w.command).expect("a workload's command is shell-quoted");
     let words: Vec<&str> = split.iter().map(String::as_str).collect();
     let matches = (w.matches * size / 100).max(1);
@@ -203,47 +271,7 @@ fn measure(w: &Workload, size: u64, repeats: u64) -> Result<Vec<Run>, String> {
         matches,
         chunk_size: (matches / 8).max(1),
     };
-    match &words[..2] {
-        ["simulate", "rumble"] => {
-            let f: super::simulate::FfaFlags = flags(&words[2..])?;
-            time(
-                &Ffa::new(f.apply(FfaSettings::default())?)?,
-                scaled,
-                repeats,
-            )
-        }
-        ["tournament", "clan-melee"] => {
-            let f: super::clan_melee::ClanMeleeFlags = flags(&words[2..])?;
-            let t = super::clan_melee::build(&f)?;
-            // A tournament is timed whole, so its chunks are its own.
-            let whole = Plan {
-                matches: t.matches(),
-                chunk_size: f.chunk_size.unwrap_or((f.melees / 5).max(1)),
-            };
-            time(&t, whole, repeats)
-        }
-        ["tournament", "rumble"] => {
-            let f: super::tournament::TournamentFlags = flags(&words[2..])?;
-            time(&super::tournament::build(&f)?, scaled, repeats)
-        }
-        ["tournament", "tag"] => {
-            let f: super::tag::TournamentFlags = flags(&words[2..])?;
-            time(&super::tag::build(&f)?.0, scaled, repeats)
-        }
-        ["simulate", "loot"] => {
-            let f: super::loot::FieldFlags = flags(&words[2..])?;
-            time(&f.field()?, scaled, repeats)
-        }
-        ["tournament", "loot"] => {
-            let f: super::loot::TournamentFlags = flags(&words[2..])?;
-            time(&super::loot::build(&f)?, scaled, repeats)
-        }
-        ["simulate", "minions"] => {
-            let f: super::minions::FieldFlags = flags(&words[2..])?;
-            time(&f.field()?, scaled, repeats)
-        }
-        _ => unreachable!("every workload's command is matched above"),
-    }
+    with_simulation(&words, "bench", Time { scaled, repeats })
 }
 
 /// The yardstick: steps of a plain generator loop per second, one thread. Nothing of the games
@@ -398,20 +426,17 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
     if let Some(dir) = &f.out {
         let answer = Answer {
             title: format!("bench: every game's kernel on {cpu}"),
-            provenance: Provenance {
-                command: format!(
+            provenance: Provenance::of_tool(
+                format!(
                     "skirmish bench --matches {} --repeats {} --size {}{}",
                     f.matches,
                     f.repeats,
                     f.size,
                     f.threads.map_or(String::new(), |t| format!(" --threads {t}"))
                 ),
-                source: SOURCE.into(),
-                version: env!("CARGO_PKG_VERSION").into(),
-                seed: 1,
-                matches: f.matches,
-                played: f.matches,
-                settings: serde_json::json!({
+                SOURCE,
+                f.matches,
+                serde_json::json!({
                     "machine": cpu,
                     "cores": cores,
                     "threads": all,
@@ -419,8 +444,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
                     "size_percent": f.size,
                     "workloads": WORKLOADS.iter().map(|w| w.command).collect::<Vec<_>>(),
                 }),
-                inputs: Default::default(),
-            },
+            ),
             totals: vec![
                 ("machine".into(), format!("{cpu}, {cores} cores")),
                 ("yardstick".into(), format!("{} M steps/s", sig(steps / 1e6))),

@@ -523,7 +523,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
             let mut same_tier = sec.clone();
             same_tier.title = format!("{} among {tier} items", sec.title);
             same_tier.estimates.retain(|e| e.label.starts_with(tier));
-            if let Some(st) = same_tier.standing(&label) {
+            if let Some(st) = same_tier.standing(&label, crate::stats::Better::Higher) {
                 answer
                     .notes
                     .push(format!("candidate {}", st.line(&same_tier)));

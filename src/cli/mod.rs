@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 mod analyze;
 mod bench;
+pub mod calibrate;
 mod clan_melee;
 pub mod flags;
 mod loot;
@@ -124,6 +125,9 @@ enum Command {
     /// same command (what `reproduce` compares), and Auto Rumble's main job on all threads, kernel
     /// only and end to end with Parquet writing.
     Bench(bench::BenchFlags),
+    /// Check that the 95% intervals cover 95%: every game's dataset commands played many times
+    /// on other seeds against a large reference, coverage by kind of estimate.
+    Calibrate(calibrate::CalibrateFlags),
     /// Old spelling of `skirmish rumble check` / `skirmish rumble powers` (kept for one release).
     #[command(hide = true)]
     Powers {
@@ -597,6 +601,7 @@ fn dispatch(command: Command) -> Result<String, String> {
             Ok(warn + &text)
         }
         Command::Bench(flags) => bench::bench(&flags),
+        Command::Calibrate(flags) => calibrate::calibrate(&flags),
     }
 }
 

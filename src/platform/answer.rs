@@ -40,6 +40,27 @@ pub struct Provenance {
     pub inputs: BTreeMap<String, String>,
 }
 
+impl Provenance {
+    /// A tool's answer (`bench`, `calibrate`): no input files, seed 1, all it asked for done.
+    pub fn of_tool(
+        command: String,
+        source: &str,
+        matches: u64,
+        settings: serde_json::Value,
+    ) -> Provenance {
+        Provenance {
+            command,
+            source: source.into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            seed: 1,
+            matches,
+            played: matches,
+            settings,
+            inputs: BTreeMap::new(),
+        }
+    }
+}
+
 /// An answer as the two files a command writes beside its tables: `result.json` and
 /// `report.html`.
 pub fn files(a: &Answer) -> [(String, Vec<u8>); 2] {
@@ -113,36 +134,57 @@ pub struct Section {
 }
 
 /// Where one estimate stands among its section's others (issue 51: a candidate against the
-/// field): its rank by value, highest first, and how many others are clearly above or below it
-/// (their 95% intervals do not meet).
+/// field): its rank counted from the best, ties shared, and how many others a test of their
+/// difference tells apart from it at 5% for the family of comparisons (issue 63, Holm's).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standing {
     pub estimate: Estimate,
-    pub rank: usize,
-    pub of: usize,
-    pub clearly_above: usize,
-    pub clearly_below: usize,
+    pub verdict: crate::stats::Verdict,
 }
 
 impl Section {
-    /// Where the estimate labelled `label` stands; `None` when the section has none.
-    pub fn standing(&self, label: &str) -> Option<Standing> {
+    /// Where the estimate labelled `label` stands, `better` saying which way is better; `None`
+    /// when the section has none. Each estimate's standard error is read from its interval; the
+    /// covariance of two estimates from the same matches is not kept here, so the test takes it
+    /// as 0 (positive under common random numbers: the test is then conservative).
+    pub fn standing(&self, label: &str, better: crate::stats::Better) -> Option<Standing> {
         let me = self.estimates.iter().find(|e| e.label == label)?;
-        let others = self.estimates.iter().filter(|e| e.label != label);
-        let (mut rank, mut of, mut above, mut below) = (1, 1, 0, 0);
-        for o in others {
-            of += 1;
-            rank += (o.value > me.value) as usize;
-            above += (o.lo > me.hi) as usize;
-            below += (o.hi < me.lo) as usize;
-        }
+        let se = |e: &Estimate| (e.hi - e.lo) / (2.0 * crate::stats::Z95);
+        let field: Vec<(f64, f64, Option<f64>)> = self
+            .estimates
+            .iter()
+            .filter(|e| e.label != label)
+            .map(|e| (e.value, se(e), None))
+            .collect();
         Some(Standing {
             estimate: me.clone(),
-            rank,
-            of,
-            clearly_above: above,
-            clearly_below: below,
+            verdict: crate::stats::compare((me.value, se(me)), &field, better),
         })
+    }
+}
+
+/// Which way a section's estimates are better, read from its title (issue 63: Tag ranked
+/// "points lost" highest first); `None` for a section that is no ranking (how games end, how
+/// long they last).
+pub fn better_of(title: &str) -> Option<crate::stats::Better> {
+    use crate::stats::Better;
+    let t = title.to_lowercase();
+    let any = |words: &[&str]| words.iter().any(|w| t.contains(w));
+    if any(&["lost", "turns it", "place"]) {
+        Some(Better::Lower)
+    } else if any(&[
+        "win",
+        "won",
+        "score",
+        "survived",
+        "outlasted",
+        "worth",
+        "held",
+        "value",
+    ]) {
+        Some(Better::Higher)
+    } else {
+        None
     }
 }
 
@@ -150,18 +192,19 @@ impl Standing {
     /// One line: "`label` in `section`: value [lo, hi], rank r of n, ...".
     pub fn line(&self, sec: &Section) -> String {
         let e = &self.estimate;
+        let v = &self.verdict;
         let show = |x: f64| sec.unit.short(x);
         format!(
-            "{} in {}: {} [{}, {}], rank {} of {} (highest first); {} clearly above it, {} clearly below (95% intervals apart)",
+            "{} in {}: {} [{}, {}], {} ({}); {} clearly better, {} clearly worse (each difference tested at 5% for the family, Holm's)",
             e.label,
             sec.title,
             show(e.value),
             show(e.lo),
             show(e.hi),
-            self.rank,
-            self.of,
-            self.clearly_above,
-            self.clearly_below
+            v.rank_words(),
+            v.direction.words(),
+            v.better,
+            v.worse
         )
     }
 }
@@ -330,8 +373,10 @@ impl Answer {
             let scale = if points { 0.5 } else { 1.0 };
             // A ratio of totals (a sum and a count added whole, no squares kept) has no
             // interval: say so rather than show a zero-width one.
-            let ratio =
-                labels.values().all(|m| m.sum_sq == 0) && labels.values().any(|m| m.sum != 0);
+            let ratio = labels
+                .values()
+                .all(|m| m.sum_sq == 0 && m.by_match.is_none())
+                && labels.values().any(|m| m.sum != 0);
             sections.push(Section {
                 title: group.clone(),
                 meaning: if points {
@@ -346,12 +391,12 @@ impl Answer {
                 estimates: labels
                     .iter()
                     .map(|(label, m)| {
-                        let (lo, hi) = m.ci95();
+                        let (lo, hi) = if points { m.points_ci95() } else { m.ci95() };
                         Estimate {
                             label: label.clone(),
                             value: scale * m.mean(),
-                            lo: scale * lo,
-                            hi: scale * hi,
+                            lo,
+                            hi,
                             count: m.n,
                         }
                     })
@@ -363,7 +408,10 @@ impl Answer {
         // told beside the numbers, so every rendering of the folder carries it.
         if let Some(c) = id.settings.get("candidate").and_then(|v| v.as_str()) {
             for sec in &sections {
-                if let Some(st) = sec.standing(c) {
+                let Some(better) = better_of(&sec.title) else {
+                    continue;
+                };
+                if let Some(st) = sec.standing(c, better) {
                     notes.push(format!("candidate {}", st.line(sec)));
                 }
             }
@@ -1009,6 +1057,21 @@ fn pairing_told(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> String {
     }
 }
 
+/// [`pairing_told`] in a few words, for the top of an answer.
+fn pairing_short(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> String {
+    match pairing {
+        Some(p) if p.thin > 0 => format!(
+            "paired over {} parts of the same matches ({} estimates in too few parts: unpaired)",
+            p.parts, p.thin
+        ),
+        Some(p) => format!("paired over {} parts of the same matches", p.parts),
+        None if a.provenance.seed == b.provenance.seed => format!(
+            "UNPAIRED, so wider than they need be: the runs share their seeds but not {MIN_PAIRED_PARTS} or more parts of the same matches (a dataset command pairs with a --chunk-size that makes {MIN_PAIRED_PARTS} parts or more; an analysis's folder keeps no parts to pair)"
+        ),
+        None => "unpaired: the runs played different seeds".into(),
+    }
+}
+
 /// A what-if as an answer of its own (issue 51, `--versus-rules`): every estimate both runs give,
 /// as B - A with its 95% interval, the settings that differ as notes. Renders, stores and
 /// reproduces like any answer.
@@ -1100,7 +1163,9 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
         },
+        // Whether the intervals kept their pairing, first (issue 63: it was the last line).
         totals: vec![
+            ("intervals".into(), pairing_short(a, b, pairing)),
             ("A".into(), a.provenance.command.clone()),
             ("B".into(), b.provenance.command.clone()),
         ],

@@ -1015,6 +1015,47 @@ pub fn mark_output_folder(out: &Path, command: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether this process may create entries in `dir` (tried, not guessed from permission bits:
+/// root, ACLs and read-only mounts all answer here).
+fn writable(dir: &Path) -> bool {
+    let probe = dir.join(format!(".skirmish-probe-{}", std::process::id()));
+    match fs::File::create(&probe) {
+        Ok(_) => {
+            let _ = fs::remove_file(&probe);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// [`replace_folder`] for a folder whose parent cannot take a temporary sibling: each file is
+/// written through a temporary file and a rename inside the folder, then files of the earlier
+/// answer the new one does not have are removed (the folder is an output folder: checked).
+fn replace_inside(out: &Path, command: &str, files: &[(String, Vec<u8>)]) -> Result<(), String> {
+    let mark = format!("{command}\n");
+    let mut keep: Vec<&str> = vec![OUTPUT_MARK];
+    for (n, bytes) in files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .chain([(OUTPUT_MARK, mark.as_bytes())])
+    {
+        atomic_write(out, n, bytes)?;
+        keep.push(n);
+    }
+    for e in fs::read_dir(out)
+        .map_err(|e| format!("reading {}: {e}", out.display()))?
+        .flatten()
+    {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        let is_file = e.file_type().is_ok_and(|t| t.is_file());
+        if is_file && !name.starts_with('.') && !keep.contains(&name.as_ref()) {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+    Ok(())
+}
+
 /// An output folder's name and its parent (created), where its lock and temporary folders go.
 fn name_and_parent(out: &Path) -> Result<(&str, PathBuf), String> {
     let name = out
@@ -1039,8 +1080,14 @@ pub struct OutputClaim {
 /// An OS advisory lock beside the folder (`.NAME.SUFFIX.lock`), exclusive or shared; `busy` says
 /// who holds it when it cannot be taken.
 fn lock_beside(out: &Path, suffix: &str, shared: bool, busy: &str) -> Result<fs::File, String> {
-    let (name, parent) = name_and_parent(out)?;
-    let lock_name = format!(".{name}.{suffix}.lock");
+    let (name, mut parent) = name_and_parent(out)?;
+    let mut lock_name = format!(".{name}.{suffix}.lock");
+    // A writable folder under a parent this user may not write (issue 62): the lock goes inside
+    // the folder, where every run of it looks once the parent refuses.
+    if out.is_dir() && !writable(&parent) {
+        parent = out.to_path_buf();
+        lock_name = format!(".{suffix}.lock");
+    }
     let file = lock_file(&parent, &lock_name)?;
     let got = if shared {
         file.try_lock_shared()
@@ -1097,6 +1144,9 @@ pub fn replace_folder(
 ) -> Result<(), String> {
     check_output_folder(out, command)?;
     let (name, parent) = name_and_parent(out)?;
+    if out.is_dir() && !writable(&parent) {
+        return replace_inside(out, command, files);
+    }
     let pid = std::process::id();
     let tmp = parent.join(format!(".{name}.new-{pid}"));
     let old = parent.join(format!(".{name}.old-{pid}"));

@@ -25,16 +25,33 @@ pub trait Sums: Default {
 }
 
 impl Sums for super::tally::Mean {
+    /// `[n, sum, sum_sq]`, then the sums by match when some match added several values
+    /// (issue 63), as long as each fits (a sum that does not is refused when read back).
     fn to_ints(&self) -> Vec<i64> {
-        vec![self.n as i64, self.sum, self.sum_sq]
+        let mut v = vec![self.n as i64, self.sum, self.sum_sq];
+        if let Some(b) = self.by_match {
+            let fit = |x: i128| i64::try_from(x).unwrap_or(i64::MAX);
+            v.extend([b.matches as i64, fit(b.yy), fit(b.yn), fit(b.nn)]);
+        }
+        v
     }
     fn from_ints(v: &[i64]) -> Option<Self> {
-        let &[n, sum, sum_sq] = v else { return None };
-        Some(super::tally::Mean {
-            n: u64::try_from(n).ok()?,
-            sum,
-            sum_sq,
-        })
+        let &[n, sum, sum_sq] = v.first_chunk::<3>()?;
+        let rest = &v[3..];
+        let mut m = super::tally::Mean::new(u64::try_from(n).ok()?, sum, sum_sq);
+        match rest {
+            [] => {}
+            &[matches, yy, yn, nn] if yy < i64::MAX && yn < i64::MAX && nn < i64::MAX => {
+                m.by_match = Some(super::tally::ByMatch {
+                    matches: u64::try_from(matches).ok()?,
+                    yy: yy as i128,
+                    yn: yn as i128,
+                    nn: nn as i128,
+                });
+            }
+            _ => return None,
+        }
+        Some(m)
     }
     fn merge(&mut self, other: &Self) {
         super::tally::Mean::merge(self, other);

@@ -283,3 +283,27 @@ pub fn play_within(
 pub fn round(r: &Replay, k: usize) -> Vec<(u32, i32)> {
     r.rounds[k - 1].clone()
 }
+
+/// The five games, as answers and tables name them.
+pub const GAMES: [&str; 5] = [
+    "Auto Rumble",
+    "Clan Melee",
+    "Elemental Tag",
+    "Loot Arena",
+    "Minion Combat",
+];
+
+/// Runs `script` with `sh` in a private mount namespace (`unshare -m`), for tests that need
+/// read-only storage. The script exits 77 when it cannot make its mounts and 78 when its
+/// read-only mount still takes writes; then `None`, and the test says so and passes.
+pub fn in_private_mounts(script: &str) -> Option<Output> {
+    let o = std::process::Command::new("unshare")
+        .args(["-m", "sh", "-c", script])
+        .output()
+        .ok();
+    let o = o.filter(|o| !matches!(o.status.code(), Some(77) | Some(78)));
+    if o.is_none() {
+        eprintln!("no read-only bind mount on this machine (unshare -m): skipped");
+    }
+    o
+}

@@ -334,8 +334,11 @@ impl PowerValue {
     }
 
     /// Each candidate's standing among the catalogue's powers (issue 51): its coin value and
-    /// rank at the middle strength, and how many catalogue powers are clearly above or below
-    /// it (95% intervals apart; the values share their rosters, so a gap this wide is real).
+    /// rank at the middle strength, and how many catalogue powers a test of each difference
+    /// tells apart from it at 5% for the family (issue 63, Holm's). The covariance of two
+    /// values from the same rosters is not estimated: taken as 0, which under common rosters
+    /// (positive covariance) keeps the test conservative. A value beyond the grid has no
+    /// standard error and is told apart from none.
     pub fn standings(&self, est: &Estimates) -> Vec<Standing> {
         let overall: Vec<&ArmEstimate> = est.overall().collect();
         let at = |i: usize| {
@@ -344,6 +347,13 @@ impl PowerValue {
                 .find(|r| r.arm == self.default_arm[i])
                 .copied()
         };
+        let se = |a: &ArmEstimate| match a.value.censor {
+            Censor::No => {
+                let (lo, hi) = a.value.interval();
+                (hi - lo) / (2.0 * crate::stats::Z95)
+            }
+            _ => f64::INFINITY,
+        };
         let mut out = Vec::new();
         for (i, &p) in self.powers.iter().enumerate() {
             if !self.candidates.contains(&p) {
@@ -351,28 +361,25 @@ impl PowerValue {
             }
             let Some(me) = at(i) else { continue };
             let (lo, hi) = me.value.interval();
-            let (mut rank, mut of, mut above, mut below) = (1, 1, 0, 0);
-            for (j, &q) in self.powers.iter().enumerate() {
-                if self.candidates.contains(&q) {
-                    continue;
-                }
-                let Some(o) = at(j) else { continue };
-                of += 1;
-                rank += (o.value.x > me.value.x) as usize;
-                let (olo, ohi) = o.value.interval();
-                above += (olo > hi) as usize;
-                below += (ohi < lo) as usize;
-            }
+            let field: Vec<(f64, f64, Option<f64>)> = self
+                .powers
+                .iter()
+                .enumerate()
+                .filter(|(_, q)| !self.candidates.contains(q))
+                .filter_map(|(j, _)| at(j))
+                .map(|o| (o.value.x, se(o), None))
+                .collect();
             out.push(Standing {
                 name: self.cat.name(p).to_string(),
                 value: me.value.x,
                 lo,
                 hi,
                 censor: me.value.censor,
-                rank,
-                of,
-                clearly_above: above,
-                clearly_below: below,
+                verdict: crate::stats::compare(
+                    (me.value.x, se(me)),
+                    &field,
+                    crate::stats::Better::Higher,
+                ),
             });
         }
         out
@@ -596,16 +603,55 @@ impl PowerValue {
         acc.battles += self.battles_per_roster();
     }
 
+    /// Bytes one set of sums takes (its pairs grow as the square of the powers: 1,000
+    /// candidates make a million counter pairs), what [`PowerValue::memory`] counts.
+    pub fn accum_bytes(&self) -> u64 {
+        let (k, a, p) = (
+            self.grid.len() as u64,
+            self.arms.len() as u64,
+            self.powers.len() as u64,
+        );
+        let sums = std::mem::size_of::<Sums>() as u64;
+        let stratum = 8 * (k + k * k + a * k) + sums * (a + p);
+        sums * (self.synergy.len() + self.counter.len()) as u64 + self.strata() as u64 * stratum
+    }
+
+    /// The memory a run holds in sums: one set per thread while a batch is played (at most
+    /// that many: [`PowerValue::play`] splits no finer), and, whatever the threads, the run's
+    /// own, the batch's result and one being merged; and what needs it, for the message.
+    pub fn memory(&self) -> (u64, u64, String) {
+        let one = self.accum_bytes();
+        // The folder's saved sums (`state.json`, sealed JSON) are built as a JSON tree and text
+        // before they are written: about 2.6 KB per sum at their peak (measured: 3.7 GB for
+        // 1,006 powers' 1.5 million pair sums).
+        let sums = (self.synergy.len() + self.counter.len()) as u64
+            + self.strata() as u64 * (self.arms.len() + self.powers.len()) as u64;
+        (
+            one,
+            one.saturating_mul(3)
+                .saturating_add(sums.saturating_mul(2_600)),
+            format!(
+                "the sums of {} powers and their {} pairs",
+                self.powers.len(),
+                self.synergy.len() + self.counter.len()
+            ),
+        )
+    }
+
     /// Plays rosters `range` on the current rayon pool.
     fn play(&self, master: u64, range: Range<u64>) -> Accum {
         const CHUNK: u64 = 8;
         let chunks = (range.end - range.start).div_ceil(CHUNK);
-        (0..chunks)
+        // One set of sums per thread, not per split (issue 62: a set per split held 1.4 GB and
+        // more for 1,000 candidate powers).
+        let per_thread = chunks.div_ceil(rayon::current_num_threads().max(1) as u64);
+        (0..chunks as usize)
             .into_par_iter()
+            .with_min_len(per_thread.max(1) as usize)
             .fold(
                 || (self.worker(), self.empty()),
                 |(mut w, mut acc), c| {
-                    let lo = range.start + c * CHUNK;
+                    let lo = range.start + c as u64 * CHUNK;
                     for r in lo..(lo + CHUNK).min(range.end) {
                         self.roster(master, r, &mut w, &mut acc);
                     }
@@ -1405,13 +1451,9 @@ pub struct Standing {
     pub lo: f64,
     pub hi: f64,
     pub censor: Censor,
-    /// 1 + the catalogue powers valued higher; out of `of` (the catalogue's valued powers
-    /// and this one).
-    pub rank: usize,
-    pub of: usize,
-    /// Catalogue powers whose interval lies wholly above this one's, and wholly below.
-    pub clearly_above: usize,
-    pub clearly_below: usize,
+    /// Its rank among the catalogue's valued powers (ties shared) and how many are told
+    /// apart from it.
+    pub verdict: crate::stats::Verdict,
 }
 
 impl Standing {
@@ -1424,9 +1466,13 @@ impl Standing {
             Censor::Below => format!("less than {:+.0} coins (beyond the grid)", self.value),
             Censor::Above => format!("more than {:+.0} coins (beyond the grid)", self.value),
         };
+        let v = &self.verdict;
         format!(
-            "{}: {value}, rank {} of {}; {} catalogue powers clearly stronger, {} clearly weaker (95% intervals apart)",
-            self.name, self.rank, self.of, self.clearly_above, self.clearly_below
+            "{}: {value}, {} (higher is better); {} catalogue powers clearly stronger, {} clearly weaker (each difference tested at 5% for the family, Holm's)",
+            self.name,
+            v.rank_words(),
+            v.better,
+            v.worse
         )
     }
 }

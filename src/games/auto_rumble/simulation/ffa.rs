@@ -497,6 +497,8 @@ impl Simulation for Ffa {
         let mut by_heroes = [Count::default(); MAX_HEROES as usize + 1];
         let mut by_power = vec![Count::default(); self.cat.len()];
         let mut no_power = Count::default();
+        // This match's wins and heroes by power, emptied into `by_power` at its end.
+        let mut open = vec![(0u64, 0u64); self.cat.len()];
         let mut tally = Tally::default();
         for i in matches {
             let seed = match_seed(master, i);
@@ -508,17 +510,31 @@ impl Simulation for Ffa {
             tally.work += o.hits;
             tally.ops += played.ops;
             tally.draws += o.winner.is_none() as u64;
+            // The match is the unit of independence (issue 63): each count takes this match's
+            // heroes as one trial of its interval.
+            by_heroes[n].add_match(o.winner.is_some() as u64, n as u64);
+            let mut none = (0, 0);
             for h in 0..n {
-                let won = o.winner == Some(h as u16);
-                by_heroes[n].add(won);
+                let won = (o.winner == Some(h as u16)) as u64;
                 let held = &r.held[h][..r.n_held[h] as usize];
                 for hp in held {
-                    by_power[hp.power as usize].add(won);
+                    let here = &mut open[hp.power as usize];
+                    *here = (here.0 + won, here.1 + 1);
                 }
                 if held.is_empty() {
-                    no_power.add(won);
+                    none = (none.0 + won, none.1 + 1);
                 }
             }
+            for h in 0..n {
+                for hp in &r.held[h][..r.n_held[h] as usize] {
+                    let p = hp.power as usize;
+                    if open[p].1 > 0 {
+                        by_power[p].add_match(open[p].0, open[p].1);
+                        open[p] = (0, 0);
+                    }
+                }
+            }
+            no_power.add_match(none.0, none.1);
             if !record {
                 continue;
             }

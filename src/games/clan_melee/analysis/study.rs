@@ -183,8 +183,8 @@ impl ClanStudy {
     /// Points to a share: the mean share of the other clans outlasted and its 95% interval.
     pub fn outlasted_share(&self, m: &Mean) -> (f64, f64, f64) {
         let full = 2.0 * (self.variants[0].field.clans.len() - 1) as f64;
-        let (lo, hi) = m.ci95();
-        (m.mean() / full, (lo / full).max(0.0), (hi / full).min(1.0))
+        let (lo, hi) = m.share_ci95(full);
+        (m.mean() / full, lo, hi)
     }
 
     /// One row per (variant, budget): wins, rate and its 95% Wilson interval (CM-42).

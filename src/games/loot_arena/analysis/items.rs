@@ -32,8 +32,12 @@ use crate::platform::table::{Code, Label, Table};
 use crate::rng::{Stream, match_seed, match_stream_rng};
 use crate::stats::{Censor, Sums, covariance, invert_curve};
 
-/// Extra health points of the curve items are measured against.
-pub const GRID: [i32; 4] = [5, 10, 20, 40];
+/// Extra health points of the curve items are measured against. Up to +160 (issue 63: with the
+/// ladder ending at +40, a third of the item-by-class rows read "over 40 health" and had no rank):
+/// each rung is one more arm played on the same battles.
+pub const GRID: [i32; N_GRID] = [5, 10, 20, 40, 80, 160];
+/// Rungs of the health ladder.
+pub const N_GRID: usize = 6;
 
 /// What the study measures.
 #[derive(Clone, Debug)]
@@ -76,14 +80,14 @@ struct ItemAcc {
     /// Per arm: the difference from the base, in half points.
     d: Vec<Sums>,
     /// Per arm and curve point: sum of products (for the delta method).
-    cross: Vec<[i64; 4]>,
+    cross: Vec<[i64; N_GRID]>,
 }
 
 impl ItemAcc {
     fn new(arms: usize) -> ItemAcc {
         ItemAcc {
             d: vec![Sums::default(); arms],
-            cross: vec![[0; 4]; arms],
+            cross: vec![[0; N_GRID]; arms],
         }
     }
     fn merge(mut self, o: ItemAcc) -> ItemAcc {
@@ -91,7 +95,7 @@ impl ItemAcc {
             a.merge(b);
         }
         for (a, b) in self.cross.iter_mut().zip(&o.cross) {
-            for k in 0..4 {
+            for k in 0..N_GRID {
                 a[k] += b[k];
             }
         }
@@ -106,12 +110,15 @@ impl LedgerSums for ItemAcc {
     }
     fn from_ints(v: &[i64]) -> Option<Self> {
         let (d, cross) = <(Vec<Sums>, Vec<i64>)>::from_ints(v)?;
-        if cross.len() != 4 * d.len() {
+        if cross.len() != N_GRID * d.len() {
             return None;
         }
         Some(ItemAcc {
             d,
-            cross: cross.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect(),
+            cross: cross
+                .chunks(N_GRID)
+                .map(|c| c.try_into().expect("chunks of N_GRID"))
+                .collect(),
         })
     }
     fn merge(&mut self, o: &Self) {
@@ -307,7 +314,7 @@ impl Study {
                         }
                         for a in 0..arms.len() {
                             acc.d[a].add(d[a]);
-                            for k in 0..4 {
+                            for k in 0..N_GRID {
                                 acc.cross[a][k] += d[a] * d[k];
                             }
                         }
@@ -484,7 +491,7 @@ impl Study {
     fn worth(&self, class: Class, arms: &[Arm], acc: &ItemAcc, out: &mut Findings) {
         let n = acc.d[0].n;
         let curve: Vec<f64> = std::iter::once(0.0)
-            .chain((0..4).map(|k| acc.d[k].mean()))
+            .chain((0..N_GRID).map(|k| acc.d[k].mean()))
             .collect();
         let grid: Vec<f64> = std::iter::once(0.0)
             .chain(GRID.iter().map(|&h| h as f64))
@@ -684,7 +691,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
                     "{}, {}: over {} health",
                     class.name(),
                     w.label,
-                    GRID[3]
+                    GRID[N_GRID - 1]
                 )),
             }
         }
@@ -838,7 +845,7 @@ fn grids(f: &Findings) -> Vec<Grid> {
             let health = match w.censor {
                 Censor::No => Cell::estimate((w.health, w.health_lo, w.health_hi)),
                 Censor::Below => Cell::Text("below 0 (no measurable gain)".into()),
-                Censor::Above => Cell::Text(format!("over {}", GRID[3])),
+                Censor::Above => Cell::Text(format!("over {}", GRID[N_GRID - 1])),
             };
             g.row(w.label.clone(), vec![est(&w.effect), health]);
         }

@@ -189,12 +189,14 @@ impl Simulation for Field {
                 tally.mean(POLICY_WINS, &policy_labels[pi]).add(p);
                 let class = f[k].class.name();
                 if o.attacks[k] > 0 {
-                    let d = tally.mean(DAMAGE, class);
-                    d.n += o.attacks[k] as u64;
-                    d.sum += o.dealt[k] as i64;
-                    let cr = tally.count(CRITS, class);
-                    cr.wins += o.crits[k] as u64;
-                    cr.trials += o.attacks[k] as u64;
+                    // A champion's attacks are rows of this match (issue 63: the interval
+                    // is by match, not by attack).
+                    tally
+                        .mean(DAMAGE, class)
+                        .add_rows(o.dealt[k] as i64, o.attacks[k] as u64);
+                    tally
+                        .count(CRITS, class)
+                        .add_rows(o.crits[k] as u64, o.attacks[k] as u64);
                 }
             }
             if record {

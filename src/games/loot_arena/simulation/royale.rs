@@ -290,9 +290,7 @@ impl Simulation for RoyaleTournament {
                     .add(rep.place[k] as i64);
                 // LA-46: battles won by role, to see whether the odd-player rule favours one.
                 let role = |t: &mut Tally, label: &str, won: u16, of: u16| {
-                    let c = t.count(ROLE, label);
-                    c.trials += of as u64;
-                    c.wins += won as u64;
+                    t.count(ROLE, label).add_rows(won as u64, of as u64);
                 };
                 role(&mut tally, "odd player", rep.odd_won[k], rep.odd[k]);
                 role(

@@ -515,8 +515,7 @@ pub fn crossing(vs: &[Mean; MAX_GROUP]) -> Option<f64> {
 }
 
 fn share(m: &Mean) -> (f64, f64, f64) {
-    let (lo, hi) = m.ci95();
-    (m.mean() / 2.0, lo / 2.0, hi / 2.0)
+    m.points_estimate()
 }
 
 crate::table! {

@@ -1,0 +1,488 @@
+//! `skirmish calibrate` (issue 63): do the 95% intervals cover 95%?
+//!
+//! For every dataset command of every game (each at a small default), many runs on other seeds
+//! are merged into a reference, then many small runs are played and each estimate's 95% interval
+//! (every count and mean the command's tally publishes: win shares, per-player and per-team
+//! estimates, lengths, scores...) is checked against the reference's value. The share that holds
+//! it is the interval's coverage, reported by kind (a tally's group) with its own 95% interval.
+//! The match is the unit of independence; a kind whose intervals took rows of one match as
+//! independent covers clearly less than 95% (issue 63 found Tag's team sizes at 64%).
+//!
+//! The reference has sampling noise of its own: with `reference` runs merged it is
+//! `1 / reference` of a small run's variance, which lowers a true 95% by about
+//! `95% - P(|Z| < 1.96 / sqrt(1 + 1 / reference))` (0.1 point at 100 runs).
+
+use clap::Args;
+use rayon::prelude::*;
+
+use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
+use crate::platform::runner::{self, Simulation};
+use crate::platform::tally::{Tally, thousands};
+
+/// The section `reproduce` compares and docs/testing.md shows.
+pub const COVERAGE: &str = "coverage of the 95% intervals, by kind of estimate";
+/// The command, as output folders record it.
+const COMMAND: &str = "calibrate";
+/// A kind covering less than this is a failure (`--check`): clearly below 95% on a few hundred
+/// runs, not a wobble of sampling.
+pub const FLOOR: f64 = 0.90;
+
+#[derive(Args, Debug, Clone)]
+pub struct CalibrateFlags {
+    /// Small runs checked per command (each on a seed of its own).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(10..=100_000))]
+    pub runs: u64,
+    /// Runs of the same size merged into each command's reference value.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(10..=100_000))]
+    pub reference: u64,
+    /// Scale of every small run's match count, in percent.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub size: u64,
+    /// An estimate is checked where a small run's interval comes from at least this many
+    /// matches (a normal interval from a handful is not a 95% one, nor claimed to be).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    pub min_matches: u64,
+    /// Only the commands whose words contain this (e.g. `tag`).
+    #[arg(long)]
+    pub only: Option<String>,
+    /// Fail (exit 2) when any kind covers less than 90%.
+    #[arg(long)]
+    pub check: bool,
+    /// Also each label's coverage (which policy, which team size...).
+    #[arg(long)]
+    pub detail: bool,
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// A folder for the answer (`result.json`, `report.html`): what `reproduce` records.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Accepted for the grammar's sake: calibrate draws no progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// A command checked, at a small size.
+pub struct Workload {
+    pub game: &'static str,
+    /// The command's words after `skirmish`.
+    pub command: &'static str,
+    /// Matches per small run (`0`: the command's own count, a tournament played whole).
+    pub matches: u64,
+}
+
+pub const WORKLOADS: &[Workload] = &[
+    Workload {
+        game: "Auto Rumble",
+        command: "simulate rumble",
+        matches: 400,
+    },
+    Workload {
+        game: "Auto Rumble",
+        command: "tournament rumble",
+        matches: 150,
+    },
+    Workload {
+        game: "Clan Melee",
+        command: "tournament clan-melee --budgets 1000 --melees 60",
+        matches: 0,
+    },
+    Workload {
+        game: "Elemental Tag",
+        command: "tournament tag",
+        matches: 200,
+    },
+    Workload {
+        game: "Loot Arena",
+        command: "simulate loot",
+        matches: 400,
+    },
+    Workload {
+        game: "Loot Arena",
+        command: "tournament loot",
+        matches: 100,
+    },
+    Workload {
+        game: "Minion Combat",
+        command: "simulate minions",
+        matches: 400,
+    },
+];
+
+/// One kind's coverage: intervals checked and how many held the reference.
+#[derive(Clone, Debug)]
+pub struct Kind {
+    pub game: &'static str,
+    pub command: &'static str,
+    /// The tally's group ("win share by team"...).
+    pub kind: String,
+    pub checked: u64,
+    pub held: u64,
+    /// Each small run's intervals held and checked: a run's labels share its matches, so the
+    /// coverage's own interval is by run.
+    pub per_run: Vec<(u64, u64)>,
+    /// Labels of the kind in the reference (policies, team sizes...).
+    pub labels: usize,
+    /// Each label's intervals checked and held, the reference value, and the ratio of the
+    /// intervals' mean half-width to 1.96 times the spread of the estimates between runs
+    /// (1: as wide as they should be).
+    pub by_label: Vec<(String, u64, u64, f64, f64)>,
+    /// Labels left out: the same in every match of the reference (a rate of 0 or 1, a mean
+    /// without spread), which every interval holds by construction.
+    pub fixed: usize,
+}
+
+impl Kind {
+    pub fn coverage(&self) -> f64 {
+        self.held as f64 / self.checked.max(1) as f64
+    }
+    /// The coverage's own 95% interval (runs are independent; labels of one run are not, so
+    /// it is a little narrow where a kind has many labels).
+    pub fn interval(&self) -> (f64, f64) {
+        let mut c = crate::platform::tally::Count::default();
+        for &(held, checked) in &self.per_run {
+            c.add_match(held, checked);
+        }
+        c.wilson95()
+    }
+    /// `too narrow` when clearly under 95%, `too wide` when clearly over, else `ok`.
+    pub fn verdict(&self) -> &'static str {
+        let (lo, hi) = self.interval();
+        if hi < 0.95 {
+            "too narrow"
+        } else if lo > 0.95 && self.coverage() > 0.99 {
+            "too wide"
+        } else {
+            "ok"
+        }
+    }
+}
+
+/// Plays `runs` runs of `matches` matches, run `i` under master seed `first + i`, on the pool.
+fn tallies<S: Simulation>(sim: &S, matches: u64, first: u64, runs: u64) -> Vec<Tally> {
+    (0..runs)
+        .into_par_iter()
+        .map_init(
+            || sim.worker(),
+            |w, i| sim.play(w, first + i, 0..matches, false).1,
+        )
+        .collect()
+}
+
+/// The coverage of every kind of estimate `sim`'s tally publishes.
+pub fn coverage<S: Simulation>(
+    sim: &S,
+    w: &'static Workload,
+    matches: u64,
+    f: &CalibrateFlags,
+) -> Vec<Kind> {
+    // Seeds 1.. for the reference, then the small runs' seeds after them: no run is in both.
+    let mut reference = Tally::default();
+    for t in tallies(sim, matches, 1, f.reference) {
+        reference.merge(&t);
+    }
+    let small = tallies(sim, matches, 1 + f.reference, f.runs);
+    let mut kinds: std::collections::BTreeMap<String, Kind> = Default::default();
+    fn kind<'a>(
+        kinds: &'a mut std::collections::BTreeMap<String, Kind>,
+        w: &'static Workload,
+        name: &str,
+    ) -> &'a mut Kind {
+        kinds.entry(name.to_string()).or_insert_with(|| Kind {
+            game: w.game,
+            command: w.command,
+            kind: name.to_string(),
+            checked: 0,
+            held: 0,
+            per_run: Vec::new(),
+            labels: 0,
+            by_label: Vec::new(),
+            fixed: 0,
+        })
+    }
+    for (group, labels) in &reference.groups {
+        let k = kind(&mut kinds, w, group);
+        k.labels = labels.len();
+        k.per_run = vec![(0, 0); small.len()];
+        for (label, truth) in labels {
+            if truth.wins == 0 || truth.wins == truth.trials {
+                k.fixed += 1;
+                continue;
+            }
+            let truth = truth.rate();
+            let mut w = Widths::default();
+            for (r, t) in small.iter().enumerate() {
+                let Some(c) = t.groups.get(group).and_then(|g| g.get(label)) else {
+                    continue;
+                };
+                if c.by_match().matches < f.min_matches {
+                    continue;
+                }
+                let (lo, hi) = c.wilson95();
+                k.per_run[r].0 += w.add(c.rate(), lo, hi, truth) as u64;
+                k.per_run[r].1 += 1;
+            }
+            k.checked += w.checked;
+            k.held += w.held;
+            k.by_label
+                .push((label.clone(), w.checked, w.held, truth, w.ratio()));
+        }
+    }
+    for (group, labels) in &reference.means {
+        let k = kind(&mut kinds, w, group);
+        k.labels = labels.len();
+        k.per_run = vec![(0, 0); small.len()];
+        // Win points are published as a share, with a share's interval.
+        let points = group.starts_with(crate::platform::tally::WIN_POINTS);
+        let interval = |m: &crate::platform::tally::Mean| {
+            if points {
+                m.points_estimate()
+            } else {
+                m.estimate()
+            }
+        };
+        for (label, truth) in labels {
+            let (value, lo, hi) = truth.estimate();
+            if lo == hi {
+                k.fixed += 1;
+                continue;
+            }
+            let truth = if points { 0.5 * value } else { value };
+            let mut w = Widths::default();
+            for (r, t) in small.iter().enumerate() {
+                let Some(m) = t.means.get(group).and_then(|g| g.get(label)) else {
+                    continue;
+                };
+                if m.by_match().matches < f.min_matches {
+                    continue;
+                }
+                let (v, lo, hi) = interval(m);
+                k.per_run[r].0 += w.add(v, lo, hi, truth) as u64;
+                k.per_run[r].1 += 1;
+            }
+            k.checked += w.checked;
+            k.held += w.held;
+            k.by_label
+                .push((label.clone(), w.checked, w.held, truth, w.ratio()));
+        }
+    }
+    kinds.into_values().filter(|k| k.checked > 0).collect()
+}
+
+/// One label's intervals over the small runs.
+#[derive(Default)]
+struct Widths {
+    checked: u64,
+    held: u64,
+    /// Sums of the estimates, their squares, and the half-widths.
+    sum: f64,
+    sum_sq: f64,
+    half: f64,
+}
+
+impl Widths {
+    /// Whether the interval held the truth.
+    fn add(&mut self, value: f64, lo: f64, hi: f64, truth: f64) -> bool {
+        let held = lo <= truth && truth <= hi;
+        self.checked += 1;
+        self.held += held as u64;
+        self.sum += value;
+        self.sum_sq += value * value;
+        self.half += 0.5 * (hi - lo);
+        held
+    }
+
+    /// Mean half-width over 1.96 x the estimates' standard deviation between runs.
+    fn ratio(&self) -> f64 {
+        let n = self.checked as f64;
+        if n < 2.0 {
+            return f64::NAN;
+        }
+        let var = (self.sum_sq - self.sum * self.sum / n) / (n - 1.0);
+        self.half / n / (1.959_963_984_540_054 * var.max(0.0).sqrt())
+    }
+}
+
+/// Every workload (or those `--only` names), checked.
+pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
+    let threads = super::flags::threads(f.threads)?;
+    let pool = runner::pool(threads)?;
+    let mut out = Vec::new();
+    for w in WORKLOADS {
+        if f.only.as_deref().is_some_and(|o| !w.command.contains(o)) {
+            continue;
+        }
+        let split = shlex::split(w.command).expect("a workload's command is shell-quoted");
+        let words: Vec<&str> = split.iter().map(String::as_str).collect();
+        let scaled = (w.matches * f.size / 100).max(1);
+        struct Check<'a> {
+            w: &'static Workload,
+            matches: u64,
+            f: &'a CalibrateFlags,
+        }
+        impl super::bench::WithSimulation for Check<'_> {
+            type Out = Vec<Kind>;
+            fn with<S: Simulation>(
+                self,
+                sim: &S,
+                whole: Option<crate::platform::plan::Plan>,
+            ) -> Result<Vec<Kind>, String> {
+                let matches = whole.map_or(self.matches, |p| p.matches);
+                Ok(coverage(sim, self.w, matches, self.f))
+            }
+        }
+        let got = pool.install(|| {
+            super::bench::with_simulation(
+                &words,
+                "calibrate",
+                Check {
+                    w,
+                    matches: scaled,
+                    f,
+                },
+            )
+        })?;
+        out.extend(got);
+    }
+    if out.is_empty() {
+        return Err(format!(
+            "--only {}: no calibrated command contains it (they are: {})",
+            f.only.as_deref().unwrap_or(""),
+            WORKLOADS
+                .iter()
+                .map(|w| w.command)
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+    Ok(out)
+}
+
+/// `skirmish calibrate`: the table, and the answer into `--out`.
+pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
+    let _claim = match &f.out {
+        Some(dir) => Some(crate::platform::dataset::claim_output_folder(dir, COMMAND)?),
+        None => None,
+    };
+    let kinds = kinds(f)?;
+    let failing: Vec<&Kind> = kinds.iter().filter(|k| k.coverage() < FLOOR).collect();
+    let narrow = kinds.iter().filter(|k| k.verdict() == "too narrow").count();
+    let mut out = format!(
+        "{} kinds of estimate, each checked on {} small runs against a reference of {} runs merged: {} cover 95% within their sampling error{}{}\n\n",
+        kinds.len(),
+        f.runs,
+        f.reference,
+        kinds.iter().filter(|k| k.verdict() == "ok").count(),
+        if narrow > 0 {
+            format!(", {narrow} clearly less")
+        } else {
+            String::new()
+        },
+        match kinds.iter().filter(|k| k.verdict() == "too wide").count() {
+            0 => String::new(),
+            n => format!(", {n} clearly more (too wide)"),
+        }
+    );
+    out.push_str(&format!(
+        "{:<14} {:<50} {:<44} {:>9} {:>22}  verdict\n",
+        "game", "command", "kind of estimate", "checked", "coverage [95%]"
+    ));
+    for k in &kinds {
+        let (lo, hi) = k.interval();
+        out.push_str(&format!(
+            "{:<14} {:<50} {:<44} {:>9} {:>22}  {}\n",
+            k.game,
+            k.command,
+            crate::platform::escape::plain(&k.kind),
+            thousands(k.checked),
+            crate::platform::tally::share_cell(k.coverage(), lo, hi),
+            k.verdict()
+        ));
+        if f.detail {
+            for (label, checked, held, truth, ratio) in &k.by_label {
+                out.push_str(&format!(
+                    "    {:<60} {:>12.4} {:>6.1}% of {:<5} width x{:.2}\n",
+                    crate::platform::escape::plain(label),
+                    truth,
+                    100.0 * *held as f64 / (*checked).max(1) as f64,
+                    checked,
+                    ratio
+                ));
+            }
+        }
+    }
+    if let Some(dir) = &f.out {
+        let answer = Answer {
+            title: "calibrate: how often each kind of 95% interval holds the truth".into(),
+            provenance: Provenance::of_tool(
+                format!(
+                    "skirmish calibrate --runs {} --reference {} --size {} --min-matches {}{}",
+                    f.runs,
+                    f.reference,
+                    f.size,
+                    f.min_matches,
+                    f.only
+                        .as_ref()
+                        .map_or(String::new(), |o| format!(" --only {o}"))
+                ),
+                COMMAND,
+                f.runs,
+                serde_json::json!({
+                    "runs": f.runs,
+                    "reference": f.reference,
+                    "size_percent": f.size,
+                    "min_matches": f.min_matches,
+                    "workloads": WORKLOADS.iter().map(|w| (w.command, w.matches)).collect::<Vec<_>>(),
+                }),
+            ),
+            totals: vec![(
+                "kinds of estimate".into(),
+                format!(
+                    "{} ({} clearly under 95%)",
+                    kinds.len(),
+                    narrow
+                ),
+            )],
+            sections: vec![Section {
+                title: COVERAGE.into(),
+                meaning: "the share of small runs whose 95% interval held the reference value, with that share's own 95% interval (by run: a run's labels share its matches); 95% is right".into(),
+                unit: Unit::Share,
+                estimates: kinds
+                    .iter()
+                    .map(|k| {
+                        let (lo, hi) = k.interval();
+                        Estimate {
+                            label: format!("{}: {} ({})", k.game, k.kind, k.command),
+                            value: k.coverage(),
+                            lo,
+                            hi,
+                            count: k.checked,
+                        }
+                    })
+                    .collect(),
+            }],
+            tables: Vec::new(),
+            notes: vec![format!(
+                "every run plays its matches on a master seed of its own: seeds 1 to {} make the reference, the next {} the small runs",
+                f.reference, f.runs
+            )],
+            heatmaps: Vec::new(),
+            grids: Vec::new(),
+        };
+        let files = crate::platform::answer::files(&answer).to_vec();
+        crate::platform::dataset::replace_folder(dir, COMMAND, &files)?;
+        out.push_str(&crate::platform::answer::report_line(dir));
+    }
+    if f.check && !failing.is_empty() {
+        return Err(format!(
+            "{out}\n{} kinds cover less than {:.0}%: {}",
+            failing.len(),
+            100.0 * FLOOR,
+            failing
+                .iter()
+                .map(|k| format!("{} ({}): {:.1}%", k.kind, k.command, 100.0 * k.coverage()))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+    Ok(out)
+}

@@ -1,0 +1,44 @@
+//! Issue 63: every kind of estimate every dataset command publishes covers 95% (the match is the
+//! unit of independence). `skirmish calibrate` at a size CI affords: 200 small runs per command
+//! against a reference of 100 runs merged; a kind under 90% fails (clearly below 95%, not a
+//! wobble: a kind's coverage over 200 runs has a standard error near 1.5 points).
+
+mod common;
+
+use skirmish::cli::calibrate::{CalibrateFlags, FLOOR, kinds};
+
+#[test]
+fn every_kind_of_estimate_covers_95_percent() {
+    let flags = CalibrateFlags {
+        runs: 200,
+        reference: 100,
+        size: 300,
+        min_matches: 30,
+        only: None,
+        check: true,
+        detail: false,
+        threads: None,
+        out: None,
+        quiet: true,
+    };
+    let kinds = kinds(&flags).unwrap();
+    // Every game is in it.
+    for game in common::GAMES {
+        assert!(
+            kinds.iter().any(|k| k.game == game),
+            "{game} not calibrated"
+        );
+    }
+    // The kind the audit found at 64% (players of one element counted as independent).
+    let team = kinds
+        .iter()
+        .find(|k| k.kind == "wins by team size")
+        .expect("Tag's team sizes are calibrated");
+    assert!(team.coverage() > 0.92, "{}", team.coverage());
+    let low: Vec<String> = kinds
+        .iter()
+        .filter(|k| k.coverage() < FLOOR)
+        .map(|k| format!("{} ({}): {:.1}%", k.kind, k.command, 100.0 * k.coverage()))
+        .collect();
+    assert!(low.is_empty(), "kinds under 90%: {low:?}");
+}
