@@ -28,6 +28,13 @@ fn games_lists_every_game_with_its_commands_and_inputs() {
         "skirmish analyze clan-melee challengers",
         "docs/rules/clan-melee.md",
         "experiments/clan-melee/3-salt-coward.toml",
+        // Issue 64: every question, the candidate, the what-if and the meta-game included.
+        "skirmish analyze rumble metagame",
+        "--candidate POWER-FILE",
+        "--candidate CLAN-FILE",
+        "--candidate POLICY",
+        "--versus-rules FILE: any command",
+        "calibrate",
     ] {
         assert!(text.contains(want), "missing `{want}` in:\n{text}");
     }

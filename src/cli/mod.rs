@@ -624,6 +624,7 @@ fn games() -> String {
         out.push('\n');
     }
     out.push_str("Every dataset command takes --seed, --out, --threads, --chunk-size, --shard and --quiet;\n`skirmish run FILE.toml` runs an experiment file of any of them.\n");
+    out.push_str("--candidate: your own power, clan, policy, item or minion against the field, ranked with its 95% interval.\n--versus-rules FILE: any command that takes --rules, under its rules and under FILE on the same seeds, every difference with its interval.\nFor every game: skirmish report DIR, diff A B, verify DIR, reproduce, calibrate, bench.\n");
     out
 }
 

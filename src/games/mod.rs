@@ -41,8 +41,9 @@ pub const GAMES: &[Game] = &[
             "rumble check FILE",
             "rumble powers [POWER-FILE]",
             "simulate rumble [--power-file FILE] [--matches N] [--rules FILE] [--versus-rules FILE]",
-            "tournament rumble [--strategies LIST] [--games N] [--rules FILE]",
-            "analyze rumble powers [--powers FILE] [--rules FILE]",
+            "tournament rumble [--strategies LIST] [--games N] [--rules FILE] [--versus-rules FILE]",
+            "analyze rumble powers [--powers FILE] [--candidate POWER-FILE] [--rules FILE] [--versus-rules FILE]",
+            "analyze rumble metagame [--strategies LIST] [--players N] [--games N]",
         ],
         inputs: &[
             ("scenario (one battle)", "experiments/sample-round-1.toml"),
@@ -64,8 +65,8 @@ pub const GAMES: &[Game] = &[
         commands: &[
             "clan-melee play [--clans FILES] [--budget N] [--rules FILE] [--narrate [--format md|bbcode] | --trace] [--seed N]",
             "clan-melee check FILE",
-            "tournament clan-melee [--budgets LIST] [--melees N] [--rules FILE] [--versus-rules FILE]",
-            "analyze clan-melee challengers [--budgets LIST] [--rules FILE]",
+            "tournament clan-melee [--budgets LIST] [--melees N] [--candidate CLAN-FILE] [--rules FILE] [--versus-rules FILE]",
+            "analyze clan-melee challengers [--budgets LIST] [--candidate CLAN-FILE] [--rules FILE] [--versus-rules FILE]",
         ],
         inputs: &[
             ("clan file", "experiments/clan-melee/3-salt-coward.toml"),
@@ -83,7 +84,7 @@ pub const GAMES: &[Game] = &[
         commands: &[
             "tag play [FILE] [--rules FILE] [--narrate [--format md|bbcode] | --trace] [--seed N]",
             "tag check FILE",
-            "tournament tag [--policies LIST] [--games N] [--rules FILE] [--versus-rules FILE]",
+            "tournament tag [--policies LIST] [--candidate POLICY] [--games N] [--rules FILE] [--versus-rules FILE]",
             "analyze tag duel [--side 5] [--turns 40] [--rules FILE]",
         ],
         inputs: &[(
@@ -103,8 +104,8 @@ pub const GAMES: &[Game] = &[
             "loot check FILE",
             "loot odds \"Mage with 1d8,1d8 vs Rogue in Light armor\"",
             "simulate loot [--matches N] [--policies LIST] [--tiers 40,30,20,10] [--versus-rules FILE]",
-            "analyze loot items [--battles N] [--sets LIST]",
-            "tournament loot [--strategies LIST] [--games N] [--players 16]",
+            "analyze loot items [--battles N] [--sets LIST] [--candidate \"NAME: TIER KIND DICE\"]",
+            "tournament loot [--strategies LIST] [--games N] [--players 16] [--rules FILE] [--versus-rules FILE]",
         ],
         inputs: &[
             ("battle file", "experiments/loot-arena/battle.toml"),
@@ -124,7 +125,7 @@ pub const GAMES: &[Game] = &[
             "minions combat [FILE] [--narrate [--format md|bbcode] | --trace | --exact] [--seed N]",
             "minions check FILE",
             "simulate minions [--matches N] [--kinds recruits,monsters] [--sizes 1-8] [--types 2] [--versus-rules FILE]",
-            "analyze minions [--combats N] [--cell N] [--swordsman NAME] [--archer NAME]",
+            "analyze minions [--combats N] [--cell N] [--swordsman NAME] [--archer NAME] [--candidate \"H:3 A:1 HP:9 L:1\"]",
         ],
         inputs: &[
             ("combat file", "experiments/minion-combat/combat.toml"),
