@@ -411,3 +411,52 @@ fn versus_rules_answers_a_rule_change_in_its_known_direction() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/rules.toml"));
     assert!(!none.exists(), "no partial output");
 }
+
+// Issue 64: `diff` takes `--format` like `report` (the differences as an answer of their own,
+// the pairing said first) and `-o`, which never writes over a file of a folder.
+#[test]
+fn diff_renders_for_a_web_page_and_a_forum_post() {
+    let a = tmp("report", "diff-format-a");
+    let b = tmp("report", "diff-format-b");
+    let tag = ["tournament", "tag", "--games", "600", "--chunk-size", "50"];
+    run(&tag, &a);
+    run(
+        &[&tag[..], &["--rules", "experiments/tag/tag-cost-4.toml"]].concat(),
+        &b,
+    );
+    let (sa, sb) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let said = |args: &[&str]| {
+        let o = skirmish(args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let md = said(&["diff", sa, sb, "--format", "md"]);
+    assert!(md.starts_with("## what-if, B - A"), "{md}");
+    assert!(md.contains("- intervals: paired over 12 parts"), "{md}");
+    assert!(md.contains("| --- |"), "{md}");
+    let bb = said(&["diff", sa, sb, "--format", "bbcode"]);
+    assert!(bb.contains("[b]") && !bb.contains("## "), "{bb}");
+    let page = a.join("..").join("diff-format.html");
+    let wrote = said(&[
+        "diff",
+        sa,
+        sb,
+        "--format",
+        "html",
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert!(wrote.contains("wrote"), "{wrote}");
+    assert!(std::fs::read_to_string(&page).unwrap().contains("<svg"));
+    std::fs::remove_file(&page).unwrap();
+    let o = skirmish(&[
+        "diff",
+        sa,
+        sb,
+        "-o",
+        a.join("result.json").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = skirmish(&["diff", sa, sb, "--format", "pdf"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("one of text, md, bbcode, json, html"));
+}

@@ -102,7 +102,17 @@ enum Command {
     },
     /// Compare two folders of one command: every estimate side by side, the difference with its
     /// 95% interval, and the settings that differ.
-    Diff { a: PathBuf, b: PathBuf },
+    Diff {
+        a: PathBuf,
+        b: PathBuf,
+        /// text (side by side), or md, bbcode, json or html: the differences as an answer of
+        /// their own, rendered as `report` renders one.
+        #[arg(long, default_value = "text")]
+        format: String,
+        /// Write it to this file instead of printing it.
+        #[arg(short = 'o', long)]
+        output: Option<PathBuf>,
+    },
     /// Re-run the recorded answers behind README and the guides (docs/answers/*.json) and say of
     /// each estimate: identical, within its interval, or moved (exit 1); check or rewrite the
     /// generated blocks.
@@ -574,16 +584,27 @@ fn dispatch(command: Command) -> Result<String, String> {
             output,
         } => report(&dir, &format, output.as_deref()),
         Command::Reproduce(flags) => reproduce::reproduce(&flags),
-        Command::Diff { a, b } => {
+        Command::Diff {
+            a,
+            b,
+            format,
+            output,
+        } => {
+            use crate::platform::answer::{Format, render};
+            let f = Format::parse(&format)?;
             let (ea, eb) = (
                 crate::platform::dataset::answer_of(&a)?,
                 crate::platform::dataset::answer_of(&b)?,
             );
-            let text = crate::platform::answer::diff(
-                &ea,
-                &eb,
-                crate::platform::dataset::pairing(&a, &b).as_ref(),
-            )?;
+            let pairing = crate::platform::dataset::pairing(&a, &b);
+            // Issue 64: a diff to post takes the formats a report does (the what-if's model).
+            let text = match f {
+                Format::Text => crate::platform::answer::diff(&ea, &eb, pairing.as_ref())?,
+                _ => render(
+                    &crate::platform::answer::difference(&ea, &eb, pairing.as_ref())?,
+                    f,
+                ),
+            };
             // A dataset not yet finished is compared on fewer matches than it asks for: said
             // first (issue 62: no word at all).
             let mut warn = String::new();
@@ -598,7 +619,15 @@ fn dispatch(command: Command) -> Result<String, String> {
                     ));
                 }
             }
-            Ok(warn + &text)
+            match output {
+                None => Ok(warn + &text),
+                Some(p) => {
+                    let (dir, name) = crate::platform::dataset::report_target(&p)?;
+                    crate::platform::dataset::atomic_write(&dir, &name, text.as_bytes())
+                        .map_err(|e| format!("-o {}: {e}", p.display()))?;
+                    Ok(format!("{warn}wrote {}\n", p.display()))
+                }
+            }
         }
         Command::Bench(flags) => bench::bench(&flags),
         Command::Calibrate(flags) => calibrate::calibrate(&flags),
