@@ -460,3 +460,40 @@ fn diff_renders_for_a_web_page_and_a_forum_post() {
     let o = skirmish(&["diff", sa, sb, "--format", "pdf"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("one of text, md, bbcode, json, html"));
 }
+
+// Issue 64: a forum post fits in 10,000 characters by default (a Loot Arena post was 35,295),
+// findings first, the tables left out named with the command that gives them all; `--full`
+// gives everything.
+#[test]
+fn a_forum_post_fits_in_ten_thousand_characters_unless_asked_for_all() {
+    let dir = tmp("report", "post");
+    run(
+        &[
+            "analyze",
+            "loot",
+            "items",
+            "--battles",
+            "3000",
+            "--cell",
+            "500",
+        ],
+        &dir,
+    );
+    let d = dir.to_str().unwrap();
+    let post = |extra: &[&str]| {
+        let mut args = vec!["report", d, "--format", "bbcode"];
+        args.extend(extra);
+        let o = skirmish(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let short = post(&[]);
+    assert!(short.chars().count() <= 10_000, "{}", short.len());
+    assert!(short.contains("Left out to fit a forum post"), "{short}");
+    assert!(short.contains(&format!("skirmish report {d} --format bbcode --full")));
+    let full = post(&["--full"]);
+    assert!(full.len() > short.len() && !full.contains("Left out"));
+    for sec in answer_in(&dir).sections {
+        assert!(full.contains(&sec.title), "{} missing", sec.title);
+    }
+}

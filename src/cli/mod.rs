@@ -99,6 +99,10 @@ enum Command {
         /// Write it to this file instead of printing it.
         #[arg(short = 'o', long)]
         output: Option<PathBuf>,
+        /// With --format bbcode: every table, however long the post (by default it fits in
+        /// 10,000 characters: the findings first, then the tables that fit).
+        #[arg(long)]
+        full: bool,
     },
     /// Compare two folders of one command: every estimate side by side, the difference with its
     /// 95% interval, and the settings that differ.
@@ -112,6 +116,9 @@ enum Command {
         /// Write it to this file instead of printing it.
         #[arg(short = 'o', long)]
         output: Option<PathBuf>,
+        /// With --format bbcode: every table, however long the post.
+        #[arg(long)]
+        full: bool,
     },
     /// Re-run the recorded answers behind README and the guides (docs/answers/*.json) and say of
     /// each estimate: identical, within its interval, or moved (exit 1); check or rewrite the
@@ -582,15 +589,17 @@ fn dispatch(command: Command) -> Result<String, String> {
             dir,
             format,
             output,
-        } => report(&dir, &format, output.as_deref()),
+            full,
+        } => report(&dir, &format, output.as_deref(), full),
         Command::Reproduce(flags) => reproduce::reproduce(&flags),
         Command::Diff {
             a,
             b,
             format,
             output,
+            full,
         } => {
-            use crate::platform::answer::{Format, render};
+            use crate::platform::answer::Format;
             let f = Format::parse(&format)?;
             let (ea, eb) = (
                 crate::platform::dataset::answer_of(&a)?,
@@ -600,9 +609,15 @@ fn dispatch(command: Command) -> Result<String, String> {
             // Issue 64: a diff to post takes the formats a report does (the what-if's model).
             let text = match f {
                 Format::Text => crate::platform::answer::diff(&ea, &eb, pairing.as_ref())?,
-                _ => render(
+                _ => rendered(
                     &crate::platform::answer::difference(&ea, &eb, pairing.as_ref())?,
                     f,
+                    full,
+                    &format!(
+                        "skirmish diff {} {} --format bbcode --full",
+                        flags::shell_quote(&a.display().to_string()),
+                        flags::shell_quote(&b.display().to_string())
+                    ),
                 ),
             };
             // A dataset not yet finished is compared on fewer matches than it asks for: said
@@ -679,14 +694,34 @@ fn experiment_error(file: &std::path::Path, text: &str, e: &clap::Error) -> Stri
 
 /// `skirmish report DIR`: the folder's answer (rebuilt from its manifest, so folders written
 /// before answers were stored render too) in the format asked.
+/// An answer in format `f`; a forum post whole with `full`, else within its length, naming
+/// `again` (the command with `--full`) for the rest.
+fn rendered(
+    a: &crate::platform::answer::Answer,
+    f: crate::platform::answer::Format,
+    full: bool,
+    again: &str,
+) -> String {
+    use crate::platform::answer::{Format, POST_LIMIT, bbcode_post, render};
+    match f {
+        Format::BBCode => bbcode_post(a, (!full).then_some(POST_LIMIT), again),
+        _ => render(a, f),
+    }
+}
+
 fn report(
     dir: &std::path::Path,
     format: &str,
     output: Option<&std::path::Path>,
+    full: bool,
 ) -> Result<String, String> {
-    use crate::platform::answer::{Format, render};
+    use crate::platform::answer::Format;
     let f = Format::parse(format)?;
-    let text = render(&crate::platform::dataset::answer_of(dir)?, f);
+    let again = format!(
+        "skirmish report {} --format bbcode --full, or its report.html",
+        flags::shell_quote(&dir.display().to_string())
+    );
+    let text = rendered(&crate::platform::dataset::answer_of(dir)?, f, full, &again);
     match output {
         None => Ok(text),
         Some(p) => {

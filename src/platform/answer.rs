@@ -687,7 +687,23 @@ fn markdown(a: &Answer) -> String {
 
 /// BBCode: forums differ in their table support, so each section is a `[code]` block of aligned
 /// columns, which every forum shows as it is.
+/// The most characters a forum post of an answer takes by default (issue 64: forums commonly
+/// cap a post at 10,000 to 25,000; a Loot Arena report was 35,295).
+pub const POST_LIMIT: usize = 10_000;
+
 fn bbcode(a: &Answer) -> String {
+    bbcode_post(
+        a,
+        Some(POST_LIMIT),
+        "skirmish report FOLDER --format bbcode --full, or the folder's report.html",
+    )
+}
+
+/// The answer as a forum post: the title, command and totals, then what it finds in words (its
+/// notes: a candidate's verdict, what a what-if changed), then its tables in order as long as
+/// the post stays within `limit` characters; the tables left out are named at the end, with
+/// `everything` saying where they all are (`None`: everything).
+pub fn bbcode_post(a: &Answer, limit: Option<usize>, everything: &str) -> String {
     let mut s = format!(
         "[b]{}[/b]\n[i]{}[/i]\n",
         bb(&a.title),
@@ -696,28 +712,80 @@ fn bbcode(a: &Answer) -> String {
     for (k, v) in &a.totals {
         let _ = writeln!(s, "{}: {}", bb(k), bb(v));
     }
+    // Every block after the head, with its title (to name it when left out).
+    let mut blocks: Vec<(String, String)> = Vec::new();
+    for n in &a.notes {
+        blocks.push(("a note".into(), format!("\n[i]{}[/i]\n", bb(n))));
+    }
     for g in &a.grids {
-        let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&g.title), bb(&g.meaning));
-        s.push_str(&super::escape::bbcode_lines(&g.aligned("")));
-        s.push_str("[/code]\n");
+        let mut b = format!("\n[b]{}[/b] ({})\n[code]\n", bb(&g.title), bb(&g.meaning));
+        b.push_str(&super::escape::bbcode_lines(&g.aligned("")));
+        b.push_str("[/code]\n");
+        blocks.push((g.title.clone(), b));
     }
     for sec in &a.sections {
-        let _ = writeln!(
-            s,
-            "\n[b]{}[/b] ({})\n[code]",
+        let mut b = format!(
+            "\n[b]{}[/b] ({})\n[code]\n",
             bb(&sec.title),
             bb(&sec.meaning)
         );
-        s.push_str(&aligned(&rows(sec, bb), ""));
-        s.push_str("[/code]\n");
+        b.push_str(&aligned(&rows(sec, bb), ""));
+        b.push_str("[/code]\n");
+        blocks.push((sec.title.clone(), b));
     }
     for m in &a.heatmaps {
-        let _ = writeln!(s, "\n[b]{}[/b] ({})\n[code]", bb(&m.title), bb(&m.meaning));
-        s.push_str(&super::escape::bbcode_lines(&m.text()));
-        s.push_str("[/code]\n");
+        let mut b = format!("\n[b]{}[/b] ({})\n[code]\n", bb(&m.title), bb(&m.meaning));
+        b.push_str(&super::escape::bbcode_lines(&m.text()));
+        b.push_str("[/code]\n");
+        blocks.push((m.title.clone(), b));
     }
-    for n in &a.notes {
-        let _ = writeln!(s, "\n[i]{}[/i]", bb(n));
+    // Room kept for the closing line that names what was left out.
+    const CLOSING: usize = 600;
+    let mut left_out: Vec<&str> = Vec::new();
+    for (title, b) in &blocks {
+        let fits = limit.is_none_or(|l| s.len() + b.len() + CLOSING <= l);
+        if fits && left_out.is_empty() {
+            s.push_str(b);
+        } else {
+            left_out.push(title);
+        }
+    }
+    if !left_out.is_empty() {
+        let notes = left_out.iter().filter(|t| **t == "a note").count();
+        let tables: Vec<&str> = left_out
+            .iter()
+            .copied()
+            .filter(|t| *t != "a note")
+            .collect();
+        let mut named = tables
+            .iter()
+            .take(4)
+            .map(|t| bb(t))
+            .collect::<Vec<_>>()
+            .join("; ");
+        if tables.len() > 4 {
+            named.push_str(&format!("; and {} more", tables.len() - 4));
+        }
+        let _ = writeln!(
+            s,
+            "\n[i]Left out to fit a forum post: {}{}{}. Everything: {}.[/i]",
+            if notes > 0 {
+                format!("{notes} notes")
+            } else {
+                String::new()
+            },
+            if notes > 0 && !tables.is_empty() {
+                "; "
+            } else {
+                ""
+            },
+            if tables.is_empty() {
+                String::new()
+            } else {
+                format!("{} tables ({named})", tables.len())
+            },
+            bb(everything)
+        );
     }
     s
 }

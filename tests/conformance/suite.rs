@@ -109,9 +109,10 @@ pub fn answer_renders_everywhere_and_diffs_to_zero(g: &dyn Game) {
     for (format, ext) in [("md", "md"), ("bbcode", "bbcode")] {
         let o = skirmish(&["report", d, "--format", format]);
         assert!(o.status.success(), "{format}: {}", text(&o.stderr));
+        // The folder is a scratch one: the post names it where it leaves tables out.
         crate::common::assert_golden(
             format!("tests/golden/{}.report.{ext}", g.name()),
-            &text(&o.stdout),
+            &text(&o.stdout).replace(d, "FOLDER"),
             &format!("{} report as {format}", g.name()),
         );
     }
