@@ -631,3 +631,40 @@ fn a_thousand_candidate_powers_are_refused_before_they_exhaust_memory() {
     );
     assert!(!out.exists());
 }
+
+// Issue 62: a clan candidate over budget read 0% and "rank 5 of 10" without a word of why; the
+// answer now counts the melees it was disqualified from (CM-5) and says so before its rank.
+#[test]
+fn a_clan_candidate_over_budget_is_said_to_be_disqualified() {
+    let dir = tmp("hostile62", "greedy-clan");
+    fs::create_dir_all(&dir).unwrap();
+    let clan = dir.join("greedy.toml");
+    fs::write(
+        &clan,
+        "name = \"Greedy\"\nsource = \"test\"\nnotes = \"Spends twice the budget.\"\n\n[[roster]]\nmembers = [\n    { kind = \"hunter\", pool = \"2 * H\", piece = 100 },\n]\n\n[kinds.hunter]\ntype = \"warrior\"\nrule = [{ ap = 12 }]\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let said = ok(&[
+        "tournament",
+        "clan-melee",
+        "--candidate",
+        clan.to_str().unwrap(),
+        "--melees",
+        "20",
+        "--budgets",
+        "1000",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let line = said
+        .lines()
+        .position(|l| l.contains("candidate Greedy: share of melees the candidate was disqualified from (CM-5) at budget 1000 is 100.0%"))
+        .unwrap_or_else(|| panic!("{said}"));
+    let rank = said
+        .lines()
+        .position(|l| l.starts_with("candidate Greedy in win rate by wins at budget 1000"))
+        .unwrap();
+    assert!(line < rank, "{said}");
+}

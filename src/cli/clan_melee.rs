@@ -136,6 +136,7 @@ pub fn build(f: &ClanMeleeFlags) -> Result<ClanTournament, String> {
         }
         clans.push(cand);
     }
+    let field_len = clans.len();
     let mut field = Field::new(clans).map_err(|e| format!("--clans: {e}"))?;
     field.rules = rules::from_flag(f.rules.as_deref())?;
     Ok(ClanTournament {
@@ -148,6 +149,7 @@ pub fn build(f: &ClanMeleeFlags) -> Result<ClanTournament, String> {
             engine: By::parse(&f.engine)?,
         },
         wiggle: !f.no_wiggle,
+        candidate: f.candidate.is_some().then(|| field_len - 1),
     })
 }
 

@@ -349,7 +349,11 @@ impl Answer {
             });
             sections.push(Section {
                 title: count_title(group),
-                meaning: "wins out of those counted, with its 95% Wilson interval".into(),
+                meaning: if group.starts_with(crate::platform::tally::SHARE_OF) {
+                    "out of those counted, with its 95% Wilson interval".into()
+                } else {
+                    "wins out of those counted, with its 95% Wilson interval".into()
+                },
                 unit: Unit::Share,
                 estimates: rows
                     .into_iter()
@@ -407,8 +411,23 @@ impl Answer {
         // Issue 51: a candidate run names its candidate; where it stands in each section is
         // told beside the numbers, so every rendering of the folder carries it.
         if let Some(c) = id.settings.get("candidate").and_then(|v| v.as_str()) {
+            // What kept the candidate from playing comes before where it stands (issue 62: a
+            // clan over budget read 0% and a rank, nothing more).
+            for sec in sections
+                .iter()
+                .filter(|s| s.title.starts_with(crate::platform::tally::SHARE_OF))
+            {
+                if let Some(e) = sec.estimates.iter().find(|e| e.label == c && e.value > 0.0) {
+                    notes.push(format!(
+                        "candidate {c}: {} is {}; its results there are not a measurement of its play",
+                        sec.title,
+                        sec.unit.short(e.value)
+                    ));
+                }
+            }
             for sec in &sections {
-                let Some(better) = better_of(&sec.title) else {
+                // A section of the candidate alone ranks it against nothing.
+                let Some(better) = better_of(&sec.title).filter(|_| sec.estimates.len() > 1) else {
                     continue;
                 };
                 if let Some(st) = sec.standing(c, better) {
@@ -1093,7 +1112,11 @@ fn ratios(t: &Tally) -> Ratios {
 
 /// The section title of a group of win counts.
 fn count_title(group: &str) -> String {
-    format!("win rate by {group}")
+    if group.starts_with(crate::platform::tally::SHARE_OF) {
+        group.to_string()
+    } else {
+        format!("win rate by {group}")
+    }
 }
 
 /// B - A with its interval's half-width: paired where the pairing has the estimate, else unpaired.

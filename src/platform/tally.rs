@@ -9,6 +9,10 @@ use serde::{Deserialize, Serialize};
 /// show such a group as a share (half its mean), as the summaries do.
 pub const WIN_POINTS: &str = "win share";
 
+/// The start of the name of every count group that is a share of something other than wins
+/// (the melees a clan was disqualified from): reports title it by its own name.
+pub const SHARE_OF: &str = "share of";
+
 /// Wins out of trials for one label of one group (heroes holding Amoeba, 4-hero battles...).
 ///
 /// The match is the unit of independence (issue 63): when one match adds several trials (every

@@ -24,6 +24,9 @@ pub struct ClanTournament {
     pub settings: Settings,
     /// Apply the classic 5% wiggle to each melee's budget (CM-30).
     pub wiggle: bool,
+    /// The host's candidate clan (issue 51), the field's last: how often it was disqualified
+    /// at each budget is counted (issue 62: over budget it read 0% and a rank, nothing more).
+    pub candidate: Option<usize>,
 }
 
 /// The budget a melee with this `seed` plays at `base`: wiggled (CM-30) from its Budget stream.
@@ -115,6 +118,17 @@ impl Simulation for ClanTournament {
                 tally
                     .count(&format!("how melees end at budget {base}"), e.name())
                     .add(o.end == e);
+            }
+            if let Some(c) = self.candidate {
+                tally
+                    .count(
+                        &format!(
+                            "{} melees the candidate was disqualified from (CM-5) at budget {base}",
+                            crate::platform::tally::SHARE_OF
+                        ),
+                        names[c],
+                    )
+                    .add(o.clans[c].disqualified.is_some());
             }
             tally
                 .mean("turns per melee, by budget", &base.to_string())
