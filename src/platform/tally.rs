@@ -65,9 +65,40 @@ pub struct ByMatch {
     /// Matches that added at least one row.
     pub matches: u64,
     /// Sum of `y_i^2`, of `y_i n_i` and of `n_i^2`.
+    #[serde(with = "wide")]
     pub yy: i128,
+    #[serde(with = "wide")]
     pub yn: i128,
+    #[serde(with = "wide")]
     pub nn: i128,
+}
+
+/// A 128-bit sum in JSON: a number while it fits 64 bits, else its digits as a string (a JSON
+/// tree holds no wider number, and saving a long run's sums must not fail).
+mod wide {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(x: &i128, s: S) -> Result<S::Ok, S::Error> {
+        match i64::try_from(*x) {
+            Ok(v) => s.serialize_i64(v),
+            Err(_) => s.serialize_str(&x.to_string()),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i128, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Wide {
+            Signed(i64),
+            Unsigned(u64),
+            Digits(String),
+        }
+        match Wide::deserialize(d)? {
+            Wide::Signed(v) => Ok(v as i128),
+            Wide::Unsigned(v) => Ok(v as i128),
+            Wide::Digits(t) => t.parse().map_err(D::Error::custom),
+        }
+    }
 }
 
 impl ByMatch {
@@ -635,6 +666,21 @@ mod tests {
         // Saved and read back (a manifest's tally) they are the same sums.
         let back: Tally = serde_json::from_str(&serde_json::to_string(&ab).unwrap()).unwrap();
         assert_eq!(back, ab);
+        // Sums past 64 bits (a very long run) are saved as digits and read back whole.
+        let mut huge = ab.clone();
+        huge.groups
+            .get_mut("team")
+            .unwrap()
+            .get_mut("of 4")
+            .unwrap()
+            .by_match = Some(ByMatch {
+            matches: 2,
+            yy: 1 << 100,
+            yn: -(1 << 70),
+            nn: 5,
+        });
+        let v = serde_json::to_value(&huge).unwrap();
+        assert_eq!(serde_json::from_value::<Tally>(v).unwrap(), huge);
         // A tally saved before sums by match were kept reads as one row per match.
         let old: Count = serde_json::from_str(r#"{"wins":3,"trials":9}"#).unwrap();
         assert_eq!(old, Count::new(3, 9));
