@@ -208,23 +208,11 @@ pub fn coverage<S: Simulation>(
                 k.fixed += 1;
                 continue;
             }
-            let truth = truth.rate();
-            let mut w = Widths::default();
-            for (r, t) in small.iter().enumerate() {
-                let Some(c) = t.groups.get(group).and_then(|g| g.get(label)) else {
-                    continue;
-                };
-                if c.by_match().matches < f.min_matches {
-                    continue;
-                }
+            check(k, label, truth.rate(), &small, f.min_matches, |t| {
+                let c = t.groups.get(group)?.get(label)?;
                 let (lo, hi) = c.wilson95();
-                k.per_run[r].0 += w.add(c.rate(), lo, hi, truth) as u64;
-                k.per_run[r].1 += 1;
-            }
-            k.checked += w.checked;
-            k.held += w.held;
-            k.by_label
-                .push((label.clone(), w.checked, w.held, truth, w.ratio()));
+                Some((c.by_match().matches, c.rate(), lo, hi))
+            });
         }
     }
     for (group, labels) in &reference.means {
@@ -247,25 +235,41 @@ pub fn coverage<S: Simulation>(
                 continue;
             }
             let truth = if points { 0.5 * value } else { value };
-            let mut w = Widths::default();
-            for (r, t) in small.iter().enumerate() {
-                let Some(m) = t.means.get(group).and_then(|g| g.get(label)) else {
-                    continue;
-                };
-                if m.by_match().matches < f.min_matches {
-                    continue;
-                }
+            check(k, label, truth, &small, f.min_matches, |t| {
+                let m = t.means.get(group)?.get(label)?;
                 let (v, lo, hi) = interval(m);
-                k.per_run[r].0 += w.add(v, lo, hi, truth) as u64;
-                k.per_run[r].1 += 1;
-            }
-            k.checked += w.checked;
-            k.held += w.held;
-            k.by_label
-                .push((label.clone(), w.checked, w.held, truth, w.ratio()));
+                Some((m.by_match().matches, v, lo, hi))
+            });
         }
     }
     kinds.into_values().filter(|k| k.checked > 0).collect()
+}
+
+/// Checks one label's interval in every small run against `truth`: `of` gives a run's matches
+/// behind it, its value and its interval (`None`: the run has no such label).
+fn check(
+    k: &mut Kind,
+    label: &str,
+    truth: f64,
+    small: &[Tally],
+    min_matches: u64,
+    of: impl Fn(&Tally) -> Option<(u64, f64, f64, f64)>,
+) {
+    let mut w = Widths::default();
+    for (r, t) in small.iter().enumerate() {
+        let Some((matches, v, lo, hi)) = of(t) else {
+            continue;
+        };
+        if matches < min_matches {
+            continue;
+        }
+        k.per_run[r].0 += w.add(v, lo, hi, truth) as u64;
+        k.per_run[r].1 += 1;
+    }
+    k.checked += w.checked;
+    k.held += w.held;
+    k.by_label
+        .push((label.to_string(), w.checked, w.held, truth, w.ratio()));
 }
 
 /// One label's intervals over the small runs.
