@@ -37,6 +37,40 @@ struct Cli {
 
 // Parsed once per process: the variants' sizes cost nothing worth boxing for.
 #[allow(clippy::large_enum_variant)]
+/// How `report` and `diff` give their answer (issue 64: a diff to post takes what a report does).
+#[derive(clap::Args, Debug)]
+pub struct Rendering {
+    /// text, md, bbcode, json or html (a diff's text is side by side; its other formats render
+    /// the differences as an answer of their own).
+    #[arg(long, default_value = "text")]
+    format: String,
+    /// Write it to this file instead of printing it.
+    #[arg(short = 'o', long)]
+    output: Option<PathBuf>,
+    /// With --format bbcode: every table, however long the post (by default it fits in 10,000
+    /// characters: the findings first, then the tables that fit).
+    #[arg(long)]
+    full: bool,
+}
+
+impl Rendering {
+    /// `text` printed (after `before`), or written whole to `-o` (issue 62: a full disk left a
+    /// truncated page in place; never over a file of an output folder).
+    fn deliver(&self, before: &str, text: String) -> Result<String, String> {
+        match &self.output {
+            None => Ok(format!("{before}{text}")),
+            Some(p) => {
+                let (dir, name) = crate::platform::dataset::report_target(p)?;
+                crate::platform::dataset::atomic_write(&dir, &name, text.as_bytes())
+                    .map_err(|e| format!("-o {}: {e}", p.display()))?;
+                Ok(format!("{before}wrote {}\n", p.display()))
+            }
+        }
+    }
+}
+
+// Parsed once per process: the variants' sizes cost nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// The games, their commands and their input files.
@@ -93,32 +127,16 @@ enum Command {
     Report {
         /// The folder, e.g. runs/rumble-ffa.
         dir: PathBuf,
-        /// text, md, bbcode, json or html.
-        #[arg(long, default_value = "text")]
-        format: String,
-        /// Write it to this file instead of printing it.
-        #[arg(short = 'o', long)]
-        output: Option<PathBuf>,
-        /// With --format bbcode: every table, however long the post (by default it fits in
-        /// 10,000 characters: the findings first, then the tables that fit).
-        #[arg(long)]
-        full: bool,
+        #[command(flatten)]
+        to: Rendering,
     },
     /// Compare two folders of one command: every estimate side by side, the difference with its
     /// 95% interval, and the settings that differ.
     Diff {
         a: PathBuf,
         b: PathBuf,
-        /// text (side by side), or md, bbcode, json or html: the differences as an answer of
-        /// their own, rendered as `report` renders one.
-        #[arg(long, default_value = "text")]
-        format: String,
-        /// Write it to this file instead of printing it.
-        #[arg(short = 'o', long)]
-        output: Option<PathBuf>,
-        /// With --format bbcode: every table, however long the post.
-        #[arg(long)]
-        full: bool,
+        #[command(flatten)]
+        to: Rendering,
     },
     /// Re-run the recorded answers behind README and the guides (docs/answers/*.json) and say of
     /// each estimate: identical, within its interval, or moved (exit 1); check or rewrite the
@@ -585,22 +603,11 @@ fn dispatch(command: Command) -> Result<String, String> {
             replay_for,
             replay_all,
         } => verify(&dir, replay_for, replay_all),
-        Command::Report {
-            dir,
-            format,
-            output,
-            full,
-        } => report(&dir, &format, output.as_deref(), full),
+        Command::Report { dir, to } => report(&dir, &to),
         Command::Reproduce(flags) => reproduce::reproduce(&flags),
-        Command::Diff {
-            a,
-            b,
-            format,
-            output,
-            full,
-        } => {
+        Command::Diff { a, b, to } => {
             use crate::platform::answer::Format;
-            let f = Format::parse(&format)?;
+            let f = Format::parse(&to.format)?;
             let (ea, eb) = (
                 crate::platform::dataset::answer_of(&a)?,
                 crate::platform::dataset::answer_of(&b)?,
@@ -612,7 +619,7 @@ fn dispatch(command: Command) -> Result<String, String> {
                 _ => rendered(
                     &crate::platform::answer::difference(&ea, &eb, pairing.as_ref())?,
                     f,
-                    full,
+                    to.full,
                     &format!(
                         "skirmish diff {} {} --format bbcode --full",
                         flags::shell_quote(&a.display().to_string()),
@@ -634,15 +641,7 @@ fn dispatch(command: Command) -> Result<String, String> {
                     ));
                 }
             }
-            match output {
-                None => Ok(warn + &text),
-                Some(p) => {
-                    let (dir, name) = crate::platform::dataset::report_target(&p)?;
-                    crate::platform::dataset::atomic_write(&dir, &name, text.as_bytes())
-                        .map_err(|e| format!("-o {}: {e}", p.display()))?;
-                    Ok(format!("{warn}wrote {}\n", p.display()))
-                }
-            }
+            to.deliver(&warn, text)
         }
         Command::Bench(flags) => bench::bench(&flags),
         Command::Calibrate(flags) => calibrate::calibrate(&flags),
@@ -709,29 +708,19 @@ fn rendered(
     }
 }
 
-fn report(
-    dir: &std::path::Path,
-    format: &str,
-    output: Option<&std::path::Path>,
-    full: bool,
-) -> Result<String, String> {
-    use crate::platform::answer::Format;
-    let f = Format::parse(format)?;
+fn report(dir: &std::path::Path, to: &Rendering) -> Result<String, String> {
+    let f = crate::platform::answer::Format::parse(&to.format)?;
     let again = format!(
         "skirmish report {} --format bbcode --full, or its report.html",
         flags::shell_quote(&dir.display().to_string())
     );
-    let text = rendered(&crate::platform::dataset::answer_of(dir)?, f, full, &again);
-    match output {
-        None => Ok(text),
-        Some(p) => {
-            let (dir, name) = crate::platform::dataset::report_target(p)?;
-            // Whole or not at all (issue 62: a full disk left a truncated page in place).
-            crate::platform::dataset::atomic_write(&dir, &name, text.as_bytes())
-                .map_err(|e| format!("-o {}: {e}", p.display()))?;
-            Ok(format!("wrote {}\n", p.display()))
-        }
-    }
+    let text = rendered(
+        &crate::platform::dataset::answer_of(dir)?,
+        f,
+        to.full,
+        &again,
+    );
+    to.deliver("", text)
 }
 
 /// Whether a parsed command is one that writes a dataset or analysis folder: what a manifest,
