@@ -10,7 +10,9 @@ use clap::{Parser, Subcommand};
 
 mod analyze;
 mod bench;
+pub mod balance;
 pub mod calibrate;
+pub mod question;
 mod clan_melee;
 pub mod flags;
 mod loot;
@@ -163,6 +165,9 @@ enum Command {
     /// Check that the 95% intervals cover 95%: every game's dataset commands played many times
     /// on other seeds against a large reference, coverage by kind of estimate.
     Calibrate(calibrate::CalibrateFlags),
+    /// Which numbers make the game fair: tune rules keys or placeholders in your files until a
+    /// command's estimates meet their targets, then prove it on fresh seeds (docs/balance.md).
+    Balance(balance::BalanceFlags),
     /// Old spelling of `skirmish rumble check` / `skirmish rumble powers` (kept for one release).
     #[command(hide = true)]
     Powers {
@@ -645,6 +650,7 @@ fn dispatch(command: Command) -> Result<String, String> {
         }
         Command::Bench(flags) => bench::bench(&flags),
         Command::Calibrate(flags) => calibrate::calibrate(&flags),
+        Command::Balance(flags) => balance::balance(&flags),
     }
 }
 

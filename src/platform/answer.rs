@@ -332,14 +332,10 @@ impl HeatMap {
 const Z95: f64 = 1.959_963_984_540_054;
 
 impl Answer {
-    /// The answer a dataset holds: its manifest's identity and the tallies of the parts present.
-    /// Works on any folder a dataset command wrote, older ones included.
-    pub fn from_dataset(m: &Manifest, parts: &[&Tally]) -> Answer {
-        let mut t = Tally::default();
-        for p in parts {
-            t.merge(p);
-        }
-        let id = &m.identity;
+    /// Every count and mean of a tally as the sections of an answer: counts as win rates (or a
+    /// `share of` group as itself) with Wilson's interval, means with the normal one, win points
+    /// as a share; what a dataset's answer shows and what `balance` and `sensitivity` read.
+    pub fn sections(t: &Tally) -> Vec<Section> {
         let mut sections = Vec::new();
         for (group, labels) in &t.groups {
             let mut rows: Vec<(&String, _)> = labels.iter().collect();
@@ -407,6 +403,18 @@ impl Answer {
                     .collect(),
             });
         }
+        sections
+    }
+
+    /// The answer a dataset holds: its manifest's identity and the tallies of the parts present.
+    /// Works on any folder a dataset command wrote, older ones included.
+    pub fn from_dataset(m: &Manifest, parts: &[&Tally]) -> Answer {
+        let mut t = Tally::default();
+        for p in parts {
+            t.merge(p);
+        }
+        let id = &m.identity;
+        let sections = Answer::sections(&t);
         let mut notes = Vec::new();
         // Issue 51: a candidate run names its candidate; where it stands in each section is
         // told beside the numbers, so every rendering of the folder carries it.

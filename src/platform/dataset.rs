@@ -1039,7 +1039,15 @@ fn replace_inside(out: &Path, command: &str, files: &[(String, Vec<u8>)]) -> Res
         .map(|(n, b)| (n.as_str(), b.as_slice()))
         .chain([(OUTPUT_MARK, mark.as_bytes())])
     {
-        atomic_write(out, n, bytes)?;
+        match n.split_once('/') {
+            // A file in a subfolder of the answer (`tuned/rules.toml`): its folder made first.
+            Some((sub, file)) => {
+                let d = out.join(sub);
+                fs::create_dir_all(&d).map_err(|e| format!("creating {}: {e}", d.display()))?;
+                atomic_write(&d, file, bytes)?;
+            }
+            None => atomic_write(out, n, bytes)?,
+        }
         keep.push(n);
     }
     for e in fs::read_dir(out)
@@ -1159,6 +1167,10 @@ pub fn replace_folder(
     let mark = format!("{command}\n");
     all.push((OUTPUT_MARK, mark.as_bytes()));
     for (n, bytes) in all {
+        if let Some((sub, _)) = n.split_once('/') {
+            fs::create_dir_all(tmp.join(sub))
+                .map_err(|e| format!("creating {}: {e}", tmp.join(sub).display()))?;
+        }
         fs::write(tmp.join(n), bytes).map_err(|e| {
             let _ = fs::remove_dir_all(&tmp);
             format!("writing {}: {e}", tmp.join(n).display())

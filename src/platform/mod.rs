@@ -3,6 +3,7 @@
 //! Game-agnostic: it knows a [`Simulation`] plays a range of match indices into [`table::Table`]s
 //! and a [`tally::Tally`]; it knows nothing of heroes, powers or any rule.
 pub mod answer;
+pub mod balance;
 pub mod dataset;
 pub mod digest;
 pub mod escape;

@@ -1,0 +1,566 @@
+//! `skirmish balance FILE.toml` (issue 65): which numbers make the game fair. A balance file
+//! names a dataset command (the question), the numbers to tune (rules keys or `{{placeholders}}`
+//! in the command's input files, each with a range) and targets on the command's estimates; the
+//! search finds the values that meet them (or the closest reachable), then proves it on fresh
+//! seeds, counts a grid search's matches at the same precision, and writes the tuned inputs.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::Deserialize;
+
+use crate::games::file_error::FileCtx;
+use crate::platform::answer::{Answer, Provenance, Section, Unit};
+use crate::platform::balance::{self, Aim, Ask, Number, Target};
+use crate::platform::grid::{Cell, Grid};
+use crate::platform::tally::{Tally, thousands};
+
+use super::question::{Named, Question};
+
+const COMMAND: &str = "balance";
+const FORMAT: &str = "docs/balance.md";
+
+#[derive(Args, Debug, Clone)]
+pub struct BalanceFlags {
+    /// The balance file (TOML): `command`, `[[tune]]` and `[[target]]` (docs/balance.md).
+    pub file: PathBuf,
+    /// The answer's folder: `result.json`, `report.html` and `tuned/` (the inputs with the
+    /// tuned numbers filled in).
+    #[arg(long, default_value = "runs/balance")]
+    pub out: PathBuf,
+    /// Master seed of the search's matches (every point plays the same ones); the verification
+    /// plays seed + 1, which the search never sees.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// The most matches the search may play, all points together [default: no cap].
+    #[arg(long)]
+    pub budget: Option<u64>,
+    /// Matches of the verification on fresh seeds [default: 4 x the command's matches].
+    #[arg(long)]
+    pub verify: Option<u64>,
+    /// A grid search over the same ranges at the same precision is played for comparison when it
+    /// has at most this many points (else its matches are counted, not played).
+    #[arg(long, default_value_t = 200)]
+    pub grid_limit: u64,
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress line.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BalanceFile {
+    command: String,
+    #[serde(default)]
+    tune: Vec<Tune>,
+    #[serde(default)]
+    target: Vec<TargetSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Tune {
+    rules: Option<String>,
+    file: Option<PathBuf>,
+    placeholder: Option<String>,
+    range: [f64; 2],
+    integer: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TargetSpec {
+    section: String,
+    label: Option<String>,
+    value: Option<f64>,
+    band: Option<[f64; 2]>,
+    equal: Option<bool>,
+}
+
+/// A balance file read and checked: the question with its numbers named, the numbers, targets.
+pub struct Read {
+    pub question: Question,
+    pub numbers: Vec<Number>,
+    pub targets: Vec<Target>,
+}
+
+/// Reads a balance file: every error names the file, line and field.
+pub fn read(path: &Path) -> Result<Read, String> {
+    let text = crate::games::file_error::read(path, "balance file").map_err(|e| e.to_string())?;
+    let file = path.display().to_string();
+    let cx = FileCtx {
+        file: &file,
+        text: &text,
+    };
+    let f: BalanceFile = cx.toml(FORMAT).map_err(|e| e.to_string())?;
+    let err = |field: String, m: String| -> String { cx.err(None, field, m).to_string() };
+    if f.tune.is_empty() {
+        return Err(err(
+            "command".into(),
+            "no [[tune]]: name a number to tune (rules = \"KEY\" or file = \"F\", placeholder = \"NAME\") with its range".into(),
+        ));
+    }
+    if f.target.is_empty() {
+        return Err(err(
+            "command".into(),
+            "no [[target]]: name an estimate of the command's answer and its value, band or equal = true".into(),
+        ));
+    }
+    // Relative paths in the file are the host's, from where the command runs (as on the
+    // command line).
+    let placeholder_files: Vec<PathBuf> = f.tune.iter().filter_map(|t| t.file.clone()).collect();
+    let mut q = Question::new(&f.command, &placeholder_files)
+        .map_err(|e| err("command".into(), e))?;
+    let mut numbers = Vec::new();
+    for (i, t) in f.tune.iter().enumerate() {
+        let field = |k: &str| format!("tune[{i}].{k}");
+        let [lo, hi] = t.range;
+        if !(lo.is_finite() && hi.is_finite() && lo < hi) {
+            return Err(err(
+                field("range"),
+                format!("[{lo}, {hi}]: give [LOW, HIGH] with LOW below HIGH"),
+            ));
+        }
+        let (named, name) = match (&t.rules, &t.file, &t.placeholder) {
+            (Some(k), None, None) => (Named::Rules(k.clone()), k.clone()),
+            (None, Some(p), Some(n)) => {
+                let file = q.file_index(p).expect("every placeholder file is read");
+                (
+                    Named::Placeholder {
+                        file,
+                        name: n.clone(),
+                    },
+                    n.clone(),
+                )
+            }
+            _ => {
+                return Err(err(
+                    field("rules"),
+                    "give either rules = \"KEY\" (a number of the game's rules) or file = \"F\" with placeholder = \"NAME\"".into(),
+                ));
+            }
+        };
+        if numbers.iter().any(|n: &Number| n.name == name) {
+            return Err(err(field("rules"), format!("`{name}` is tuned twice")));
+        }
+        let at = q.name(named).map_err(|e| {
+            err(
+                if t.rules.is_some() {
+                    field("rules")
+                } else {
+                    field("placeholder")
+                },
+                e,
+            )
+        })?;
+        let whole_ends = lo.fract() == 0.0 && hi.fract() == 0.0;
+        let integer = match (at, t.integer) {
+            (Some((_, true)), Some(false)) => {
+                return Err(err(
+                    field("integer"),
+                    format!("`{name}` is a whole number in the rules: leave integer out or set it true"),
+                ));
+            }
+            (Some((_, whole)), given) => given.unwrap_or(whole),
+            (None, given) => given.unwrap_or(whole_ends),
+        };
+        if integer && !whole_ends {
+            return Err(err(
+                field("range"),
+                format!("[{lo}, {hi}]: a whole number's range has whole ends"),
+            ));
+        }
+        let start = at
+            .map(|a| a.0)
+            .filter(|v| (lo..=hi).contains(v))
+            .unwrap_or((lo + hi) / 2.0);
+        numbers.push(Number {
+            name,
+            lo,
+            hi,
+            integer,
+            start: if integer { start.round() } else { start },
+        });
+    }
+    let mut targets = Vec::new();
+    for (i, t) in f.target.iter().enumerate() {
+        let field = |k: &str| format!("target[{i}].{k}");
+        let aim = match (t.value, t.band, t.equal) {
+            (Some(v), None, None) => Aim::Value(v),
+            (None, Some([a, b]), None) if a <= b => Aim::Band(a, b),
+            (None, Some([a, b]), None) => {
+                return Err(err(
+                    field("band"),
+                    format!("[{a}, {b}]: give [LOW, HIGH] with LOW not above HIGH"),
+                ));
+            }
+            (None, None, Some(true)) => Aim::Equal,
+            _ => {
+                return Err(err(
+                    field("value"),
+                    "give one of value = X, band = [LOW, HIGH] or equal = true (shares as fractions: 0.5 for 50%)".into(),
+                ));
+            }
+        };
+        if aim == Aim::Equal && t.label.is_some() {
+            return Err(err(
+                field("label"),
+                "equal = true compares every estimate of the section: leave label out".into(),
+            ));
+        }
+        targets.push(Target {
+            section: t.section.clone(),
+            label: t.label.clone(),
+            aim,
+        });
+    }
+    if q.matches.is_none() {
+        return Err(err(
+            "command".into(),
+            "give the command its matches (--matches N, or --games N for a tournament): each point of the search plays them".into(),
+        ));
+    }
+    // The targets must be in the command's answer: checked on a few matches before any search.
+    let t = q
+        .play(
+            &numbers.iter().map(|n| n.start).collect::<Vec<_>>(),
+            0,
+            // Enough matches for every label to appear (a tournament played whole: one chunk).
+            0..q.chunk().unwrap_or(q.matches.unwrap_or(1).clamp(1, 500)),
+        )
+        .map_err(|e| err("command".into(), e))?;
+    let sections = Answer::sections(&t);
+    for (i, tg) in targets.iter().enumerate() {
+        if let Err(e) = balance::misses(std::slice::from_ref(tg), &sections) {
+            let which = if e.starts_with("target label") {
+                "label"
+            } else {
+                "section"
+            };
+            return Err(err(format!("target[{i}].{which}"), e));
+        }
+    }
+    q.matches = q.matches.filter(|&m| m > 0);
+    Ok(Read {
+        question: q,
+        numbers,
+        targets,
+    })
+}
+
+/// The question asked through a progress line.
+struct Asker<'a> {
+    q: &'a Question,
+    bar: indicatif::ProgressBar,
+}
+
+impl Ask for Asker<'_> {
+    fn ask(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Tally, String> {
+        let names = self.q.names();
+        self.bar.set_message(
+            names
+                .iter()
+                .zip(point)
+                .map(|(n, x)| format!("{n} = {x}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        let len = m.end - m.start;
+        let t = self.q.play(point, seed, m)?;
+        self.bar.inc(len);
+        Ok(t)
+    }
+}
+
+fn spinner(quiet: bool) -> indicatif::ProgressBar {
+    if quiet {
+        return indicatif::ProgressBar::hidden();
+    }
+    let b = indicatif::ProgressBar::with_draw_target(
+        None,
+        indicatif::ProgressDrawTarget::stderr_with_hz(4),
+    );
+    b.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {pos} matches played ({per_sec}) {msg}")
+            .expect("a valid template"),
+    );
+    b
+}
+
+/// `skirmish balance`.
+pub fn balance(f: &BalanceFlags) -> Result<String, String> {
+    let _claim = crate::platform::dataset::claim_output_folder(&f.out, COMMAND)?;
+    let threads = super::flags::threads(f.threads)?;
+    let pool = crate::platform::runner::pool(threads)?;
+    pool.install(|| run(f))
+}
+
+fn run(f: &BalanceFlags) -> Result<String, String> {
+    let r = read(&f.file)?;
+    let (q, numbers, targets) = (&r.question, &r.numbers, &r.targets);
+    let per_point = q.matches.expect("read checks the matches");
+    let batch = match q.chunk() {
+        Some(c) => c,
+        None => (per_point / 10).max(1),
+    };
+    let plan = balance::Plan {
+        seed: f.seed,
+        per_point,
+        batch,
+        budget: f.budget.unwrap_or(u64::MAX),
+    };
+    let asker = Asker {
+        q,
+        bar: spinner(f.quiet),
+    };
+    let found = balance::search(&asker, numbers, targets, &plan)?;
+    // The grid at the same precision: played where it is small enough, else counted.
+    let grid_points = balance::grid_size(numbers);
+    let grid = if grid_points <= f.grid_limit {
+        let (p, miss, played) =
+            balance::grid_search(&asker, numbers, targets, f.seed, per_point)?;
+        Some((p, miss, played))
+    } else {
+        None
+    };
+    // The proof: fresh seeds the search never played.
+    let vseed = f.seed.wrapping_add(1);
+    let vmatches = f.verify.unwrap_or(4 * per_point).max(1);
+    let vmatches = match q.chunk() {
+        // A tournament played whole plays its own count.
+        Some(_) => per_point,
+        None => vmatches,
+    };
+    let vt = asker.ask(&found.point, vseed, 0..vmatches)?;
+    asker.bar.finish_and_clear();
+    let checked = balance::misses(targets, &Answer::sections(&vt))?;
+    let answer = answer(f, &r, &found, grid, grid_points, vseed, vmatches, &checked);
+    let mut files = crate::platform::answer::files(&answer).to_vec();
+    let tuned = tuned_files(q, &found.point);
+    files.extend(tuned.iter().cloned());
+    crate::platform::dataset::replace_folder(&f.out, COMMAND, &files)?;
+    let mut out = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
+    for (name, _) in &tuned {
+        out.push_str(&format!("tuned: {}\n", f.out.join(name).display()));
+    }
+    out.push_str(&crate::platform::answer::report_line(&f.out));
+    Ok(out)
+}
+
+/// The inputs with the tuned numbers filled in: the rules (only the keys that differ from the
+/// seed's) and each placeholder file, under `tuned/`.
+fn tuned_files(q: &Question, point: &[f64]) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    if q.named.iter().any(|n| matches!(n, Named::Rules(_))) || q.rules_file.is_some() {
+        out.push((
+            "tuned/rules.toml".to_string(),
+            format!(
+                "# The rules `skirmish balance` tuned (the seed's values for every key not here).\n{}",
+                match q.rules_text(point) {
+                    t if t.trim().is_empty() => "# (every key at the seed's value)\n".to_string(),
+                    t => t,
+                }
+            )
+            .into_bytes(),
+        ));
+    }
+    for (p, text) in q.files_at(point) {
+        let name = p
+            .file_name()
+            .map_or("input.toml".into(), |n| n.to_string_lossy().to_string());
+        out.push((format!("tuned/{name}"), text.into_bytes()));
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn answer(
+    f: &BalanceFlags,
+    r: &Read,
+    found: &balance::Found,
+    grid: Option<(Vec<f64>, f64, u64)>,
+    grid_points: u64,
+    vseed: u64,
+    vmatches: u64,
+    checked: &[balance::Miss],
+) -> Answer {
+    let (q, numbers, targets) = (&r.question, &r.numbers, &r.targets);
+    let per_point = q.matches.unwrap_or(0);
+    let values: Vec<String> = numbers
+        .iter()
+        .zip(&found.point)
+        .map(|(n, x)| format!("{} = {}", n.name, balance::show(*x, n.integer)))
+        .collect();
+    let pass = checked.iter().all(balance::passes);
+    let mut notes = Vec::new();
+    // The verdict first.
+    notes.push(format!(
+        "{}: {} {} on fresh seeds (seed {vseed}, {} matches the search never played)",
+        if pass { "PASS" } else { "FAIL" },
+        values.join(", "),
+        if pass {
+            "meets every target"
+        } else {
+            "misses a target"
+        },
+        thousands(vmatches)
+    ));
+    for (t, m) in targets.iter().zip(checked) {
+        let shown: Vec<String> = m
+            .estimates
+            .iter()
+            .map(|e| {
+                let est = crate::platform::tally::share_cell(e.value, e.lo, e.hi);
+                let est = if m.unit == Unit::Share {
+                    est
+                } else {
+                    format!(
+                        "{} [{}, {}]",
+                        m.unit.short(e.value),
+                        m.unit.short(e.lo),
+                        m.unit.short(e.hi)
+                    )
+                };
+                format!("{} {est}", e.label)
+            })
+            .collect();
+        notes.push(format!(
+            "{} {}: {}",
+            if balance::passes(m) { "PASS" } else { "FAIL" },
+            t.describe(m.unit),
+            shown.join("; ")
+        ));
+    }
+    if let Some(why) = &found.out_of_reach {
+        notes.push(why.clone());
+    }
+    if found.budget_spent {
+        notes.push(format!(
+            "the search stopped at its budget ({} matches): the values are the best found so far",
+            thousands(found.played)
+        ));
+    }
+    let grid_matches = grid_points.saturating_mul(per_point);
+    let grid_line = match &grid {
+        Some((p, _, played)) => format!(
+            "{} points x {} matches = {} (played; its best point: {})",
+            thousands(grid_points),
+            thousands(per_point),
+            thousands(*played),
+            numbers
+                .iter()
+                .zip(p)
+                .map(|(n, x)| format!("{} = {}", n.name, balance::show(*x, n.integer)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => format!(
+            "{} points x {} matches = {} (counted: more than --grid-limit {} points to play)",
+            thousands(grid_points),
+            thousands(per_point),
+            thousands(grid_matches),
+            f.grid_limit
+        ),
+    };
+    let ratio = found.played as f64 / grid_matches.max(1) as f64;
+    let mut path = Grid::new(
+        "the search's path",
+        "each point the search played, in order: its values, the matches it played (on the same seeds) and its largest miss",
+        "point",
+        &numbers
+            .iter()
+            .map(|n| (n.name.as_str(), Unit::Number))
+            .chain([
+                ("matches", Unit::Number),
+                ("largest miss", Unit::Number),
+                ("stopped", Unit::Number),
+            ])
+            .collect::<Vec<_>>(),
+    );
+    for (i, s) in found.path.iter().enumerate() {
+        path.row(
+            format!("{}", i + 1),
+            s.point
+                .iter()
+                .zip(numbers)
+                .map(|(x, n)| Cell::Text(balance::show(*x, n.integer)))
+                .chain([
+                    Cell::Count(s.played),
+                    Cell::Text(format!("{:.4}", s.miss)),
+                    Cell::Text(s.note.clone()),
+                ])
+                .collect(),
+        );
+    }
+    let sections = targets
+        .iter()
+        .zip(checked)
+        .map(|(t, m)| Section {
+            title: format!("verification: {}", t.section),
+            meaning: format!(
+                "at the tuned values, on {} fresh matches (seed {vseed}), with 95% intervals; target: {}",
+                thousands(vmatches),
+                t.describe(m.unit)
+            ),
+            unit: m.unit,
+            estimates: m.estimates.clone(),
+        })
+        .collect();
+    Answer {
+        title: format!(
+            "balance: {} ({})",
+            values.join(", "),
+            if pass { "PASS" } else { "FAIL" }
+        ),
+        provenance: Provenance {
+            seed: f.seed,
+            inputs: [(f.file.display().to_string(), digest(&f.file))]
+                .into_iter()
+                .chain(q.rules_file.iter().map(|p| (p.display().to_string(), digest(p))))
+                .chain(q.files.iter().map(|(p, _)| (p.display().to_string(), digest(p))))
+                .collect(),
+            ..Provenance::of_tool(
+                format!(
+                    "skirmish balance {} --seed {}{}{}",
+                    super::flags::shell_quote(&f.file.display().to_string()),
+                    f.seed,
+                    f.budget.map_or(String::new(), |b| format!(" --budget {b}")),
+                    f.verify.map_or(String::new(), |v| format!(" --verify {v}")),
+                ),
+                COMMAND,
+                found.played,
+                serde_json::json!({
+                    "command": q.command,
+                    "tuned": numbers.iter().map(|n| serde_json::json!({"name": n.name, "range": [n.lo, n.hi], "integer": n.integer})).collect::<Vec<_>>(),
+                    "targets": targets.iter().map(|t| t.describe(Unit::Number)).collect::<Vec<_>>(),
+                    "per_point": per_point,
+                }),
+            )
+        },
+        totals: vec![
+            ("tuned".into(), values.join(", ")),
+            ("question".into(), q.command.clone()),
+            (
+                "search".into(),
+                format!("{} points, {} matches", found.path.len(), thousands(found.played)),
+            ),
+            ("grid search at the same precision".into(), grid_line),
+            (
+                "search against grid".into(),
+                format!("{:.1}% of the grid's matches", 100.0 * ratio),
+            ),
+            ("method".into(), found.method.to_string()),
+        ],
+        sections,
+        tables: Vec::new(),
+        notes,
+        heatmaps: Vec::new(),
+        grids: vec![path],
+    }
+}
+
+fn digest(p: &Path) -> String {
+    crate::platform::digest::sha256_file(p).unwrap_or_default()
+}

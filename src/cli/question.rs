@@ -1,0 +1,499 @@
+//! A dataset command asked at a point (issue 65): the command's words with values for named
+//! numbers (a rules key, or a `{{placeholder}}` in one of its input files) filled in, played on
+//! given matches of a master seed, answering with its tally. What `balance` and `sensitivity`
+//! ask; every game's dataset command is one (through [`super::bench::with_simulation`]).
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::platform::plan::Plan;
+use crate::platform::runner::Simulation;
+use crate::platform::tally::Tally;
+
+/// What a coordinate of a point names.
+#[derive(Clone, Debug)]
+pub enum Named {
+    /// A number of the game's rules, by its dotted key (`champion.mage.health`).
+    Rules(String),
+    /// `{{name}}` in an input file of the command (index into the question's files).
+    Placeholder { file: usize, name: String },
+}
+
+impl Named {
+    pub fn describe(&self, q: &Question) -> String {
+        match self {
+            Named::Rules(k) => k.clone(),
+            Named::Placeholder { file, name } => {
+                format!("{{{{{name}}}}} in {}", q.files[*file].0.display())
+            }
+        }
+    }
+}
+
+/// The flags every dataset command takes for its run, not its question: the question sets them.
+const RUN_FLAGS: &[(&str, bool)] = &[
+    ("--matches", true),
+    ("--seed", true),
+    ("--out", true),
+    ("--threads", true),
+    ("--chunk-size", true),
+    ("--shard", true),
+    ("--shard-count", true),
+    ("--quiet", false),
+];
+
+pub struct Question {
+    /// The command as the host wrote it.
+    pub command: String,
+    /// Its words after `skirmish`, run flags and `--rules` taken out.
+    words: Vec<String>,
+    /// The game's command word (`loot`).
+    pub game: String,
+    /// Every key of the game's rules at the seed's value, then the host's rules file over it.
+    pub rules: toml::Table,
+    /// The host's `--rules` file, when the command names one.
+    pub rules_file: Option<PathBuf>,
+    /// Input files with placeholders: path as the command names it, and text.
+    pub files: Vec<(PathBuf, String)>,
+    /// What each coordinate of a point names.
+    pub named: Vec<Named>,
+    /// Matches a point plays (the command's `--matches` or `--games`, or a Clan Melee
+    /// tournament's whole count); `None` when the command gives none.
+    pub matches: Option<u64>,
+    /// A tournament played whole (Clan Melee): its own chunks.
+    whole: Option<Plan>,
+    /// Where each point's input files are written (removed when the question is dropped).
+    work: PathBuf,
+}
+
+impl Drop for Question {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.work);
+    }
+}
+
+/// The seed's rules of a game as TOML: every key at the seed's value.
+pub fn seed_rules(game: &str) -> Option<toml::Table> {
+    let text = match game {
+        "rumble" => crate::games::auto_rumble::input::rules::SHIPPED.to_string(),
+        "clan-melee" => crate::games::clan_melee::input::rules::SHIPPED.to_string(),
+        "loot" => crate::games::loot_arena::input::RULES.to_string(),
+        "minions" => crate::games::minion_combat::input::RULES.to_string(),
+        "tag" => toml::to_string(&crate::games::elemental_tag::rules::Settings::default()).ok()?,
+        _ => return None,
+    };
+    text.parse().ok()
+}
+
+/// Every number among a table's leaves, by dotted key, with whether it is whole.
+pub fn numbers(t: &toml::Table) -> Vec<(String, f64, bool)> {
+    fn walk(prefix: &str, t: &toml::Table, out: &mut Vec<(String, f64, bool)>) {
+        for (k, v) in t {
+            let key = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}.{k}")
+            };
+            match v {
+                toml::Value::Integer(i) => out.push((key, *i as f64, true)),
+                toml::Value::Float(f) => out.push((key, *f, false)),
+                toml::Value::Table(t) => walk(&key, t, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk("", t, &mut out);
+    out
+}
+
+/// The value at a dotted key.
+pub fn get<'a>(t: &'a toml::Table, key: &str) -> Option<&'a toml::Value> {
+    let mut parts = key.split('.').peekable();
+    let mut table = t;
+    while let Some(p) = parts.next() {
+        let v = table.get(p)?;
+        if parts.peek().is_none() {
+            return Some(v);
+        }
+        table = v.as_table()?;
+    }
+    None
+}
+
+/// Sets the value at a dotted key, making its tables.
+fn set(t: &mut toml::Table, key: &str, v: toml::Value) {
+    match key.split_once('.') {
+        None => {
+            t.insert(key.to_string(), v);
+        }
+        Some((head, rest)) => {
+            let e = t
+                .entry(head.to_string())
+                .or_insert_with(|| toml::Value::Table(Default::default()));
+            if !e.is_table() {
+                *e = toml::Value::Table(Default::default());
+            }
+            set(e.as_table_mut().expect("a table"), rest, v);
+        }
+    }
+}
+
+/// Overlays `over`'s leaves on `base`.
+fn overlay(base: &mut toml::Table, over: &toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => overlay(b, o),
+            _ => {
+                base.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+/// A flag's value in `words` (`--flag V` or `--flag=V`) and the indices it takes.
+fn flag(words: &[String], name: &str) -> Option<(String, Vec<usize>)> {
+    let eq = format!("{name}=");
+    words.iter().enumerate().find_map(|(i, w)| {
+        if w == name {
+            words.get(i + 1).map(|v| (v.clone(), vec![i, i + 1]))
+        } else {
+            w.strip_prefix(&eq).map(|v| (v.to_string(), vec![i]))
+        }
+    })
+}
+
+fn without(words: &[String], drop: &[usize]) -> Vec<String> {
+    words
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !drop.contains(i))
+        .map(|(_, w)| w.clone())
+        .collect()
+}
+
+impl Question {
+    /// Reads a command (`simulate loot --matches 20000 --rules my.toml`): a dataset command of a
+    /// game, its rules, and the input files `placeholders` name (path, placeholder names).
+    pub fn new(command: &str, placeholder_files: &[PathBuf]) -> Result<Question, String> {
+        let mut words = shlex::split(command)
+            .ok_or_else(|| format!("`{command}`: unbalanced quotes"))?;
+        if words.first().is_some_and(|w| w == "skirmish") {
+            words.remove(0);
+        }
+        if words.len() < 2 || !["simulate", "tournament"].contains(&words[0].as_str()) {
+            return Err(format!(
+                "`{command}`: ask a dataset command (simulate or tournament of a game: `simulate loot --matches 20000`)"
+            ));
+        }
+        let game = words[1].clone();
+        let mut rules = seed_rules(&game).ok_or_else(|| {
+            format!("`{command}`: `{}` is not a game (`skirmish games` lists them)", words[1])
+        })?;
+        let mut matches = None;
+        for (name, takes) in RUN_FLAGS {
+            while let Some((v, at)) = if *takes {
+                flag(&words, name)
+            } else {
+                words
+                    .iter()
+                    .position(|w| w == name)
+                    .map(|i| (String::new(), vec![i]))
+            } {
+                if *name == "--matches" {
+                    matches = Some(v.replace('_', "").parse::<u64>().map_err(|_| {
+                        format!("`{command}`: --matches {v}: give a whole number")
+                    })?);
+                }
+                words = without(&words, &at);
+            }
+        }
+        if let Some((v, _)) = flag(&words, "--games") {
+            matches = Some(
+                v.replace('_', "")
+                    .parse::<u64>()
+                    .map_err(|_| format!("`{command}`: --games {v}: give a whole number"))?,
+            );
+        }
+        let mut rules_file = None;
+        if let Some((v, at)) = flag(&words, "--rules") {
+            let path = PathBuf::from(&v);
+            let text = crate::games::file_error::read(&path, "rules file").map_err(|e| e.to_string())?;
+            let over: toml::Table = text
+                .parse()
+                .map_err(|e: toml::de::Error| format!("{}: {}", path.display(), e.message()))?;
+            overlay(&mut rules, &over);
+            rules_file = Some(path);
+            words = without(&words, &at);
+        }
+        let mut files = Vec::new();
+        for p in placeholder_files {
+            if files.iter().any(|(q, _): &(PathBuf, String)| q == p) {
+                continue;
+            }
+            let named = p.to_string_lossy();
+            if !words.iter().any(|w| *w == named || w.ends_with(&format!("={named}"))) {
+                return Err(format!(
+                    "{}: the command `{command}` does not name this file; name it there (e.g. --power-file {})",
+                    p.display(),
+                    p.display()
+                ));
+            }
+            let text = crate::games::file_error::read(p, "input file").map_err(|e| e.to_string())?;
+            files.push((p.clone(), text));
+        }
+        let work = std::env::temp_dir().join(format!(
+            "skirmish-question-{}-{}",
+            std::process::id(),
+            WORK.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+        let mut q = Question {
+            command: command.to_string(),
+            words,
+            game,
+            rules,
+            rules_file,
+            files,
+            named: Vec::new(),
+            matches,
+            whole: None,
+            work,
+        };
+        // The command's own shape (a tournament played whole) and a first check of its flags.
+        struct Shape;
+        impl super::bench::WithSimulation for Shape {
+            type Out = Option<Plan>;
+            fn with<S: Simulation>(self, _: &S, whole: Option<Plan>) -> Result<Self::Out, String> {
+                Ok(whole)
+            }
+        }
+        let words = q.words_at(&[])?;
+        let w: Vec<&str> = words.iter().map(String::as_str).collect();
+        q.whole = q.map_err(super::bench::with_simulation(&w, "the question", Shape))?;
+        if let Some(p) = q.whole {
+            q.matches = Some(p.matches);
+        }
+        Ok(q)
+    }
+
+    /// Names another coordinate (checked: a rules key must be a number of the game's rules, a
+    /// placeholder must be written in its file); its value in the inputs, when it has one.
+    pub fn name(&mut self, n: Named) -> Result<Option<(f64, bool)>, String> {
+        let at = match &n {
+            Named::Rules(k) => match get(&self.rules, k) {
+                Some(toml::Value::Integer(i)) => Some((*i as f64, true)),
+                Some(toml::Value::Float(f)) => Some((*f, false)),
+                Some(v) => {
+                    return Err(format!(
+                        "`{k}` is {} in {}'s rules, not a number: tune a number",
+                        v.type_str(),
+                        self.game
+                    ));
+                }
+                None => {
+                    let keys: Vec<String> = numbers(&self.rules).into_iter().map(|x| x.0).collect();
+                    return Err(format!(
+                        "`{k}` is not a number of {}'s rules{}",
+                        self.game,
+                        crate::games::names::closest_name(k, keys.iter().map(String::as_str))
+                            .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"))
+                    ));
+                }
+            },
+            Named::Placeholder { file, name } => {
+                let (p, text) = &self.files[*file];
+                if !text.contains(&format!("{{{{{name}}}}}")) {
+                    return Err(format!(
+                        "{}: holds no `{{{{{name}}}}}`; write it where the number goes",
+                        p.display()
+                    ));
+                }
+                None
+            }
+        };
+        self.named.push(n);
+        Ok(at)
+    }
+
+    /// The index of a placeholder file (added when new; it must be one the command names).
+    pub fn file_index(&self, p: &Path) -> Option<usize> {
+        self.files.iter().position(|(q, _)| q == p)
+    }
+
+    /// The rules at `point` as a TOML table (the host's file with the tuned keys set).
+    pub fn rules_at(&self, point: &[f64]) -> toml::Table {
+        let mut t = self.rules.clone();
+        for (n, &x) in self.named.iter().zip(point) {
+            if let Named::Rules(k) = n {
+                let v = match get(&t, k) {
+                    Some(toml::Value::Integer(_)) => toml::Value::Integer(x.round() as i64),
+                    _ => toml::Value::Float(x),
+                };
+                set(&mut t, k, v);
+            }
+        }
+        t
+    }
+
+    /// Each placeholder file's text at `point`.
+    pub fn files_at(&self, point: &[f64]) -> Vec<(PathBuf, String)> {
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, (p, text))| {
+                let mut t = text.clone();
+                for (n, &x) in self.named.iter().zip(point) {
+                    if let Named::Placeholder { file, name } = n
+                        && *file == i
+                    {
+                        t = t.replace(
+                            &format!("{{{{{name}}}}}"),
+                            &crate::platform::balance::show(x, x.fract() == 0.0),
+                        );
+                    }
+                }
+                (p.clone(), t)
+            })
+            .collect()
+    }
+
+    /// The command's words at `point`: the point's rules file and filled-in files written in the
+    /// work folder and named instead of the host's.
+    fn words_at(&self, point: &[f64]) -> Result<Vec<String>, String> {
+        let mut words = self.words.clone();
+        let tag = point
+            .iter()
+            .map(|x| format!("{x}"))
+            .collect::<Vec<_>>()
+            .join("_");
+        let rules = self.work.join(format!("rules-{tag}.toml"));
+        let text = toml::to_string(&self.rules_at(point)).map_err(|e| e.to_string())?;
+        std::fs::write(&rules, text).map_err(|e| format!("{}: {e}", rules.display()))?;
+        words.push("--rules".into());
+        words.push(rules.display().to_string());
+        for (i, (p, text)) in self.files_at(point).into_iter().enumerate() {
+            let name = p.file_name().map_or("input".into(), |n| n.to_string_lossy().to_string());
+            let at = self.work.join(format!("{i}-{tag}-{name}"));
+            std::fs::write(&at, text).map_err(|e| format!("{}: {e}", at.display()))?;
+            let (from, to) = (p.display().to_string(), at.display().to_string());
+            for w in &mut words {
+                if *w == from {
+                    *w = to.clone();
+                } else if let Some(f) = w.strip_suffix(&format!("={from}")) {
+                    *w = format!("{f}={to}");
+                }
+            }
+        }
+        Ok(words)
+    }
+
+    /// An error about the work folder's files told as the host's.
+    fn map_err<T>(&self, r: Result<T, String>) -> Result<T, String> {
+        r.map_err(|e| {
+            let mut e = e;
+            let work = self.work.display().to_string();
+            if let Some(at) = e.find(&work) {
+                // `WORK/rules-..toml` or `WORK/i-..-name`: the host's file instead.
+                let end = e[at..].find([':', ' ', '`']).map_or(e.len(), |x| at + x);
+                let name = &e[at + work.len() + 1..end];
+                let host = if name.starts_with("rules-") {
+                    self.rules_file
+                        .as_ref()
+                        .map_or("the rules at this point".into(), |p| p.display().to_string())
+                } else {
+                    name.split('-')
+                        .next()
+                        .and_then(|i| i.parse::<usize>().ok())
+                        .and_then(|i| self.files.get(i))
+                        .map_or(name.to_string(), |f| f.0.display().to_string())
+                };
+                e.replace_range(at..end, &host);
+            }
+            format!("`{}`: {e}", self.command)
+        })
+    }
+
+    /// The command's tally at `point` on `matches` of master seed `seed`, played on the
+    /// current rayon pool (the same sums whatever its threads).
+    pub fn play(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Tally, String> {
+        struct Play {
+            seed: u64,
+            matches: Range<u64>,
+        }
+        impl super::bench::WithSimulation for Play {
+            type Out = Tally;
+            fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<Tally, String> {
+                let len = self.matches.end - self.matches.start;
+                let size = match whole {
+                    Some(p) => p.chunk_size,
+                    None => (len / (4 * rayon::current_num_threads() as u64)).max(1),
+                };
+                let starts: Vec<u64> = self.matches.clone().step_by(size as usize).collect();
+                let end = self.matches.end;
+                Ok(starts
+                    .into_par_iter()
+                    .map_init(
+                        || sim.worker(),
+                        |w, s| sim.play(w, self.seed, s..(s + size).min(end), false).1,
+                    )
+                    .reduce(Tally::default, |mut a, b| {
+                        a.merge(&b);
+                        a
+                    }))
+            }
+        }
+        let words = self.map_err(self.words_at(point))?;
+        let w: Vec<&str> = words.iter().map(String::as_str).collect();
+        self.map_err(super::bench::with_simulation(
+            &w,
+            "the question",
+            Play { seed, matches },
+        ))
+    }
+
+    /// A whole-tournament command's chunk, which batches must be multiples of.
+    pub fn chunk(&self) -> Option<u64> {
+        self.whole.map(|p| p.chunk_size)
+    }
+
+    /// The rules file as a host would keep it: only the keys that differ from the seed's.
+    pub fn rules_text(&self, point: &[f64]) -> String {
+        let seed = seed_rules(&self.game).unwrap_or_default();
+        let at = self.rules_at(point);
+        let mut out = toml::Table::new();
+        fn diff(prefix: &str, a: &toml::Table, b: &toml::Table, out: &mut toml::Table) {
+            for (k, v) in b {
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                match (a.get(k), v) {
+                    (Some(toml::Value::Table(x)), toml::Value::Table(y)) => diff(&key, x, y, out),
+                    (Some(x), y) if x == y => {}
+                    _ => set(out, &key, v.clone()),
+                }
+            }
+        }
+        diff("", &seed, &at, &mut out);
+        toml::to_string(&out).unwrap_or_default()
+    }
+
+    /// The names of the coordinates.
+    pub fn names(&self) -> Vec<String> {
+        self.named.iter().map(|n| n.describe(self)).collect()
+    }
+}
+
+static WORK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The numbers of a game's rules by key (what `sensitivity --keys all` moves).
+pub fn rules_numbers(game: &str) -> BTreeMap<String, (f64, bool)> {
+    seed_rules(game)
+        .map(|t| numbers(&t).into_iter().map(|(k, v, i)| (k, (v, i))).collect())
+        .unwrap_or_default()
+}

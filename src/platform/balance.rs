@@ -1,0 +1,671 @@
+//! The inverse question (issue 65): which values of some named numbers bring a command's
+//! estimates to their targets. A question is asked at a point (values of the tuned numbers) on
+//! given matches and answers with a tally; every point is played on the same matches of one
+//! master seed (common random numbers), so two points differ by their numbers, not their luck.
+//!
+//! One number with one signed target is bracketed and bisected; anything else (several numbers,
+//! several targets, "all alike") is a pattern search on the largest remaining miss. A point plays
+//! in batches and stops as soon as its decision is clear (its interval on one side of the target,
+//! or clearly worse than the best so far). Knows no game.
+
+use std::ops::Range;
+
+use crate::platform::answer::{Answer, Estimate, Section};
+use crate::platform::tally::Tally;
+
+/// A number being tuned: its name (a rules key, or a placeholder), its range, whether it takes
+/// whole values, and where the search starts (the value the inputs hold, inside the range).
+#[derive(Clone, Debug)]
+pub struct Number {
+    pub name: String,
+    pub lo: f64,
+    pub hi: f64,
+    pub integer: bool,
+    pub start: f64,
+}
+
+impl Number {
+    /// The smallest step the search tells apart: 1 for a whole number, 1/64 of the range else.
+    pub fn resolution(&self) -> f64 {
+        if self.integer {
+            1.0
+        } else {
+            (self.hi - self.lo) / 64.0
+        }
+    }
+    /// Points a grid over the range at the search's resolution has.
+    pub fn grid_points(&self) -> u64 {
+        ((self.hi - self.lo) / self.resolution()).round() as u64 + 1
+    }
+    fn fit(&self, x: f64) -> f64 {
+        let x = x.clamp(self.lo, self.hi);
+        if self.integer { x.round() } else { x }
+    }
+}
+
+/// What a target asks of its estimates.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Aim {
+    Value(f64),
+    Band(f64, f64),
+    /// Every estimate of the section alike (their mean is the target).
+    Equal,
+}
+
+/// One target: a section of the command's answer, one of its estimates (or all), and the aim.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub section: String,
+    pub label: Option<String>,
+    pub aim: Aim,
+}
+
+impl Target {
+    /// How the target reads in an answer: `win share by pair: Gladiator+Mage = 50.0%`.
+    pub fn describe(&self, unit: crate::platform::answer::Unit) -> String {
+        let what = match &self.label {
+            Some(l) => format!("{}: {l}", self.section),
+            None => format!("{} (every estimate)", self.section),
+        };
+        match self.aim {
+            Aim::Value(v) => format!("{what} = {}", unit.short(v)),
+            Aim::Band(a, b) => format!("{what} in [{}, {}]", unit.short(a), unit.short(b)),
+            Aim::Equal => format!("{what} all alike"),
+        }
+    }
+}
+
+/// How far a point's estimates are from a target: `miss` at the point estimates, `lower` the
+/// least miss their 95% intervals allow (0 when they reach the target), `signed` the estimate
+/// minus the target where the target is one estimate and one number or band (else `None`).
+#[derive(Clone, Debug)]
+pub struct Miss {
+    pub miss: f64,
+    pub lower: f64,
+    pub signed: Option<f64>,
+    /// The estimates the target read, as the answer holds them.
+    pub estimates: Vec<Estimate>,
+    pub unit: crate::platform::answer::Unit,
+}
+
+fn distance(x: f64, lo: f64, hi: f64) -> f64 {
+    if x < lo {
+        lo - x
+    } else if x > hi {
+        x - hi
+    } else {
+        0.0
+    }
+}
+
+/// The target's estimates in `sections`, or an error naming what there is.
+fn find<'a>(t: &Target, sections: &'a [Section]) -> Result<(&'a Section, Vec<Estimate>), String> {
+    let Some(sec) = sections.iter().find(|s| s.title == t.section) else {
+        let titles: Vec<&str> = sections.iter().map(|s| s.title.as_str()).collect();
+        return Err(format!(
+            "target section `{}` is not in the command's answer{}; its sections: {}",
+            t.section,
+            crate::games::names::closest_name(&t.section, titles.iter().copied())
+                .map_or(String::new(), |c| format!(" (did you mean `{c}`?)")),
+            titles.join("; ")
+        ));
+    };
+    let est: Vec<Estimate> = match &t.label {
+        Some(l) => match sec.estimates.iter().find(|e| &e.label == l) {
+            Some(e) => vec![e.clone()],
+            None => {
+                let labels: Vec<&str> = sec.estimates.iter().map(|e| e.label.as_str()).collect();
+                return Err(format!(
+                    "target label `{l}` is not in section `{}`{}; its labels: {}",
+                    t.section,
+                    crate::games::names::closest_name(l, labels.iter().copied())
+                        .map_or(String::new(), |c| format!(" (did you mean `{c}`?)")),
+                    labels.join("; ")
+                ));
+            }
+        },
+        None => sec.estimates.clone(),
+    };
+    if est.is_empty() {
+        return Err(format!("target section `{}` has no estimates", t.section));
+    }
+    Ok((sec, est))
+}
+
+/// How far `sections` are from each target.
+pub fn misses(targets: &[Target], sections: &[Section]) -> Result<Vec<Miss>, String> {
+    targets
+        .iter()
+        .map(|t| {
+            let (sec, est) = find(t, sections)?;
+            let (miss, lower, signed) = match t.aim {
+                Aim::Value(v) => (
+                    est.iter().map(|e| (e.value - v).abs()).fold(0.0, f64::max),
+                    est.iter().map(|e| distance(v, e.lo, e.hi)).fold(0.0, f64::max),
+                    (est.len() == 1).then(|| est[0].value - v),
+                ),
+                Aim::Band(a, b) => (
+                    est.iter().map(|e| distance(e.value, a, b)).fold(0.0, f64::max),
+                    // The interval's nearest point to the band.
+                    est.iter()
+                        .map(|e| distance(e.hi.min(a.max(e.lo)), a, b))
+                        .fold(0.0, f64::max),
+                    (est.len() == 1).then(|| {
+                        let x = est[0].value;
+                        if x < a {
+                            x - a
+                        } else if x > b {
+                            x - b
+                        } else {
+                            0.0
+                        }
+                    }),
+                ),
+                Aim::Equal => {
+                    let m = est.iter().map(|e| e.value).sum::<f64>() / est.len() as f64;
+                    (
+                        est.iter().map(|e| (e.value - m).abs()).fold(0.0, f64::max),
+                        est.iter().map(|e| distance(m, e.lo, e.hi)).fold(0.0, f64::max),
+                        None,
+                    )
+                }
+            };
+            Ok(Miss {
+                miss,
+                lower,
+                signed,
+                estimates: est,
+                unit: sec.unit,
+            })
+        })
+        .collect()
+}
+
+/// The largest miss of a point (what the search makes smallest) and its least value the
+/// intervals allow.
+fn worst(m: &[Miss]) -> (f64, f64) {
+    (
+        m.iter().map(|x| x.miss).fold(0.0, f64::max),
+        m.iter().map(|x| x.lower).fold(0.0, f64::max),
+    )
+}
+
+/// The question: the command's tally at `point` on matches `matches` of master seed `seed`.
+pub trait Ask: Sync {
+    fn ask(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Tally, String>;
+}
+
+/// A point the search played: its values, the matches it played, its largest miss, and why it
+/// stopped (`clearly above`, `clearly worse`...).
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub point: Vec<f64>,
+    pub played: u64,
+    pub miss: f64,
+    pub note: String,
+}
+
+/// How the search is asked: its master seed, the matches a point plays at most (`per_point`,
+/// in batches of `batch`), and a cap on all the matches it plays.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub seed: u64,
+    pub per_point: u64,
+    pub batch: u64,
+    pub budget: u64,
+}
+
+/// What the search found.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub point: Vec<f64>,
+    pub misses: Vec<Miss>,
+    /// Matches the search played, every point counted.
+    pub played: u64,
+    pub path: Vec<Step>,
+    /// The method, in words (`bisection on common random numbers`...).
+    pub method: &'static str,
+    /// Why the target is out of reach, when it is.
+    pub out_of_reach: Option<String>,
+    pub budget_spent: bool,
+}
+
+struct Search<'a, A: Ask> {
+    ask: &'a A,
+    numbers: &'a [Number],
+    targets: &'a [Target],
+    plan: &'a Plan,
+    /// Every point played: its values, tally and matches so far.
+    seen: Vec<(Vec<f64>, Tally, u64)>,
+    played: u64,
+    path: Vec<Step>,
+}
+
+impl<A: Ask> Search<'_, A> {
+    /// Plays `point` in batches up to the plan's matches, stopping once `enough` says its
+    /// decision is clear; a point played before continues from its matches.
+    fn eval(
+        &mut self,
+        point: &[f64],
+        enough: &dyn Fn(&[Miss]) -> Option<String>,
+    ) -> Result<Vec<Miss>, String> {
+        let i = match self.seen.iter().position(|s| s.0 == point) {
+            Some(i) => i,
+            None => {
+                self.seen.push((point.to_vec(), Tally::default(), 0));
+                self.seen.len() - 1
+            }
+        };
+        let mut note = String::from("all its matches");
+        loop {
+            let (_, tally, done) = &self.seen[i];
+            let done = *done;
+            let m = if done > 0 {
+                Some(misses(self.targets, &Answer::sections(tally))?)
+            } else {
+                None
+            };
+            if let Some(m) = &m {
+                if done >= self.plan.per_point {
+                    self.log(point, done, m, note);
+                    return Ok(m.clone());
+                }
+                if let Some(why) = enough(m) {
+                    self.log(point, done, m, why);
+                    return Ok(m.clone());
+                }
+            }
+            if self.played >= self.plan.budget {
+                let m = m.ok_or("balance: --budget is spent before the first point was played")?;
+                note = "budget spent".into();
+                self.log(point, done, &m, note);
+                return Ok(m);
+            }
+            let end = (done + self.plan.batch).min(self.plan.per_point);
+            let t = self.ask.ask(point, self.plan.seed, done..end)?;
+            self.played += end - done;
+            let s = &mut self.seen[i];
+            s.1.merge(&t);
+            s.2 = end;
+            if end < self.plan.per_point {
+                note = String::from("all its matches");
+            }
+        }
+    }
+
+    fn log(&mut self, point: &[f64], played: u64, m: &[Miss], note: String) {
+        // One line per point: a point extended later replaces its line.
+        self.path.retain(|s| s.point != point);
+        self.path.push(Step {
+            point: point.to_vec(),
+            played,
+            miss: worst(m).0,
+            note,
+        });
+    }
+
+    /// Plays `point` to all its matches.
+    fn full(&mut self, point: &[f64]) -> Result<Vec<Miss>, String> {
+        self.eval(point, &|_| None)
+    }
+
+    /// One number, one signed target: the sign of the miss at each end, then bisection; a
+    /// point stops once its interval is on one side of the target.
+    fn bisect(&mut self) -> Result<Found, String> {
+        let n = &self.numbers[0];
+        let side = |m: &[Miss]| -> Option<String> {
+            let m = &m[0];
+            (m.lower > 0.0).then(|| {
+                if m.signed.unwrap_or(0.0) > 0.0 {
+                    "clearly above the target".into()
+                } else {
+                    "clearly below the target".into()
+                }
+            })
+        };
+        let sign = |m: &[Miss]| m[0].signed.unwrap_or(0.0);
+        let (mut lo, mut hi) = (n.lo, n.hi);
+        let f_lo = sign(&self.eval(&[lo], &side)?);
+        let f_hi = sign(&self.eval(&[hi], &side)?);
+        let mut out_of_reach = None;
+        if f_lo == 0.0 || f_hi == 0.0 || f_lo.signum() != f_hi.signum() {
+            while hi - lo > n.resolution() * 1.000_001 && self.played < self.plan.budget {
+                let mid = n.fit(if n.integer {
+                    ((lo + hi) / 2.0).floor()
+                } else {
+                    (lo + hi) / 2.0
+                });
+                if mid <= lo || mid >= hi {
+                    break;
+                }
+                let f = sign(&self.eval(&[mid], &side)?);
+                if f == 0.0 {
+                    (lo, hi) = (mid, mid);
+                } else if f.signum() == f_lo.signum() {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+        } else {
+            out_of_reach = Some(format!(
+                "the target is out of reach for {} inside [{}, {}]: the estimate is {} it at both ends",
+                n.name,
+                show(n.lo, n.integer),
+                show(n.hi, n.integer),
+                if f_lo > 0.0 { "above" } else { "below" }
+            ));
+        }
+        // The bracket's ends at all their matches: the closer one is the answer.
+        let a = self.full(&[lo])?;
+        let b = self.full(&[hi])?;
+        let (point, m) = if worst(&b).0 < worst(&a).0 {
+            (hi, b)
+        } else {
+            (lo, a)
+        };
+        Ok(Found {
+            point: vec![point],
+            misses: m,
+            played: self.played,
+            path: std::mem::take(&mut self.path),
+            method: "bracketing and bisection on common random numbers, each point stopped once its interval is on one side of the target",
+            out_of_reach,
+            budget_spent: self.played >= self.plan.budget,
+        })
+    }
+
+    /// Several numbers or targets: a pattern search on the largest miss, from the inputs' own
+    /// values; each step tries every number up and down, moves on the first improvement, else
+    /// halves the steps; a point stops once its intervals make it clearly worse than the best.
+    fn pattern(&mut self) -> Result<Found, String> {
+        let mut x: Vec<f64> = self.numbers.iter().map(|n| n.fit(n.start)).collect();
+        let mut best = self.full(&x)?;
+        let mut steps: Vec<f64> = self
+            .numbers
+            .iter()
+            .map(|n| {
+                let s = (n.hi - n.lo) / 4.0;
+                if n.integer { s.round().max(1.0) } else { s }
+            })
+            .collect();
+        'search: loop {
+            if self.played >= self.plan.budget {
+                break;
+            }
+            for i in 0..x.len() {
+                for dir in [1.0, -1.0] {
+                    let mut y = x.clone();
+                    y[i] = self.numbers[i].fit(x[i] + dir * steps[i]);
+                    if y == x {
+                        continue;
+                    }
+                    let bar = worst(&best).0;
+                    let m = self.eval(&y, &move |m: &[Miss]| {
+                        (worst(m).1 > bar).then(|| "clearly worse than the best".to_string())
+                    })?;
+                    let played = self.seen.iter().find(|s| s.0 == y).map_or(0, |s| s.2);
+                    if played >= self.plan.per_point && worst(&m).0 < worst(&best).0 {
+                        (x, best) = (y, m);
+                        continue 'search;
+                    }
+                }
+            }
+            let mut moved = false;
+            for (s, n) in steps.iter_mut().zip(self.numbers) {
+                if *s > n.resolution() * 1.000_001 {
+                    *s = if n.integer {
+                        (*s / 2.0).floor().max(1.0)
+                    } else {
+                        *s / 2.0
+                    };
+                    moved = true;
+                }
+            }
+            if !moved {
+                break;
+            }
+        }
+        let (miss, lower) = worst(&best);
+        Ok(Found {
+            point: x,
+            played: self.played,
+            path: std::mem::take(&mut self.path),
+            method: "a pattern search on the largest miss over common random numbers (every number tried up and down, steps halved when none helps), each point stopped once clearly worse than the best",
+            out_of_reach: (lower > 0.0).then(|| {
+                format!(
+                    "the targets are out of reach inside the ranges: the closest point still misses by {} (at least {} by its intervals)",
+                    best[0].unit.short(miss),
+                    best[0].unit.short(lower)
+                )
+            }),
+            misses: best,
+            budget_spent: self.played >= self.plan.budget,
+        })
+    }
+}
+
+/// A number as a host writes it.
+pub fn show(x: f64, integer: bool) -> String {
+    if integer {
+        format!("{}", x.round() as i64)
+    } else {
+        let s = format!("{x:.4}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// Finds the values of `numbers` that bring the command's estimates closest to `targets`.
+pub fn search<A: Ask>(
+    ask: &A,
+    numbers: &[Number],
+    targets: &[Target],
+    plan: &Plan,
+) -> Result<Found, String> {
+    let mut s = Search {
+        ask,
+        numbers,
+        targets,
+        plan,
+        seen: Vec::new(),
+        played: 0,
+        path: Vec::new(),
+    };
+    // One number and one target that reads one estimate against a number or band: bisection.
+    let signed = numbers.len() == 1
+        && targets.len() == 1
+        && targets[0].label.is_some()
+        && targets[0].aim != Aim::Equal;
+    if signed { s.bisect() } else { s.pattern() }
+}
+
+/// Every point of a grid over the ranges at the search's resolution, in order.
+pub fn grid(numbers: &[Number]) -> Vec<Vec<f64>> {
+    let mut out: Vec<Vec<f64>> = vec![Vec::new()];
+    for n in numbers {
+        let k = n.grid_points();
+        out = out
+            .into_iter()
+            .flat_map(|p| {
+                (0..k).map(move |j| {
+                    let mut q = p.clone();
+                    q.push(n.fit(n.lo + j as f64 * n.resolution()));
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// Points of the grid, counted without listing them (saturating).
+pub fn grid_size(numbers: &[Number]) -> u64 {
+    numbers
+        .iter()
+        .fold(1u64, |a, n| a.saturating_mul(n.grid_points()))
+}
+
+/// A grid search at the search's precision, played: every point at `per_point` matches of the
+/// same seed; the best point (largest miss smallest) and the matches played.
+pub fn grid_search<A: Ask>(
+    ask: &A,
+    numbers: &[Number],
+    targets: &[Target],
+    seed: u64,
+    per_point: u64,
+) -> Result<(Vec<f64>, f64, u64), String> {
+    let mut best: Option<(Vec<f64>, f64)> = None;
+    let mut played = 0;
+    for p in grid(numbers) {
+        let t = ask.ask(&p, seed, 0..per_point)?;
+        played += per_point;
+        let w = worst(&misses(targets, &Answer::sections(&t))?).0;
+        if best.as_ref().is_none_or(|b| w < b.1) {
+            best = Some((p, w));
+        }
+    }
+    let (p, w) = best.expect("a grid has a point");
+    Ok((p, w, played))
+}
+
+/// A target checked on fresh matches: PASS when every estimate's 95% interval reaches it.
+pub fn passes(m: &Miss) -> bool {
+    m.lower == 0.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::tally::Tally;
+
+    /// A game whose win rate is `x / 100` exactly in expectation: a match is won when its
+    /// uniform draw falls under it. The draw depends on the match alone (common random numbers).
+    struct Coin;
+    impl Ask for Coin {
+        fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Tally, String> {
+            let mut t = Tally::default();
+            for i in m {
+                let u = (crate::rng::keyed_bits(seed, i) >> 11) as f64 / (1u64 << 53) as f64;
+                let rate = p.iter().sum::<f64>() / 100.0 / p.len() as f64;
+                t.count("coin", "heads").add(u < rate);
+                t.matches += 1;
+            }
+            Ok(t)
+        }
+    }
+
+    fn target(v: f64) -> Vec<Target> {
+        vec![Target {
+            section: "win rate by coin".into(),
+            label: Some("heads".into()),
+            aim: Aim::Value(v),
+        }]
+    }
+
+    fn plan(budget: u64) -> Plan {
+        Plan {
+            seed: 7,
+            per_point: 20_000,
+            batch: 1_000,
+            budget,
+        }
+    }
+
+    #[test]
+    fn bisection_finds_the_number_that_meets_the_target() {
+        let n = [Number {
+            name: "p".into(),
+            lo: 0.0,
+            hi: 100.0,
+            integer: true,
+            start: 50.0,
+        }];
+        let f = search(&Coin, &n, &target(0.3), &plan(u64::MAX)).unwrap();
+        assert!((f.point[0] - 30.0).abs() <= 1.0, "{:?}", f.point);
+        assert!(f.out_of_reach.is_none());
+        // Far points stop after a batch or two: far fewer than a grid's matches.
+        assert!(f.played * 5 < 101 * 20_000, "{}", f.played);
+    }
+
+    #[test]
+    fn a_target_outside_the_range_is_said_out_of_reach_with_the_closest_end() {
+        let n = [Number {
+            name: "p".into(),
+            lo: 40.0,
+            hi: 60.0,
+            integer: true,
+            start: 50.0,
+        }];
+        let f = search(&Coin, &n, &target(0.9), &plan(u64::MAX)).unwrap();
+        assert_eq!(f.point, vec![60.0]);
+        assert!(f.out_of_reach.unwrap().contains("below it at both ends"));
+    }
+
+    #[test]
+    fn pattern_search_meets_a_target_with_two_numbers() {
+        let n: Vec<Number> = ["a", "b"]
+            .iter()
+            .map(|k| Number {
+                name: k.to_string(),
+                lo: 0.0,
+                hi: 100.0,
+                integer: true,
+                start: 80.0,
+            })
+            .collect();
+        let f = search(&Coin, &n, &target(0.25), &plan(u64::MAX)).unwrap();
+        let mean = (f.point[0] + f.point[1]) / 2.0;
+        assert!((mean - 25.0).abs() <= 1.5, "{:?}", f.point);
+    }
+
+    #[test]
+    fn the_budget_stops_the_search() {
+        let n = [Number {
+            name: "p".into(),
+            lo: 0.0,
+            hi: 100.0,
+            integer: true,
+            start: 50.0,
+        }];
+        let f = search(&Coin, &n, &target(0.3), &plan(5_000)).unwrap();
+        assert!(f.budget_spent);
+    }
+
+    #[test]
+    fn an_unknown_target_names_the_sections_there_are() {
+        let mut t = Tally::default();
+        t.count("coin", "heads").add(true);
+        let e = misses(
+            &[Target {
+                section: "win rate by coins".into(),
+                label: None,
+                aim: Aim::Equal,
+            }],
+            &Answer::sections(&t),
+        )
+        .unwrap_err();
+        assert!(e.contains("did you mean `win rate by coin`"), "{e}");
+    }
+
+    #[test]
+    fn a_grid_has_every_point_at_the_resolution() {
+        let n = [
+            Number {
+                name: "a".into(),
+                lo: 1.0,
+                hi: 3.0,
+                integer: true,
+                start: 1.0,
+            },
+            Number {
+                name: "b".into(),
+                lo: 0.0,
+                hi: 1.0,
+                integer: false,
+                start: 0.0,
+            },
+        ];
+        assert_eq!(grid(&n).len(), 3 * 65);
+        assert_eq!(grid_size(&n), 3 * 65);
+    }
+}
