@@ -111,8 +111,8 @@ pub fn read(path: &Path) -> Result<Read, String> {
     // Relative paths in the file are the host's, from where the command runs (as on the
     // command line).
     let placeholder_files: Vec<PathBuf> = f.tune.iter().filter_map(|t| t.file.clone()).collect();
-    let mut q = Question::new(&f.command, &placeholder_files)
-        .map_err(|e| err("command".into(), e))?;
+    let mut q =
+        Question::new(&f.command, &placeholder_files).map_err(|e| err("command".into(), e))?;
     let mut numbers = Vec::new();
     for (i, t) in f.tune.iter().enumerate() {
         let field = |k: &str| format!("tune[{i}].{k}");
@@ -160,7 +160,9 @@ pub fn read(path: &Path) -> Result<Read, String> {
             (Some((_, true)), Some(false)) => {
                 return Err(err(
                     field("integer"),
-                    format!("`{name}` is a whole number in the rules: leave integer out or set it true"),
+                    format!(
+                        "`{name}` is a whole number in the rules: leave integer out or set it true"
+                    ),
                 ));
             }
             (Some((_, whole)), given) => given.unwrap_or(whole),
@@ -216,6 +218,8 @@ pub fn read(path: &Path) -> Result<Read, String> {
             aim,
         });
     }
+    let start: Vec<f64> = numbers.iter().map(|n| n.start).collect();
+    q.prepare(&start).map_err(|e| err("command".into(), e))?;
     if q.matches.is_none() {
         return Err(err(
             "command".into(),
@@ -225,7 +229,7 @@ pub fn read(path: &Path) -> Result<Read, String> {
     // The targets must be in the command's answer: checked on a few matches before any search.
     let t = q
         .play(
-            &numbers.iter().map(|n| n.start).collect::<Vec<_>>(),
+            &start,
             0,
             // Enough matches for every label to appear (a tournament played whole: one chunk).
             0..q.chunk().unwrap_or(q.matches.unwrap_or(1).clamp(1, 500)),
@@ -319,8 +323,7 @@ fn run(f: &BalanceFlags) -> Result<String, String> {
     // The grid at the same precision: played where it is small enough, else counted.
     let grid_points = balance::grid_size(numbers);
     let grid = if grid_points <= f.grid_limit {
-        let (p, miss, played) =
-            balance::grid_search(&asker, numbers, targets, f.seed, per_point)?;
+        let (p, miss, played) = balance::grid_search(&asker, numbers, targets, f.seed, per_point)?;
         Some((p, miss, played))
     } else {
         None
@@ -433,6 +436,15 @@ fn answer(
             shown.join("; ")
         ));
     }
+    if let (Some((a, b)), false) = (found.between, pass) {
+        let n = &numbers[0];
+        notes.push(format!(
+            "the target lies between {} = {} and {}: no value at the search's resolution lands on it; a band (band = [LOW, HIGH]) accepts the nearest",
+            n.name,
+            balance::show(a, n.integer),
+            balance::show(b, n.integer)
+        ));
+    }
     if let Some(why) = &found.out_of_reach {
         notes.push(why.clone());
     }
@@ -518,8 +530,16 @@ fn answer(
             seed: f.seed,
             inputs: [(f.file.display().to_string(), digest(&f.file))]
                 .into_iter()
-                .chain(q.rules_file.iter().map(|p| (p.display().to_string(), digest(p))))
-                .chain(q.files.iter().map(|(p, _)| (p.display().to_string(), digest(p))))
+                .chain(
+                    q.rules_file
+                        .iter()
+                        .map(|p| (p.display().to_string(), digest(p))),
+                )
+                .chain(
+                    q.files
+                        .iter()
+                        .map(|(p, _)| (p.display().to_string(), digest(p))),
+                )
                 .collect(),
             ..Provenance::of_tool(
                 format!(
@@ -544,7 +564,11 @@ fn answer(
             ("question".into(), q.command.clone()),
             (
                 "search".into(),
-                format!("{} points, {} matches", found.path.len(), thousands(found.played)),
+                format!(
+                    "{} points, {} matches",
+                    found.path.len(),
+                    thousands(found.played)
+                ),
             ),
             ("grid search at the same precision".into(), grid_line),
             (

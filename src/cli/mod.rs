@@ -9,16 +9,16 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod analyze;
-mod bench;
 pub mod balance;
+mod bench;
 pub mod calibrate;
-pub mod question;
 mod clan_melee;
 pub mod flags;
 mod loot;
 mod metagame;
 mod minions;
 mod powers;
+pub mod question;
 mod reproduce;
 mod rumble;
 mod run;

@@ -179,8 +179,8 @@ impl Question {
     /// Reads a command (`simulate loot --matches 20000 --rules my.toml`): a dataset command of a
     /// game, its rules, and the input files `placeholders` name (path, placeholder names).
     pub fn new(command: &str, placeholder_files: &[PathBuf]) -> Result<Question, String> {
-        let mut words = shlex::split(command)
-            .ok_or_else(|| format!("`{command}`: unbalanced quotes"))?;
+        let mut words =
+            shlex::split(command).ok_or_else(|| format!("`{command}`: unbalanced quotes"))?;
         if words.first().is_some_and(|w| w == "skirmish") {
             words.remove(0);
         }
@@ -191,7 +191,10 @@ impl Question {
         }
         let game = words[1].clone();
         let mut rules = seed_rules(&game).ok_or_else(|| {
-            format!("`{command}`: `{}` is not a game (`skirmish games` lists them)", words[1])
+            format!(
+                "`{command}`: `{}` is not a game (`skirmish games` lists them)",
+                words[1]
+            )
         })?;
         let mut matches = None;
         for (name, takes) in RUN_FLAGS {
@@ -204,9 +207,10 @@ impl Question {
                     .map(|i| (String::new(), vec![i]))
             } {
                 if *name == "--matches" {
-                    matches = Some(v.replace('_', "").parse::<u64>().map_err(|_| {
-                        format!("`{command}`: --matches {v}: give a whole number")
-                    })?);
+                    matches =
+                        Some(v.replace('_', "").parse::<u64>().map_err(|_| {
+                            format!("`{command}`: --matches {v}: give a whole number")
+                        })?);
                 }
                 words = without(&words, &at);
             }
@@ -221,7 +225,8 @@ impl Question {
         let mut rules_file = None;
         if let Some((v, at)) = flag(&words, "--rules") {
             let path = PathBuf::from(&v);
-            let text = crate::games::file_error::read(&path, "rules file").map_err(|e| e.to_string())?;
+            let text =
+                crate::games::file_error::read(&path, "rules file").map_err(|e| e.to_string())?;
             let over: toml::Table = text
                 .parse()
                 .map_err(|e: toml::de::Error| format!("{}: {}", path.display(), e.message()))?;
@@ -235,14 +240,18 @@ impl Question {
                 continue;
             }
             let named = p.to_string_lossy();
-            if !words.iter().any(|w| *w == named || w.ends_with(&format!("={named}"))) {
+            if !words
+                .iter()
+                .any(|w| *w == named || w.ends_with(&format!("={named}")))
+            {
                 return Err(format!(
                     "{}: the command `{command}` does not name this file; name it there (e.g. --power-file {})",
                     p.display(),
                     p.display()
                 ));
             }
-            let text = crate::games::file_error::read(p, "input file").map_err(|e| e.to_string())?;
+            let text =
+                crate::games::file_error::read(p, "input file").map_err(|e| e.to_string())?;
             files.push((p.clone(), text));
         }
         let work = std::env::temp_dir().join(format!(
@@ -251,7 +260,7 @@ impl Question {
             WORK.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         ));
         std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
-        let mut q = Question {
+        Ok(Question {
             command: command.to_string(),
             words,
             game,
@@ -262,8 +271,12 @@ impl Question {
             matches,
             whole: None,
             work,
-        };
-        // The command's own shape (a tournament played whole) and a first check of its flags.
+        })
+    }
+
+    /// Checks the command at `point` (its flags, its files filled in) and learns its shape: a
+    /// tournament played whole (Clan Melee) plays its own count and chunks.
+    pub fn prepare(&mut self, point: &[f64]) -> Result<(), String> {
         struct Shape;
         impl super::bench::WithSimulation for Shape {
             type Out = Option<Plan>;
@@ -271,13 +284,16 @@ impl Question {
                 Ok(whole)
             }
         }
-        let words = q.words_at(&[])?;
+        let words = self.map_err(point, self.words_at(point))?;
         let w: Vec<&str> = words.iter().map(String::as_str).collect();
-        q.whole = q.map_err(super::bench::with_simulation(&w, "the question", Shape))?;
-        if let Some(p) = q.whole {
-            q.matches = Some(p.matches);
+        self.whole = self.map_err(
+            point,
+            super::bench::with_simulation(&w, "the question", Shape),
+        )?;
+        if let Some(p) = self.whole {
+            self.matches = Some(p.matches);
         }
-        Ok(q)
+        Ok(())
     }
 
     /// Names another coordinate (checked: a rules key must be a number of the game's rules, a
@@ -376,8 +392,11 @@ impl Question {
         words.push("--rules".into());
         words.push(rules.display().to_string());
         for (i, (p, text)) in self.files_at(point).into_iter().enumerate() {
-            let name = p.file_name().map_or("input".into(), |n| n.to_string_lossy().to_string());
+            let name = p
+                .file_name()
+                .map_or("input".into(), |n| n.to_string_lossy().to_string());
             let at = self.work.join(format!("{i}-{tag}-{name}"));
+            let text = includes_from(&text, &p);
             std::fs::write(&at, text).map_err(|e| format!("{}: {e}", at.display()))?;
             let (from, to) = (p.display().to_string(), at.display().to_string());
             for w in &mut words {
@@ -391,27 +410,55 @@ impl Question {
         Ok(words)
     }
 
-    /// An error about the work folder's files told as the host's.
-    fn map_err<T>(&self, r: Result<T, String>) -> Result<T, String> {
+    /// An error about the work folder's files told as the host's: a filled-in file by the
+    /// host's name (its lines are the host's: a placeholder fills one line), the point's rules
+    /// as the tuned values (their lines are a generated file's, not the host's).
+    fn map_err<T>(&self, point: &[f64], r: Result<T, String>) -> Result<T, String> {
         r.map_err(|e| {
             let mut e = e;
             let work = self.work.display().to_string();
-            if let Some(at) = e.find(&work) {
-                // `WORK/rules-..toml` or `WORK/i-..-name`: the host's file instead.
+            while let Some(at) = e.find(&work) {
                 let end = e[at..].find([':', ' ', '`']).map_or(e.len(), |x| at + x);
-                let name = &e[at + work.len() + 1..end];
-                let host = if name.starts_with("rules-") {
-                    self.rules_file
-                        .as_ref()
-                        .map_or("the rules at this point".into(), |p| p.display().to_string())
+                let name = e[at + work.len() + 1..end].to_string();
+                if name.starts_with("rules-") {
+                    // `WORK/rules-..toml:L:C` -> `the rules at KEY = V`.
+                    let mut stop = end;
+                    for _ in 0..2 {
+                        let rest = &e[stop..];
+                        let digits = rest
+                            .strip_prefix(':')
+                            .map_or(0, |r| r.chars().take_while(char::is_ascii_digit).count());
+                        if digits > 0 {
+                            stop += 1 + digits;
+                        }
+                    }
+                    let at_point: Vec<String> = self
+                        .names()
+                        .iter()
+                        .zip(point)
+                        .map(|(n, x)| {
+                            format!(
+                                "{n} = {}",
+                                crate::platform::balance::show(*x, x.fract() == 0.0)
+                            )
+                        })
+                        .collect();
+                    let host = match (&self.rules_file, at_point.is_empty()) {
+                        (Some(p), true) => p.display().to_string(),
+                        (Some(p), false) => format!("{} with {}", p.display(), at_point.join(", ")),
+                        (None, true) => "the seed's rules".into(),
+                        (None, false) => format!("the rules with {}", at_point.join(", ")),
+                    };
+                    e.replace_range(at..stop, &host);
                 } else {
-                    name.split('-')
+                    let host = name
+                        .split('-')
                         .next()
                         .and_then(|i| i.parse::<usize>().ok())
                         .and_then(|i| self.files.get(i))
-                        .map_or(name.to_string(), |f| f.0.display().to_string())
-                };
-                e.replace_range(at..end, &host);
+                        .map_or(name.clone(), |f| f.0.display().to_string());
+                    e.replace_range(at..end, &host);
+                }
             }
             format!("`{}`: {e}", self.command)
         })
@@ -446,13 +493,12 @@ impl Question {
                     }))
             }
         }
-        let words = self.map_err(self.words_at(point))?;
+        let words = self.map_err(point, self.words_at(point))?;
         let w: Vec<&str> = words.iter().map(String::as_str).collect();
-        self.map_err(super::bench::with_simulation(
-            &w,
-            "the question",
-            Play { seed, matches },
-        ))
+        self.map_err(
+            point,
+            super::bench::with_simulation(&w, "the question", Play { seed, matches }),
+        )
     }
 
     /// A whole-tournament command's chunk, which batches must be multiples of.
@@ -489,11 +535,45 @@ impl Question {
     }
 }
 
+/// A filled-in copy's `include`s, which name files beside the host's file, made absolute (the
+/// copy is played from the work folder), each on its own line so errors keep the host's lines.
+fn includes_from(text: &str, host: &Path) -> String {
+    let Some(dir) = host.parent().map(|d| {
+        if d.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            d
+        }
+    }) else {
+        return text.to_string();
+    };
+    let Ok(doc) = text.parse::<toml::Table>() else {
+        return text.to_string();
+    };
+    let Some(toml::Value::Array(list)) = doc.get("include") else {
+        return text.to_string();
+    };
+    let mut out = text.to_string();
+    for inc in list.iter().filter_map(|v| v.as_str()) {
+        let abs = std::fs::canonicalize(dir.join(inc)).unwrap_or_else(|_| dir.join(inc));
+        let quoted = toml::Value::String(abs.display().to_string()).to_string();
+        out = out
+            .replace(&format!("\"{inc}\""), &quoted)
+            .replace(&format!("'{inc}'"), &quoted);
+    }
+    out
+}
+
 static WORK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The numbers of a game's rules by key (what `sensitivity --keys all` moves).
 pub fn rules_numbers(game: &str) -> BTreeMap<String, (f64, bool)> {
     seed_rules(game)
-        .map(|t| numbers(&t).into_iter().map(|(k, v, i)| (k, (v, i))).collect())
+        .map(|t| {
+            numbers(&t)
+                .into_iter()
+                .map(|(k, v, i)| (k, (v, i)))
+                .collect()
+        })
         .unwrap_or_default()
 }

@@ -141,11 +141,15 @@ pub fn misses(targets: &[Target], sections: &[Section]) -> Result<Vec<Miss>, Str
             let (miss, lower, signed) = match t.aim {
                 Aim::Value(v) => (
                     est.iter().map(|e| (e.value - v).abs()).fold(0.0, f64::max),
-                    est.iter().map(|e| distance(v, e.lo, e.hi)).fold(0.0, f64::max),
+                    est.iter()
+                        .map(|e| distance(v, e.lo, e.hi))
+                        .fold(0.0, f64::max),
                     (est.len() == 1).then(|| est[0].value - v),
                 ),
                 Aim::Band(a, b) => (
-                    est.iter().map(|e| distance(e.value, a, b)).fold(0.0, f64::max),
+                    est.iter()
+                        .map(|e| distance(e.value, a, b))
+                        .fold(0.0, f64::max),
                     // The interval's nearest point to the band.
                     est.iter()
                         .map(|e| distance(e.hi.min(a.max(e.lo)), a, b))
@@ -165,7 +169,9 @@ pub fn misses(targets: &[Target], sections: &[Section]) -> Result<Vec<Miss>, Str
                     let m = est.iter().map(|e| e.value).sum::<f64>() / est.len() as f64;
                     (
                         est.iter().map(|e| (e.value - m).abs()).fold(0.0, f64::max),
-                        est.iter().map(|e| distance(m, e.lo, e.hi)).fold(0.0, f64::max),
+                        est.iter()
+                            .map(|e| distance(m, e.lo, e.hi))
+                            .fold(0.0, f64::max),
                         None,
                     )
                 }
@@ -228,6 +234,9 @@ pub struct Found {
     /// Why the target is out of reach, when it is.
     pub out_of_reach: Option<String>,
     pub budget_spent: bool,
+    /// Two neighbouring values the target lies between (one number at its resolution: a whole
+    /// number can land on either side of a share, never on it).
+    pub between: Option<(f64, f64)>,
 }
 
 struct Search<'a, A: Ask> {
@@ -359,6 +368,11 @@ impl<A: Ask> Search<'_, A> {
         // The bracket's ends at all their matches: the closer one is the answer.
         let a = self.full(&[lo])?;
         let b = self.full(&[hi])?;
+        let between = (out_of_reach.is_none()
+            && hi > lo
+            && sign(&a) != 0.0
+            && sign(&a).signum() != sign(&b).signum())
+        .then_some((lo, hi));
         let (point, m) = if worst(&b).0 < worst(&a).0 {
             (hi, b)
         } else {
@@ -372,6 +386,7 @@ impl<A: Ask> Search<'_, A> {
             method: "bracketing and bisection on common random numbers, each point stopped once its interval is on one side of the target",
             out_of_reach,
             budget_spent: self.played >= self.plan.budget,
+            between,
         })
     }
 
@@ -441,6 +456,7 @@ impl<A: Ask> Search<'_, A> {
             }),
             misses: best,
             budget_spent: self.played >= self.plan.budget,
+            between: None,
         })
     }
 }
