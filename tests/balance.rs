@@ -266,3 +266,54 @@ fn a_placeholder_its_file_lacks_is_refused() {
         &["tune[0].placeholder", "holds no `{{damage}}`"],
     );
 }
+
+#[test]
+fn sensitivity_ranks_the_numbers_that_move_balance_and_names_those_that_move_nothing() {
+    let out = tmp("sensitivity", "loot");
+    let o = skirmish(&[
+        "sensitivity",
+        "simulate",
+        "loot",
+        "--matches",
+        "4000",
+        "--keys",
+        "royale.bag,champion.mage.health",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Mage health moves a pair's share clearly, both ways; the royale's bag is not read by
+    // 2v2 battles at all.
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("champion.mage.health 85 -> "))
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert!(
+        text.contains("moved nothing at all (this command does not read them): royale.bag"),
+        "{text}"
+    );
+    assert!(out.join("report.html").is_file());
+}
+
+#[test]
+fn sensitivity_refuses_a_key_the_rules_lack() {
+    let out = tmp("sensitivity", "bad");
+    let o = skirmish(&[
+        "sensitivity",
+        "simulate",
+        "loot",
+        "--matches",
+        "400",
+        "--keys",
+        "champion.mage.helth",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("did you mean `champion.mage.health`"), "{e}");
+    assert!(!out.exists());
+}

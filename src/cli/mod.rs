@@ -22,6 +22,7 @@ pub mod question;
 mod reproduce;
 mod rumble;
 mod run;
+mod sensitivity;
 pub mod simulate;
 mod tag;
 mod tournament;
@@ -168,6 +169,9 @@ enum Command {
     /// Which numbers make the game fair: tune rules keys or placeholders in your files until a
     /// command's estimates meet their targets, then prove it on fresh seeds (docs/balance.md).
     Balance(balance::BalanceFlags),
+    /// Which rules numbers move balance most: each moved a step down and up on the same
+    /// matches, every estimate's move with its paired interval, ranked (a tornado in the report).
+    Sensitivity(sensitivity::SensitivityFlags),
     /// Old spelling of `skirmish rumble check` / `skirmish rumble powers` (kept for one release).
     #[command(hide = true)]
     Powers {
@@ -651,6 +655,7 @@ fn dispatch(command: Command) -> Result<String, String> {
         Command::Bench(flags) => bench::bench(&flags),
         Command::Calibrate(flags) => calibrate::calibrate(&flags),
         Command::Balance(flags) => balance::balance(&flags),
+        Command::Sensitivity(flags) => sensitivity::sensitivity(&flags),
     }
 }
 

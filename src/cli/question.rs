@@ -432,13 +432,23 @@ impl Question {
                             stop += 1 + digits;
                         }
                     }
+                    // The values that differ from the inputs' own.
                     let at_point: Vec<String> = self
-                        .names()
+                        .named
                         .iter()
                         .zip(point)
+                        .filter(|(n, x)| match n {
+                            Named::Rules(k) => match get(&self.rules, k) {
+                                Some(toml::Value::Integer(i)) => *i as f64 != **x,
+                                Some(toml::Value::Float(f)) => f != *x,
+                                _ => true,
+                            },
+                            Named::Placeholder { .. } => false,
+                        })
                         .map(|(n, x)| {
                             format!(
-                                "{n} = {}",
+                                "{} = {}",
+                                n.describe(self),
                                 crate::platform::balance::show(*x, x.fract() == 0.0)
                             )
                         })

@@ -1,0 +1,464 @@
+//! `skirmish sensitivity COMMAND...` (issue 65): every number of the game's rules (or the named
+//! ones) moved a step down and up on the same matches as the seed's rules, and how far each of
+//! the command's estimates moves, with paired intervals (the matches' parts are the pairs): which
+//! rules numbers move balance most, ranked, drawn as a tornado in `report.html`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::platform::answer::{Answer, Estimate, Pairing, Provenance, Section, Unit};
+use crate::platform::tally::{Tally, thousands};
+
+use super::question::{Named, Question};
+
+const COMMAND: &str = "sensitivity";
+
+#[derive(Args, Debug, Clone)]
+pub struct SensitivityFlags {
+    /// The dataset command, then this command's own flags (anywhere after it): `--keys all` or
+    /// `--keys K1,K2`, `--step 10%`, `--section TITLE` (the estimates ranked; default: every win
+    /// rate and share), `--detail`, `--seed N`, `--out DIR`, `--threads N`, `--quiet`.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true, num_args = 1..)]
+    pub words: Vec<String>,
+}
+
+/// Sensitivity's own flags, taken out of the words.
+struct Own {
+    keys: Option<Vec<String>>,
+    step: f64,
+    section: Option<String>,
+    detail: bool,
+    seed: u64,
+    out: PathBuf,
+    threads: Option<usize>,
+    command: String,
+}
+
+fn own(words: &[String]) -> Result<Own, String> {
+    let mut o = Own {
+        keys: None,
+        step: 0.10,
+        section: None,
+        detail: false,
+        seed: 42,
+        out: PathBuf::from("runs/sensitivity"),
+        threads: None,
+        command: String::new(),
+    };
+    let mut rest = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        let (name, inline) = match w.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
+            _ => (w.as_str(), None),
+        };
+        let takes = [
+            "--keys",
+            "--step",
+            "--section",
+            "--seed",
+            "--out",
+            "--threads",
+        ];
+        if takes.contains(&name) {
+            let v = match inline {
+                Some(v) => v,
+                None => {
+                    i += 1;
+                    words
+                        .get(i)
+                        .cloned()
+                        .ok_or_else(|| format!("{name}: give it a value"))?
+                }
+            };
+            match name {
+                "--keys" if v == "all" => o.keys = None,
+                "--keys" => o.keys = Some(v.split(',').map(|k| k.trim().to_string()).collect()),
+                "--step" => {
+                    let pct = v.trim_end_matches('%').parse::<f64>().ok();
+                    o.step = match pct {
+                        Some(p) if p > 0.0 && p <= 100.0 => p / 100.0,
+                        _ => return Err(format!("--step {v}: give a percentage, e.g. 10%")),
+                    }
+                }
+                "--section" => o.section = Some(v),
+                "--seed" => {
+                    o.seed = v
+                        .parse()
+                        .map_err(|_| format!("--seed {v}: give a whole number"))?
+                }
+                "--out" => o.out = PathBuf::from(v),
+                "--threads" => {
+                    o.threads = Some(
+                        v.parse()
+                            .map_err(|_| format!("--threads {v}: give a whole number"))?,
+                    )
+                }
+                _ => unreachable!(),
+            }
+        } else if name == "--detail" {
+            o.detail = true;
+        } else if name != "--quiet" {
+            rest.push(w.clone());
+        }
+        i += 1;
+    }
+    o.command = rest
+        .iter()
+        .map(|w| super::flags::shell_quote(w))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Ok(o)
+}
+
+/// Parts the matches are played in: the pairs of the paired intervals.
+const PARTS: u64 = 20;
+
+/// One rules number moved one way: its label, and each estimate's move with its half-width.
+struct Moved {
+    key: String,
+    from: f64,
+    to: f64,
+    whole: bool,
+    moves: Result<Pairing, String>,
+}
+
+/// `skirmish sensitivity`.
+pub fn sensitivity(f: &SensitivityFlags) -> Result<String, String> {
+    let o = own(&f.words)?;
+    let _claim = crate::platform::dataset::claim_output_folder(&o.out, COMMAND)?;
+    let threads = super::flags::threads(o.threads)?;
+    let pool = crate::platform::runner::pool(threads)?;
+    pool.install(|| run(&o))
+}
+
+fn run(o: &Own) -> Result<String, String> {
+    let mut q = Question::new(&o.command, &[])?;
+    q.prepare(&[])?;
+    let matches = q.matches.ok_or_else(|| {
+        format!(
+            "`{}`: give the command its matches (--matches N, or --games N for a tournament): each rules number is played on them",
+            o.command
+        )
+    })?;
+    let keys: Vec<(String, f64, bool)> = match &o.keys {
+        None => super::question::numbers(&q.rules),
+        Some(list) => list
+            .iter()
+            .map(|k| {
+                let mut probe = Question::new(&o.command, &[])?;
+                let (v, whole) = probe
+                    .name(Named::Rules(k.clone()))
+                    .map_err(|e| format!("--keys: {e}"))?
+                    .expect("a rules key has a value");
+                Ok((k.clone(), v, whole))
+            })
+            .collect::<Result<_, String>>()?,
+    };
+    for (k, _, _) in &keys {
+        q.name(Named::Rules(k.clone()))?;
+    }
+    let base: Vec<f64> = keys.iter().map(|k| k.1).collect();
+    // The parts: the whole command's chunks for a tournament played whole, else PARTS alike.
+    let size = q.chunk().unwrap_or((matches / PARTS).max(1));
+    let ranges: Vec<std::ops::Range<u64>> = (0..matches)
+        .step_by(size as usize)
+        .map(|s| s..(s + size).min(matches))
+        .collect();
+    let bar = if o.keys.is_some() || keys.len() < 2 {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let b = indicatif::ProgressBar::with_draw_target(
+            Some(2 * keys.len() as u64 + 1),
+            indicatif::ProgressDrawTarget::stderr_with_hz(4),
+        );
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} points {msg}")
+                .expect("a valid template"),
+        );
+        b
+    };
+    let play = |point: &[f64]| -> Result<Vec<(u64, u64, Tally)>, String> {
+        ranges
+            .iter()
+            .map(|r| Ok((r.start, r.end - r.start, q.play(point, o.seed, r.clone())?)))
+            .collect()
+    };
+    let at_seed = play(&base)?;
+    bar.inc(1);
+    let seed_rows: Vec<(u64, u64, &Tally)> = at_seed.iter().map(|(a, b, t)| (*a, *b, t)).collect();
+    let mut moved = Vec::new();
+    for (i, (key, v, whole)) in keys.iter().enumerate() {
+        for dir in [-1.0, 1.0] {
+            let mut to = v * (1.0 + dir * o.step);
+            if *whole {
+                to = to.round();
+            }
+            if to == *v {
+                // 10% of a small whole number rounds back to it: one unit instead.
+                to = v + dir * if *whole { 1.0 } else { o.step };
+            }
+            bar.set_message(format!("{key} = {to}"));
+            let mut point = base.clone();
+            point[i] = to;
+            let moves = play(&point).and_then(|parts| {
+                let rows: Vec<(u64, u64, &Tally)> =
+                    parts.iter().map(|(a, b, t)| (*a, *b, t)).collect();
+                Pairing::of(&seed_rows, &rows).ok_or_else(|| "too few parts to pair".to_string())
+            });
+            bar.inc(1);
+            moved.push(Moved {
+                key: key.clone(),
+                from: *v,
+                to,
+                whole: *whole,
+                moves,
+            });
+        }
+    }
+    bar.finish_and_clear();
+    let mut whole_tally = Tally::default();
+    at_seed.iter().for_each(|p| whole_tally.merge(&p.2));
+    let sections = Answer::sections(&whole_tally);
+    let ranked: Vec<&Section> = match &o.section {
+        Some(t) => {
+            let s: Vec<&Section> = sections.iter().filter(|s| &s.title == t).collect();
+            if s.is_empty() {
+                return Err(format!(
+                    "--section {t}: not in the command's answer; its sections: {}",
+                    sections
+                        .iter()
+                        .map(|s| s.title.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ));
+            }
+            s
+        }
+        None => sections.iter().filter(|s| s.unit == Unit::Share).collect(),
+    };
+    let answer = answer(o, &q, matches, &sections, &ranked, &moved);
+    let files = crate::platform::answer::files(&answer).to_vec();
+    crate::platform::dataset::replace_folder(&o.out, COMMAND, &files)?;
+    let mut out = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
+    out.push_str(&crate::platform::answer::report_line(&o.out));
+    Ok(out)
+}
+
+/// A move's unit: a share's in points, a number's signed.
+fn moved_unit(u: Unit) -> Unit {
+    match u {
+        Unit::Share | Unit::Points => Unit::Points,
+        _ => Unit::Signed,
+    }
+}
+
+fn answer(
+    o: &Own,
+    q: &Question,
+    matches: u64,
+    sections: &[Section],
+    ranked: &[&Section],
+    moved: &[Moved],
+) -> Answer {
+    let show = crate::platform::balance::show;
+    let label = |m: &Moved| {
+        format!(
+            "{} {} -> {}",
+            m.key,
+            show(m.from, m.whole),
+            show(m.to, m.whole)
+        )
+    };
+    // For each move, the estimate of the ranked sections it moved most.
+    let unit = ranked.first().map_or(Unit::Points, |s| moved_unit(s.unit));
+    let mut tornado: Vec<Estimate> = Vec::new();
+    let mut refused = Vec::new();
+    for m in moved {
+        let p = match &m.moves {
+            Ok(p) => p,
+            Err(e) => {
+                let prefix = format!("`{}`: ", q.command);
+                refused.push(format!(
+                    "{}: {}",
+                    label(m),
+                    e.strip_prefix(&prefix).unwrap_or(e)
+                ));
+                continue;
+            }
+        };
+        let best = ranked
+            .iter()
+            .flat_map(|s| {
+                s.estimates.iter().filter_map(move |e| {
+                    p.by.get(&(s.title.clone(), e.label.clone()))
+                        .map(|&(d, h)| (s, e, d, h))
+                })
+            })
+            .max_by(|a, b| a.2.abs().total_cmp(&b.2.abs()));
+        if let Some((s, e, d, h)) = best {
+            tornado.push(Estimate {
+                label: if ranked.len() > 1 {
+                    format!("{}: {} ({})", label(m), e.label, s.title)
+                } else {
+                    format!("{}: {}", label(m), e.label)
+                },
+                value: d,
+                lo: d - h,
+                hi: d + h,
+                count: matches,
+            });
+        }
+    }
+    // A tornado: each number's two moves side by side, the numbers by their larger move; the
+    // numbers that moved nothing at all (the command does not read them) in a note.
+    let key_of = |e: &Estimate| e.label.split(' ').next().unwrap_or("").to_string();
+    let mut by_key: std::collections::BTreeMap<String, f64> = Default::default();
+    let mut spread: std::collections::BTreeMap<String, f64> = Default::default();
+    for e in &tornado {
+        let k = by_key.entry(key_of(e)).or_insert(0.0);
+        *k = k.max(e.value.abs());
+        let w = spread.entry(key_of(e)).or_insert(0.0);
+        *w = w.max(e.value.abs().max(e.hi - e.lo));
+    }
+    let still: Vec<String> = spread
+        .iter()
+        .filter(|(_, size)| **size == 0.0)
+        .map(|(k, _)| k.clone())
+        .collect();
+    tornado.retain(|e| !still.contains(&key_of(e)));
+    tornado.sort_by(|a, b| {
+        by_key[&key_of(b)]
+            .total_cmp(&by_key[&key_of(a)])
+            .then_with(|| key_of(a).cmp(&key_of(b)))
+    });
+    let clear = tornado.iter().filter(|e| e.lo > 0.0 || e.hi < 0.0).count();
+    let mut out_sections = vec![Section {
+        title: format!(
+            "largest move, by rules number moved {:.0}% down and up",
+            100.0 * o.step
+        ),
+        meaning: format!(
+            "each rules number moved alone from the seed's value, the {} estimate it moved most and by how much, paired on the same matches (95% interval over {} parts); largest first",
+            if o.section.is_some() {
+                "section's"
+            } else {
+                "win rates' and shares'"
+            },
+            PARTS
+        ),
+        unit,
+        estimates: tornado,
+    }];
+    if o.detail {
+        for m in moved {
+            let Ok(p) = &m.moves else { continue };
+            for s in sections {
+                let est: Vec<Estimate> = s
+                    .estimates
+                    .iter()
+                    .filter_map(|e| {
+                        p.by.get(&(s.title.clone(), e.label.clone()))
+                            .map(|&(d, h)| Estimate {
+                                label: e.label.clone(),
+                                value: d,
+                                lo: d - h,
+                                hi: d + h,
+                                count: e.count,
+                            })
+                    })
+                    .collect();
+                if !est.is_empty() {
+                    out_sections.push(Section {
+                        title: format!("{}: {}", label(m), s.title),
+                        meaning: "each estimate's move, paired on the same matches".into(),
+                        unit: moved_unit(s.unit),
+                        estimates: est,
+                    });
+                }
+            }
+        }
+    }
+    let mut notes = vec![format!(
+        "{} of {} moves change an estimate clearly (the interval of its largest move excludes 0); the largest first",
+        clear,
+        moved.len() - refused.len()
+    )];
+    if !still.is_empty() {
+        notes.push(format!(
+            "moved nothing at all (this command does not read them): {}",
+            still.join(", ")
+        ));
+    }
+    if !refused.is_empty() {
+        notes.push(format!(
+            "not playable (the rules refuse the value): {}",
+            refused.join("; ")
+        ));
+    }
+    Answer {
+        title: format!("sensitivity: {}", q.command),
+        provenance: Provenance {
+            seed: o.seed,
+            inputs: q
+                .rules_file
+                .iter()
+                .map(|p| {
+                    (
+                        p.display().to_string(),
+                        crate::platform::digest::sha256_file(p).unwrap_or_default(),
+                    )
+                })
+                .collect(),
+            ..Provenance::of_tool(
+                format!(
+                    "skirmish sensitivity {} --step {}% --seed {}{}{}",
+                    q.command,
+                    100.0 * o.step,
+                    o.seed,
+                    o.keys
+                        .as_ref()
+                        .map_or(String::new(), |k| format!(" --keys {}", k.join(","))),
+                    o.section.as_ref().map_or(String::new(), |s| format!(
+                        " --section {}",
+                        super::flags::shell_quote(s)
+                    ))
+                ),
+                COMMAND,
+                matches * (moved.len() as u64 + 1),
+                serde_json::json!({
+                    "command": q.command,
+                    "step": o.step,
+                    "keys": moved.iter().map(|m| m.key.clone()).collect::<std::collections::BTreeSet<_>>(),
+                    "matches": matches,
+                }),
+            )
+        },
+        totals: vec![
+            ("question".into(), q.command.clone()),
+            (
+                "rules numbers moved".into(),
+                format!(
+                    "{} ({:.0}% down and up, a whole number at least 1)",
+                    moved.len() / 2,
+                    100.0 * o.step
+                ),
+            ),
+            (
+                "matches".into(),
+                format!(
+                    "{} per point, {} points, the same matches at every point",
+                    thousands(matches),
+                    moved.len() + 1
+                ),
+            ),
+        ],
+        sections: out_sections,
+        tables: Vec::new(),
+        notes,
+        heatmaps: Vec::new(),
+        grids: Vec::new(),
+    }
+}
