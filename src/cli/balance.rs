@@ -77,6 +77,7 @@ struct TargetSpec {
     value: Option<f64>,
     band: Option<[f64; 2]>,
     equal: Option<bool>,
+    like: Option<String>,
 }
 
 /// A balance file read and checked: the question with its numbers named, the numbers, targets.
@@ -189,20 +190,28 @@ pub fn read(path: &Path) -> Result<Read, String> {
     let mut targets = Vec::new();
     for (i, t) in f.target.iter().enumerate() {
         let field = |k: &str| format!("target[{i}].{k}");
-        let aim = match (t.value, t.band, t.equal) {
-            (Some(v), None, None) => Aim::Value(v),
-            (None, Some([a, b]), None) if a <= b => Aim::Band(a, b),
-            (None, Some([a, b]), None) => {
+        let aim = match (t.value, t.band, t.equal, &t.like) {
+            (Some(v), None, None, None) => Aim::Value(v),
+            (None, Some([a, b]), None, None) if a <= b => Aim::Band(a, b),
+            (None, None, None, Some(o)) if t.label.is_some() => Aim::Like(o.clone()),
+            (None, None, None, Some(_)) => {
+                return Err(err(
+                    field("like"),
+                    "like = \"OTHER\" compares the target's label with another: give label too"
+                        .into(),
+                ));
+            }
+            (None, Some([a, b]), None, None) => {
                 return Err(err(
                     field("band"),
                     format!("[{a}, {b}]: give [LOW, HIGH] with LOW not above HIGH"),
                 ));
             }
-            (None, None, Some(true)) => Aim::Equal,
+            (None, None, Some(true), None) => Aim::Equal,
             _ => {
                 return Err(err(
                     field("value"),
-                    "give one of value = X, band = [LOW, HIGH] or equal = true (shares as fractions: 0.5 for 50%)".into(),
+                    "give one of value = X, band = [LOW, HIGH], like = \"OTHER LABEL\" or equal = true (shares as fractions: 0.5 for 50%)".into(),
                 ));
             }
         };
@@ -231,8 +240,8 @@ pub fn read(path: &Path) -> Result<Read, String> {
         .play(
             &start,
             0,
-            // Enough matches for every label to appear (a tournament played whole: one chunk).
-            0..q.chunk().unwrap_or(q.matches.unwrap_or(1).clamp(1, 500)),
+            // Enough matches for every label to appear.
+            0..q.matches.unwrap_or(1).clamp(1, 500),
         )
         .map_err(|e| err("command".into(), e))?;
     let sections = Answer::sections(&t);
@@ -305,10 +314,7 @@ fn run(f: &BalanceFlags) -> Result<String, String> {
     let r = read(&f.file)?;
     let (q, numbers, targets) = (&r.question, &r.numbers, &r.targets);
     let per_point = q.matches.expect("read checks the matches");
-    let batch = match q.chunk() {
-        Some(c) => c,
-        None => (per_point / 10).max(1),
-    };
+    let batch = (per_point / 10).max(1);
     let plan = balance::Plan {
         seed: f.seed,
         per_point,
@@ -331,11 +337,8 @@ fn run(f: &BalanceFlags) -> Result<String, String> {
     // The proof: fresh seeds the search never played.
     let vseed = f.seed.wrapping_add(1);
     let vmatches = f.verify.unwrap_or(4 * per_point).max(1);
-    let vmatches = match q.chunk() {
-        // A tournament played whole plays its own count.
-        Some(_) => per_point,
-        None => vmatches,
-    };
+    // A tournament played whole plays its own count.
+    let vmatches = if q.whole() { per_point } else { vmatches };
     let vt = asker.ask(&found.point, vseed, 0..vmatches)?;
     asker.bar.finish_and_clear();
     let checked = balance::misses(targets, &Answer::sections(&vt))?;
@@ -573,7 +576,11 @@ fn answer(
             ("grid search at the same precision".into(), grid_line),
             (
                 "search against grid".into(),
-                format!("{:.1}% of the grid's matches", 100.0 * ratio),
+                format!(
+                    "{:.1}% of the grid's matches (1 in {})",
+                    100.0 * ratio,
+                    thousands((1.0 / ratio.max(1e-300)).round().min(u64::MAX as f64) as u64)
+                ),
             ),
             ("method".into(), found.method.to_string()),
         ],

@@ -485,10 +485,10 @@ impl Question {
             type Out = Tally;
             fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<Tally, String> {
                 let len = self.matches.end - self.matches.start;
-                let size = match whole {
-                    Some(p) => p.chunk_size,
-                    None => (len / (4 * rayon::current_num_threads() as u64)).max(1),
-                };
+                // Any split gives the same sums (a tournament played whole included: its
+                // melees are keyed by index), so parts are sized for the threads.
+                let _ = whole;
+                let size = (len / (4 * rayon::current_num_threads() as u64)).max(1);
                 let starts: Vec<u64> = self.matches.clone().step_by(size as usize).collect();
                 let end = self.matches.end;
                 Ok(starts
@@ -511,9 +511,10 @@ impl Question {
         )
     }
 
-    /// A whole-tournament command's chunk, which batches must be multiples of.
-    pub fn chunk(&self) -> Option<u64> {
-        self.whole.map(|p| p.chunk_size)
+    /// Whether the command is a tournament played whole (its match count is its own: a point
+    /// cannot play more).
+    pub fn whole(&self) -> bool {
+        self.whole.is_some()
     }
 
     /// The rules file as a host would keep it: only the keys that differ from the seed's.

@@ -50,6 +50,8 @@ pub enum Aim {
     Band(f64, f64),
     /// Every estimate of the section alike (their mean is the target).
     Equal,
+    /// As another estimate of the same section, at the same point ("as often as").
+    Like(String),
 }
 
 /// One target: a section of the command's answer, one of its estimates (or all), and the aim.
@@ -71,6 +73,7 @@ impl Target {
             Aim::Value(v) => format!("{what} = {}", unit.short(v)),
             Aim::Band(a, b) => format!("{what} in [{}, {}]", unit.short(a), unit.short(b)),
             Aim::Equal => format!("{what} all alike"),
+            Aim::Like(ref o) => format!("{what} as {o}"),
         }
     }
 }
@@ -81,6 +84,10 @@ impl Target {
 #[derive(Clone, Debug)]
 pub struct Miss {
     pub miss: f64,
+    /// What the search makes smallest: the miss, except for a band, where it is how far the
+    /// intervals reach outside it (a point whose estimates sit just inside a band on the search's
+    /// seeds is not yet a point that stays inside on fresh ones).
+    pub goal: f64,
     pub lower: f64,
     pub signed: Option<f64>,
     /// The estimates the target read, as the answer holds them.
@@ -98,6 +105,22 @@ fn distance(x: f64, lo: f64, hi: f64) -> f64 {
     }
 }
 
+/// The estimate labelled `l`: exactly, or the one whose label is `l` and a note in parentheses
+/// (`underworld` for `underworld (25 points)`, whose note moves with the rules).
+fn label_in<'a>(sec: &'a Section, l: &str) -> Option<&'a Estimate> {
+    sec.estimates.iter().find(|e| e.label == l).or_else(|| {
+        let mut noted = sec.estimates.iter().filter(|e| {
+            e.label
+                .strip_prefix(l)
+                .is_some_and(|rest| rest.starts_with(" (") && rest.ends_with(')'))
+        });
+        match (noted.next(), noted.next()) {
+            (Some(e), None) => Some(e),
+            _ => None,
+        }
+    })
+}
+
 /// The target's estimates in `sections`, or an error naming what there is.
 fn find<'a>(t: &Target, sections: &'a [Section]) -> Result<(&'a Section, Vec<Estimate>), String> {
     let Some(sec) = sections.iter().find(|s| s.title == t.section) else {
@@ -111,7 +134,7 @@ fn find<'a>(t: &Target, sections: &'a [Section]) -> Result<(&'a Section, Vec<Est
         ));
     };
     let est: Vec<Estimate> = match &t.label {
-        Some(l) => match sec.estimates.iter().find(|e| &e.label == l) {
+        Some(l) => match label_in(sec, l) {
             Some(e) => vec![e.clone()],
             None => {
                 let labels: Vec<&str> = sec.estimates.iter().map(|e| e.label.as_str()).collect();
@@ -165,6 +188,21 @@ pub fn misses(targets: &[Target], sections: &[Section]) -> Result<Vec<Miss>, Str
                         }
                     }),
                 ),
+                Aim::Like(ref other) => {
+                    let Some(o) = label_in(sec, other) else {
+                        let labels: Vec<&str> =
+                            sec.estimates.iter().map(|e| e.label.as_str()).collect();
+                        return Err(format!(
+                            "target label `{other}` (like) is not in section `{}`; its labels: {}",
+                            t.section,
+                            labels.join("; ")
+                        ));
+                    };
+                    let e = &est[0];
+                    // The intervals' gap: 0 when they overlap.
+                    let gap = (e.lo - o.hi).max(o.lo - e.hi).max(0.0);
+                    ((e.value - o.value).abs(), gap, Some(e.value - o.value))
+                }
                 Aim::Equal => {
                     let m = est.iter().map(|e| e.value).sum::<f64>() / est.len() as f64;
                     (
@@ -176,8 +214,24 @@ pub fn misses(targets: &[Target], sections: &[Section]) -> Result<Vec<Miss>, Str
                     )
                 }
             };
+            // A "like" target shows the estimate it is held to beside its own.
+            let est = match t.aim {
+                Aim::Like(ref other) => est
+                    .into_iter()
+                    .chain(label_in(sec, other).cloned())
+                    .collect(),
+                _ => est,
+            };
+            let goal = match t.aim {
+                Aim::Band(a, b) => est
+                    .iter()
+                    .map(|e| (a - e.lo).max(e.hi - b).max(0.0))
+                    .fold(0.0, f64::max),
+                _ => miss,
+            };
             Ok(Miss {
                 miss,
+                goal,
                 lower,
                 signed,
                 estimates: est,
@@ -187,8 +241,12 @@ pub fn misses(targets: &[Target], sections: &[Section]) -> Result<Vec<Miss>, Str
         .collect()
 }
 
-/// The largest miss of a point (what the search makes smallest) and its least value the
-/// intervals allow.
+/// What the search makes smallest at a point: the largest goal of its targets.
+fn goal(m: &[Miss]) -> f64 {
+    m.iter().map(|x| x.goal).fold(0.0, f64::max)
+}
+
+/// The largest miss of a point and its least value the intervals allow.
 fn worst(m: &[Miss]) -> (f64, f64) {
     (
         m.iter().map(|x| x.miss).fold(0.0, f64::max),
@@ -415,12 +473,12 @@ impl<A: Ask> Search<'_, A> {
                     if y == x {
                         continue;
                     }
-                    let bar = worst(&best).0;
+                    let bar = goal(&best);
                     let m = self.eval(&y, &move |m: &[Miss]| {
                         (worst(m).1 > bar).then(|| "clearly worse than the best".to_string())
                     })?;
                     let played = self.seen.iter().find(|s| s.0 == y).map_or(0, |s| s.2);
-                    if played >= self.plan.per_point && worst(&m).0 < worst(&best).0 {
+                    if played >= self.plan.per_point && goal(&m) < goal(&best) {
                         (x, best) = (y, m);
                         continue 'search;
                     }
@@ -535,7 +593,7 @@ pub fn grid_search<A: Ask>(
     for p in grid(numbers) {
         let t = ask.ask(&p, seed, 0..per_point)?;
         played += per_point;
-        let w = worst(&misses(targets, &Answer::sections(&t))?).0;
+        let w = goal(&misses(targets, &Answer::sections(&t))?);
         if best.as_ref().is_none_or(|b| w < b.1) {
             best = Some((p, w));
         }

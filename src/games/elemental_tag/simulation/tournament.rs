@@ -211,7 +211,8 @@ impl Simulation for TagTournament {
                         .mean(LOST_TAGS, label)
                         .add((s.tagged_cost as i64) * o.tagged[k] as i64);
                     let size = if spec.underworld {
-                        "underworld (25 points)".to_string()
+                        // Its points as the rules set them (the seed's 25 by default).
+                        format!("underworld ({} points)", s.underworld_points)
                     } else {
                         format!("element of {}", spec.players.len())
                     };
