@@ -480,6 +480,14 @@ fn answer(
         ),
     };
     let ratio = found.played as f64 / grid_matches.max(1) as f64;
+    notes.push(format!(
+        "the search played {} matches at {} points; a grid search at the same precision: {} matches ({}): {}",
+        thousands(found.played),
+        found.path.len(),
+        thousands(grid_matches),
+        if grid.is_some() { "played" } else { "counted" },
+        share_of_grid(ratio)
+    ));
     let mut path = Grid::new(
         "the search's path",
         "each point the search played, in order: its values, the matches it played (on the same seeds) and its largest miss",
@@ -576,11 +584,7 @@ fn answer(
             ("grid search at the same precision".into(), grid_line),
             (
                 "search against grid".into(),
-                format!(
-                    "{:.1}% of the grid's matches (1 in {})",
-                    100.0 * ratio,
-                    thousands((1.0 / ratio.max(1e-300)).round().min(u64::MAX as f64) as u64)
-                ),
+                share_of_grid(ratio),
             ),
             ("method".into(), found.method.to_string()),
         ],
@@ -589,6 +593,19 @@ fn answer(
         notes,
         heatmaps: Vec::new(),
         grids: vec![path],
+    }
+}
+
+/// The search's matches as a share of the grid's: a percentage, or one in how many where that
+/// would read 0.0%.
+fn share_of_grid(ratio: f64) -> String {
+    if ratio >= 0.001 {
+        format!("{:.1}% of the grid's matches", 100.0 * ratio)
+    } else {
+        format!(
+            "1 in {} of the grid's matches",
+            thousands((1.0 / ratio.max(1e-300)).round().min(u64::MAX as f64) as u64)
+        )
     }
 }
 

@@ -172,7 +172,7 @@ fn runner_of(args: &[String]) -> Result<Runner, String> {
     ]);
     let refuse = |why: &str| {
         format!(
-            "`args`: `{}`: {why}; an answer file names simulate, tournament, analyze, run (an experiment file), bench or calibrate, and nothing was run",
+            "`args`: `{}`: {why}; an answer file names simulate, tournament, analyze, run (an experiment file), balance, sensitivity, bench or calibrate, and nothing was run",
             crate::platform::escape::plain(&args.join(" "))
         )
     };
@@ -180,9 +180,11 @@ fn runner_of(args: &[String]) -> Result<Runner, String> {
     let cli = super::Cli::try_parse_from(argv).map_err(|e| refuse(&e.kind().to_string()))?;
     match cli.command {
         c if super::writes_datasets(&c) => Ok(Runner::Skirmish),
-        super::Command::Run { .. } | super::Command::Bench(_) | super::Command::Calibrate(_) => {
-            Ok(Runner::Skirmish)
-        }
+        super::Command::Run { .. }
+        | super::Command::Bench(_)
+        | super::Command::Calibrate(_)
+        | super::Command::Balance(_)
+        | super::Command::Sensitivity(_) => Ok(Runner::Skirmish),
         _ => Err(refuse("not a command an answer may run")),
     }
 }

@@ -89,6 +89,9 @@ pub struct Miss {
     /// seeds is not yet a point that stays inside on fresh ones).
     pub goal: f64,
     pub lower: f64,
+    /// Whether the target is met on these matches: every estimate inside a band; else every
+    /// interval reaching the target (the value, the other estimate's interval, the common mean).
+    pub pass: bool,
     pub signed: Option<f64>,
     /// The estimates the target read, as the answer holds them.
     pub estimates: Vec<Estimate>,
@@ -233,6 +236,10 @@ pub fn misses(targets: &[Target], sections: &[Section]) -> Result<Vec<Miss>, Str
                 miss,
                 goal,
                 lower,
+                pass: match t.aim {
+                    Aim::Band(..) => miss == 0.0,
+                    _ => lower == 0.0,
+                },
                 signed,
                 estimates: est,
                 unit: sec.unit,
@@ -602,9 +609,10 @@ pub fn grid_search<A: Ask>(
     Ok((p, w, played))
 }
 
-/// A target checked on fresh matches: PASS when every estimate's 95% interval reaches it.
+/// A target checked on fresh matches: PASS when every estimate is inside its band, or every
+/// estimate's 95% interval reaches its value (or the other estimate's interval).
 pub fn passes(m: &Miss) -> bool {
-    m.lower == 0.0
+    m.pass
 }
 
 #[cfg(test)]
