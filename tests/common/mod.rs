@@ -137,9 +137,15 @@ pub struct TmpFile(PathBuf, String);
 /// Writes `text` to `name` in this test process's folder for `prefix`.
 pub fn tmp_file(prefix: &str, name: &str, text: &str) -> TmpFile {
     let dir = std::env::temp_dir().join(format!("skirmish-{prefix}-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
-    fs::write(&path, text).unwrap();
+    // Another test's last file may remove the shared folder between the two calls: again.
+    for _ in 0..10 {
+        fs::create_dir_all(&dir).unwrap();
+        if fs::write(&path, text).is_ok() {
+            break;
+        }
+    }
+    assert!(path.is_file(), "{} could not be written", path.display());
     let shown = path.display().to_string();
     TmpFile(path, shown)
 }
