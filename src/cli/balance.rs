@@ -372,10 +372,16 @@ fn tuned_files(q: &Question, point: &[f64]) -> Vec<(String, Vec<u8>)> {
             .into_bytes(),
         ));
     }
-    for (p, text) in q.files_at(point) {
+    for (i, (p, text)) in q.files_at(point).into_iter().enumerate() {
         let name = p
             .file_name()
             .map_or("input.toml".into(), |n| n.to_string_lossy().to_string());
+        // Two files of one name from two folders keep both (the second numbered).
+        let name = if out.iter().any(|(n, _)| *n == format!("tuned/{name}")) {
+            format!("{i}-{name}")
+        } else {
+            name
+        };
         out.push((format!("tuned/{name}"), text.into_bytes()));
     }
     out
@@ -582,10 +588,7 @@ fn answer(
                 ),
             ),
             ("grid search at the same precision".into(), grid_line),
-            (
-                "search against grid".into(),
-                share_of_grid(ratio),
-            ),
+            ("search against grid".into(), share_of_grid(ratio)),
             ("method".into(), found.method.to_string()),
         ],
         sections,

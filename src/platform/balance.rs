@@ -644,6 +644,17 @@ mod tests {
         }]
     }
 
+    /// A whole number `name` in `[lo, hi]`, the search starting at `start`.
+    fn whole(name: &str, lo: f64, hi: f64, start: f64) -> Number {
+        Number {
+            name: name.into(),
+            lo,
+            hi,
+            integer: true,
+            start,
+        }
+    }
+
     fn plan(budget: u64) -> Plan {
         Plan {
             seed: 7,
@@ -655,13 +666,7 @@ mod tests {
 
     #[test]
     fn bisection_finds_the_number_that_meets_the_target() {
-        let n = [Number {
-            name: "p".into(),
-            lo: 0.0,
-            hi: 100.0,
-            integer: true,
-            start: 50.0,
-        }];
+        let n = [whole("p", 0.0, 100.0, 50.0)];
         let f = search(&Coin, &n, &target(0.3), &plan(u64::MAX)).unwrap();
         assert!((f.point[0] - 30.0).abs() <= 1.0, "{:?}", f.point);
         assert!(f.out_of_reach.is_none());
@@ -671,13 +676,7 @@ mod tests {
 
     #[test]
     fn a_target_outside_the_range_is_said_out_of_reach_with_the_closest_end() {
-        let n = [Number {
-            name: "p".into(),
-            lo: 40.0,
-            hi: 60.0,
-            integer: true,
-            start: 50.0,
-        }];
+        let n = [whole("p", 40.0, 60.0, 50.0)];
         let f = search(&Coin, &n, &target(0.9), &plan(u64::MAX)).unwrap();
         assert_eq!(f.point, vec![60.0]);
         assert!(f.out_of_reach.unwrap().contains("below it at both ends"));
@@ -685,16 +684,7 @@ mod tests {
 
     #[test]
     fn pattern_search_meets_a_target_with_two_numbers() {
-        let n: Vec<Number> = ["a", "b"]
-            .iter()
-            .map(|k| Number {
-                name: k.to_string(),
-                lo: 0.0,
-                hi: 100.0,
-                integer: true,
-                start: 80.0,
-            })
-            .collect();
+        let n = [whole("a", 0.0, 100.0, 80.0), whole("b", 0.0, 100.0, 80.0)];
         let f = search(&Coin, &n, &target(0.25), &plan(u64::MAX)).unwrap();
         let mean = (f.point[0] + f.point[1]) / 2.0;
         assert!((mean - 25.0).abs() <= 1.5, "{:?}", f.point);
@@ -702,15 +692,38 @@ mod tests {
 
     #[test]
     fn the_budget_stops_the_search() {
-        let n = [Number {
-            name: "p".into(),
-            lo: 0.0,
-            hi: 100.0,
-            integer: true,
-            start: 50.0,
-        }];
+        let n = [whole("p", 0.0, 100.0, 50.0)];
         let f = search(&Coin, &n, &target(0.3), &plan(5_000)).unwrap();
         assert!(f.budget_spent);
+    }
+
+    #[test]
+    fn a_like_target_is_met_where_two_estimates_agree() {
+        // Tails is held to heads: heads at rate p, tails at 1 - p meet at p = 50.
+        struct Two;
+        impl Ask for Two {
+            fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Tally, String> {
+                let mut t = Coin.ask(p, seed, m)?;
+                let heads = t.groups["coin"]["heads"];
+                t.count("coin", "tails")
+                    .add_rows(heads.trials - heads.wins, heads.trials);
+                Ok(t)
+            }
+        }
+        let like = [Target {
+            section: "win rate by coin".into(),
+            label: Some("heads".into()),
+            aim: Aim::Like("tails".into()),
+        }];
+        let f = search(
+            &Two,
+            &[whole("p", 0.0, 100.0, 10.0)],
+            &like,
+            &plan(u64::MAX),
+        )
+        .unwrap();
+        assert!((f.point[0] - 50.0).abs() <= 1.0, "{:?}", f.point);
+        assert!(passes(&f.misses[0]));
     }
 
     #[test]
