@@ -317,3 +317,24 @@ fn sensitivity_refuses_a_key_the_rules_lack() {
     assert!(e.contains("did you mean `champion.mage.health`"), "{e}");
     assert!(!out.exists());
 }
+
+#[test]
+fn a_balance_file_asks_only_a_dataset_command_and_its_names_cannot_repaint_the_terminal() {
+    // Issue 62's rule for files from others: the command is parsed, never run by a shell, and
+    // only a simulate or tournament of a game is asked.
+    refused(
+        "other",
+        "command = \"reproduce --update\"\n[[tune]]\nrules = \"decay\"\nrange = [1, 2]\n[[target]]\nsection = \"x\"\nequal = true\n",
+        &["other.toml:1:", "`command`", "ask a dataset command"],
+    );
+    refused(
+        "shell",
+        "command = \"simulate loot --matches 200; touch /tmp/owned\"\n[[tune]]\nrules = \"decay\"\nrange = [1, 2]\n[[target]]\nsection = \"x\"\nequal = true\n",
+        &["`command`"],
+    );
+    refused(
+        "controls",
+        "command = \"simulate loot --matches 200\"\n[[tune]]\nrules = \"champion.\\u001b[2Jmage\"\nrange = [1, 2]\n[[target]]\nsection = \"x\"\nequal = true\n",
+        &["\\u{1b}"],
+    );
+}

@@ -415,7 +415,9 @@ pub fn main() -> ExitCode {
             }
         }
         Err(message) => {
-            eprintln!("error: {message}");
+            // A host's name in a message (a key, a label, a file) shows its controls as
+            // `\u{..}`: an error cannot repaint the terminal either.
+            eprintln!("error: {}", crate::platform::escape::plain_lines(&message));
             ExitCode::from(2)
         }
     }
@@ -678,7 +680,7 @@ fn games() -> String {
         out.push('\n');
     }
     out.push_str("Every dataset command takes --seed, --out, --threads, --chunk-size, --shard and --quiet;\n`skirmish run FILE.toml` runs an experiment file of any of them.\n");
-    out.push_str("--candidate: your own power, clan, policy, item or minion against the field, ranked with its 95% interval.\n--versus-rules FILE: any command that takes --rules, under its rules and under FILE on the same seeds, every difference with its interval.\nFor every game: skirmish report DIR, diff A B, verify DIR, reproduce, calibrate, bench.\n");
+    out.push_str("--candidate: your own power, clan, policy, item or minion against the field, ranked with its 95% interval.\n--versus-rules FILE: any command that takes --rules, under its rules and under FILE on the same seeds, every difference with its interval.\nFor every game: skirmish report DIR, diff A B, verify DIR, reproduce, calibrate, bench.\nMaking it fair: skirmish balance FILE.toml (tune rules keys or {{placeholders}} to targets, proved on fresh seeds; docs/balance.md), skirmish sensitivity COMMAND... (which rules numbers move balance most).\n");
     out
 }
 
