@@ -910,7 +910,16 @@ td:first-child,th:first-child{text-align:left}svg{max-width:100%;height:auto}.no
 /// plotters: its chart layout measures text through a font backend, which its SVG backend
 /// without default features does not have, and these bars need none.
 pub fn bars_svg(sec: &Section) -> String {
-    let (label_w, bar_w, row_h, pad) = (190.0, 420.0, 22.0, 8.0);
+    // The label column as wide as the longest label needs (about 6.6 px a character at 12 px,
+    // issue 64: long labels were cut at the left edge), at least the 190 px it always had.
+    let longest = sec
+        .estimates
+        .iter()
+        .map(|e| e.label.chars().count())
+        .max()
+        .unwrap_or(0) as f64;
+    let label_w = (6.6 * longest + 12.0).max(190.0);
+    let (bar_w, row_h, pad) = (420.0, 22.0, 8.0);
     let n = sec.estimates.len().max(1) as f64;
     let (w, h) = (label_w + bar_w + 90.0, pad * 2.0 + row_h * n + 18.0);
     let top = sec
@@ -926,7 +935,10 @@ pub fn bars_svg(sec: &Section) -> String {
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::min);
     let span = if top - low > 0.0 { top - low } else { 1.0 };
-    let x = |v: f64| label_w + bar_w * ((v - low) / span).clamp(0.0, 1.0);
+    // Room left of the bars for the value of one that goes left.
+    let lead = if low < 0.0 { 64.0 } else { 0.0 };
+    let w = w + lead;
+    let x = |v: f64| label_w + lead + bar_w * ((v - low) / span).clamp(0.0, 1.0);
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\" aria-label=\"{}\">\n",
         esc_attr(&sec.title)
@@ -948,7 +960,7 @@ pub fn bars_svg(sec: &Section) -> String {
 <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"end\">{}</text>\
 <rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#4a7fb5\"/>\
 <line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#222\" stroke-width=\"1.5\"/>\
-<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{}</text></g>",
+<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\"{}>{}</text></g>",
             esc(&e.label),
             show(sec.unit, e.value),
             interval(sec.unit, e),
@@ -962,18 +974,25 @@ pub fn bars_svg(sec: &Section) -> String {
             y + row_h / 2.0,
             x(e.hi),
             y + row_h / 2.0,
-            x(e.hi.max(v)) + 4.0,
+            // A value beside its bar's outer end: right of a bar that goes right, left of one
+            // that goes left (it read over the bar).
+            if v < 0.0 {
+                x(e.lo.min(v)) - 4.0
+            } else {
+                x(e.hi.max(v)) + 4.0
+            },
             y + row_h * 0.68,
+            if v < 0.0 { " text-anchor=\"end\"" } else { "" },
             show(sec.unit, e.value)
         );
     }
     let _ = writeln!(
         s,
         "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{}</text><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}</text>",
-        label_w,
+        label_w + lead,
         h - 4.0,
         show(sec.unit, low),
-        label_w + bar_w,
+        label_w + lead + bar_w,
         h - 4.0,
         show(sec.unit, top)
     );
