@@ -275,3 +275,104 @@ impl NarrationFormat {
         Ok(style)
     }
 }
+
+/// What a ledger analysis's run left (`analyze loot items`, `analyze minions`): a shard's line
+/// (its cells are in `OUT/shards/`), or the whole findings with the matches played now, the
+/// seconds it took and the run, whose sums the folder keeps.
+pub enum Studied<T> {
+    Shard(String),
+    Whole {
+        found: T,
+        played: u64,
+        secs: f64,
+        run: crate::platform::ledger::Run,
+    },
+}
+
+/// How a ledger analysis is run: its folder and command name, identity, shard, threads, the
+/// matches it plans (the bar's length, in `unit`), and whether its progress is told as a running
+/// total (`absolute`) or as matches just played.
+pub struct Study<'a> {
+    pub out: &'a std::path::Path,
+    pub name: &'static str,
+    pub identity: serde_json::Value,
+    pub shard: Option<Shard>,
+    pub threads: usize,
+    pub planned: u64,
+    pub quiet: bool,
+    pub unit: &'a str,
+    pub absolute: bool,
+}
+
+/// Opens the analysis's ledger (earlier runs' and shards' cells summed, not played again), plays
+/// what is new on `threads` with a progress bar, and ends a shard's run.
+pub fn study<T: Send>(
+    s: Study<'_>,
+    play: impl FnOnce(
+        &mut crate::platform::ledger::Ledger,
+        &(dyn Fn(u64) + Sync),
+    ) -> Result<Option<T>, String>
+    + Send,
+) -> Result<Studied<T>, String> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let mut run = crate::platform::ledger::Run::open(s.out, s.name, s.identity, s.shard)?;
+    let pool = crate::platform::runner::pool(s.threads)?;
+    let pb = study_bar(s.planned, s.quiet, s.unit);
+    let start = std::time::Instant::now();
+    let played = AtomicU64::new(0);
+    let tick = |n: u64| {
+        if s.absolute {
+            pb.set_position(n);
+            played.fetch_max(n, Ordering::Relaxed);
+        } else {
+            pb.inc(n);
+            played.fetch_add(n, Ordering::Relaxed);
+        }
+    };
+    let found = pool.install(|| play(&mut run.ledger, &tick));
+    let played = played.into_inner();
+    pb.finish_and_clear();
+    let found = found?;
+    let secs = start.elapsed().as_secs_f64();
+    if let Some(said) = run.end_shard(&format!(
+        "{} {}",
+        crate::platform::tally::thousands(played),
+        s.unit
+    ))? {
+        return Ok(Studied::Shard(said));
+    }
+    Ok(Studied::Whole {
+        found: found.expect("a whole run sums every cell"),
+        played,
+        secs,
+        run,
+    })
+}
+
+/// Writes a ledger analysis's folder in one step: its tables, `summary.txt` (`summary`, then the
+/// answer in brief), the answer and its report, and the run's sums; returns what the command
+/// prints (`head`, the brief answer, the tables named in `tables`, the report's line).
+pub fn write_study(
+    out: &std::path::Path,
+    name: &str,
+    mut files: Vec<(String, Vec<u8>)>,
+    answer: &crate::platform::answer::Answer,
+    run: &crate::platform::ledger::Run,
+    summary: &str,
+    head: &str,
+    tables: &str,
+) -> Result<String, String> {
+    let text = crate::platform::answer::brief(answer);
+    files.push((
+        "summary.txt".to_string(),
+        format!("{summary}{text}").into_bytes(),
+    ));
+    files.extend(crate::platform::answer::files(answer));
+    files.push(run.state());
+    crate::platform::dataset::replace_folder(out, name, &files)?;
+    Ok(format!(
+        "{head}{text}\ntables: {} ({tables}; summary.txt)\n{}",
+        out.display(),
+        crate::platform::answer::report_line(out)
+    ))
+}

@@ -1,13 +1,12 @@
 //! `skirmish loot play|check|odds`, `simulate loot` and `analyze loot items` (Loot Arena).
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use clap::Args;
 
 use super::flags::{
     RunFlags, default_threads, encoder, refuse_repeats, shell_flag, shell_quote, simulate_job,
-    split_specs, study_bar,
+    split_specs,
 };
 use crate::games::loot_arena::analysis::{items as study, odds};
 use crate::games::loot_arena::input::{self, battle::BattleFile, royale::RoyaleFile};
@@ -461,24 +460,28 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         "catalogue": format!("{:?}", st.field.catalogue),
         "sets": st.sets.iter().map(|p| p.spec()).collect::<Vec<_>>(),
     });
-    let mut run = crate::platform::ledger::Run::open(&f.out, ITEMS, identity, f.sharding.shard()?)?;
-    let pool = crate::platform::runner::pool(threads)?;
-    let pb = study_bar(st.planned(), f.quiet, "battles");
-    let start = Instant::now();
-    let played = std::sync::atomic::AtomicU64::new(0);
-    let tick = |n: u64| {
-        pb.set_position(n);
-        played.fetch_max(n, std::sync::atomic::Ordering::Relaxed);
+    let (found, played, secs, run) = match super::flags::study(
+        super::flags::Study {
+            out: &f.out,
+            name: ITEMS,
+            identity,
+            shard: f.sharding.shard()?,
+            threads,
+            planned: st.planned(),
+            quiet: f.quiet,
+            unit: "battles",
+            absolute: true,
+        },
+        |ledger, tick| st.run(f.seed, ledger, tick),
+    )? {
+        super::flags::Studied::Shard(said) => return Ok(said),
+        super::flags::Studied::Whole {
+            found,
+            played,
+            secs,
+            run,
+        } => (found, played, secs, run),
     };
-    let found = pool.install(|| st.run(f.seed, &mut run.ledger, &tick));
-    let played = played.into_inner();
-    pb.finish_and_clear();
-    let found = found?;
-    let secs = start.elapsed().as_secs_f64();
-    if let Some(said) = run.end_shard(&format!("{} battles", thousands(played)))? {
-        return Ok(said);
-    }
-    let found = found.expect("a whole run sums every cell");
     let files = study::tables(&found)
         .iter()
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
@@ -508,7 +511,6 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         secs,
         thousands((played as f64 / secs.max(1e-9)) as u64),
     );
-    let mut files = files;
     // The answer and its report (issue 50), written with the tables in one step.
     let mut answer = study::answer(&found, f.seed, &super::flags::command_line());
     // Issue 51: each candidate's rank among the catalogue's items of its tier, per class.
@@ -539,24 +541,20 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
                 .map_err(|e| format!("--candidate {c}: {e}"))?,
         );
     }
-    let text = crate::platform::answer::brief(&answer);
-    files.push((
-        "summary.txt".to_string(),
-        format!(
-            "skirmish analyze loot items, seed {}: {} battles; {setup}{text}",
+    super::flags::write_study(
+        &f.out,
+        ITEMS,
+        files,
+        &answer,
+        &run,
+        &format!(
+            "skirmish analyze loot items, seed {}: {} battles; {setup}",
             f.seed,
             thousands(found.battles)
-        )
-        .into_bytes(),
-    ));
-    files.extend(crate::platform::answer::files(&answer));
-    files.push(run.state());
-    crate::platform::dataset::replace_folder(&f.out, ITEMS, &files)?;
-    Ok(format!(
-        "{head}{text}\ntables: {} (item_worth, pairings, leave_one_out, sets .parquet; summary.txt)\n{}",
-        f.out.display(),
-        crate::platform::answer::report_line(&f.out)
-    ))
+        ),
+        &head,
+        "item_worth, pairings, leave_one_out, sets .parquet",
+    )
 }
 
 #[derive(Args, Debug, Clone)]

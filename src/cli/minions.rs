@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{RunFlags, encoder, simulate_job, study_bar};
+use super::flags::{RunFlags, encoder, simulate_job};
 use crate::games::minion_combat::input::{self, combat::CombatFile};
 use crate::games::minion_combat::reference::{Quiet, combat};
 use crate::games::minion_combat::rules::Rules;
@@ -803,24 +803,25 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         "swordsman": st.swordsman,
         "archer": st.archer,
     });
-    let mut run = crate::platform::ledger::Run::open(&f.out, STUDY, identity, f.sharding.shard()?)?;
-    let pool = crate::platform::runner::pool(threads)?;
-    let pb = study_bar(st.planned(), f.quiet, "combats");
-    let start = Instant::now();
-    let played = std::sync::atomic::AtomicU64::new(0);
-    let tick = |n: u64| {
-        pb.inc(n);
-        played.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    let (found, secs, run) = match super::flags::study(
+        super::flags::Study {
+            out: &f.out,
+            name: STUDY,
+            identity,
+            shard: f.sharding.shard()?,
+            threads,
+            planned: st.planned(),
+            quiet: f.quiet,
+            unit: "combats",
+            absolute: false,
+        },
+        |ledger, tick| st.run(f.seed, ledger, tick),
+    )? {
+        super::flags::Studied::Shard(said) => return Ok(said),
+        super::flags::Studied::Whole {
+            found, secs, run, ..
+        } => (found, secs, run),
     };
-    let found = pool.install(|| st.run(f.seed, &mut run.ledger, &tick));
-    let played = played.into_inner();
-    pb.finish_and_clear();
-    let found = found?;
-    let secs = start.elapsed().as_secs_f64();
-    if let Some(said) = run.end_shard(&format!("{} combats", thousands(played)))? {
-        return Ok(said);
-    }
-    let found = found.expect("a whole run sums every cell");
     let files = study::tables(&found)
         .iter()
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
@@ -847,23 +848,18 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     );
     // The answer and its report (issue 50), written with the tables in one step.
     let answer = study::answer(&found, &st, f.seed, &super::flags::command_line());
-    let text = crate::platform::answer::brief(&answer);
-    let mut files = files;
-    files.push((
-        "summary.txt".to_string(),
-        format!(
-            "skirmish analyze minions, seed {}: {} combats; {setup}{text}",
+    super::flags::write_study(
+        &f.out,
+        STUDY,
+        files,
+        &answer,
+        &run,
+        &format!(
+            "skirmish analyze minions, seed {}: {} combats; {setup}",
             f.seed,
             thousands(found.combats)
-        )
-        .into_bytes(),
-    ));
-    files.extend(crate::platform::answer::files(&answer));
-    files.push(run.state());
-    crate::platform::dataset::replace_folder(&f.out, STUDY, &files)?;
-    Ok(format!(
-        "{head}{text}\ntables: {} (stat_worth, monster_worth, minion_matrix, splits, nation_worth .parquet; summary.txt)\n{}",
-        f.out.display(),
-        crate::platform::answer::report_line(&f.out)
-    ))
+        ),
+        &head,
+        "stat_worth, monster_worth, minion_matrix, splits, nation_worth .parquet",
+    )
 }
