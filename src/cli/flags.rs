@@ -349,18 +349,27 @@ pub fn study<T: Send>(
     })
 }
 
-/// Writes a ledger analysis's folder in one step: its tables, `summary.txt` (`summary`, then the
-/// answer in brief), the answer and its report, and the run's sums; returns what the command
-/// prints (`head`, the brief answer, the tables named in `tables`, the report's line).
+/// What a ledger analysis says beside its answer: `summary.txt`'s first line, the printed head
+/// (with the time and threads, which the folder leaves out) and its tables by name.
+pub struct Said<'a> {
+    pub summary: &'a str,
+    pub head: &'a str,
+    pub tables: &'a str,
+}
+
+/// Writes a ledger analysis's folder in one step: its tables, `summary.txt` (the summary line,
+/// then the answer in brief), the answer and its report, and the run's sums; returns what the
+/// command prints (the head, the brief answer, the tables, the report's line).
 pub fn write_study(
-    out: &std::path::Path,
-    name: &str,
+    (out, name): (&std::path::Path, &str),
     mut files: Vec<(String, Vec<u8>)>,
     answer: &crate::platform::answer::Answer,
     run: &crate::platform::ledger::Run,
-    summary: &str,
-    head: &str,
-    tables: &str,
+    Said {
+        summary,
+        head,
+        tables,
+    }: Said<'_>,
 ) -> Result<String, String> {
     let text = crate::platform::answer::brief(answer);
     files.push((

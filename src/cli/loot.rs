@@ -542,18 +542,19 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         );
     }
     super::flags::write_study(
-        &f.out,
-        ITEMS,
+        (&f.out, ITEMS),
         files,
         &answer,
         &run,
-        &format!(
-            "skirmish analyze loot items, seed {}: {} battles; {setup}",
-            f.seed,
-            thousands(found.battles)
-        ),
-        &head,
-        "item_worth, pairings, leave_one_out, sets .parquet",
+        super::flags::Said {
+            summary: &format!(
+                "skirmish analyze loot items, seed {}: {} battles; {setup}",
+                f.seed,
+                thousands(found.battles)
+            ),
+            head: &head,
+            tables: "item_worth, pairings, leave_one_out, sets .parquet",
+        },
     )
 }
 

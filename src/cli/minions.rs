@@ -849,17 +849,18 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     // The answer and its report (issue 50), written with the tables in one step.
     let answer = study::answer(&found, &st, f.seed, &super::flags::command_line());
     super::flags::write_study(
-        &f.out,
-        STUDY,
+        (&f.out, STUDY),
         files,
         &answer,
         &run,
-        &format!(
-            "skirmish analyze minions, seed {}: {} combats; {setup}",
-            f.seed,
-            thousands(found.combats)
-        ),
-        &head,
-        "stat_worth, monster_worth, minion_matrix, splits, nation_worth .parquet",
+        super::flags::Said {
+            summary: &format!(
+                "skirmish analyze minions, seed {}: {} combats; {setup}",
+                f.seed,
+                thousands(found.combats)
+            ),
+            head: &head,
+            tables: "stat_worth, monster_worth, minion_matrix, splits, nation_worth .parquet",
+        },
     )
 }
