@@ -338,3 +338,70 @@ fn a_balance_file_asks_only_a_dataset_command_and_its_names_cannot_repaint_the_t
         &["\\u{1b}"],
     );
 }
+
+/// The balance file is an input kind of its own: the shipped examples mutated (bytes changed,
+/// lines dropped or repeated) are read as `balance` reads them (the command checked on a few
+/// matches); each is accepted or refused with a message, never a panic.
+#[test]
+fn mutated_balance_files_are_read_or_refused_never_a_panic() {
+    let examples: Vec<String> = std::fs::read_dir("experiments/balance")
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml") && !p.ends_with("thorns.toml"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    assert!(examples.len() >= 5);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let dir = tmp("balance-fuzz", "files");
+    std::fs::create_dir_all(&*dir).unwrap();
+    let (mut read, mut refused) = (0, 0);
+    for k in 0..240 {
+        let base = &examples[k % examples.len()];
+        let mut lines: Vec<String> = base.lines().map(String::from).collect();
+        for _ in 0..1 + next(3) {
+            let i = next(lines.len());
+            match next(4) {
+                0 => {
+                    lines.remove(i);
+                }
+                1 => {
+                    let l = lines[i].clone();
+                    lines.insert(i, l);
+                }
+                _ => {
+                    let mut b = lines[i].clone().into_bytes();
+                    if !b.is_empty() {
+                        let j = next(b.len());
+                        b[j] = b"0123456789-.,[]\"=x {}"[next(21)];
+                    }
+                    lines[i] = String::from_utf8_lossy(&b).into_owned();
+                }
+            }
+            if lines.is_empty() {
+                break;
+            }
+        }
+        // The shrunken sizes keep the fuzzing quick: a point plays at most a few matches.
+        let text = lines
+            .join("\n")
+            .replace("20000", "200")
+            .replace("40000", "200");
+        let path = dir.join(format!("{k}.toml"));
+        std::fs::write(&path, text).unwrap();
+        match skirmish::cli::balance::read(&path) {
+            Ok(_) => read += 1,
+            Err(e) => {
+                assert!(!e.is_empty());
+                refused += 1;
+            }
+        }
+    }
+    assert!(read > 0 && refused > 0, "{read} read, {refused} refused");
+}

@@ -35,7 +35,8 @@ impl Number {
     }
     /// Points a grid over the range at the search's resolution has.
     pub fn grid_points(&self) -> u64 {
-        ((self.hi - self.lo) / self.resolution()).round() as u64 + 1
+        // Saturating: a range of any size counts, it is never listed.
+        (((self.hi - self.lo) / self.resolution()).round() as u64).saturating_add(1)
     }
     fn fit(&self, x: f64) -> f64 {
         let x = x.clamp(self.lo, self.hi);
