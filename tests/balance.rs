@@ -405,3 +405,24 @@ fn mutated_balance_files_are_read_or_refused_never_a_panic() {
     }
     assert!(read > 0 && refused > 0, "{read} read, {refused} refused");
 }
+
+#[test]
+fn no_matches_to_play_is_refused_not_a_panic() {
+    refused(
+        "zero",
+        "command = \"simulate loot --matches 0\"\n[[tune]]\nrules = \"champion.mage.health\"\nrange = [40, 140]\n[[target]]\nsection = \"win share by pair\"\nequal = true\n",
+        &["zero.toml:1:", "at least 1"],
+    );
+    let out = tmp("sensitivity", "few");
+    let o = skirmish(&[
+        "sensitivity",
+        "simulate",
+        "loot",
+        "--matches",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at least 20 matches"));
+}

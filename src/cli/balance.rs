@@ -229,10 +229,11 @@ pub fn read(path: &Path) -> Result<Read, String> {
     }
     let start: Vec<f64> = numbers.iter().map(|n| n.start).collect();
     q.prepare(&start).map_err(|e| err("command".into(), e))?;
+    q.matches = q.matches.filter(|&m| m > 0);
     if q.matches.is_none() {
         return Err(err(
             "command".into(),
-            "give the command its matches (--matches N, or --games N for a tournament): each point of the search plays them".into(),
+            "give the command its matches, at least 1 (--matches N, or --games N for a tournament): each point of the search plays them".into(),
         ));
     }
     // The targets must be in the command's answer: checked on a few matches before any search.
@@ -255,7 +256,6 @@ pub fn read(path: &Path) -> Result<Read, String> {
             return Err(err(format!("target[{i}].{which}"), e));
         }
     }
-    q.matches = q.matches.filter(|&m| m > 0);
     Ok(Read {
         question: q,
         numbers,

@@ -483,11 +483,10 @@ impl Question {
         }
         impl super::bench::WithSimulation for Play {
             type Out = Tally;
-            fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<Tally, String> {
+            fn with<S: Simulation>(self, sim: &S, _whole: Option<Plan>) -> Result<Tally, String> {
                 let len = self.matches.end - self.matches.start;
                 // Any split gives the same sums (a tournament played whole included: its
                 // melees are keyed by index), so parts are sized for the threads.
-                let _ = whole;
                 let size = (len / (4 * rayon::current_num_threads() as u64)).max(1);
                 let starts: Vec<u64> = self.matches.clone().step_by(size as usize).collect();
                 let end = self.matches.end;

@@ -143,6 +143,12 @@ fn run(o: &Own) -> Result<String, String> {
             o.command
         )
     })?;
+    if matches < PARTS {
+        return Err(format!(
+            "`{}`: give at least {PARTS} matches: each move is paired over {PARTS} parts of them",
+            o.command
+        ));
+    }
     let keys: Vec<(String, f64, bool)> = match &o.keys {
         None => super::question::numbers(&q.rules),
         Some(list) => list
