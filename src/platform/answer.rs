@@ -839,8 +839,9 @@ fn html(a: &Answer) -> String {
     s.push_str(
         "<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:auto;padding:1rem;color:#222}\
 code{background:#f3f3f3;padding:.1rem .3rem;word-break:break-all}\
-table{border-collapse:collapse;margin:.5rem 0}td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:right}\
-td:first-child,th:first-child{text-align:left}svg{max-width:100%;height:auto}.note{color:#8a4b00}</style>\n</head><body>\n",
+table{border-collapse:collapse;margin:.5rem 0;display:block;max-width:100%;overflow-x:auto}td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:right}\
+td:first-child,th:first-child{text-align:left}svg{max-width:100%;height:auto}.note{color:#8a4b00}\
+h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
     );
     let _ = writeln!(s, "<h1>{}</h1>", esc(&a.title));
     let _ = writeln!(s, "<p><code>{}</code></p>", esc(&a.provenance.command));

@@ -354,10 +354,15 @@ impl Dataset {
         if had_dir {
             let mut manifests =
                 manifests_in(dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
-            manifests.sort();
+            // A shard started beside this one may write its manifest between the two looks
+            // (a flake of `shards_started_together_all_finish`): a manifest is never foreign,
+            // and one that appeared is read with the rest.
             if manifests.is_empty()
                 && fs::read_dir(dir)
-                    .map(|d| d.filter_map(|e| e.ok()).any(|e| !leftover(&e.path(), 0)))
+                    .map(|d| {
+                        d.filter_map(|e| e.ok())
+                            .any(|e| !leftover(&e.path(), 0) && !is_manifest(&e.path()))
+                    })
                     .unwrap_or(false)
             {
                 return Err(format!(
@@ -366,6 +371,11 @@ impl Dataset {
                     dir.display()
                 ));
             }
+            if manifests.is_empty() {
+                manifests =
+                    manifests_in(dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
+            }
+            manifests.sort();
             for path in manifests {
                 let m = read_manifest(&path)?;
                 // Issue 51: the same run asked for more matches extends it in place.
