@@ -426,3 +426,30 @@ fn no_matches_to_play_is_refused_not_a_panic() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("at least 20 matches"));
 }
+
+#[test]
+fn the_answer_is_the_same_bytes_on_one_thread_and_on_two() {
+    let file = tmp_file(
+        "balance-threads",
+        "threads.toml",
+        "command = \"simulate loot --matches 3000\"\n[[tune]]\nrules = \"champion.mage.health\"\nrange = [40, 140]\n[[target]]\nsection = \"win share by pair\"\nlabel = \"Gladiator+Mage\"\nvalue = 0.6\n",
+    );
+    let answers: Vec<Vec<u8>> = ["1", "2"]
+        .iter()
+        .map(|t| {
+            let out = tmp("balance-threads", &format!("out-{t}"));
+            let o = skirmish(&[
+                "balance",
+                &file,
+                "--quiet",
+                "--threads",
+                t,
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            std::fs::read(out.join("result.json")).unwrap()
+        })
+        .collect();
+    assert_eq!(answers[0], answers[1]);
+}

@@ -42,6 +42,7 @@ pub struct BalanceFlags {
     /// has at most this many points (else its matches are counted, not played).
     #[arg(long, default_value_t = 200)]
     pub grid_limit: u64,
+    /// Worker threads (default: all cores). The answer does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// No progress line.
