@@ -194,6 +194,27 @@ fn run(o: &Own) -> Result<String, String> {
     };
     let at_seed = play(&base)?;
     bar.inc(1);
+    // The sections ranked, checked before any rules number is moved.
+    let mut whole_tally = Tally::default();
+    at_seed.iter().for_each(|p| whole_tally.merge(&p.2));
+    let sections = Answer::sections(&whole_tally);
+    let ranked: Vec<&Section> = match &o.section {
+        Some(t) => {
+            let s: Vec<&Section> = sections.iter().filter(|s| &s.title == t).collect();
+            if s.is_empty() {
+                return Err(format!(
+                    "--section {t}: not in the command's answer; its sections: {}",
+                    sections
+                        .iter()
+                        .map(|s| s.title.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ));
+            }
+            s
+        }
+        None => sections.iter().filter(|s| s.unit == Unit::Share).collect(),
+    };
     let seed_rows: Vec<(u64, u64, &Tally)> = at_seed.iter().map(|(a, b, t)| (*a, *b, t)).collect();
     let mut moved = Vec::new();
     for (i, (key, v, whole)) in keys.iter().enumerate() {
@@ -225,26 +246,6 @@ fn run(o: &Own) -> Result<String, String> {
         }
     }
     bar.finish_and_clear();
-    let mut whole_tally = Tally::default();
-    at_seed.iter().for_each(|p| whole_tally.merge(&p.2));
-    let sections = Answer::sections(&whole_tally);
-    let ranked: Vec<&Section> = match &o.section {
-        Some(t) => {
-            let s: Vec<&Section> = sections.iter().filter(|s| &s.title == t).collect();
-            if s.is_empty() {
-                return Err(format!(
-                    "--section {t}: not in the command's answer; its sections: {}",
-                    sections
-                        .iter()
-                        .map(|s| s.title.as_str())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                ));
-            }
-            s
-        }
-        None => sections.iter().filter(|s| s.unit == Unit::Share).collect(),
-    };
     let answer = answer(o, &q, matches, &sections, &ranked, &moved);
     let files = crate::platform::answer::files(&answer).to_vec();
     crate::platform::dataset::replace_folder(&o.out, COMMAND, &files)?;
