@@ -337,7 +337,7 @@ fn run(f: &BalanceFlags) -> Result<String, String> {
     };
     // The proof: fresh seeds the search never played.
     let vseed = f.seed.wrapping_add(1);
-    let vmatches = f.verify.unwrap_or(4 * per_point).max(1);
+    let vmatches = f.verify.unwrap_or(per_point.saturating_mul(4)).max(1);
     // A tournament played whole plays its own count.
     let vmatches = if q.whole() { per_point } else { vmatches };
     let vt = asker.ask(&found.point, vseed, 0..vmatches)?;

@@ -434,7 +434,7 @@ fn answer(
                     ))
                 ),
                 COMMAND,
-                matches * (moved.len() as u64 + 1),
+                matches.saturating_mul(moved.len() as u64 + 1),
                 serde_json::json!({
                     "command": q.command,
                     "step": o.step,

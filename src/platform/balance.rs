@@ -331,7 +331,6 @@ impl<A: Ask> Search<'_, A> {
                 self.seen.len() - 1
             }
         };
-        let mut note = String::from("all its matches");
         loop {
             let (_, tally, done) = &self.seen[i];
             let done = *done;
@@ -342,7 +341,7 @@ impl<A: Ask> Search<'_, A> {
             };
             if let Some(m) = &m {
                 if done >= self.plan.per_point {
-                    self.log(point, done, m, note);
+                    self.log(point, done, m, "all its matches".into());
                     return Ok(m.clone());
                 }
                 if let Some(why) = enough(m) {
@@ -352,19 +351,18 @@ impl<A: Ask> Search<'_, A> {
             }
             if self.played >= self.plan.budget {
                 let m = m.ok_or("balance: --budget is spent before the first point was played")?;
-                note = "budget spent".into();
-                self.log(point, done, &m, note);
+                self.log(point, done, &m, "budget spent".into());
                 return Ok(m);
             }
-            let end = (done + self.plan.batch).min(self.plan.per_point);
+            // Saturating: a count near u64's end never wraps into a wrong range.
+            let end = done
+                .saturating_add(self.plan.batch)
+                .min(self.plan.per_point);
             let t = self.ask.ask(point, self.plan.seed, done..end)?;
-            self.played += end - done;
+            self.played = self.played.saturating_add(end - done);
             let s = &mut self.seen[i];
             s.1.merge(&t);
             s.2 = end;
-            if end < self.plan.per_point {
-                note = String::from("all its matches");
-            }
         }
     }
 
@@ -597,10 +595,10 @@ pub fn grid_search<A: Ask>(
     per_point: u64,
 ) -> Result<(Vec<f64>, f64, u64), String> {
     let mut best: Option<(Vec<f64>, f64)> = None;
-    let mut played = 0;
+    let mut played = 0u64;
     for p in grid(numbers) {
         let t = ask.ask(&p, seed, 0..per_point)?;
-        played += per_point;
+        played = played.saturating_add(per_point);
         let w = goal(&misses(targets, &Answer::sections(&t))?);
         if best.as_ref().is_none_or(|b| w < b.1) {
             best = Some((p, w));
