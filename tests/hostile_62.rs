@@ -668,3 +668,90 @@ fn a_clan_candidate_over_budget_is_said_to_be_disqualified() {
         .unwrap();
     assert!(line < rank, "{said}");
 }
+
+/// `verify`'s output and exit code on `dir` with `extra` flags.
+fn verify(dir: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let mut args = vec!["verify", dir];
+    args.extend(extra);
+    let o = skirmish(&args);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.code(), said)
+}
+
+#[test]
+fn verify_replays_an_analysis_ledger_and_finds_a_resealed_cell() {
+    let d = tmp("h62", "verify-ledger");
+    let dir = d.to_str().unwrap();
+    ok(&[
+        "analyze", "loot", "items", "--battles", "200", "--cell", "100", "--seed", "3", "--out",
+        dir, "--quiet",
+    ]);
+    let (code, said) = verify(dir, &["--replay-all"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("ledger.json as written"), "{said}");
+    assert!(
+        said.contains("each one's sums are what its matches give") && said.contains("files are what the command writes now"),
+        "{said}"
+    );
+    // A forger who knows the format: one win moved in one cell, the digest recomputed.
+    edit_sealed(&d.join("ledger.json"), |v| {
+        let sums = v["cells"]["item worth/Gladiator"]["sums"].as_array_mut().unwrap();
+        sums[4] = serde_json::json!(sums[4].as_i64().unwrap() + 1);
+    });
+    let (code, said) = verify(dir, &["--replay-for", "0"]);
+    assert_eq!(code, Some(0), "the seals alone cannot see it: {said}");
+    let (code, said) = verify(dir, &["--replay-all"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains("1 cell is not what their matches give") && said.contains("`item worth/Gladiator`: sum 4"),
+        "{said}"
+    );
+}
+
+#[test]
+fn verify_rebuilds_a_power_analysis_from_its_sums_and_replays_them_all_when_asked() {
+    let d = tmp("h62", "verify-state");
+    let dir = d.to_str().unwrap();
+    ok(&[
+        "analyze", "rumble", "powers", "--max-battles", "4000", "--batch", "100", "--seed", "3",
+        "--out", dir, "--quiet",
+    ]);
+    let (code, said) = verify(dir, &[]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("only --replay-all"), "{said}");
+    let (code, said) = verify(dir, &["--replay-all"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("replayed all"), "{said}");
+    // The sums forged and resealed: the tables no longer follow from them, and replaying every
+    // roster gives other sums.
+    edit_sealed(&d.join("state.json"), |v| {
+        let b = v["sums"]["battles"].as_u64().unwrap();
+        v["sums"]["battles"] = serde_json::json!(b + 1);
+    });
+    let (code, said) = verify(dir, &[]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("result.json differs"), "{said}");
+    let (code, said) = verify(dir, &["--replay-all"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("state.json differs"), "{said}");
+}
+
+#[test]
+fn verify_runs_an_analysis_without_sums_again_and_finds_an_edited_answer() {
+    let d = tmp("h62", "verify-duel");
+    let dir = d.to_str().unwrap();
+    ok(&["analyze", "tag", "duel", "--out", dir, "--quiet"]);
+    let (code, said) = verify(dir, &[]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("ran the whole analysis again"), "{said}");
+    edit_sealed(&d.join("result.json"), |v| {
+        v["notes"] = serde_json::json!(["forged"]);
+    });
+    let (code, said) = verify(dir, &[]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("result.json differs"), "{said}");
+}

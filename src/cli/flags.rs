@@ -158,12 +158,25 @@ pub(crate) fn refuse_repeats(flag: &str, specs: &[String]) -> Result<(), String>
     Ok(())
 }
 
+/// The command line this process runs when it is not its own (`verify` replaying a folder's
+/// recorded command), set once before that command is dispatched.
+static ARGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// Runs the rest of the process as if its command line were `argv` (for [`command_line`]).
+pub(crate) fn set_args(argv: Vec<String>) {
+    let _ = ARGS.set(argv);
+}
+
 /// The command line as run, each word shell-quoted, less what cannot change the answer
 /// (`--threads`, `--quiet`, `--out`): an answer's provenance (issue 50), the same bytes on any
 /// machine and in any folder.
 pub(crate) fn command_line() -> String {
     let mut words = vec!["skirmish".to_string()];
-    let mut args = std::env::args().skip(1);
+    let given = ARGS.get().cloned();
+    let mut args = given
+        .unwrap_or_else(|| std::env::args().collect())
+        .into_iter()
+        .skip(1);
     while let Some(a) = args.next() {
         if a == "--threads" || a == "--out" {
             args.next();
@@ -334,6 +347,9 @@ pub fn study<T: Send>(
     pb.finish_and_clear();
     let found = found?;
     let secs = start.elapsed().as_secs_f64();
+    if let Some(audit) = run.ledger.audited() {
+        crate::platform::job::replay_says(audit);
+    }
     if let Some(said) = run.end_shard(&format!(
         "{} {}",
         crate::platform::tally::thousands(played),

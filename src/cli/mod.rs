@@ -148,14 +148,14 @@ enum Command {
     /// Check a dataset folder: every part file against its recorded size and SHA-256, and each
     /// part's rows against its match count.
     Verify {
-        /// The dataset folder, e.g. runs/rumble-ffa.
+        /// The dataset or analysis folder, e.g. runs/rumble-ffa.
         dir: PathBuf,
         /// Seconds the recorded command may spend playing parts again (spread over the run:
-        /// first, last, middle...) to check their tallies and bytes against the record; 0
-        /// checks the files only.
+        /// first, last, middle...) or an analysis's cells (chosen at random) to check them
+        /// against the record; 0 checks the files only.
         #[arg(long, default_value_t = 30)]
         replay_for: u64,
-        /// Play every part again.
+        /// Play every part (every cell, every roster) again.
         #[arg(long)]
         replay_all: bool,
     },
@@ -756,14 +756,21 @@ fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, S
     let rows: Option<&crate::platform::dataset::RowCount> = Some(&rows);
     #[cfg(not(feature = "parquet"))]
     let rows: Option<&crate::platform::dataset::RowCount> = None;
-    let files = crate::platform::dataset::verify(dir, rows)?;
+    // An analysis folder (no manifest): its sealed files, then its recorded command replays the
+    // kept sums and compares every file it would write (issue 62).
+    let (files, command) = match crate::platform::dataset::verify_analysis(dir)? {
+        Some(found) => found,
+        None => (
+            crate::platform::dataset::verify(dir, rows)?,
+            crate::platform::dataset::recorded_command(dir)?,
+        ),
+    };
     if replay_for == 0 && !all {
         return Ok(files);
     }
     // The tallies are checked by playing parts again: the recorded command, run with the
     // platform's replay request, plays the chosen parts and compares them (it writes nothing).
     use crate::platform::job::{REPLAYED, Replay, replay_outcome, request_replay};
-    let command = crate::platform::dataset::recorded_command(dir)?;
     let words = shlex::split(&command).ok_or_else(|| {
         format!(
             "{}: the recorded command is not a command line: {command}",
@@ -788,6 +795,7 @@ fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, S
             crate::platform::escape::plain(&command)
         ));
     }
+    flags::set_args(argv);
     request_replay(Replay {
         budget: (!all).then(|| std::time::Duration::from_secs(replay_for)),
     });

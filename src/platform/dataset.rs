@@ -827,6 +827,77 @@ pub fn write_answer(
     Ok(a)
 }
 
+/// `skirmish verify DIR` on an analysis folder (no manifest; its answer and, for analyses that
+/// keep sums, `ledger.json` or `state.json` and shards' files beside it): every sealed file is
+/// checked against its digest. Returns what was checked and the command the answer records
+/// (which `verify` replays); `None` when `dir` is not an analysis folder.
+pub fn verify_analysis(dir: &Path) -> Result<Option<(String, String)>, String> {
+    let has_manifest = fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok()).any(|e| is_manifest(&e.path())))
+        .unwrap_or(false);
+    let stored = dir.join(crate::platform::answer::FILE);
+    if has_manifest || !stored.is_file() {
+        return Ok(None);
+    }
+    let answer = crate::platform::answer::Answer::read(&stored)?;
+    let mut sealed = vec![crate::platform::answer::FILE.to_string()];
+    let mut files: Vec<std::path::PathBuf> = ["ledger.json", "state.json"]
+        .iter()
+        .map(|f| dir.join(f))
+        .filter(|p| p.is_file())
+        .collect();
+    if let Ok(d) = fs::read_dir(dir.join(super::ledger::SHARDS)) {
+        let mut shards: Vec<_> = d.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        shards.sort();
+        files.extend(shards);
+    }
+    for f in &files {
+        let text = fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        super::digest::unseal(f, &text)?;
+        sealed.push(
+            f.strip_prefix(dir)
+                .unwrap_or(f)
+                .display()
+                .to_string(),
+        );
+    }
+    Ok(Some((
+        format!(
+            "{}: an analysis folder; {} as written (each one's digest checked)\n",
+            dir.display(),
+            sealed.join(", ")
+        ),
+        answer.provenance.command,
+    )))
+}
+
+/// What `verify` finds when it compares an analysis folder with the files its recorded command
+/// would write now (from the folder's kept sums, some or all of them replayed): every file the
+/// same bytes, or which differ.
+fn compare_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<String, String> {
+    let differ: Vec<String> = files
+        .iter()
+        .filter_map(|(name, bytes)| match fs::read(out.join(name)) {
+            Ok(b) if b == *bytes => None,
+            Ok(_) => Some(format!("{name} differs")),
+            Err(_) => Some(format!("{name} is missing")),
+        })
+        .collect();
+    if differ.is_empty() {
+        Ok(format!(
+            "its {} files are what the command writes now",
+            files.len()
+        ))
+    } else {
+        Err(format!(
+            "{} of its {} files differ from what the command writes (edited, or written by another version): {}",
+            differ.len(),
+            files.len(),
+            differ.join("; ")
+        ))
+    }
+}
+
 /// A table file's row count (the Parquet layer's; the platform does not read Parquet itself).
 pub type RowCount = dyn Fn(&Path) -> Result<u64, String>;
 
@@ -1161,6 +1232,16 @@ pub fn replace_folder(
     files: &[(String, Vec<u8>)],
 ) -> Result<(), String> {
     check_output_folder(out, command)?;
+    // `verify` replaying an analysis folder (issue 62): compared, never written.
+    if super::job::replaying() {
+        if super::job::take_replay().is_some() {
+            super::job::replay_says(Ok(
+                "ran the whole analysis again (it keeps no sums to replay in part)".into(),
+            ));
+        }
+        super::job::serve_replay(compare_folder(out, files));
+        return Err(super::job::REPLAYED.to_string());
+    }
     let (name, parent) = name_and_parent(out)?;
     if out.is_dir() && !writable(&parent) {
         return replace_inside(out, command, files);

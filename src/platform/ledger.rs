@@ -172,6 +172,53 @@ pub struct Ledger {
     /// Matches this run played.
     #[serde(skip)]
     played: u64,
+    /// `verify`'s replay of the kept cells, when this run serves one (issue 62).
+    #[serde(skip)]
+    audit: Option<Audit>,
+}
+
+/// `skirmish verify` on an analysis folder (issue 62): kept cells are played again from their
+/// seeds and compared with what the folder keeps. Without a time limit every cell is; with one,
+/// each cell is replayed with the chance that the time left allows at the rate measured so far,
+/// drawn from a per-process random key, so a forger cannot know which cells will be looked at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Audit {
+    budget: Option<std::time::Duration>,
+    start: std::time::Instant,
+    /// Matches of kept cells not yet asked for.
+    left: u64,
+    /// Cells asked for, replayed, and matches replayed.
+    cells: u64,
+    replayed: u64,
+    matches: u64,
+    /// Seconds spent replaying.
+    spent: std::time::Duration,
+    problems: Vec<String>,
+}
+
+impl Audit {
+    /// Whether to replay the cell `key` of `n` matches.
+    fn chooses(&self, key: &str, n: u64) -> bool {
+        let Some(budget) = self.budget else {
+            return true;
+        };
+        let left = budget.as_secs_f64() - self.start.elapsed().as_secs_f64();
+        if left <= 0.0 {
+            return false;
+        }
+        if self.matches == 0 {
+            return true; // the first cell measures the rate
+        }
+        let need = self.spent.as_secs_f64() / self.matches as f64 * (self.left + n) as f64;
+        let chance = (left / need.max(1e-9)).min(1.0);
+        // `RandomState` keys are drawn at random per process.
+        let mut h = std::hash::BuildHasher::build_hasher(
+            &std::collections::hash_map::RandomState::new(),
+        );
+        std::hash::Hash::hash(key, &mut h);
+        let draw = std::hash::Hasher::finish(&h) as f64 / u64::MAX as f64;
+        draw < chance
+    }
 }
 
 impl Ledger {
@@ -214,6 +261,33 @@ impl Ledger {
             S::default()
         };
         let mine = self.shard.is_none_or(|(k, of)| ordinal % of == k);
+        if let Some(a) = &mut self.audit {
+            a.cells += 1;
+            a.left = a.left.saturating_sub(held.n);
+            if held.n < n {
+                a.problems.push(format!(
+                    "`{key}`: {} of its {n} matches summed (the run was not finished)",
+                    held.n
+                ));
+            } else if a.chooses(key, n) {
+                let t = std::time::Instant::now();
+                let fresh = play(0..n).to_ints();
+                a.spent += t.elapsed();
+                a.replayed += 1;
+                a.matches = a.matches.saturating_add(n);
+                if fresh != held.sums {
+                    let at = fresh.iter().zip(&held.sums).position(|(x, y)| x != y);
+                    a.problems.push(match at {
+                        Some(i) => format!(
+                            "`{key}`: sum {i} is {} in the folder, {} when its {n} matches are played",
+                            held.sums[i], fresh[i]
+                        ),
+                        None => format!("`{key}`: its sums have another length than its matches give"),
+                    });
+                }
+            }
+            return Ok(sums);
+        }
         if held.n == n {
             return Ok(sums);
         }
@@ -250,6 +324,51 @@ impl Ledger {
     /// Matches played by this run (not those kept).
     pub fn played(&self) -> u64 {
         self.played
+    }
+
+    /// Makes this ledger serve `verify`'s replay: its kept cells are played again (every one,
+    /// or within `budget`) and compared, never merged; nothing new is played.
+    pub fn audit(&mut self, budget: Option<std::time::Duration>) {
+        self.audit = Some(Audit {
+            budget,
+            start: std::time::Instant::now(),
+            left: self.cells.values().map(|e| e.n).fold(0, u64::saturating_add),
+            cells: 0,
+            replayed: 0,
+            matches: 0,
+            spent: std::time::Duration::ZERO,
+            problems: Vec::new(),
+        });
+    }
+
+    /// What the replay found: how many cells it played again and whether each gave the sums the
+    /// folder keeps (an `Err` names those that did not); `None` when not replaying.
+    pub fn audited(&self) -> Option<Result<String, String>> {
+        let a = self.audit.as_ref()?;
+        let kept = self.cells.len();
+        let said = format!(
+            "replayed {} of the {kept} cells kept ({} matches, in {:.1} s{})",
+            a.replayed,
+            super::tally::thousands(a.matches),
+            a.spent.as_secs_f64(),
+            if (a.replayed as usize) < kept {
+                ", chosen at random within the time allowed; --replay-all replays every cell"
+            } else {
+                ""
+            }
+        );
+        Some(if a.problems.is_empty() {
+            Ok(format!("{said}: each one's sums are what its matches give"))
+        } else {
+            Err(format!(
+                "{said}; {} not what their matches give (run the analysis again into a new --out): {}",
+                match a.problems.len() {
+                    1 => "1 cell is".to_string(),
+                    n => format!("{n} cells are"),
+                },
+                a.problems.join("; ")
+            ))
+        })
     }
 
     /// Adds another ledger's cells (another shard's): each cell from the one that summed more.
@@ -344,7 +463,11 @@ impl Run {
                 command,
             )?,
         };
-        let ledger = Ledger::new(kept(out, &identity)?, shard.map(|s| (s.index, s.count)));
+        let mut ledger = Ledger::new(kept(out, &identity)?, shard.map(|s| (s.index, s.count)));
+        // `verify` (issue 62): the kept cells are replayed and compared, nothing is written.
+        if let Some(r) = super::job::take_replay() {
+            ledger.audit(r.budget);
+        }
         Ok(Run {
             ledger,
             identity,
