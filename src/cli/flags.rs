@@ -158,6 +158,24 @@ pub(crate) fn refuse_repeats(flag: &str, specs: &[String]) -> Result<(), String>
     Ok(())
 }
 
+/// Parts a what-if's two runs are cut into at least when the host named no `--chunk-size`, so
+/// that their intervals stay paired (issue 63: a what-if of fewer than ten parts was unpaired,
+/// intervals 3-8x wider). Set by `--versus-rules` before either run is built.
+static PAIRED_PARTS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+
+/// Makes this process's dataset runs cut their matches into at least 20 parts.
+pub(crate) fn pair_in_parts() {
+    let _ = PAIRED_PARTS.set(2 * crate::platform::answer::MIN_PAIRED_PARTS as u64);
+}
+
+/// The part size a run uses: `chunk`, or smaller when a what-if needs more parts to pair.
+pub(crate) fn paired_chunk(chunk: u64, matches: u64) -> u64 {
+    match PAIRED_PARTS.get() {
+        Some(&parts) if chunk > 0 => chunk.min(matches.div_ceil(parts).max(1)),
+        _ => chunk,
+    }
+}
+
 /// The command line this process runs when it is not its own (`verify` replaying a folder's
 /// recorded command), set once before that command is dispatched.
 static ARGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
@@ -227,7 +245,7 @@ pub fn simulate_job<'a, S: crate::platform::runner::Simulation>(
 ) -> Result<crate::platform::job::Job<'a, S>, String> {
     let matches = run.matches.unwrap_or(1_000_000);
     let seed = run.seed.unwrap_or(42);
-    let chunk_size = run.chunk_size.unwrap_or(50_000);
+    let chunk_size = paired_chunk(run.chunk_size.unwrap_or(50_000), matches);
     Ok(crate::platform::job::Job {
         inputs,
         sim,

@@ -334,7 +334,7 @@ impl FieldFlags {
             "fill_percent": f.fill,
             "armor_percent": f.armor,
             "tiers": f.tiers,
-            "rules": format!("{:?}", f.rules),
+            "rules": crate::games::changes::of_file(input::RULES, self.data.rules.as_deref()),
             "items": f.catalogue.items.iter().map(|i| format!("{} {} {}", i.name, i.label(), i.dice)).collect::<Vec<_>>(),
         })
     }
@@ -620,13 +620,14 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     let t = build(f)?;
     let encode = encoder()?;
     let specs: Vec<String> = t.strategies.iter().map(|s| s.spec()).collect();
+    let chunk_size = super::flags::paired_chunk(f.chunk_size, f.games);
     let mut command = format!(
         "skirmish tournament loot --strategies {} --games {} --players {} --seed {} --chunk-size {}",
         shell_quote(&specs.join(",")),
         f.games,
         f.players,
         f.seed,
-        f.chunk_size
+        chunk_size
     );
     for (flag, p) in [("--rules", &f.data.rules), ("--items", &f.data.items)] {
         if let Some(p) = p {
@@ -639,13 +640,13 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         settings: serde_json::json!({
             "strategies": specs,
             "players": f.players,
-            "rules": f.data.rules,
+            "rules": crate::games::changes::of_file(input::RULES, f.data.rules.as_deref()),
             "items": f.data.items,
         }),
         seed: f.seed,
         matches: f.games,
         count_flag: "--games",
-        chunk_size: f.chunk_size,
+        chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(default_threads),
         shard: f.sharding.shard()?,

@@ -557,7 +557,7 @@ impl FieldFlags {
             "sizes": [f.sizes.0, f.sizes.1],
             "types": f.types,
             "all_minions": f.all_minions,
-            "rules": format!("{:?}", f.rules),
+            "rules": crate::games::changes::of_file(input::RULES, self.data.rules.as_deref()),
             "pool": f.pool.iter().map(|p| p.iter().map(|&i| f.catalogue.minions[i as usize].name.clone()).collect::<Vec<_>>()).collect::<Vec<_>>(),
         })
     }

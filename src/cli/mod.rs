@@ -452,6 +452,13 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
         }
     }
     let file = file.expect("called with --versus-rules");
+    // Both runs in at least 20 parts unless the host chose the part size (issue 63).
+    if !rest
+        .iter()
+        .any(|w| w == "--chunk-size" || w.starts_with("--chunk-size="))
+    {
+        flags::pair_in_parts();
+    }
     let out = PathBuf::from(out.unwrap_or_else(|| "runs/what-if".into()));
     // B: the rules file replaces the command's own, or joins it.
     let mut b = rest.clone();

@@ -160,10 +160,13 @@ fn execute(
         .seed
         .or(file.and_then(|f| f.seed))
         .unwrap_or(DEFAULT_SEED);
-    let chunk_size = flags
-        .chunk_size
-        .or(file.and_then(|f| f.chunk_size))
-        .unwrap_or(DEFAULT_CHUNK);
+    let chunk_size = super::flags::paired_chunk(
+        flags
+            .chunk_size
+            .or(file.and_then(|f| f.chunk_size))
+            .unwrap_or(DEFAULT_CHUNK),
+        matches,
+    );
     let out = flags
         .out
         .clone()

@@ -225,6 +225,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
     // The field's policies: the candidate is named on its own flag.
     let n_field = t.policies.len() - candidate.is_some() as usize;
     let specs: Vec<String> = t.policies[..n_field].iter().map(|p| p.spec()).collect();
+    let chunk_size = super::flags::paired_chunk(f.chunk_size, f.games);
     let command = format!(
         "skirmish tournament tag --policies {}{} --games {} --teams {}..{} --team-size {}..{} --underworld {} --max-turns {} --seed {} --chunk-size {}{}",
         super::flags::shell_quote(&specs.join(",")),
@@ -240,7 +241,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         t.underworld,
         t.settings.max_turns,
         f.seed,
-        f.chunk_size,
+        chunk_size,
         f.rules
             .as_ref()
             .map(|p| super::flags::shell_flag("--rules", p.display()))
@@ -269,7 +270,7 @@ pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
         seed: f.seed,
         matches: f.games,
         count_flag: "--games",
-        chunk_size: f.chunk_size,
+        chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(default_threads),
         shard: f.sharding.shard()?,

@@ -206,13 +206,14 @@ pub fn build(f: &TournamentFlags) -> Result<Tournament, String> {
 pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<String, String> {
     let t = build(f)?;
     let encode = super::flags::encoder()?;
+    let chunk_size = super::flags::paired_chunk(f.chunk_size, f.games);
     let command = format!(
         "skirmish tournament rumble --strategies {} --games {} --players {} --seed {} --chunk-size {} --max-rounds {} --capacity {}{}{}{}",
         super::flags::shell_quote(&t.names.join(",")),
         f.games,
         t.game.players,
         f.seed,
-        f.chunk_size,
+        chunk_size,
         f.max_rounds,
         f.capacity,
         f.powers
@@ -257,7 +258,7 @@ pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<St
         seed: f.seed,
         matches: f.games,
         count_flag: "--games",
-        chunk_size: f.chunk_size,
+        chunk_size,
         out: f.out.clone(),
         threads: f.threads.unwrap_or_else(super::flags::default_threads),
         shard: f.sharding.shard()?,

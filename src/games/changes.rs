@@ -44,6 +44,14 @@ pub fn changes(shipped: &str, text: &str) -> Vec<String> {
         .collect()
 }
 
+/// [`changes`] of the rules file at `path` (none: the seed's rules), for a run's settings: what
+/// a what-if or `diff` says changed, in plain words (issue 64: a debug dump of the rules was
+/// shown). The file was read and checked before; one that cannot be read now changes nothing.
+pub fn of_file(shipped: &str, path: Option<&std::path::Path>) -> Vec<String> {
+    path.and_then(|p| std::fs::read_to_string(p).ok())
+        .map_or_else(Vec::new, |t| changes(shipped, &t))
+}
+
 /// Parses and checks a rules file's text (issue 51): its keys at the top level, defaults for the
 /// rest; a syntax error, an unknown key (`format` names where the keys are documented) or a
 /// number out of range (`check` names the field and the fix) is one error on its line.

@@ -1201,11 +1201,9 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
             a.provenance.source, b.provenance.source
         ));
     }
-    let mut notes: Vec<String> = settings_diff(&a.provenance.settings, &b.provenance.settings, "")
-        .into_iter()
-        .map(|c| format!("changed: {c}"))
-        .collect();
-    notes.push(pairing_told(a, b, pairing));
+    // What changed, in a rules file's words, opens the answer (issue 64).
+    let changed = settings_diff(&a.provenance.settings, &b.provenance.settings, "");
+    let mut notes = vec![pairing_told(a, b, pairing)];
     // An estimate given without an interval (a ratio of totals) has no unpaired difference's
     // either; paired, its parts give it one.
     let bare = |title: &str, e: &Estimate| {
@@ -1284,6 +1282,14 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
         },
         // Whether the intervals kept their pairing, first (issue 63: it was the last line).
         totals: vec![
+            (
+                "changed".into(),
+                if changed.is_empty() {
+                    "nothing in the settings (the two runs differ only in their inputs' files or seeds)".into()
+                } else {
+                    changed.join("; ")
+                },
+            ),
             ("intervals".into(), pairing_short(a, b, pairing)),
             ("A".into(), a.provenance.command.clone()),
             ("B".into(), b.provenance.command.clone()),
@@ -1393,8 +1399,54 @@ fn settings_diff(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> Vec<
                 .collect()
         }
         _ if a == b => Vec::new(),
-        _ => vec![format!("{at}: {a} -> {b}")],
+        _ => rules_moved(a, b).unwrap_or_else(|| vec![format!("{at}: {a} -> {b}")]),
     }
+}
+
+/// Two runs' rules as their changes from the seed's (`key seed -> value` lines, or none): each
+/// key whose value differs between them, as `key A's -> B's` (issue 64: what a what-if changed,
+/// in the words of a rules file). `None` when either is not such a list.
+fn rules_moved(a: &serde_json::Value, b: &serde_json::Value) -> Option<Vec<String>> {
+    use std::collections::BTreeMap;
+    // key -> (the seed's value, if known; this run's)
+    fn read(v: &serde_json::Value) -> Option<BTreeMap<String, (Option<String>, String)>> {
+        let lines: Vec<&str> = match v {
+            serde_json::Value::Null => Vec::new(),
+            serde_json::Value::Array(x) => x.iter().map(|l| l.as_str()).collect::<Option<_>>()?,
+            _ => return None,
+        };
+        lines
+            .into_iter()
+            .map(|l| {
+                let (key, rest) = l.split_once(' ')?;
+                let (seed, now) = rest.split_once("-> ")?;
+                let seed = seed.trim_end();
+                Some((
+                    key.to_string(),
+                    ((!seed.is_empty()).then(|| seed.to_string()), now.to_string()),
+                ))
+            })
+            .collect()
+    }
+    let (x, y) = (read(a)?, read(b)?);
+    let seed = |k: &String| {
+        x.get(k)
+            .and_then(|e| e.0.clone())
+            .or_else(|| y.get(k).and_then(|e| e.0.clone()))
+            .unwrap_or_else(|| "(the seed's)".into())
+    };
+    let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    Some(
+        keys.into_iter()
+            .filter_map(|k| {
+                let from = x.get(k).map_or_else(|| seed(k), |e| e.1.clone());
+                let to = y.get(k).map_or_else(|| seed(k), |e| e.1.clone());
+                (from != to).then(|| format!("{k} {from} -> {to}"))
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]

@@ -137,7 +137,7 @@ impl Field {
 pub const PAIR_WINS: &str = "win share by pair";
 pub const POLICY_WINS: &str = "win share by policy";
 pub const DAMAGE: &str = "damage per attack by class";
-pub const CRITS: &str = "crits by class";
+pub const CRITS: &str = "share of attacks that crit, by class";
 
 impl Simulation for Field {
     type Worker = Battle;
