@@ -45,10 +45,18 @@ fn a_candidate_power_is_valued_and_ranked_against_the_catalogue() {
     assert!(o.status.success(), "{s}");
     let line = s
         .lines()
-        .find(|l| l.starts_with("candidate Thorns: "))
+        .find(|l| l.trim_start().starts_with("Thorns is worth "))
         .unwrap_or_else(|| panic!("no candidate line: {s}"));
     // The six sample powers and the candidate: a rank of 7 and an interval.
-    assert!(line.contains(" of 7 (higher is better);"), "{line}");
+    assert!(line.contains(" of 7 (higher is better):"), "{line}");
+    // The verdict card opens the printed answer (issue 64).
+    let card = s.lines().position(|l| l == "VERDICT").unwrap_or_else(|| panic!("{s}"));
+    let table = s.lines().position(|l| l.starts_with("ranking ")).unwrap();
+    assert!(card < table, "{s}");
+    assert!(
+        s.lines().any(|l| l.starts_with("Thorns (candidate) ")),
+        "the candidate is marked in the table: {s}"
+    );
     assert!(line.contains("coins ["), "{line}");
     // The answer carries the candidate's section and the file's digest.
     let json = std::fs::read_to_string(out.join("result.json")).unwrap();
@@ -103,12 +111,12 @@ fn a_candidate_policy_is_seated_with_the_field_and_ranked() {
     ]);
     let line = s
         .lines()
-        .find(|l| l.starts_with("candidate smart(") && l.contains(" in win rate "))
+        .find(|l| l.trim_start().starts_with("smart(") && l.contains(" in win rate "))
         .unwrap_or_else(|| panic!("{s}"));
     assert!(line.contains("rank ") && line.contains(" of 6 "), "{line}");
     // The report carries it too, rendered again from the folder.
     let md = run_ok(&["report", out.to_str().unwrap(), "--format", "md"]);
-    assert!(md.contains("candidate smart("), "{md}");
+    assert!(md.contains("> **Verdict**") && md.contains("> - smart("), "{md}");
     // A candidate the field already holds is refused.
     let o = skirmish(&[
         "tournament",
@@ -145,7 +153,7 @@ fn a_candidate_clan_is_fielded_with_the_nine_and_ranked_by_budget() {
     ]);
     let lines: Vec<&str> = s
         .lines()
-        .filter(|l| l.starts_with("candidate ClanMine in win rate by wins at budget"))
+        .filter(|l| l.trim_start().starts_with("ClanMine in win rate at budget"))
         .collect();
     assert_eq!(lines.len(), 2, "{s}");
     assert!(lines[0].contains(" of 10 "), "{}", lines[0]);
@@ -170,7 +178,7 @@ fn a_candidate_item_is_measured_on_the_same_battles_and_ranked_in_its_tier() {
     ]);
     assert!(
         s.lines()
-            .any(|l| l.starts_with("candidate Rare Physical (Bent Stick)")),
+            .any(|l| l.trim_start().starts_with("Rare Physical (Bent Stick)")),
         "{s}"
     );
     // Without a tier, the fix is named.
@@ -262,7 +270,7 @@ fn analyze_clan_melee_takes_a_candidate_clan() {
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
-        said.contains("candidate Hunters in win rate by wins at budget 1000: ")
+        said.contains("Hunters in win rate at budget 1000: ")
             && said.contains(" of 10 (higher is better)"),
         "{said}"
     );

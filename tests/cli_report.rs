@@ -217,7 +217,7 @@ fn how_royale_games_end_is_reported_as_shares_of_the_games() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|s| s["title"].as_str().unwrap().ends_with("ends"))
+        .find(|s| s["title"].as_str().unwrap().ends_with("how they end"))
         .unwrap();
     let total: f64 = ends["estimates"]
         .as_array()
@@ -343,11 +343,9 @@ fn versus_rules_answers_a_rule_change_in_its_known_direction() {
         d.notes
     );
     assert!(out.join("base/result.json").is_file() && out.join("versus/result.json").is_file());
-    assert!(
-        d.notes.iter().any(|n| n.contains("tag_cost")),
-        "{:?}",
-        d.notes
-    );
+    // What changed opens the answer, in the rules file's words (issue 64).
+    assert_eq!(d.totals[0].0, "changed", "{:?}", d.totals);
+    assert!(d.totals[0].1.contains("tag_cost"), "{:?}", d.totals);
     // Four points a turn for every name on the tag list: games end sooner, by far.
     let length = d
         .sections
@@ -359,7 +357,7 @@ fn versus_rules_answers_a_rule_change_in_its_known_direction() {
     let wins = d
         .sections
         .iter()
-        .find(|s| s.title == "what-if: win rate by wins by policy")
+        .find(|s| s.title == "what-if: win rate by policy")
         .unwrap();
     assert_eq!(wins.unit, skirmish::platform::answer::Unit::Points);
     // The seed's own rules against themselves: nothing moves.

@@ -539,6 +539,8 @@ fn answer(
         })
         .collect();
     Answer {
+        verdict: Vec::new(),
+        highlight: Vec::new(),
         // A title short enough for a phone: several numbers are told in the totals.
         title: format!(
             "balance: {} ({})",

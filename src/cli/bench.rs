@@ -425,6 +425,8 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
 
     if let Some(dir) = &f.out {
         let answer = Answer {
+            verdict: Vec::new(),
+            highlight: Vec::new(),
             title: format!("bench: every game's kernel on {cpu}"),
             provenance: Provenance::of_tool(
                 format!(

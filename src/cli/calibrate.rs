@@ -416,6 +416,8 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
     }
     if let Some(dir) = &f.out {
         let answer = Answer {
+            verdict: Vec::new(),
+            highlight: Vec::new(),
             title: "calibrate: how often each kind of 95% interval holds the truth".into(),
             provenance: Provenance::of_tool(
                 format!(

@@ -517,6 +517,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
     for &i in &st.candidates {
         let it = &st.field.catalogue.items[i as usize];
         let label = format!("{} ({})", it.label(), it.name);
+        answer.highlight.push(label.clone());
         let tier = it.tier.name();
         for sec in answer.sections.clone() {
             if !sec.title.starts_with("item worth") {
@@ -526,9 +527,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
             same_tier.title = format!("{} among {tier} items", sec.title);
             same_tier.estimates.retain(|e| e.label.starts_with(tier));
             if let Some(st) = same_tier.standing(&label, crate::stats::Better::Higher) {
-                answer
-                    .notes
-                    .push(format!("candidate {}", st.line(&same_tier)));
+                answer.verdict.push(st.line(&same_tier));
             }
         }
     }

@@ -406,6 +406,8 @@ fn answer(
         ));
     }
     Answer {
+        verdict: Vec::new(),
+        highlight: Vec::new(),
         title: format!("sensitivity: {}", q.command),
         provenance: Provenance {
             seed: o.seed,

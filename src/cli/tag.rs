@@ -448,6 +448,8 @@ impl DuelAnswer {
             games: f.games,
             starts: starts as u64,
             answer: Answer {
+                verdict: Vec::new(),
+                highlight: Vec::new(),
                 title: format!("tag duel: a {0}x{0} grid, solved exactly to {t} turns", f.side),
                 provenance: Provenance {
                     command,

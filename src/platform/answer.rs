@@ -228,6 +228,13 @@ pub struct Answer {
     /// rendering of them), first in every format. Absent from the JSON when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub grids: Vec<Grid>,
+    /// What a candidate run finds, a sentence per thing measured: the verdict card that opens
+    /// every rendering (issue 64). Absent from the JSON when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verdict: Vec<String>,
+    /// The labels marked in every table and chart (the candidate's). Absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub highlight: Vec<String>,
 }
 
 /// A matrix of values (row against column) drawn as a heat map.
@@ -416,6 +423,7 @@ impl Answer {
         let id = &m.identity;
         let sections = Answer::sections(&t);
         let mut notes = Vec::new();
+        let (mut verdict, mut highlight) = (Vec::new(), Vec::new());
         // Issue 51: a candidate run names its candidate; where it stands in each section is
         // told beside the numbers, so every rendering of the folder carries it.
         if let Some(c) = id.settings.get("candidate").and_then(|v| v.as_str()) {
@@ -426,7 +434,7 @@ impl Answer {
                 .filter(|s| s.title.starts_with(crate::platform::tally::SHARE_OF))
             {
                 if let Some(e) = sec.estimates.iter().find(|e| e.label == c && e.value > 0.0) {
-                    notes.push(format!(
+                    verdict.push(format!(
                         "candidate {c}: {} is {}; its results there are not a measurement of its play",
                         sec.title,
                         sec.unit.short(e.value)
@@ -439,9 +447,10 @@ impl Answer {
                     continue;
                 };
                 if let Some(st) = sec.standing(c, better) {
-                    notes.push(format!("candidate {}", st.line(sec)));
+                    verdict.push(st.line(sec));
                 }
             }
+            highlight.push(c.to_string());
         }
         if t.matches < id.matches {
             notes.push(format!(
@@ -483,6 +492,8 @@ impl Answer {
             notes,
             heatmaps: Vec::new(),
             grids: Vec::new(),
+            verdict,
+            highlight,
         }
     }
 
@@ -547,18 +558,42 @@ fn interval(unit: Unit, e: &Estimate) -> String {
 
 /// A section's rows as four cells (label, count, estimate, interval), the label passed through
 /// the format's own escaping: every renderer lays out the same cells.
-fn rows(sec: &Section, label: impl Fn(&str) -> String) -> Vec<[String; 4]> {
+fn rows(sec: &Section, marked: &[String], label: impl Fn(&str) -> String) -> Vec<[String; 4]> {
     sec.estimates
         .iter()
         .map(|e| {
             [
-                label(&e.label),
+                label(&mark(marked, &e.label)),
                 thousands(e.count),
                 show(sec.unit, e.value),
                 interval(sec.unit, e),
             ]
         })
         .collect()
+}
+
+/// A label as shown in a table: the candidate's says so (issue 64: highlighted wherever it
+/// appears).
+fn mark(marked: &[String], label: &str) -> String {
+    if marked.iter().any(|m| m == label) {
+        format!("{label} (candidate)")
+    } else {
+        label.to_string()
+    }
+}
+
+/// The verdict card as text lines (terminal), empty without one.
+fn verdict_text(a: &Answer) -> String {
+    let mut s = String::new();
+    if !a.verdict.is_empty() {
+        s.push_str("
+VERDICT
+");
+        for v in &a.verdict {
+            let _ = writeln!(s, "  {}", plain(v));
+        }
+    }
+    s
 }
 
 /// Rows as aligned columns (terminal and forum `[code]` blocks), each line after `indent`.
@@ -584,6 +619,10 @@ pub fn render(a: &Answer, format: Format) -> String {
 
 fn text(a: &Answer) -> String {
     let mut s = format!("{}\n{}\n", plain(&a.title), plain(&a.provenance.command));
+    s.push_str(&verdict_text(a));
+    if !a.verdict.is_empty() {
+        s.push('\n');
+    }
     for (k, v) in &a.totals {
         let _ = writeln!(s, "  {}: {}", plain(k), plain(v));
     }
@@ -593,9 +632,23 @@ fn text(a: &Answer) -> String {
     s
 }
 
+/// The answer's grids with the candidate's rows marked as in [`mark`].
+fn marked_grids(a: &Answer) -> Vec<Grid> {
+    a.grids
+        .iter()
+        .map(|g| {
+            let mut g = g.clone();
+            for r in &mut g.rows {
+                r.label = mark(&a.highlight, &r.label);
+            }
+            g
+        })
+        .collect()
+}
+
 fn grids_text(a: &Answer) -> String {
     let mut s = String::new();
-    for g in &a.grids {
+    for g in &marked_grids(a) {
         let _ = writeln!(s, "\n{}   ({})", plain(&g.title), plain(&g.meaning));
         s.push_str(&g.aligned(""));
     }
@@ -606,7 +659,10 @@ fn sections_text(a: &Answer) -> String {
     let mut s = String::new();
     for sec in &a.sections {
         let _ = writeln!(s, "\n{}   ({})", plain(&sec.title), plain(&sec.meaning));
-        s.push_str(&aligned(&rows(sec, |l| plain(l).into_owned()), "  "));
+        s.push_str(&aligned(
+            &rows(sec, &a.highlight, |l| plain(l).into_owned()),
+            "  ",
+        ));
     }
     s
 }
@@ -634,11 +690,12 @@ fn heatmaps_text(a: &Answer) -> String {
 /// of their own (a candidate's standing, a stop's reason). The command line and totals are left
 /// to the command's own head (how it ran); `skirmish report` shows everything.
 pub fn brief(a: &Answer) -> String {
-    let mut s = if a.grids.is_empty() {
+    let mut s = verdict_text(a);
+    s.push_str(&if a.grids.is_empty() {
         sections_text(a)
     } else {
         grids_text(a)
-    };
+    });
     s.push_str(&heatmaps_text(a));
     if !a.notes.is_empty() {
         s.push('\n');
@@ -660,10 +717,17 @@ fn markdown(a: &Answer) -> String {
         md_cell(&a.title),
         super::escape::markdown_code(&a.provenance.command)
     );
+    if !a.verdict.is_empty() {
+        s.push_str("> **Verdict**\n>\n");
+        for v in &a.verdict {
+            let _ = writeln!(s, "> - {}", md_cell(v));
+        }
+        s.push('\n');
+    }
     for (k, v) in &a.totals {
         let _ = writeln!(s, "- {}: {}", md_cell(k), md_cell(v));
     }
-    for g in &a.grids {
+    for g in &marked_grids(a) {
         let _ = writeln!(
             s,
             "\n### {}\n\n{}\n",
@@ -680,7 +744,7 @@ fn markdown(a: &Answer) -> String {
             md_cell(&sec.meaning)
         );
         s.push_str("| | count | estimate | 95% interval |\n| --- | ---: | ---: | --- |\n");
-        for [l, n, v, i] in rows(sec, md_cell) {
+        for [l, n, v, i] in rows(sec, &a.highlight, md_cell) {
             let _ = writeln!(s, "| {l} | {n} | {v} | {i} |");
         }
     }
@@ -736,6 +800,14 @@ pub fn bbcode_post(a: &Answer, limit: Option<usize>, everything: &str) -> String
         bb(&a.title),
         bb(&a.provenance.command)
     );
+    // The verdict is part of the head: never left out of a post.
+    if !a.verdict.is_empty() {
+        s.push_str("[quote][b]Verdict[/b]\n[list]\n");
+        for v in &a.verdict {
+            let _ = writeln!(s, "[*]{}", bb(v));
+        }
+        s.push_str("[/list][/quote]\n");
+    }
     for (k, v) in &a.totals {
         let _ = writeln!(s, "{}: {}", bb(k), bb(v));
     }
@@ -744,7 +816,7 @@ pub fn bbcode_post(a: &Answer, limit: Option<usize>, everything: &str) -> String
     for n in &a.notes {
         blocks.push(("a note".into(), format!("\n[i]{}[/i]\n", bb(n))));
     }
-    for g in &a.grids {
+    for g in &marked_grids(a) {
         let mut b = format!("\n[b]{}[/b] ({})\n[code]\n", bb(&g.title), bb(&g.meaning));
         b.push_str(&super::escape::bbcode_lines(&g.aligned("")));
         b.push_str("[/code]\n");
@@ -756,7 +828,7 @@ pub fn bbcode_post(a: &Answer, limit: Option<usize>, everything: &str) -> String
             bb(&sec.title),
             bb(&sec.meaning)
         );
-        b.push_str(&aligned(&rows(sec, bb), ""));
+        b.push_str(&aligned(&rows(sec, &a.highlight, bb), ""));
         b.push_str("[/code]\n");
         blocks.push((sec.title.clone(), b));
     }
@@ -841,10 +913,19 @@ fn html(a: &Answer) -> String {
 code{background:#f3f3f3;padding:.1rem .3rem;word-break:break-all}\
 table{border-collapse:collapse;margin:.5rem 0;display:block;max-width:100%;overflow-x:auto}td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:right}\
 td:first-child,th:first-child{text-align:left}svg{max-width:100%;height:auto}.note{color:#8a4b00}\
+.verdict{border-left:.3rem solid #d9822b;background:#fff6ec;padding:.3rem 1rem;margin:1rem 0}\
+.verdict li{margin:.3rem 0}tr.you td{font-weight:bold;background:#fff6ec}\
 h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
     );
     let _ = writeln!(s, "<h1>{}</h1>", esc(&a.title));
     let _ = writeln!(s, "<p><code>{}</code></p>", esc(&a.provenance.command));
+    if !a.verdict.is_empty() {
+        s.push_str("<div class=\"verdict\"><h2>Verdict</h2><ul>\n");
+        for v in &a.verdict {
+            let _ = writeln!(s, "<li>{}</li>", esc(v));
+        }
+        s.push_str("</ul></div>\n");
+    }
     s.push_str("<ul>\n");
     for (k, v) in &a.totals {
         let _ = writeln!(s, "<li>{}: {}</li>", esc(k), esc(v));
@@ -859,7 +940,7 @@ h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
     for n in &a.notes {
         let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
     }
-    for g in &a.grids {
+    for g in &marked_grids(a) {
         let _ = writeln!(s, "<h2>{}</h2>\n<p>{}</p>", esc(&g.title), esc(&g.meaning));
         s.push_str(&g.html(esc));
     }
@@ -870,14 +951,19 @@ h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
             esc(&sec.title),
             esc(&sec.meaning)
         );
-        s.push_str(&bars_svg(sec));
+        s.push_str(&bars_marked(sec, &a.highlight));
         s.push_str(
             "<table><tr><th></th><th>count</th><th>estimate</th><th>95% interval</th></tr>\n",
         );
-        for [l, n, v, i] in rows(sec, esc) {
+        for (e, [l, n, v, i]) in sec.estimates.iter().zip(rows(sec, &a.highlight, esc)) {
+            let you = if a.highlight.contains(&e.label) {
+                " class=\"you\""
+            } else {
+                ""
+            };
             let _ = writeln!(
                 s,
-                "<tr><td>{l}</td><td>{n}</td><td>{v}</td><td>{i}</td></tr>"
+                "<tr{you}><td>{l}</td><td>{n}</td><td>{v}</td><td>{i}</td></tr>"
             );
         }
         s.push_str("</table>\n");
@@ -911,12 +997,17 @@ h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
 /// plotters: its chart layout measures text through a font backend, which its SVG backend
 /// without default features does not have, and these bars need none.
 pub fn bars_svg(sec: &Section) -> String {
+    bars_marked(sec, &[])
+}
+
+/// [`bars_svg`] with the bars of `marked` labels drawn in another colour (the candidate's).
+fn bars_marked(sec: &Section, marked: &[String]) -> String {
     // The label column as wide as the longest label needs (about 6.6 px a character at 12 px,
     // issue 64: long labels were cut at the left edge), at least the 190 px it always had.
     let longest = sec
         .estimates
         .iter()
-        .map(|e| e.label.chars().count())
+        .map(|e| mark(marked, &e.label).chars().count())
         .max()
         .unwrap_or(0) as f64;
     let label_w = (6.6 * longest + 12.0).max(190.0);
@@ -959,7 +1050,7 @@ pub fn bars_svg(sec: &Section) -> String {
             s,
             "<g><title>{}: {} {}</title>\
 <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"end\">{}</text>\
-<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#4a7fb5\"/>\
+<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{}\"/>\
 <line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#222\" stroke-width=\"1.5\"/>\
 <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\"{}>{}</text></g>",
             esc(&e.label),
@@ -967,10 +1058,15 @@ pub fn bars_svg(sec: &Section) -> String {
             interval(sec.unit, e),
             label_w - 6.0,
             y + row_h * 0.68,
-            esc(&e.label),
+            esc(&mark(marked, &e.label)),
             y + 4.0,
             (x1 - x0).max(0.5),
             row_h - 8.0,
+            if marked.contains(&e.label) {
+                "#d9822b"
+            } else {
+                "#4a7fb5"
+            },
             x(e.lo),
             y + row_h / 2.0,
             x(e.hi),
@@ -1138,10 +1234,13 @@ fn ratios(t: &Tally) -> Ratios {
     out
 }
 
-/// The section title of a group of win counts.
+/// The section title of a group of win counts: a `share of` group by its own name, `wins by
+/// policy` as "win rate by policy" (issue 64: it read "win rate by wins by policy").
 fn count_title(group: &str) -> String {
     if group.starts_with(crate::platform::tally::SHARE_OF) {
         group.to_string()
+    } else if let Some(rest) = group.strip_prefix("wins ") {
+        format!("win rate {rest}")
     } else {
         format!("win rate by {group}")
     }
@@ -1263,6 +1362,8 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
         ));
     }
     Ok(Answer {
+        verdict: Vec::new(),
+        highlight: Vec::new(),
         title: format!("what-if, B - A: {}", a.title),
         provenance: Provenance {
             command: b.provenance.command.clone(),

@@ -509,6 +509,8 @@ pub fn answer(
         "found by multiplicative weights from many starts, polished by the replicator on the support; with {n} players the payoffs are polynomial in the mix, so no linear exact solve applies (two-player games are solved exactly by support enumeration in crate::equilibrium)"
     ));
     Answer {
+        verdict: Vec::new(),
+        highlight: Vec::new(),
         title: format!(
             "bidding meta-game: {} strategies, {n} players, {} profiles x {} games, seed {seed}",
             k,

@@ -1242,11 +1242,13 @@ impl PowerValue {
         notes.push(format!("stopped: {}", self.stop_reason(est)));
         let standings = self.standings(est);
         let mut sections = Vec::new();
+        let (mut verdict, mut highlight) = (Vec::new(), Vec::new());
         if !standings.is_empty() {
-            notes.extend(standings.iter().map(|s| format!("candidate {}", s.line())));
+            verdict.extend(standings.iter().map(|s| s.line()));
+            highlight.extend(standings.iter().map(|s| s.name.clone()));
             sections.push(Section {
                 title: "the candidates against the field".into(),
-                meaning: "each candidate's coin value at the middle strength, against the catalogue's powers as the field, on the same rosters as every catalogue power's (common random numbers); its rank is in the notes".into(),
+                meaning: "each candidate's coin value at the middle strength, against the catalogue's powers as the field, on the same rosters as every catalogue power's (common random numbers); its rank is in the verdict".into(),
                 unit: Unit::Number,
                 estimates: standings
                     .iter()
@@ -1262,6 +1264,8 @@ impl PowerValue {
             });
         }
         Answer {
+            verdict,
+            highlight,
             title: format!(
                 "power values: {} powers, {} battles, seed {seed}",
                 self.powers.len(),
@@ -1468,7 +1472,7 @@ impl Standing {
         };
         let v = &self.verdict;
         format!(
-            "{}: {value}, {} (higher is better); {} catalogue powers clearly stronger, {} clearly weaker (each difference tested at 5% for the family, Holm's)",
+            "{} is worth {value}, {} (higher is better): {} catalogue powers clearly stronger, {} clearly weaker (each difference tested at 5% for the family, Holm's)",
             self.name,
             v.rank_words(),
             v.better,

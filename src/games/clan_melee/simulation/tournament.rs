@@ -116,7 +116,7 @@ impl Simulation for ClanTournament {
             }
             for e in ENDS {
                 tally
-                    .count(&format!("how melees end at budget {base}"), e.name())
+                    .count(&format!("share of melees by how they end at budget {base}"), e.name())
                     .add(o.end == e);
             }
             if let Some(c) = self.candidate {
@@ -246,7 +246,7 @@ pub fn grids(t: &ClanTournament, tally: &Tally) -> Vec<Grid> {
             .map(|b| {
                 let n = tally
                     .groups
-                    .get(&format!("how melees end at budget {b}"))
+                    .get(&format!("share of melees by how they end at budget {b}"))
                     .and_then(|g| g.get(e.name()));
                 Cell::Count(n.map_or(0, |n| n.wins))
             })

@@ -40,7 +40,7 @@ pub const LOST_BID: &str = "points lost to the bid by policy";
 pub const LOST_IT: &str = "points lost to it-ness by policy";
 pub const LOST_TAGS: &str = "points lost to tags by policy";
 pub const LENGTH: &str = "game length";
-pub const ENDS: &str = "games by end";
+pub const ENDS: &str = "share of games by how they end";
 
 impl TagTournament {
     /// Checks what no game could be played with.

@@ -32,9 +32,9 @@ pub const SURVIVED: &str = "rounds survived by strategy";
 pub const HELD: &str = "items held at the end by strategy";
 pub const FOUGHT: &str = "battles by strategy";
 pub const BY_RING: &str = "wins by spawn ring";
-pub const ENDS: &str = "ends";
+pub const ENDS: &str = "share of games by how they end";
 pub const LENGTH: &str = "game";
-pub const ROLE: &str = "battles won by role";
+pub const ROLE: &str = "share of battles won, by role";
 pub const PLACE_BY_BATTLES: &str = "place by battles fought";
 
 /// One worker: the engine, the battle kernel, and the rows of the tables being recorded.

@@ -683,6 +683,8 @@ pub fn answer(f: &Found, st: &Study, seed: u64, command: &str) -> crate::platfor
         },
     ];
     Answer {
+        verdict: Vec::new(),
+        highlight: Vec::new(),
         title: format!(
             "analyze minions: {} combats, seed {seed}",
             thousands(f.combats)
@@ -952,9 +954,9 @@ pub fn candidate_answer(
             count: m.n,
         }
     };
-    let mut notes = Vec::new();
+    let mut verdict = Vec::new();
     for (kind, who) in [(0, &st.swordsman), (1, &st.archer)] {
-        notes.push(match c.worth[kind] {
+        verdict.push(match c.worth[kind] {
             Some(w) => format!(
                 "{} is worth {w:.2} baseline recruits ({who}): it beats that many half the time, alone",
                 c.name
@@ -968,8 +970,8 @@ pub fn candidate_answer(
     if let Some(w) = c.worth[0] {
         let measured: Vec<f64> = c.monsters.iter().filter_map(|m| m.1).collect();
         let rank = 1 + measured.iter().filter(|&&x| x > w).count();
-        notes.push(format!(
-            "candidate {}: rank {rank} of {} among the pool's monsters by worth in {} (those with a worth on the ladder)",
+        verdict.push(format!(
+            "{}: rank {rank} of {} among the pool's monsters by worth in {} (those with a worth on the ladder)",
             c.name,
             measured.len() + 1,
             st.swordsman
@@ -977,7 +979,7 @@ pub fn candidate_answer(
     }
     // Win points are 2, 1, 0: half of them is the win share.
     let (d, dlo, dhi) = share(&c.field.points);
-    notes.push(format!(
+    verdict.push(format!(
         "candidate {} against the field: win share {:+.1} points [{:+.1}, {:+.1}] beside the baseline swordsman in the same slots of the same draws (paired)",
         c.name,
         100.0 * d,
@@ -994,6 +996,8 @@ pub fn candidate_answer(
             .collect(),
     };
     Answer {
+        verdict,
+        highlight: vec![c.name.clone()],
         title: format!(
             "analyze minions --candidate: {} combats, seed {seed}",
             thousands(c.combats)
@@ -1023,7 +1027,7 @@ pub fn candidate_answer(
             ladder(1, &st.archer),
         ],
         tables: Vec::new(),
-        notes,
+        notes: Vec::new(),
         heatmaps: Vec::new(),
         grids: Vec::new(),
     }
