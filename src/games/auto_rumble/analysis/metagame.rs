@@ -383,19 +383,19 @@ pub fn answer(
         .map(|&i| format!("{} {:.1}%", names[i], 100.0 * best.x[i]))
         .collect();
     notes.push(format!(
-        "equilibrium: {} (largest gain from deviating {:.4}; a fair share is {:.1}%)",
+        "equilibrium (a mix of strategies that no player gains by leaving while the others play it): {} (largest gain from deviating {:.4}; a fair share is {:.1}%)",
         support.join(", "),
         best.max_regret,
         100.0 / n as f64
     ));
     notes.push(format!(
-        "sampling error: in {} of {} redrawn payoff tables the equilibrium's support (weights above 1%) differs",
+        "sampling error: in {} of {} redrawn payoff tables the strategies the equilibrium plays (weights above 1%) differ",
         s.support_changed, s.resamples
     ));
     let mut by_regret: Vec<usize> = (0..k).collect();
     by_regret.sort_by(|&a, &b| s.regret[a].total_cmp(&s.regret[b]).then(a.cmp(&b)));
     notes.push(format!(
-        "regret against it, in win-share points: {}",
+        "regret against it (the win-share points a strategy gives up by being played instead of the mix, when the others play the mix): {}",
         by_regret
             .iter()
             .map(|&i| format!(
@@ -506,10 +506,11 @@ pub fn answer(
         }
     }
     notes.push(format!(
-        "found by multiplicative weights from many starts, polished by the replicator on the support; with {n} players the payoffs are polynomial in the mix, so no linear exact solve applies (two-player games are solved exactly by support enumeration in crate::equilibrium)"
+        "how the equilibrium was found: by multiplicative weights from many starts, polished by the replicator on the strategies it plays; with {n} players the payoffs are polynomial in the mix, so no linear exact solve applies (a two-player game is solved exactly, by enumerating which strategies the mix plays)"
     ));
+    let verdict = finding(mg, s, &by_regret, responses);
     Answer {
-        verdict: Vec::new(),
+        verdict,
         highlight: Vec::new(),
         title: format!(
             "bidding meta-game: {} strategies, {n} players, {} profiles x {} games, seed {seed}",
@@ -573,6 +574,71 @@ pub struct Responses {
     pub exploit: Vec<BestResponse>,
     pub sequence: Vec<String>,
     pub fresh: u64,
+}
+
+/// The meta-game's finding in words a host reads before any term of game theory (issue 64): which
+/// strategy (or mix) to play, whether a strategy outside the set beats it, and how firm that is.
+fn finding(
+    mg: &MetaGame,
+    s: &Solved,
+    by_regret: &[usize],
+    responses: Option<&Responses>,
+) -> Vec<String> {
+    let names = &mg.t.names;
+    let (k, n) = (names.len(), mg.t.game.players);
+    let fair = 100.0 / n as f64;
+    let best = &s.equilibria[0];
+    let support = best.support(0.01);
+    let mut out = Vec::new();
+    if let [i] = support[..] {
+        let next = by_regret.iter().copied().find(|&j| j != i);
+        out.push(format!(
+            "Of these {k} strategies, play {}: when the other {} players play it too, a player who switches to any other of the {k} wins less{}. In game-theory terms, it is the equilibrium.",
+            names[i],
+            n - 1,
+            next.map_or(String::new(), |j| format!(
+                " (the closest, {}, gives up {:.1} points of win share)",
+                names[j],
+                100.0 * s.regret[j]
+            ))
+        ));
+    } else {
+        let mix: Vec<String> = support
+            .iter()
+            .map(|&i| format!("{} {:.0}%", names[i], 100.0 * best.x[i]))
+            .collect();
+        out.push(format!(
+            "No one of these {k} strategies is best: the balance is a mix ({}); against players who choose like this, none of the {k} wins more than a fair share of {fair:.1}% (the game's equilibrium).",
+            mix.join(", ")
+        ));
+    }
+    if let Some(r) = responses {
+        let b = &r.to_mix;
+        out.push(if 100.0 * b.share.1 > fair {
+            format!(
+                "It can be beaten from outside the set: a searched strategy, {}, wins {:.1}% [{:.1}, {:.1}] of {} fresh games against it, where a fair share is {fair:.1}%.",
+                b.spec,
+                100.0 * b.share.0,
+                100.0 * b.share.1,
+                100.0 * b.share.2,
+                thousands(r.fresh)
+            )
+        } else {
+            format!(
+                "No strategy the search tried beats it: the best found wins {:.1}% [{:.1}, {:.1}] of {} fresh games, about a fair share ({fair:.1}%).",
+                100.0 * b.share.0,
+                100.0 * b.share.1,
+                100.0 * b.share.2,
+                thousands(r.fresh)
+            )
+        });
+    }
+    out.push(format!(
+        "How firm: in {} of {} payoff tables redrawn within their sampling error, the equilibrium plays the same strategies.",
+        s.resamples - s.support_changed.min(s.resamples),
+        s.resamples
+    ));
+    out
 }
 
 /// Plays every profile of `mg` in memory (chunks in parallel, integer sums: thread-free) and
