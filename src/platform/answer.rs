@@ -283,10 +283,16 @@ impl HeatMap {
     /// Inline SVG: one cell per value, shaded from white (the smallest) to blue (the largest),
     /// its value written in it.
     pub fn svg(&self) -> String {
-        let (label_w, cell_w, cell_h, head_h) = (190.0, 64.0, 24.0, 24.0);
+        // Column names written at 45 degrees above their columns (issue 64: they read [1]..[6]
+        // with a legend), the head and the right margin as large as the longest name needs
+        // (about 6 px a character at 11 px); the row labels' column as wide as the longest.
+        let chars = |v: &[String]| v.iter().map(|x| x.chars().count()).max().unwrap_or(0) as f64;
+        let slant = 6.0 * chars(&self.columns) * std::f64::consts::FRAC_1_SQRT_2;
+        let label_w = (6.2 * chars(&self.rows) + 12.0).max(120.0);
+        let (cell_w, cell_h, head_h) = (64.0, 24.0, slant + 16.0);
         let (nr, nc) = (self.rows.len(), self.columns.len());
         let (w, h) = (
-            label_w + cell_w * nc as f64 + 8.0,
+            (label_w + cell_w * nc as f64 + 8.0).max(label_w + cell_w * (nc as f64 - 0.5) + slant + 8.0),
             head_h + cell_h * nr as f64 + 8.0,
         );
         let all = self.values.iter().flatten().filter(|v| v.is_finite());
@@ -294,16 +300,14 @@ impl HeatMap {
         let hi = all.fold(f64::NEG_INFINITY, |a, &b| a.max(b));
         let span = if hi > lo { hi - lo } else { 1.0 };
         let mut s = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\" aria-label=\"{}\" font-family=\"sans-serif\" font-size=\"11\">\n",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\" aria-label=\"{}\" font-family=\"sans-serif\" font-size=\"11\">\n",
             esc_attr(&self.title)
         );
         for c in 0..nc {
-            let x = label_w + cell_w * (c as f64 + 0.5);
+            let (x, y) = (label_w + cell_w * (c as f64 + 0.5), head_h - 6.0);
             s.push_str(&format!(
-                "<text x=\"{x}\" y=\"{}\" text-anchor=\"middle\"><title>{}</title>[{}]</text>\n",
-                head_h - 8.0,
+                "<text x=\"{x:.1}\" y=\"{y:.1}\" transform=\"rotate(-45 {x:.1} {y:.1})\">{}</text>\n",
                 esc(&self.columns[c]),
-                c + 1
             ));
         }
         for r in 0..nr {
@@ -971,11 +975,6 @@ h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
     for m in &a.heatmaps {
         let _ = writeln!(s, "<h2>{}</h2>\n<p>{}</p>", esc(&m.title), esc(&m.meaning));
         s.push_str(&m.svg());
-        s.push_str("<ol>\n");
-        for c in &m.columns {
-            let _ = writeln!(s, "<li>{}</li>", esc(c));
-        }
-        s.push_str("</ol>\n");
     }
     if !a.provenance.inputs.is_empty() {
         s.push_str("<h2>Inputs</h2>\n<table><tr><th>file</th><th>SHA-256</th></tr>\n");

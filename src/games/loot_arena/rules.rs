@@ -317,6 +317,17 @@ pub enum Crit {
     Never,
 }
 
+impl Crit {
+    /// The reading as a rules file writes it (`crit = "any_die"`), for titles a host reads.
+    pub fn word(self) -> &'static str {
+        match self {
+            Crit::AnyDie => "any_die",
+            Crit::EveryDie => "every_die",
+            Crit::Never => "never",
+        }
+    }
+}
+
 /// What a critical hit multiplies (LA-10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CritStage {

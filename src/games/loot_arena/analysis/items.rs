@@ -773,14 +773,15 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
         if rows.len() == 6 {
             rows.sort_by(|a, b| b.value.total_cmp(&a.value));
             sections.push(Section {
-                title: format!("pairings, {kit}, crit reading {crit:?}"),
+                title: format!("pairings, {kit}, crit = {}", crit.word()),
                 meaning: "each pair's win share against the six pairs, averaged".into(),
                 unit: Unit::Share,
                 estimates: rows,
             });
             heatmaps.push(crate::platform::answer::HeatMap {
                 title: format!(
-                    "pairings, {kit}, crit reading {crit:?}: row's win share against column"
+                    "pairings, {kit}, crit = {}: row's win share against column",
+                    crit.word()
                 ),
                 meaning: "the row pair's win share against the column pair".into(),
                 unit: Unit::Share,

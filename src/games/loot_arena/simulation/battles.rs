@@ -326,8 +326,8 @@ pub fn grids(f: &Field, tally: &Tally) -> Vec<Grid> {
     let mut classes = Grid::new(
         "per class",
         &format!(
-            "crit reading: {:?}; attacks, damage per attack, and crit rate with its 95% interval",
-            f.rules.crit
+            "crit = {}; attacks, damage per attack, and crit rate with its 95% interval",
+            f.rules.crit.word()
         ),
         "class",
         &[
