@@ -336,7 +336,7 @@ fn command_of(r: &Recorded) -> String {
     format!("`{program}{}`\n\n", words.join(" "))
 }
 
-/// The text a block holds: the command, then the notes containing `filter` (any of `A|B`), or
+/// The text a block holds: the command, then the verdict's lines and notes containing `filter` (any of `A|B`), or
 /// with `section` that section's estimates as a table, highest first.
 fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>, layout: Layout) -> String {
     let mut s = command_of(r);
@@ -366,8 +366,8 @@ fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>, layout:
         }
         return s;
     }
-    for n in &r.answer.notes {
-        // `filter="A|B"`: notes holding A or B.
+    for n in r.answer.verdict.iter().chain(&r.answer.notes) {
+        // `filter="A|B"`: the verdict's lines and notes holding A or B.
         if filter.is_none_or(|f| f.split('|').any(|x| n.contains(x))) {
             s.push_str(&format!("- {n}\n"));
         }

@@ -916,7 +916,7 @@ fn html(a: &Answer) -> String {
         "<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:auto;padding:1rem;color:#222}\
 code{background:#f3f3f3;padding:.1rem .3rem;word-break:break-all}\
 table{border-collapse:collapse;margin:.5rem 0;display:block;max-width:100%;overflow-x:auto}td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:right}\
-td:first-child,th:first-child{text-align:left}svg{max-width:100%;height:auto}.note{color:#8a4b00}\
+td:first-child,th:first-child{text-align:left}.chart{max-width:100%;overflow-x:auto}.note{color:#8a4b00}\
 .verdict{border-left:.3rem solid #d9822b;background:#fff6ec;padding:.3rem 1rem;margin:1rem 0}\
 .verdict li{margin:.3rem 0}tr.you td{font-weight:bold;background:#fff6ec}\
 h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
@@ -955,7 +955,9 @@ h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
             esc(&sec.title),
             esc(&sec.meaning)
         );
-        s.push_str(&bars_marked(sec, &a.highlight));
+        // A chart keeps its size and scrolls inside its box on a narrow screen: scaled down to
+        // a phone its text was under 7 px (issue 64).
+        let _ = writeln!(s, "<div class=\"chart\">{}</div>", bars_marked(sec, &a.highlight));
         s.push_str(
             "<table><tr><th></th><th>count</th><th>estimate</th><th>95% interval</th></tr>\n",
         );
@@ -974,7 +976,7 @@ h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
     }
     for m in &a.heatmaps {
         let _ = writeln!(s, "<h2>{}</h2>\n<p>{}</p>", esc(&m.title), esc(&m.meaning));
-        s.push_str(&m.svg());
+        let _ = writeln!(s, "<div class=\"chart\">{}</div>", m.svg());
     }
     if !a.provenance.inputs.is_empty() {
         s.push_str("<h2>Inputs</h2>\n<table><tr><th>file</th><th>SHA-256</th></tr>\n");
