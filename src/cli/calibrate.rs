@@ -108,6 +108,53 @@ pub const WORKLOADS: &[Workload] = &[
     },
 ];
 
+/// A what-if checked (issue 63: paired differences, what `--versus-rules`, `diff` and
+/// `sensitivity` publish): the command under the seed's rules and with one rules number moved,
+/// each small run cut into [`PARTS`] parts played on the same seeds in both arms.
+pub struct PairedWorkload {
+    pub game: &'static str,
+    pub command: &'static str,
+    /// The rules key moved and its value in the second arm.
+    pub key: &'static str,
+    pub to: f64,
+    /// Matches per small run.
+    pub matches: u64,
+}
+
+/// Parts a paired small run is cut into (what a what-if without `--chunk-size` uses).
+pub const PARTS: u64 = 20;
+
+pub const PAIRED: &[PairedWorkload] = &[
+    PairedWorkload {
+        game: "Auto Rumble",
+        command: "simulate rumble",
+        key: "attack_cost",
+        to: 20.0,
+        matches: 800,
+    },
+    PairedWorkload {
+        game: "Elemental Tag",
+        command: "tournament tag",
+        key: "tag_cost",
+        to: 4.0,
+        matches: 400,
+    },
+    PairedWorkload {
+        game: "Loot Arena",
+        command: "simulate loot",
+        key: "champion.mage.health",
+        to: 95.0,
+        matches: 800,
+    },
+    PairedWorkload {
+        game: "Minion Combat",
+        command: "simulate minions",
+        key: "rounds",
+        to: 6.0,
+        matches: 800,
+    },
+];
+
 /// One kind's coverage: intervals checked and how many held the reference.
 #[derive(Clone, Debug)]
 pub struct Kind {
@@ -306,6 +353,80 @@ impl Widths {
     }
 }
 
+/// The coverage of every paired difference a what-if of `pw` publishes: the reference is the
+/// difference pooled over the reference runs (both arms on the same seeds), each small run's
+/// interval is the one its parts' paired differences give.
+fn paired_coverage(pw: &'static PairedWorkload, matches: u64, f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
+    use crate::platform::answer::Pairing;
+    let mut q = super::question::Question::new(pw.command, &[])?;
+    let (from, _) = q
+        .name(super::question::Named::Rules(pw.key.to_string()))?
+        .ok_or_else(|| format!("{}: `{}` has no value", pw.command, pw.key))?;
+    let (a, b) = ([from], [pw.to]);
+    let reference: Vec<(u64, std::ops::Range<u64>)> =
+        (0..f.reference).map(|i| (1 + i, 0..matches)).collect();
+    let parts = PARTS.min(matches).max(1);
+    let cut = |k: u64| k * matches / parts;
+    let small: Vec<(u64, std::ops::Range<u64>)> = (0..f.runs)
+        .flat_map(|r| (0..parts).map(move |k| (1 + f.reference + r, cut(k)..cut(k + 1))))
+        .collect();
+    let pair = |x: &[Tally], y: &[Tally], keys: &[(u64, u64)]| {
+        let px: Vec<(u64, u64, &Tally)> = keys.iter().zip(x).map(|(k, t)| (k.0, k.1, t)).collect();
+        let py: Vec<(u64, u64, &Tally)> = keys.iter().zip(y).map(|(k, t)| (k.0, k.1, t)).collect();
+        Pairing::of(&px, &py)
+    };
+    let ref_keys: Vec<(u64, u64)> = reference.iter().map(|_| (0, matches)).collect();
+    let truth = pair(
+        &q.play_each(&a, reference.clone())?,
+        &q.play_each(&b, reference)?,
+        &ref_keys,
+    )
+    .ok_or("the reference runs are too few to pair")?;
+    let (ta, tb) = (q.play_each(&a, small.clone())?, q.play_each(&b, small.clone())?);
+    let run_keys: Vec<(u64, u64)> = (0..parts).map(|k| (cut(k), cut(k + 1) - cut(k))).collect();
+    let n = parts as usize;
+    let runs: Vec<Option<Pairing>> = (0..f.runs as usize)
+        .map(|r| pair(&ta[r * n..(r + 1) * n], &tb[r * n..(r + 1) * n], &run_keys))
+        .collect();
+    let mut kinds: std::collections::BTreeMap<String, Kind> = Default::default();
+    for ((title, label), &(d, _)) in &truth.by {
+        // A difference that is 0 in every reference match (a label the rule does not reach)
+        // is held by every interval by construction.
+        let name = format!(
+            "paired difference, {} {from} -> {}: {title}",
+            pw.key, pw.to
+        );
+        let k = kinds.entry(name.clone()).or_insert_with(|| Kind {
+            game: pw.game,
+            command: pw.command,
+            kind: name,
+            checked: 0,
+            held: 0,
+            per_run: vec![(0, 0); runs.len()],
+            labels: 0,
+            by_label: Vec::new(),
+            fixed: 0,
+        });
+        k.labels += 1;
+        if d == 0.0 {
+            k.fixed += 1;
+            continue;
+        }
+        let mut w = Widths::default();
+        for (r, p) in runs.iter().enumerate() {
+            let Some(&(v, half)) = p.as_ref().and_then(|p| p.by.get(&(title.clone(), label.clone()))) else {
+                continue;
+            };
+            k.per_run[r].0 += w.add(v, v - half, v + half, d) as u64;
+            k.per_run[r].1 += 1;
+        }
+        k.checked += w.checked;
+        k.held += w.held;
+        k.by_label.push((label.clone(), w.checked, w.held, d, w.ratio()));
+    }
+    Ok(kinds.into_values().filter(|k| k.checked > 0).collect())
+}
+
 /// Every workload (or those `--only` names), checked.
 pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     let threads = super::flags::threads(f.threads)?;
@@ -346,6 +467,13 @@ pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
             )
         })?;
         out.extend(got);
+    }
+    for pw in PAIRED {
+        if f.only.as_deref().is_some_and(|o| !pw.command.contains(o) && !o.contains("paired")) {
+            continue;
+        }
+        let scaled = (pw.matches * f.size / 100).max(PARTS);
+        out.extend(pool.install(|| paired_coverage(pw, scaled, f))?);
     }
     if out.is_empty() {
         return Err(format!(

@@ -510,6 +510,31 @@ impl Question {
         )
     }
 
+    /// The command's tally at `point` for each `(master seed, matches)` job, the simulation built
+    /// once and the jobs played in parallel on the current rayon pool (calibration's many small
+    /// runs and their parts).
+    pub fn play_each(&self, point: &[f64], jobs: Vec<(u64, Range<u64>)>) -> Result<Vec<Tally>, String> {
+        struct Each {
+            jobs: Vec<(u64, Range<u64>)>,
+        }
+        impl super::bench::WithSimulation for Each {
+            type Out = Vec<Tally>;
+            fn with<S: Simulation>(self, sim: &S, _whole: Option<Plan>) -> Result<Vec<Tally>, String> {
+                Ok(self
+                    .jobs
+                    .into_par_iter()
+                    .map_init(|| sim.worker(), |w, (seed, r)| sim.play(w, seed, r, false).1)
+                    .collect())
+            }
+        }
+        let words = self.map_err(point, self.words_at(point))?;
+        let w: Vec<&str> = words.iter().map(String::as_str).collect();
+        self.map_err(
+            point,
+            super::bench::with_simulation(&w, "the question", Each { jobs }),
+        )
+    }
+
     /// Whether the command is a tournament played whole (its match count is its own: a point
     /// cannot play more).
     pub fn whole(&self) -> bool {
