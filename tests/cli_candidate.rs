@@ -50,7 +50,10 @@ fn a_candidate_power_is_valued_and_ranked_against_the_catalogue() {
     // The six sample powers and the candidate: a rank of 7 and an interval.
     assert!(line.contains(" of 7 (higher is better):"), "{line}");
     // The verdict card opens the printed answer (issue 64).
-    let card = s.lines().position(|l| l == "VERDICT").unwrap_or_else(|| panic!("{s}"));
+    let card = s
+        .lines()
+        .position(|l| l == "VERDICT")
+        .unwrap_or_else(|| panic!("{s}"));
     let table = s.lines().position(|l| l.starts_with("ranking ")).unwrap();
     assert!(card < table, "{s}");
     assert!(
@@ -116,7 +119,10 @@ fn a_candidate_policy_is_seated_with_the_field_and_ranked() {
     assert!(line.contains("rank ") && line.contains(" of 6 "), "{line}");
     // The report carries it too, rendered again from the folder.
     let md = run_ok(&["report", out.to_str().unwrap(), "--format", "md"]);
-    assert!(md.contains("> **Verdict**") && md.contains("> - smart("), "{md}");
+    assert!(
+        md.contains("> **Verdict**") && md.contains("> - smart("),
+        "{md}"
+    );
     // A candidate the field already holds is refused.
     let o = skirmish(&[
         "tournament",

@@ -40,7 +40,8 @@ fn the_hoarder_is_the_equilibrium_on_the_sample_powers_whatever_the_split() {
     let said = run(&["--threads", "1"], &a);
     // AR-71 on the six sample powers: the hoarder wins every table, so it is the whole mix.
     assert!(
-        said.contains("equilibrium: hoarder(bid=1) 100.0%"),
+        said.contains("Of these 3 strategies, play hoarder(bid=1)")
+            && said.contains("): hoarder(bid=1) 100.0% (largest gain"),
         "{said}"
     );
     assert!(

@@ -535,12 +535,12 @@ fn a_negative_count_in_an_experiment_file_is_placed_on_its_line() {
 }
 
 #[test]
-fn readme_s_minion_candidate_with_a_modifier_is_accepted() {
-    let readme = fs::read_to_string("README.md").unwrap();
+fn the_guides_minion_candidate_with_a_modifier_is_accepted() {
+    let readme = fs::read_to_string("docs/minion-combat.md").unwrap();
     let spec = "Dwarf swordsman + Veteran";
     assert!(
         readme.contains(&format!("`\"{spec}\"`")),
-        "README shows {spec}"
+        "the Minion Combat guide shows {spec}"
     );
     let d = tmp("h62", "minion-modifier");
     ok(&[
@@ -664,7 +664,10 @@ fn a_clan_candidate_over_budget_is_said_to_be_disqualified() {
         .unwrap_or_else(|| panic!("{said}"));
     let rank = said
         .lines()
-        .position(|l| l.trim_start().starts_with("Greedy in win rate at budget 1000"))
+        .position(|l| {
+            l.trim_start()
+                .starts_with("Greedy in win rate at budget 1000")
+        })
         .unwrap();
     assert!(line < rank, "{said}");
 }
@@ -687,19 +690,32 @@ fn verify_replays_an_analysis_ledger_and_finds_a_resealed_cell() {
     let d = tmp("h62", "verify-ledger");
     let dir = d.to_str().unwrap();
     ok(&[
-        "analyze", "loot", "items", "--battles", "200", "--cell", "100", "--seed", "3", "--out",
-        dir, "--quiet",
+        "analyze",
+        "loot",
+        "items",
+        "--battles",
+        "200",
+        "--cell",
+        "100",
+        "--seed",
+        "3",
+        "--out",
+        dir,
+        "--quiet",
     ]);
     let (code, said) = verify(dir, &["--replay-all"]);
     assert_eq!(code, Some(0), "{said}");
     assert!(said.contains("ledger.json as written"), "{said}");
     assert!(
-        said.contains("each one's sums are what its matches give") && said.contains("files are what the command writes now"),
+        said.contains("each one's sums are what its matches give")
+            && said.contains("files are what the command writes now"),
         "{said}"
     );
     // A forger who knows the format: one win moved in one cell, the digest recomputed.
     edit_sealed(&d.join("ledger.json"), |v| {
-        let sums = v["cells"]["item worth/Gladiator"]["sums"].as_array_mut().unwrap();
+        let sums = v["cells"]["item worth/Gladiator"]["sums"]
+            .as_array_mut()
+            .unwrap();
         sums[4] = serde_json::json!(sums[4].as_i64().unwrap() + 1);
     });
     let (code, said) = verify(dir, &["--replay-for", "0"]);
@@ -707,7 +723,8 @@ fn verify_replays_an_analysis_ledger_and_finds_a_resealed_cell() {
     let (code, said) = verify(dir, &["--replay-all"]);
     assert_eq!(code, Some(2), "{said}");
     assert!(
-        said.contains("1 cell is not what their matches give") && said.contains("`item worth/Gladiator`: sum 4"),
+        said.contains("1 cell is not what their matches give")
+            && said.contains("`item worth/Gladiator`: sum 4"),
         "{said}"
     );
 }
@@ -717,8 +734,18 @@ fn verify_rebuilds_a_power_analysis_from_its_sums_and_replays_them_all_when_aske
     let d = tmp("h62", "verify-state");
     let dir = d.to_str().unwrap();
     ok(&[
-        "analyze", "rumble", "powers", "--max-battles", "4000", "--batch", "100", "--seed", "3",
-        "--out", dir, "--quiet",
+        "analyze",
+        "rumble",
+        "powers",
+        "--max-battles",
+        "4000",
+        "--batch",
+        "100",
+        "--seed",
+        "3",
+        "--out",
+        dir,
+        "--quiet",
     ]);
     let (code, said) = verify(dir, &[]);
     assert_eq!(code, Some(0), "{said}");

@@ -774,12 +774,12 @@ fn mc_40_the_documented_coverage_is_the_shipped_catalogues() {
     rows.sort();
     missing.sort();
     assert_eq!(rows, missing);
-    let readme = std::fs::read_to_string("README.md").unwrap();
+    let readme = std::fs::read_to_string("docs/minion-combat.md").unwrap();
     assert!(
         readme.contains(&format!(
             "{whole} of the {fieldable} minions that can be fielded alone"
         )) && readme.contains(&format!("({alone} of the {} cannot", cat.minions.len())),
-        "README states the counts"
+        "the Minion Combat guide states the counts"
     );
 }
 

@@ -356,7 +356,11 @@ impl Widths {
 /// The coverage of every paired difference a what-if of `pw` publishes: the reference is the
 /// difference pooled over the reference runs (both arms on the same seeds), each small run's
 /// interval is the one its parts' paired differences give.
-fn paired_coverage(pw: &'static PairedWorkload, matches: u64, f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
+fn paired_coverage(
+    pw: &'static PairedWorkload,
+    matches: u64,
+    f: &CalibrateFlags,
+) -> Result<Vec<Kind>, String> {
     use crate::platform::answer::Pairing;
     let mut q = super::question::Question::new(pw.command, &[])?;
     let (from, _) = q
@@ -382,7 +386,10 @@ fn paired_coverage(pw: &'static PairedWorkload, matches: u64, f: &CalibrateFlags
         &ref_keys,
     )
     .ok_or("the reference runs are too few to pair")?;
-    let (ta, tb) = (q.play_each(&a, small.clone())?, q.play_each(&b, small.clone())?);
+    let (ta, tb) = (
+        q.play_each(&a, small.clone())?,
+        q.play_each(&b, small.clone())?,
+    );
     let run_keys: Vec<(u64, u64)> = (0..parts).map(|k| (cut(k), cut(k + 1) - cut(k))).collect();
     let n = parts as usize;
     let runs: Vec<Option<Pairing>> = (0..f.runs as usize)
@@ -392,10 +399,7 @@ fn paired_coverage(pw: &'static PairedWorkload, matches: u64, f: &CalibrateFlags
     for ((title, label), &(d, _)) in &truth.by {
         // A difference that is 0 in every reference match (a label the rule does not reach)
         // is held by every interval by construction.
-        let name = format!(
-            "paired difference, {} {from} -> {}: {title}",
-            pw.key, pw.to
-        );
+        let name = format!("paired difference, {} {from} -> {}: {title}", pw.key, pw.to);
         let k = kinds.entry(name.clone()).or_insert_with(|| Kind {
             game: pw.game,
             command: pw.command,
@@ -414,7 +418,10 @@ fn paired_coverage(pw: &'static PairedWorkload, matches: u64, f: &CalibrateFlags
         }
         let mut w = Widths::default();
         for (r, p) in runs.iter().enumerate() {
-            let Some(&(v, half)) = p.as_ref().and_then(|p| p.by.get(&(title.clone(), label.clone()))) else {
+            let Some(&(v, half)) = p
+                .as_ref()
+                .and_then(|p| p.by.get(&(title.clone(), label.clone())))
+            else {
                 continue;
             };
             k.per_run[r].0 += w.add(v, v - half, v + half, d) as u64;
@@ -422,7 +429,8 @@ fn paired_coverage(pw: &'static PairedWorkload, matches: u64, f: &CalibrateFlags
         }
         k.checked += w.checked;
         k.held += w.held;
-        k.by_label.push((label.clone(), w.checked, w.held, d, w.ratio()));
+        k.by_label
+            .push((label.clone(), w.checked, w.held, d, w.ratio()));
     }
     Ok(kinds.into_values().filter(|k| k.checked > 0).collect())
 }
@@ -469,7 +477,10 @@ pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
         out.extend(got);
     }
     for pw in PAIRED {
-        if f.only.as_deref().is_some_and(|o| !pw.command.contains(o) && !o.contains("paired")) {
+        if f.only
+            .as_deref()
+            .is_some_and(|o| !pw.command.contains(o) && !o.contains("paired"))
+        {
             continue;
         }
         let scaled = (pw.matches * f.size / 100).max(PARTS);

@@ -513,17 +513,28 @@ impl Question {
     /// The command's tally at `point` for each `(master seed, matches)` job, the simulation built
     /// once and the jobs played in parallel on the current rayon pool (calibration's many small
     /// runs and their parts).
-    pub fn play_each(&self, point: &[f64], jobs: Vec<(u64, Range<u64>)>) -> Result<Vec<Tally>, String> {
+    pub fn play_each(
+        &self,
+        point: &[f64],
+        jobs: Vec<(u64, Range<u64>)>,
+    ) -> Result<Vec<Tally>, String> {
         struct Each {
             jobs: Vec<(u64, Range<u64>)>,
         }
         impl super::bench::WithSimulation for Each {
             type Out = Vec<Tally>;
-            fn with<S: Simulation>(self, sim: &S, _whole: Option<Plan>) -> Result<Vec<Tally>, String> {
+            fn with<S: Simulation>(
+                self,
+                sim: &S,
+                _whole: Option<Plan>,
+            ) -> Result<Vec<Tally>, String> {
                 Ok(self
                     .jobs
                     .into_par_iter()
-                    .map_init(|| sim.worker(), |w, (seed, r)| sim.play(w, seed, r, false).1)
+                    .map_init(
+                        || sim.worker(),
+                        |w, (seed, r)| sim.play(w, seed, r, false).1,
+                    )
                     .collect())
             }
         }

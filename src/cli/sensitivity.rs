@@ -283,6 +283,8 @@ fn answer(
     let unit = ranked.first().map_or(Unit::Points, |s| moved_unit(s.unit));
     let mut tornado: Vec<Estimate> = Vec::new();
     let mut refused = Vec::new();
+    // Numbers whose moves left every part's every estimate as it was.
+    let mut unread: Vec<String> = Vec::new();
     for m in moved {
         let p = match &m.moves {
             Ok(p) => p,
@@ -296,6 +298,12 @@ fn answer(
                 continue;
             }
         };
+        if p.identical {
+            if !unread.contains(&m.key) {
+                unread.push(m.key.clone());
+            }
+            continue;
+        }
         let best = ranked
             .iter()
             .flat_map(|s| {
@@ -330,11 +338,19 @@ fn answer(
         let w = spread.entry(key_of(e)).or_insert(0.0);
         *w = w.max(e.value.abs().max(e.hi - e.lo));
     }
-    let still: Vec<String> = spread
+    let mut still: Vec<String> = spread
         .iter()
         .filter(|(_, size)| **size == 0.0)
         .map(|(k, _)| k.clone())
         .collect();
+    // A number is unread when both its moves left everything as it was.
+    for k in unread {
+        let moved_once = tornado.iter().any(|e| key_of(e) == k);
+        if !moved_once && !still.contains(&k) {
+            still.push(k);
+        }
+    }
+    still.sort();
     tornado.retain(|e| !still.contains(&key_of(e)));
     tornado.sort_by(|a, b| {
         by_key[&key_of(b)]

@@ -148,13 +148,29 @@ impl Section {
     /// covariance of two estimates from the same matches is not kept here, so the test takes it
     /// as 0 (positive under common random numbers: the test is then conservative).
     pub fn standing(&self, label: &str, better: crate::stats::Better) -> Option<Standing> {
+        self.standing_paired(label, better, |_| None)
+    }
+
+    /// [`Section::standing`] where `var_diff(other)` gives, when known, the variance of the
+    /// difference between the estimate and `other`'s as measured on the same matches (issue 63:
+    /// the candidate and the field are measured together, so their covariance is not 0).
+    pub fn standing_paired(
+        &self,
+        label: &str,
+        better: crate::stats::Better,
+        var_diff: impl Fn(&str) -> Option<f64>,
+    ) -> Option<Standing> {
         let me = self.estimates.iter().find(|e| e.label == label)?;
         let se = |e: &Estimate| (e.hi - e.lo) / (2.0 * crate::stats::Z95);
         let field: Vec<(f64, f64, Option<f64>)> = self
             .estimates
             .iter()
             .filter(|e| e.label != label)
-            .map(|e| (e.value, se(e), None))
+            .map(|e| {
+                // The covariance that makes the test's variance the difference's own.
+                let cov = var_diff(&e.label).map(|v| 0.5 * (se(e).powi(2) + se(me).powi(2) - v));
+                (e.value, se(e), cov)
+            })
             .collect();
         Some(Standing {
             estimate: me.clone(),
@@ -292,7 +308,8 @@ impl HeatMap {
         let (cell_w, cell_h, head_h) = (64.0, 24.0, slant + 16.0);
         let (nr, nc) = (self.rows.len(), self.columns.len());
         let (w, h) = (
-            (label_w + cell_w * nc as f64 + 8.0).max(label_w + cell_w * (nc as f64 - 0.5) + slant + 8.0),
+            (label_w + cell_w * nc as f64 + 8.0)
+                .max(label_w + cell_w * (nc as f64 - 0.5) + slant + 8.0),
             head_h + cell_h * nr as f64 + 8.0,
         );
         let all = self.values.iter().flatten().filter(|v| v.is_finite());
@@ -445,12 +462,16 @@ impl Answer {
                     ));
                 }
             }
+            // The candidate and the field play the same matches: each difference's variance is
+            // measured over the parts (batches of whole matches) where there are enough of them.
+            let by_part: Vec<Ratios> = parts.iter().map(|p| ratios(p)).collect();
             for sec in &sections {
                 // A section of the candidate alone ranks it against nothing.
                 let Some(better) = better_of(&sec.title).filter(|_| sec.estimates.len() > 1) else {
                     continue;
                 };
-                if let Some(st) = sec.standing(c, better) {
+                let var_diff = |other: &str| difference_variance(&by_part, &sec.title, c, other);
+                if let Some(st) = sec.standing_paired(c, better, var_diff) {
                     verdict.push(st.line(sec));
                 }
             }
@@ -590,9 +611,11 @@ fn mark(marked: &[String], label: &str) -> String {
 fn verdict_text(a: &Answer) -> String {
     let mut s = String::new();
     if !a.verdict.is_empty() {
-        s.push_str("
+        s.push_str(
+            "
 VERDICT
-");
+",
+        );
         for v in &a.verdict {
             let _ = writeln!(s, "  {}", plain(v));
         }
@@ -957,7 +980,11 @@ h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
         );
         // A chart keeps its size and scrolls inside its box on a narrow screen: scaled down to
         // a phone its text was under 7 px (issue 64).
-        let _ = writeln!(s, "<div class=\"chart\">{}</div>", bars_marked(sec, &a.highlight));
+        let _ = writeln!(
+            s,
+            "<div class=\"chart\">{}</div>",
+            bars_marked(sec, &a.highlight)
+        );
         s.push_str(
             "<table><tr><th></th><th>count</th><th>estimate</th><th>95% interval</th></tr>\n",
         );
@@ -1124,6 +1151,9 @@ pub struct Pairing {
     pub by: BTreeMap<(String, String), (f64, f64)>,
     /// Estimates held in fewer than [`MIN_PAIRED_PARTS`] parts: compared unpaired.
     pub thin: usize,
+    /// Whether no estimate moved in any part: the two runs agree match for match (a rules
+    /// number the command never reads).
+    pub identical: bool,
 }
 
 impl Pairing {
@@ -1143,7 +1173,8 @@ impl Pairing {
             ra.iter().chain(&rb).flat_map(|m| m.keys()).collect();
         labels.sort();
         labels.dedup();
-        let (mut by, mut thin) = (BTreeMap::new(), 0);
+        let (mut by, mut thin, mut identical) = (BTreeMap::new(), 0, true);
+        let mut unmoved = Vec::new();
         for key in labels {
             let get = |r: &Ratios| r.get(key).copied().unwrap_or((0.0, 0.0));
             // The parts that hold the estimate: a budget or a rare label lives in some parts
@@ -1160,6 +1191,10 @@ impl Pairing {
             // degrees of freedom (20 parts with 3 moved read as 41% coverage in `calibrate`,
             // issue 63); with none or one moved, nothing is measured and it is compared unpaired.
             let moved = held.iter().filter(|(x, y)| x != y).count();
+            identical &= moved == 0;
+            if moved == 0 {
+                unmoved.push(key.clone());
+            }
             if k < MIN_PAIRED_PARTS || moved < 2 {
                 thin += 1;
                 continue;
@@ -1184,10 +1219,19 @@ impl Pairing {
             let half = t975(moved.min(k) - 1) * (ss / (k * (k - 1)) as f64).sqrt();
             by.insert(key.clone(), (vb - va, half));
         }
+        // Runs that agree match for match in every estimate differ by exactly nothing: the
+        // change is one the command never reads (or no change at all), exact by construction.
+        if identical {
+            for key in unmoved {
+                by.insert(key, (0.0, 0.0));
+            }
+            thin = 0;
+        }
         Some(Pairing {
             parts: a.len(),
             by,
             thin,
+            identical,
         })
     }
 }
@@ -1240,6 +1284,44 @@ fn ratios(t: &Tally) -> Ratios {
     out
 }
 
+/// The variance of the difference between two estimates of one section (labels `a` and `b`) of
+/// one run, from its parts' sums, each part a batch of whole matches: the ratio estimator's
+/// linearisation, read as a normal variance at the t quantile of the parts. `None` with fewer
+/// than [`MIN_PAIRED_PARTS`] parts holding either, or no spread.
+fn difference_variance(parts: &[Ratios], title: &str, a: &str, b: &str) -> Option<f64> {
+    let (ka, kb) = (
+        (title.to_string(), a.to_string()),
+        (title.to_string(), b.to_string()),
+    );
+    let held: Vec<((f64, f64), (f64, f64))> = parts
+        .iter()
+        .map(|r| {
+            (
+                r.get(&ka).copied().unwrap_or((0.0, 0.0)),
+                r.get(&kb).copied().unwrap_or((0.0, 0.0)),
+            )
+        })
+        .filter(|(x, y)| x.1 > 0.0 || y.1 > 0.0)
+        .collect();
+    let k = held.len();
+    if k < MIN_PAIRED_PARTS {
+        return None;
+    }
+    let (na, da, nb, db) = held.iter().fold((0.0, 0.0, 0.0, 0.0), |s, (x, y)| {
+        (s.0 + x.0, s.1 + x.1, s.2 + y.0, s.3 + y.1)
+    });
+    if da == 0.0 || db == 0.0 {
+        return None;
+    }
+    let (va, vb, ma, mb) = (na / da, nb / db, da / k as f64, db / k as f64);
+    let ss: f64 = held
+        .iter()
+        .map(|(x, y)| ((y.0 - vb * y.1) / mb - (x.0 - va * x.1) / ma).powi(2))
+        .sum();
+    let var = ss / (k * (k - 1)) as f64 * (t975(k - 1) / Z95).powi(2);
+    (var > 0.0).then_some(var)
+}
+
 /// The section title of a group of win counts: a `share of` group by its own name, `wins by
 /// policy` as "win rate by policy" (issue 64: it read "win rate by wins by policy").
 fn count_title(group: &str) -> String {
@@ -1267,7 +1349,7 @@ fn pairing_told(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> String {
             p.parts,
             if p.thin > 0 {
                 format!(
-                    " ({} estimates held in fewer than {MIN_PAIRED_PARTS} parts each are compared unpaired)",
+                    " ({} estimates held in fewer than {MIN_PAIRED_PARTS} parts, or moved in fewer than 2, are compared unpaired)",
                     p.thin
                 )
             } else {
@@ -1284,8 +1366,12 @@ fn pairing_told(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> String {
 /// [`pairing_told`] in a few words, for the top of an answer.
 fn pairing_short(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> String {
     match pairing {
+        Some(p) if p.identical => format!(
+            "exact: the two runs gave the same results in each of {} parts of the same matches, so every difference is exactly 0",
+            p.parts
+        ),
         Some(p) if p.thin > 0 => format!(
-            "paired over {} parts of the same matches ({} estimates in too few parts: unpaired)",
+            "paired over {} parts of the same matches ({} estimates moved in too few parts: unpaired)",
             p.parts, p.thin
         ),
         Some(p) => format!("paired over {} parts of the same matches", p.parts),
@@ -1530,7 +1616,10 @@ fn rules_moved(a: &serde_json::Value, b: &serde_json::Value) -> Option<Vec<Strin
                 let seed = seed.trim_end();
                 Some((
                     key.to_string(),
-                    ((!seed.is_empty()).then(|| seed.to_string()), now.to_string()),
+                    (
+                        (!seed.is_empty()).then(|| seed.to_string()),
+                        now.to_string(),
+                    ),
                 ))
             })
             .collect()
@@ -1562,6 +1651,8 @@ mod tests {
 
     fn answer() -> Answer {
         Answer {
+            verdict: Vec::new(),
+            highlight: Vec::new(),
             title: "t <b>".into(),
             provenance: Provenance {
                 command: "skirmish simulate rumble --seed 1".into(),
@@ -1641,6 +1732,38 @@ mod tests {
         assert!(h.contains("t &lt;b&gt;") && !h.contains("<script"));
         assert_eq!(h.matches("<svg").count(), 1);
         assert_eq!(Answer::from_json(&render(&a, Format::Json)).unwrap(), a);
+    }
+
+    /// Parts of one run where labels `a` and `b` of one count group win in the same matches
+    /// (`together`) or in opposite ones.
+    fn parts_of_two(together: bool) -> Vec<Ratios> {
+        (0..20u64)
+            .map(|p| {
+                let mut t = Tally::default();
+                for m in 0..50u64 {
+                    let won = (p * 1000 + m).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60 < 6;
+                    t.count("wins by x", "a").add(won);
+                    t.count("wins by x", "b")
+                        .add(if together { won } else { !won });
+                }
+                ratios(&t)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_candidates_difference_is_measured_on_the_same_matches() {
+        // Won in the same matches: no spread between them at all.
+        assert_eq!(
+            difference_variance(&parts_of_two(true), "win rate by x", "a", "b"),
+            None
+        );
+        // Won in opposite matches: the difference moves twice as far as either alone.
+        let v = difference_variance(&parts_of_two(false), "win rate by x", "a", "b").unwrap();
+        assert!(v > 0.0, "{v}");
+        // Fewer than ten parts: not measured.
+        let few = &parts_of_two(false)[..5];
+        assert_eq!(difference_variance(few, "win rate by x", "a", "b"), None);
     }
 
     #[test]
@@ -1727,10 +1850,10 @@ mod tests {
     fn runs_of_other_parts_or_too_few_parts_are_not_paired_and_a_run_with_itself_moves_nothing() {
         let (a, b) = paired_parts(1, 20, 50);
         let key = (count_title("power held"), "Amoeba".to_string());
-        assert_eq!(
-            Pairing::of(&rows(&a, 50), &rows(&a, 50)).unwrap().by[&key],
-            (0.0, 0.0)
-        );
+        // A run against itself moves in no part: nothing to pair on, so it is compared
+        // unpaired (its difference 0 with an honest width, never a zero-width interval).
+        let same = Pairing::of(&rows(&a, 50), &rows(&a, 50)).unwrap();
+        assert!(!same.by.contains_key(&key) && same.thin > 0);
         assert!(Pairing::of(&rows(&a, 50), &rows(&b, 60)).is_none());
         let few = MIN_PAIRED_PARTS - 1;
         assert!(Pairing::of(&rows(&a[..few], 50), &rows(&b[..few], 50)).is_none());

@@ -854,12 +854,7 @@ pub fn verify_analysis(dir: &Path) -> Result<Option<(String, String)>, String> {
     for f in &files {
         let text = fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
         super::digest::unseal(f, &text)?;
-        sealed.push(
-            f.strip_prefix(dir)
-                .unwrap_or(f)
-                .display()
-                .to_string(),
-        );
+        sealed.push(f.strip_prefix(dir).unwrap_or(f).display().to_string());
     }
     Ok(Some((
         format!(

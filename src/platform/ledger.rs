@@ -212,9 +212,8 @@ impl Audit {
         let need = self.spent.as_secs_f64() / self.matches as f64 * (self.left + n) as f64;
         let chance = (left / need.max(1e-9)).min(1.0);
         // `RandomState` keys are drawn at random per process.
-        let mut h = std::hash::BuildHasher::build_hasher(
-            &std::collections::hash_map::RandomState::new(),
-        );
+        let mut h =
+            std::hash::BuildHasher::build_hasher(&std::collections::hash_map::RandomState::new());
         std::hash::Hash::hash(key, &mut h);
         let draw = std::hash::Hasher::finish(&h) as f64 / u64::MAX as f64;
         draw < chance
@@ -332,7 +331,11 @@ impl Ledger {
         self.audit = Some(Audit {
             budget,
             start: std::time::Instant::now(),
-            left: self.cells.values().map(|e| e.n).fold(0, u64::saturating_add),
+            left: self
+                .cells
+                .values()
+                .map(|e| e.n)
+                .fold(0, u64::saturating_add),
             cells: 0,
             replayed: 0,
             matches: 0,

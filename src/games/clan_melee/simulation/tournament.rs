@@ -116,7 +116,10 @@ impl Simulation for ClanTournament {
             }
             for e in ENDS {
                 tally
-                    .count(&format!("share of melees by how they end at budget {base}"), e.name())
+                    .count(
+                        &format!("share of melees by how they end at budget {base}"),
+                        e.name(),
+                    )
                     .add(o.end == e);
             }
             if let Some(c) = self.candidate {
