@@ -244,8 +244,11 @@ pub fn odds(a: &OddsArgs) -> Result<String, String> {
         out.push_str(&format!("{line}\n"));
     }
     out.push_str(&format!(
-        "crit reading {:?} at the {:?} stage, x{}; rounding {:?}\n\n",
-        r.crit, r.crit_stage, r.crit_multiplier, r.rounding
+        "crit = {}, crit_stage = {}, x{}; rounding = {}\n\n",
+        r.crit.word(),
+        snake(&format!("{:?}", r.crit_stage)),
+        r.crit_multiplier,
+        snake(&format!("{:?}", r.rounding))
     ));
     out.push_str(&format!(
         "mean {:.3}, sd {:.3}, crit chance {:.4}, no damage {:.4}  ({} outcomes, exact)\n\n",
@@ -707,4 +710,16 @@ fn candidate_items(spec: &str) -> Result<Vec<crate::games::loot_arena::state::It
     items::parse("--candidate", &text)
         .map(|c| c.items)
         .map_err(|e| e.to_string())
+}
+
+/// A reading's name as a rules file writes it (`HalfUp` -> `half_up`).
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, ch) in name.chars().enumerate() {
+        if ch.is_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.extend(ch.to_lowercase());
+    }
+    out
 }

@@ -1850,10 +1850,10 @@ mod tests {
     fn runs_of_other_parts_or_too_few_parts_are_not_paired_and_a_run_with_itself_moves_nothing() {
         let (a, b) = paired_parts(1, 20, 50);
         let key = (count_title("power held"), "Amoeba".to_string());
-        // A run against itself moves in no part: nothing to pair on, so it is compared
-        // unpaired (its difference 0 with an honest width, never a zero-width interval).
+        // A run against itself agrees match for match: every difference is exactly 0.
         let same = Pairing::of(&rows(&a, 50), &rows(&a, 50)).unwrap();
-        assert!(!same.by.contains_key(&key) && same.thin > 0);
+        assert!(same.identical && same.thin == 0);
+        assert_eq!(same.by[&key], (0.0, 0.0));
         assert!(Pairing::of(&rows(&a, 50), &rows(&b, 60)).is_none());
         let few = MIN_PAIRED_PARTS - 1;
         assert!(Pairing::of(&rows(&a[..few], 50), &rows(&b[..few], 50)).is_none());

@@ -174,7 +174,7 @@ pub struct Ledger {
     played: u64,
     /// `verify`'s replay of the kept cells, when this run serves one (issue 62).
     #[serde(skip)]
-    audit: Option<Audit>,
+    audit: Option<Box<Audit>>,
 }
 
 /// `skirmish verify` on an analysis folder (issue 62): kept cells are played again from their
@@ -328,7 +328,7 @@ impl Ledger {
     /// Makes this ledger serve `verify`'s replay: its kept cells are played again (every one,
     /// or within `budget`) and compared, never merged; nothing new is played.
     pub fn audit(&mut self, budget: Option<std::time::Duration>) {
-        self.audit = Some(Audit {
+        self.audit = Some(Box::new(Audit {
             budget,
             start: std::time::Instant::now(),
             left: self
@@ -341,7 +341,7 @@ impl Ledger {
             matches: 0,
             spent: std::time::Duration::ZERO,
             problems: Vec::new(),
-        });
+        }));
     }
 
     /// What the replay found: how many cells it played again and whether each gave the sums the

@@ -865,7 +865,13 @@ fn grids(f: &Findings) -> Vec<Grid> {
     if !readings.is_empty() {
         let heads: Vec<String> = readings
             .iter()
-            .map(|(c, e)| format!("{}, crit {c:?}", if *e { "equipped" } else { "bare" }))
+            .map(|(c, e)| {
+                format!(
+                    "{}, crit = {}",
+                    if *e { "equipped" } else { "bare" },
+                    c.word()
+                )
+            })
             .collect();
         let columns: Vec<(&str, Unit)> = heads.iter().map(|h| (h.as_str(), Unit::Share)).collect();
         let mut g = Grid::new(
