@@ -775,6 +775,16 @@ fn verify_runs_an_analysis_without_sums_again_and_finds_an_edited_answer() {
     let (code, said) = verify(dir, &[]);
     assert_eq!(code, Some(0), "{said}");
     assert!(said.contains("ran the whole analysis again"), "{said}");
+    // A file of the folder replaced by a link is not followed.
+    let report = d.join("report.html");
+    fs::remove_file(&report).unwrap();
+    std::os::unix::fs::symlink(d.join("summary.txt"), &report).unwrap();
+    let (code, said) = verify(dir, &[]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains("report.html is missing or not a plain file"),
+        "{said}"
+    );
     edit_sealed(&d.join("result.json"), |v| {
         v["notes"] = serde_json::json!(["forged"]);
     });

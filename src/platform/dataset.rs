@@ -872,10 +872,17 @@ pub fn verify_analysis(dir: &Path) -> Result<Option<(String, String)>, String> {
 fn compare_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<String, String> {
     let differ: Vec<String> = files
         .iter()
-        .filter_map(|(name, bytes)| match fs::read(out.join(name)) {
-            Ok(b) if b == *bytes => None,
-            Ok(_) => Some(format!("{name} differs")),
-            Err(_) => Some(format!("{name} is missing")),
+        .filter_map(|(name, bytes)| {
+            let p = out.join(name);
+            // A link or anything but a plain file is no file a run wrote (and is not followed).
+            if !fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_file()) {
+                return Some(format!("{name} is missing or not a plain file"));
+            }
+            match fs::read(&p) {
+                Ok(b) if b == *bytes => None,
+                Ok(_) => Some(format!("{name} differs")),
+                Err(_) => Some(format!("{name} cannot be read")),
+            }
         })
         .collect();
     if differ.is_empty() {
