@@ -35,7 +35,7 @@ pub struct MetagameFlags {
     /// Starting mixes of the equilibrium search (the uniform mix and random ones).
     #[arg(long, default_value_t = 32)]
     pub starts: usize,
-    /// Payoff tables redrawn within their sampling error to test the answer.
+    /// Payoff tables resampled by game (blocks of games, the same for every profile) to test the answer.
     #[arg(long, default_value_t = 200)]
     pub resamples: usize,
     /// Skip the best-response searches (the equilibrium and regrets only).

@@ -29,6 +29,15 @@ use crate::rng::{Stream, match_seed, stream_rng};
 /// The tally group holding every (profile, strategy) payoff.
 pub const PAYOFF: &str = "payoff (players per win, 1 per draw), by profile and strategy";
 
+/// The same payoffs by block of game index (`profile:strategy:block`): game i of every profile
+/// shares a seed, so the payoff tables are resampled by drawing blocks of games, the same blocks
+/// for every profile (issue 63: each payoff was redrawn alone, as if the profiles' games were
+/// independent).
+pub const PAYOFF_BLOCKS: &str = "payoff by block of games, by profile and strategy";
+
+/// Blocks of game index the payoffs are kept in (fewer when a profile plays fewer games).
+pub const BLOCKS: u64 = 40;
+
 pub struct MetaGame {
     /// The strategies, their values and the game's settings (players per game included).
     pub t: Tournament,
@@ -57,6 +66,15 @@ impl MetaGame {
 
     pub fn matches(&self) -> u64 {
         self.profiles.len() as u64 * self.games
+    }
+
+    /// The block of game index `i` (of [`BLOCKS`], or one a game when there are fewer games).
+    fn block(&self, i: u64) -> u64 {
+        i * self.blocks() / self.games.max(1)
+    }
+
+    fn blocks(&self) -> u64 {
+        BLOCKS.min(self.games.max(1))
     }
 
     /// A (profile, strategy) payoff's label in the tally.
@@ -95,6 +113,9 @@ impl MetaGame {
         let mut u = vec![vec![0.0; others.len()]; k];
         let mut se = vec![vec![0.0; others.len()]; k];
         let mut count = vec![vec![0u64; others.len()]; k];
+        let by_block = tally.means.get(PAYOFF_BLOCKS);
+        let nb = self.blocks() as usize;
+        let mut blocks = vec![vec![vec![(0.0, 0.0); nb]; others.len()]; k];
         for s in 0..k {
             for (o, other) in others.iter().enumerate() {
                 let mut prof = other.clone();
@@ -113,12 +134,24 @@ impl MetaGame {
                 u[s][o] = m.mean() / n as f64;
                 se[s][o] = (hi - lo) / (2.0 * 1.959_963_984_540_054) / n as f64;
                 count[s][o] = m.n;
+                if let Some(bb) = by_block {
+                    for (b, cell) in blocks[s][o].iter_mut().enumerate() {
+                        if let Some(x) = bb.get(&format!("{p}:{s}:{b}")) {
+                            *cell = (x.sum as f64 / n as f64, x.n as f64);
+                        }
+                    }
+                }
             }
         }
         Ok(Payoffs {
             game: SymmetricGame { k, n, others, u },
             se,
             count,
+            blocks: if by_block.is_some() {
+                blocks
+            } else {
+                Vec::new()
+            },
         })
     }
 }
@@ -128,6 +161,9 @@ pub struct Payoffs {
     pub game: SymmetricGame,
     pub se: Vec<Vec<f64>>,
     pub count: Vec<Vec<u64>>,
+    /// Each payoff's sum and count by block of games (`[strategy][others][block]`); empty for
+    /// a run that kept none (an older one), which is resampled payoff by payoff.
+    pub blocks: Vec<Vec<Vec<(f64, f64)>>>,
 }
 
 /// What the meta-game analysis found.
@@ -146,9 +182,11 @@ pub struct Solved {
     pub resamples: usize,
 }
 
-/// Solves the empirical game, then `resamples` times again with every payoff redrawn within its
-/// sampling error (normal, its standard error), from `seed`: the spread of the weights and
-/// regrets, and how often the support changes.
+/// Solves the empirical game, then `resamples` times again on payoff tables resampled from
+/// `seed`: blocks of games drawn with replacement, the same blocks for every profile (a bootstrap
+/// over the game index, which every profile's games share); for a run without blocks, every
+/// payoff redrawn within its sampling error. The spread of the weights and regrets, and how
+/// often the support changes.
 pub fn solve(p: &Payoffs, starts: usize, resamples: usize, seed: u64) -> Solved {
     let g = &p.game;
     let equilibria = g.equilibria(starts, seed);
@@ -162,14 +200,34 @@ pub fn solve(p: &Payoffs, starts: usize, resamples: usize, seed: u64) -> Solved 
     let mut weights = vec![Vec::new(); g.k];
     let mut regrets = vec![Vec::new(); g.k];
     let mut changed = 0;
+    let nb = p.blocks.first().and_then(|x| x.first()).map_or(0, Vec::len);
     for _ in 0..resamples {
         let mut h = g.clone();
-        for s in 0..g.k {
-            for o in 0..g.others.len() {
-                // Box-Muller: one normal draw per payoff.
-                let (a, b): (f64, f64) = (rng.random_range(1e-12..1.0), rng.random_range(0.0..1.0));
-                let z = (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos();
-                h.u[s][o] = g.u[s][o] + z * p.se[s][o];
+        if nb > 0 {
+            let mut times = vec![0.0f64; nb];
+            for _ in 0..nb {
+                times[rng.random_range(0..nb)] += 1.0;
+            }
+            for s in 0..g.k {
+                for o in 0..g.others.len() {
+                    let (sum, cnt) = p.blocks[s][o]
+                        .iter()
+                        .zip(&times)
+                        .fold((0.0, 0.0), |a, (c, t)| (a.0 + t * c.0, a.1 + t * c.1));
+                    if cnt > 0.0 {
+                        h.u[s][o] = sum / cnt;
+                    }
+                }
+            }
+        } else {
+            for s in 0..g.k {
+                for o in 0..g.others.len() {
+                    // Box-Muller: one normal draw per payoff.
+                    let (a, b): (f64, f64) =
+                        (rng.random_range(1e-12..1.0), rng.random_range(0.0..1.0));
+                    let z = (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos();
+                    h.u[s][o] = g.u[s][o] + z * p.se[s][o];
+                }
             }
         }
         let e = h.equilibria(4, rng.random());
@@ -265,6 +323,9 @@ impl Simulation for MetaGame {
                     None => 1,
                 };
                 tally.mean(PAYOFF, &Self::label(p, st)).add(points);
+                tally
+                    .mean(PAYOFF_BLOCKS, &format!("{p}:{st}:{}", self.block(i)))
+                    .add(points);
             }
             if record {
                 games.push(GameRow {
@@ -324,7 +385,7 @@ pub fn answer(
     let k = names.len();
     let n = mg.t.game.players;
     let best = &s.equilibria[0];
-    // One estimate per strategy: a value and its range over the redrawn tables.
+    // One estimate per strategy: a value and its range over the resampled tables.
     let per_strategy = |value: &[f64], ci: &[(f64, f64)]| -> Vec<Estimate> {
         (0..k)
             .map(|i| Estimate {
@@ -340,7 +401,7 @@ pub fn answer(
         Section {
             title: "the equilibrium mix".into(),
             meaning: format!(
-                "each strategy's weight in the symmetric equilibrium of the empirical game ({n} players; no strategy gains against it), with the 2.5-97.5% range over {} payoff tables redrawn within their sampling error",
+                "each strategy's weight in the symmetric equilibrium of the empirical game ({n} players; no strategy gains against it), with the 2.5-97.5% range over {} payoff tables resampled by game (blocks of games drawn again, the same for every profile)",
                 s.resamples
             ),
             unit: Unit::Share,
@@ -348,7 +409,7 @@ pub fn answer(
         },
         Section {
             title: "regret against the equilibrium".into(),
-            meaning: "win share lost by playing the strategy instead of the mix, when the others play the mix (0 for the strategies it plays), 2.5-97.5% over the redrawn tables".into(),
+            meaning: "win share lost by playing the strategy instead of the mix, when the others play the mix (0 for the strategies it plays), 2.5-97.5% over the resampled tables".into(),
             unit: Unit::Share,
             estimates: per_strategy(&s.regret, &s.regret_ci),
         },
@@ -389,7 +450,7 @@ pub fn answer(
         100.0 / n as f64
     ));
     notes.push(format!(
-        "sampling error: in {} of {} redrawn payoff tables the strategies the equilibrium plays (weights above 1%) differ",
+        "sampling error: in {} of {} resampled payoff tables the strategies the equilibrium plays (weights above 1%) differ",
         s.support_changed, s.resamples
     ));
     let mut by_regret: Vec<usize> = (0..k).collect();
@@ -634,7 +695,7 @@ fn finding(
         });
     }
     out.push(format!(
-        "How firm: in {} of {} payoff tables redrawn within their sampling error, the equilibrium plays the same strategies.",
+        "How firm: in {} of {} payoff tables resampled by game, the equilibrium plays the same strategies.",
         s.resamples - s.support_changed.min(s.resamples),
         s.resamples
     ));
@@ -690,10 +751,10 @@ crate::table! {
         strategy: Code => "the strategy",
         weight: f64 => "its weight in the mix",
         max_regret: f64 => "the mix's largest gain from deviating",
-        weight_lo: f64 => "2.5% of the weight over redrawn tables (first only)",
+        weight_lo: f64 => "2.5% of the weight over resampled tables (first only)",
         weight_hi: f64 => "97.5% of the weight (first only)",
         win_share_vs_mix: f64 => "its win share when the others play the mix (first only)",
-        regret_lo: f64 => "2.5% of its regret over redrawn tables (first only)",
+        regret_lo: f64 => "2.5% of its regret over resampled tables (first only)",
         regret_hi: f64 => "97.5% of its regret (first only)",
     }
 }
@@ -915,5 +976,66 @@ pub fn best_response(
         share: shares[0],
         shipped: shares[1..].to_vec(),
         history,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two strategies, two players: the first wins 70% against either; its payoffs by block.
+    fn payoffs(blocks: Vec<Vec<Vec<(f64, f64)>>>) -> Payoffs {
+        let others = multisets(2, 1);
+        let u = vec![vec![0.5; others.len()], vec![0.5; others.len()]];
+        let mut game = SymmetricGame {
+            k: 2,
+            n: 2,
+            others,
+            u,
+        };
+        for (s, row) in blocks.iter().enumerate() {
+            for (o, cells) in row.iter().enumerate() {
+                let (a, b) = cells.iter().fold((0.0, 0.0), |x, c| (x.0 + c.0, x.1 + c.1));
+                game.u[s][o] = a / b;
+            }
+        }
+        Payoffs {
+            se: vec![vec![0.3; 2]; 2],
+            count: vec![vec![100; 2]; 2],
+            game,
+            blocks,
+        }
+    }
+
+    #[test]
+    fn payoff_tables_are_resampled_by_blocks_of_games_shared_by_every_profile() {
+        // The same payoff in every block: resampling games moves nothing (a redraw within the
+        // large standard error above would move the mix).
+        let same: Vec<Vec<Vec<(f64, f64)>>> = (0..2)
+            .map(|s| {
+                let v = if s == 0 { 0.7 } else { 0.3 };
+                (0..2).map(|_| vec![(v * 10.0, 10.0); 8]).collect()
+            })
+            .collect();
+        let s = solve(&payoffs(same), 4, 50, 1);
+        assert_eq!(s.support_changed, 0);
+        assert_eq!(s.weight_ci[0].0, s.weight_ci[0].1);
+        // Blocks that disagree: the resampled tables spread.
+        let spread: Vec<Vec<Vec<(f64, f64)>>> = (0..2)
+            .map(|s| {
+                (0..2)
+                    .map(|_| {
+                        (0..8)
+                            .map(|b| {
+                                let v = if (b + s) % 2 == 0 { 0.9 } else { 0.1 };
+                                (v * 10.0, 10.0)
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let s = solve(&payoffs(spread), 4, 50, 1);
+        assert!(s.regret_ci.iter().any(|c| c.1 > c.0), "{:?}", s.regret_ci);
     }
 }
