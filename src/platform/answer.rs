@@ -1179,7 +1179,7 @@ impl Pairing {
             let get = |r: &Ratios| r.get(key).copied().unwrap_or((0.0, 0.0));
             // The parts that hold the estimate: a budget or a rare label lives in some parts
             // only, and the parts without it are no samples of it.
-            let held: Vec<((f64, f64), (f64, f64))> = ra
+            let held: Vec<PartPair> = ra
                 .iter()
                 .zip(&rb)
                 .map(|(x, y)| (get(x), get(y)))
@@ -1199,23 +1199,10 @@ impl Pairing {
                 thin += 1;
                 continue;
             }
-            let (mut na, mut da, mut nb, mut db) = (0.0, 0.0, 0.0, 0.0);
-            for (x, y) in &held {
-                (na, da, nb, db) = (na + x.0, da + x.1, nb + y.0, db + y.1);
-            }
-            if da == 0.0 || db == 0.0 {
+            let Some((va, vb, ss)) = linearised(&held) else {
                 thin += 1;
                 continue;
-            }
-            let (va, vb) = (na / da, nb / db);
-            let (ma, mb) = (da / k as f64, db / k as f64);
-            let ss: f64 = held
-                .iter()
-                .map(|(xa, ya)| {
-                    let r = (ya.0 - vb * ya.1) / mb - (xa.0 - va * xa.1) / ma;
-                    r * r
-                })
-                .sum();
+            };
             let half = t975(moved.min(k) - 1) * (ss / (k * (k - 1)) as f64).sqrt();
             by.insert(key.clone(), (vb - va, half));
         }
@@ -1284,6 +1271,28 @@ fn ratios(t: &Tally) -> Ratios {
     out
 }
 
+/// One part's numerator and denominator of two estimates (A's, B's).
+type PartPair = ((f64, f64), (f64, f64));
+
+/// Two ratio estimates `A = sum num / sum den` and `B` over the same parts (`(A's, B's)`
+/// numerator and denominator in each part), and the sum of squares of the parts' linearised
+/// differences B - A (the ratio estimator's delta method); `None` when either has no denominator.
+fn linearised(held: &[PartPair]) -> Option<(f64, f64, f64)> {
+    let k = held.len() as f64;
+    let (na, da, nb, db) = held.iter().fold((0.0, 0.0, 0.0, 0.0), |s, (x, y)| {
+        (s.0 + x.0, s.1 + x.1, s.2 + y.0, s.3 + y.1)
+    });
+    if da == 0.0 || db == 0.0 {
+        return None;
+    }
+    let (va, vb, ma, mb) = (na / da, nb / db, da / k, db / k);
+    let ss = held
+        .iter()
+        .map(|(x, y)| ((y.0 - vb * y.1) / mb - (x.0 - va * x.1) / ma).powi(2))
+        .sum();
+    Some((va, vb, ss))
+}
+
 /// The variance of the difference between two estimates of one section (labels `a` and `b`) of
 /// one run, from its parts' sums, each part a batch of whole matches: the ratio estimator's
 /// linearisation, read as a normal variance at the t quantile of the parts. `None` with fewer
@@ -1293,7 +1302,7 @@ fn difference_variance(parts: &[Ratios], title: &str, a: &str, b: &str) -> Optio
         (title.to_string(), a.to_string()),
         (title.to_string(), b.to_string()),
     );
-    let held: Vec<((f64, f64), (f64, f64))> = parts
+    let held: Vec<PartPair> = parts
         .iter()
         .map(|r| {
             (
@@ -1307,17 +1316,7 @@ fn difference_variance(parts: &[Ratios], title: &str, a: &str, b: &str) -> Optio
     if k < MIN_PAIRED_PARTS {
         return None;
     }
-    let (na, da, nb, db) = held.iter().fold((0.0, 0.0, 0.0, 0.0), |s, (x, y)| {
-        (s.0 + x.0, s.1 + x.1, s.2 + y.0, s.3 + y.1)
-    });
-    if da == 0.0 || db == 0.0 {
-        return None;
-    }
-    let (va, vb, ma, mb) = (na / da, nb / db, da / k as f64, db / k as f64);
-    let ss: f64 = held
-        .iter()
-        .map(|(x, y)| ((y.0 - vb * y.1) / mb - (x.0 - va * x.1) / ma).powi(2))
-        .sum();
+    let (_, _, ss) = linearised(&held)?;
     let var = ss / (k * (k - 1)) as f64 * (t975(k - 1) / Z95).powi(2);
     (var > 0.0).then_some(var)
 }
