@@ -119,6 +119,31 @@ pub struct Manifest {
     pub parts: Vec<PartRecord>,
 }
 
+/// Where a part's files go. Issue 66: each worker hashes and writes the part it has just encoded
+/// (the bytes still in its cache) instead of handing them to one writer thread on another core;
+/// only the manifest, which records parts in order, stays with one thread. A file written but
+/// not yet recorded when a run is killed is simply written again when the run continues.
+#[derive(Clone, Debug)]
+pub struct PartFiles {
+    dir: PathBuf,
+    tables: Vec<String>,
+    tag: String,
+}
+
+impl PartFiles {
+    /// Writes part `part`'s files (one per table, in the manifest's table order), each through a
+    /// temporary name; their digests.
+    pub fn write(&self, part: u64, files: &[Vec<u8>]) -> Result<Vec<FileRecord>, String> {
+        assert_eq!(files.len(), self.tables.len());
+        let mut records = Vec::with_capacity(files.len());
+        for (table, bytes) in self.tables.iter().zip(files) {
+            records.push(FileRecord::of(bytes));
+            atomic_write_tagged(&self.dir.join(table), &part_name(part), &self.tag, bytes)?;
+        }
+        Ok(records)
+    }
+}
+
 /// An open dataset directory.
 #[derive(Debug)]
 pub struct Dataset {
@@ -494,19 +519,20 @@ impl Dataset {
         self.manifest.parts.iter().any(|p| p.part == part)
     }
 
-    /// Writes one part's files (one per table, in the manifest's table order) and records it.
-    pub fn write_part(&mut self, mut record: PartRecord, files: &[Vec<u8>]) -> Result<(), String> {
-        assert_eq!(files.len(), self.manifest.identity.tables.len());
-        record.files = files.iter().map(|b| FileRecord::of(b)).collect();
-        for (table, bytes) in self.manifest.identity.tables.iter().zip(files) {
-            let dir = self.dir.join(table);
-            atomic_write_tagged(
-                &dir,
-                &part_name(record.part),
-                tag_of(&self.manifest_name),
-                bytes,
-            )?;
+    /// What a worker needs to write a part's files itself: the folder, the tables, this
+    /// manifest's tag for temporary names.
+    pub fn part_files(&self) -> PartFiles {
+        PartFiles {
+            dir: self.dir.clone(),
+            tables: self.manifest.identity.tables.clone(),
+            tag: tag_of(&self.manifest_name).to_string(),
         }
+    }
+
+    /// Records a part whose files [`PartFiles::write`] has written (`record.files` their
+    /// digests). Parts are recorded in any order and kept sorted.
+    pub fn record_part(&mut self, record: PartRecord) -> Result<(), String> {
+        assert_eq!(record.files.len(), self.manifest.identity.tables.len());
         let at = self
             .manifest
             .parts
@@ -519,6 +545,13 @@ impl Dataset {
             self.write_manifest()?;
         }
         Ok(())
+    }
+
+    /// Writes one part's files and records it (what a run does in two steps, the files written
+    /// by its workers).
+    pub fn write_part(&mut self, mut record: PartRecord, files: &[Vec<u8>]) -> Result<(), String> {
+        record.files = self.part_files().write(record.part, files)?;
+        self.record_part(record)
     }
 
     /// Writes the manifest if parts were recorded since it was last written. A run calls it at

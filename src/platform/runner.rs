@@ -81,7 +81,8 @@ pub struct RunReport {
 
 struct Done {
     chunk: u64,
-    files: Result<Vec<Vec<u8>>, String>,
+    /// The part's files as written by its worker: their digests.
+    files: Result<Vec<super::dataset::FileRecord>, String>,
     tally: Tally,
 }
 
@@ -123,11 +124,19 @@ pub fn run<S: Simulation>(
     let abort = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Done>();
     let pool = pool(threads)?;
+    let part_files = ds.part_files();
 
     let mut played = 0u64;
     let outcome: Result<(), String> = std::thread::scope(|scope| {
-        let (todo_r, next_r, written_r, advanced_r, abort_r, pool_r) =
-            (&todo, &next, &written, &advanced, &abort, &pool);
+        let (todo_r, next_r, written_r, advanced_r, abort_r, pool_r, part_files) = (
+            &todo,
+            &next,
+            &written,
+            &advanced,
+            &abort,
+            &pool,
+            &part_files,
+        );
         // `tx` moves in, so the channel closes when the last worker is done.
         let workers = scope.spawn(move || {
             pool_r.scope(|s| {
@@ -154,7 +163,11 @@ pub fn run<S: Simulation>(
                             let c = todo[k];
                             let (tables, tally) =
                                 sim.play(&mut worker, cfg.seed, cfg.plan.chunk(c), true);
-                            let files = tables.iter().map(encode).collect();
+                            let files = tables
+                                .iter()
+                                .map(encode)
+                                .collect::<Result<Vec<_>, String>>()
+                                .and_then(|f| part_files.write(c, &f));
                             if tx
                                 .send(Done {
                                     chunk: c,
@@ -184,16 +197,13 @@ pub fn run<S: Simulation>(
                     let files = done.files?;
                     let range = cfg.plan.chunk(done.chunk);
                     let n = range.end - range.start;
-                    ds.write_part(
-                        PartRecord {
-                            part: done.chunk,
-                            first_match: range.start,
-                            matches: n,
-                            tally: done.tally,
-                            files: Vec::new(),
-                        },
-                        &files,
-                    )?;
+                    ds.record_part(PartRecord {
+                        part: done.chunk,
+                        first_match: range.start,
+                        matches: n,
+                        tally: done.tally,
+                        files,
+                    })?;
                     played += n;
                     bar.inc(n);
                     k += 1;
