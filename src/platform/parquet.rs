@@ -349,20 +349,12 @@ fn pages(
             Encoding::Plain
         }
         Values::OptU16(v) => {
-            let v = &v[rows];
             def = 1;
-            optional_levels(&mut buf, v);
-            let present: Vec<i64> = v.iter().flatten().map(|&x| x as i64).collect();
-            deltas(&mut buf, present.into_iter());
-            Encoding::DeltaBinaryPacked
+            optional(&mut buf, &v[rows])
         }
         Values::OptI32(v) => {
-            let v = &v[rows];
             def = 1;
-            optional_levels(&mut buf, v);
-            let present: Vec<i64> = v.iter().flatten().map(|&x| x as i64).collect();
-            deltas(&mut buf, present.into_iter());
-            Encoding::DeltaBinaryPacked
+            optional(&mut buf, &v[rows])
         }
         Values::Label { labels, codes: c } => {
             let c = &c[rows];
@@ -435,6 +427,14 @@ fn list_levels(buf: &mut Vec<u8>, offsets: &[u32]) -> usize {
         }
     });
     count
+}
+
+/// An optional column's page body: its definition levels, then its present values as deltas.
+fn optional<T: Copy + Into<i64>>(buf: &mut Vec<u8>, v: &[Option<T>]) -> Encoding {
+    optional_levels(buf, v);
+    let present: Vec<i64> = v.iter().flatten().map(|&x| x.into()).collect();
+    deltas(buf, present.into_iter());
+    Encoding::DeltaBinaryPacked
 }
 
 /// Definition levels of an optional column: 1 for a value, 0 for a null.
