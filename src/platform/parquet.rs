@@ -1,4 +1,5 @@
-//! Tables to Parquet bytes (and back, for tests and `skirmish` itself), through polars.
+//! Tables to Parquet bytes (its own page writer over polars' Parquet layer) and back (polars'
+//! reader), for tests and `skirmish` itself.
 //!
 //! The only module that knows polars. Files are self-describing: column names say what they hold
 //! and the file's key-value metadata carries each column's description (`skirmish.columns`) and
@@ -23,8 +24,8 @@ const DELTA_SPAN: u64 = 1 << 40;
 // column kinds, so each kind's pages are built here directly with polars-parquet's own encoders
 // and file writer: integers as DELTA_BINARY_PACKED (small numbers take their bit width, match
 // indices almost nothing), labels as a dictionary page plus bit-packed codes, booleans bit-packed,
-// floats and seeds plain; no compression (measured: zstd on these pages bought 12% of size for a
-// fifth of the throughput). The bytes are a standard Parquet file (format version 1 pages) that
+// floats and seeds plain; no compression (the main job's files come out about as large as polars'
+// zstd-compressed ones: its seeds and initiatives do not compress). The bytes are a standard Parquet file (format version 1 pages) that
 // polars, pyarrow and DuckDB read; `decode` below is polars' own reader.
 use polars_parquet::parquet::{
     CowBuffer,
