@@ -68,6 +68,17 @@ fn simulate_writes_a_dataset_and_prints_the_summary_with_wilson_intervals() {
 
 #[test]
 fn a_run_killed_halfway_resumes_to_the_same_bytes_as_an_uninterrupted_run() {
+    killed_and_resumed("1");
+}
+
+/// Issue 66: workers write their parts themselves, so a killed run on two threads can leave a
+/// part's files written ahead of the manifest; the resumed run writes them again, same bytes.
+#[test]
+fn a_two_thread_run_killed_halfway_resumes_to_the_same_bytes() {
+    killed_and_resumed("2");
+}
+
+fn killed_and_resumed(threads: &str) {
     let args = |out: &Path| -> Vec<String> {
         [
             "simulate",
@@ -77,7 +88,7 @@ fn a_run_killed_halfway_resumes_to_the_same_bytes_as_an_uninterrupted_run() {
             "--chunk-size",
             "1000",
             "--threads",
-            "1",
+            threads,
             "--capacity",
             "128",
             "--out",
@@ -87,14 +98,14 @@ fn a_run_killed_halfway_resumes_to_the_same_bytes_as_an_uninterrupted_run() {
         .chain([out.display().to_string()])
         .collect()
     };
-    let whole = tmp("kill-whole");
+    let whole = tmp(&format!("kill-whole-{threads}"));
     assert!(
         skirmish(&args(&whole).iter().map(|s| s.as_str()).collect::<Vec<_>>())
             .status
             .success()
     );
 
-    let killed = tmp("kill-killed");
+    let killed = tmp(&format!("kill-killed-{threads}"));
     let finished = run_killed(&args(&killed), &killed, 3);
     let manifest = killed.join("manifest.json");
 
