@@ -35,7 +35,8 @@ t0=$(now)
 cargo build --release 2> "$work/build.log"
 t1=$(now)
 # The main job five times (its folder removed each time: a second run would only resume the
-# finished one); the median is reported, as one run on a shared machine can be a third off.
+# finished one); the median is reported, as single runs on a shared machine
+# move more than the differences measured.
 : > "$work/main.times"
 for _ in 1 2 3 4 5; do
   rm -rf runs/rumble-ffa

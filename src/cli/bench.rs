@@ -508,8 +508,8 @@ fn work_unit(w: &Workload) -> &'static str {
 }
 
 /// The main job's rosters: kernel alone on one and all threads, with tables and encoding, and end
-/// to end into a scratch folder, each the median of `repeats` runs (one run on a shared machine
-/// can be a quarter off). The table, its rows as estimates, and notes.
+/// to end into a scratch folder, each the median of `repeats` runs (single runs on a shared
+/// machine move more than the differences measured). The table, its rows as estimates, and notes.
 fn end_to_end(
     matches: u64,
     all: usize,

@@ -547,13 +547,6 @@ impl Dataset {
         Ok(())
     }
 
-    /// Writes one part's files and records it (what a run does in two steps, the files written
-    /// by its workers).
-    pub fn write_part(&mut self, mut record: PartRecord, files: &[Vec<u8>]) -> Result<(), String> {
-        record.files = self.part_files().write(record.part, files)?;
-        self.record_part(record)
-    }
-
     /// Writes the manifest if parts were recorded since it was last written. A run calls it at
     /// its end; dropping the dataset does it too (errors then unreported).
     pub fn flush(&mut self) -> Result<(), String> {

@@ -115,8 +115,9 @@ pub fn run<S: Simulation>(
     let bar = progress_bar(todo_matches, cfg.progress);
 
     let threads = cfg.threads.max(1);
-    // How far ahead of the writer a worker may claim: enough to keep every thread busy while a
-    // slow chunk finishes, few enough that results in memory stay a small multiple of a chunk.
+    // How far ahead of the manifest a worker may claim: enough to keep every thread busy while a
+    // slow chunk finishes, few enough that the parts written but not yet recorded (written again
+    // if the run is killed) stay a small multiple of a chunk.
     let window = 2 * threads + 2;
     let next = AtomicUsize::new(0);
     let written = Mutex::new(0usize);
@@ -184,7 +185,8 @@ pub fn run<S: Simulation>(
             });
         });
 
-        // The writer: parts in index order, each as soon as all earlier ones are written.
+        // The recorder: parts into the manifest in index order, each as soon as all earlier ones
+        // are written (their files are written by the workers).
         let mut pending: BTreeMap<u64, Done> = BTreeMap::new();
         let mut k = 0usize;
         let result = (|| {
