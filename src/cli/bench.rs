@@ -581,18 +581,24 @@ fn end_to_end(
         result.map(|(report, _)| (report.tally, report.wall))
     };
     // The four rows are measured in turn, `repeats` rounds of them, so that a slow spell of a
-    // shared machine falls on every row alike; each row is the median of its rounds (the work is
+    // shared machine falls on every row alike (and on both sides of each ratio); each row is the median of its rounds (the work is
     // the same each time: one tally serves).
     let mut times = vec![Vec::new(); 4];
     let mut tallies = vec![Tally::default(); 4];
-    for _ in 0..repeats {
-        let runs = [
-            runner::measure(ffa, seed, plan, 1, false, None)?,
-            runner::measure(ffa, seed, plan, all, false, None)?,
-            runner::measure(ffa, seed, plan, all, true, Some(encode))?,
-            end_to_end(&mut bytes)?,
-        ];
-        for (k, (t, d)) in runs.into_iter().enumerate() {
+    for round in 0..repeats {
+        // Every other round in reverse order, so that a machine slowing or speeding up through
+        // a round favours no row.
+        let mut order = [0, 1, 2, 3];
+        if round % 2 == 1 {
+            order.reverse();
+        }
+        for k in order {
+            let (t, d) = match k {
+                0 => runner::measure(ffa, seed, plan, 1, false, None)?,
+                1 => runner::measure(ffa, seed, plan, all, false, None)?,
+                2 => runner::measure(ffa, seed, plan, all, true, Some(encode))?,
+                _ => end_to_end(&mut bytes)?,
+            };
             times[k].push(d.as_secs_f64());
             tallies[k] = t;
         }
@@ -666,6 +672,34 @@ mod tests {
         for w in WORKLOADS {
             let runs = measure(w, 1, 1).unwrap_or_else(|e| panic!("{}: {e}", w.command));
             assert!(runs[0].1.matches > 0, "{}", w.command);
+        }
+    }
+
+    // A run on several threads plays its parts in pieces and appends them: every dataset
+    // command's part, so played, is the part played whole (tables and counts).
+    #[test]
+    fn every_command_s_part_played_in_pieces_is_the_part_played_whole() {
+        struct Pieces;
+        impl WithSimulation for Pieces {
+            type Out = ();
+            fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<(), String> {
+                let n = whole.map_or(60, |p| p.matches.min(12));
+                let mut w = sim.worker();
+                let (tables, tally) = sim.play(&mut w, 7, 0..n, true);
+                let played: Vec<_> = runner::pieces(0..n, 5)
+                    .map(|piece| sim.play(&mut w, 7, piece, true))
+                    .collect();
+                let (got, sum) = runner::assemble(played.into_iter());
+                assert_eq!(got, tables, "{}", sim.name());
+                let json = |t: &Tally| serde_json::to_string(t).expect("serialisable");
+                assert_eq!(json(&sum), json(&tally), "{}", sim.name());
+                Ok(())
+            }
+        }
+        for w in WORKLOADS {
+            let words = shlex::split(w.command).expect("shell-quoted");
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            with_simulation(&words, "test", Pieces).unwrap();
         }
     }
 

@@ -159,6 +159,23 @@ impl Bits<'_> {
         }
     }
 
+    /// `count` bits alike, up to 64 at a stroke (a list's levels are runs).
+    fn push_n(&mut self, bit: bool, mut count: u32) {
+        while count > 0 {
+            let take = count.min(64 - self.n);
+            if bit {
+                let ones = if take == 64 { !0 } else { (1u64 << take) - 1 };
+                self.acc |= ones << self.n;
+            }
+            self.n += take;
+            count -= take;
+            if self.n == 64 {
+                self.buf.extend_from_slice(&self.acc.to_le_bytes());
+                (self.acc, self.n) = (0, 0);
+            }
+        }
+    }
+
     fn finish(self) {
         let bytes = self.n.div_ceil(8) as usize;
         self.buf.extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
@@ -418,13 +435,13 @@ fn list_levels(buf: &mut Vec<u8>, offsets: &[u32]) -> usize {
     levels(buf, count, None, |b| {
         for l in lens() {
             b.push(false);
-            (1..l).for_each(|_| b.push(true));
+            b.push_n(true, l.saturating_sub(1));
         }
     });
     let empty = lens().any(|l| l == 0);
     levels(buf, count, (!empty).then_some(true), |b| {
         for l in lens() {
-            (0..l.max(1)).for_each(|_| b.push(l > 0));
+            b.push_n(l > 0, l.max(1));
         }
     });
     count
@@ -649,7 +666,12 @@ mod tests {
             .collect();
         let (mut offsets, mut codes, mut ints) = (vec![0u32], Vec::new(), Vec::new());
         for _ in 0..rows {
-            let len = if spread == 0 { 0 } else { g.below(4) };
+            // Mostly short lists, and now and then one longer than a 64-bit word of levels.
+            let len = match (spread, g.below(40)) {
+                (0, _) => 0,
+                (_, 0) => 60 + g.below(100),
+                _ => g.below(4),
+            };
             for _ in 0..len {
                 codes.push(g.below(labels.len() as u64) as u16);
                 ints.push(int(g) as i32);

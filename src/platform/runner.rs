@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -119,7 +119,6 @@ pub fn run<S: Simulation>(
     // slow chunk finishes, few enough that the parts written but not yet recorded (written again
     // if the run is killed) stay a small multiple of a chunk.
     let window = 2 * threads + 2;
-    let next = AtomicUsize::new(0);
     let written = Mutex::new(0usize);
     let advanced = Condvar::new();
     let abort = AtomicBool::new(false);
@@ -129,60 +128,34 @@ pub fn run<S: Simulation>(
 
     let mut played = 0u64;
     let outcome: Result<(), String> = std::thread::scope(|scope| {
-        let (todo_r, next_r, written_r, advanced_r, abort_r, pool_r, part_files) = (
-            &todo,
-            &next,
-            &written,
-            &advanced,
-            &abort,
-            &pool,
-            &part_files,
-        );
-        // `tx` moves in, so the channel closes when the last worker is done.
+        let (todo_r, written_r, advanced_r, abort_r, pool_r, part_files) =
+            (&todo, &written, &advanced, &abort, &pool, &part_files);
+        // `tx` moves in (the closure `done` owns it), so the channel closes when the workers
+        // are done.
         let workers = scope.spawn(move || {
-            pool_r.scope(|s| {
-                for _ in 0..threads {
-                    let tx = tx.clone();
-                    let (todo, next, written, advanced, abort) =
-                        (todo_r, next_r, written_r, advanced_r, abort_r);
-                    s.spawn(move |_| {
-                        let mut worker = sim.worker();
-                        loop {
-                            let k = next.fetch_add(1, Ordering::Relaxed);
-                            if k >= todo.len() {
-                                break;
-                            }
-                            // Backpressure: wait until the writer is within `window` chunks.
-                            let mut w = written.lock().expect("writer alive");
-                            while k >= *w + window && !abort.load(Ordering::Relaxed) {
-                                w = advanced.wait(w).expect("writer alive");
-                            }
-                            drop(w);
-                            if abort.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            let c = todo[k];
-                            let (tables, tally) =
-                                sim.play(&mut worker, cfg.seed, cfg.plan.chunk(c), true);
-                            let files = tables
-                                .iter()
-                                .map(encode)
-                                .collect::<Result<Vec<_>, String>>()
-                                .and_then(|f| part_files.write(c, &f));
-                            if tx
-                                .send(Done {
-                                    chunk: c,
-                                    files,
-                                    tally,
-                                })
-                                .is_err()
-                            {
-                                break;
-                            }
-                        }
-                    });
+            // Backpressure: a part starts only while the recorder is within `window` parts.
+            let gate = |k: usize| {
+                let mut w = written_r.lock().expect("recorder alive");
+                while k >= *w + window && !abort_r.load(Ordering::Relaxed) {
+                    w = advanced_r.wait(w).expect("recorder alive");
                 }
-            });
+                !abort_r.load(Ordering::Relaxed)
+            };
+            let done = |k: usize, tables: Vec<Table>, tally: Tally| {
+                let c = todo_r[k];
+                let files = tables
+                    .iter()
+                    .map(encode)
+                    .collect::<Result<Vec<_>, String>>()
+                    .and_then(|f| part_files.write(c, &f));
+                tx.send(Done {
+                    chunk: c,
+                    files,
+                    tally,
+                })
+                .is_ok()
+            };
+            play_parts(sim, pool_r, cfg.seed, cfg.plan, todo_r, true, &gate, &done);
         });
 
         // The recorder: parts into the manifest in index order, each as soon as all earlier ones
@@ -244,6 +217,124 @@ pub fn run<S: Simulation>(
     })
 }
 
+/// Matches a worker plays at a time when a run has several threads. Parts are split into pieces
+/// of about this many so that a run's last parts are shared out too: played whole, a 2-thread
+/// run of 20 parts left one thread idle for 7-15% of the run (`clock_gettime` per thread against
+/// the wall clock), as the other played its last part alone.
+const PIECE: u64 = 4096;
+
+/// The pieces part `range` is played in on `threads` threads, in order: the part itself on one
+/// thread; else pieces of at most about [`PIECE`] matches, and at least `threads` of them (so
+/// that every run on several threads, however small, plays and appends pieces: the tests that
+/// compare thread counts byte for byte then check the appending too).
+pub fn pieces(range: Range<u64>, threads: usize) -> impl Iterator<Item = Range<u64>> {
+    let n = range.end - range.start;
+    let k = if threads <= 1 {
+        1
+    } else {
+        n.div_ceil(PIECE).max((threads as u64).min(n))
+    }
+    .max(1);
+    // Near-equal pieces; the arithmetic stays under 2^64 for any part below 2^32 pieces.
+    (0..k).map(move |i| {
+        let at = |i: u64| range.start + (n as u128 * i as u128 / k as u128) as u64;
+        at(i)..at(i + 1)
+    })
+}
+
+/// A part's pieces as played, in order, put together: the part as if played whole.
+pub fn assemble(pieces: impl Iterator<Item = (Vec<Table>, Tally)>) -> (Vec<Table>, Tally) {
+    let mut tally = Tally::default();
+    let mut by_table: Vec<Vec<Table>> = Vec::new();
+    for (tables, t) in pieces {
+        tally.merge(&t);
+        by_table.resize_with(tables.len(), Vec::new);
+        for (pieces, table) in by_table.iter_mut().zip(tables) {
+            pieces.push(table);
+        }
+    }
+    (by_table.into_iter().map(Table::concat).collect(), tally)
+}
+
+/// A part being played in pieces: the pieces not yet played, and those played, in order.
+struct Assembly {
+    left: usize,
+    played: Vec<Option<(Vec<Table>, Tally)>>,
+}
+
+/// Plays parts `todo` of `plan` on `pool`'s threads, a piece at a time ([`pieces`]), claimed in
+/// increasing order. Once every piece of the `k`-th part is played, the worker that played the
+/// last one appends them in order (the part as if played whole) and hands it to `done(k, tables,
+/// tally)`. `gate(k)` waits until the `k`-th part may start; false (as from `done`): stop.
+#[allow(clippy::too_many_arguments)]
+fn play_parts<S: Simulation>(
+    sim: &S,
+    pool: &rayon::ThreadPool,
+    seed: u64,
+    plan: Plan,
+    todo: &[u64],
+    record: bool,
+    gate: &(dyn Fn(usize) -> bool + Sync),
+    done: &(dyn Fn(usize, Vec<Table>, Tally) -> bool + Sync),
+) {
+    let threads = pool.current_num_threads();
+    // The next piece to claim: the part's place in `todo`, and the piece's within the part.
+    let cursor = Mutex::new((0usize, 0usize));
+    let assembling: Mutex<BTreeMap<usize, Assembly>> = Mutex::new(BTreeMap::new());
+    let stop = AtomicBool::new(false);
+    let split = |k: usize| pieces(plan.chunk(todo[k]), threads);
+    pool.scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|_| {
+                let mut worker = sim.worker();
+                while !stop.load(Ordering::Relaxed) {
+                    let (k, i, range) = {
+                        let mut at = cursor.lock().expect("workers alive");
+                        let (k, i) = *at;
+                        if k >= todo.len() {
+                            break;
+                        }
+                        let mut part = split(k);
+                        let range = part.nth(i).expect("a piece of the part");
+                        *at = if part.next().is_some() {
+                            (k, i + 1)
+                        } else {
+                            (k + 1, 0)
+                        };
+                        (k, i, range)
+                    };
+                    if !gate(k) {
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    let result = sim.play(&mut worker, seed, range, record);
+                    let whole = {
+                        let mut a = assembling.lock().expect("workers alive");
+                        let part = a.entry(k).or_insert_with(|| {
+                            let n = split(k).count();
+                            Assembly {
+                                left: n,
+                                played: (0..n).map(|_| None).collect(),
+                            }
+                        });
+                        part.played[i] = Some(result);
+                        part.left -= 1;
+                        if part.left > 0 {
+                            continue;
+                        }
+                        a.remove(&k).expect("assembled").played
+                    };
+                    let (tables, tally) =
+                        assemble(whole.into_iter().map(|p| p.expect("every piece played")));
+                    if !done(k, tables, tally) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+}
+
 /// Plays `plan`'s chunks on `threads` threads without writing anything; returns the summed tally
 /// and the wall time. `record` also builds (and `encode`s) the tables, to price that work.
 pub fn measure<S: Simulation>(
@@ -254,29 +345,25 @@ pub fn measure<S: Simulation>(
     record: bool,
     encode: Option<Encoder>,
 ) -> Result<(Tally, Duration), String> {
-    use rayon::prelude::*;
     let pool = pool(threads)?;
     let start = Instant::now();
-    let tally = pool.install(|| {
-        (0..plan.chunks())
-            .into_par_iter()
-            .map_init(
-                || sim.worker(),
-                |w, c| {
-                    let (tables, tally) = sim.play(w, seed, plan.chunk(c), record);
-                    if let Some(encode) = encode {
-                        for t in &tables {
-                            encode(t)?;
-                        }
-                    }
-                    Ok::<Tally, String>(tally)
-                },
-            )
-            .try_reduce(Tally::default, |mut a, b| {
-                a.merge(&b);
-                Ok(a)
-            })
-    })?;
+    let parts: Vec<u64> = (0..plan.chunks()).collect();
+    let sum: Mutex<Result<Tally, String>> = Mutex::new(Ok(Tally::default()));
+    let done = |_: usize, tables: Vec<Table>, tally: Tally| {
+        let encoded = match encode {
+            Some(encode) => tables.iter().try_for_each(|t| encode(t).map(drop)),
+            None => Ok(()),
+        };
+        let mut sum = sum.lock().expect("workers alive");
+        *sum = std::mem::replace(&mut *sum, Ok(Tally::default())).and_then(|mut s| {
+            encoded?;
+            s.merge(&tally);
+            Ok(s)
+        });
+        sum.is_ok()
+    };
+    play_parts(sim, &pool, seed, plan, &parts, record, &|_| true, &done);
+    let tally = sum.into_inner().expect("workers done")?;
     Ok((tally, start.elapsed()))
 }
 

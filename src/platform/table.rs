@@ -57,6 +57,130 @@ impl Values {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Room for `more`'s rows too, so that appending it copies once.
+    fn reserve(&mut self, more: &Values) {
+        use Values::*;
+        match (self, more) {
+            (U64(a), U64(b)) => a.reserve(b.len()),
+            (F64(a), F64(b)) => a.reserve(b.len()),
+            (I32(a), I32(b)) => a.reserve(b.len()),
+            (U32(a), U32(b)) => a.reserve(b.len()),
+            (U16(a), U16(b)) => a.reserve(b.len()),
+            (U8(a), U8(b)) => a.reserve(b.len()),
+            (Bool(a), Bool(b)) => a.reserve(b.len()),
+            (OptU16(a), OptU16(b)) => a.reserve(b.len()),
+            (OptI32(a), OptI32(b)) => a.reserve(b.len()),
+            (Label { codes, .. }, Label { codes: c, .. }) => codes.reserve(c.len()),
+            (
+                LabelList { offsets, codes, .. },
+                LabelList {
+                    offsets: o,
+                    codes: c,
+                    ..
+                },
+            ) => {
+                offsets.reserve(o.len());
+                codes.reserve(c.len());
+            }
+            (
+                I32List { offsets, values },
+                I32List {
+                    offsets: o,
+                    values: v,
+                },
+            ) => {
+                offsets.reserve(o.len());
+                values.reserve(v.len());
+            }
+            _ => {}
+        }
+    }
+
+    /// See [`Table::append`].
+    fn append(&mut self, next: Values) {
+        use Values::*;
+        match (self, next) {
+            (U64(a), U64(b)) => a.extend(b),
+            (F64(a), F64(b)) => a.extend(b),
+            (I32(a), I32(b)) => a.extend(b),
+            (U32(a), U32(b)) => a.extend(b),
+            (U16(a), U16(b)) => a.extend(b),
+            (U8(a), U8(b)) => a.extend(b),
+            (Bool(a), Bool(b)) => a.extend(b),
+            (OptU16(a), OptU16(b)) => a.extend(b),
+            (OptI32(a), OptI32(b)) => a.extend(b),
+            (
+                Label { labels, codes },
+                Label {
+                    labels: l,
+                    codes: c,
+                },
+            ) => {
+                let map = relabel(labels, l);
+                codes.extend(
+                    c.into_iter()
+                        .map(|c| map.get(c as usize).copied().unwrap_or(c)),
+                );
+            }
+            (
+                LabelList {
+                    labels,
+                    offsets,
+                    codes,
+                },
+                LabelList {
+                    labels: l,
+                    offsets: o,
+                    codes: c,
+                },
+            ) => {
+                let map = relabel(labels, l);
+                shift(offsets, &o, codes.len());
+                codes.extend(
+                    c.into_iter()
+                        .map(|c| map.get(c as usize).copied().unwrap_or(c)),
+                );
+            }
+            (
+                I32List { offsets, values },
+                I32List {
+                    offsets: o,
+                    values: v,
+                },
+            ) => {
+                shift(offsets, &o, values.len());
+                values.extend(v);
+            }
+            _ => panic!("appending a column of another kind"),
+        }
+    }
+}
+
+/// The codes `next`'s labels take in `labels`, which gains those it lacks (in `next`'s order, so
+/// interning by first use is kept); the same list (a run's fixed list) maps to itself.
+fn relabel(labels: &mut Vec<String>, next: Vec<String>) -> Vec<u16> {
+    if *labels == next {
+        return (0..next.len() as u16).collect();
+    }
+    next.into_iter()
+        .map(|l| match labels.iter().position(|x| *x == l) {
+            Some(i) => i as u16,
+            None => {
+                labels.push(l);
+                (labels.len() - 1) as u16
+            }
+        })
+        .collect()
+}
+
+/// `next`'s list offsets after `offsets`, whose rows hold `values` values so far.
+fn shift(offsets: &mut Vec<u32>, next: &[u32], values: usize) {
+    if offsets.is_empty() {
+        offsets.push(0);
+    }
+    let base = values as u32;
+    offsets.extend(next.iter().skip(1).map(|o| o + base));
 }
 
 /// A column: its name, what it means (written into the file so a reader needs nothing else), and
@@ -338,6 +462,33 @@ impl Table {
         self
     }
 
+    /// `next`'s rows after this table's: a chunk played in pieces (on several threads) becomes
+    /// the table the chunk played whole would be, byte for byte once written. Labels interned in
+    /// order of first use stay in that order (the later piece's new labels follow).
+    pub fn append(&mut self, next: Table) {
+        assert_eq!(self.name, next.name, "appending another table");
+        assert_eq!(self.columns.len(), next.columns.len(), "`{}`", self.name);
+        for (a, b) in self.columns.iter_mut().zip(next.columns) {
+            assert_eq!(a.name, b.name, "columns of `{}` out of order", self.name);
+            a.values.append(b.values);
+        }
+    }
+
+    /// The pieces' rows in order, as one table (see [`Table::append`]); room for them all is
+    /// made first, so each row is copied once.
+    pub fn concat(pieces: Vec<Table>) -> Table {
+        let mut pieces = pieces.into_iter();
+        let mut whole = pieces.next().expect("at least one piece");
+        let rest: Vec<Table> = pieces.collect();
+        for (i, c) in whole.columns.iter_mut().enumerate() {
+            for t in &rest {
+                c.values.reserve(&t.columns[i].values);
+            }
+        }
+        rest.into_iter().for_each(|t| whole.append(t));
+        whole
+    }
+
     /// Rows, checking that every column has the same number.
     pub fn rows(&self) -> usize {
         let n = self.columns.first().map_or(0, |c| c.values.len());
@@ -518,6 +669,44 @@ mod tests {
             0,
             "no rows, still a table"
         );
+    }
+
+    // A chunk played in pieces on several threads is appended back together: it must be the
+    // chunk played whole, labels interned by first use included, at every split.
+    #[test]
+    fn a_table_appended_from_pieces_is_the_table_built_whole() {
+        let rows: [(u64, &str, u16, &[u16], &[i32], Option<u16>); 4] = [
+            (1, "won", 2, &[0, 1], &[5, 3], Some(1)),
+            (2, "draw", 0, &[], &[4], None),
+            (3, "won", 1, &[1], &[], Some(0)),
+            (4, "timeout", 1, &[2, 2, 2], &[7], Some(2)),
+        ];
+        let build = |rs: &[(u64, &str, u16, &[u16], &[i32], Option<u16>)]| {
+            let mut t = TestRows::default();
+            for &(id, end, pair, items, hp, winner) in rs {
+                t.push(TestRow {
+                    id,
+                    end,
+                    pair,
+                    items,
+                    hp,
+                    winner,
+                });
+            }
+            t.finish()
+                .with_labels("pair", vec!["a".into(), "b".into(), "c".into()])
+        };
+        let whole = build(&rows);
+        for a in 0..=rows.len() {
+            for b in a..=rows.len() {
+                let t = Table::concat(vec![
+                    build(&rows[..a]),
+                    build(&rows[a..b]),
+                    build(&rows[b..]),
+                ]);
+                assert_eq!(t, whole, "pieces ..{a}, {a}..{b}, {b}..");
+            }
+        }
     }
 
     #[test]
