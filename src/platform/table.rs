@@ -675,13 +675,14 @@ mod tests {
     // chunk played whole, labels interned by first use included, at every split.
     #[test]
     fn a_table_appended_from_pieces_is_the_table_built_whole() {
-        let rows: [(u64, &str, u16, &[u16], &[i32], Option<u16>); 4] = [
+        type Row<'a> = (u64, &'a str, u16, &'a [u16], &'a [i32], Option<u16>);
+        let rows: [Row; 4] = [
             (1, "won", 2, &[0, 1], &[5, 3], Some(1)),
             (2, "draw", 0, &[], &[4], None),
             (3, "won", 1, &[1], &[], Some(0)),
             (4, "timeout", 1, &[2, 2, 2], &[7], Some(2)),
         ];
-        let build = |rs: &[(u64, &str, u16, &[u16], &[i32], Option<u16>)]| {
+        let build = |rs: &[Row]| {
             let mut t = TestRows::default();
             for &(id, end, pair, items, hp, winner) in rs {
                 t.push(TestRow {
