@@ -1,11 +1,12 @@
 //! Runs a [`Simulation`] over chunks of match indices on a rayon pool and writes the parts in
 //! index order.
 //!
-//! Workers claim chunks in increasing order from a shared counter and may run at most `window`
-//! chunks ahead of the writer, so memory stays flat however many matches a run has; the writer
-//! (the calling thread) puts results back in index order and writes each part as soon as every
-//! earlier one is written. Which thread plays a chunk never matters: a chunk's rows depend only on
-//! (master seed, match indices), so the files are the same bytes for any thread count.
+//! Workers claim pieces of chunks in increasing order from a shared cursor and start no chunk more
+//! than `window` chunks ahead of the recorder, so memory stays flat however many matches a run
+//! has; the worker that plays a chunk's last piece appends its pieces and writes the part, and the
+//! recorder (the calling thread) records parts in index order in the manifest. Which thread plays
+//! a piece never matters: a chunk's rows depend only on (master seed, match indices), so the files
+//! are the same bytes for any thread count.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
