@@ -219,9 +219,9 @@ pub fn run<S: Simulation>(
 }
 
 /// Matches a worker plays at a time when a run has several threads. Parts are split into pieces
-/// of about this many so that a run's last parts are shared out too: played whole, a 2-thread
-/// run of 20 parts left one thread idle for 7-15% of the run (`clock_gettime` per thread against
-/// the wall clock), as the other played its last part alone.
+/// of about this many so that a run's last parts are shared out too: played whole, the last part
+/// of a 2-thread run left one thread idle while the other played it alone (seen by timing each
+/// thread's CPU against the wall clock).
 const PIECE: u64 = 4096;
 
 /// The pieces part `range` is played in on `threads` threads, in order: the part itself on one
