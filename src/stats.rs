@@ -136,45 +136,10 @@ pub fn invert_curve(
     target: f64,
     cov: impl Fn(usize, usize) -> f64,
 ) -> Inverse {
-    assert_eq!(grid.len(), curve.len());
-    assert!(grid.len() >= 2, "a curve needs two points");
-    let blocks = isotonic_blocks(curve);
-    let pooled: Vec<f64> = blocks
-        .iter()
-        .map(|b| curve[b.clone()].iter().sum::<f64>() / b.len() as f64)
-        .collect();
-    let last = grid.len() - 1;
-    if target < pooled[0] {
-        return Inverse {
-            x: grid[0],
-            se: f64::INFINITY,
-            censor: Censor::Below,
-        };
-    }
-    // The last point at or below the target; its successor is strictly above it.
-    let i = pooled.iter().rposition(|&f| f <= target).unwrap_or(0);
-    if i == last {
-        return Inverse {
-            x: grid[last],
-            se: f64::INFINITY,
-            censor: Censor::Above,
-        };
-    }
-    let (fi, fj) = (pooled[i], pooled[i + 1]);
-    let h = grid[i + 1] - grid[i];
-    let t = (target - fi) / (fj - fi);
-    let x = grid[i] + t * h;
-    // d x / d target, d fi, d fj; then fi and fj spread over their blocks' raw points.
-    let mut g = vec![0.0; grid.len() + 1];
-    g[0] = h / (fj - fi);
-    for (b, d) in [
-        (&blocks[i], h * (t - 1.0) / (fj - fi)),
-        (&blocks[i + 1], -h * t / (fj - fi)),
-    ] {
-        for k in b.clone() {
-            g[1 + k] += d / b.len() as f64;
-        }
-    }
+    let (x, g) = match curve_inverse(grid, curve, target) {
+        Ok(v) => v,
+        Err(censored) => return censored,
+    };
     let mut var = 0.0;
     for a in 0..g.len() {
         if g[a] == 0.0 {
@@ -191,6 +156,52 @@ pub fn invert_curve(
         se: var.max(0.0).sqrt(),
         censor: Censor::No,
     }
+}
+
+/// [`invert_curve`]'s x and its gradient over the variables (index 0 the target, 1 + i the
+/// curve at `grid[i]`): what the covariance of two inverses of one curve needs (a candidate
+/// and a field member valued on the same rosters, issue 63). `Err`: the censored inverse.
+pub fn curve_inverse(grid: &[f64], curve: &[f64], target: f64) -> Result<(f64, Vec<f64>), Inverse> {
+    assert_eq!(grid.len(), curve.len());
+    assert!(grid.len() >= 2, "a curve needs two points");
+    let blocks = isotonic_blocks(curve);
+    let pooled: Vec<f64> = blocks
+        .iter()
+        .map(|b| curve[b.clone()].iter().sum::<f64>() / b.len() as f64)
+        .collect();
+    let last = grid.len() - 1;
+    if target < pooled[0] {
+        return Err(Inverse {
+            x: grid[0],
+            se: f64::INFINITY,
+            censor: Censor::Below,
+        });
+    }
+    // The last point at or below the target; its successor is strictly above it.
+    let i = pooled.iter().rposition(|&f| f <= target).unwrap_or(0);
+    if i == last {
+        return Err(Inverse {
+            x: grid[last],
+            se: f64::INFINITY,
+            censor: Censor::Above,
+        });
+    }
+    let (fi, fj) = (pooled[i], pooled[i + 1]);
+    let h = grid[i + 1] - grid[i];
+    let t = (target - fi) / (fj - fi);
+    let x = grid[i] + t * h;
+    // d x / d target, d fi, d fj; then fi and fj spread over their blocks' raw points.
+    let mut g = vec![0.0; grid.len() + 1];
+    g[0] = h / (fj - fi);
+    for (b, d) in [
+        (&blocks[i], h * (t - 1.0) / (fj - fi)),
+        (&blocks[i + 1], -h * t / (fj - fi)),
+    ] {
+        for k in b.clone() {
+            g[1 + k] += d / b.len() as f64;
+        }
+    }
+    Ok((x, g))
 }
 
 /// The two-sided p-value of a standard normal statistic `z`: P(|Z| >= |z|). From the

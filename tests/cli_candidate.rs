@@ -202,6 +202,38 @@ fn a_candidate_item_is_measured_on_the_same_battles_and_ranked_in_its_tier() {
     assert!(said(&o).contains("say its tier"), "{}", said(&o));
 }
 
+// Issue 63: the candidate and each catalogue item are measured on the same battles, so their
+// difference is tested paired: an item that plays exactly as the catalogue's Runed Axe differs
+// from it by nothing in any battle, and is tied with it in every class.
+#[test]
+fn a_candidate_item_equal_to_a_catalogue_item_is_tied_with_it_on_the_same_battles() {
+    let out = tmp("candidate", "loot-twin");
+    let s = run_ok(&[
+        "analyze",
+        "loot",
+        "items",
+        "--candidate",
+        "Twin Axe: rare physical 1d8",
+        "--battles",
+        "2000",
+        "--cell",
+        "100",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let lines: Vec<&str> = s
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("Rare Physical (Twin Axe) in item worth"))
+        .collect();
+    assert_eq!(lines.len(), 4, "one verdict per class: {s}");
+    for l in lines {
+        assert!(l.contains("(tied with 1)"), "{l}");
+        assert!(l.contains("paired on the same matches"), "{l}");
+    }
+}
+
 #[test]
 fn a_candidate_minion_is_worth_recruits_and_paired_against_the_swordsman_on_the_field() {
     let out = tmp("candidate", "minion");

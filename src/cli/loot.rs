@@ -529,7 +529,21 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
             let mut same_tier = sec.clone();
             same_tier.title = format!("{} among {tier} items", sec.title);
             same_tier.estimates.retain(|e| e.label.starts_with(tier));
-            if let Some(st) = same_tier.standing(&label, crate::stats::Better::Higher) {
+            // Measured on the same battles: each difference's variance as paired (issue 63).
+            let class = Class::ALL
+                .into_iter()
+                .map(|c| c.name())
+                .find(|c| sec.title == format!("item worth for a {c}, in health"))
+                .unwrap_or_default();
+            let var_diff = |other: &str| {
+                found
+                    .paired
+                    .get(&(class.to_string(), label.clone(), other.to_string()))
+                    .copied()
+            };
+            if let Some(st) =
+                same_tier.standing_paired(&label, crate::stats::Better::Higher, var_diff)
+            {
                 answer.verdict.push(st.line(&same_tier));
             }
         }

@@ -140,6 +140,9 @@ pub struct Section {
 pub struct Standing {
     pub estimate: Estimate,
     pub verdict: crate::stats::Verdict,
+    /// Whether every difference's variance was measured on the same matches (else some were
+    /// taken as unpaired, the conservative side).
+    pub paired: bool,
 }
 
 impl Section {
@@ -162,6 +165,7 @@ impl Section {
     ) -> Option<Standing> {
         let me = self.estimates.iter().find(|e| e.label == label)?;
         let se = |e: &Estimate| (e.hi - e.lo) / (2.0 * crate::stats::Z95);
+        let mut paired = true;
         let field: Vec<(f64, f64, Option<f64>)> = self
             .estimates
             .iter()
@@ -169,12 +173,14 @@ impl Section {
             .map(|e| {
                 // The covariance that makes the test's variance the difference's own.
                 let cov = var_diff(&e.label).map(|v| 0.5 * (se(e).powi(2) + se(me).powi(2) - v));
+                paired &= cov.is_some();
                 (e.value, se(e), cov)
             })
             .collect();
         Some(Standing {
             estimate: me.clone(),
             verdict: crate::stats::compare((me.value, se(me)), &field, better),
+            paired: paired && !field.is_empty(),
         })
     }
 }
@@ -211,7 +217,7 @@ impl Standing {
         let v = &self.verdict;
         let show = |x: f64| sec.unit.short(x);
         format!(
-            "{} in {}: {} [{}, {}], {} ({}); {} clearly better, {} clearly worse (each difference tested at 5% for the family, Holm's)",
+            "{} in {}: {} [{}, {}], {} ({}); {} clearly better, {} clearly worse (each difference {}tested at 5% for the family, Holm's)",
             e.label,
             sec.title,
             show(e.value),
@@ -220,7 +226,12 @@ impl Standing {
             v.rank_words(),
             v.direction.words(),
             v.better,
-            v.worse
+            v.worse,
+            if self.paired {
+                "paired on the same matches, "
+            } else {
+                ""
+            }
         )
     }
 }

@@ -132,6 +132,11 @@ pub struct PowerValue {
     field: Vec<PowerId>,
     /// The candidates' powers (issue 51), valued but never drawn by the field.
     pub candidates: Vec<PowerId>,
+    /// The candidates' arms and the catalogue powers' arms (middle strength): their products
+    /// are summed per roster, so each candidate is compared with each member on the same
+    /// rosters (issue 63).
+    cand_arms: Vec<usize>,
+    field_arms: Vec<usize>,
 }
 
 fn loadout_error(what: &str, e: impl std::fmt::Display) -> String {
@@ -315,6 +320,13 @@ impl PowerValue {
             .copied()
             .filter(|p| !candidates.contains(p))
             .collect();
+        let (cand_arms, field_arms) = (0..powers.len())
+            .map(|i| (candidates.contains(&powers[i]), default_arm[i]))
+            .partition::<Vec<_>, _>(|(c, _)| *c);
+        let (cand_arms, field_arms) = (
+            cand_arms.into_iter().map(|(_, a)| a).collect(),
+            field_arms.into_iter().map(|(_, a)| a).collect(),
+        );
         Ok(PowerValue {
             settings,
             cat,
@@ -330,15 +342,18 @@ impl PowerValue {
             unpairable,
             field,
             candidates,
+            cand_arms,
+            field_arms,
         })
     }
 
     /// Each candidate's standing among the catalogue's powers (issue 51): its coin value and
     /// rank at the middle strength, and how many catalogue powers a test of each difference
-    /// tells apart from it at 5% for the family (issue 63, Holm's). The covariance of two
-    /// values from the same rosters is not estimated: taken as 0, which under common rosters
-    /// (positive covariance) keeps the test conservative. A value beyond the grid has no
-    /// standard error and is told apart from none.
+    /// tells apart from it at 5% for the family (issue 63, Holm's). Both are valued on the
+    /// same rosters, so each difference's variance takes their covariance (the delta method
+    /// through the shared coin curve, from the products of their effects summed per roster):
+    /// the paired test. A value beyond the grid has no standard error and is told apart from
+    /// none.
     pub fn standings(&self, est: &Estimates) -> Vec<Standing> {
         let overall: Vec<&ArmEstimate> = est.overall().collect();
         let at = |i: usize| {
@@ -367,7 +382,10 @@ impl PowerValue {
                 .enumerate()
                 .filter(|(_, q)| !self.candidates.contains(q))
                 .filter_map(|(j, _)| at(j))
-                .map(|o| (o.value.x, se(o), None))
+                .map(|o| {
+                    let cov = est.paired.get(&(me.arm, o.arm)).copied();
+                    (o.value.x, se(o), cov)
+                })
                 .collect();
             out.push(Standing {
                 name: self.cat.name(p).to_string(),
@@ -429,6 +447,7 @@ impl PowerValue {
                 .collect(),
             synergy: vec![Sums::default(); self.synergy.len()],
             counter: vec![Sums::default(); self.counter.len()],
+            cross: vec![0; self.cand_arms.len() * self.field_arms.len()],
             battles: 0,
             capped: 0,
         }
@@ -578,6 +597,16 @@ impl PowerValue {
                 st.rival[q].add(w.rival_d[q] as i64);
             }
         }
+        let m = self.field_arms.len();
+        for (ci, &ca) in self.cand_arms.iter().enumerate() {
+            let x = w.arm_d[ca] as i64;
+            if x != 0 {
+                let row = &mut acc.cross[ci * m..(ci + 1) * m];
+                for (c, &fa) in row.iter_mut().zip(&self.field_arms) {
+                    *c += x * w.arm_d[fa] as i64;
+                }
+            }
+        }
         // Pairs, round robin over rosters so every pair gets the same share.
         let m = self.synergy_per_roster();
         for t in 0..m {
@@ -613,7 +642,10 @@ impl PowerValue {
         );
         let sums = std::mem::size_of::<Sums>() as u64;
         let stratum = 8 * (k + k * k + a * k) + sums * (a + p);
-        sums * (self.synergy.len() + self.counter.len()) as u64 + self.strata() as u64 * stratum
+        let cross = 8 * (self.cand_arms.len() * self.field_arms.len()) as u64;
+        sums * (self.synergy.len() + self.counter.len()) as u64
+            + self.strata() as u64 * stratum
+            + cross
     }
 
     /// The memory a run holds in sums: one set per thread while a batch is played (at most
@@ -625,7 +657,8 @@ impl PowerValue {
         // before they are written: about 2.6 KB per sum at their peak (measured: 3.7 GB for
         // 1,006 powers' 1.5 million pair sums).
         let sums = (self.synergy.len() + self.counter.len()) as u64
-            + self.strata() as u64 * (self.arms.len() + self.powers.len()) as u64;
+            + self.strata() as u64 * (self.arms.len() + self.powers.len()) as u64
+            + (self.cand_arms.len() * self.field_arms.len()) as u64;
         (
             one,
             one.saturating_mul(3)
@@ -811,7 +844,62 @@ impl PowerValue {
             battles: acc.battles,
             capped: acc.capped,
             stop: Stop::Running,
+            paired: self.paired(acc),
         }
+    }
+
+    /// Each candidate's coin value's covariance with each catalogue power's over every roster:
+    /// the gradients of both inverses through the one coin curve, and the covariances of their
+    /// variables (each effect, the curve's points) from the sums of their products.
+    fn paired(&self, acc: &Accum) -> std::collections::BTreeMap<(usize, usize), f64> {
+        let mut out = std::collections::BTreeMap::new();
+        let st = &acc.strata[0];
+        let m = self.field_arms.len();
+        if st.rosters < 2 || acc.cross.len() != self.cand_arms.len() * m {
+            return out;
+        }
+        let (n, k) = (st.rosters, self.grid.len());
+        let grid: Vec<f64> = self.grid.iter().map(|&c| c as f64).collect();
+        let curve = self.curve(st);
+        let inverse = |a: usize| crate::stats::curve_inverse(&grid, &curve, st.arm[a].mean()).ok();
+        let field: Vec<_> = self.field_arms.iter().map(|&a| inverse(a)).collect();
+        for (ci, &ca) in self.cand_arms.iter().enumerate() {
+            let Some((_, gc)) = inverse(ca) else { continue };
+            for (mi, &ma) in self.field_arms.iter().enumerate() {
+                let Some((_, gm)) = &field[mi] else { continue };
+                // Variable 0 is each one's effect, 1 + i the curve at grid point i.
+                let cov = |a: usize, b: usize| -> f64 {
+                    let c = match (a, b) {
+                        (0, 0) => {
+                            covariance(n, st.arm[ca].s1, st.arm[ma].s1, acc.cross[ci * m + mi])
+                        }
+                        (0, j) => {
+                            covariance(n, st.arm[ca].s1, st.curve[j - 1], st.armx[ca * k + j - 1])
+                        }
+                        (i, 0) => {
+                            covariance(n, st.curve[i - 1], st.arm[ma].s1, st.armx[ma * k + i - 1])
+                        }
+                        (i, j) => covariance(
+                            n,
+                            st.curve[i - 1],
+                            st.curve[j - 1],
+                            st.curve2[(i - 1) * k + j - 1],
+                        ),
+                    };
+                    c / n as f64
+                };
+                let mut c = 0.0;
+                for (a, &x) in gc.iter().enumerate().filter(|(_, x)| **x != 0.0) {
+                    for (b, &y) in gm.iter().enumerate().filter(|(_, y)| **y != 0.0) {
+                        c += x * y * cov(a, b);
+                    }
+                }
+                if c.is_finite() {
+                    out.insert((ca, ma), c);
+                }
+            }
+        }
+        out
     }
 
     fn curve(&self, st: &Stratum) -> Vec<f64> {
@@ -901,6 +989,10 @@ pub struct Accum {
     strata: Vec<Stratum>,
     synergy: Vec<Sums>,
     counter: Vec<Sums>,
+    /// Over every roster, each candidate's effect times each catalogue power's (candidate by
+    /// member); absent in a run without candidates, and from sums kept before it was summed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    cross: Vec<i64>,
     battles: u64,
     capped: u64,
 }
@@ -931,6 +1023,12 @@ impl Accum {
         }
         for (x, y) in self.counter.iter_mut().zip(&o.counter) {
             x.merge(y);
+        }
+        // Sums kept without the products (an older folder's) leave the covariance unknown.
+        if self.cross.len() == o.cross.len() {
+            add_all(&mut self.cross, &o.cross);
+        } else {
+            self.cross.clear();
         }
         self.battles += o.battles;
         self.capped += o.capped;
@@ -1038,6 +1136,9 @@ pub struct Estimates {
     pub battles: u64,
     pub capped: u64,
     pub stop: Stop,
+    /// Covariance of a candidate's coin value with a catalogue power's, over every roster, by
+    /// their arms (uncensored values only).
+    pub paired: std::collections::BTreeMap<(usize, usize), f64>,
 }
 
 impl Estimates {
@@ -1472,7 +1573,7 @@ impl Standing {
         };
         let v = &self.verdict;
         format!(
-            "{} is worth {value}, {} (higher is better): {} catalogue powers clearly stronger, {} clearly weaker (each difference tested at 5% for the family, Holm's)",
+            "{} is worth {value}, {} (higher is better): {} catalogue powers clearly stronger, {} clearly weaker (each difference paired on the same rosters, tested at 5% for the family, Holm's)",
             self.name,
             v.rank_words(),
             v.better,

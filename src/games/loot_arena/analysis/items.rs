@@ -79,25 +79,48 @@ impl Arm {
 struct ItemAcc {
     /// Per arm: the difference from the base, in half points.
     d: Vec<Sums>,
-    /// Per arm and curve point: sum of products (for the delta method).
-    cross: Vec<[i64; N_GRID]>,
+    /// Per arm, then per arm of the first `width` (every arm; the curve's points alone in sums
+    /// kept before issue 63): sums of products, for the delta method and for comparing a
+    /// candidate with each item on the same battles.
+    cross: Vec<i64>,
+    width: usize,
 }
 
 impl ItemAcc {
     fn new(arms: usize) -> ItemAcc {
         ItemAcc {
             d: vec![Sums::default(); arms],
-            cross: vec![[0; N_GRID]; arms],
+            cross: vec![0; arms * arms],
+            width: arms,
         }
     }
-    fn merge(mut self, o: ItemAcc) -> ItemAcc {
+    /// The sum of arm `a`'s products with arm `b` (`b` below `width`).
+    fn cross(&self, a: usize, b: usize) -> i64 {
+        self.cross[a * self.width + b]
+    }
+    /// Keeps only the products with the curve's points (what older sums hold).
+    fn narrow(&mut self) {
+        if self.width == N_GRID {
+            return;
+        }
+        let w = self.width;
+        self.cross = self
+            .cross
+            .chunks(w)
+            .flat_map(|row| row[..N_GRID].to_vec())
+            .collect();
+        self.width = N_GRID;
+    }
+    fn merge(mut self, mut o: ItemAcc) -> ItemAcc {
         for (a, b) in self.d.iter_mut().zip(&o.d) {
             a.merge(b);
         }
+        if self.width != o.width {
+            self.narrow();
+            o.narrow();
+        }
         for (a, b) in self.cross.iter_mut().zip(&o.cross) {
-            for k in 0..N_GRID {
-                a[k] += b[k];
-            }
+            *a += b;
         }
         self
     }
@@ -105,21 +128,14 @@ impl ItemAcc {
 
 impl LedgerSums for ItemAcc {
     fn to_ints(&self) -> Vec<i64> {
-        let cross: Vec<i64> = self.cross.iter().flatten().copied().collect();
-        (self.d.clone(), cross).to_ints()
+        (self.d.clone(), self.cross.clone()).to_ints()
     }
     fn from_ints(v: &[i64]) -> Option<Self> {
         let (d, cross) = <(Vec<Sums>, Vec<i64>)>::from_ints(v)?;
-        if cross.len() != N_GRID * d.len() {
-            return None;
-        }
-        Some(ItemAcc {
-            d,
-            cross: cross
-                .chunks(N_GRID)
-                .map(|c| c.try_into().expect("chunks of N_GRID"))
-                .collect(),
-        })
+        let width = [d.len(), N_GRID]
+            .into_iter()
+            .find(|&w| cross.len() == w * d.len() && d.len() >= N_GRID)?;
+        Some(ItemAcc { d, cross, width })
     }
     fn merge(&mut self, o: &Self) {
         if self.d.is_empty() {
@@ -198,6 +214,9 @@ pub struct Findings {
     /// `(class, policy, win share, difference from the first candidate)`.
     pub sets: Vec<(Class, String, Est, Est)>,
     pub battles: u64,
+    /// `(class, candidate, item)`: the variance of the difference of their worth in health,
+    /// measured on the same battles.
+    pub paired: std::collections::BTreeMap<(String, String, String), f64>,
 }
 
 fn side0_points(
@@ -312,10 +331,13 @@ impl Study {
                             }
                             d[a] = side0_points(b, &g, &self.field, rules, seed) - base;
                         }
-                        for a in 0..arms.len() {
+                        let w = arms.len();
+                        for a in 0..w {
                             acc.d[a].add(d[a]);
-                            for k in 0..N_GRID {
-                                acc.cross[a][k] += d[a] * d[k];
+                            if d[a] != 0 {
+                                for (c, &dk) in acc.cross[a * w..(a + 1) * w].iter_mut().zip(&d) {
+                                    *c += d[a] * dk;
+                                }
                             }
                         }
                     }
@@ -506,10 +528,10 @@ impl Study {
                 let (sx, sy, sxy) = match (x, y) {
                     (0, 0) => (acc.d[a].s1, acc.d[a].s1, acc.d[a].s2),
                     (0, k) | (k, 0) if k >= 2 => {
-                        (acc.d[a].s1, acc.d[k - 2].s1, acc.cross[a][k - 2])
+                        (acc.d[a].s1, acc.d[k - 2].s1, acc.cross(a, k - 2))
                     }
                     (i, j) if i >= 2 && j >= 2 => {
-                        (acc.d[i - 2].s1, acc.d[j - 2].s1, acc.cross[i - 2][j - 2])
+                        (acc.d[i - 2].s1, acc.d[j - 2].s1, acc.cross(i - 2, j - 2))
                     }
                     _ => return 0.0,
                 };
@@ -527,6 +549,78 @@ impl Study {
                 health_hi: hi,
                 censor: inv.censor,
             });
+        }
+        self.paired(class, arms, acc, &grid, &curve, out);
+    }
+
+    /// Each candidate's worth against each other item's for `class`, as measured on the same
+    /// battles (issue 63): the variance of their difference, from both inverses' gradients
+    /// through the one health curve and the products of their effects. Nothing from sums kept
+    /// without those products.
+    fn paired(
+        &self,
+        class: Class,
+        arms: &[Arm],
+        acc: &ItemAcc,
+        grid: &[f64],
+        curve: &[f64],
+        out: &mut Findings,
+    ) {
+        let n = acc.d[0].n;
+        if acc.width != arms.len() || n < 2 {
+            return;
+        }
+        let item = |a: &Arm| match *a {
+            Arm::Health(_) => None,
+            Arm::Item(_, _, i) | Arm::Armor(_, _, i) => Some(i),
+        };
+        let inverse = |a: usize| {
+            crate::stats::curve_inverse(grid, curve, acc.d[a].mean())
+                .ok()
+                .map(|(_, g)| g)
+        };
+        // Covariance of variable x of arm a (0 its effect, 1 the base: exact, 2.. the curve's
+        // points) with variable y of arm b.
+        let cov = |a: usize, x: usize, b: usize, y: usize| -> f64 {
+            let var = |x: usize, a: usize| if x == 0 { Some(a) } else { x.checked_sub(2) };
+            match (var(x, a), var(y, b)) {
+                (Some(i), Some(j)) => {
+                    covariance(n, acc.d[i].s1, acc.d[j].s1, acc.cross(i, j)) / n as f64
+                }
+                _ => 0.0,
+            }
+        };
+        let quad = |a: usize, ga: &[f64], b: usize, gb: &[f64]| -> f64 {
+            let mut s = 0.0;
+            for (x, &u) in ga.iter().enumerate().filter(|(_, u)| **u != 0.0) {
+                for (y, &v) in gb.iter().enumerate().filter(|(_, v)| **v != 0.0) {
+                    s += u * v * cov(a, x, b, y);
+                }
+            }
+            s
+        };
+        for (c, arm) in arms.iter().enumerate() {
+            if !item(arm).is_some_and(|i| self.candidates.contains(&i)) {
+                continue;
+            }
+            let Some(gc) = inverse(c) else { continue };
+            for (m, other) in arms.iter().enumerate() {
+                if m == c || item(other).is_none() {
+                    continue;
+                }
+                let Some(gm) = inverse(m) else { continue };
+                let v = quad(c, &gc, c, &gc) + quad(m, &gm, m, &gm) - 2.0 * quad(c, &gc, m, &gm);
+                if v.is_finite() {
+                    out.paired.insert(
+                        (
+                            class.name().to_string(),
+                            arm.label(&self.field),
+                            other.label(&self.field),
+                        ),
+                        v.max(0.0),
+                    );
+                }
+            }
         }
     }
 
