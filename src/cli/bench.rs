@@ -379,6 +379,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
             lo: ratio / FACTOR,
             hi: ratio * FACTOR,
             count: tally.matches,
+            exact: false,
         });
         absolute.push(Estimate {
             label: label.clone(),
@@ -386,6 +387,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
             lo,
             hi,
             count: tally.matches,
+            exact: false,
         });
         work.push(Estimate {
             label: format!("{label} ({work_unit})"),
@@ -393,6 +395,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
             lo: work_rate,
             hi: work_rate,
             count: tally.work,
+            exact: false,
         });
         notes.push(format!(
             "{label}: {} {}/s on one thread, kernel only ({} {work_unit}/s; {} {} in {:.2} s; the matches of `skirmish {}`), {} per million yardstick steps",
@@ -551,6 +554,7 @@ fn end_to_end(
             lo: rate,
             hi: rate,
             count: tally.matches,
+            exact: false,
         });
         rate
     };

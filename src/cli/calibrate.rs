@@ -435,11 +435,203 @@ fn paired_coverage(
     Ok(kinds.into_values().filter(|k| k.checked > 0).collect())
 }
 
+/// The power analysis's command, as the coverage table names it.
+const COIN_COMMAND: &str = "analyze rumble powers";
+/// Rosters of each small power analysis (at `--size 100`).
+const COIN_ROSTERS: u64 = 1_000;
+/// Powers whose worth in coins is known by construction (a `coins` power is worth its coins,
+/// AR-43; a Refund of strength s is s coins): name, strength (`None`: any), worth.
+const KNOWN: &[(&str, Option<i32>, f64)] = &[
+    ("Calibration +5", None, 5.0),
+    ("Calibration +15", None, 15.0),
+    ("Calibration +25", None, 25.0),
+    ("Calibration +52", None, 52.0),
+    ("Debt 15", None, -15.0),
+    ("Refund", Some(10), 10.0),
+    ("Refund", Some(20), 20.0),
+    ("Refund", Some(40), 40.0),
+    ("Candidate +15", None, 15.0),
+    ("Candidate +16", None, 16.0),
+];
+
+/// The power analysis's coin values and its candidates' paired differences (issue 63): `runs`
+/// small analyses of the calibration powers (`experiments/powers/calibration.toml`) with two
+/// candidates, "+15" (a twin of a catalogue power) and "+16" (a coin more), each on a seed of
+/// its own, against one reference run as long as `reference` of them. The powers' worth is
+/// also known by construction: how far the reference is from it (the coin curve's linear
+/// interpolation between grid points) is said beside, and how often the one-coin gap between
+/// "+16" and the catalogue's "+15" is told apart at 5%, paired and unpaired.
+fn coin_value_coverage(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String> {
+    use crate::games::auto_rumble::analysis::power_value::{PowerValue, ValueSettings};
+    let dir = std::env::temp_dir().join(format!("skirmish-calibrate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let catalogue = dir.join("calibration.toml");
+    let candidates = dir.join("candidates.toml");
+    let mut cand = String::new();
+    for c in [15, 16] {
+        cand.push_str(&format!(
+            "[[power]]\nname = \"Candidate +{c}\"\nsource = \"skirmish\"\ntext = \"Counts as {c} more unspent coins.\"\n\n[[power.clause]]\nwhen = \"passive\"\neffects = [{{ coins = {c} }}]\n\n"
+        ));
+    }
+    for (path, text) in [
+        (
+            &catalogue,
+            include_str!("../../experiments/powers/calibration.toml").to_string(),
+        ),
+        (&candidates, cand),
+    ] {
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let rosters = (COIN_ROSTERS * f.size / 100).max(200);
+    let settings = ValueSettings {
+        power_file: Some(catalogue.display().to_string()),
+        candidates: Some(candidates.display().to_string()),
+        synergy_per_roster: 0,
+        counter_per_roster: 0,
+        // A fixed number of rosters (two batches): no stopping rule between the runs.
+        precision: f64::MIN_POSITIVE,
+        batch: rosters / 2,
+        ..ValueSettings::default()
+    };
+    let mut v = PowerValue::new(settings.clone())?;
+    let mut long = PowerValue::new(ValueSettings {
+        batch: rosters * f.reference / 2,
+        ..settings
+    })?;
+    let _ = std::fs::remove_dir_all(&dir);
+    v.settings.max_battles = rosters * v.battles_per_roster();
+    long.settings.max_battles = f.reference * v.settings.max_battles;
+    let runs = f.runs as usize;
+    let blank = |kind: &str| Kind {
+        game: "Auto Rumble",
+        command: COIN_COMMAND,
+        kind: kind.to_string(),
+        checked: 0,
+        held: 0,
+        per_run: vec![(0, 0); runs],
+        labels: 0,
+        by_label: Vec::new(),
+        fixed: 0,
+    };
+    let mut values = blank("coin value (calibration powers)");
+    let mut diffs = blank("paired difference of coin values, candidate minus catalogue power");
+    let (mut vw, mut dw): (Vec<Widths>, Vec<Widths>) = Default::default();
+    let (mut paired_apart, mut unpaired_apart) = (0u64, 0u64);
+    let name = |a: usize| v.cat.name(v.powers[v.arms[a].power]).to_string();
+    let known = |a: usize| {
+        let arm = &v.arms[a];
+        KNOWN
+            .iter()
+            .position(|k| k.0 == name(a) && k.1.is_none_or(|s| s == arm.strength))
+    };
+    // The reference: each known power's value, on seed 0 (the small runs' seeds follow).
+    let reference = long.run(0, |_| {});
+    let mut truth = vec![f64::NAN; KNOWN.len()];
+    for row in reference.overall() {
+        if let Some(i) = known(row.arm) {
+            truth[i] = row.value.x;
+        }
+    }
+    let cand16 = KNOWN
+        .iter()
+        .position(|k| k.0 == "Candidate +16")
+        .expect("listed");
+    for r in 0..runs {
+        let est = v.run(1 + f.reference + r as u64, |_| {});
+        let rows: Vec<_> = est.overall().collect();
+        for row in &rows {
+            let Some(i) = known(row.arm) else { continue };
+            if vw.len() <= i {
+                vw.resize_with(KNOWN.len(), Widths::default);
+            }
+            if row.value.censor != crate::stats::Censor::No || row.value.se == 0.0 {
+                continue; // a value on a grid point plays the curve's own battles: exact
+            }
+            let (lo, hi) = row.value.interval();
+            values.per_run[r].0 += vw[i].add(row.value.x, lo, hi, truth[i]) as u64;
+            values.per_run[r].1 += 1;
+        }
+        let plus16 = rows.iter().find(|x| name(x.arm) == "Candidate +16");
+        for m in rows
+            .iter()
+            .filter(|x| v.default_arm[v.arms[x.arm].power] == x.arm)
+        {
+            let (Some(c), Some(i)) = (plus16, known(m.arm)) else {
+                continue;
+            };
+            let Some(&cov) = est.paired.get(&(c.arm, m.arm)) else {
+                continue;
+            };
+            let var = c.value.se.powi(2) + m.value.se.powi(2) - 2.0 * cov;
+            if var <= 0.0 || !var.is_finite() {
+                continue;
+            }
+            if dw.len() <= i {
+                dw.resize_with(KNOWN.len(), Widths::default);
+            }
+            let d = c.value.x - m.value.x;
+            let half = crate::stats::Z95 * var.sqrt();
+            diffs.per_run[r].0 += dw[i].add(d, d - half, d + half, truth[cand16] - truth[i]) as u64;
+            diffs.per_run[r].1 += 1;
+            if KNOWN[i].0 == "Calibration +15" {
+                let unpaired = c.value.se.powi(2) + m.value.se.powi(2);
+                paired_apart += (d.abs() > half) as u64;
+                unpaired_apart += (d.abs() > crate::stats::Z95 * unpaired.sqrt()) as u64;
+            }
+        }
+    }
+    for (k, w, diff) in [(&mut values, vw, false), (&mut diffs, dw, true)] {
+        for (i, w) in w.into_iter().enumerate().filter(|(_, w)| w.checked > 0) {
+            let label = match KNOWN[i].1 {
+                Some(s) => format!("{} (strength {s})", KNOWN[i].0),
+                None => KNOWN[i].0.to_string(),
+            };
+            k.labels += 1;
+            k.checked += w.checked;
+            k.held += w.held;
+            let ratio = w.ratio();
+            let t = if diff {
+                truth[cand16] - truth[i]
+            } else {
+                truth[i]
+            };
+            k.by_label.push((label, w.checked, w.held, t, ratio));
+        }
+    }
+    let bias: Vec<String> = KNOWN
+        .iter()
+        .zip(&truth)
+        .filter(|(k, t)| !t.is_nan() && !k.0.starts_with("Candidate"))
+        .map(|(k, t)| match k.1 {
+            Some(s) => format!("{} (strength {s}) {:+.2}", k.0, t - k.2),
+            None => format!("{} {:+.2}", k.0, t - k.2),
+        })
+        .collect();
+    let notes = vec![
+        format!(
+            "a one-coin gap (candidate +16 against the catalogue's +15, {rosters} rosters a run) told apart at 5% in {:.1}% of {runs} runs paired on the same rosters, {:.1}% unpaired",
+            100.0 * paired_apart as f64 / runs.max(1) as f64,
+            100.0 * unpaired_apart as f64 / runs.max(1) as f64
+        ),
+        format!(
+            "coin values against powers of known worth: the reference run's value minus the worth, in coins (the default grid's linear interpolation, beside sampling error): {}",
+            bias.join(", ")
+        ),
+    ];
+    Ok((vec![values, diffs], notes))
+}
+
 /// Every workload (or those `--only` names), checked.
 pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
+    Ok(kinds_and_notes(f)?.0)
+}
+
+/// [`kinds`], with what the checks found beside coverage (how often a known gap is told apart).
+pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String> {
     let threads = super::flags::threads(f.threads)?;
     let pool = runner::pool(threads)?;
     let mut out = Vec::new();
+    let mut notes = Vec::new();
     for w in WORKLOADS {
         if f.only.as_deref().is_some_and(|o| !w.command.contains(o)) {
             continue;
@@ -486,6 +678,11 @@ pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
         let scaled = (pw.matches * f.size / 100).max(PARTS);
         out.extend(pool.install(|| paired_coverage(pw, scaled, f))?);
     }
+    if f.only.as_deref().is_none_or(|o| COIN_COMMAND.contains(o)) {
+        let (k, n) = pool.install(|| coin_value_coverage(f))?;
+        out.extend(k);
+        notes.extend(n);
+    }
     if out.is_empty() {
         return Err(format!(
             "--only {}: no calibrated command contains it (they are: {})",
@@ -493,11 +690,12 @@ pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
             WORKLOADS
                 .iter()
                 .map(|w| w.command)
+                .chain([COIN_COMMAND])
                 .collect::<Vec<_>>()
                 .join("; ")
         ));
     }
-    Ok(out)
+    Ok((out, notes))
 }
 
 /// `skirmish calibrate`: the table, and the answer into `--out`.
@@ -506,7 +704,7 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
         Some(dir) => Some(crate::platform::dataset::claim_output_folder(dir, COMMAND)?),
         None => None,
     };
-    let kinds = kinds(f)?;
+    let (kinds, notes) = kinds_and_notes(f)?;
     let failing: Vec<&Kind> = kinds.iter().filter(|k| k.coverage() < FLOOR).collect();
     let narrow = kinds.iter().filter(|k| k.verdict() == "too narrow").count();
     let mut out = format!(
@@ -552,6 +750,9 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
                 ));
             }
         }
+    }
+    for n in &notes {
+        out.push_str(&format!("\nnote: {n}\n"));
     }
     if let Some(dir) = &f.out {
         let answer = Answer {
@@ -601,15 +802,18 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
                             lo,
                             hi,
                             count: k.checked,
+                            exact: false,
                         }
                     })
                     .collect(),
             }],
             tables: Vec::new(),
-            notes: vec![format!(
+            notes: std::iter::once(format!(
                 "every run plays its matches on a master seed of its own: seeds 1 to {} make the reference, the next {} the small runs",
                 f.reference, f.runs
-            )],
+            ))
+            .chain(notes.iter().cloned())
+            .collect(),
             heatmaps: Vec::new(),
             grids: Vec::new(),
         };

@@ -664,6 +664,7 @@ mod tests {
                 lo: value / 1.5,
                 hi: value * 1.5,
                 count: 1,
+                exact: false,
             }],
         }
     }

@@ -324,6 +324,7 @@ fn answer(
                 lo: d - h,
                 hi: d + h,
                 count: matches,
+                exact: false,
             });
         }
     }
@@ -390,6 +391,7 @@ fn answer(
                                 lo: d - h,
                                 hi: d + h,
                                 count: e.count,
+                                exact: false,
                             })
                     })
                     .collect();

@@ -534,6 +534,7 @@ impl DuelAnswer {
                 lo: least,
                 hi: greatest,
                 count: self.starts,
+                exact: false,
             });
     }
 
@@ -549,6 +550,7 @@ impl DuelAnswer {
                 lo,
                 hi,
                 count: n,
+                exact: false,
             });
     }
 }

@@ -86,6 +86,11 @@ pub struct Estimate {
     pub hi: f64,
     /// Trials (shares) or values (means) behind it.
     pub count: u64,
+    /// Exact by construction (a table of one strategy shares its wins 1/n; two runs that agree
+    /// match for match differ by 0): shown as "exact", the only estimate whose interval may be
+    /// zero-width (issue 63).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exact: bool,
 }
 
 /// What a section's values are.
@@ -400,6 +405,7 @@ impl Answer {
                             lo,
                             hi,
                             count: c.trials,
+                            exact: false,
                         }
                     })
                     .collect(),
@@ -437,6 +443,7 @@ impl Answer {
                             lo,
                             hi,
                             count: m.n,
+                            exact: false,
                         }
                     })
                     .collect(),
@@ -588,7 +595,11 @@ fn show(unit: Unit, v: f64) -> String {
     }
 }
 
+/// An estimate's 95% interval, or "exact" for one exact by construction.
 fn interval(unit: Unit, e: &Estimate) -> String {
+    if e.exact {
+        return "exact".into();
+    }
     format!("[{}, {}]", show(unit, e.lo), show(unit, e.hi))
 }
 
@@ -1439,6 +1450,9 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
                         lo: d - half,
                         hi: d + half,
                         count: ea.count.min(eb.count),
+                        // Both exact, or the runs agree match for match: so is the difference.
+                        exact: (ea.exact && eb.exact)
+                            || (half == 0.0 && pairing.is_some_and(|p| p.identical)),
                     })
                 })
                 .collect();
@@ -1686,6 +1700,7 @@ mod tests {
                         lo: 0.4,
                         hi: 0.6,
                         count: 100,
+                        exact: false,
                     },
                     Estimate {
                         label: "[none]".into(),
@@ -1693,6 +1708,7 @@ mod tests {
                         lo: 0.05,
                         hi: 0.2,
                         count: 100,
+                        exact: false,
                     },
                 ],
             }],
@@ -1843,6 +1859,7 @@ mod tests {
                         lo,
                         hi,
                         count: c.trials,
+                        exact: false,
                     }
                 };
                 let (_, unpaired) = gap(&sum(&a), &sum(&b));

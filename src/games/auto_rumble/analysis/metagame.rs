@@ -113,6 +113,9 @@ impl MetaGame {
         let mut u = vec![vec![0.0; others.len()]; k];
         let mut se = vec![vec![0.0; others.len()]; k];
         let mut count = vec![vec![0u64; others.len()]; k];
+        let mut ci = vec![vec![(0.0, 0.0); others.len()]; k];
+        let mut exact = vec![vec![false; others.len()]; k];
+        let mut games = vec![vec![0u64; others.len()]; k];
         let by_block = tally.means.get(PAYOFF_BLOCKS);
         let nb = self.blocks() as usize;
         let mut blocks = vec![vec![vec![(0.0, 0.0); nb]; others.len()]; k];
@@ -130,10 +133,21 @@ impl MetaGame {
                         "profile {p} has no games yet: finish the run (the same command again) before solving"
                     )
                 })?;
-                let (lo, hi) = m.ci95();
                 u[s][o] = m.mean() / n as f64;
-                se[s][o] = (hi - lo) / (2.0 * 1.959_963_984_540_054) / n as f64;
+                // A table of one strategy shares each game's win among its own seats: 1/n
+                // exactly, whatever the games (issue 63: exact, and said so).
+                exact[s][o] = other[s] as usize == n - 1;
+                // Wilson's interval at the effective number of rows, never zero-width at 0 or 1
+                // (issue 63: 0 wins of 2,000 read [0.00%, 0.00%]).
+                let (lo, hi) = if exact[s][o] {
+                    (u[s][o], u[s][o])
+                } else {
+                    m.share_ci95(n as f64)
+                };
+                ci[s][o] = (lo, hi);
+                se[s][o] = (hi - lo) / (2.0 * 1.959_963_984_540_054);
                 count[s][o] = m.n;
+                games[s][o] = m.by_match().matches;
                 if let Some(bb) = by_block {
                     for (b, cell) in blocks[s][o].iter_mut().enumerate() {
                         if let Some(x) = bb.get(&format!("{p}:{s}:{b}")) {
@@ -146,6 +160,9 @@ impl MetaGame {
         Ok(Payoffs {
             game: SymmetricGame { k, n, others, u },
             se,
+            ci,
+            exact,
+            games,
             count,
             blocks: if by_block.is_some() {
                 blocks
@@ -160,6 +177,12 @@ impl MetaGame {
 pub struct Payoffs {
     pub game: SymmetricGame,
     pub se: Vec<Vec<f64>>,
+    /// Each payoff's 95% interval, and whether it is exact by construction (1/n: a table of
+    /// one strategy).
+    pub ci: Vec<Vec<(f64, f64)>>,
+    pub exact: Vec<Vec<bool>>,
+    /// Games behind each payoff.
+    pub games: Vec<Vec<u64>>,
     pub count: Vec<Vec<u64>>,
     /// Each payoff's sum and count by block of games (`[strategy][others][block]`); empty for
     /// a run that kept none (an older one), which is resampled payoff by payoff.
@@ -201,6 +224,31 @@ pub fn solve(p: &Payoffs, starts: usize, resamples: usize, seed: u64) -> Solved 
     let mut regrets = vec![Vec::new(); g.k];
     let mut changed = 0;
     let nb = p.blocks.first().and_then(|x| x.first()).map_or(0, Vec::len);
+    // A payoff every block of games agrees on at 0 or 1 (a strategy that never wins against a
+    // table) cannot move when games are drawn again, though it is no more exact than 0 wins in
+    // 2,000 are (issue 63: the sample powers' regrets read [33.3, 33.3]): each resample draws it
+    // from its Jeffreys posterior over its games instead.
+    let pinned: Vec<Vec<Option<rand_distr::Beta<f64>>>> = (0..g.k)
+        .map(|s| {
+            (0..g.others.len())
+                .map(|o| {
+                    let u = g.u[s][o];
+                    let at_edge = u <= 0.0 || u >= 1.0;
+                    let agree = p.blocks.get(s).and_then(|b| b.get(o)).is_none_or(|b| {
+                        b.iter()
+                            .filter(|c| c.1 > 0.0)
+                            .all(|c| (c.0 / c.1 - u).abs() < 1e-12)
+                    });
+                    let games = p.games.get(s).and_then(|x| x.get(o)).copied().unwrap_or(0);
+                    if !at_edge || !agree || games == 0 {
+                        return None;
+                    }
+                    let won = u * games as f64;
+                    rand_distr::Beta::new(won + 0.5, games as f64 - won + 0.5).ok()
+                })
+                .collect()
+        })
+        .collect();
     for _ in 0..resamples {
         let mut h = g.clone();
         if nb > 0 {
@@ -227,6 +275,13 @@ pub fn solve(p: &Payoffs, starts: usize, resamples: usize, seed: u64) -> Solved 
                         (rng.random_range(1e-12..1.0), rng.random_range(0.0..1.0));
                     let z = (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos();
                     h.u[s][o] = g.u[s][o] + z * p.se[s][o];
+                }
+            }
+        }
+        for (s, row) in pinned.iter().enumerate() {
+            for (o, b) in row.iter().enumerate() {
+                if let Some(b) = b {
+                    h.u[s][o] = rand_distr::Distribution::sample(b, &mut rng);
                 }
             }
         }
@@ -386,7 +441,8 @@ pub fn answer(
     let n = mg.t.game.players;
     let best = &s.equilibria[0];
     // One estimate per strategy: a value and its range over the resampled tables.
-    let per_strategy = |value: &[f64], ci: &[(f64, f64)]| -> Vec<Estimate> {
+    // `exact`: which values are so by construction.
+    let per_strategy = |value: &[f64], ci: &[(f64, f64)], exact: &dyn Fn(usize) -> bool| {
         (0..k)
             .map(|i| Estimate {
                 label: names[i].clone(),
@@ -394,8 +450,9 @@ pub fn answer(
                 lo: ci[i].0,
                 hi: ci[i].1,
                 count: mg.games,
+                exact: exact(i),
             })
-            .collect()
+            .collect::<Vec<Estimate>>()
     };
     let mut sections = vec![
         Section {
@@ -405,13 +462,17 @@ pub fn answer(
                 s.resamples
             ),
             unit: Unit::Share,
-            estimates: per_strategy(&best.x, &s.weight_ci),
+            estimates: per_strategy(&best.x, &s.weight_ci, &|_| false),
         },
         Section {
             title: "regret against the equilibrium".into(),
             meaning: "win share lost by playing the strategy instead of the mix, when the others play the mix (0 for the strategies it plays), 2.5-97.5% over the resampled tables".into(),
             unit: Unit::Share,
-            estimates: per_strategy(&s.regret, &s.regret_ci),
+            // A strategy the mix plays gains nothing against it by construction (0 in every
+            // resampled table too): exact.
+            estimates: per_strategy(&s.regret, &s.regret_ci, &|i| {
+                s.regret[i] == 0.0 && s.regret_ci[i] == (0.0, 0.0)
+            }),
         },
     ];
     // The heat map's rows: each strategy against a table of one other strategy.
@@ -430,9 +491,10 @@ pub fn answer(
                 .map(|i| Estimate {
                     label: names[i].clone(),
                     value: p.game.u[i][o],
-                    lo: (p.game.u[i][o] - 1.96 * p.se[i][o]).max(0.0),
-                    hi: (p.game.u[i][o] + 1.96 * p.se[i][o]).min(1.0),
+                    lo: p.ci[i][o].0,
+                    hi: p.ci[i][o].1,
                     count: p.count[i][o],
+                    exact: p.exact[i][o],
                 })
                 .collect(),
         });
@@ -493,6 +555,7 @@ pub fn answer(
             lo: br.share.1,
             hi: br.share.2,
             count: r.fresh,
+            exact: false,
         }];
         for (i, x) in br.shipped.iter().enumerate() {
             est.push(Estimate {
@@ -501,6 +564,7 @@ pub fn answer(
                 lo: x.1,
                 hi: x.2,
                 count: r.fresh,
+                exact: false,
             });
         }
         sections.insert(
@@ -537,6 +601,7 @@ pub fn answer(
                             lo: b.share.1,
                             hi: b.share.2,
                             count: r.fresh,
+                            exact: false,
                         })
                         .collect(),
                 },
@@ -896,6 +961,16 @@ pub fn share_of(points: (i64, i64), g: u64, players: usize) -> (f64, f64, f64) {
     let var = (points.1 as f64 / n - m * m).max(0.0) * n / (n - 1.0).max(1.0);
     let h = 1.959_963_984_540_054 * (var / n).sqrt();
     let k = players as f64;
+    // A seat that won every game or none has no spread to measure: Wilson's interval over the
+    // games, never zero-width (issue 63).
+    if var == 0.0 && (m <= 0.0 || m >= k) {
+        let (lo, hi) = crate::platform::tally::wilson(
+            if m <= 0.0 { 0 } else { g.max(1) },
+            g.max(1),
+            1.959_963_984_540_054,
+        );
+        return (m / k, lo, hi);
+    }
     (m / k, ((m - h) / k).max(0.0), ((m + h) / k).min(1.0))
 }
 
@@ -1001,10 +1076,31 @@ mod tests {
         }
         Payoffs {
             se: vec![vec![0.3; 2]; 2],
+            ci: vec![vec![(0.0, 1.0); 2]; 2],
+            exact: vec![vec![false; 2]; 2],
+            games: vec![vec![80; 2]; 2],
             count: vec![vec![100; 2]; 2],
             game,
             blocks,
         }
+    }
+
+    // Issue 63: a strategy that wins no game against a table (0 of 80 in every block) is no
+    // more exact than 0 wins of 80 are: its payoff is drawn from its posterior in each resampled
+    // table, so the regret of playing it has a width; redrawing blocks alone left it [x, x].
+    #[test]
+    fn a_payoff_every_block_agrees_on_at_zero_still_moves_in_the_resampled_tables() {
+        let never: Vec<Vec<Vec<(f64, f64)>>> = (0..2)
+            .map(|s| {
+                let v = if s == 0 { 1.0 } else { 0.0 };
+                (0..2).map(|_| vec![(v * 10.0, 10.0); 8]).collect()
+            })
+            .collect();
+        let s = solve(&payoffs(never), 4, 100, 1);
+        let (lo, hi) = s.regret_ci[1];
+        assert!(lo < hi && hi <= 1.0, "{:?}", s.regret_ci);
+        // ... and only a little: 0 of 80 games bounds its payoff near 0.
+        assert!(hi - lo < 0.1, "{:?}", s.regret_ci);
     }
 
     #[test]

@@ -1302,6 +1302,7 @@ impl PowerValue {
                         lo,
                         hi,
                         count: r.rosters,
+                        exact: false,
                     });
                 }
                 Censor::Below => notes.push(format!(
@@ -1326,6 +1327,7 @@ impl PowerValue {
                     lo,
                     hi,
                     count: r.rosters,
+                    exact: false,
                 }
             })
             .collect();
@@ -1360,6 +1362,7 @@ impl PowerValue {
                         lo: s.lo,
                         hi: s.hi,
                         count: est.rosters,
+                        exact: false,
                     })
                     .collect(),
             });

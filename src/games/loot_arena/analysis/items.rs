@@ -762,6 +762,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
         lo: e.lo,
         hi: e.hi,
         count: e.n,
+        exact: false,
     };
     let mut sections = Vec::new();
     let mut notes = Vec::new();
@@ -775,6 +776,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
                     lo: w.health_lo,
                     hi: w.health_hi,
                     count: w.effect.n,
+                    exact: false,
                 }),
                 Censor::Below => notes.push(format!(
                     "{}, {}: below 0 health (no measurable gain)",
@@ -862,6 +864,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
                 lo: mean - 1.959_963_984_540_054 * se,
                 hi: mean + 1.959_963_984_540_054 * se,
                 count: cells.iter().map(|e| e.n).sum(),
+                exact: false,
             });
         }
         if rows.len() == 6 {

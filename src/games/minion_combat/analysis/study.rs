@@ -654,6 +654,7 @@ pub fn answer(f: &Found, st: &Study, seed: u64, command: &str) -> crate::platfor
             lo,
             hi,
             count: m.n,
+            exact: false,
         }
     };
     let sections = vec![
@@ -952,6 +953,7 @@ pub fn candidate_answer(
             lo,
             hi,
             count: m.n,
+            exact: false,
         }
     };
     let mut verdict = Vec::new();
