@@ -355,12 +355,15 @@ fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>, layout:
         );
         s.push_str(&format!("| {header} |\n| --- | ---: | --- | ---: |\n"));
         for e in rows {
+            let interval = if e.exact {
+                "exact".to_string()
+            } else {
+                format!("[{}, {}]", show(e.lo), show(e.hi))
+            };
             s.push_str(&format!(
-                "| {} | {} | [{}, {}] | {} |\n",
+                "| {} | {} | {interval} | {} |\n",
                 e.label.replace('|', "\\|"),
                 show(e.value),
-                show(e.lo),
-                show(e.hi),
                 crate::platform::tally::thousands(e.count)
             ));
         }
