@@ -51,6 +51,27 @@ impl Sums {
         let (m, h) = (self.mean(), Z95 * self.se());
         (m, m - h, m + h)
     }
+
+    /// [`Sums::interval`] of a variable that lies in `[lo, hi]`, never of zero width (issue 63):
+    /// where every observation was the same, another value's chance is at most
+    /// [`none_seen_bound`], so the mean lies within that share of the way to either end.
+    pub fn interval_in(&self, lo: i64, hi: i64) -> (f64, f64, f64) {
+        let (m, a, b) = self.interval();
+        if self.n == 0 || b > a {
+            return (m, a, b);
+        }
+        let u = none_seen_bound(self.n);
+        (m, m - u * (m - lo as f64), m + u * (hi as f64 - m))
+    }
+}
+
+/// The 97.5% upper bound on the chance of an event seen in none of `n` trials (Clopper-Pearson:
+/// 1 - 0.025^(1/n), about 3.7 / n), the end of a 95% interval that starts at 0.
+pub fn none_seen_bound(n: u64) -> f64 {
+    if n == 0 {
+        return 1.0;
+    }
+    -(0.025f64.ln() / n as f64).exp_m1()
 }
 
 /// The sample covariance of two variables over n paired observations, from their sums and the
@@ -155,6 +176,38 @@ pub fn invert_curve(
         x,
         se: var.max(0.0).sqrt(),
         censor: Censor::No,
+    }
+}
+
+/// [`invert_curve`] of an effect, the mean of paired differences `d` that lie in
+/// `[-most, most]`, never of zero width (issue 63: an item or power that changed no battle read
+/// `0 [0, 0]`): where every difference was 0, the effect lies within the chance of a change none
+/// showed ([`none_seen_bound`]) either way, and the inverse within those effects' inverses.
+pub fn invert_effect(
+    grid: &[f64],
+    curve: &[f64],
+    d: &Sums,
+    most: f64,
+    cov: impl Fn(usize, usize) -> f64,
+) -> Inverse {
+    let at = invert_curve(grid, curve, d.mean(), &cov);
+    if d.s2 != 0 || d.n == 0 || at.censor != Censor::No {
+        return at;
+    }
+    let u = most * none_seen_bound(d.n);
+    // An end beyond the curve stops at the grid's end (a ladder that starts at 0 measures no
+    // worth below it).
+    let end = |t: f64, i: usize| {
+        let e = invert_curve(grid, curve, t, &cov);
+        match e.censor {
+            Censor::No => [e.interval().0, e.interval().1][i],
+            _ => e.x,
+        }
+    };
+    let (lo, hi) = (end(-u, 0), end(u, 1));
+    Inverse {
+        se: (hi - at.x).max(at.x - lo) / Z95,
+        ..at
     }
 }
 
@@ -330,6 +383,39 @@ pub fn compare(me: (f64, f64), field: &[(f64, f64, Option<f64>)], direction: Bet
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Issue 63: a power or item that changed none of n battles read `0 [0, 0]`; its effect is
+    // within the chance of a change none showed (about 3.7 / n) either way, and so its worth.
+    #[test]
+    fn an_effect_no_battle_showed_has_an_interval_of_the_chance_none_showed() {
+        let u = none_seen_bound(10_000);
+        assert!((u * 10_000.0 - 3.689).abs() < 0.01, "{u}");
+        let mut d = Sums::default();
+        for _ in 0..10_000 {
+            d.add(0);
+        }
+        assert_eq!(d.interval(), (0.0, 0.0, 0.0));
+        assert_eq!(d.interval_in(-1, 1), (0.0, -u, u));
+        // Every one at the top of its range: the interval reaches down only.
+        let mut top = Sums::default();
+        (0..100).for_each(|_| top.add(2));
+        let (m, lo, hi) = top.interval_in(-2, 2);
+        assert_eq!((m, hi), (2.0, 2.0));
+        assert!(lo < 2.0 && lo > 1.8, "{lo}");
+        // Through a curve rising one point of effect per coin: worth within +-u coins.
+        let (grid, curve) = ([-1.0, 0.0, 1.0], [-1.0, 0.0, 1.0]);
+        let w = invert_effect(&grid, &curve, &d, 1.0, |_, _| 0.0);
+        assert_eq!(w.x, 0.0);
+        let (lo, hi) = w.interval();
+        assert!(
+            (hi - u).abs() < 1e-12 && (lo + u).abs() < 1e-12,
+            "{lo} {hi}"
+        );
+        // A moved effect keeps the delta method's interval.
+        d.add(1);
+        let plain = invert_curve(&grid, &curve, d.mean(), |_, _| 0.0);
+        assert_eq!(invert_effect(&grid, &curve, &d, 1.0, |_, _| 0.0), plain);
+    }
 
     #[test]
     fn sums_give_mean_and_standard_error() {

@@ -495,3 +495,75 @@ fn a_forum_post_fits_in_ten_thousand_characters_unless_asked_for_all() {
         assert!(full.contains(&sec.title), "{} missing", sec.title);
     }
 }
+
+/// Issue 63: the power analysis keeps one sum over all its rosters, so a what-if of it was
+/// compared unpaired (intervals 1.3-3.3x too wide). Its rosters, split into groups by number,
+/// pair it: the same rosters in both arms, group by group.
+#[test]
+fn a_power_analysis_what_if_is_paired_on_the_same_rosters() {
+    let out = tmp("report", "powers-what-if");
+    let powers = ["analyze", "rumble", "powers", "--max-battles", "300000"];
+    let with = |rules: &'static str| [&powers[..], &["--versus-rules", rules]].concat();
+    run(&with("experiments/auto-rumble/costly-attack.toml"), &out);
+    let d = answer_in(&out);
+    let intervals = &d.totals.iter().find(|t| t.0 == "intervals").unwrap().1;
+    assert!(intervals.starts_with("paired over 20 parts"), "{intervals}");
+    // Each arm records its own command: A without the rules file, B with it.
+    let (a, b) = (answer_in(&out.join("base")), answer_in(&out.join("versus")));
+    assert!(
+        !a.provenance.command.contains("--rules"),
+        "{}",
+        a.provenance.command
+    );
+    assert!(
+        b.provenance
+            .command
+            .contains("--rules experiments/auto-rumble/costly-attack.toml")
+    );
+    // Paired intervals are narrower than the unpaired ones of the two runs' own intervals.
+    let values = |x: &skirmish::platform::answer::Answer, t: &str| {
+        x.sections
+            .iter()
+            .find(|s| s.title == t)
+            .unwrap()
+            .estimates
+            .clone()
+    };
+    let (mut paired, mut unpaired) = (0.0, 0.0);
+    for e in values(&d, "what-if: coin value by power") {
+        let [ea, eb] = [&a, &b].map(|x| {
+            values(x, "coin value by power")
+                .into_iter()
+                .find(|y| y.label == e.label)
+                .unwrap()
+        });
+        assert!(
+            (e.value - (eb.value - ea.value)).abs() < 1e-9,
+            "{}",
+            e.label
+        );
+        paired += e.hi - e.lo;
+        unpaired += ((ea.hi - ea.lo).powi(2) + (eb.hi - eb.lo).powi(2)).sqrt();
+    }
+    assert!(
+        paired < 0.8 * unpaired,
+        "paired {paired} unpaired {unpaired}"
+    );
+    // An edited replicates file is not trusted: the comparison falls back to unpaired.
+    let f = out.join("base/replicates.json");
+    let text = std::fs::read_to_string(&f).unwrap();
+    std::fs::write(&f, text.replacen("0.0", "0.5", 1)).unwrap();
+    let o = skirmish(&[
+        "diff",
+        out.join("base").to_str().unwrap(),
+        out.join("versus").to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("unpaired"));
+    // The seed's own rules against themselves: every difference exactly nothing.
+    let same = tmp("report", "powers-what-if-same");
+    run(&with("experiments/auto-rumble/rules.toml"), &same);
+    for e in &values(&answer_in(&same), "what-if: coin value by power") {
+        assert!(e.exact && e.value == 0.0, "{e:?}");
+    }
+}

@@ -319,6 +319,13 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         STATE.to_string(),
         crate::platform::digest::sealed_text(&state).into_bytes(),
     ));
+    // What a what-if of this analysis pairs by (issue 63): the folder keeps one sum.
+    if let Some(r) = v.replicates(&sums, seed) {
+        files.push((
+            crate::platform::answer::REPLICATES.to_string(),
+            crate::platform::digest::sealed_text(&r).into_bytes(),
+        ));
+    }
     // The answer and its report (issue 50), written with the tables in one step.
     let answer = v.answer(&est, seed, &super::flags::command_line(), inputs);
     let brief = crate::platform::answer::brief(&answer);

@@ -621,6 +621,84 @@ fn coin_value_coverage(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
     Ok((vec![values, diffs], notes))
 }
 
+/// The power analysis's what-if (issue 63: it was compared unpaired): the six sample powers
+/// under the seed's rules and under an attack of 20 Energy (`experiments/auto-rumble/
+/// costly-attack.toml`) on the same rosters, each small what-if's intervals from its groups of
+/// rosters paired ([`PowerValue::replicates`]), against one what-if as long as `reference`.
+fn coin_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
+    use crate::games::auto_rumble::analysis::power_value::{Batches, PowerValue, ValueSettings};
+    use crate::platform::answer::Pairing;
+    let dir = std::env::temp_dir().join(format!("skirmish-calibrate-wi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let rules = dir.join("costly-attack.toml");
+    std::fs::write(
+        &rules,
+        include_str!("../../experiments/auto-rumble/costly-attack.toml"),
+    )
+    .map_err(|e| format!("{}: {e}", rules.display()))?;
+    let rosters = (COIN_ROSTERS * f.size / 100).max(200);
+    let arm = |rules_file: Option<String>, n: u64| {
+        let mut v = PowerValue::new(ValueSettings {
+            rules_file,
+            synergy_per_roster: 0,
+            counter_per_roster: 0,
+            precision: f64::MIN_POSITIVE,
+            batch: n / 2,
+            ..ValueSettings::default()
+        })?;
+        v.settings.max_battles = n * v.battles_per_roster();
+        Ok::<_, String>(v)
+    };
+    let changed = Some(rules.display().to_string());
+    let (a, b) = (arm(None, rosters)?, arm(changed.clone(), rosters)?);
+    let (la, lb) = (
+        arm(None, rosters * f.reference)?,
+        arm(changed, rosters * f.reference)?,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let pair = |a: &PowerValue, b: &PowerValue, seed: u64| {
+        let (_, _, sa) = a.run_from(seed, None, &Batches::new(), |_| {});
+        let (_, _, sb) = b.run_from(seed, None, &Batches::new(), |_| {});
+        Pairing::of_replicates(&a.replicates(&sa, seed)?, &b.replicates(&sb, seed)?)
+    };
+    let truth = pair(&la, &lb, 0).ok_or("the reference what-if did not pair")?;
+    let runs: Vec<Option<Pairing>> = (0..f.runs)
+        .map(|r| pair(&a, &b, 1 + f.reference + r))
+        .collect();
+    let mut kinds: std::collections::BTreeMap<String, Kind> = Default::default();
+    for ((title, label), &(d, _)) in &truth.by {
+        let name = format!("paired difference, attack_cost 10 -> 20: {title}");
+        let k = kinds.entry(name.clone()).or_insert_with(|| Kind {
+            game: "Auto Rumble",
+            command: COIN_COMMAND,
+            kind: name,
+            checked: 0,
+            held: 0,
+            per_run: vec![(0, 0); runs.len()],
+            labels: 0,
+            by_label: Vec::new(),
+            fixed: 0,
+        });
+        k.labels += 1;
+        let mut w = Widths::default();
+        for (r, p) in runs.iter().enumerate() {
+            let Some(&(v, half)) = p
+                .as_ref()
+                .and_then(|p| p.by.get(&(title.clone(), label.clone())))
+            else {
+                continue;
+            };
+            k.per_run[r].0 += w.add(v, v - half, v + half, d) as u64;
+            k.per_run[r].1 += 1;
+        }
+        k.checked += w.checked;
+        k.held += w.held;
+        k.by_label
+            .push((label.clone(), w.checked, w.held, d, w.ratio()));
+    }
+    Ok(kinds.into_values().filter(|k| k.checked > 0).collect())
+}
+
 /// Every workload (or those `--only` names), checked.
 pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     Ok(kinds_and_notes(f)?.0)
@@ -682,6 +760,7 @@ pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
         let (k, n) = pool.install(|| coin_value_coverage(f))?;
         out.extend(k);
         notes.extend(n);
+        out.extend(pool.install(|| coin_what_if_coverage(f))?);
     }
     if out.is_empty() {
         return Err(format!(

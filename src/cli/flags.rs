@@ -188,9 +188,19 @@ pub(crate) fn set_args(argv: Vec<String>) {
 /// The command line as run, each word shell-quoted, less what cannot change the answer
 /// (`--threads`, `--quiet`, `--out`): an answer's provenance (issue 50), the same bytes on any
 /// machine and in any folder.
+/// The command line of the what-if arm being played (`--versus-rules`): each arm's answer
+/// records its own command, not the what-if's.
+static ARM: std::sync::Mutex<Option<Vec<String>>> = std::sync::Mutex::new(None);
+
+/// Runs what follows as the what-if arm `argv` (`None`: as this process's own command).
+pub(crate) fn as_arm(argv: Option<Vec<String>>) {
+    *ARM.lock().unwrap_or_else(|p| p.into_inner()) = argv;
+}
+
 pub(crate) fn command_line() -> String {
     let mut words = vec!["skirmish".to_string()];
-    let given = ARGS.get().cloned();
+    let arm = ARM.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let given = arm.or_else(|| ARGS.get().cloned());
     let mut args = given
         .unwrap_or_else(|| std::env::args().collect())
         .into_iter()

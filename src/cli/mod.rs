@@ -488,7 +488,7 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
                 _ => said.trim_end().to_string(),
             }
         })?;
-        arms.push((cli.command, dir));
+        arms.push((cli.command, dir, argv));
     }
     // A what-if's folder is its own kind of output (issue 62: one written into a finished plain
     // run replaced that run's answer): new, empty, or an earlier what-if's.
@@ -496,9 +496,12 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
     let out_is_new = !out.exists() || std::fs::read_dir(&out).is_ok_and(|mut d| d.next().is_none());
     crate::platform::dataset::mark_output_folder(&out, WHAT_IF)?;
     let mut answers = Vec::new();
-    for (command, dir) in arms {
+    for (command, dir, argv) in arms {
         let new = !dir.exists();
-        match dispatch(command).and_then(|_| crate::platform::dataset::answer_of(&dir)) {
+        flags::as_arm(Some(argv));
+        let played = dispatch(command);
+        flags::as_arm(None);
+        match played.and_then(|_| crate::platform::dataset::answer_of(&dir)) {
             Ok(a) => answers.push(a),
             Err(e) => {
                 if new {

@@ -357,6 +357,8 @@ fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>, layout:
         for e in rows {
             let interval = if e.exact {
                 "exact".to_string()
+            } else if e.lo == e.hi {
+                crate::platform::answer::NO_SPREAD.to_string()
             } else {
                 format!("[{}, {}]", show(e.lo), show(e.hi))
             };

@@ -600,8 +600,15 @@ fn interval(unit: Unit, e: &Estimate) -> String {
     if e.exact {
         return "exact".into();
     }
+    if e.lo == e.hi {
+        return NO_SPREAD.into();
+    }
     format!("[{}, {}]", show(unit, e.lo), show(unit, e.hi))
 }
+
+/// What stands for an interval where every observation was the same and nothing bounds the
+/// value (issue 63: `[4.00, 4.00]` read as certainty): not exact, and no width to show.
+pub const NO_SPREAD: &str = "all the same (no spread to measure)";
 
 /// A section's rows as four cells (label, count, estimate, interval), the label passed through
 /// the format's own escaping: every renderer lays out the same cells.
@@ -1245,6 +1252,79 @@ impl Pairing {
     }
 }
 
+/// The file an analysis that keeps no parts (its folder holds one sum over every match) writes
+/// so that a what-if of it still pairs (issue 63): [`Replicates`], sealed.
+pub const REPLICATES: &str = "replicates.json";
+
+/// An analysis's estimates split over fixed groups of its matches (match `i` in group
+/// `i % groups`), each group's part of the estimate's deviation from its value by the delta
+/// method (the gradient at the run's estimate times the group's centred sums, over the run's
+/// matches). Two runs of one seed hold the same matches in each group (the groups of the longer
+/// run hold more), and groups are independent, so the spread of the groups' paired differences
+/// is the variance of B - A ([`Pairing::of_replicates`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Replicates {
+    pub source: String,
+    pub seed: u64,
+    pub groups: usize,
+    /// (section title, label, value, each group's part).
+    pub by: Vec<(String, String, f64, Vec<f64>)>,
+}
+
+impl Pairing {
+    /// Two analyses' [`Replicates`] paired group by group; `None` when they are not of one
+    /// command and seed, or hold too few groups.
+    pub fn of_replicates(a: &Replicates, b: &Replicates) -> Option<Pairing> {
+        let g = a.groups;
+        if a.source != b.source || a.seed != b.seed || g != b.groups || g < MIN_PAIRED_PARTS {
+            return None;
+        }
+        let index: BTreeMap<(&str, &str), (f64, &[f64])> =
+            a.by.iter()
+                .map(|(t, l, v, z)| ((t.as_str(), l.as_str()), (*v, z.as_slice())))
+                .collect();
+        let (mut by, mut thin, mut identical) = (BTreeMap::new(), 0, true);
+        let mut unmoved = Vec::new();
+        for (t, l, vb, zb) in &b.by {
+            let Some(&(va, za)) = index.get(&(t.as_str(), l.as_str())) else {
+                continue;
+            };
+            if za.len() != g || zb.len() != g {
+                thin += 1;
+                continue;
+            }
+            let u: Vec<f64> = za.iter().zip(zb).map(|(x, y)| y - x).collect();
+            let moved = u.iter().filter(|x| **x != 0.0).count();
+            let same = moved == 0 && va == *vb;
+            identical &= same;
+            if same {
+                unmoved.push((t.clone(), l.clone()));
+            }
+            if moved < 2 || !u.iter().all(|x| x.is_finite()) {
+                thin += 1;
+                continue;
+            }
+            let mean = u.iter().sum::<f64>() / g as f64;
+            let ss: f64 = u.iter().map(|x| (x - mean).powi(2)).sum();
+            // The variance of a sum of g independent groups' parts, from their spread.
+            let half = t975(moved.min(g) - 1) * (ss * g as f64 / (g - 1) as f64).sqrt();
+            by.insert((t.clone(), l.clone()), (vb - va, half));
+        }
+        if identical {
+            for key in unmoved {
+                by.insert(key, (0.0, 0.0));
+            }
+            thin = 0;
+        }
+        Some(Pairing {
+            parts: g,
+            by,
+            thin,
+            identical,
+        })
+    }
+}
+
 /// The 0.975 quantile of Student's t with `df` degrees of freedom: the table to 30, then the
 /// Cornish-Fisher expansion around the normal one (within 0.001 from 30 on).
 fn t975(df: usize) -> f64 {
@@ -1740,6 +1820,26 @@ mod tests {
         assert!(render(&a, Format::Text).contains("[2] paper"));
         assert!(render(&a, Format::BBCode).contains("[code]"));
         assert_eq!(Answer::from_json(&a.to_json()).unwrap(), a);
+    }
+
+    // Issue 63: `4.00 [4.00, 4.00]` read as certainty. An interval of no width is "exact" when
+    // the value is exact by construction, and otherwise says there was no spread to measure.
+    #[test]
+    fn an_interval_of_no_width_says_exact_or_no_spread_in_every_format() {
+        let mut a = answer();
+        a.sections[0].estimates[0].lo = 0.5;
+        a.sections[0].estimates[0].hi = 0.5;
+        a.sections[0].estimates[1].lo = 0.1;
+        a.sections[0].estimates[1].hi = 0.1;
+        a.sections[0].estimates[1].exact = true;
+        for f in [Format::Text, Format::Markdown, Format::BBCode, Format::Html] {
+            let s = render(&a, f);
+            assert!(s.contains(NO_SPREAD) && s.contains("exact"), "{f:?}: {s}");
+            assert!(
+                !s.contains("[50.0%, 50.0%]") && !s.contains("50.0% 50.0%"),
+                "{s}"
+            );
+        }
     }
 
     #[test]

@@ -788,8 +788,11 @@ pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
 /// Two folders' estimates paired part for part, when both are datasets of one command and seed
 /// holding the same matches in the same parts (`None` otherwise: compared unpaired).
 pub fn pairing(a: &Path, b: &Path) -> Option<crate::platform::answer::Pairing> {
-    let (ha, pa) = parts_of(a).ok()?;
-    let (hb, pb) = parts_of(b).ok()?;
+    let (Ok((ha, pa)), Ok((hb, pb))) = (parts_of(a), parts_of(b)) else {
+        // Analyses keep one sum over all their matches: their groups' replicates pair them.
+        let (ra, rb) = (replicates_of(a)?, replicates_of(b)?);
+        return crate::platform::answer::Pairing::of_replicates(&ra, &rb);
+    };
     if ha.identity.seed != hb.identity.seed || ha.identity.simulation != hb.identity.simulation {
         return None;
     }
@@ -799,6 +802,15 @@ pub fn pairing(a: &Path, b: &Path) -> Option<crate::platform::answer::Pairing> {
             .collect()
     }
     crate::platform::answer::Pairing::of(&rows(&pa), &rows(&pb))
+}
+
+/// An analysis folder's [`crate::platform::answer::Replicates`], when it wrote them and they are
+/// as written (an edited file pairs nothing).
+fn replicates_of(dir: &Path) -> Option<crate::platform::answer::Replicates> {
+    let f = dir.join(crate::platform::answer::REPLICATES);
+    let text = fs::read_to_string(&f).ok()?;
+    let v = super::digest::unseal(&f, &text).ok()?;
+    serde_json::from_value(v).ok()
 }
 
 /// The answer any folder holds: a dataset's rebuilt from its manifest (the source of truth,
@@ -867,11 +879,15 @@ pub fn verify_analysis(dir: &Path) -> Result<Option<(String, String)>, String> {
     }
     let answer = crate::platform::answer::Answer::read(&stored)?;
     let mut sealed = vec![crate::platform::answer::FILE.to_string()];
-    let mut files: Vec<std::path::PathBuf> = ["ledger.json", "state.json"]
-        .iter()
-        .map(|f| dir.join(f))
-        .filter(|p| p.is_file())
-        .collect();
+    let mut files: Vec<std::path::PathBuf> = [
+        "ledger.json",
+        "state.json",
+        crate::platform::answer::REPLICATES,
+    ]
+    .iter()
+    .map(|f| dir.join(f))
+    .filter(|p| p.is_file())
+    .collect();
     if let Ok(d) = fs::read_dir(dir.join(super::ledger::SHARDS)) {
         let mut shards: Vec<_> = d.filter_map(|e| e.ok()).map(|e| e.path()).collect();
         shards.sort();

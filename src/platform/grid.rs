@@ -73,6 +73,10 @@ impl Cell {
             Cell::Text(t) => t.clone(),
             Cell::Count(n) => thousands(*n),
             Cell::Value(v) => unit.short(*v),
+            // Every observation the same (issue 63): no interval, rather than one of no width.
+            Cell::Estimate { value, lo, hi } if lo == hi => {
+                format!("{} (no spread)", unit.short(*value))
+            }
             Cell::Estimate { value, lo, hi } => {
                 format!(
                     "{} [{}, {}]",

@@ -27,10 +27,14 @@ use crate::platform::answer::Unit;
 use crate::platform::grid::{Cell, Grid};
 use crate::platform::table::{Code, Table};
 use crate::rng::{Stream, match_seed, match_stream_rng, unit_f64};
-use crate::stats::{Censor, Inverse, Sums, covariance, invert_curve};
+use crate::stats::{Censor, Inverse, Sums, covariance};
 
 /// Most coin-curve points (the grid lives on the stack per roster).
 pub const MAX_GRID: usize = 48;
+
+/// Groups of rosters a what-if pairs by (issue 63): enough degrees of freedom for a t interval,
+/// few enough that each group's sums are steady.
+pub const GROUPS: usize = 20;
 
 /// The analysis settings. Ranges are inclusive `[min, max]`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -426,6 +430,11 @@ impl PowerValue {
             + (self.synergy_per_roster() + self.counter_per_roster()) as u64
     }
 
+    /// One group's sums: its rosters, each arm's effect, each curve point.
+    fn group_width(&self) -> usize {
+        1 + self.arms.len() + self.grid.len()
+    }
+
     fn strata(&self) -> usize {
         1 + (self.settings.heroes[1] - self.settings.heroes[0]) as usize + 1
     }
@@ -448,6 +457,7 @@ impl PowerValue {
             synergy: vec![Sums::default(); self.synergy.len()],
             counter: vec![Sums::default(); self.counter.len()],
             cross: vec![0; self.cand_arms.len() * self.field_arms.len()],
+            groups: vec![0; GROUPS * self.group_width()],
             battles: 0,
             capped: 0,
         }
@@ -597,6 +607,13 @@ impl PowerValue {
                 st.rival[q].add(w.rival_d[q] as i64);
             }
         }
+        let gw = self.group_width();
+        let g = &mut acc.groups[(r % GROUPS as u64) as usize * gw..][..gw];
+        g[0] += 1;
+        for (x, &d) in g[1..].iter_mut().zip(w.arm_d.iter()) {
+            *x += d as i64;
+        }
+        add_all(&mut g[1 + self.arms.len()..], &*d);
         let m = self.field_arms.len();
         for (ci, &ca) in self.cand_arms.iter().enumerate() {
             let x = w.arm_d[ca] as i64;
@@ -643,9 +660,11 @@ impl PowerValue {
         let sums = std::mem::size_of::<Sums>() as u64;
         let stratum = 8 * (k + k * k + a * k) + sums * (a + p);
         let cross = 8 * (self.cand_arms.len() * self.field_arms.len()) as u64;
+        let groups = 8 * (GROUPS * self.group_width()) as u64;
         sums * (self.synergy.len() + self.counter.len()) as u64
             + self.strata() as u64 * stratum
             + cross
+            + groups
     }
 
     /// The memory a run holds in sums: one set per thread while a batch is played (at most
@@ -658,7 +677,8 @@ impl PowerValue {
         // 1,006 powers' 1.5 million pair sums).
         let sums = (self.synergy.len() + self.counter.len()) as u64
             + self.strata() as u64 * (self.arms.len() + self.powers.len()) as u64
-            + (self.cand_arms.len() * self.field_arms.len()) as u64;
+            + (self.cand_arms.len() * self.field_arms.len()) as u64
+            + (GROUPS * self.group_width()) as u64;
         (
             one,
             one.saturating_mul(3)
@@ -928,7 +948,7 @@ impl PowerValue {
             };
             c / n as f64
         };
-        invert_curve(&grid, curve, st.arm[a].mean(), cov)
+        crate::stats::invert_effect(&grid, curve, &st.arm[a], 1.0, cov)
     }
 }
 
@@ -993,6 +1013,11 @@ pub struct Accum {
     /// member); absent in a run without candidates, and from sums kept before it was summed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     cross: Vec<i64>,
+    /// Over all rosters, split into [`GROUPS`] groups by roster number: each group's rosters,
+    /// sums of each arm's effect and of each curve point (issue 63: what pairs a what-if of this
+    /// analysis, [`PowerValue::replicates`]); absent from sums kept before it was summed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    groups: Vec<i64>,
     battles: u64,
     capped: u64,
 }
@@ -1029,6 +1054,11 @@ impl Accum {
             add_all(&mut self.cross, &o.cross);
         } else {
             self.cross.clear();
+        }
+        if self.groups.len() == o.groups.len() {
+            add_all(&mut self.groups, &o.groups);
+        } else {
+            self.groups.clear();
         }
         self.battles += o.battles;
         self.capped += o.capped;
@@ -1172,6 +1202,89 @@ fn censor_name(c: Censor) -> u16 {
 }
 
 impl PowerValue {
+    /// An arm's label in the answer: the power, and its strength where it reads it.
+    fn arm_label(&self, names: &[String], a: usize) -> String {
+        let arm = &self.arms[a];
+        if self.scales[arm.power] {
+            format!("{} (strength {})", names[arm.power], arm.strength)
+        } else {
+            names[arm.power].clone()
+        }
+    }
+
+    /// The answer's estimates over [`GROUPS`] groups of rosters (issue 63), for a what-if of this
+    /// analysis to pair: each arm's effect (a mean) and coin value (the delta method's gradient
+    /// through the coin curve) linearised at the run's estimate. `None` from sums kept without
+    /// the groups.
+    pub fn replicates(
+        &self,
+        acc: &Accum,
+        seed: u64,
+    ) -> Option<crate::platform::answer::Replicates> {
+        let gw = self.group_width();
+        let st = &acc.strata[0];
+        if acc.groups.len() != GROUPS * gw || st.rosters < 2 {
+            return None;
+        }
+        let (n, k, arms) = (st.rosters as f64, self.grid.len(), self.arms.len());
+        let names = self.names();
+        let grid: Vec<f64> = self.grid.iter().map(|&c| c as f64).collect();
+        let curve = self.curve(st);
+        let groups: Vec<&[i64]> = acc.groups.chunks(gw).collect();
+        // Group g's centred sum of variable v (0..arms: effects, then the curve's points).
+        let mean: Vec<f64> = (0..arms)
+            .map(|a| st.arm[a].mean())
+            .chain(curve.iter().copied())
+            .collect();
+        let part = |g: &[i64], grad: &[(usize, f64)]| -> f64 {
+            grad.iter()
+                .map(|&(v, w)| w * (g[1 + v] as f64 - g[0] as f64 * mean[v]))
+                .sum::<f64>()
+                / n
+        };
+        let mut by = Vec::new();
+        let candidates: std::collections::BTreeMap<usize, String> = self
+            .powers
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| self.candidates.contains(p))
+            .map(|(i, &p)| (self.default_arm[i], self.cat.name(p).to_string()))
+            .collect();
+        for a in 0..arms {
+            let label = self.arm_label(&names, a);
+            let effect = [(a, 1.0)];
+            by.push((
+                "win-rate effect by power".to_string(),
+                label.clone(),
+                mean[a],
+                groups.iter().map(|g| part(g, &effect)).collect(),
+            ));
+            let Ok((x, grad)) = crate::stats::curve_inverse(&grid, &curve, mean[a]) else {
+                continue;
+            };
+            let grad: Vec<(usize, f64)> = std::iter::once((a, grad[0]))
+                .chain((0..k).map(|i| (arms + i, grad[1 + i])))
+                .filter(|(_, w)| *w != 0.0)
+                .collect();
+            let z: Vec<f64> = groups.iter().map(|g| part(g, &grad)).collect();
+            if let Some(name) = candidates.get(&a) {
+                by.push((
+                    "the candidates against the field".to_string(),
+                    name.clone(),
+                    x,
+                    z.clone(),
+                ));
+            }
+            by.push(("coin value by power".to_string(), label, x, z));
+        }
+        Some(crate::platform::answer::Replicates {
+            source: "rumble-powers".into(),
+            seed,
+            groups: GROUPS,
+            by,
+        })
+    }
+
     fn names(&self) -> Vec<String> {
         self.powers
             .iter()
@@ -1201,8 +1314,8 @@ impl PowerValue {
                     rosters: r.rosters,
                     base_win_rate: r.base_win_rate,
                     win_rate_effect: r.effect.mean(),
-                    effect_lo: r.effect.interval().1,
-                    effect_hi: r.effect.interval().2,
+                    effect_lo: r.effect.interval_in(-1, 1).1,
+                    effect_hi: r.effect.interval_in(-1, 1).2,
                     coin_value: r.value.x,
                     coin_lo: if censored {
                         r.value.interval().0
@@ -1282,14 +1395,7 @@ impl PowerValue {
         use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
         let rows = ranked(est);
         let names = self.names();
-        let label = |r: &ArmEstimate| {
-            let arm = &self.arms[r.arm];
-            if self.scales[arm.power] {
-                format!("{} (strength {})", names[arm.power], arm.strength)
-            } else {
-                names[arm.power].clone()
-            }
-        };
+        let label = |r: &ArmEstimate| self.arm_label(&names, r.arm);
         let mut notes = Vec::new();
         let mut values = Vec::new();
         for r in &rows {
@@ -1302,7 +1408,9 @@ impl PowerValue {
                         lo,
                         hi,
                         count: r.rosters,
-                        exact: false,
+                        // No spread although it changed battles: it changed each roster's as a
+                        // point of the coin curve did (a Refund of 10 is 10 coins, AR-43).
+                        exact: r.value.se == 0.0,
                     });
                 }
                 Censor::Below => notes.push(format!(
@@ -1320,7 +1428,7 @@ impl PowerValue {
         let effects = rows
             .iter()
             .map(|r| {
-                let (m, lo, hi) = r.effect.interval();
+                let (m, lo, hi) = r.effect.interval_in(-1, 1);
                 Estimate {
                     label: label(r),
                     value: m,
@@ -1476,7 +1584,7 @@ impl PowerValue {
                     Cell::Count(i as u64 + 1),
                     Cell::Text(strength),
                     coins(r),
-                    Cell::estimate(r.effect.interval()),
+                    Cell::estimate(r.effect.interval_in(-1, 1)),
                     r.rival.map_or(Cell::Empty, |s| Cell::Value(s.mean())),
                 ],
             );

@@ -30,7 +30,7 @@ use crate::platform::grid::{Cell, Grid};
 use crate::platform::ledger::{Ledger, Sums as LedgerSums};
 use crate::platform::table::{Code, Label, Table};
 use crate::rng::{Stream, match_seed, match_stream_rng};
-use crate::stats::{Censor, Sums, covariance, invert_curve};
+use crate::stats::{Censor, Sums, covariance};
 
 /// Extra health points of the curve items are measured against. Up to +160 (issue 63: with the
 /// ladder ending at +40, a third of the item-by-class rows read "over 40 health" and had no rank):
@@ -178,7 +178,7 @@ pub struct Est {
 impl Est {
     /// From sums of half points, as a share (0..1).
     fn share(s: &Sums) -> Est {
-        let (m, lo, hi) = s.interval();
+        let (m, lo, hi) = s.interval_in(-2, 2);
         Est {
             mean: m / 2.0,
             lo: lo / 2.0,
@@ -537,7 +537,8 @@ impl Study {
                 };
                 covariance(n, sx, sy, sxy) / n as f64
             };
-            let inv = invert_curve(&grid, &curve, acc.d[a].mean(), var);
+            // Half points: a paired difference lies in [-2, 2].
+            let inv = crate::stats::invert_effect(&grid, &curve, &acc.d[a], 2.0, var);
             let (lo, hi) = inv.interval();
             out.worth.push(Worth {
                 class,
