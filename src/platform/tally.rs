@@ -421,14 +421,20 @@ impl Mean {
     /// which is the sample variance over `n` when every match added one value. A single match
     /// has no width.
     pub fn ci95(&self) -> (f64, f64) {
+        const Z: f64 = 1.959_963_984_540_054;
         let m = self.mean();
-        match self
-            .by_match()
-            .ratio_variance(self.sum as f64, self.n as f64)
-        {
+        let b = self.by_match();
+        let rows = self.n as f64;
+        match b.spread(self.sum as f64, rows) {
             None => (m, m),
-            Some(v) => {
-                let half = 1.959_963_984_540_054 * v.sqrt();
+            Some(spread) => {
+                // Integers differ by 1 at least: z^2 / 2 pseudo-rows one unit off, as Agresti
+                // and Coull add to a share (issue 63: a mean that rare events move, "powers won"
+                // at 6 but now and then 5, covered 84% with no row off in some small runs).
+                // Their weight fades as rows accumulate.
+                let k = b.matches as f64;
+                let v = k / (k - 1.0) * (spread + 0.5 * Z * Z) / (rows * rows);
+                let half = Z * v.sqrt();
                 (m - half, m + half)
             }
         }
@@ -607,9 +613,29 @@ mod tests {
         assert!((hi - lo) > 0.95 * (whi - wlo), "{lo} {hi} vs {wlo} {whi}");
         assert!((hi - lo) > 1.8 * (rhi - rlo));
         // The mean's interval too: values 3 or 1 by match, sd 1 over 100 matches.
-        let (mlo, mhi) = t.means["score"]["of 4"].ci95();
-        let half = 1.959_963_984_540_054 * (100.0f64 / 99.0).sqrt() / 10.0;
+        // Plus z^2 / 2 pseudo-rows one unit off (issue 63), over the 400 rows.
+        let mean = t.means["score"]["of 4"];
+        let (mlo, mhi) = mean.ci95();
+        let z = 1.959_963_984_540_054f64;
+        let rows = mean.n as f64;
+        let spread = rows * rows / 100.0 + 0.5 * z * z;
+        let half = z * (100.0 / 99.0 * spread).sqrt() / rows;
         assert!(((mhi - mlo) / 2.0 - half).abs() < 1e-9, "{mlo} {mhi}");
+    }
+
+    // Issue 63: "powers won" is 6 but now and then 5; a small run with none off had an interval
+    // of no width, and covered 84%. Integers differ by 1 at least.
+    #[test]
+    fn a_mean_with_no_spread_yet_still_has_an_interval() {
+        let mut t = Tally::default();
+        for _ in 0..200 {
+            t.matches += 1;
+            t.mean("powers won", "value").add(6);
+        }
+        let (lo, hi) = t.means["powers won"]["value"].ci95();
+        assert!(lo < 6.0 && hi > 6.0, "{lo} {hi}");
+        // About 2.7 / n either way: a row in 100 off by one is outside it at 200 rows.
+        assert!(6.0 - lo > 0.01 && 6.0 - lo < 0.02, "{lo}");
     }
 
     #[test]
@@ -625,8 +651,10 @@ mod tests {
         assert_eq!(c.wilson95(), wilson(17, 50, 1.959_963_984_540_054));
         let m = t.means["g"]["l"];
         assert_eq!(m.by_match, None);
-        let var = (0..50).map(|x| (x as f64 - 24.5).powi(2)).sum::<f64>() / 49.0;
-        let half = 1.959_963_984_540_054 * (var / 50.0).sqrt();
+        // The sample variance, with z^2 / 2 pseudo-rows one unit off (issue 63).
+        let z = 1.959_963_984_540_054f64;
+        let ss = (0..50).map(|x| (x as f64 - 24.5).powi(2)).sum::<f64>() + 0.5 * z * z;
+        let half = z * (ss / 49.0 / 50.0).sqrt();
         let (lo, hi) = m.ci95();
         assert!((hi - lo - 2.0 * half).abs() < 1e-9);
     }
