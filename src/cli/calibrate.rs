@@ -395,14 +395,25 @@ fn paired_coverage(
     let runs: Vec<Option<Pairing>> = (0..f.runs as usize)
         .map(|r| pair(&ta[r * n..(r + 1) * n], &tb[r * n..(r + 1) * n], &run_keys))
         .collect();
+    let change = format!("{} {from} -> {}", pw.key, pw.to);
+    Ok(paired_kinds(pw.game, pw.command, &change, &truth, &runs))
+}
+
+/// The coverage of each paired difference `truth` holds by the small runs' intervals, a kind per
+/// section ("paired difference, `change`: section").
+fn paired_kinds(
+    game: &'static str,
+    command: &'static str,
+    change: &str,
+    truth: &crate::platform::answer::Pairing,
+    runs: &[Option<crate::platform::answer::Pairing>],
+) -> Vec<Kind> {
     let mut kinds: std::collections::BTreeMap<String, Kind> = Default::default();
     for ((title, label), &(d, _)) in &truth.by {
-        // A difference that is 0 in every reference match (a label the rule does not reach)
-        // is held by every interval by construction.
-        let name = format!("paired difference, {} {from} -> {}: {title}", pw.key, pw.to);
+        let name = format!("paired difference, {change}: {title}");
         let k = kinds.entry(name.clone()).or_insert_with(|| Kind {
-            game: pw.game,
-            command: pw.command,
+            game,
+            command,
             kind: name,
             checked: 0,
             held: 0,
@@ -412,6 +423,8 @@ fn paired_coverage(
             fixed: 0,
         });
         k.labels += 1;
+        // A difference that is 0 in every reference match (a label the rule does not reach)
+        // is held by every interval by construction.
         if d == 0.0 {
             k.fixed += 1;
             continue;
@@ -432,7 +445,7 @@ fn paired_coverage(
         k.by_label
             .push((label.clone(), w.checked, w.held, d, w.ratio()));
     }
-    Ok(kinds.into_values().filter(|k| k.checked > 0).collect())
+    kinds.into_values().filter(|k| k.checked > 0).collect()
 }
 
 /// The power analysis's command, as the coverage table names it.
@@ -441,7 +454,7 @@ const COIN_COMMAND: &str = "analyze rumble powers";
 const COIN_ROSTERS: u64 = 1_000;
 /// Powers whose worth in coins is known by construction (a `coins` power is worth its coins,
 /// AR-43; a Refund of strength s is s coins): name, strength (`None`: any), worth.
-const KNOWN: &[(&str, Option<i32>, f64)] = &[
+pub const KNOWN: &[(&str, Option<i32>, f64)] = &[
     ("Calibration +5", None, 5.0),
     ("Calibration +15", None, 15.0),
     ("Calibration +25", None, 25.0),
@@ -665,38 +678,13 @@ fn coin_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     let runs: Vec<Option<Pairing>> = (0..f.runs)
         .map(|r| pair(&a, &b, 1 + f.reference + r))
         .collect();
-    let mut kinds: std::collections::BTreeMap<String, Kind> = Default::default();
-    for ((title, label), &(d, _)) in &truth.by {
-        let name = format!("paired difference, attack_cost 10 -> 20: {title}");
-        let k = kinds.entry(name.clone()).or_insert_with(|| Kind {
-            game: "Auto Rumble",
-            command: COIN_COMMAND,
-            kind: name,
-            checked: 0,
-            held: 0,
-            per_run: vec![(0, 0); runs.len()],
-            labels: 0,
-            by_label: Vec::new(),
-            fixed: 0,
-        });
-        k.labels += 1;
-        let mut w = Widths::default();
-        for (r, p) in runs.iter().enumerate() {
-            let Some(&(v, half)) = p
-                .as_ref()
-                .and_then(|p| p.by.get(&(title.clone(), label.clone())))
-            else {
-                continue;
-            };
-            k.per_run[r].0 += w.add(v, v - half, v + half, d) as u64;
-            k.per_run[r].1 += 1;
-        }
-        k.checked += w.checked;
-        k.held += w.held;
-        k.by_label
-            .push((label.clone(), w.checked, w.held, d, w.ratio()));
-    }
-    Ok(kinds.into_values().filter(|k| k.checked > 0).collect())
+    Ok(paired_kinds(
+        "Auto Rumble",
+        COIN_COMMAND,
+        "attack_cost 10 -> 20",
+        &truth,
+        &runs,
+    ))
 }
 
 /// Every workload (or those `--only` names), checked.

@@ -1085,18 +1085,21 @@ mod tests {
         }
     }
 
+    /// Two strategies' payoffs against two tables, the same in each of 8 blocks of 10 games:
+    /// the first's share `a`, the second's `b`.
+    fn every_block(a: f64, b: f64) -> Vec<Vec<Vec<(f64, f64)>>> {
+        [a, b]
+            .iter()
+            .map(|&v| (0..2).map(|_| vec![(v * 10.0, 10.0); 8]).collect())
+            .collect()
+    }
+
     // Issue 63: a strategy that wins no game against a table (0 of 80 in every block) is no
     // more exact than 0 wins of 80 are: its payoff is drawn from its posterior in each resampled
     // table, so the regret of playing it has a width; redrawing blocks alone left it [x, x].
     #[test]
     fn a_payoff_every_block_agrees_on_at_zero_still_moves_in_the_resampled_tables() {
-        let never: Vec<Vec<Vec<(f64, f64)>>> = (0..2)
-            .map(|s| {
-                let v = if s == 0 { 1.0 } else { 0.0 };
-                (0..2).map(|_| vec![(v * 10.0, 10.0); 8]).collect()
-            })
-            .collect();
-        let s = solve(&payoffs(never), 4, 100, 1);
+        let s = solve(&payoffs(every_block(1.0, 0.0)), 4, 100, 1);
         let (lo, hi) = s.regret_ci[1];
         assert!(lo < hi && hi <= 1.0, "{:?}", s.regret_ci);
         // ... and only a little: 0 of 80 games bounds its payoff near 0.
@@ -1107,13 +1110,7 @@ mod tests {
     fn payoff_tables_are_resampled_by_blocks_of_games_shared_by_every_profile() {
         // The same payoff in every block: resampling games moves nothing (a redraw within the
         // large standard error above would move the mix).
-        let same: Vec<Vec<Vec<(f64, f64)>>> = (0..2)
-            .map(|s| {
-                let v = if s == 0 { 0.7 } else { 0.3 };
-                (0..2).map(|_| vec![(v * 10.0, 10.0); 8]).collect()
-            })
-            .collect();
-        let s = solve(&payoffs(same), 4, 50, 1);
+        let s = solve(&payoffs(every_block(0.7, 0.3)), 4, 50, 1);
         assert_eq!(s.support_changed, 0);
         assert_eq!(s.weight_ci[0].0, s.weight_ci[0].1);
         // Blocks that disagree: the resampled tables spread.
