@@ -1250,16 +1250,15 @@ impl PowerValue {
             .filter(|(_, p)| self.candidates.contains(p))
             .map(|(i, &p)| (self.default_arm[i], self.cat.name(p).to_string()))
             .collect();
-        for a in 0..arms {
+        for (a, &effect) in mean[..arms].iter().enumerate() {
             let label = self.arm_label(&names, a);
-            let effect = [(a, 1.0)];
             by.push((
                 "win-rate effect by power".to_string(),
                 label.clone(),
-                mean[a],
-                groups.iter().map(|g| part(g, &effect)).collect(),
+                effect,
+                groups.iter().map(|g| part(g, &[(a, 1.0)])).collect(),
             ));
-            let Ok((x, grad)) = crate::stats::curve_inverse(&grid, &curve, mean[a]) else {
+            let Ok((x, grad)) = crate::stats::curve_inverse(&grid, &curve, effect) else {
                 continue;
             };
             let grad: Vec<(usize, f64)> = std::iter::once((a, grad[0]))
