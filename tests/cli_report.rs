@@ -567,3 +567,77 @@ fn a_power_analysis_what_if_is_paired_on_the_same_rosters() {
         assert!(e.exact && e.value == 0.0, "{e:?}");
     }
 }
+
+/// Issue 63: Loot items and Minion Combat's analysis keep their sums by cell; each cell is also
+/// kept in 20 groups of its matches, and a what-if of either pairs by the jackknife over them:
+/// far narrower than two runs' own intervals, and exactly 0 under the same rules.
+#[test]
+fn ledger_analyses_what_ifs_are_paired_by_their_groups() {
+    // Six rounds where the seed plays ten (MC-4).
+    let rounds = tmp("report", "minion-rounds").with_extension("toml");
+    std::fs::write(&rounds, "rounds = 6\n").unwrap();
+    let cases: [(&str, &[&str], &str, &str); 2] = [
+        (
+            "loot-items",
+            &[
+                "analyze",
+                "loot",
+                "items",
+                "--battles",
+                "400",
+                "--cell",
+                "100",
+            ],
+            "experiments/loot-arena/mage-90.toml",
+            "experiments/loot-arena/rules.toml",
+        ),
+        (
+            "minions",
+            &["analyze", "minions", "--combats", "400", "--cell", "40"],
+            rounds.to_str().unwrap(),
+            "experiments/minion-combat/rules.toml",
+        ),
+    ];
+    for (name, cmd, changed, same) in cases {
+        let out = tmp("report", &format!("{name}-what-if"));
+        run(&[cmd, &["--versus-rules", changed]].concat(), &out);
+        let d = answer_in(&out);
+        let intervals = &d.totals.iter().find(|t| t.0 == "intervals").unwrap().1;
+        assert!(
+            intervals.starts_with("paired over 20 parts"),
+            "{name}: {intervals}"
+        );
+        assert!(out.join("base/replicates.json").is_file(), "{name}");
+        let (a, b) = (answer_in(&out.join("base")), answer_in(&out.join("versus")));
+        let (mut paired, mut unpaired) = (0.0, 0.0);
+        for s in &d.sections {
+            let title = s.title.trim_start_matches("what-if: ");
+            for e in &s.estimates {
+                let [ea, eb] = [&a, &b].map(|x| {
+                    x.sections
+                        .iter()
+                        .find(|t| t.title == title)
+                        .and_then(|t| t.estimates.iter().find(|y| y.label == e.label))
+                        .unwrap()
+                        .clone()
+                });
+                paired += e.hi - e.lo;
+                unpaired += ((ea.hi - ea.lo).powi(2) + (eb.hi - eb.lo).powi(2)).sqrt();
+            }
+        }
+        assert!(
+            paired < 0.8 * unpaired,
+            "{name}: paired {paired} unpaired {unpaired}"
+        );
+        let again = tmp("report", &format!("{name}-what-if-same"));
+        run(&[cmd, &["--versus-rules", same]].concat(), &again);
+        for s in &answer_in(&again).sections {
+            for e in &s.estimates {
+                assert!(
+                    e.value == 0.0 && e.lo == 0.0 && e.hi == 0.0,
+                    "{name}: {e:?}"
+                );
+            }
+        }
+    }
+}

@@ -705,7 +705,11 @@ fn verify_replays_an_analysis_ledger_and_finds_a_resealed_cell() {
     ]);
     let (code, said) = verify(dir, &["--replay-all"]);
     assert_eq!(code, Some(0), "{said}");
-    assert!(said.contains("ledger.json as written"), "{said}");
+    // The jackknife's replicates are sealed and checked too (issue 63).
+    assert!(
+        said.contains("ledger.json, replicates.json as written"),
+        "{said}"
+    );
     assert!(
         said.contains("each one's sums are what its matches give")
             && said.contains("files are what the command writes now"),

@@ -326,7 +326,10 @@ pub enum Studied<T> {
         found: T,
         played: u64,
         secs: f64,
-        run: crate::platform::ledger::Run,
+        run: Box<crate::platform::ledger::Run>,
+        /// The findings again without each group of matches in turn (issue 63: a jackknife's
+        /// replicates, what pairs a what-if of the analysis); `None` where a cell has no groups.
+        replicates: Option<Vec<T>>,
     },
 }
 
@@ -349,7 +352,7 @@ pub struct Study<'a> {
 /// what is new on `threads` with a progress bar, and ends a shard's run.
 pub fn study<T: Send>(
     s: Study<'_>,
-    play: impl FnOnce(
+    play: impl Fn(
         &mut crate::platform::ledger::Ledger,
         &(dyn Fn(u64) + Sync),
     ) -> Result<Option<T>, String>
@@ -370,10 +373,24 @@ pub fn study<T: Send>(
             played.fetch_add(n, Ordering::Relaxed);
         }
     };
-    let found = pool.install(|| play(&mut run.ledger, &tick));
+    let ledger = &mut run.ledger;
+    let (found, replicates) = pool.install(move || {
+        let found = play(ledger, &tick)?;
+        if found.is_none() || !ledger.whole() {
+            return Ok::<_, String>((found, None));
+        }
+        // The jackknife's replicates: the findings from the cells' sums less one group.
+        let mut reps = Vec::new();
+        for g in 0..crate::platform::ledger::GROUPS {
+            ledger.leave_out(Some(g));
+            reps.extend(play(ledger, &|_| {})?);
+        }
+        let grouped = ledger.leave_out(None);
+        let whole = grouped && reps.len() == crate::platform::ledger::GROUPS;
+        Ok((found, whole.then_some(reps)))
+    })?;
     let played = played.into_inner();
     pb.finish_and_clear();
-    let found = found?;
     let secs = start.elapsed().as_secs_f64();
     if let Some(audit) = run.ledger.audited() {
         crate::platform::job::replay_says(audit);
@@ -389,7 +406,8 @@ pub fn study<T: Send>(
         found: found.expect("a whole run sums every cell"),
         played,
         secs,
-        run,
+        run: Box::new(run),
+        replicates,
     })
 }
 
@@ -407,7 +425,10 @@ pub struct Said<'a> {
 pub fn write_study(
     (out, name): (&std::path::Path, &str),
     mut files: Vec<(String, Vec<u8>)>,
-    answer: &crate::platform::answer::Answer,
+    (answer, replicates): (
+        &crate::platform::answer::Answer,
+        Option<Vec<crate::platform::answer::Answer>>,
+    ),
     run: &crate::platform::ledger::Run,
     Said {
         summary,
@@ -421,6 +442,15 @@ pub fn write_study(
         format!("{summary}{text}").into_bytes(),
     ));
     files.extend(crate::platform::answer::files(answer));
+    // What a what-if of this analysis pairs by (issue 63).
+    if let Some(r) =
+        replicates.and_then(|r| crate::platform::answer::Replicates::jackknife(answer, &r))
+    {
+        files.push((
+            crate::platform::answer::REPLICATES.to_string(),
+            crate::platform::digest::sealed_text(&r).into_bytes(),
+        ));
+    }
     files.push(run.state());
     crate::platform::dataset::replace_folder(out, name, &files)?;
     Ok(format!(

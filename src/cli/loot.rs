@@ -483,8 +483,10 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
             played,
             secs,
             run,
-        } => (found, played, secs, run),
+            replicates,
+        } => (found, played, secs, (run, replicates)),
     };
+    let (run, replicates) = run;
     let files = study::tables(&found)
         .iter()
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
@@ -557,10 +559,15 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
                 .map_err(|e| format!("--candidate {c}: {e}"))?,
         );
     }
+    let without = replicates.map(|r| {
+        r.iter()
+            .map(|x| study::answer(x, f.seed, &super::flags::command_line()))
+            .collect()
+    });
     super::flags::write_study(
         (&f.out, ITEMS),
         files,
-        &answer,
+        (&answer, without),
         &run,
         super::flags::Said {
             summary: &format!(

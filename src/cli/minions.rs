@@ -819,9 +819,14 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     )? {
         super::flags::Studied::Shard(said) => return Ok(said),
         super::flags::Studied::Whole {
-            found, secs, run, ..
-        } => (found, secs, run),
+            found,
+            secs,
+            run,
+            replicates,
+            ..
+        } => (found, secs, (run, replicates)),
     };
+    let (run, replicates) = run;
     let files = study::tables(&found)
         .iter()
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
@@ -848,10 +853,15 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     );
     // The answer and its report (issue 50), written with the tables in one step.
     let answer = study::answer(&found, &st, f.seed, &super::flags::command_line());
+    let without = replicates.map(|r| {
+        r.iter()
+            .map(|x| study::answer(x, &st, f.seed, &super::flags::command_line()))
+            .collect()
+    });
     super::flags::write_study(
         (&f.out, STUDY),
         files,
-        &answer,
+        (&answer, without),
         &run,
         super::flags::Said {
             summary: &format!(

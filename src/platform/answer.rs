@@ -1271,6 +1271,46 @@ pub struct Replicates {
     pub by: Vec<(String, String, f64, Vec<f64>)>,
 }
 
+impl Replicates {
+    /// The delete-a-group jackknife (issue 63): `without[g]` is the same analysis's answer from
+    /// its sums less group g; each estimate's part in group g is (G - 1) / G x (value - the value
+    /// without g), so that the spread of two runs' paired parts is the jackknife variance of
+    /// their difference. Estimates exact, not finite or absent from a replicate are left out.
+    pub fn jackknife(whole: &Answer, without: &[Answer]) -> Option<Replicates> {
+        let g = without.len();
+        if g < MIN_PAIRED_PARTS {
+            return None;
+        }
+        let scale = (g - 1) as f64 / g as f64;
+        let mut by = Vec::new();
+        for sec in &whole.sections {
+            for e in sec
+                .estimates
+                .iter()
+                .filter(|e| !e.exact && e.value.is_finite())
+            {
+                let parts: Option<Vec<f64>> = without
+                    .iter()
+                    .map(|a| {
+                        let s = a.sections.iter().find(|s| s.title == sec.title)?;
+                        let x = s.estimates.iter().find(|x| x.label == e.label)?.value;
+                        x.is_finite().then_some(scale * (e.value - x))
+                    })
+                    .collect();
+                if let Some(parts) = parts {
+                    by.push((sec.title.clone(), e.label.clone(), e.value, parts));
+                }
+            }
+        }
+        Some(Replicates {
+            source: whole.provenance.source.clone(),
+            seed: whole.provenance.seed,
+            groups: g,
+            by,
+        })
+    }
+}
+
 impl Pairing {
     /// Two analyses' [`Replicates`] paired group by group; `None` when they are not of one
     /// command and seed, or hold too few groups.

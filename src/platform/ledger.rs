@@ -154,6 +154,31 @@ impl<A: Sums, B: Sums> Sums for (A, B) {
 pub struct Entry {
     pub n: u64,
     pub sums: Vec<i64>,
+    /// The same sums split into [`GROUPS`] groups of its matches (issue 63: what pairs a
+    /// what-if of the analysis, by [`Ledger::leave_out`]), by [`block`]. Absent from cells kept
+    /// before they were split.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<Vec<i64>>,
+}
+
+/// Groups of matches a ledger's cells are split into: a jackknife over them pairs two runs
+/// of one seed group by group.
+pub const GROUPS: usize = 20;
+
+/// The block of matches `at` starts or falls in, as its end and its group. Blocks lie where
+/// they lie whatever a cell's count (so a continued cell groups its matches as one long run
+/// does): levels of `4 x GROUPS` blocks, the j-th level's of 2^j matches, each group taking
+/// every `GROUPS`-th block. Any count's groups are within a block of each other (a quarter of
+/// a group at most), and a cell of n matches is played in about `4 x GROUPS x log2(n / 80)`
+/// blocks.
+pub fn block(at: u64) -> (u64, usize) {
+    let per = 4 * GROUPS as u64;
+    // Level j starts at per x (2^j - 1).
+    let j = (at / per + 1).ilog2();
+    let start = per * ((1u64 << j) - 1);
+    let size = 1u64 << j;
+    let k = (at - start) / size;
+    (start + (k + 1) * size, (k % GROUPS as u64) as usize)
 }
 
 /// The cells of an analysis, and which of them this run plays.
@@ -175,6 +200,12 @@ pub struct Ledger {
     /// `verify`'s replay of the kept cells, when this run serves one (issue 62).
     #[serde(skip)]
     audit: Option<Box<Audit>>,
+    /// Serving every cell without group `g` (a jackknife's replicate), playing nothing.
+    #[serde(skip)]
+    left_out: Option<usize>,
+    /// Whether a cell served without its group had no groups (kept before they were split).
+    #[serde(skip)]
+    ungrouped: bool,
 }
 
 /// `skirmish verify` on an analysis folder (issue 62): kept cells are played again from their
@@ -234,14 +265,17 @@ impl Ledger {
     /// The sums of cell `key` over matches `0..n`: those kept, and `play(range)` of the ones not
     /// yet summed. A cell dealt to another shard is not played (its kept sums, or none). A cell
     /// kept over more than `n` matches is an error (a smaller count than a finished run's).
-    pub fn cell<S: Sums>(
+    pub fn cell<S: Sums + Send>(
         &mut self,
         key: &str,
         n: u64,
-        play: impl FnOnce(Range<u64>) -> S,
+        play: impl Fn(Range<u64>) -> S + Sync,
     ) -> Result<S, String> {
         let ordinal = self.asked;
         self.asked += 1;
+        if let Some(g) = self.left_out {
+            return Ok(self.without(key, n, g));
+        }
         let held = self.cells.get(key).cloned().unwrap_or_default();
         if held.n > n {
             return Err(format!(
@@ -294,7 +328,39 @@ impl Ledger {
             self.skipped += 1;
             return Ok(sums);
         }
-        let new = play(held.n..n);
+        // New matches are played block by block into their groups; a cell kept without groups
+        // goes on without them.
+        let mut groups: Vec<S> = if held.n == 0 || !held.groups.is_empty() {
+            let kept: Option<Vec<S>> = held.groups.iter().map(|g| S::from_ints(g)).collect();
+            let mut kept = kept.ok_or_else(damaged)?;
+            kept.resize_with(GROUPS, S::default);
+            kept
+        } else {
+            Vec::new()
+        };
+        let new = if groups.len() == GROUPS {
+            let mut blocks = Vec::new();
+            let mut at = held.n;
+            while at < n {
+                let (end, g) = block(at);
+                blocks.push((at..end.min(n), g));
+                at = end.min(n);
+            }
+            // Blocks are played side by side (a small one alone would keep a thread idle), and
+            // merged in their order: integer sums, the same whatever the threads.
+            use rayon::prelude::*;
+            let parts: Vec<(S, usize)> =
+                blocks.into_par_iter().map(|(r, g)| (play(r), g)).collect();
+            let mut new = S::default();
+            for (part, g) in &parts {
+                groups[*g].merge(part);
+                new.merge(part);
+            }
+            new
+        } else {
+            groups.clear();
+            play(held.n..n)
+        };
         if held.n > 0 {
             // Sums of another shape (a file edited by hand) would not merge.
             if sums.to_ints().len() != new.to_ints().len() {
@@ -310,9 +376,37 @@ impl Ledger {
             Entry {
                 n,
                 sums: sums.to_ints(),
+                groups: groups.iter().map(Sums::to_ints).collect(),
             },
         );
         Ok(sums)
+    }
+
+    /// Cell `key`'s sums over its `n` matches less group `g`'s: the merge of the other groups.
+    fn without<S: Sums>(&mut self, key: &str, n: u64, g: usize) -> S {
+        let mut out = S::default();
+        let held = self.cells.get(key);
+        let groups = held.filter(|e| e.n == n && e.groups.len() == GROUPS);
+        let Some(e) = groups else {
+            self.ungrouped = true;
+            return held.and_then(|e| S::from_ints(&e.sums)).unwrap_or_default();
+        };
+        for (h, ints) in e.groups.iter().enumerate() {
+            match S::from_ints(ints) {
+                Some(s) if h != g => out.merge(&s),
+                Some(_) => {}
+                None => self.ungrouped = true,
+            }
+        }
+        out
+    }
+
+    /// Serves every cell without group `g` from now on (`None`: as kept), for a jackknife's
+    /// replicate of the analysis's findings; nothing is played meanwhile. Says whether every
+    /// cell served since the last call had its groups.
+    pub fn leave_out(&mut self, g: Option<usize>) -> bool {
+        self.left_out = g;
+        !std::mem::take(&mut self.ungrouped)
     }
 
     /// Whether every cell asked for is summed in full (no shard's cells missing).
@@ -517,6 +611,55 @@ mod tests {
             m.add((i * i % 7) as i64);
         }
         m
+    }
+
+    // Issue 63: blocks lie where they lie whatever the count, tile the matches, and share any
+    // count among the groups within a block of each other.
+    #[test]
+    fn blocks_tile_the_matches_and_share_them_among_the_groups() {
+        for n in [1u64, 79, 80, 81, 500, 1_000, 12_345, 200_000] {
+            let (mut at, mut size, mut calls) = (0, [0u64; GROUPS], 0);
+            let mut biggest = 0;
+            while at < n {
+                let (end, g) = block(at);
+                assert!(end > at);
+                size[g] += end.min(n) - at;
+                biggest = biggest.max(end - at);
+                at = end.min(n);
+                calls += 1;
+            }
+            let (lo, hi) = (size.iter().min().unwrap(), size.iter().max().unwrap());
+            assert!(hi - lo <= biggest, "{n}: {size:?}");
+            assert!(
+                calls <= 80 * (1 + (n / 80 + 1).ilog2() as u64),
+                "{n}: {calls}"
+            );
+        }
+        // A block starts where an earlier one ended, from any start.
+        assert_eq!(block(0), (1, 0));
+        assert_eq!(block(80), (82, 0));
+        assert_eq!(block(81), (82, 0));
+        assert_eq!(block(82), (84, 1));
+    }
+
+    // A cell's groups merge to its sums, and leaving group g out serves the others' merge.
+    #[test]
+    fn a_cell_left_without_a_group_is_the_merge_of_the_others() {
+        let mut l = Ledger::default();
+        let whole: Mean = l.cell("a", 1_000, sum).unwrap();
+        let e = l.cells["a"].clone();
+        assert_eq!(e.groups.len(), GROUPS);
+        let mut all = Mean::default();
+        for g in &e.groups {
+            all.merge(&Mean::from_ints(g).unwrap());
+        }
+        assert_eq!(all, whole);
+        l.leave_out(Some(3));
+        let less: Mean = l.cell("a", 1_000, |_| panic!("nothing is played")).unwrap();
+        let three = Mean::from_ints(&e.groups[3]).unwrap();
+        assert_eq!(less.n + three.n, whole.n);
+        assert_eq!(less.sum + three.sum, whole.sum);
+        assert!(l.leave_out(None), "every cell had its groups");
     }
 
     #[test]

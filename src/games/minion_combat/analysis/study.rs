@@ -218,11 +218,12 @@ impl Study {
         let f = &self.field;
         let r = &f.rules;
         let mut total = 0u64;
-        let now = std::cell::Cell::new(0u64);
+        // Blocks of a cell are played side by side (the ledger's groups): an atomic count.
+        let now = std::sync::atomic::AtomicU64::new(0);
         // A cell's new combats (`per` played for each index), told as they are played.
         let played = |range: &Range<u64>, per: u64| {
             let n = (range.end - range.start) * per;
-            now.set(now.get() + n);
+            now.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
             tick(n);
         };
         // MC-32: stat worth on paired combats against the field.
@@ -371,7 +372,7 @@ impl Study {
             splits_vs_field,
             nations,
             combats: total,
-            played: now.get(),
+            played: now.load(std::sync::atomic::Ordering::Relaxed),
         }))
     }
 
