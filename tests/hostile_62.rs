@@ -733,6 +733,40 @@ fn verify_replays_an_analysis_ledger_and_finds_a_resealed_cell() {
     );
 }
 
+/// Issue 63: a cell's groups are saved sums too (they pair a what-if): one moved in a resealed
+/// ledger is found when the cell is replayed, though the cell's own sums are untouched.
+#[test]
+fn verify_finds_a_resealed_group_of_a_ledger_cell() {
+    let d = tmp("h62", "verify-group");
+    let dir = d.to_str().unwrap();
+    ok(&[
+        "analyze",
+        "loot",
+        "items",
+        "--battles",
+        "200",
+        "--cell",
+        "100",
+        "--seed",
+        "3",
+        "--out",
+        dir,
+        "--quiet",
+    ]);
+    edit_sealed(&d.join("ledger.json"), |v| {
+        let group = v["cells"]["item worth/Rogue"]["groups"][3]
+            .as_array_mut()
+            .unwrap();
+        group[4] = serde_json::json!(group[4].as_i64().unwrap() + 1);
+    });
+    let (code, said) = verify(dir, &["--replay-all"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains("`item worth/Rogue`: its 20 groups are not what its matches give"),
+        "{said}"
+    );
+}
+
 #[test]
 fn verify_rebuilds_a_power_analysis_from_its_sums_and_replays_them_all_when_asked() {
     let d = tmp("h62", "verify-state");

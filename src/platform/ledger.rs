@@ -165,6 +165,31 @@ pub struct Entry {
 /// of one seed group by group.
 pub const GROUPS: usize = 20;
 
+/// `play` of matches `range` block by block ([`block`]), each block's sums merged into its
+/// group's; returns the whole range's. Blocks are played side by side (a small one alone would
+/// keep a thread idle) and merged in their order: integer sums, the same whatever the threads.
+fn play_grouped<S: Sums + Send>(
+    range: Range<u64>,
+    play: &(impl Fn(Range<u64>) -> S + Sync),
+    groups: &mut [S],
+) -> S {
+    use rayon::prelude::*;
+    let mut blocks = Vec::new();
+    let mut at = range.start;
+    while at < range.end {
+        let (end, g) = block(at);
+        blocks.push((at..end.min(range.end), g));
+        at = end.min(range.end);
+    }
+    let parts: Vec<(S, usize)> = blocks.into_par_iter().map(|(r, g)| (play(r), g)).collect();
+    let mut whole = S::default();
+    for (part, g) in &parts {
+        groups[*g].merge(part);
+        whole.merge(part);
+    }
+    whole
+}
+
 /// The block of matches `at` starts or falls in, as its end and its group. Blocks lie where
 /// they lie whatever a cell's count (so a continued cell groups its matches as one long run
 /// does): levels of `4 x GROUPS` blocks, the j-th level's of 2^j matches, each group taking
@@ -304,7 +329,19 @@ impl Ledger {
                 ));
             } else if a.chooses(key, n) {
                 let t = std::time::Instant::now();
-                let fresh = play(0..n).to_ints();
+                // The groups are saved sums too: replayed and compared with the whole.
+                let (fresh, groups) = if held.groups.is_empty() {
+                    (play(0..n).to_ints(), Vec::new())
+                } else {
+                    let mut g: Vec<S> = (0..GROUPS).map(|_| S::default()).collect();
+                    let whole = play_grouped(0..n, &play, &mut g);
+                    (whole.to_ints(), g.iter().map(Sums::to_ints).collect())
+                };
+                if groups != held.groups {
+                    a.problems.push(format!(
+                        "`{key}`: its {GROUPS} groups are not what its matches give"
+                    ));
+                }
                 a.spent += t.elapsed();
                 a.replayed += 1;
                 a.matches = a.matches.saturating_add(n);
@@ -330,33 +367,16 @@ impl Ledger {
         }
         // New matches are played block by block into their groups; a cell kept without groups
         // goes on without them.
-        let mut groups: Vec<S> = if held.n == 0 || !held.groups.is_empty() {
-            let kept: Option<Vec<S>> = held.groups.iter().map(|g| S::from_ints(g)).collect();
-            let mut kept = kept.ok_or_else(damaged)?;
-            kept.resize_with(GROUPS, S::default);
-            kept
-        } else {
+        let mut groups: Vec<S> = if held.n == 0 {
+            (0..GROUPS).map(|_| S::default()).collect()
+        } else if held.groups.is_empty() {
             Vec::new()
+        } else {
+            let kept: Option<Vec<S>> = held.groups.iter().map(|g| S::from_ints(g)).collect();
+            kept.filter(|k| k.len() == GROUPS).ok_or_else(damaged)?
         };
         let new = if groups.len() == GROUPS {
-            let mut blocks = Vec::new();
-            let mut at = held.n;
-            while at < n {
-                let (end, g) = block(at);
-                blocks.push((at..end.min(n), g));
-                at = end.min(n);
-            }
-            // Blocks are played side by side (a small one alone would keep a thread idle), and
-            // merged in their order: integer sums, the same whatever the threads.
-            use rayon::prelude::*;
-            let parts: Vec<(S, usize)> =
-                blocks.into_par_iter().map(|(r, g)| (play(r), g)).collect();
-            let mut new = S::default();
-            for (part, g) in &parts {
-                groups[*g].merge(part);
-                new.merge(part);
-            }
-            new
+            play_grouped(held.n..n, &play, &mut groups)
         } else {
             groups.clear();
             play(held.n..n)
