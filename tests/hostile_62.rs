@@ -685,24 +685,20 @@ fn verify(dir: &str, extra: &[&str]) -> (Option<i32>, String) {
     (o.status.code(), said)
 }
 
+/// A small `analyze loot items` (a ledger analysis) written into a folder of its own.
+fn small_loot_items(name: &str) -> common::Tmp {
+    let d = tmp("h62", name);
+    let args = "analyze loot items --battles 200 --cell 100 --seed 3 --quiet --out";
+    let mut all: Vec<&str> = args.split(' ').collect();
+    all.push(d.to_str().unwrap());
+    ok(&all);
+    d
+}
+
 #[test]
 fn verify_replays_an_analysis_ledger_and_finds_a_resealed_cell() {
-    let d = tmp("h62", "verify-ledger");
+    let d = small_loot_items("verify-ledger");
     let dir = d.to_str().unwrap();
-    ok(&[
-        "analyze",
-        "loot",
-        "items",
-        "--battles",
-        "200",
-        "--cell",
-        "100",
-        "--seed",
-        "3",
-        "--out",
-        dir,
-        "--quiet",
-    ]);
     let (code, said) = verify(dir, &["--replay-all"]);
     assert_eq!(code, Some(0), "{said}");
     // The jackknife's replicates are sealed and checked too (issue 63).
@@ -737,22 +733,8 @@ fn verify_replays_an_analysis_ledger_and_finds_a_resealed_cell() {
 /// ledger is found when the cell is replayed, though the cell's own sums are untouched.
 #[test]
 fn verify_finds_a_resealed_group_of_a_ledger_cell() {
-    let d = tmp("h62", "verify-group");
+    let d = small_loot_items("verify-group");
     let dir = d.to_str().unwrap();
-    ok(&[
-        "analyze",
-        "loot",
-        "items",
-        "--battles",
-        "200",
-        "--cell",
-        "100",
-        "--seed",
-        "3",
-        "--out",
-        dir,
-        "--quiet",
-    ]);
     edit_sealed(&d.join("ledger.json"), |v| {
         let group = v["cells"]["item worth/Rogue"]["groups"][3]
             .as_array_mut()
