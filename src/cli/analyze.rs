@@ -57,31 +57,14 @@ pub struct PowerFlags {
     /// (power, rival's power) pairs sampled per roster [default 8; 0: none].
     #[arg(long)]
     pub counter: Option<u32>,
-    /// Round limit (AR-14) [default 30].
-    #[arg(long)]
-    pub max_rounds: Option<u32>,
-    /// Hero capacity (AR-15) [default 256 here, AR-44].
-    #[arg(long)]
-    pub capacity: Option<u32>,
-    /// Rules file: the battle's numbers (experiments/auto-rumble/rules.toml lists them) [default:
-    /// the seed's].
-    #[arg(long, value_name = "FILE")]
-    pub rules: Option<String>,
-    /// Master seed: roster r's randomness comes only from (seed, r) [default 42].
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Worker threads [default: all cores]. The output does not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub battle: super::simulate::BattleFlags,
     /// Output folder for the Parquet tables [default runs/powers]. An earlier run of the same
     /// analysis there is continued (a larger --max-battles or finer --precision plays on).
     #[arg(long)]
     pub out: Option<PathBuf>,
     #[command(flatten)]
-    pub sharding: super::flags::ShardFlags,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    pub run: super::flags::Running,
 }
 
 impl PowerFlags {
@@ -90,7 +73,6 @@ impl PowerFlags {
             power_file: self.powers.clone(),
             candidates: self.candidate.clone(),
             powers: self.power.iter().map(|p| p.trim().to_string()).collect(),
-            rules_file: self.rules.clone(),
             ..ValueSettings::default()
         };
         if let Some(t) = &self.heroes {
@@ -126,12 +108,8 @@ impl PowerFlags {
         if let Some(m) = self.counter {
             s.counter_per_roster = m;
         }
-        if let Some(m) = self.max_rounds {
-            s.max_rounds = m;
-        }
-        if let Some(c) = self.capacity {
-            s.capacity = c;
-        }
+        self.battle
+            .apply(&mut s.max_rounds, &mut s.capacity, &mut s.rules_file);
         Ok(s)
     }
 }
@@ -164,12 +142,12 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
             v.battles_per_roster()
         ));
     }
-    let seed = flags.seed.unwrap_or(42);
+    let seed = flags.run.seed;
     let out = flags
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("runs/powers"));
-    let threads = super::flags::threads(flags.threads)?;
+    let threads = super::flags::threads(flags.run.threads)?;
     // Issue 62: the sums grow as the square of the powers; fewer threads where they do not fit,
     // a refusal naming the fix where not even one does, before anything is written.
     let threads = {
@@ -203,7 +181,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     };
     let encode = super::flags::encoder()?;
     // The folder rule (new, empty, or an earlier `analyze powers` output) before any work.
-    let shard = flags.sharding.shard()?;
+    let shard = flags.run.sharding.shard()?;
     let _claim = match shard {
         None => crate::platform::dataset::claim_output_folder(&out, POWERS)?,
         Some(s) => crate::platform::dataset::claim_shard(
@@ -217,13 +195,13 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
             .powers
             .iter()
             .chain(flags.candidate.iter())
-            .chain(flags.rules.iter()),
+            .chain(flags.battle.rules.iter()),
     );
     // Issue 51: an earlier run of this analysis in the folder is continued, not played again.
     let identity = state_identity(&v, seed, &inputs);
     let pool = crate::platform::runner::pool(threads)?;
     let per = v.battles_per_roster();
-    let pb = bar(v.settings.max_battles / per * per, !flags.quiet);
+    let pb = bar(v.settings.max_battles / per * per, !flags.run.quiet);
     if let Some(sh) = shard {
         let batches = pool.install(|| v.run_shard(seed, sh.index, sh.count, |n| pb.inc(n * per)));
         pb.finish_and_clear();

@@ -17,6 +17,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::games::auto_rumble::simulation::ffa::{Ffa, FfaSettings};
 use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
+use crate::platform::command::{WithSimulation, visit};
 use crate::platform::job::Job;
 use crate::platform::plan::Plan;
 use crate::platform::runner::{self, Simulation};
@@ -178,16 +179,9 @@ fn flags<T: Args>(words: &[&str], tool: &str) -> Result<T, String> {
         .map_err(|e| format!("{tool} workload `{}`: {e}", words.join(" ")))
 }
 
-/// What is done with the simulation of a dataset command (`bench` times it, `calibrate` plays
-/// it many times): `whole` is the command's own match count when it is played whole (a Clan
-/// Melee tournament's melees), else `None`.
-pub(super) trait WithSimulation {
-    type Out;
-    fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<Self::Out, String>;
-}
-
 /// Builds the simulation of the dataset command `words` (`simulate rumble --heroes 3`...), as
-/// the command itself would, and hands it to `v`; `tool` names the caller in errors.
+/// serving the command would, and hands it to `v`; `tool` names the caller in errors. The
+/// command's run flags (`--matches`, `--seed`...) are the caller's, not read here.
 pub(super) fn with_simulation<V: WithSimulation>(
     words: &[&str],
     tool: &str,
@@ -197,42 +191,35 @@ pub(super) fn with_simulation<V: WithSimulation>(
     match &words[..2] {
         ["simulate", "rumble"] => {
             let f: super::simulate::FfaFlags = flags(rest, tool)?;
-            v.with(&Ffa::new(f.apply(FfaSettings::default())?)?, None)
+            visit(
+                &super::simulate::simulate_rumble(&Default::default(), &f)?,
+                v,
+            )
         }
+        ["simulate", "loot"] => visit(&simulate(flags::<super::loot::FieldFlags>(rest, tool)?), v),
+        ["simulate", "minions"] => visit(
+            &simulate(flags::<super::minions::FieldFlags>(rest, tool)?),
+            v,
+        ),
         ["tournament", "clan-melee"] => {
-            let f: super::clan_melee::ClanMeleeFlags = flags(rest, tool)?;
-            let t = super::clan_melee::build(&f)?;
-            // A tournament is played whole, so its chunks are its own.
-            let whole = Plan {
-                matches: t.matches(),
-                chunk_size: f.chunk_size.unwrap_or((f.melees / 5).max(1)),
-            };
-            v.with(&t, Some(whole))
+            visit(&flags::<super::clan_melee::ClanMeleeFlags>(rest, tool)?, v)
         }
         ["tournament", "rumble"] => {
-            let f: super::tournament::TournamentFlags = flags(rest, tool)?;
-            v.with(&super::tournament::build(&f)?, None)
+            visit(&flags::<super::tournament::TournamentFlags>(rest, tool)?, v)
         }
-        ["tournament", "tag"] => {
-            let f: super::tag::TournamentFlags = flags(rest, tool)?;
-            v.with(&super::tag::build(&f)?.0, None)
-        }
-        ["simulate", "loot"] => {
-            let f: super::loot::FieldFlags = flags(rest, tool)?;
-            v.with(&f.field()?, None)
-        }
-        ["tournament", "loot"] => {
-            let f: super::loot::TournamentFlags = flags(rest, tool)?;
-            v.with(&super::loot::build(&f)?, None)
-        }
-        ["simulate", "minions"] => {
-            let f: super::minions::FieldFlags = flags(rest, tool)?;
-            v.with(&f.field()?, None)
-        }
+        ["tournament", "tag"] => visit(&flags::<super::tag::TournamentFlags>(rest, tool)?, v),
+        ["tournament", "loot"] => visit(&flags::<super::loot::TournamentFlags>(rest, tool)?, v),
         _ => Err(format!(
             "{tool} workload `{}`: not a dataset command",
             words.join(" ")
         )),
+    }
+}
+
+fn simulate<F>(game: F) -> super::flags::Simulate<F> {
+    super::flags::Simulate {
+        run: Default::default(),
+        game,
     }
 }
 

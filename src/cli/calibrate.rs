@@ -710,7 +710,7 @@ pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
             matches: u64,
             f: &'a CalibrateFlags,
         }
-        impl super::bench::WithSimulation for Check<'_> {
+        impl crate::platform::command::WithSimulation for Check<'_> {
             type Out = Vec<Kind>;
             fn with<S: Simulation>(
                 self,

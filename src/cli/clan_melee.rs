@@ -12,8 +12,12 @@ use crate::games::clan_melee::kernel::engine::{By, DEFAULT_MAX_TURNS, Settings};
 use crate::games::clan_melee::rules::Mode;
 use crate::games::clan_melee::simulation::tournament::{CLASSIC_BUDGETS, ClanTournament};
 use crate::games::clan_melee::state::Field;
+use crate::platform::command::{DatasetCommand, serve};
 use crate::platform::job::Job;
-use crate::platform::tally::thousands;
+use crate::platform::plan::Plan;
+use crate::platform::tally::{Tally, thousands};
+
+use super::flags::{Record, Size};
 
 #[derive(Args, Debug, Clone)]
 pub struct ClanMeleeFlags {
@@ -34,6 +38,21 @@ pub struct ClanMeleeFlags {
     /// share at each budget with intervals, and its rank.
     #[arg(long, value_name = "FILE")]
     pub candidate: Option<String>,
+    #[command(flatten)]
+    pub melee: MeleeFlags,
+    /// Dataset folder (created; an earlier run of the same command there is resumed).
+    #[arg(long, default_value = "runs/clan-melee")]
+    pub out: PathBuf,
+    /// Melees per chunk [default: a fifth of --melees, at least 1].
+    #[arg(long)]
+    pub chunk_size: Option<u64>,
+    #[command(flatten)]
+    pub run: super::flags::Running,
+}
+
+/// How every melee of a tournament or a study is played: its readings and engine.
+#[derive(Args, Debug, Clone)]
+pub struct MeleeFlags {
     /// Play each base budget exactly, without the classic 5% wiggle.
     #[arg(long)]
     pub no_wiggle: bool,
@@ -48,23 +67,41 @@ pub struct ClanMeleeFlags {
     /// reference engine). Same distribution of melees, different draws (CM-14).
     #[arg(long, default_value = "classes")]
     pub engine: String,
-    /// Master seed: melee m's randomness comes only from (seed, m).
-    #[arg(long, default_value_t = 42)]
-    pub seed: u64,
-    /// Dataset folder (created; an earlier run of the same command there is resumed).
-    #[arg(long, default_value = "runs/clan-melee")]
-    pub out: PathBuf,
-    /// Melees per chunk [default: a fifth of --melees, at least 1].
-    #[arg(long)]
-    pub chunk_size: Option<u64>,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    #[command(flatten)]
-    pub sharding: super::flags::ShardFlags,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+}
+
+impl MeleeFlags {
+    /// ` --rules FILE` as the canonical command writes it, when given.
+    fn rules_flag(&self) -> String {
+        self.rules
+            .as_ref()
+            .map(|r| super::flags::shell_flag("--rules", r))
+            .unwrap_or_default()
+    }
+    /// The melees' settings in `mode`.
+    fn settings(&self, mode: Mode) -> Result<Settings, String> {
+        if self.max_turns == 0 {
+            return Err("--max-turns: allow at least 1 turn".into());
+        }
+        Ok(Settings {
+            mode,
+            max_turns: self.max_turns,
+            engine: By::parse(&self.engine)?,
+        })
+    }
+}
+
+/// `--melees`: at least one per `per`, at most a run's matches.
+fn melees(n: u64, per: &str) -> Result<(), String> {
+    if n == 0 {
+        return Err(format!("--melees: play at least 1 melee per {per}"));
+    }
+    if n > crate::platform::job::MAX_MATCHES {
+        return Err(format!(
+            "--melees {n}: play at most {} melees per {per}",
+            crate::platform::job::MAX_MATCHES
+        ));
+    }
+    Ok(())
 }
 
 fn budgets(s: &str) -> Result<Vec<i64>, String> {
@@ -91,152 +128,129 @@ fn budgets(s: &str) -> Result<Vec<i64>, String> {
     Ok(v)
 }
 
-/// Builds the tournament the flags describe (every check before anything is written).
-pub fn build(f: &ClanMeleeFlags) -> Result<ClanTournament, String> {
-    let mode = Mode::parse(&f.mode)?;
-    let budgets = match &f.budgets {
-        Some(b) => budgets(b)?,
-        None => CLASSIC_BUDGETS.to_vec(),
-    };
-    if f.melees == 0 {
-        return Err("--melees: play at least 1 melee per budget".into());
-    }
-    if f.melees > crate::platform::job::MAX_MATCHES {
-        return Err(format!(
-            "--melees {}: play at most {} melees per budget",
-            f.melees,
-            crate::platform::job::MAX_MATCHES
-        ));
-    }
-    if f.max_turns == 0 {
-        return Err("--max-turns: allow at least 1 turn".into());
-    }
-    let mut clans = match &f.clans {
-        None => clans::reference(),
-        Some(list) => {
-            let paths: Vec<PathBuf> = list.split(',').map(|p| PathBuf::from(p.trim())).collect();
-            clans::load(&paths).map_err(|e| e.to_string())?
-        }
-    };
-    if let Some(c) = &f.candidate {
-        // Issue 51: the host's clan joins the field, last.
-        let mut extra = clans::load(&[PathBuf::from(c)]).map_err(|e| e.to_string())?;
-        if extra.len() != 1 {
-            return Err(format!(
-                "--candidate {c}: give one clan file (a folder holds {})",
-                extra.len()
-            ));
-        }
-        let cand = extra.remove(0);
-        if clans.iter().any(|k| k.name == cand.name) {
-            return Err(format!(
-                "--candidate {c}: its clan is named `{}`, like one in the field: rename it",
-                cand.name
-            ));
-        }
-        clans.push(cand);
-    }
-    let field_len = clans.len();
-    let mut field = Field::new(clans).map_err(|e| format!("--clans: {e}"))?;
-    field.rules = rules::from_flag(f.rules.as_deref())?;
-    Ok(ClanTournament {
-        field,
-        budgets,
-        melees: f.melees,
-        settings: Settings {
-            mode,
-            max_turns: f.max_turns,
-            engine: By::parse(&f.engine)?,
-        },
-        wiggle: !f.no_wiggle,
-        candidate: f.candidate.is_some().then(|| field_len - 1),
-    })
-}
-
 /// `skirmish tournament clan-melee`.
-pub fn tournament(f: &ClanMeleeFlags) -> Result<String, String> {
-    let t = build(f)?;
-    let encode = super::flags::encoder()?;
-    let chunk_size = f.chunk_size.unwrap_or((f.melees / 5).max(1));
-    if chunk_size == 0 {
-        return Err("--chunk-size: at least 1".into());
+impl DatasetCommand for ClanMeleeFlags {
+    type Sim = ClanTournament;
+    const UNIT: &'static str = "melees";
+    fn build(&self) -> Result<ClanTournament, String> {
+        let f = self;
+        let mode = Mode::parse(&f.mode)?;
+        let budgets = match &f.budgets {
+            Some(b) => budgets(b)?,
+            None => CLASSIC_BUDGETS.to_vec(),
+        };
+        melees(f.melees, "budget")?;
+        let settings = f.melee.settings(mode)?;
+        let mut clans = match &f.clans {
+            None => clans::reference(),
+            Some(list) => {
+                let paths: Vec<PathBuf> =
+                    list.split(',').map(|p| PathBuf::from(p.trim())).collect();
+                clans::load(&paths).map_err(|e| e.to_string())?
+            }
+        };
+        if let Some(c) = &f.candidate {
+            // Issue 51: the host's clan joins the field, last.
+            let mut extra = clans::load(&[PathBuf::from(c)]).map_err(|e| e.to_string())?;
+            if extra.len() != 1 {
+                return Err(format!(
+                    "--candidate {c}: give one clan file (a folder holds {})",
+                    extra.len()
+                ));
+            }
+            let cand = extra.remove(0);
+            if clans.iter().any(|k| k.name == cand.name) {
+                return Err(format!(
+                    "--candidate {c}: its clan is named `{}`, like one in the field: rename it",
+                    cand.name
+                ));
+            }
+            clans.push(cand);
+        }
+        let field_len = clans.len();
+        let mut field = Field::new(clans).map_err(|e| format!("--clans: {e}"))?;
+        field.rules = rules::from_flag(f.melee.rules.as_deref())?;
+        Ok(ClanTournament {
+            field,
+            budgets,
+            melees: f.melees,
+            settings,
+            wiggle: !f.melee.no_wiggle,
+            candidate: f.candidate.is_some().then(|| field_len - 1),
+        })
     }
-    let files: Vec<String> = t.field.clans.iter().map(|c| c.file.clone()).collect();
-    let command = format!(
-        "skirmish tournament clan-melee --mode {} --engine {} --budgets {} --melees {} --seed {} --chunk-size {} --max-turns {}{}{}{}",
-        t.settings.mode.name(),
-        t.settings.engine.name(),
-        t.budgets
-            .iter()
-            .map(|b| b.to_string())
-            .collect::<Vec<_>>()
-            .join(","),
-        t.melees,
-        f.seed,
-        chunk_size,
-        t.settings.max_turns,
-        if t.wiggle { "" } else { " --no-wiggle" },
-        f.clans
-            .as_ref()
-            .map(|c| super::flags::shell_flag("--clans", c))
-            .unwrap_or_default()
-            + &f.candidate
+    fn whole(&self, t: &ClanTournament) -> Option<Plan> {
+        // A tournament is played whole, so its chunks are its own.
+        Some(Plan {
+            matches: t.matches(),
+            chunk_size: self.chunk_size.unwrap_or((self.melees / 5).max(1)),
+        })
+    }
+    fn job<'a>(&self, t: &'a ClanTournament) -> Result<Job<'a, ClanTournament>, String> {
+        let f = self;
+        let chunk_size = f.chunk_size.unwrap_or((f.melees / 5).max(1));
+        let files: Vec<String> = t.field.clans.iter().map(|c| c.file.clone()).collect();
+        let command = format!(
+            "skirmish tournament clan-melee --mode {} --engine {} --budgets {} --melees {} --seed {} --chunk-size {} --max-turns {}{}{}{}",
+            t.settings.mode.name(),
+            t.settings.engine.name(),
+            t.budgets
+                .iter()
+                .map(|b| b.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+            t.melees,
+            f.run.seed,
+            chunk_size,
+            t.settings.max_turns,
+            if t.wiggle { "" } else { " --no-wiggle" },
+            f.clans
                 .as_ref()
-                .map(|c| super::flags::shell_flag("--candidate", c))
-                .unwrap_or_default(),
-        f.rules
-            .as_ref()
-            .map(|r| super::flags::shell_flag("--rules", r))
-            .unwrap_or_default(),
-    );
-    let mut settings = serde_json::json!({
-        "mode": t.settings.mode.name(),
-        "engine": t.settings.engine.name(),
-        "budgets": t.budgets,
-        "melees_per_budget": t.melees,
-        "wiggle": t.wiggle,
-        "max_turns": t.settings.max_turns,
-        "clans": t.field.clans.iter().map(|c| &c.name).collect::<Vec<_>>(),
-        "clan_files": files,
-    });
-    if f.candidate.is_some() {
-        let last = t.field.clans.last().expect("the candidate is in the field");
-        settings["candidate"] = last.name.clone().into();
-    }
-    if f.rules.is_some() {
-        // Issue 51: what the rules file changes, in plain words (what `diff` shows).
-        settings["rules"] = t.field.rules.changes().into();
-    }
-    let job = Job {
-        inputs: t
+                .map(|c| super::flags::shell_flag("--clans", c))
+                .unwrap_or_default()
+                + &f.candidate
+                    .as_ref()
+                    .map(|c| super::flags::shell_flag("--candidate", c))
+                    .unwrap_or_default(),
+            f.melee.rules_flag(),
+        );
+        let mut settings = serde_json::json!({
+            "mode": t.settings.mode.name(),
+            "engine": t.settings.engine.name(),
+            "budgets": t.budgets,
+            "melees_per_budget": t.melees,
+            "wiggle": t.wiggle,
+            "max_turns": t.settings.max_turns,
+            "clans": t.field.clans.iter().map(|c| &c.name).collect::<Vec<_>>(),
+            "clan_files": files,
+        });
+        if f.candidate.is_some() {
+            let last = t.field.clans.last().expect("the candidate is in the field");
+            settings["candidate"] = last.name.clone().into();
+        }
+        if f.melee.rules.is_some() {
+            // Issue 51: what the rules file changes, in plain words (what `diff` shows).
+            settings["rules"] = t.field.rules.changes().into();
+        }
+        let inputs = t
             .field
             .clans
             .iter()
             .map(|c| PathBuf::from(&c.file))
             .filter(|p| p.is_file())
-            .chain(f.rules.iter().map(PathBuf::from))
-            .collect(),
-        sim: &t,
-        settings,
-        seed: f.seed,
-        matches: t.matches(),
-        count_flag: "--melees (x budgets)",
-        chunk_size,
-        out: f.out.clone(),
-        threads: f.threads.unwrap_or_else(super::flags::default_threads),
-        shard: f.sharding.shard()?,
-        progress: !f.quiet,
-        command,
-        experiment: None,
-    };
-    job.check()?;
-    let (report, ds) = job.execute(encode)?;
-    let summary = job.summary(&report, &ds).replace(" matches", " melees");
-    Ok(format!(
-        "mode: {}\n{summary}{}",
-        t.settings.mode.name(),
-        job.report_line()
-    ))
+            .chain(f.melee.rules.iter().map(PathBuf::from))
+            .collect();
+        let size = Size::of("--melees (x budgets)", t.matches(), chunk_size);
+        let record = Record::new(command, settings, inputs);
+        f.run.job(t, size, f.out.clone(), record)
+    }
+    fn said(&self, t: &ClanTournament, summary: String, _: &Tally) -> String {
+        format!(
+            "mode: {}\n{}",
+            t.settings.mode.name(),
+            summary.replace(" matches", " melees")
+        )
+    }
 }
 
 /// `skirmish analyze clan-melee challengers` (CM-40 .. CM-42).
@@ -271,23 +285,8 @@ pub struct StudyFlags {
     /// sane (the seed's rules, no zombies) or reference (the classic engine, quirks included).
     #[arg(long, default_value = "sane")]
     pub mode: String,
-    /// Play each base budget exactly, without the classic 5% wiggle.
-    #[arg(long)]
-    pub no_wiggle: bool,
-    /// Turns after which a melee stops, reported as a turn cap (CM-12).
-    #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
-    pub max_turns: u32,
-    /// Rules file: the melee's numbers (experiments/clan-melee-rules/rules.toml lists them)
-    /// [default: the seed's].
-    #[arg(long, value_name = "FILE")]
-    pub rules: Option<String>,
-    /// classes (alike members played once, while that pays) or members (one by one: the
-    /// reference engine). Same distribution of melees, different draws (CM-14).
-    #[arg(long, default_value = "classes")]
-    pub engine: String,
-    /// Master seed.
-    #[arg(long, default_value_t = 42)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub melee: MeleeFlags,
     /// Output folder: the melees dataset, study.parquet, summary.txt and the challengers' clan
     /// files (challengers/*.toml).
     #[arg(long, default_value = "runs/clan-melee-study")]
@@ -295,14 +294,8 @@ pub struct StudyFlags {
     /// Melees per chunk [default: --melees].
     #[arg(long)]
     pub chunk_size: Option<u64>,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
     #[command(flatten)]
-    pub sharding: super::flags::ShardFlags,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    pub run: super::flags::Running,
 }
 
 fn ints(flag: &str, s: &str, lo: i32, hi: i32) -> Result<Vec<i32>, String> {
@@ -347,21 +340,10 @@ pub fn build_study(f: &StudyFlags) -> Result<(ClanStudy, Vec<(String, String)>),
             f.piece
         ));
     }
-    if f.melees == 0 {
-        return Err("--melees: play at least 1 melee per challenger and budget".into());
-    }
-    if f.melees > crate::platform::job::MAX_MATCHES {
-        return Err(format!(
-            "--melees {}: play at most {} melees per challenger and budget",
-            f.melees,
-            crate::platform::job::MAX_MATCHES
-        ));
-    }
-    if f.max_turns == 0 {
-        return Err("--max-turns: allow at least 1 turn".into());
-    }
+    melees(f.melees, "challenger and budget")?;
+    let settings = f.melee.settings(mode)?;
     let budgets = budgets(&f.budgets)?;
-    let rules = rules::from_flag(f.rules.as_deref())?;
+    let rules = rules::from_flag(f.melee.rules.as_deref())?;
     let mut variants = Vec::new();
     let mut texts = Vec::new();
     for study in studies {
@@ -389,12 +371,8 @@ pub fn build_study(f: &StudyFlags) -> Result<(ClanStudy, Vec<(String, String)>),
             variants,
             budgets,
             melees: f.melees,
-            settings: Settings {
-                mode,
-                max_turns: f.max_turns,
-                engine: By::parse(&f.engine)?,
-            },
-            wiggle: !f.no_wiggle,
+            settings,
+            wiggle: !f.melee.no_wiggle,
         },
         texts,
     ))
@@ -404,23 +382,18 @@ pub fn build_study(f: &StudyFlags) -> Result<(ClanStudy, Vec<(String, String)>),
 pub fn study(f: &StudyFlags) -> Result<String, String> {
     // Issue 51's spelling of a candidate clan against the field: the tournament with it.
     if let Some(c) = &f.candidate {
-        return tournament(&ClanMeleeFlags {
+        let t = ClanMeleeFlags {
             mode: f.mode.clone(),
             budgets: Some(f.budgets.clone()),
             melees: f.melees,
             clans: None,
             candidate: Some(c.clone()),
-            no_wiggle: f.no_wiggle,
-            max_turns: f.max_turns,
-            engine: f.engine.clone(),
-            seed: f.seed,
+            melee: f.melee.clone(),
             out: f.out.clone(),
             chunk_size: f.chunk_size,
-            threads: f.threads,
-            sharding: f.sharding.clone(),
-            quiet: f.quiet,
-            rules: f.rules.clone(),
-        });
+            run: f.run.clone(),
+        };
+        return serve(&t, super::flags::encoder()?);
     }
     let (s, texts) = build_study(f)?;
     let encode = super::flags::encoder()?;
@@ -436,13 +409,10 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         f.melees,
         s.settings.mode.name(),
         s.settings.engine.name(),
-        f.max_turns,
-        f.seed,
+        f.melee.max_turns,
+        f.run.seed,
         if s.wiggle { "" } else { " --no-wiggle" },
-        f.rules
-            .as_ref()
-            .map(|r| super::flags::shell_flag("--rules", r))
-            .unwrap_or_default(),
+        f.melee.rules_flag(),
     );
     let mut settings = serde_json::json!({
         "study": f.study,
@@ -456,28 +426,24 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         "wiggle": s.wiggle,
         "max_turns": s.settings.max_turns,
     });
-    if f.rules.is_some() {
+    if f.melee.rules.is_some() {
         let r = s
             .variants
             .first()
             .map_or(Default::default(), |v| v.field.rules);
         settings["rules"] = r.changes().into();
     }
-    let job = Job {
-        inputs: f.rules.iter().map(PathBuf::from).collect(),
-        sim: &s,
-        settings,
-        seed: f.seed,
-        matches: s.matches(),
-        count_flag: "--melees (x budgets x challengers)",
+    let size = Size::of(
+        "--melees (x budgets x challengers)",
+        s.matches(),
         chunk_size,
-        out: f.out.clone(),
-        threads: f.threads.unwrap_or_else(super::flags::default_threads),
-        shard: f.sharding.shard()?,
-        progress: !f.quiet,
+    );
+    let record = Record::new(
         command,
-        experiment: None,
-    };
+        settings,
+        f.melee.rules.iter().map(PathBuf::from).collect(),
+    );
+    let job = f.run.job(&s, size, f.out.clone(), record)?;
     job.check()?;
     let (report, ds) = job.execute(encode)?;
     if report.tally.matches < job.matches {

@@ -10,7 +10,7 @@ use crate::platform::plan::Shard;
 use crate::platform::runner::Encoder;
 
 /// Flags every simulation shares: size, seed, where to write, how to split the work.
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 pub struct RunFlags {
     /// Matches to play.
     #[arg(long)]
@@ -95,11 +95,10 @@ impl ShardFlags {
     }
 }
 
-pub(crate) fn shard(flags: &RunFlags) -> Result<Option<Shard>, String> {
-    match &flags.shard {
-        Some(t) => Shard::parse(t).map(Some),
-        None => Shard::from_env(|k| std::env::var(k).ok(), flags.shard_count),
-    }
+/// A `simulate GAME` command: the run's flags and the game's.
+pub struct Simulate<F> {
+    pub run: RunFlags,
+    pub game: F,
 }
 
 /// `word` as one POSIX shell word: unchanged when it holds only characters no shell treats
@@ -242,38 +241,170 @@ pub(crate) fn split_specs(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// The flags of every tournament's and analysis's run beside its size and folder: seed, threads,
+/// shard and progress (each command names its own count, `--out` and what they mean).
+#[derive(Args, Debug, Clone)]
+pub struct Running {
+    /// Master seed: match m's randomness comes only from (seed, m).
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub sharding: ShardFlags,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl Default for Running {
+    fn default() -> Self {
+        Running {
+            seed: 42,
+            threads: None,
+            sharding: ShardFlags::default(),
+            quiet: false,
+        }
+    }
+}
+
+/// How big a dataset run is: its matches, the flag that set them (messages name it), and its
+/// part size.
+pub struct Size {
+    pub matches: u64,
+    pub count_flag: &'static str,
+    pub chunk_size: u64,
+}
+
+/// What a dataset run's folder records of it: the canonical command, the settings, the input
+/// files whose digests join its identity, and the experiment file's text when it came from one.
+pub struct Record {
+    pub command: String,
+    pub settings: serde_json::Value,
+    pub inputs: Vec<PathBuf>,
+    pub experiment: Option<String>,
+}
+
+impl Size {
+    pub fn of(count_flag: &'static str, matches: u64, chunk_size: u64) -> Size {
+        Size {
+            matches,
+            count_flag,
+            chunk_size,
+        }
+    }
+}
+
+impl Record {
+    /// A record of a run typed on the command line (no experiment file).
+    pub fn new(command: String, settings: serde_json::Value, inputs: Vec<PathBuf>) -> Record {
+        Record {
+            command,
+            settings,
+            inputs,
+            experiment: None,
+        }
+    }
+}
+
+impl Running {
+    /// The run of `sim`: `size` matches into `out`, recorded as `record`.
+    pub fn job<'a, S: crate::platform::runner::Simulation>(
+        &self,
+        sim: &'a S,
+        size: Size,
+        out: PathBuf,
+        record: Record,
+    ) -> Result<crate::platform::job::Job<'a, S>, String> {
+        Ok(crate::platform::job::Job {
+            inputs: record.inputs,
+            sim,
+            settings: record.settings,
+            seed: self.seed,
+            matches: size.matches,
+            count_flag: size.count_flag,
+            chunk_size: size.chunk_size,
+            out,
+            threads: self.threads.unwrap_or_else(default_threads),
+            shard: self.sharding.shard()?,
+            progress: !self.quiet,
+            command: record.command,
+            experiment: record.experiment,
+        })
+    }
+}
+
 /// The dataset job of a `simulate GAME` command from the shared flags, with the defaults every
-/// such command has (1,000,000 matches, seed 42, chunks of 50,000, `runs/<out>`); the recorded
-/// command is `skirmish simulate GAME <game flags>` with the run's own flags appended.
+/// such command has (1,000,000 matches, seed 42, chunks of 50,000, `runs/<out>`); `record` is
+/// given the run's matches, seed and part size for its command.
 pub fn simulate_job<'a, S: crate::platform::runner::Simulation>(
     run: &RunFlags,
     sim: &'a S,
-    inputs: Vec<PathBuf>,
-    settings: serde_json::Value,
     out: &str,
-    command: String,
+    record: impl FnOnce(u64, u64, u64) -> Record,
 ) -> Result<crate::platform::job::Job<'a, S>, String> {
     let matches = run.matches.unwrap_or(1_000_000);
     let seed = run.seed.unwrap_or(42);
     let chunk_size = paired_chunk(run.chunk_size.unwrap_or(50_000), matches);
-    Ok(crate::platform::job::Job {
-        inputs,
-        sim,
-        settings,
+    let running = Running {
         seed,
-        matches,
-        count_flag: "--matches",
-        chunk_size,
-        out: run
-            .out
+        threads: run.threads,
+        sharding: ShardFlags {
+            shard: run.shard.clone(),
+            shard_count: run.shard_count,
+        },
+        quiet: run.quiet,
+    };
+    running.job(
+        sim,
+        Size {
+            matches,
+            count_flag: "--matches",
+            chunk_size,
+        },
+        run.out
             .clone()
             .unwrap_or_else(|| PathBuf::from("runs").join(out)),
-        threads: run.threads.unwrap_or_else(default_threads),
-        shard: shard(run)?,
-        progress: !run.quiet,
-        command: format!("{command} --matches {matches} --seed {seed} --chunk-size {chunk_size}"),
-        experiment: None,
-    })
+        record(matches, seed, chunk_size),
+    )
+}
+
+/// The game's own flags of a `simulate GAME` command: what they play, and how the folder
+/// records them. [`Simulate`] of them is a dataset command.
+pub trait GameFlags {
+    type Sim: crate::platform::runner::Simulation;
+    /// The game's command word, also the folder under `runs/`.
+    const GAME: &'static str;
+    /// What one match is called.
+    const UNIT: &'static str;
+    /// The simulation the flags describe, every input read and checked.
+    fn build(&self) -> Result<Self::Sim, String>;
+    /// The game's flags as the canonical command writes them.
+    fn command(&self, sim: &Self::Sim) -> String;
+    /// The settings the manifest records.
+    fn settings(&self, sim: &Self::Sim) -> serde_json::Value;
+    /// The files whose digests join the run's identity.
+    fn inputs(&self) -> Vec<PathBuf>;
+}
+
+impl<F: GameFlags> crate::platform::command::DatasetCommand for Simulate<F> {
+    type Sim = F::Sim;
+    const UNIT: &'static str = F::UNIT;
+    fn build(&self) -> Result<F::Sim, String> {
+        self.game.build()
+    }
+    fn job<'a>(&self, sim: &'a F::Sim) -> Result<crate::platform::job::Job<'a, F::Sim>, String> {
+        let command = format!("skirmish simulate {} {}", F::GAME, self.game.command(sim));
+        let (settings, inputs) = (self.game.settings(sim), self.game.inputs());
+        simulate_job(&self.run, sim, F::GAME, |matches, seed, chunk_size| {
+            Record::new(
+                format!("{command} --matches {matches} --seed {seed} --chunk-size {chunk_size}"),
+                settings,
+                inputs,
+            )
+        })
+    }
 }
 
 /// The progress bar of a study of `total` `unit`s (hidden with `--quiet`).
@@ -292,6 +423,33 @@ pub fn study_bar(total: u64, quiet: bool, unit: &str) -> indicatif::ProgressBar 
     );
     b.enable_steady_tick(std::time::Duration::from_millis(250));
     b
+}
+
+/// How one match of a game's `play` is told: in words (`--narrate`, every draw and its
+/// arithmetic, the way the game's rules write their examples), as JSON Lines (`--trace`: one
+/// object per step, then the result), or its result only; on which seed.
+#[derive(Args, Debug, Clone)]
+pub struct Telling {
+    /// Tell the match step by step in words: every draw, choice and its arithmetic, the way the
+    /// game's rules write their examples.
+    #[arg(long, conflicts_with = "trace")]
+    pub narrate: bool,
+    /// JSON Lines: one object per step (action, turn or round), then the result.
+    #[arg(long)]
+    pub trace: bool,
+    /// The match's seed (the rules list every draw it makes) [default: the file's `seed`, else
+    /// 42].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub style: NarrationFormat,
+}
+
+impl Telling {
+    /// The narration's style (refused with a trace).
+    pub fn style(&self) -> Result<crate::platform::narration::Style, String> {
+        self.style.style(self.trace)
+    }
 }
 
 /// How a narration is written (issue 50): `--format text|md|bbcode` on every game's `play`.

@@ -5,8 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::flags::{
-    RunFlags, default_threads, encoder, refuse_repeats, shell_flag, shell_quote, simulate_job,
-    split_specs,
+    GameFlags, Record, Size, encoder, refuse_repeats, shell_flag, shell_quote, split_specs,
 };
 use crate::games::loot_arena::analysis::{items as study, odds};
 use crate::games::loot_arena::input::{self, battle::BattleFile, royale::RoyaleFile};
@@ -20,6 +19,7 @@ use crate::games::loot_arena::state::Catalogue;
 use crate::games::loot_arena::strategy::Strategy;
 use crate::games::loot_arena::trace::royale::{RoyaleNarrator, RoyaleTrace, mark};
 use crate::games::loot_arena::trace::{JsonTrace, Narrator};
+use crate::platform::command::DatasetCommand;
 use crate::platform::job::Job;
 use crate::platform::sink::Sink;
 use crate::platform::tally::thousands;
@@ -54,19 +54,10 @@ pub struct PlayArgs {
     /// experiments/loot-arena/battle.toml]. A royale file (players with a `strategy`, e.g.
     /// experiments/loot-arena/royale.toml) plays one whole game.
     pub file: Option<PathBuf>,
-    /// Tell every roll and its arithmetic, the way the rules' example writes it.
-    #[arg(long, conflicts_with = "trace")]
-    pub narrate: bool,
-    /// JSON Lines: one object per action and per round, then the result.
-    #[arg(long)]
-    pub trace: bool,
-    /// The battle's seed [default: the file's `seed`, else 42].
-    #[arg(long)]
-    pub seed: Option<u64>,
     #[command(flatten)]
     pub data: DataFlags,
     #[command(flatten)]
-    pub style: super::flags::NarrationFormat,
+    pub tell: super::flags::Telling,
 }
 
 fn load_battle(file: Option<&Path>, r: &Rules, cat: &Catalogue) -> Result<BattleFile, String> {
@@ -84,7 +75,7 @@ fn load_battle(file: Option<&Path>, r: &Rules, cat: &Catalogue) -> Result<Battle
 
 /// `skirmish loot play`.
 pub fn play(a: &PlayArgs) -> Result<String, String> {
-    let style = a.style.style(a.trace)?;
+    let style = a.tell.style()?;
     let (r, cat) = a.data.load()?;
     if let Some(p) = &a.file {
         let text =
@@ -96,16 +87,16 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
         }
     }
     let b = load_battle(a.file.as_deref(), &r, &cat)?;
-    let seed = a.seed.unwrap_or(b.seed);
+    let seed = a.tell.seed.unwrap_or(b.seed);
     let mut battle = Battle::new();
-    if a.trace {
+    if a.tell.trace {
         let mut t = JsonTrace::default();
         let o = battle.play(&b.fielded, &b.catalogue, &r, seed, &mut t);
         t.finish(&o);
         return Ok(t.out);
     }
     let mut n = Narrator::new(&b.players, &b.fielded, &b.catalogue, &r);
-    let o = if a.narrate {
+    let o = if a.tell.narrate {
         battle.play(&b.fielded, &b.catalogue, &r, seed, &mut n)
     } else {
         battle.play(&b.fielded, &b.catalogue, &r, seed, &mut Silent)
@@ -122,11 +113,11 @@ fn play_royale(
     cat: &Catalogue,
     style: crate::platform::narration::Style,
 ) -> String {
-    let seed = a.seed.unwrap_or(g.seed);
+    let seed = a.tell.seed.unwrap_or(g.seed);
     let mut engine = Royale::new();
     let mut battle = Battle::new();
     // Streamed as the royale is told: bounded memory whatever its length (issue 53).
-    if a.trace {
+    if a.tell.trace {
         let mut t = RoyaleTrace::new(cat, r, Sink::stdout());
         let rep = engine.play(&g.seats, cat, r, seed, &mut battle, &mut t);
         t.finish(rep);
@@ -134,8 +125,8 @@ fn play_royale(
     }
     let specs: Vec<String> = g.seats.iter().map(|s| s.spec()).collect();
     let out = Sink::stdout().styled(style);
-    let mut n = RoyaleNarrator::new(&g.names, &specs, cat, r, out, a.narrate);
-    let rep = if a.narrate {
+    let mut n = RoyaleNarrator::new(&g.names, &specs, cat, r, out, a.tell.narrate);
+    let rep = if a.tell.narrate {
         engine.play(&g.seats, cat, r, seed, &mut battle, &mut n)
     } else {
         engine.play(&g.seats, cat, r, seed, &mut battle, &mut Quiet)
@@ -292,8 +283,12 @@ pub struct FieldFlags {
     pub data: DataFlags,
 }
 
-impl FieldFlags {
-    pub fn field(&self) -> Result<Field, String> {
+/// `skirmish simulate loot`.
+impl GameFlags for FieldFlags {
+    type Sim = Field;
+    const GAME: &'static str = "loot";
+    const UNIT: &'static str = "battles";
+    fn build(&self) -> Result<Field, String> {
         let (rules, catalogue) = self.data.load()?;
         let policies = split_specs(&self.policies)
             .iter()
@@ -358,23 +353,9 @@ impl FieldFlags {
         }
         s
     }
-}
-
-/// `skirmish simulate loot`.
-pub fn simulate(run: &RunFlags, ff: &FieldFlags) -> Result<String, String> {
-    let field = ff.field()?;
-    let encode = encoder()?;
-    let job = simulate_job(
-        run,
-        &field,
-        ff.data.files(),
-        ff.settings(&field),
-        "loot",
-        format!("skirmish simulate loot {}", ff.command(&field)),
-    )?;
-    job.check()?;
-    let (report, ds) = job.execute(encode)?;
-    Ok(job.summary(&report, &ds).replace(" matches", " battles") + &job.report_line())
+    fn inputs(&self) -> Vec<PathBuf> {
+        self.data.files()
+    }
 }
 
 #[derive(Args, Debug, Clone)]
@@ -400,29 +381,20 @@ pub struct ItemFlags {
     /// its rank among its tier.
     #[arg(long, value_name = "ITEM|FILE")]
     pub candidate: Option<String>,
-    /// Master seed.
-    #[arg(long, default_value_t = 42)]
-    pub seed: u64,
     /// Output folder: item_worth, pairings, leave_one_out and sets .parquet, and summary.txt.
     /// An earlier run of the same study there is continued: more --battles or --cell play only
     /// the new battles, and end as one run asked for them all from the start.
     #[arg(long, default_value = "runs/loot-items")]
     pub out: PathBuf,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
     #[command(flatten)]
-    pub sharding: super::flags::ShardFlags,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    pub run: super::flags::Running,
 }
 
 const ITEMS: &str = "analyze loot items";
 
 /// `skirmish analyze loot items` (LA-32).
 pub fn items(f: &ItemFlags) -> Result<String, String> {
-    let field = f.field.field()?;
+    let field = f.field.build()?;
     let sets = split_specs(&f.sets)
         .iter()
         .map(|s| Policy::parse(s).map_err(|e| format!("--sets: {e}")))
@@ -444,7 +416,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
             candidates.push(field.catalogue.add_undrawn(item));
         }
     }
-    let threads = super::flags::threads(f.threads)?;
+    let threads = super::flags::threads(f.run.threads)?;
     let encode = encoder()?;
     let st = study::Study {
         field,
@@ -457,7 +429,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
     // earlier run or by shards are summed, not played again.
     let identity = serde_json::json!({
         "version": env!("CARGO_PKG_VERSION"),
-        "seed": f.seed,
+        "seed": f.run.seed,
         "field": f.field.command(&st.field),
         "rules": format!("{:?}", st.field.rules),
         "catalogue": format!("{:?}", st.field.catalogue),
@@ -468,14 +440,14 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
             out: &f.out,
             name: ITEMS,
             identity,
-            shard: f.sharding.shard()?,
+            shard: f.run.sharding.shard()?,
             threads,
             planned: st.planned(),
-            quiet: f.quiet,
+            quiet: f.run.quiet,
             unit: "battles",
             absolute: true,
         },
-        |ledger, tick| st.run(f.seed, ledger, tick),
+        |ledger, tick| st.run(f.run.seed, ledger, tick),
     )? {
         super::flags::Studied::Shard(said) => return Ok(said),
         super::flags::Studied::Whole {
@@ -517,7 +489,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         thousands((played as f64 / secs.max(1e-9)) as u64),
     );
     // The answer and its report (issue 50), written with the tables in one step.
-    let mut answer = study::answer(&found, f.seed, &super::flags::command_line());
+    let mut answer = study::answer(&found, f.run.seed, &super::flags::command_line());
     // Issue 51: each candidate's rank among the catalogue's items of its tier, per class.
     for &i in &st.candidates {
         let it = &st.field.catalogue.items[i as usize];
@@ -561,7 +533,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
     }
     let without = replicates.map(|r| {
         r.iter()
-            .map(|x| study::answer(x, f.seed, &super::flags::command_line()))
+            .map(|x| study::answer(x, f.run.seed, &super::flags::command_line()))
             .collect()
     });
     super::flags::write_study(
@@ -572,7 +544,7 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         super::flags::Said {
             summary: &format!(
                 "skirmish analyze loot items, seed {}: {} battles; {setup}",
-                f.seed,
+                f.run.seed,
                 thousands(found.battles)
             ),
             head: &head,
@@ -598,88 +570,67 @@ pub struct TournamentFlags {
     pub players: usize,
     #[command(flatten)]
     pub data: DataFlags,
-    /// Master seed: game m's randomness comes only from (seed, m).
-    #[arg(long, default_value_t = 42)]
-    pub seed: u64,
     /// Dataset folder (created; an earlier run of the same command there is resumed).
     #[arg(long, default_value = "runs/loot-royale")]
     pub out: PathBuf,
     /// Games per chunk.
     #[arg(long, default_value_t = 1_000)]
     pub chunk_size: u64,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
     #[command(flatten)]
-    pub sharding: super::flags::ShardFlags,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-}
-
-/// The royale tournament a `tournament loot` command plays.
-pub fn build(f: &TournamentFlags) -> Result<RoyaleTournament, String> {
-    let strategies = split_specs(&f.strategies)
-        .iter()
-        .map(|s| Strategy::parse(s).map_err(|e| format!("--strategies: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
-    refuse_repeats(
-        "--strategies",
-        &strategies.iter().map(|s| s.spec()).collect::<Vec<_>>(),
-    )?;
-    let (rules, catalogue) = f.data.load()?;
-    let t = RoyaleTournament {
-        strategies,
-        players: f.players,
-        rules,
-        catalogue,
-    };
-    t.check()?;
-    Ok(t)
+    pub run: super::flags::Running,
 }
 
 /// `skirmish tournament loot` (LA-51).
-pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
-    let t = build(f)?;
-    let encode = encoder()?;
-    let specs: Vec<String> = t.strategies.iter().map(|s| s.spec()).collect();
-    let chunk_size = super::flags::paired_chunk(f.chunk_size, f.games);
-    let mut command = format!(
-        "skirmish tournament loot --strategies {} --games {} --players {} --seed {} --chunk-size {}",
-        shell_quote(&specs.join(",")),
-        f.games,
-        f.players,
-        f.seed,
-        chunk_size
-    );
-    for (flag, p) in [("--rules", &f.data.rules), ("--items", &f.data.items)] {
-        if let Some(p) = p {
-            command.push_str(&shell_flag(flag, p.display()));
-        }
+impl DatasetCommand for TournamentFlags {
+    type Sim = RoyaleTournament;
+    const UNIT: &'static str = "games";
+    fn build(&self) -> Result<RoyaleTournament, String> {
+        let f = self;
+        let strategies = split_specs(&f.strategies)
+            .iter()
+            .map(|s| Strategy::parse(s).map_err(|e| format!("--strategies: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        refuse_repeats(
+            "--strategies",
+            &strategies.iter().map(|s| s.spec()).collect::<Vec<_>>(),
+        )?;
+        let (rules, catalogue) = f.data.load()?;
+        let t = RoyaleTournament {
+            strategies,
+            players: f.players,
+            rules,
+            catalogue,
+        };
+        t.check()?;
+        Ok(t)
     }
-    let job = Job {
-        inputs: f.data.files(),
-        sim: &t,
-        settings: serde_json::json!({
+    fn job<'a>(&self, t: &'a RoyaleTournament) -> Result<Job<'a, RoyaleTournament>, String> {
+        let f = self;
+        let specs: Vec<String> = t.strategies.iter().map(|s| s.spec()).collect();
+        let chunk_size = super::flags::paired_chunk(f.chunk_size, f.games);
+        let mut command = format!(
+            "skirmish tournament loot --strategies {} --games {} --players {} --seed {} --chunk-size {}",
+            shell_quote(&specs.join(",")),
+            f.games,
+            f.players,
+            f.run.seed,
+            chunk_size
+        );
+        for (flag, p) in [("--rules", &f.data.rules), ("--items", &f.data.items)] {
+            if let Some(p) = p {
+                command.push_str(&shell_flag(flag, p.display()));
+            }
+        }
+        let settings = serde_json::json!({
             "strategies": specs,
             "players": f.players,
             "rules": crate::games::changes::of_file(input::RULES, f.data.rules.as_deref()),
             "items": f.data.items,
-        }),
-        seed: f.seed,
-        matches: f.games,
-        count_flag: "--games",
-        chunk_size,
-        out: f.out.clone(),
-        threads: f.threads.unwrap_or_else(default_threads),
-        shard: f.sharding.shard()?,
-        progress: !f.quiet,
-        command,
-        experiment: None,
-    };
-    job.check()?;
-    let (report, ds) = job.execute(encode)?;
-    Ok(job.summary(&report, &ds).replace(" matches", " games") + &job.report_line())
+        });
+        let size = Size::of("--games", f.games, chunk_size);
+        let record = Record::new(command, settings, f.data.files());
+        f.run.job(t, size, f.out.clone(), record)
+    }
 }
 
 /// `--candidate`: an item catalogue file, or one item as `NAME: TIER KIND [WEIGHT] DICE` in any

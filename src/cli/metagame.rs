@@ -4,10 +4,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{default_threads, encoder, split_specs};
+use super::flags::{Record, Size, encoder, split_specs};
 use crate::games::auto_rumble::analysis::metagame::{self, MetaGame};
 use crate::games::auto_rumble::simulation::tournament::{Tournament, ValueSource};
-use crate::platform::job::Job;
 use crate::platform::tally::thousands;
 
 #[derive(Args, Debug, Clone)]
@@ -57,9 +56,6 @@ pub struct MetagameFlags {
     /// Times the best response is added to the strategies and the game solved again.
     #[arg(long, default_value_t = 1)]
     pub iterations: usize,
-    /// Master seed.
-    #[arg(long, default_value_t = 42)]
-    pub seed: u64,
     /// Output folder: the answer, equilibrium.parquet and summary.txt; the profiles' games are
     /// the dataset in its `profiles/` (resumed by the same command).
     #[arg(long, default_value = "runs/metagame")]
@@ -68,13 +64,7 @@ pub struct MetagameFlags {
     #[arg(long, default_value_t = 1_000)]
     pub chunk_size: u64,
     #[command(flatten)]
-    pub sharding: super::flags::ShardFlags,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    pub run: super::flags::Running,
 }
 
 const COMMAND: &str = "analyze rumble metagame";
@@ -98,14 +88,14 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
         f.rules.as_deref(),
         ValueSource::Measured {
             precision: f.value_precision,
-            seed: f.seed,
+            seed: f.run.seed,
         },
         crate::games::auto_rumble::rules::DEFAULT_MAX_ROUNDS,
         256,
     )?;
     let mg = MetaGame::new(t, f.games)?;
     let _claim = crate::platform::dataset::claim_output_folder(&f.out, COMMAND)?;
-    let shard = f.sharding.shard()?;
+    f.run.sharding.shard()?;
     let names = mg.t.names.clone();
     let command = format!(
         "skirmish analyze rumble metagame --strategies {} --players {} --games {} --value-precision {} --starts {} --resamples {} --seed {} --chunk-size {}{}{}{}",
@@ -115,7 +105,7 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
         f.value_precision,
         f.starts,
         f.resamples,
-        f.seed,
+        f.run.seed,
         f.chunk_size,
         f.powers
             .as_ref()
@@ -167,21 +157,9 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
     if f.rules.is_some() {
         settings["rules"] = mg.t.cat.rules.changes().into();
     }
-    let job = Job {
-        inputs,
-        sim: &mg,
-        settings,
-        seed: f.seed,
-        matches: mg.matches(),
-        count_flag: "--games (x profiles)",
-        chunk_size: f.chunk_size,
-        out: profiles_dir.clone(),
-        threads: f.threads.unwrap_or_else(default_threads),
-        shard,
-        progress: !f.quiet,
-        command: command.clone(),
-        experiment: None,
-    };
+    let size = Size::of("--games (x profiles)", mg.matches(), f.chunk_size);
+    let record = Record::new(command.clone(), settings, inputs);
+    let job = f.run.job(&mg, size, profiles_dir.clone(), record)?;
     job.check()?;
     let (report, ds) = job.execute(encoder()?)?;
     let head = job.summary_head(&report, &ds, "games");
@@ -194,13 +172,20 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
         ));
     }
     let payoffs = mg.payoffs(&tally)?;
-    let solved = metagame::solve(&payoffs, f.starts, f.resamples, f.seed);
+    let solved = metagame::solve(&payoffs, f.starts, f.resamples, f.run.seed);
     let responses = if f.no_search {
         None
     } else {
         Some(search(&mg, &solved, f, &specs)?)
     };
-    let answer = metagame::answer(&mg, &payoffs, &solved, responses.as_ref(), f.seed, &command);
+    let answer = metagame::answer(
+        &mg,
+        &payoffs,
+        &solved,
+        responses.as_ref(),
+        f.run.seed,
+        &command,
+    );
     let text = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
     let encode = encoder()?;
     let mut files = vec![
@@ -254,7 +239,7 @@ fn search(
         "the equilibrium mix".into(),
         &metagame::SHARE_START,
         budget,
-        f.seed,
+        f.run.seed,
     );
     let exploit = (0..k)
         .map(|s| {
@@ -267,7 +252,7 @@ fn search(
                 mg.t.names[s].clone(),
                 &to_mix.params,
                 budget,
-                f.seed ^ (s as u64 + 1),
+                f.run.seed ^ (s as u64 + 1),
             )
         })
         .collect();
@@ -291,9 +276,9 @@ fn search(
             256,
         )?;
         let g = MetaGame::new(t, f.games)?;
-        let tally = metagame::play_all(&g, f.seed);
+        let tally = metagame::play_all(&g, f.run.seed);
         let p = g.payoffs(&tally)?;
-        let s = metagame::solve(&p, f.starts, 0, f.seed);
+        let s = metagame::solve(&p, f.starts, 0, f.run.seed);
         let eq = &s.equilibria[0];
         let mix: Vec<String> = eq
             .support(0.01)
@@ -312,7 +297,7 @@ fn search(
                 "the grown equilibrium".into(),
                 &metagame::SHARE_START,
                 budget,
-                f.seed + it as u64 + 1,
+                f.run.seed + it as u64 + 1,
             )
             .spec;
         }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{RunFlags, encoder, simulate_job};
+use super::flags::{GameFlags, encoder};
 use crate::games::minion_combat::input::{self, combat::CombatFile};
 use crate::games::minion_combat::reference::{Quiet, combat};
 use crate::games::minion_combat::rules::Rules;
@@ -94,16 +94,6 @@ impl DataFlags {
 pub struct CombatArgs {
     /// Combat file (TOML) [default: the built-in experiments/minion-combat/combat.toml].
     pub file: Option<PathBuf>,
-    /// Tell every choice (which tiebreaker decided), hit, miss, armor soak, effect and death, in
-    /// sentences (the page's step names are in --trace).
-    #[arg(long, conflicts_with = "trace")]
-    pub narrate: bool,
-    /// JSON Lines: one object per choice and attack, then the outcome.
-    #[arg(long)]
-    pub trace: bool,
-    /// The combat's seed [default: the file's `seed`, else 42].
-    #[arg(long)]
-    pub seed: Option<u64>,
     /// The exact odds of every outcome, every random choice enumerated (MC-37); Monte Carlo
     /// over `--samples` seeds when the combat has more than `--limit` paths.
     #[arg(long, conflicts_with_all = ["narrate", "trace"])]
@@ -117,7 +107,7 @@ pub struct CombatArgs {
     #[command(flatten)]
     pub data: DataFlags,
     #[command(flatten)]
-    pub style: super::flags::NarrationFormat,
+    pub tell: super::flags::Telling,
 }
 
 /// `minions combat --exact`: exact odds, or sampled ones beyond the limit.
@@ -210,7 +200,7 @@ fn board_cmd(
     if a.exact {
         return Err("--exact: odds are for one combat; give a combat file, not a board".into());
     }
-    if let Some(seed) = a.seed {
+    if let Some(seed) = a.tell.seed {
         b.seed = seed;
     }
     let labels: Vec<(String, String)> = b
@@ -220,8 +210,8 @@ fn board_cmd(
         .collect();
     // Narrations and traces stream as each combat is told (bounded memory, issue 53); the
     // board's summary, which comes first, is played quietly on a copy.
-    let narrated = a.narrate.then(|| b.clone());
-    if a.trace {
+    let narrated = a.tell.narrate.then(|| b.clone());
+    if a.tell.trace {
         let f = b.play(
             r,
             |k, _| {
@@ -285,7 +275,7 @@ fn board_cmd(
             }
         ));
     }
-    let style = a.style.style(a.trace)?;
+    let style = a.tell.style()?;
     let Some(mut again) = narrated else {
         return Ok(crate::platform::narration::restyle(style, &s));
     };
@@ -308,7 +298,7 @@ fn board_cmd(
 
 /// `skirmish minions combat`.
 pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
-    let style = a.style.style(a.trace)?;
+    let style = a.tell.style()?;
     let (r, cat) = a.data.load()?;
     if let Some(p) = &a.file {
         let text =
@@ -318,19 +308,19 @@ pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
         }
     }
     let c = input::combat::from_flag(a.file.as_deref(), &r, &cat)?;
-    let seed = a.seed.unwrap_or(c.seed);
+    let seed = a.tell.seed.unwrap_or(c.seed);
     let groups = [&c.groups[0], &c.groups[1]];
     if a.exact {
         return Ok(exact_odds(&c, &r, a, seed));
     }
-    if a.narrate {
+    if a.tell.narrate {
         let mut out = Sink::stdout().styled(style);
         out.push_str(&unplayed(&c));
         let mut n = Narrator::new(groups, out);
         combat(groups, &r, seed, &mut n);
         return Ok(n.out.finish());
     }
-    if a.trace {
+    if a.tell.trace {
         let mut t = JsonTrace::new(Sink::stdout());
         combat(groups, &r, seed, &mut t);
         return Ok(t.out.finish());
@@ -511,8 +501,12 @@ pub struct FieldFlags {
     pub data: DataFlags,
 }
 
-impl FieldFlags {
-    pub fn field(&self) -> Result<Field, String> {
+/// `skirmish simulate minions`.
+impl GameFlags for FieldFlags {
+    type Sim = Field;
+    const GAME: &'static str = "minions";
+    const UNIT: &'static str = "combats";
+    fn build(&self) -> Result<Field, String> {
         let (rules, cat) = self.data.load()?;
         let mut kinds = [false; 2];
         for k in self.kinds.split(',').map(str::trim) {
@@ -537,7 +531,7 @@ impl FieldFlags {
         let b: usize = b.trim().parse().map_err(|_| bad())?;
         Field::new(rules, cat, kinds, (a, b), self.types, self.all_minions)
     }
-    fn command(&self) -> String {
+    fn command(&self, _: &Field) -> String {
         format!(
             "--kinds {} --sizes {} --types {}{}{}",
             super::flags::shell_quote(&self.kinds.to_string()),
@@ -561,23 +555,9 @@ impl FieldFlags {
             "pool": f.pool.iter().map(|p| p.iter().map(|&i| f.catalogue.minions[i as usize].name.clone()).collect::<Vec<_>>()).collect::<Vec<_>>(),
         })
     }
-}
-
-/// `skirmish simulate minions`.
-pub fn simulate(run: &RunFlags, ff: &FieldFlags) -> Result<String, String> {
-    let field = ff.field()?;
-    let encode = encoder()?;
-    let job = simulate_job(
-        run,
-        &field,
-        ff.data.files(),
-        ff.settings(&field),
-        "minions",
-        format!("skirmish simulate minions {}", ff.command()),
-    )?;
-    job.check()?;
-    let (report, ds) = job.execute(encode)?;
-    Ok(job.summary(&report, &ds).replace(" matches", " combats") + &job.report_line())
+    fn inputs(&self) -> Vec<PathBuf> {
+        self.data.files()
+    }
 }
 
 #[derive(Args, Debug, Clone)]
@@ -600,17 +580,11 @@ pub struct StudyFlags {
     pub archer: String,
     #[command(flatten)]
     pub field: FieldFlags,
-    /// Master seed.
-    #[arg(long, default_value_t = 42)]
-    pub seed: u64,
     /// Output folder: stat_worth, monster_worth, minion_matrix, splits and nation_worth
     /// .parquet, and summary.txt. An earlier run of the same study there is continued: more
     /// --combats or --cell play only the new combats, and end as one run asked for them all.
     #[arg(long, default_value = "runs/minion-study")]
     pub out: PathBuf,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// Your own minion, as stats (`"H:3 A:1 HP:9 L:1"`: hand, attacks, HP, level; also M
     /// missile, AR armor, and `monster`) or a catalogue name with modifiers
     /// (`"Dwarf swordsman + Veteran"`): its worth in baseline recruits and its win share against
@@ -619,10 +593,7 @@ pub struct StudyFlags {
     #[arg(long, value_name = "STATS|NAME")]
     pub candidate: Option<String>,
     #[command(flatten)]
-    pub sharding: super::flags::ShardFlags,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    pub run: super::flags::Running,
 }
 
 /// `--candidate`: stats (`H:3 A:1 HP:9 L:1`, any order) or a catalogue spec; the kernel must
@@ -741,8 +712,8 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
                 .into(),
         );
     }
-    let field = f.field.field()?;
-    let threads = super::flags::threads(f.threads)?;
+    let field = f.field.build()?;
+    let threads = super::flags::threads(f.run.threads)?;
     for (flag, spec) in [("--swordsman", &f.swordsman), ("--archer", &f.archer)] {
         let (minions, _) = input::combat::minion_spec(spec, &field.catalogue, &field.rules)
             .map_err(|e| format!("{flag}: {e}"))?;
@@ -759,7 +730,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         None => None,
         Some(c) => Some(candidate_minion(c, &field)?),
     };
-    if f.candidate.is_some() && f.sharding.shard.is_some() {
+    if f.candidate.is_some() && f.run.sharding.shard.is_some() {
         return Err(
             "--shard: a --candidate run plays only the candidate's questions, on one machine; drop --shard"
                 .into(),
@@ -778,9 +749,9 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         let _claim = crate::platform::dataset::claim_output_folder(&f.out, STUDY)?;
         let pool = crate::platform::runner::pool(threads)?;
         let start = Instant::now();
-        let c = pool.install(|| st.candidate(&m, f.seed))?;
+        let c = pool.install(|| st.candidate(&m, f.run.seed))?;
         let secs = start.elapsed().as_secs_f64();
-        let answer = study::candidate_answer(&c, &st, f.seed, &super::flags::command_line());
+        let answer = study::candidate_answer(&c, &st, f.run.seed, &super::flags::command_line());
         let text = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
         let mut files = vec![("summary.txt".to_string(), text.clone().into_bytes())];
         files.extend(crate::platform::answer::files(&answer));
@@ -795,8 +766,8 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     // earlier run or by shards are summed, not played again.
     let identity = serde_json::json!({
         "version": env!("CARGO_PKG_VERSION"),
-        "seed": f.seed,
-        "field": f.field.command(),
+        "seed": f.run.seed,
+        "field": f.field.command(&st.field),
         "rules": format!("{:?}", st.field.rules),
         "catalogue": format!("{:?}", st.field.catalogue),
         "size": st.size,
@@ -808,14 +779,14 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
             out: &f.out,
             name: STUDY,
             identity,
-            shard: f.sharding.shard()?,
+            shard: f.run.sharding.shard()?,
             threads,
             planned: st.planned(),
-            quiet: f.quiet,
+            quiet: f.run.quiet,
             unit: "combats",
             absolute: false,
         },
-        |ledger, tick| st.run(f.seed, ledger, tick),
+        |ledger, tick| st.run(f.run.seed, ledger, tick),
     )? {
         super::flags::Studied::Shard(said) => return Ok(said),
         super::flags::Studied::Whole {
@@ -833,7 +804,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         .collect::<Result<Vec<_>, String>>()?;
     let setup = format!(
         "field: {}; {} recruits and {} monsters in the pool\n\n",
-        f.field.command(),
+        f.field.command(&st.field),
         st.field.pool[0].len(),
         st.field.pool[1].len()
     );
@@ -852,10 +823,10 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         thousands((found.played as f64 / secs.max(1e-9)) as u64),
     );
     // The answer and its report (issue 50), written with the tables in one step.
-    let answer = study::answer(&found, &st, f.seed, &super::flags::command_line());
+    let answer = study::answer(&found, &st, f.run.seed, &super::flags::command_line());
     let without = replicates.map(|r| {
         r.iter()
-            .map(|x| study::answer(x, &st, f.seed, &super::flags::command_line()))
+            .map(|x| study::answer(x, &st, f.run.seed, &super::flags::command_line()))
             .collect()
     });
     super::flags::write_study(
@@ -866,7 +837,7 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         super::flags::Said {
             summary: &format!(
                 "skirmish analyze minions, seed {}: {} combats; {setup}",
-                f.seed,
+                f.run.seed,
                 thousands(found.combats)
             ),
             head: &head,

@@ -8,6 +8,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::platform::command::serve;
+use flags::{Simulate, encoder};
+
 mod analyze;
 pub mod balance;
 mod bench;
@@ -558,15 +561,25 @@ fn dispatch(command: Command) -> Result<String, String> {
             PowersCommand::List { file } => powers::list(file.as_deref()),
             PowersCommand::Reference => Ok(crate::games::auto_rumble::powers::reference::text()),
         },
-        Command::Simulate {
-            game: SimulateCommand::Rumble { flags, ffa },
-        } => simulate::simulate_rumble(&flags, &ffa),
-        Command::Simulate {
-            game: SimulateCommand::Loot { flags, field },
-        } => loot::simulate(&flags, &field),
-        Command::Simulate {
-            game: SimulateCommand::Minions { flags, field },
-        } => minions::simulate(&flags, &field),
+        Command::Simulate { game } => match game {
+            SimulateCommand::Rumble { flags, ffa } => {
+                serve(&simulate::simulate_rumble(&flags, &ffa)?, encoder()?)
+            }
+            SimulateCommand::Loot { flags, field } => serve(
+                &Simulate {
+                    run: flags,
+                    game: field,
+                },
+                encoder()?,
+            ),
+            SimulateCommand::Minions { flags, field } => serve(
+                &Simulate {
+                    run: flags,
+                    game: field,
+                },
+                encoder()?,
+            ),
+        },
         Command::Analyze { game } => match game {
             AnalyzeCommand::Rumble {
                 question: RumbleQuestion::Powers(flags),
@@ -592,18 +605,12 @@ fn dispatch(command: Command) -> Result<String, String> {
             | AnalyzeCommand::Items(flags) => loot::items(&flags),
             AnalyzeCommand::Minions(flags) => minions::study(&flags),
         },
-        Command::Tournament {
-            game: TournamentCommand::Rumble(flags),
-        } => tournament::rumble(&flags),
-        Command::Tournament {
-            game: TournamentCommand::ClanMelee(flags),
-        } => clan_melee::tournament(&flags),
-        Command::Tournament {
-            game: TournamentCommand::Tag(flags),
-        } => tag::tournament(&flags),
-        Command::Tournament {
-            game: TournamentCommand::Loot(flags),
-        } => loot::tournament(&flags),
+        Command::Tournament { game } => match game {
+            TournamentCommand::Rumble(flags) => serve(&flags, encoder()?),
+            TournamentCommand::ClanMelee(flags) => serve(&flags, encoder()?),
+            TournamentCommand::Tag(flags) => serve(&flags, encoder()?),
+            TournamentCommand::Loot(flags) => serve(&flags, encoder()?),
+        },
         Command::Run { file, flags } => match run::experiment(&file, &flags)? {
             run::Experiment::Done(text) => Ok(text),
             run::Experiment::Argv(argv, text) => {

@@ -278,7 +278,7 @@ impl Question {
     /// tournament played whole (Clan Melee) plays its own count and chunks.
     pub fn prepare(&mut self, point: &[f64]) -> Result<(), String> {
         struct Shape;
-        impl super::bench::WithSimulation for Shape {
+        impl crate::platform::command::WithSimulation for Shape {
             type Out = Option<Plan>;
             fn with<S: Simulation>(self, _: &S, whole: Option<Plan>) -> Result<Self::Out, String> {
                 Ok(whole)
@@ -481,7 +481,7 @@ impl Question {
             seed: u64,
             matches: Range<u64>,
         }
-        impl super::bench::WithSimulation for Play {
+        impl crate::platform::command::WithSimulation for Play {
             type Out = Tally;
             fn with<S: Simulation>(self, sim: &S, _whole: Option<Plan>) -> Result<Tally, String> {
                 let len = self.matches.end - self.matches.start;
@@ -521,7 +521,7 @@ impl Question {
         struct Each {
             jobs: Vec<(u64, Range<u64>)>,
         }
-        impl super::bench::WithSimulation for Each {
+        impl crate::platform::command::WithSimulation for Each {
             type Out = Vec<Tally>;
             fn with<S: Simulation>(
                 self,

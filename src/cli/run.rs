@@ -112,7 +112,8 @@ pub fn experiment(path: &Path, flags: &RunFlags) -> Result<Experiment, String> {
     match command.as_str() {
         "tournament rumble" => {
             let exp: tournament::TournamentExperiment = toml::from_str(&text).map_err(located)?;
-            tournament::rumble_with(&exp.flags(flags), Some(text.clone()))
+            let f = exp.flags(flags, text.clone());
+            crate::platform::command::serve(&f, super::flags::encoder()?)
                 .map(Experiment::Done)
                 .map_err(|e| format!("{}: {e}", path.display()))
         }

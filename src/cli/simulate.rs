@@ -6,9 +6,10 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use crate::games::auto_rumble::simulation::ffa::{Ffa, FfaSettings};
+use crate::platform::command::{DatasetCommand, serve};
 use crate::platform::job::Job;
 
-use super::flags::{RunFlags, default_threads, encoder, parse_range, shard};
+use super::flags::{Record, RunFlags, encoder, parse_range, simulate_job};
 
 /// Roster and battle settings of random Auto Rumble battles. Ranges are MIN..MAX, inclusive.
 #[derive(Args, Debug, Clone, Default)]
@@ -32,10 +33,17 @@ pub struct FfaFlags {
     /// Strength of each held power [default 1..30].
     #[arg(long, allow_hyphen_values = true)]
     pub strength: Option<String>,
+    #[command(flatten)]
+    pub battle: BattleFlags,
+}
+
+/// How each Auto Rumble battle is played: its limits and its rules' numbers.
+#[derive(Args, Debug, Clone, Default)]
+pub struct BattleFlags {
     /// Round limit (AR-14) [default 30].
     #[arg(long)]
     pub max_rounds: Option<u32>,
-    /// Hero capacity (AR-15) [default 4096].
+    /// Hero capacity (AR-15) [default 4096; 256 when powers are valued, AR-44].
     #[arg(long)]
     pub capacity: Option<u32>,
     /// Rules file: the battle's numbers (experiments/auto-rumble/rules.toml lists them) [default:
@@ -44,10 +52,24 @@ pub struct FfaFlags {
     pub rules: Option<String>,
 }
 
-pub const DEFAULT_MATCHES: u64 = 1_000_000;
-pub const DEFAULT_SEED: u64 = 42;
+impl BattleFlags {
+    /// Sets what the flags give: round limit, capacity, rules file.
+    pub fn apply(&self, max_rounds: &mut u32, capacity: &mut u32, rules_file: &mut Option<String>) {
+        if let Some(m) = self.max_rounds {
+            *max_rounds = m;
+        }
+        if let Some(c) = self.capacity {
+            *capacity = c;
+        }
+        if let Some(f) = &self.rules {
+            *rules_file = Some(f.clone());
+        }
+    }
+}
+
 pub const DEFAULT_CHUNK: u64 = 50_000;
-pub const DEFAULT_OUT: &str = "runs/rumble-ffa";
+/// The folder under `runs/`.
+pub const DEFAULT_OUT: &str = "rumble-ffa";
 
 impl FfaFlags {
     /// Overrides `base` with the flags given.
@@ -77,15 +99,8 @@ impl FfaFlags {
                 .map(|p| p.trim().to_string())
                 .collect();
         }
-        if let Some(m) = self.max_rounds {
-            s.max_rounds = m;
-        }
-        if let Some(c) = self.capacity {
-            s.capacity = c;
-        }
-        if let Some(f) = &self.rules {
-            s.rules_file = Some(f.clone());
-        }
+        self.battle
+            .apply(&mut s.max_rounds, &mut s.capacity, &mut s.rules_file);
         Ok(s)
     }
 }
@@ -137,73 +152,53 @@ fn canonical_command(j: (&FfaSettings, u64, u64, u64)) -> String {
         .unwrap_or_default()
 }
 
-fn execute(
-    settings: FfaSettings,
-    flags: &RunFlags,
-    file: Option<&Experiment>,
-    experiment_text: Option<String>,
-) -> Result<String, String> {
-    // The settings' messages start with their key (`powers: ...`): on the command line the
-    // setting is the flag of that name.
-    let ffa = Ffa::new(settings).map_err(|e| match e.split_once(':') {
-        // A file's own error (`file.toml:3:1: ...`) names its file, line and field already.
-        Some((key, rest)) if !key.contains([' ', '.', '/']) => {
-            format!("--{}:{rest}", key.replace('_', "-"))
-        }
-        _ => e,
-    })?;
-    let matches = flags
-        .matches
-        .or(file.and_then(|f| f.matches))
-        .unwrap_or(DEFAULT_MATCHES);
-    let seed = flags
-        .seed
-        .or(file.and_then(|f| f.seed))
-        .unwrap_or(DEFAULT_SEED);
-    let chunk_size = super::flags::paired_chunk(
-        flags
-            .chunk_size
-            .or(file.and_then(|f| f.chunk_size))
-            .unwrap_or(DEFAULT_CHUNK),
-        matches,
-    );
-    let out = flags
-        .out
-        .clone()
-        .or(file.and_then(|f| f.out.clone()))
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
-    let encode = encoder()?;
-    let job = Job {
-        settings: serde_json::to_value(&ffa.settings).expect("serialisable"),
-        command: canonical_command((&ffa.settings, matches, seed, chunk_size)),
-        inputs: ffa
-            .settings
-            .power_file
-            .as_deref()
-            .map(|f| crate::games::auto_rumble::powers::file::files(Path::new(f)))
-            .unwrap_or_default()
-            .into_iter()
-            .chain(ffa.settings.rules_file.as_deref().map(PathBuf::from))
-            .collect(),
-        sim: &ffa,
-        seed,
-        matches,
-        count_flag: "--matches",
-        chunk_size,
-        out,
-        threads: flags.threads.unwrap_or_else(default_threads),
-        shard: shard(flags)?,
-        progress: !flags.quiet,
-        experiment: experiment_text,
-    };
-    let (report, ds) = job.execute(encode)?;
-    Ok(job.summary(&report, &ds) + &job.report_line())
+/// `simulate rumble` with its settings and run flags (an experiment file's values under the
+/// command line's), served by the platform.
+pub struct SimulateRumble {
+    pub settings: FfaSettings,
+    pub run: RunFlags,
+    /// The experiment file's text, recorded in the manifest.
+    pub experiment: Option<String>,
+}
+
+impl DatasetCommand for SimulateRumble {
+    type Sim = Ffa;
+    fn build(&self) -> Result<Ffa, String> {
+        // The settings' messages start with their key (`powers: ...`): on the command line the
+        // setting is the flag of that name.
+        Ffa::new(self.settings.clone()).map_err(|e| match e.split_once(':') {
+            // A file's own error (`file.toml:3:1: ...`) names its file, line and field already.
+            Some((key, rest)) if !key.contains([' ', '.', '/']) => {
+                format!("--{}:{rest}", key.replace('_', "-"))
+            }
+            _ => e,
+        })
+    }
+    fn job<'a>(&self, ffa: &'a Ffa) -> Result<Job<'a, Ffa>, String> {
+        simulate_job(&self.run, ffa, DEFAULT_OUT, |matches, seed, chunk| Record {
+            settings: serde_json::to_value(&ffa.settings).expect("serialisable"),
+            command: canonical_command((&ffa.settings, matches, seed, chunk)),
+            inputs: ffa
+                .settings
+                .power_file
+                .as_deref()
+                .map(|f| crate::games::auto_rumble::powers::file::files(Path::new(f)))
+                .unwrap_or_default()
+                .into_iter()
+                .chain(ffa.settings.rules_file.as_deref().map(PathBuf::from))
+                .collect(),
+            experiment: self.experiment.clone(),
+        })
+    }
 }
 
 /// `skirmish simulate rumble`.
-pub fn simulate_rumble(flags: &RunFlags, ffa: &FfaFlags) -> Result<String, String> {
-    let settings = ffa.apply(FfaSettings::default())?;
-    execute(settings, flags, None, None)
+pub fn simulate_rumble(flags: &RunFlags, ffa: &FfaFlags) -> Result<SimulateRumble, String> {
+    Ok(SimulateRumble {
+        settings: ffa.apply(FfaSettings::default())?,
+        run: flags.clone(),
+        experiment: None,
+    })
 }
 
 /// An experiment file of `simulate rumble` (its text already read; `located` places a TOML error).
@@ -216,7 +211,22 @@ pub fn run_ffa_experiment(
     let exp: Experiment = toml::from_str(&text).map_err(located)?;
     let settings = exp.settings.clone();
     Ffa::new(settings.clone()).map_err(|e| super::run::locate_setting(path, &text, &e))?;
-    execute(settings, flags, Some(&exp), Some(text))
+    // The command line's flags win over the file's.
+    let run = RunFlags {
+        matches: flags.matches.or(exp.matches),
+        seed: flags.seed.or(exp.seed),
+        chunk_size: flags.chunk_size.or(exp.chunk_size),
+        out: flags.out.clone().or(exp.out.clone()),
+        ..flags.clone()
+    };
+    serve(
+        &SimulateRumble {
+            settings,
+            run,
+            experiment: Some(text),
+        },
+        encoder()?,
+    )
 }
 
 #[cfg(test)]

@@ -4,13 +4,14 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{default_threads, encoder, parse_range, refuse_repeats, split_specs};
+use super::flags::{Record, Size, parse_range, refuse_repeats, split_specs};
 use crate::games::elemental_tag::input::{self, GameFile};
 use crate::games::elemental_tag::kernel::engine::{Game, Silent};
 use crate::games::elemental_tag::policy::Policy;
 use crate::games::elemental_tag::rules::Settings;
 use crate::games::elemental_tag::simulation::tournament::TagTournament;
 use crate::games::elemental_tag::trace::{JsonTrace, Narrator};
+use crate::platform::command::DatasetCommand;
 use crate::platform::job::Job;
 use crate::platform::sink::Sink;
 
@@ -21,21 +22,12 @@ pub const SMALL: &str = include_str!("../../experiments/tag/small.toml");
 pub struct PlayArgs {
     /// Game file (TOML) [default: the built-in experiments/tag/small.toml].
     pub file: Option<PathBuf>,
-    /// Tell the game turn by turn: moves, collisions with their kinds, tags, points, the map.
-    #[arg(long, conflicts_with = "trace")]
-    pub narrate: bool,
-    /// JSON Lines: one object per turn, then the result.
-    #[arg(long)]
-    pub trace: bool,
-    /// The game's seed (TG-40 lists every draw) [default: the file's `seed`, else 42].
-    #[arg(long)]
-    pub seed: Option<u64>,
     /// Rules file: every number and reading (TG-n), in place of the game file's `[settings]`
     /// [default: the game file's, else the seed's].
     #[arg(long)]
     pub rules: Option<PathBuf>,
     #[command(flatten)]
-    pub style: super::flags::NarrationFormat,
+    pub tell: super::flags::Telling,
 }
 
 fn load(file: Option<&Path>) -> Result<GameFile, String> {
@@ -49,22 +41,22 @@ fn load(file: Option<&Path>) -> Result<GameFile, String> {
 
 /// `skirmish tag play`.
 pub fn play(a: &PlayArgs) -> Result<String, String> {
-    let style = a.style.style(a.trace)?;
+    let style = a.tell.style()?;
     let mut g = load(a.file.as_deref())?;
     if let Some(p) = &a.rules {
         g = g.with_rules(p).map_err(|e| e.to_string())?;
     }
-    let seed = a.seed.unwrap_or(g.seed);
+    let seed = a.tell.seed.unwrap_or(g.seed);
     let mut game = Game::new();
     // A trace or a narration is streamed as the game goes (any length, bounded memory).
-    if a.trace {
+    if a.tell.trace {
         let mut t = JsonTrace::new(&g.teams, &g.signups, Sink::stdout());
         let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut t);
         t.finish(&o);
         return Ok(t.out.finish());
     }
     let mut n = Narrator::with_signups(&g.teams, &g.signups);
-    if a.narrate {
+    if a.tell.narrate {
         n.out = Sink::stdout().styled(style);
         let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut n);
         n.finish(&o);
@@ -156,34 +148,28 @@ pub struct TournamentFlags {
     /// [default: the seed's]. `tag check FILE` reads it back as changes.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
-    /// Master seed: game m's randomness comes only from (seed, m).
-    #[arg(long, default_value_t = 42)]
-    pub seed: u64,
     /// Dataset folder (created; an earlier run of the same command there is resumed).
     #[arg(long, default_value = "runs/tag")]
     pub out: PathBuf,
     /// Games per chunk.
     #[arg(long, default_value_t = 1_000)]
     pub chunk_size: u64,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
     #[command(flatten)]
-    pub sharding: super::flags::ShardFlags,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    pub run: super::flags::Running,
 }
 
-/// The tournament a `tournament tag` command plays, and its candidate's spec when it has one.
-pub fn build(f: &TournamentFlags) -> Result<(TagTournament, Option<String>), String> {
-    let mut policies = split_specs(&f.policies)
-        .iter()
-        .map(|s| Policy::parse(s).map_err(|e| format!("--policies: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
-    let candidate = match &f.candidate {
-        None => None,
-        Some(c) => {
+/// `skirmish tournament tag`.
+impl DatasetCommand for TournamentFlags {
+    type Sim = TagTournament;
+    const UNIT: &'static str = "games";
+    fn build(&self) -> Result<TagTournament, String> {
+        let f = self;
+        let mut policies = split_specs(&f.policies)
+            .iter()
+            .map(|s| Policy::parse(s).map_err(|e| format!("--policies: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(c) = &f.candidate {
+            // The host's policy joins the field, seated last.
             let p = Policy::parse(c).map_err(|e| format!("--candidate: {e}"))?;
             if policies.iter().any(|q| q.spec() == p.spec()) {
                 return Err(format!(
@@ -192,95 +178,79 @@ pub fn build(f: &TournamentFlags) -> Result<(TagTournament, Option<String>), Str
                 ));
             }
             policies.push(p);
-            Some(p.spec())
         }
-    };
-    refuse_repeats(
-        "--policies",
-        &policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
-    )?;
-    let mut settings = match &f.rules {
-        None => Settings::default(),
-        Some(p) => input::load_rules(p).map_err(|e| e.to_string())?,
-    };
-    if let Some(t) = f.max_turns {
-        settings.max_turns = t;
-        input::check_settings(&settings).map_err(|(_, m)| format!("--max-turns: {m}"))?;
+        refuse_repeats(
+            "--policies",
+            &policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
+        )?;
+        let mut settings = match &f.rules {
+            None => Settings::default(),
+            Some(p) => input::load_rules(p).map_err(|e| e.to_string())?,
+        };
+        if let Some(t) = f.max_turns {
+            settings.max_turns = t;
+            input::check_settings(&settings).map_err(|(_, m)| format!("--max-turns: {m}"))?;
+        }
+        let t = TagTournament {
+            policies,
+            teams: parse_range("teams", &f.teams)?,
+            team_size: parse_range("team-size", &f.team_size)?,
+            underworld: f.underworld,
+            settings,
+        };
+        t.check()?;
+        Ok(t)
     }
-    let t = TagTournament {
-        policies,
-        teams: parse_range("teams", &f.teams)?,
-        team_size: parse_range("team-size", &f.team_size)?,
-        underworld: f.underworld,
-        settings,
-    };
-    t.check()?;
-    Ok((t, candidate))
-}
-
-/// `skirmish tournament tag`.
-pub fn tournament(f: &TournamentFlags) -> Result<String, String> {
-    let (t, candidate) = build(f)?;
-    let encode = encoder()?;
-    // The field's policies: the candidate is named on its own flag.
-    let n_field = t.policies.len() - candidate.is_some() as usize;
-    let specs: Vec<String> = t.policies[..n_field].iter().map(|p| p.spec()).collect();
-    let chunk_size = super::flags::paired_chunk(f.chunk_size, f.games);
-    let command = format!(
-        "skirmish tournament tag --policies {}{} --games {} --teams {}..{} --team-size {}..{} --underworld {} --max-turns {} --seed {} --chunk-size {}{}",
-        super::flags::shell_quote(&specs.join(",")),
-        candidate.as_ref().map_or(String::new(), |c| format!(
-            " --candidate {}",
-            super::flags::shell_quote(c)
-        )),
-        f.games,
-        t.teams[0],
-        t.teams[1],
-        t.team_size[0],
-        t.team_size[1],
-        t.underworld,
-        t.settings.max_turns,
-        f.seed,
-        chunk_size,
-        f.rules
+    fn job<'a>(&self, t: &'a TagTournament) -> Result<Job<'a, TagTournament>, String> {
+        let f = self;
+        // The field's policies: the candidate is named on its own flag (and seated last).
+        let candidate = f
+            .candidate
             .as_ref()
-            .map(|p| super::flags::shell_flag("--rules", p.display()))
-            .unwrap_or_default()
-    );
-    let job = Job {
-        inputs: f.rules.iter().cloned().collect(),
-        sim: &t,
-        settings: {
-            let mut s = serde_json::json!({
-                "policies": t.policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
-                "teams": t.teams,
-                "team_size": t.team_size,
-                "underworld_percent": t.underworld,
-                "max_turns": t.settings.max_turns,
-            });
-            if let Some(c) = &candidate {
-                s["candidate"] = c.clone().into();
-            }
-            if f.rules.is_some() {
-                // Issue 51: every reading the rules file changes, in plain words.
-                s["rules"] = t.settings.changes().into();
-            }
-            s
-        },
-        seed: f.seed,
-        matches: f.games,
-        count_flag: "--games",
-        chunk_size,
-        out: f.out.clone(),
-        threads: f.threads.unwrap_or_else(default_threads),
-        shard: f.sharding.shard()?,
-        progress: !f.quiet,
-        command,
-        experiment: None,
-    };
-    job.check()?;
-    let (report, ds) = job.execute(encode)?;
-    Ok(job.summary(&report, &ds).replace(" matches", " games") + &job.report_line())
+            .and(t.policies.last())
+            .map(|p| p.spec());
+        let n_field = t.policies.len() - candidate.is_some() as usize;
+        let specs: Vec<String> = t.policies[..n_field].iter().map(|p| p.spec()).collect();
+        let chunk_size = super::flags::paired_chunk(f.chunk_size, f.games);
+        let command = format!(
+            "skirmish tournament tag --policies {}{} --games {} --teams {}..{} --team-size {}..{} --underworld {} --max-turns {} --seed {} --chunk-size {}{}",
+            super::flags::shell_quote(&specs.join(",")),
+            candidate.as_ref().map_or(String::new(), |c| format!(
+                " --candidate {}",
+                super::flags::shell_quote(c)
+            )),
+            f.games,
+            t.teams[0],
+            t.teams[1],
+            t.team_size[0],
+            t.team_size[1],
+            t.underworld,
+            t.settings.max_turns,
+            f.run.seed,
+            chunk_size,
+            f.rules
+                .as_ref()
+                .map(|p| super::flags::shell_flag("--rules", p.display()))
+                .unwrap_or_default()
+        );
+        let mut settings = serde_json::json!({
+            "policies": t.policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
+            "teams": t.teams,
+            "team_size": t.team_size,
+            "underworld_percent": t.underworld,
+            "max_turns": t.settings.max_turns,
+        });
+        if let Some(c) = &candidate {
+            settings["candidate"] = c.clone().into();
+        }
+        if f.rules.is_some() {
+            // Issue 51: every reading the rules file changes, in plain words.
+            settings["rules"] = t.settings.changes().into();
+        }
+        let size = Size::of("--games", f.games, chunk_size);
+        let record = Record::new(command, settings, f.rules.iter().cloned().collect());
+        f.run.job(t, size, f.out.clone(), record)
+    }
 }
 
 #[derive(Args, Debug, Clone)]

@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::games::auto_rumble::simulation::tournament::{Tournament, ValueSource, head_to_head};
+use crate::platform::command::DatasetCommand;
 use crate::platform::job::Job;
+use crate::platform::tally::Tally;
 
-use super::flags::split_specs;
+use super::flags::{Record, Size, split_specs};
 
 #[derive(Args, Debug, Clone)]
 pub struct TournamentFlags {
@@ -32,18 +34,12 @@ pub struct TournamentFlags {
     /// Precision of the values measured now, in coins [default 2].
     #[arg(long, default_value_t = 2.0)]
     pub value_precision: f64,
-    /// Master seed: game g's randomness comes only from (seed, g).
-    #[arg(long, default_value_t = 42)]
-    pub seed: u64,
     /// Dataset folder (created; an earlier run of the same command there is resumed).
     #[arg(long, default_value = "runs/tournament")]
     pub out: PathBuf,
     /// Games per chunk: one part file per chunk and table; chunks are what threads share out.
     #[arg(long, default_value_t = 1_000)]
     pub chunk_size: u64,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// Battle round limit (AR-14).
     #[arg(long, default_value_t = 30)]
     pub max_rounds: u32,
@@ -55,10 +51,10 @@ pub struct TournamentFlags {
     #[arg(long, value_name = "FILE")]
     pub rules: Option<String>,
     #[command(flatten)]
-    pub sharding: super::flags::ShardFlags,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    pub run: super::flags::Running,
+    /// The experiment file's text, recorded in the manifest, when the flags came from one.
+    #[arg(skip)]
+    pub experiment: Option<String>,
 }
 
 pub const DEFAULT_STRATEGIES: &str = "value,hoarder,sniper,spreader,random,outbid,planner";
@@ -135,7 +131,7 @@ pub struct TournamentExperiment {
 
 impl TournamentExperiment {
     /// The flags this file stands for; flags given on the command line (`run`'s) win.
-    pub fn flags(&self, run: &super::flags::RunFlags) -> TournamentFlags {
+    pub fn flags(&self, run: &super::flags::RunFlags, text: String) -> TournamentFlags {
         TournamentFlags {
             strategies: Some(self.strategies.join(",")),
             games: run.matches.or(self.games).unwrap_or(100_000),
@@ -143,136 +139,127 @@ impl TournamentExperiment {
             powers: self.powers.clone(),
             values: self.values.clone(),
             value_precision: self.value_precision.unwrap_or(2.0),
-            seed: run.seed.or(self.seed).unwrap_or(42),
             out: run
                 .out
                 .clone()
                 .or(self.out.clone())
                 .unwrap_or_else(|| PathBuf::from("runs/tournament")),
             chunk_size: run.chunk_size.or(self.chunk_size).unwrap_or(1_000),
-            threads: run.threads,
             max_rounds: self.max_rounds.unwrap_or(30),
             capacity: self.capacity.unwrap_or(256),
             rules: self.rules.clone(),
-            sharding: super::flags::ShardFlags {
-                shard: run.shard.clone(),
-                shard_count: run.shard_count,
+            run: super::flags::Running {
+                seed: run.seed.or(self.seed).unwrap_or(42),
+                threads: run.threads,
+                sharding: super::flags::ShardFlags {
+                    shard: run.shard.clone(),
+                    shard_count: run.shard_count,
+                },
+                quiet: run.quiet,
             },
-            quiet: run.quiet,
+            experiment: Some(text),
         }
     }
 }
 
 /// `skirmish tournament rumble`.
-pub fn rumble(f: &TournamentFlags) -> Result<String, String> {
-    rumble_with(f, None)
-}
-
-/// The tournament a `tournament rumble` command plays (its power values measured or read first).
-pub fn build(f: &TournamentFlags) -> Result<Tournament, String> {
-    let specs = split_specs(f.strategies.as_deref().unwrap_or(DEFAULT_STRATEGIES));
-    let source = match &f.values {
-        None => {
-            if !(f.value_precision > 0.0 && f.value_precision.is_finite()) {
-                return Err("--value-precision: give a positive number of coins, e.g. 2".into());
+impl DatasetCommand for TournamentFlags {
+    type Sim = Tournament;
+    const UNIT: &'static str = "games";
+    fn build(&self) -> Result<Tournament, String> {
+        let f = self;
+        let specs = split_specs(f.strategies.as_deref().unwrap_or(DEFAULT_STRATEGIES));
+        let source = match &f.values {
+            None => {
+                if !(f.value_precision > 0.0 && f.value_precision.is_finite()) {
+                    return Err("--value-precision: give a positive number of coins, e.g. 2".into());
+                }
+                ValueSource::Measured {
+                    precision: f.value_precision,
+                    seed: f.run.seed,
+                }
             }
-            ValueSource::Measured {
-                precision: f.value_precision,
-                seed: f.seed,
+            Some(p) => {
+                let cat = crate::games::auto_rumble::powers::catalogue::Catalogue::load(
+                    f.powers.as_deref(),
+                )?
+                .with_rules_file(f.rules.as_deref())?;
+                ValueSource::Given {
+                    values: read_values(p, &cat)?,
+                    from: p.display().to_string(),
+                }
             }
-        }
-        Some(p) => {
-            let cat =
-                crate::games::auto_rumble::powers::catalogue::Catalogue::load(f.powers.as_deref())?
-                    .with_rules_file(f.rules.as_deref())?;
-            ValueSource::Given {
-                values: read_values(p, &cat)?,
-                from: p.display().to_string(),
-            }
-        }
-    };
-    Tournament::new(
-        &specs,
-        f.players,
-        f.powers.as_deref(),
-        f.rules.as_deref(),
-        source,
-        f.max_rounds,
-        f.capacity,
-    )
-}
-
-/// A tournament, with the experiment file's text (stored in the manifest) when it came from one.
-pub fn rumble_with(f: &TournamentFlags, experiment: Option<String>) -> Result<String, String> {
-    let t = build(f)?;
-    let encode = super::flags::encoder()?;
-    let chunk_size = super::flags::paired_chunk(f.chunk_size, f.games);
-    let command = format!(
-        "skirmish tournament rumble --strategies {} --games {} --players {} --seed {} --chunk-size {} --max-rounds {} --capacity {}{}{}{}",
-        super::flags::shell_quote(&t.names.join(",")),
-        f.games,
-        t.game.players,
-        f.seed,
-        chunk_size,
-        f.max_rounds,
-        f.capacity,
-        f.powers
-            .as_ref()
-            .map(|p| super::flags::shell_flag("--powers", p))
-            .unwrap_or_default(),
-        f.values
-            .as_ref()
-            .map(|p| super::flags::shell_flag("--values", p.display()))
-            .unwrap_or_else(|| format!(" --value-precision {}", f.value_precision)),
-        f.rules
-            .as_ref()
-            .map(|p| super::flags::shell_flag("--rules", p))
-            .unwrap_or_default(),
-    );
-    let mut settings = serde_json::json!({
-        "strategies": t.names,
-        "players": t.game.players,
-        "power_file": f.powers,
-        "values": t.values,
-        "values_from": t.values_from,
-        "max_rounds": f.max_rounds,
-        "capacity": f.capacity,
-    });
-    if f.rules.is_some() {
-        // Issue 51: what the rules file changes, in plain words (what `diff` shows).
-        settings["rules"] = t.cat.rules.changes().into();
+        };
+        Tournament::new(
+            &specs,
+            f.players,
+            f.powers.as_deref(),
+            f.rules.as_deref(),
+            source,
+            f.max_rounds,
+            f.capacity,
+        )
     }
-    // Every file that can change the games: the power file with its includes, the values table,
-    // the rules file.
-    let mut inputs = f
-        .powers
-        .as_deref()
-        .map(|p| crate::games::auto_rumble::powers::file::files(Path::new(p)))
-        .unwrap_or_default();
-    inputs.extend(f.values.iter().cloned());
-    inputs.extend(f.rules.iter().map(PathBuf::from));
-    let job = Job {
-        inputs,
-        sim: &t,
-        settings,
-        seed: f.seed,
-        matches: f.games,
-        count_flag: "--games",
-        chunk_size,
-        out: f.out.clone(),
-        threads: f.threads.unwrap_or_else(super::flags::default_threads),
-        shard: f.sharding.shard()?,
-        progress: !f.quiet,
-        command,
-        experiment,
-    };
-    job.check()?;
-    let (report, ds) = job.execute(encode)?;
-    let mut s = format!("strategies' coin values: {}\n", t.values_from);
-    s.push_str(&job.summary(&report, &ds).replace("matches", "games"));
-    s.push_str(&head_to_head(&t.names, &report.tally));
-    s.push_str(&job.report_line());
-    Ok(s)
+    fn job<'a>(&self, t: &'a Tournament) -> Result<Job<'a, Tournament>, String> {
+        let f = self;
+        let chunk_size = super::flags::paired_chunk(f.chunk_size, f.games);
+        let command = format!(
+            "skirmish tournament rumble --strategies {} --games {} --players {} --seed {} --chunk-size {} --max-rounds {} --capacity {}{}{}{}",
+            super::flags::shell_quote(&t.names.join(",")),
+            f.games,
+            t.game.players,
+            f.run.seed,
+            chunk_size,
+            f.max_rounds,
+            f.capacity,
+            f.powers
+                .as_ref()
+                .map(|p| super::flags::shell_flag("--powers", p))
+                .unwrap_or_default(),
+            f.values
+                .as_ref()
+                .map(|p| super::flags::shell_flag("--values", p.display()))
+                .unwrap_or_else(|| format!(" --value-precision {}", f.value_precision)),
+            f.rules
+                .as_ref()
+                .map(|p| super::flags::shell_flag("--rules", p))
+                .unwrap_or_default(),
+        );
+        let mut settings = serde_json::json!({
+            "strategies": t.names,
+            "players": t.game.players,
+            "power_file": f.powers,
+            "values": t.values,
+            "values_from": t.values_from,
+            "max_rounds": f.max_rounds,
+            "capacity": f.capacity,
+        });
+        if f.rules.is_some() {
+            // Issue 51: what the rules file changes, in plain words (what `diff` shows).
+            settings["rules"] = t.cat.rules.changes().into();
+        }
+        // Every file that can change the games: the power file with its includes, the values
+        // table, the rules file.
+        let mut inputs = f
+            .powers
+            .as_deref()
+            .map(|p| crate::games::auto_rumble::powers::file::files(Path::new(p)))
+            .unwrap_or_default();
+        inputs.extend(f.values.iter().cloned());
+        inputs.extend(f.rules.iter().map(PathBuf::from));
+        let size = Size::of("--games", f.games, chunk_size);
+        let record = Record {
+            experiment: f.experiment.clone(),
+            ..Record::new(command, settings, inputs)
+        };
+        f.run.job(t, size, f.out.clone(), record)
+    }
+    fn said(&self, t: &Tournament, summary: String, tally: &Tally) -> String {
+        let mut s = format!("strategies' coin values: {}\n", t.values_from);
+        s.push_str(&summary.replace("matches", "games"));
+        s.push_str(&head_to_head(&t.names, tally));
+        s
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! and a [`tally::Tally`]; it knows nothing of heroes, powers or any rule.
 pub mod answer;
 pub mod balance;
+pub mod command;
 pub mod dataset;
 pub mod digest;
 pub mod escape;

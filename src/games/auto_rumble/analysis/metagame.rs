@@ -47,7 +47,28 @@ pub struct MetaGame {
     pub games: u64,
 }
 
+/// A seat's points from a game of `n` players (AR-71): `n` to the winner, 1 each in a draw.
+fn points(winner: Option<u8>, seat: usize, n: usize) -> i64 {
+    match winner {
+        Some(x) if x as usize == seat => n as i64,
+        Some(_) => 0,
+        None => 1,
+    }
+}
+
 impl MetaGame {
+    /// One game of the seated strategies on `seed`: a profile's, or a best-response search's.
+    fn game(&self, seated: &[&Strategy], seed: u64, table: &mut GameTable) -> game::GameRecord {
+        game::play(
+            &self.t.cat,
+            self.t.sizes(),
+            &self.t.game,
+            seated,
+            seed,
+            table,
+        )
+    }
+
     pub fn new(t: Tournament, games: u64) -> Result<MetaGame, String> {
         if games == 0 {
             return Err("--games: play at least 1 game per profile".into());
@@ -205,6 +226,17 @@ pub struct Solved {
     pub resamples: usize,
 }
 
+impl Payoffs {
+    /// The table of others that are all strategy `j` (`n` players): a heat map's column.
+    fn all_of(&self, j: usize, n: usize) -> usize {
+        self.game
+            .others
+            .iter()
+            .position(|c| c[j] as usize == n - 1)
+            .expect("the all-one-strategy field is a multiset")
+    }
+}
+
 /// Solves the empirical game, then `resamples` times again on payoff tables resampled from
 /// `seed`: blocks of games drawn with replacement, the same blocks for every profile (a bootstrap
 /// over the game index, which every profile's games share); for a run without blocks, every
@@ -360,23 +392,12 @@ impl Simulation for MetaGame {
             for s in 0..n {
                 seated[s] = &self.t.strategies[who[s]];
             }
-            let rec = game::play(
-                &self.t.cat,
-                self.t.sizes(),
-                &self.t.game,
-                &seated[..n],
-                seed,
-                &mut w.table,
-            );
+            let rec = self.game(&seated[..n], seed, &mut w.table);
             tally.matches += 1;
             tally.draws += rec.winner.is_none() as u64;
             tally.work += ROUNDS as u64;
             for (s, &st) in who.iter().enumerate().take(n) {
-                let points = match rec.winner {
-                    Some(x) if x as usize == s => n as i64,
-                    Some(_) => 0,
-                    None => 1,
-                };
+                let points = points(rec.winner, s, n);
                 tally.mean(PAYOFF, &Self::label(p, st)).add(points);
                 tally
                     .mean(PAYOFF_BLOCKS, &format!("{p}:{st}:{}", self.block(i)))
@@ -477,12 +498,7 @@ pub fn answer(
     ];
     // The heat map's rows: each strategy against a table of one other strategy.
     for (j, other) in names.iter().enumerate() {
-        let o = p
-            .game
-            .others
-            .iter()
-            .position(|c| c[j] as usize == n - 1)
-            .expect("the all-one-strategy field is a multiset");
+        let o = p.all_of(j, n);
         sections.push(Section {
             title: format!("win share against {} x {other}", n - 1),
             meaning: "each strategy's win share seated with the others all of one strategy (a fair share is 1/players), 95% interval".into(),
@@ -672,19 +688,7 @@ pub fn answer(
             rows: names.clone(),
             columns: names.clone(),
             values: (0..k)
-                .map(|i| {
-                    (0..k)
-                        .map(|j| {
-                            let o = p
-                                .game
-                                .others
-                                .iter()
-                                .position(|c| c[j] as usize == n - 1)
-                                .expect("the all-one-strategy field is a multiset");
-                            p.game.u[i][o]
-                        })
-                        .collect()
-                })
+                .map(|i| (0..k).map(|j| p.game.u[i][p.all_of(j, n)]).collect())
                 .collect(),
         }],
         grids: Vec::new(),
@@ -922,19 +926,8 @@ pub fn against_field(
                             seated[s] = &mg.t.strategies[who[s]];
                         }
                     }
-                    let rec = game::play(
-                        &mg.t.cat,
-                        mg.t.sizes(),
-                        &mg.t.game,
-                        &seated[..n],
-                        seed,
-                        &mut table,
-                    );
-                    let pts = match rec.winner {
-                        Some(x) if x as usize == me => n as i64,
-                        Some(_) => 0,
-                        None => 1,
-                    };
+                    let rec = mg.game(&seated[..n], seed, &mut table);
+                    let pts = points(rec.winner, me, n);
                     acc[c].0 += pts;
                     acc[c].1 += pts * pts;
                 }

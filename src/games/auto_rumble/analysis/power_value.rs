@@ -14,7 +14,6 @@
 use std::ops::Range;
 
 use rand::RngExt;
-use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
 use crate::games::auto_rumble::kernel::data::{self, DataKernel};
@@ -22,7 +21,7 @@ use crate::games::auto_rumble::powers::catalogue::{
     Catalogue, Held, Loadout, MAX_HELD, MAX_USE, PowerId, Use,
 };
 use crate::games::auto_rumble::rules;
-use crate::games::auto_rumble::simulation::ffa::{MAX_HEROES, Room, pick_fitting};
+use crate::games::auto_rumble::simulation::ffa::{MAX_HEROES, Room, pick_fitting, use_order};
 use crate::platform::answer::Unit;
 use crate::platform::grid::{Cell, Grid};
 use crate::platform::table::{Code, Table};
@@ -227,25 +226,12 @@ impl PowerValue {
         if s.batch == 0 {
             return Err("--batch: give at least 1 roster per batch".into());
         }
-        if s.max_rounds == 0
-            || s.max_rounds > crate::games::auto_rumble::input::scenario::MAX_ROUNDS
-        {
-            return Err(format!(
-                "--max-rounds: {} is outside 1..{}",
-                s.max_rounds,
-                crate::games::auto_rumble::input::scenario::MAX_ROUNDS
-            ));
-        }
-        if (s.capacity as usize) < s.heroes[1] as usize
-            || s.capacity as usize > crate::games::auto_rumble::input::scenario::MAX_CAPACITY
-        {
-            return Err(format!(
-                "--capacity: {} must hold the largest roster ({} heroes) and be at most {} (AR-15)",
-                s.capacity,
-                s.heroes[1],
-                crate::games::auto_rumble::input::scenario::MAX_CAPACITY
-            ));
-        }
+        crate::games::auto_rumble::input::scenario::check_limits(
+            s.max_rounds,
+            s.capacity,
+            s.heroes[1],
+            ["--max-rounds", "--capacity"],
+        )?;
         cat.check_work(
             cat.drawable.iter().copied(),
             s.capacity as usize,
@@ -511,14 +497,7 @@ impl PowerValue {
                 };
             }
             let mut order = [Use::Attack; MAX_USE];
-            let mut len = 1;
-            for hp in &held[..k] {
-                if self.cat.is_used(hp.power) {
-                    order[len] = Use::Power(hp.power);
-                    len += 1;
-                }
-            }
-            order[..len].shuffle(&mut rng);
+            let len = use_order(&mut rng, &self.cat, &held[..k], &mut order);
             w.builds[h] = Loadout::compile(&self.cat, w.coins[h], &held[..k], &order[..len])
                 .expect("a drawn field hero fits by construction (AR-22)");
         }

@@ -34,6 +34,25 @@ pub const MAX_HEROES: usize = u16::MAX as usize;
 /// Largest round limit a file may ask for.
 pub const MAX_ROUNDS: u32 = 100_000;
 
+/// Checks a run's round limit and hero capacity (AR-14, AR-15) against the largest roster it
+/// draws; `[rounds, capacity]` are the names its messages give them (a flag or a setting).
+pub fn check_limits(
+    max_rounds: u32,
+    capacity: u32,
+    largest: u8,
+    [rounds, cap]: [&str; 2],
+) -> Result<(), String> {
+    if max_rounds == 0 || max_rounds > MAX_ROUNDS {
+        return Err(format!("{rounds}: {max_rounds} is outside 1..{MAX_ROUNDS}"));
+    }
+    if (capacity as usize) < largest as usize || capacity as usize > MAX_CAPACITY {
+        return Err(format!(
+            "{cap}: {capacity} must hold the largest roster ({largest} heroes) and be at most {MAX_CAPACITY} (AR-15)"
+        ));
+    }
+    Ok(())
+}
+
 /// A battle ready to play.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {

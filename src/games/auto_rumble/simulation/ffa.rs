@@ -229,25 +229,12 @@ impl Ffa {
                 catalogue.len()
             ));
         }
-        if s.max_rounds == 0
-            || s.max_rounds > crate::games::auto_rumble::input::scenario::MAX_ROUNDS
-        {
-            return Err(format!(
-                "max_rounds: {} is outside 1..{}",
-                s.max_rounds,
-                crate::games::auto_rumble::input::scenario::MAX_ROUNDS
-            ));
-        }
-        if (s.capacity as usize) < s.heroes[1] as usize
-            || s.capacity as usize > crate::games::auto_rumble::input::scenario::MAX_CAPACITY
-        {
-            return Err(format!(
-                "capacity: {} must hold the largest roster ({} heroes) and be at most {} (AR-15)",
-                s.capacity,
-                s.heroes[1],
-                crate::games::auto_rumble::input::scenario::MAX_CAPACITY
-            ));
-        }
+        crate::games::auto_rumble::input::scenario::check_limits(
+            s.max_rounds,
+            s.capacity,
+            s.heroes[1],
+            ["max_rounds", "capacity"],
+        )?;
         // The built-in six play as classes at any capacity; a power file's heroes may not.
         if settings.power_file.is_some() {
             cat.check_work(
@@ -293,15 +280,7 @@ impl Ffa {
                 };
             }
             let order = &mut out.order[h];
-            order[0] = Use::Attack;
-            let mut len = 1;
-            for hp in &held[..k] {
-                if self.cat.is_used(hp.power) {
-                    order[len] = Use::Power(hp.power);
-                    len += 1;
-                }
-            }
-            order[..len].shuffle(&mut rng);
+            let len = use_order(&mut rng, &self.cat, &held[..k], order);
             out.n_held[h] = k as u8;
             out.n_order[h] = len as u8;
             out.coins[h] = coins;
@@ -341,6 +320,26 @@ pub fn pick_fitting(
         pool.swap(r, *end);
     }
     false
+}
+
+/// A hero's use order (AR-22): the attack and each held power that is used, shuffled; writes
+/// `order` and returns its length.
+pub fn use_order(
+    rng: &mut impl rand::Rng,
+    cat: &Catalogue,
+    held: &[Held],
+    order: &mut [Use; MAX_USE],
+) -> usize {
+    order[0] = Use::Attack;
+    let mut len = 1;
+    for hp in held {
+        if cat.is_used(hp.power) {
+            order[len] = Use::Power(hp.power);
+            len += 1;
+        }
+    }
+    order[..len].shuffle(rng);
+    len
 }
 
 /// One match's drawn roster, in fixed-size arrays reused from match to match.

@@ -46,16 +46,27 @@ impl Study {
     }
 }
 
+/// A challenger file's head: its name, the study it comes from, and what it is.
+fn challenger(name: &str, study: &str, notes: &str) -> String {
+    format!(
+        "# A challenger of `skirmish analyze clan-melee` (docs/rules/clan-melee.md, CM-40).\n\
+         name = \"{name}\"\n\
+         source = \"skirmish analyze clan-melee: the {study} study\"\n\
+         notes = \"{notes}\"\n\n"
+    )
+}
+
 /// The challenger of the warrior study: hit points in members of `piece` hp (then one of the
 /// remainder), each a warrior asking `ap` against enemies and 0 against teammates (CM-40).
 pub fn warrior_clan(ap: i32, piece: i32) -> String {
-    format!(
-        r#"# A challenger of `skirmish analyze clan-melee` (docs/rules/clan-melee.md, CM-40).
-name = "Warriors at AP {ap}"
-source = "skirmish analyze clan-melee: the warrior study"
-notes = "Every member a warrior of {piece} hp asking {ap} AP of every enemy (the cap 2 x hp + 10 applies) and 0 of teammates."
-
-[[roster]]
+    challenger(
+        &format!("Warriors at AP {ap}"),
+        "warrior",
+        &format!(
+            "Every member a warrior of {piece} hp asking {ap} AP of every enemy (the cap 2 x hp + 10 applies) and 0 of teammates."
+        ),
+    ) + &format!(
+        r#"[[roster]]
 members = [{{ kind = "warrior", pool = "H", piece = {piece} }}]
 
 [kinds.warrior]
@@ -69,13 +80,14 @@ rule = [{{ when = "same", ap = 0 }}, {{ ap = {ap} }}]
 /// warriors asking `warrior_ap`; members of `piece` hp. A healer restores a teammate's missing hp
 /// up to the 10 free AP, and asks 0 of enemies (CM-40).
 pub fn healer_clan(share: i32, warrior_ap: i32, piece: i32) -> String {
-    format!(
-        r#"# A challenger of `skirmish analyze clan-melee` (docs/rules/clan-melee.md, CM-40).
-name = "Healers {share}%"
-source = "skirmish analyze clan-melee: the healer study"
-notes = "{share}% of the budget in healers of {piece} hp who heal teammates by what they miss, at most the 10 free AP; the rest in warriors asking {warrior_ap} AP of every enemy."
-
-[[roster]]
+    challenger(
+        &format!("Healers {share}%"),
+        "healer",
+        &format!(
+            "{share}% of the budget in healers of {piece} hp who heal teammates by what they miss, at most the 10 free AP; the rest in warriors asking {warrior_ap} AP of every enemy."
+        ),
+    ) + &format!(
+        r#"[[roster]]
 members = [
     {{ kind = "healer", pool = "H / 100 * {share} + H % 100 * {share} / 100", piece = {piece} }},
     {{ kind = "warrior", pool = "rest", piece = {piece} }},
@@ -161,23 +173,26 @@ impl ClanStudy {
     }
 
     /// The challenger's credited wins for each variant and budget, as counted in `tally`.
-    pub fn count(&self, tally: &Tally, v: &Variant, base: i64) -> Count {
-        tally
-            .groups
+    /// The variant's entry at budget `base` in a tally's `groups` or `means` (none yet: empty).
+    fn at<T: Copy + Default>(
+        table: &std::collections::BTreeMap<String, std::collections::BTreeMap<String, T>>,
+        v: &Variant,
+        base: i64,
+    ) -> T {
+        table
             .get(&Self::group(v.study, base))
             .and_then(|g| g.get(&v.study.label(v.value)))
             .copied()
             .unwrap_or_default()
     }
 
+    pub fn count(&self, tally: &Tally, v: &Variant, base: i64) -> Count {
+        Self::at(&tally.groups, v, base)
+    }
+
     /// The challenger's outlasted points for each variant and budget (CM-42).
     pub fn outlasted(&self, tally: &Tally, v: &Variant, base: i64) -> Mean {
-        tally
-            .means
-            .get(&Self::group(v.study, base))
-            .and_then(|g| g.get(&v.study.label(v.value)))
-            .copied()
-            .unwrap_or_default()
+        Self::at(&tally.means, v, base)
     }
 
     /// Points to a share: the mean share of the other clans outlasted and its 95% interval.

@@ -10,7 +10,7 @@ use crate::platform::answer::Unit;
 use crate::platform::grid::{Cell, Grid};
 use crate::platform::runner::Simulation;
 use crate::platform::table::{Label, Table};
-use crate::platform::tally::{Tally, thousands};
+use crate::platform::tally::{Count, Tally, thousands};
 use crate::rng::{Stream, match_seed, match_stream_rng};
 
 /// The classic tournament's bases (CM-30).
@@ -220,15 +220,17 @@ pub fn grids(t: &ClanTournament, tally: &Tally) -> Vec<Grid> {
         "clan",
         &columns,
     );
-    for c in &t.field.clans {
-        let cells = t
-            .budgets
+    // The count of `name` in each budget's group, budget by budget.
+    let across = |group: &dyn Fn(i64) -> String, name: &str| -> Vec<Option<&Count>> {
+        t.budgets
             .iter()
-            .map(|b| {
-                let n = tally
-                    .groups
-                    .get(&ClanTournament::group(*b))
-                    .and_then(|g| g.get(&c.name));
+            .map(|b| tally.groups.get(&group(*b)).and_then(|g| g.get(name)))
+            .collect()
+    };
+    for c in &t.field.clans {
+        let cells = across(&ClanTournament::group, &c.name)
+            .into_iter()
+            .map(|n| {
                 n.map_or(Cell::Empty, |n| {
                     let (lo, hi) = n.wilson95();
                     Cell::Of {
@@ -243,16 +245,10 @@ pub fn grids(t: &ClanTournament, tally: &Tally) -> Vec<Grid> {
         g.row(c.name.clone(), cells);
     }
     for e in ENDS {
-        let cells = t
-            .budgets
-            .iter()
-            .map(|b| {
-                let n = tally
-                    .groups
-                    .get(&format!("share of melees by how they end at budget {b}"))
-                    .and_then(|g| g.get(e.name()));
-                Cell::Count(n.map_or(0, |n| n.wins))
-            })
+        let ends = |b: i64| format!("share of melees by how they end at budget {b}");
+        let cells = across(&ends, e.name())
+            .into_iter()
+            .map(|n| Cell::Count(n.map_or(0, |n| n.wins)))
             .collect();
         g.row(format!("({})", e.name()), cells);
     }
