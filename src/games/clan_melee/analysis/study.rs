@@ -264,23 +264,24 @@ pub fn grids(s: &ClanStudy, tally: &Tally) -> Vec<Grid> {
         if vs.is_empty() {
             continue;
         }
-        let mut wins = Grid::new(
-            &format!("{}: win rate", study.name()),
-            &format!(
+        // A grid of one row per challenger, a column per budget.
+        let by_challenger =
+            |title: String, meaning: String, cell: &dyn Fn(&Variant, i64) -> Cell| {
+                let mut g = Grid::new(&title, &meaning, "challenger", &columns);
+                for v in &vs {
+                    let cells = s.budgets.iter().map(|&b| cell(v, b)).collect();
+                    g.row(study.label(v.value), cells);
+                }
+                g
+            };
+        let mut wins = by_challenger(
+            format!("{}: win rate", study.name()),
+            format!(
                 "the challenger's win rate against the nine reference clans (95% Wilson interval; {:.0}% is a fair share); best: by win rate, then clans outlasted, with how many more are within reach",
                 100.0 / clans as f64
             ),
-            "challenger",
-            &columns,
+            &|v, b| Cell::estimate(s.count(tally, v, b).estimate()),
         );
-        for v in &vs {
-            let cells = s
-                .budgets
-                .iter()
-                .map(|&b| Cell::estimate(s.count(tally, v, b).estimate()))
-                .collect();
-            wins.row(study.label(v.value), cells);
-        }
         // Best by win rate, then by clans outlasted; values whose win-rate interval reaches the
         // best rate are not ruled out ("close"). With no wins at all, the longest-lasting value.
         let best = s
@@ -320,23 +321,14 @@ pub fn grids(s: &ClanStudy, tally: &Tally) -> Vec<Grid> {
             })
             .collect();
         wins.row("best", best);
-        let mut lasted = Grid::new(
-            &format!("{}: clans outlasted", study.name()),
-            &format!(
+        let lasted = by_challenger(
+            format!("{}: clans outlasted", study.name()),
+            format!(
                 "share of the other {} clans the challenger outlasted (level counts half; 95% interval)",
                 clans - 1
             ),
-            "challenger",
-            &columns,
+            &|v, b| Cell::estimate(s.outlasted_share(&s.outlasted(tally, v, b))),
         );
-        for v in &vs {
-            let cells = s
-                .budgets
-                .iter()
-                .map(|&b| Cell::estimate(s.outlasted_share(&s.outlasted(tally, v, b))))
-                .collect();
-            lasted.row(study.label(v.value), cells);
-        }
         out.extend([wins, lasted]);
     }
     out

@@ -183,6 +183,20 @@ impl RoyaleTournament {
     }
 }
 
+impl RoyaleTournament {
+    /// One royale of `seats` on `seed`, heard by `hook` (the recorder when its rows are kept, a
+    /// silent hook otherwise: each monomorphised).
+    fn game<'e, H: Hook>(
+        &self,
+        engine: &'e mut Royale,
+        battle: &mut Battle,
+        (seats, seed): (&[Strategy], u64),
+        hook: &mut H,
+    ) -> &'e crate::games::loot_arena::kernel::royale::Report {
+        engine.play(seats, &self.catalogue, &self.rules, seed, battle, hook)
+    }
+}
+
 impl Simulation for RoyaleTournament {
     type Worker = Worker;
 
@@ -230,23 +244,9 @@ impl Simulation for RoyaleTournament {
             let rep = if record {
                 w.rec.flush();
                 w.rec.game = m;
-                w.engine.play(
-                    seats,
-                    &self.catalogue,
-                    &self.rules,
-                    seed,
-                    &mut w.battle,
-                    &mut w.rec,
-                )
+                self.game(&mut w.engine, &mut w.battle, (seats, seed), &mut w.rec)
             } else {
-                w.engine.play(
-                    seats,
-                    &self.catalogue,
-                    &self.rules,
-                    seed,
-                    &mut w.battle,
-                    &mut Quiet,
-                )
+                self.game(&mut w.engine, &mut w.battle, (seats, seed), &mut Quiet)
             };
             tally.matches += 1;
             tally.draws += (rep.end != End::Won) as u64;
