@@ -453,3 +453,90 @@ fn the_answer_is_the_same_bytes_on_one_thread_and_on_two() {
         .collect();
     assert_eq!(answers[0], answers[1]);
 }
+
+/// The power file of a host's Thorns with its damage `{{damage}}` (or a number).
+fn thorns(damage: &str) -> String {
+    format!(
+        "[[power]]\nname = \"Thorns\"\nsource = \"a test\"\ntext = \"Whoever hits you takes damage back.\"\n\n[[power.clause]]\nwhen = \"attacked\"\ntarget = \"other\"\neffects = [{{ damage = {damage} }}]\n"
+    )
+}
+
+#[test]
+fn an_analysis_is_tuned_too_a_new_powers_damage_for_its_coin_value() {
+    // The planted truth: Thorns dealing 12 back is worth W coins on these seeds; asked for a
+    // worth within a coin of W, balance finds a damage near 12 through the analysis itself.
+    let size = "40000";
+    let seed_run = tmp("balance", "worth-seed");
+    let fixed = tmp_file("balance", "thorns-12.toml", &thorns("12"));
+    let o = skirmish(&[
+        "analyze",
+        "rumble",
+        "powers",
+        "--candidate",
+        &fixed,
+        "--max-battles",
+        size,
+        "--seed",
+        "42",
+        "--quiet",
+        "--out",
+        seed_run.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let worth = estimate(&seed_run, "coin value by power", "Thorns");
+    let open = tmp_file("balance", "thorns-open.toml", &thorns("{{damage}}"));
+    let file = tmp_file(
+        "balance",
+        "worth.toml",
+        &format!(
+            "command = \"analyze rumble powers --candidate {} --max-battles {size}\"\n[[tune]]\nfile = \"{}\"\nplaceholder = \"damage\"\nrange = [0, 40]\n[[target]]\nsection = \"coin value by power\"\nlabel = \"Thorns\"\nband = [{}, {}]\n",
+            &*open,
+            &*open,
+            worth - 1.5,
+            worth + 1.5
+        ),
+    );
+    let out = tmp("balance", "worth-out");
+    let o = skirmish(&["balance", &file, "--quiet", "--out", out.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(text.contains("(PASS)"), "{text}");
+    assert!(text.contains("battles the search never played"), "{text}");
+    let tuned = std::fs::read_to_string(out.join("tuned/thorns-open.toml")).unwrap();
+    let damage: f64 = tuned
+        .split("damage = ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (damage - 12.0).abs() <= 3.0,
+        "damage {damage} (12 planted)\n{text}"
+    );
+    let ratio: f64 = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("search against grid: "))
+        .and_then(|l| l.split('%').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(ratio <= 20.0, "{ratio}% of the grid\n{text}");
+}
+
+#[test]
+fn an_analysis_without_its_size_is_refused_naming_the_flag() {
+    let open = tmp_file("balance-bad", "thorns-open.toml", &thorns("{{damage}}"));
+    refused(
+        "no-size",
+        &format!(
+            "command = \"analyze rumble powers --candidate {}\"\n[[tune]]\nfile = \"{}\"\nplaceholder = \"damage\"\nrange = [0, 40]\n[[target]]\nsection = \"coin value by power\"\nlabel = \"Thorns\"\nvalue = 20\n",
+            &*open, &*open
+        ),
+        &["no-size.toml:", "--max-battles N"],
+    );
+}

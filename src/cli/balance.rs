@@ -11,9 +11,9 @@ use serde::Deserialize;
 
 use crate::games::file_error::FileCtx;
 use crate::platform::answer::{Answer, Provenance, Section, Unit};
-use crate::platform::balance::{self, Aim, Ask, Number, Target};
+use crate::platform::balance::{self, Aim, Ask, Number, Sums, Target};
 use crate::platform::grid::{Cell, Grid};
-use crate::platform::tally::{Tally, thousands};
+use crate::platform::tally::thousands;
 
 use super::question::{Named, Question};
 
@@ -234,19 +234,30 @@ pub fn read(path: &Path) -> Result<Read, String> {
     if q.matches.is_none() {
         return Err(err(
             "command".into(),
-            "give the command its matches, at least 1 (--matches N, or --games N for a tournament): each point of the search plays them".into(),
+            match q.size_flag() {
+                Some(flag) => format!("give the analysis its size, at least 1 ({flag} N): each point of the search plays it"),
+                None => "give the command its matches, at least 1 (--matches N, or --games N for a tournament): each point of the search plays them".into(),
+            },
         ));
     }
     // The targets must be in the command's answer: checked on a few matches before any search.
     let t = q
-        .play(
+        .sums(
             &start,
             0,
-            // Enough matches for every label to appear.
-            0..q.matches.unwrap_or(1).clamp(1, 500),
+            // Enough matches for every label to appear (an analysis: its whole size, the
+            // labels of a smaller one may be others).
+            0..q.matches.unwrap_or(1).clamp(
+                1,
+                if q.size_flag().is_some() {
+                    u64::MAX
+                } else {
+                    500
+                },
+            ),
         )
         .map_err(|e| err("command".into(), e))?;
-    let sections = Answer::sections(&t);
+    let sections = t.sections();
     for (i, tg) in targets.iter().enumerate() {
         if let Err(e) = balance::misses(std::slice::from_ref(tg), &sections) {
             let which = if e.starts_with("target label") {
@@ -271,7 +282,7 @@ struct Asker<'a> {
 }
 
 impl Ask for Asker<'_> {
-    fn ask(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Tally, String> {
+    fn ask(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Sums, String> {
         let names = self.q.names();
         self.bar.set_message(
             names
@@ -282,7 +293,7 @@ impl Ask for Asker<'_> {
                 .join(", "),
         );
         let len = m.end - m.start;
-        let t = self.q.play(point, seed, m)?;
+        let t = self.q.sums(point, seed, m)?;
         self.bar.inc(len);
         Ok(t)
     }
@@ -342,7 +353,7 @@ fn run(f: &BalanceFlags) -> Result<String, String> {
     let vmatches = if q.whole() { per_point } else { vmatches };
     let vt = asker.ask(&found.point, vseed, 0..vmatches)?;
     asker.bar.finish_and_clear();
-    let checked = balance::misses(targets, &Answer::sections(&vt))?;
+    let checked = balance::misses(targets, &vt.sections())?;
     let answer = answer(f, &r, &found, grid, grid_points, vseed, vmatches, &checked);
     let mut files = crate::platform::answer::files(&answer).to_vec();
     let tuned = tuned_files(q, &found.point);
@@ -401,6 +412,14 @@ fn answer(
 ) -> Answer {
     let (q, numbers, targets) = (&r.question, &r.numbers, &r.targets);
     let per_point = q.matches.unwrap_or(0);
+    // What a point plays: matches, or an analysis's battles or combats.
+    let unit = q.unit();
+    // An analysis may stop before its size, at its own precision.
+    let upto = if q.size_flag().is_some() {
+        "up to "
+    } else {
+        ""
+    };
     let values: Vec<String> = numbers
         .iter()
         .zip(&found.point)
@@ -410,7 +429,7 @@ fn answer(
     let mut notes = Vec::new();
     // The verdict first.
     notes.push(format!(
-        "{}: {} {} on fresh seeds (seed {vseed}, {} matches the search never played)",
+        "{}: {} {} on fresh seeds (seed {vseed}, {upto}{} {unit} the search never played)",
         if pass { "PASS" } else { "FAIL" },
         values.join(", "),
         if pass {
@@ -460,14 +479,14 @@ fn answer(
     }
     if found.budget_spent {
         notes.push(format!(
-            "the search stopped at its budget ({} matches): the values are the best found so far",
+            "the search stopped at its budget ({} {unit}): the values are the best found so far",
             thousands(found.played)
         ));
     }
     let grid_matches = grid_points.saturating_mul(per_point);
     let grid_line = match &grid {
         Some((p, _, played)) => format!(
-            "{} points x {} matches = {} (played; its best point: {})",
+            "{} points x {} {unit} = {} (played; its best point: {})",
             thousands(grid_points),
             thousands(per_point),
             thousands(*played),
@@ -479,7 +498,7 @@ fn answer(
                 .join(", ")
         ),
         None => format!(
-            "{} points x {} matches = {} (counted: more than --grid-limit {} points to play)",
+            "{} points x {} {unit} = {} (counted: more than --grid-limit {} points to play)",
             thousands(grid_points),
             thousands(per_point),
             thousands(grid_matches),
@@ -488,7 +507,7 @@ fn answer(
     };
     let ratio = found.played as f64 / grid_matches.max(1) as f64;
     notes.push(format!(
-        "the search played {} matches at {} points; a grid search at the same precision: {} matches ({}): {}",
+        "the search played {} {unit} at {} points; a grid search at the same precision: {} {unit} ({}): {}",
         thousands(found.played),
         found.path.len(),
         thousands(grid_matches),
@@ -497,13 +516,15 @@ fn answer(
     ));
     let mut path = Grid::new(
         "the search's path",
-        "each point the search played, in order: its values, the matches it played (on the same seeds) and its largest miss",
+        &format!(
+            "each point the search played, in order: its values, the {unit} it played (on the same seeds) and its largest miss"
+        ),
         "point",
         &numbers
             .iter()
             .map(|n| (n.name.as_str(), Unit::Number))
             .chain([
-                ("matches", Unit::Number),
+                (unit, Unit::Number),
                 ("largest miss", Unit::Number),
                 ("stopped", Unit::Number),
             ])
@@ -530,7 +551,7 @@ fn answer(
         .map(|(t, m)| Section {
             title: format!("verification: {}", t.section),
             meaning: format!(
-                "at the tuned values, on {} fresh matches (seed {vseed}), with 95% intervals; target: {}",
+                "at the tuned values, on {upto}{} fresh {unit} (seed {vseed}), with 95% intervals; target: {}",
                 thousands(vmatches),
                 t.describe(m.unit)
             ),
@@ -590,7 +611,7 @@ fn answer(
             (
                 "search".into(),
                 format!(
-                    "{} points, {} matches",
+                    "{} points, {} {unit}",
                     found.path.len(),
                     thousands(found.played)
                 ),

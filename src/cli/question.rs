@@ -7,8 +7,10 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use clap::Parser as _;
 use rayon::prelude::*;
 
+use crate::platform::balance::Sums;
 use crate::platform::plan::Plan;
 use crate::platform::runner::Simulation;
 use crate::platform::tally::Tally;
@@ -45,6 +47,15 @@ const RUN_FLAGS: &[(&str, bool)] = &[
     ("--quiet", false),
 ];
 
+/// The analyses a question may ask: their words, their game, and the flag of their size.
+const ANALYSES: &[(&[&str], &str, &str)] = &[
+    (&["analyze", "rumble", "powers"], "rumble", "--max-battles"),
+    (&["analyze", "powers"], "rumble", "--max-battles"),
+    (&["analyze", "loot", "items"], "loot", "--battles"),
+    (&["analyze", "items"], "loot", "--battles"),
+    (&["analyze", "minions"], "minions", "--combats"),
+];
+
 pub struct Question {
     /// The command as the host wrote it.
     pub command: String,
@@ -65,6 +76,9 @@ pub struct Question {
     pub matches: Option<u64>,
     /// A tournament played whole (Clan Melee): its own chunks.
     whole: Option<Plan>,
+    /// An analysis: the flag that sets how much it plays (`--max-battles`). Each point is the
+    /// whole analysis in its own folder; asked for more, it continues there.
+    analysis: Option<&'static str>,
     /// Where each point's input files are written (removed when the question is dropped).
     work: PathBuf,
 }
@@ -184,12 +198,17 @@ impl Question {
         if words.first().is_some_and(|w| w == "skirmish") {
             words.remove(0);
         }
-        if words.len() < 2 || !["simulate", "tournament"].contains(&words[0].as_str()) {
+        let analysis = ANALYSES
+            .iter()
+            .find(|(w, _, _)| words.len() >= w.len() && words[..w.len()] == w[..]);
+        if analysis.is_none()
+            && (words.len() < 2 || !["simulate", "tournament"].contains(&words[0].as_str()))
+        {
             return Err(format!(
-                "`{command}`: ask a dataset command (simulate or tournament of a game: `simulate loot --matches 20000`)"
+                "`{command}`: ask a dataset command (simulate or tournament of a game: `simulate loot --matches 20000`) or an analysis with a size (`analyze rumble powers --max-battles 200000`, `analyze loot items --battles N`, `analyze minions --combats N`)"
             ));
         }
-        let game = words[1].clone();
+        let game = analysis.map_or(words[1].clone(), |a| a.1.to_string());
         let mut rules = seed_rules(&game).ok_or_else(|| {
             format!(
                 "`{command}`: `{}` is not a game (`skirmish games` lists them)",
@@ -215,7 +234,17 @@ impl Question {
                 words = without(&words, &at);
             }
         }
-        if let Some((v, _)) = flag(&words, "--games") {
+        if let Some((_, _, count)) = analysis {
+            matches = None;
+            if let Some((v, at)) = flag(&words, count) {
+                matches = Some(
+                    v.replace('_', "")
+                        .parse::<u64>()
+                        .map_err(|_| format!("`{command}`: {count} {v}: give a whole number"))?,
+                );
+                words = without(&words, &at);
+            }
+        } else if let Some((v, _)) = flag(&words, "--games") {
             matches = Some(
                 v.replace('_', "")
                     .parse::<u64>()
@@ -270,6 +299,7 @@ impl Question {
             named: Vec::new(),
             matches,
             whole: None,
+            analysis: analysis.map(|a| a.2),
             work,
         })
     }
@@ -285,6 +315,15 @@ impl Question {
             }
         }
         let words = self.map_err(point, self.words_at(point))?;
+        if self.analysis.is_some() {
+            // Its flags checked as the command line reads them; its inputs when it runs.
+            return self.map_err(
+                point,
+                super::Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(words))
+                    .map(|_| ())
+                    .map_err(|e| e.to_string().trim_end().to_string()),
+            );
+        }
         let w: Vec<&str> = words.iter().map(String::as_str).collect();
         self.whole = self.map_err(
             point,
@@ -474,6 +513,39 @@ impl Question {
         })
     }
 
+    /// What the command comes to at `point` on `matches` of master seed `seed`: a dataset
+    /// command's tally of those matches, or an analysis's answer at its first `matches.end`
+    /// (run in the point's own folder, so asked again for more it continues its run).
+    pub fn sums(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Sums, String> {
+        let Some(count) = self.analysis else {
+            return self.play(point, seed, matches).map(Sums::Tally);
+        };
+        let mut words = self.map_err(point, self.words_at(point))?;
+        let tag = point
+            .iter()
+            .map(|x| format!("{x}"))
+            .collect::<Vec<_>>()
+            .join("_");
+        let out = self.work.join(format!("run-{tag}-{seed}"));
+        words.extend([
+            count.to_string(),
+            matches.end.to_string(),
+            "--seed".into(),
+            seed.to_string(),
+            "--out".into(),
+            out.display().to_string(),
+            "--threads".into(),
+            rayon::current_num_threads().to_string(),
+            "--quiet".into(),
+        ]);
+        let run = super::Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(words))
+            .map_err(|e| e.to_string().trim_end().to_string())
+            .and_then(|cli| super::dispatch(cli.command));
+        self.map_err(point, run)?;
+        let answer = crate::platform::answer::Answer::read(&out.join("result.json"))?;
+        Ok(Sums::Answer(answer.sections))
+    }
+
     /// The command's tally at `point` on `matches` of master seed `seed`, played on the
     /// current rayon pool (the same sums whatever its threads).
     pub fn play(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Tally, String> {
@@ -544,6 +616,20 @@ impl Question {
             point,
             super::bench::with_simulation(&w, "the question", Each { jobs }),
         )
+    }
+
+    /// What a point plays: `matches`, or an analysis's `battles` or `combats` (its size flag's).
+    pub fn unit(&self) -> &'static str {
+        match self.analysis {
+            Some("--combats") => "combats",
+            Some(_) => "battles",
+            None => "matches",
+        }
+    }
+
+    /// The flag of an analysis's size (`--max-battles`); `None` for a dataset command.
+    pub fn size_flag(&self) -> Option<&'static str> {
+        self.analysis
     }
 
     /// Whether the command is a tournament played whole (its match count is its own: a point

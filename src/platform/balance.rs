@@ -262,9 +262,40 @@ fn worst(m: &[Miss]) -> (f64, f64) {
     )
 }
 
-/// The question: the command's tally at `point` on matches `matches` of master seed `seed`.
+/// What a point's matches come to: a dataset command's tally (batches of matches add up), or an
+/// analysis's whole answer (asked to a larger count, an analysis continues its earlier run, so
+/// the later answer replaces the earlier).
+#[derive(Clone, Debug, Default)]
+pub enum Sums {
+    #[default]
+    None,
+    Tally(Tally),
+    Answer(Vec<Section>),
+}
+
+impl Sums {
+    /// The sums of more matches of the same point added.
+    pub fn merge(&mut self, more: Sums) {
+        match (&mut *self, more) {
+            (Sums::Tally(a), Sums::Tally(b)) => a.merge(&b),
+            (_, more) => *self = more,
+        }
+    }
+
+    /// The answer's sections.
+    pub fn sections(&self) -> Vec<Section> {
+        match self {
+            Sums::None => Vec::new(),
+            Sums::Tally(t) => Answer::sections(t),
+            Sums::Answer(s) => s.clone(),
+        }
+    }
+}
+
+/// The question: the command at `point` on matches `matches` of master seed `seed` (an analysis:
+/// its first `matches.end`, the earlier ones again or continued).
 pub trait Ask: Sync {
-    fn ask(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Tally, String>;
+    fn ask(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Sums, String>;
 }
 
 /// A point the search played: its values, the matches it played, its largest miss, and why it
@@ -311,7 +342,7 @@ struct Search<'a, A: Ask> {
     targets: &'a [Target],
     plan: &'a Plan,
     /// Every point played: its values, tally and matches so far.
-    seen: Vec<(Vec<f64>, Tally, u64)>,
+    seen: Vec<(Vec<f64>, Sums, u64)>,
     played: u64,
     path: Vec<Step>,
 }
@@ -327,15 +358,15 @@ impl<A: Ask> Search<'_, A> {
         let i = match self.seen.iter().position(|s| s.0 == point) {
             Some(i) => i,
             None => {
-                self.seen.push((point.to_vec(), Tally::default(), 0));
+                self.seen.push((point.to_vec(), Sums::None, 0));
                 self.seen.len() - 1
             }
         };
         loop {
-            let (_, tally, done) = &self.seen[i];
+            let (_, sums, done) = &self.seen[i];
             let done = *done;
             let m = if done > 0 {
-                Some(misses(self.targets, &Answer::sections(tally))?)
+                Some(misses(self.targets, &sums.sections())?)
             } else {
                 None
             };
@@ -361,7 +392,7 @@ impl<A: Ask> Search<'_, A> {
             let t = self.ask.ask(point, self.plan.seed, done..end)?;
             self.played = self.played.saturating_add(end - done);
             let s = &mut self.seen[i];
-            s.1.merge(&t);
+            s.1.merge(t);
             s.2 = end;
         }
     }
@@ -599,7 +630,7 @@ pub fn grid_search<A: Ask>(
     for p in grid(numbers) {
         let t = ask.ask(&p, seed, 0..per_point)?;
         played = played.saturating_add(per_point);
-        let w = goal(&misses(targets, &Answer::sections(&t))?);
+        let w = goal(&misses(targets, &t.sections())?);
         if best.as_ref().is_none_or(|b| w < b.1) {
             best = Some((p, w));
         }
@@ -623,7 +654,7 @@ mod tests {
     /// uniform draw falls under it. The draw depends on the match alone (common random numbers).
     struct Coin;
     impl Ask for Coin {
-        fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Tally, String> {
+        fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Sums, String> {
             let mut t = Tally::default();
             for i in m {
                 let u = (crate::rng::keyed_bits(seed, i) >> 11) as f64 / (1u64 << 53) as f64;
@@ -631,7 +662,7 @@ mod tests {
                 t.count("coin", "heads").add(u < rate);
                 t.matches += 1;
             }
-            Ok(t)
+            Ok(Sums::Tally(t))
         }
     }
 
@@ -701,12 +732,14 @@ mod tests {
         // Tails is held to heads: heads at rate p, tails at 1 - p meet at p = 50.
         struct Two;
         impl Ask for Two {
-            fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Tally, String> {
-                let mut t = Coin.ask(p, seed, m)?;
+            fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Sums, String> {
+                let Sums::Tally(mut t) = Coin.ask(p, seed, m)? else {
+                    unreachable!("a coin's sums are a tally")
+                };
                 let heads = t.groups["coin"]["heads"];
                 t.count("coin", "tails")
                     .add_rows(heads.trials - heads.wins, heads.trials);
-                Ok(t)
+                Ok(Sums::Tally(t))
             }
         }
         let like = [Target {
