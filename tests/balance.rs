@@ -319,6 +319,25 @@ fn sensitivity_refuses_a_key_the_rules_lack() {
 }
 
 #[test]
+fn sensitivity_refuses_an_analysis_and_says_balance_tunes_it() {
+    let out = tmp("sensitivity", "analysis");
+    let o = skirmish(&[
+        "sensitivity",
+        "analyze",
+        "rumble",
+        "powers",
+        "--max-battles",
+        "1000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("skirmish balance"), "{e}");
+    assert!(!out.exists());
+}
+
+#[test]
 fn a_balance_file_asks_only_a_dataset_command_and_its_names_cannot_repaint_the_terminal() {
     // Issue 62's rule for files from others: the command is parsed, never run by a shell, and
     // only a simulate or tournament of a game is asked.

@@ -136,6 +136,13 @@ pub fn sensitivity(f: &SensitivityFlags) -> Result<String, String> {
 
 fn run(o: &Own) -> Result<String, String> {
     let mut q = Question::new(&o.command, &[])?;
+    if q.size_flag().is_some() {
+        // Its moves are paired over a dataset's parts; an analysis keeps none of them.
+        return Err(format!(
+            "`{}`: sensitivity moves the rules under a dataset command (simulate or tournament of a game); an analysis's numbers are tuned with `skirmish balance`",
+            o.command
+        ));
+    }
     q.prepare(&[])?;
     let matches = q.matches.ok_or_else(|| {
         format!(
