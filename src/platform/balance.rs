@@ -366,7 +366,20 @@ impl<A: Ask> Search<'_, A> {
             let (_, sums, done) = &self.seen[i];
             let done = *done;
             let m = if done > 0 {
-                Some(misses(self.targets, &sums.sections())?)
+                // A target found at the first point may be missing at another: an analysis
+                // leaves out what it cannot measure there (a worth beyond its ladder).
+                Some(misses(self.targets, &sums.sections()).map_err(|e| {
+                    let at: Vec<String> = self
+                        .numbers
+                        .iter()
+                        .zip(point)
+                        .map(|(n, x)| format!("{} = {}", n.name, show(*x, n.integer)))
+                        .collect();
+                    format!(
+                        "at {}: {e} (the command's answer has no such estimate there: an analysis leaves out what it cannot measure, such as a worth beyond its ladder; narrow the range)",
+                        at.join(", ")
+                    )
+                })?)
             } else {
                 None
             };
