@@ -290,37 +290,9 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
             String::new()
         }
     );
-    let mut files = files;
-
     let state = serde_json::json!({"identity": identity, "rosters": rosters, "sums": sums});
-    files.push((
-        STATE.to_string(),
-        crate::platform::digest::sealed_text(&state).into_bytes(),
-    ));
-    // What a what-if of this analysis pairs by (issue 63): the folder keeps one sum.
-    if let Some(r) = v.replicates(&sums, seed) {
-        files.push((
-            crate::platform::answer::REPLICATES.to_string(),
-            crate::platform::digest::sealed_text(&r).into_bytes(),
-        ));
-    }
     // The answer and its report (issue 50), written with the tables in one step.
     let answer = v.answer(&est, seed, &super::flags::command_line(), inputs);
-    let brief = crate::platform::answer::brief(&answer);
-    // The folder's summary leaves out the time and threads: its bytes depend only on the
-    // settings and the seed (a continued run ends as one long run).
-    files.push((
-        "summary.txt".to_string(),
-        format!(
-            "skirmish analyze powers, seed {seed}: {} rosters, {} battles\n{brief}",
-            thousands(est.rosters),
-            thousands(est.battles)
-        )
-        .into_bytes(),
-    ));
-    let summary = format!("{head}{brief}");
-    files.extend(crate::platform::answer::files(&answer));
-    crate::platform::dataset::replace_folder(&out, POWERS, &files)?;
     let continued = if already > 0 {
         format!(
             "continued: {} rosters were in {} already; {} more played\n",
@@ -331,11 +303,27 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     } else {
         String::new()
     };
-    Ok(format!(
-        "{continued}{summary}\ntables: {} (powers, heroes, curve, pairs .parquet; summary.txt)\n{}",
-        out.display(),
-        crate::platform::answer::report_line(&out)
-    ))
+    // The folder's summary leaves out the time and threads: its bytes depend only on the
+    // settings and the seed (a continued run ends as one long run).
+    super::flags::write_study(
+        (&out, POWERS),
+        files,
+        // What a what-if of this analysis pairs by (issue 63): the folder keeps one sum.
+        (&answer, v.replicates(&sums, seed)),
+        (
+            STATE.to_string(),
+            crate::platform::digest::sealed_text(&state).into_bytes(),
+        ),
+        super::flags::Said {
+            summary: &format!(
+                "skirmish analyze powers, seed {seed}: {} rosters, {} battles\n",
+                thousands(est.rosters),
+                thousands(est.battles)
+            ),
+            head: &format!("{continued}{head}"),
+            tables: "powers, heroes, curve, pairs .parquet",
+        },
+    )
 }
 
 const POWERS: &str = "analyze powers";

@@ -577,17 +577,19 @@ pub struct Said<'a> {
     pub tables: &'a str,
 }
 
-/// Writes a ledger analysis's folder in one step: its tables, `summary.txt` (the summary line,
-/// then the answer in brief), the answer and its report, and the run's sums; returns what the
-/// command prints (the head, the brief answer, the tables, the report's line).
+/// Writes an analysis's folder in one step: its tables, `summary.txt` (the summary line, then
+/// the answer in brief), the answer and its report, what a what-if of it pairs by
+/// (`replicates.json`, issue 63) and the sums a later run continues from (`sums`: the ledger's,
+/// or the power analysis's `state.json`); returns what the command prints (the head, the brief
+/// answer, the tables, the report's line).
 pub fn write_study(
     (out, name): (&std::path::Path, &str),
     mut files: Vec<(String, Vec<u8>)>,
     (answer, replicates): (
         &crate::platform::answer::Answer,
-        Option<Vec<crate::platform::answer::Answer>>,
+        Option<crate::platform::answer::Replicates>,
     ),
-    run: &crate::platform::ledger::Run,
+    sums: (String, Vec<u8>),
     Said {
         summary,
         head,
@@ -600,16 +602,13 @@ pub fn write_study(
         format!("{summary}{text}").into_bytes(),
     ));
     files.extend(crate::platform::answer::files(answer));
-    // What a what-if of this analysis pairs by (issue 63).
-    if let Some(r) =
-        replicates.and_then(|r| crate::platform::answer::Replicates::jackknife(answer, &r))
-    {
+    if let Some(r) = replicates {
         files.push((
             crate::platform::answer::REPLICATES.to_string(),
             crate::platform::digest::sealed_text(&r).into_bytes(),
         ));
     }
-    files.push(run.state());
+    files.push(sums);
     crate::platform::dataset::replace_folder(out, name, &files)?;
     Ok(format!(
         "{head}{text}\ntables: {} ({tables}; summary.txt)\n{}",

@@ -539,8 +539,12 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
     super::flags::write_study(
         (&f.out, ITEMS),
         files,
-        (&answer, without),
-        &run,
+        (
+            &answer,
+            without
+                .and_then(|r: Vec<_>| crate::platform::answer::Replicates::jackknife(&answer, &r)),
+        ),
+        run.state(),
         super::flags::Said {
             summary: &format!(
                 "skirmish analyze loot items, seed {}: {} battles; {setup}",

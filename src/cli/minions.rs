@@ -832,8 +832,12 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     super::flags::write_study(
         (&f.out, STUDY),
         files,
-        (&answer, without),
-        &run,
+        (
+            &answer,
+            without
+                .and_then(|r: Vec<_>| crate::platform::answer::Replicates::jackknife(&answer, &r)),
+        ),
+        run.state(),
         super::flags::Said {
             summary: &format!(
                 "skirmish analyze minions, seed {}: {} combats; {setup}",
