@@ -234,6 +234,41 @@ fn a_candidate_item_equal_to_a_catalogue_item_is_tied_with_it_on_the_same_battle
     }
 }
 
+// Issue 63: a candidate worth more than the ladder's top (over 160 health) is ranked in every
+// class all the same: by its win-share change, which the worth only translates into health,
+// paired on the same battles.
+#[test]
+fn a_candidate_item_beyond_the_ladder_gets_a_verdict_for_every_class() {
+    let out = tmp("candidate", "loot-huge");
+    let s = run_ok(&[
+        "analyze",
+        "loot",
+        "items",
+        "--candidate",
+        "Huge Sword: rare physical 1d6+12",
+        "--battles",
+        "2000",
+        "--cell",
+        "100",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    for class in ["Gladiator", "Rogue", "Mage", "Healer"] {
+        let line = s
+            .lines()
+            .map(str::trim_start)
+            .find(|l| {
+                l.starts_with("Rare Physical (Huge Sword) in ")
+                    && l.contains(&format!(" for a {class}"))
+            })
+            .unwrap_or_else(|| panic!("a verdict for a {class}: {s}"));
+        assert!(line.contains("rank 1 of"), "{line}");
+        assert!(line.contains("paired on the same matches"), "{line}");
+    }
+    assert!(s.contains("beyond the ladder"), "{s}");
+}
+
 #[test]
 fn a_candidate_minion_is_worth_recruits_and_paired_against_the_swordsman_on_the_field() {
     let out = tmp("candidate", "minion");

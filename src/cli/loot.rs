@@ -521,6 +521,60 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
                 answer.verdict.push(st.line(&same_tier));
             }
         }
+        // A class where its worth is beyond the ladder (or below it): ranked by the win-share
+        // change itself, which the worth only translates into health (issue 63: every
+        // candidate gets a verdict for every class).
+        for class in Class::ALL {
+            let censored = found.worth.iter().any(|w| {
+                w.class == class && w.label == label && w.censor != crate::stats::Censor::No
+            });
+            if !censored {
+                continue;
+            }
+            let section = crate::platform::answer::Section {
+                title: format!(
+                    "win-share change for a {} among {tier} items (its worth is {})",
+                    class.name(),
+                    match found
+                        .worth
+                        .iter()
+                        .find(|w| w.class == class && w.label == label)
+                    {
+                        Some(w) if w.censor == crate::stats::Censor::Above => format!(
+                            "over {} health, beyond the ladder",
+                            study::GRID[study::N_GRID - 1]
+                        ),
+                        _ => "below 0 health".to_string(),
+                    }
+                ),
+                meaning: "the focal champion's win-share change with the item".into(),
+                unit: crate::platform::answer::Unit::Points,
+                estimates: found
+                    .worth
+                    .iter()
+                    .filter(|w| w.class == class && w.label.starts_with(tier))
+                    .map(|w| crate::platform::answer::Estimate {
+                        label: w.label.clone(),
+                        value: w.effect.mean,
+                        lo: w.effect.lo,
+                        hi: w.effect.hi,
+                        count: w.effect.n,
+                        exact: false,
+                    })
+                    .collect(),
+            };
+            let var_diff = |other: &str| {
+                found
+                    .paired_effect
+                    .get(&(class.name().to_string(), label.clone(), other.to_string()))
+                    .copied()
+            };
+            if let Some(st) =
+                section.standing_paired(&label, crate::stats::Better::Higher, var_diff)
+            {
+                answer.verdict.push(st.line(&section));
+            }
+        }
     }
     if let Some(c) = &f.candidate
         && std::path::Path::new(c).is_file()

@@ -217,6 +217,9 @@ pub struct Findings {
     /// `(class, candidate, item)`: the variance of the difference of their worth in health,
     /// measured on the same battles.
     pub paired: std::collections::BTreeMap<(String, String, String), f64>,
+    /// The same for their win-share changes, which no ladder censors (a candidate worth more
+    /// than the ladder's top is ranked by them).
+    pub paired_effect: std::collections::BTreeMap<(String, String, String), f64>,
 }
 
 fn side0_points(
@@ -603,6 +606,22 @@ impl Study {
         for (c, arm) in arms.iter().enumerate() {
             if !item(arm).is_some_and(|i| self.candidates.contains(&i)) {
                 continue;
+            }
+            for (m, other) in arms.iter().enumerate() {
+                if m == c || item(other).is_none() {
+                    continue;
+                }
+                let v = cov(c, 0, c, 0) + cov(m, 0, m, 0) - 2.0 * cov(c, 0, m, 0);
+                if v.is_finite() {
+                    out.paired_effect.insert(
+                        (
+                            class.name().to_string(),
+                            arm.label(&self.field),
+                            other.label(&self.field),
+                        ),
+                        v.max(0.0),
+                    );
+                }
             }
             let Some(gc) = inverse(c) else { continue };
             for (m, other) in arms.iter().enumerate() {
