@@ -298,43 +298,43 @@ fn sensitivity_ranks_the_numbers_that_move_balance_and_names_those_that_move_not
     assert!(out.join("report.html").is_file());
 }
 
-#[test]
-fn sensitivity_refuses_a_key_the_rules_lack() {
-    let out = tmp("sensitivity", "bad");
-    let o = skirmish(&[
-        "sensitivity",
-        "simulate",
-        "loot",
-        "--matches",
-        "400",
-        "--keys",
-        "champion.mage.helth",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+/// `sensitivity WORDS`: refused with exit 2, its error holding `wants`, nothing written.
+fn sensitivity_refused(name: &str, words: &[&str], wants: &str) {
+    let out = tmp("sensitivity", name);
+    let args: Vec<&str> = std::iter::once("sensitivity")
+        .chain(words.iter().copied())
+        .chain(["--out", out.to_str().unwrap()])
+        .collect();
+    let o = skirmish(&args);
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");
-    assert!(e.contains("did you mean `champion.mage.health`"), "{e}");
+    assert!(e.contains(wants), "{e}");
     assert!(!out.exists());
 }
 
 #[test]
+fn sensitivity_refuses_a_key_the_rules_lack() {
+    sensitivity_refused(
+        "bad",
+        &[
+            "simulate",
+            "loot",
+            "--matches",
+            "400",
+            "--keys",
+            "champion.mage.helth",
+        ],
+        "did you mean `champion.mage.health`",
+    );
+}
+
+#[test]
 fn sensitivity_refuses_an_analysis_and_says_balance_tunes_it() {
-    let out = tmp("sensitivity", "analysis");
-    let o = skirmish(&[
-        "sensitivity",
-        "analyze",
-        "rumble",
-        "powers",
-        "--max-battles",
-        "1000",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let e = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{e}");
-    assert!(e.contains("skirmish balance"), "{e}");
-    assert!(!out.exists());
+    sensitivity_refused(
+        "analysis",
+        &["analyze", "rumble", "powers", "--max-battles", "1000"],
+        "skirmish balance",
+    );
 }
 
 #[test]

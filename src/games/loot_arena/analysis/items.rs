@@ -607,38 +607,28 @@ impl Study {
             if !item(arm).is_some_and(|i| self.candidates.contains(&i)) {
                 continue;
             }
+            let gc = inverse(c);
             for (m, other) in arms.iter().enumerate() {
                 if m == c || item(other).is_none() {
                     continue;
                 }
+                let key = (
+                    class.name().to_string(),
+                    arm.label(&self.field),
+                    other.label(&self.field),
+                );
+                // Their win-share changes' difference, and their worths' where both are on
+                // the ladder.
                 let v = cov(c, 0, c, 0) + cov(m, 0, m, 0) - 2.0 * cov(c, 0, m, 0);
                 if v.is_finite() {
-                    out.paired_effect.insert(
-                        (
-                            class.name().to_string(),
-                            arm.label(&self.field),
-                            other.label(&self.field),
-                        ),
-                        v.max(0.0),
-                    );
+                    out.paired_effect.insert(key.clone(), v.max(0.0));
                 }
-            }
-            let Some(gc) = inverse(c) else { continue };
-            for (m, other) in arms.iter().enumerate() {
-                if m == c || item(other).is_none() {
+                let (Some(gc), Some(gm)) = (&gc, inverse(m)) else {
                     continue;
-                }
-                let Some(gm) = inverse(m) else { continue };
-                let v = quad(c, &gc, c, &gc) + quad(m, &gm, m, &gm) - 2.0 * quad(c, &gc, m, &gm);
+                };
+                let v = quad(c, gc, c, gc) + quad(m, &gm, m, &gm) - 2.0 * quad(c, gc, m, &gm);
                 if v.is_finite() {
-                    out.paired.insert(
-                        (
-                            class.name().to_string(),
-                            arm.label(&self.field),
-                            other.label(&self.field),
-                        ),
-                        v.max(0.0),
-                    );
+                    out.paired.insert(key, v.max(0.0));
                 }
             }
         }
