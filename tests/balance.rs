@@ -28,6 +28,31 @@ fn estimate(dir: &std::path::Path, section: &str, label: &str) -> f64 {
         .unwrap()
 }
 
+/// `balance FILE` into a fresh folder `name`: it passes on fresh seeds; the folder and what
+/// it printed.
+fn passes(file: &str, name: &str) -> (common::Tmp, String) {
+    let out = tmp("balance", name);
+    let o = skirmish(&["balance", file, "--quiet", "--out", out.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        o.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(text.contains("(PASS)"), "{text}");
+    (out, text)
+}
+
+/// The search's matches as a percentage of the grid's, from balance's printed answer.
+fn share_of_grid(text: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix("search against grid: "))
+        .and_then(|l| l.split('%').next())
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
 /// Plants `key = planted` (seed's value `seed`), asks for the value of `key` in `range` that
 /// brings `section: label` back to the seed's rules' value, and checks the answer: PASS on fresh
 /// seeds, the tuned value within `slack` of the seed's, fewer matches than a fifth of the grid's.
@@ -77,15 +102,7 @@ fn planted(
             &*rules, range[0], range[1]
         ),
     );
-    let out = tmp("balance", &format!("{name}-out"));
-    let o = skirmish(&["balance", &file, "--quiet", "--out", out.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(text.contains("(PASS)"), "{text}");
+    let (out, text) = passes(&file, &format!("{name}-out"));
     let a: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("result.json")).unwrap()).unwrap();
     let tuned: f64 = a["title"]
@@ -104,13 +121,7 @@ fn planted(
         "{key}: tuned {tuned}, the seed's {seed}\n{text}"
     );
     // The search against the grid at the same precision, both counted in matches played.
-    let ratio: f64 = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("search against grid: "))
-        .and_then(|l| l.split('%').next())
-        .unwrap()
-        .parse()
-        .unwrap();
+    let ratio = share_of_grid(&text);
     assert!(ratio <= 20.0, "{ratio}% of the grid\n{text}");
     // The tuned rules are a rules file the command takes.
     let tuned_rules = out.join("tuned/rules.toml");
@@ -515,15 +526,7 @@ fn an_analysis_is_tuned_too_a_new_powers_damage_for_its_coin_value() {
             worth + 1.5
         ),
     );
-    let out = tmp("balance", "worth-out");
-    let o = skirmish(&["balance", &file, "--quiet", "--out", out.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(text.contains("(PASS)"), "{text}");
+    let (out, text) = passes(&file, "worth-out");
     assert!(text.contains("battles the search never played"), "{text}");
     let tuned = std::fs::read_to_string(out.join("tuned/thorns-open.toml")).unwrap();
     let damage: f64 = tuned
@@ -537,13 +540,7 @@ fn an_analysis_is_tuned_too_a_new_powers_damage_for_its_coin_value() {
         (damage - 12.0).abs() <= 3.0,
         "damage {damage} (12 planted)\n{text}"
     );
-    let ratio: f64 = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("search against grid: "))
-        .and_then(|l| l.split('%').next())
-        .unwrap()
-        .parse()
-        .unwrap();
+    let ratio = share_of_grid(&text);
     assert!(ratio <= 20.0, "{ratio}% of the grid\n{text}");
 }
 

@@ -202,18 +202,15 @@ fn a_candidate_item_is_measured_on_the_same_battles_and_ranked_in_its_tier() {
     assert!(said(&o).contains("say its tier"), "{}", said(&o));
 }
 
-// Issue 63: the candidate and each catalogue item are measured on the same battles, so their
-// difference is tested paired: an item that plays exactly as the catalogue's Runed Axe differs
-// from it by nothing in any battle, and is tied with it in every class.
-#[test]
-fn a_candidate_item_equal_to_a_catalogue_item_is_tied_with_it_on_the_same_battles() {
-    let out = tmp("candidate", "loot-twin");
-    let s = run_ok(&[
+/// `analyze loot items` with the candidate item `spec`, small: what it prints.
+fn loot_candidate(name: &str, spec: &str) -> String {
+    let out = tmp("candidate", name);
+    run_ok(&[
         "analyze",
         "loot",
         "items",
         "--candidate",
-        "Twin Axe: rare physical 1d8",
+        spec,
         "--battles",
         "2000",
         "--cell",
@@ -221,7 +218,15 @@ fn a_candidate_item_equal_to_a_catalogue_item_is_tied_with_it_on_the_same_battle
         "--quiet",
         "--out",
         out.to_str().unwrap(),
-    ]);
+    ])
+}
+
+// Issue 63: the candidate and each catalogue item are measured on the same battles, so their
+// difference is tested paired: an item that plays exactly as the catalogue's Runed Axe differs
+// from it by nothing in any battle, and is tied with it in every class.
+#[test]
+fn a_candidate_item_equal_to_a_catalogue_item_is_tied_with_it_on_the_same_battles() {
+    let s = loot_candidate("loot-twin", "Twin Axe: rare physical 1d8");
     let lines: Vec<&str> = s
         .lines()
         .map(str::trim_start)
@@ -239,21 +244,7 @@ fn a_candidate_item_equal_to_a_catalogue_item_is_tied_with_it_on_the_same_battle
 // paired on the same battles.
 #[test]
 fn a_candidate_item_beyond_the_ladder_gets_a_verdict_for_every_class() {
-    let out = tmp("candidate", "loot-huge");
-    let s = run_ok(&[
-        "analyze",
-        "loot",
-        "items",
-        "--candidate",
-        "Huge Sword: rare physical 1d6+12",
-        "--battles",
-        "2000",
-        "--cell",
-        "100",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let s = loot_candidate("loot-huge", "Huge Sword: rare physical 1d6+12");
     for class in ["Gladiator", "Rogue", "Mage", "Healer"] {
         let line = s
             .lines()
