@@ -508,6 +508,9 @@ fn a_power_analysis_what_if_is_paired_on_the_same_rosters() {
     let d = answer_in(&out);
     let intervals = &d.totals.iter().find(|t| t.0 == "intervals").unwrap().1;
     assert!(intervals.starts_with("paired over 20 parts"), "{intervals}");
+    // What changed is the rules' numbers, as a dataset command's what-if tells it.
+    let changed = &d.totals.iter().find(|t| t.0 == "changed").unwrap().1;
+    assert_eq!(changed, "attack_cost 10 -> 20");
     // Each arm records its own command: A without the rules file, B with it.
     let (a, b) = (answer_in(&out.join("base")), answer_in(&out.join("versus")));
     assert!(
@@ -576,7 +579,7 @@ fn ledger_analyses_what_ifs_are_paired_by_their_groups() {
     // Six rounds where the seed plays ten (MC-4).
     let rounds = tmp("report", "minion-rounds").with_extension("toml");
     std::fs::write(&rounds, "rounds = 6\n").unwrap();
-    let cases: [(&str, &[&str], &str, &str); 2] = [
+    let cases: [(&str, &[&str], &str, &str, &str); 2] = [
         (
             "loot-items",
             &[
@@ -589,19 +592,27 @@ fn ledger_analyses_what_ifs_are_paired_by_their_groups() {
                 "100",
             ],
             "experiments/loot-arena/mage-90.toml",
+            "champion.mage.health 85 -> 90",
             "experiments/loot-arena/rules.toml",
         ),
         (
             "minions",
             &["analyze", "minions", "--combats", "400", "--cell", "40"],
             rounds.to_str().unwrap(),
+            "rounds 10 -> 6",
             "experiments/minion-combat/rules.toml",
         ),
     ];
-    for (name, cmd, changed, same) in cases {
+    for (name, cmd, changed, told, same) in cases {
         let out = tmp("report", &format!("{name}-what-if"));
         run(&[cmd, &["--versus-rules", changed]].concat(), &out);
         let d = answer_in(&out);
+        // What changed is the rules' numbers, as a dataset command's what-if tells it.
+        assert_eq!(
+            d.totals.iter().find(|t| t.0 == "changed").unwrap().1,
+            told,
+            "{name}"
+        );
         let intervals = &d.totals.iter().find(|t| t.0 == "intervals").unwrap().1;
         assert!(
             intervals.starts_with("paired over 20 parts"),

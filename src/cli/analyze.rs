@@ -292,7 +292,13 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     );
     let state = serde_json::json!({"identity": identity, "rosters": rosters, "sums": sums});
     // The answer and its report (issue 50), written with the tables in one step.
-    let answer = v.answer(&est, seed, &super::flags::command_line(), inputs);
+    let mut answer = v.answer(&est, seed, &super::flags::command_line(), inputs);
+    // What a what-if of the analysis tells as changed (issue 63): the rules' numbers that
+    // differ from the seed's, not the file's path.
+    if let Some(o) = answer.provenance.settings.as_object_mut() {
+        o.remove("rules_file");
+        o.insert("rules".into(), v.cat.rules.changes().into());
+    }
     let continued = if already > 0 {
         format!(
             "continued: {} rosters were in {} already; {} more played\n",

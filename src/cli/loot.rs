@@ -490,6 +490,10 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
     );
     // The answer and its report (issue 50), written with the tables in one step.
     let mut answer = study::answer(&found, f.run.seed, &super::flags::command_line());
+    // What a what-if of the analysis tells as changed (issue 63): the rules file's changes.
+    answer.provenance.settings = serde_json::json!({
+        "rules": crate::games::changes::of_file(input::RULES, f.field.data.rules.as_deref()),
+    });
     // Issue 51: each candidate's rank among the catalogue's items of its tier, per class.
     for &i in &st.candidates {
         let it = &st.field.catalogue.items[i as usize];
