@@ -123,3 +123,28 @@ fn the_best_response_found_beats_the_equilibrium_on_fresh_games() {
     assert!(lo > 100.0 / 3.0, "{line}");
     assert!(s.contains("iteration 1: with share("), "{s}");
 }
+
+/// Issue 63: the meta-game's what-if says what the rules changed, and that its intervals are
+/// unpaired and why, before anything else.
+#[test]
+fn a_meta_game_what_if_says_what_changed_and_that_it_is_unpaired_first() {
+    let out = tmp("metagame", "what-if");
+    let s = run(
+        &[
+            "--versus-rules",
+            "experiments/auto-rumble/costly-attack.toml",
+        ],
+        &out,
+    );
+    let head: Vec<&str> = s.lines().take(4).collect();
+    assert!(
+        head.iter()
+            .any(|l| l.trim() == "changed: attack_cost 10 -> 20"),
+        "{s}"
+    );
+    assert!(
+        head.iter()
+            .any(|l| l.trim().starts_with("intervals: UNPAIRED")),
+        "{s}"
+    );
+}

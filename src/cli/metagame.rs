@@ -178,7 +178,7 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
     } else {
         Some(search(&mg, &solved, f, &specs)?)
     };
-    let answer = metagame::answer(
+    let mut answer = metagame::answer(
         &mg,
         &payoffs,
         &solved,
@@ -186,6 +186,10 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
         f.run.seed,
         &command,
     );
+    if f.rules.is_some() {
+        // What a what-if of the meta-game tells as changed (issue 63): the rules' numbers.
+        answer.provenance.settings["rules"] = mg.t.cat.rules.changes().into();
+    }
     let text = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
     let encode = encoder()?;
     let mut files = vec![
