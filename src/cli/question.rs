@@ -124,6 +124,21 @@ pub fn numbers(t: &toml::Table) -> Vec<(String, f64, bool)> {
     out
 }
 
+/// A point's values as a file-name tag (`12_0.5`): each point's files and folder its own.
+fn tag(point: &[f64]) -> String {
+    point
+        .iter()
+        .map(|x| format!("{x}"))
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// An analysis's words read by the command grammar, as the command line reads them.
+fn parse(words: Vec<String>) -> Result<super::Cli, String> {
+    super::Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(words))
+        .map_err(|e| e.to_string().trim_end().to_string())
+}
+
 /// The value at a dotted key.
 pub fn get<'a>(t: &'a toml::Table, key: &str) -> Option<&'a toml::Value> {
     let mut parts = key.split('.').peekable();
@@ -317,12 +332,7 @@ impl Question {
         let words = self.map_err(point, self.words_at(point))?;
         if self.analysis.is_some() {
             // Its flags checked as the command line reads them; its inputs when it runs.
-            return self.map_err(
-                point,
-                super::Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(words))
-                    .map(|_| ())
-                    .map_err(|e| e.to_string().trim_end().to_string()),
-            );
+            return self.map_err(point, parse(words).map(|_| ()));
         }
         let w: Vec<&str> = words.iter().map(String::as_str).collect();
         self.whole = self.map_err(
@@ -420,11 +430,7 @@ impl Question {
     /// work folder and named instead of the host's.
     fn words_at(&self, point: &[f64]) -> Result<Vec<String>, String> {
         let mut words = self.words.clone();
-        let tag = point
-            .iter()
-            .map(|x| format!("{x}"))
-            .collect::<Vec<_>>()
-            .join("_");
+        let tag = tag(point);
         let rules = self.work.join(format!("rules-{tag}.toml"));
         let text = toml::to_string(&self.rules_at(point)).map_err(|e| e.to_string())?;
         std::fs::write(&rules, text).map_err(|e| format!("{}: {e}", rules.display()))?;
@@ -521,11 +527,7 @@ impl Question {
             return self.play(point, seed, matches).map(Sums::Tally);
         };
         let mut words = self.map_err(point, self.words_at(point))?;
-        let tag = point
-            .iter()
-            .map(|x| format!("{x}"))
-            .collect::<Vec<_>>()
-            .join("_");
+        let tag = tag(point);
         let out = self.work.join(format!("run-{tag}-{seed}"));
         words.extend([
             count.to_string(),
@@ -538,9 +540,7 @@ impl Question {
             rayon::current_num_threads().to_string(),
             "--quiet".into(),
         ]);
-        let run = super::Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(words))
-            .map_err(|e| e.to_string().trim_end().to_string())
-            .and_then(|cli| super::dispatch(cli.command));
+        let run = parse(words).and_then(|cli| super::dispatch(cli.command));
         self.map_err(point, run)?;
         let answer = crate::platform::answer::Answer::read(&out.join("result.json"))?;
         Ok(Sums::Answer(answer.sections))
