@@ -1,6 +1,6 @@
 //! `skirmish analyze rumble powers`: every power's coin value, win-rate effect, pairs (AR-44).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -8,6 +8,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::flags::parse_range;
 use crate::games::auto_rumble::analysis::power_value::{PowerValue, ValueSettings};
+use crate::platform::command::{Analysis, Findings, Studied};
+use crate::platform::runner::Encoder;
 use crate::platform::tally::thousands;
 
 #[derive(Args, Debug, Clone, Default)]
@@ -130,8 +132,20 @@ fn bar(max: u64, show: bool) -> ProgressBar {
     bar
 }
 
+impl Analysis for PowerFlags {
+    const NAME: &'static str = POWERS;
+    fn out(&self) -> Option<&Path> {
+        Some(self.out.as_deref().unwrap_or(Path::new(DEFAULT_OUT)))
+    }
+    fn study(&self, _: Encoder) -> Result<Studied, String> {
+        powers(self)
+    }
+}
+
+const DEFAULT_OUT: &str = "runs/powers";
+
 /// `skirmish analyze rumble powers`.
-pub fn powers(flags: &PowerFlags) -> Result<String, String> {
+fn powers(flags: &PowerFlags) -> Result<Studied, String> {
     let settings = flags.settings()?;
     let v = PowerValue::new(settings)?;
     // A budget below one roster's battles measured nothing and exited 0 (issue 53).
@@ -146,7 +160,7 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     let out = flags
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from("runs/powers"));
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
     let threads = super::flags::threads(flags.run.threads)?;
     // Issue 62: the sums grow as the square of the powers; fewer threads where they do not fit,
     // a refusal naming the fix where not even one does, before anything is written.
@@ -179,10 +193,9 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
         }
         fit.threads
     };
-    let encode = super::flags::encoder()?;
     // The folder rule (new, empty, or an earlier `analyze powers` output) before any work.
     let shard = flags.run.sharding.shard()?;
-    let _claim = match shard {
+    let claim = match shard {
         None => crate::platform::dataset::claim_output_folder(&out, POWERS)?,
         Some(s) => crate::platform::dataset::claim_shard(
             &out,
@@ -216,12 +229,12 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
             &name,
             crate::platform::digest::sealed_text(&stored).as_bytes(),
         )?;
-        return Ok(format!(
+        return Ok(Studied::Said(format!(
             "shard {sh}: {} rosters ({} battles) of the budget's batches played, written to {}. When every shard is done, run the same command without --shard to finish (it replays the stopping rule over the shards' batches and plays whatever is missing)\n",
             thousands(rosters),
             thousands(rosters * per),
             dir.join(&name).display()
-        ));
+        )));
     }
     let mut from = continued(&out, &identity, &v)?;
     let mut ready = shard_batches(&out, &identity)?;
@@ -261,12 +274,6 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     let from_shards: u64 = ready.range(already..rosters).map(|(_, (n, _))| *n).sum();
     let played_now = (rosters - already - from_shards.min(rosters - already)) * per;
     pb.finish_and_clear();
-    // Every table is encoded before anything is written: an error leaves no partial output.
-    let tables = v.tables(&est);
-    let files = tables
-        .iter()
-        .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
-        .collect::<Result<Vec<_>, String>>()?;
     let head = format!(
         "power values: {} powers, {} rosters x {} battles = {} battles, {}in {:.1} s ({} battles/s on {} threads){}\n",
         v.powers.len(),
@@ -311,25 +318,24 @@ pub fn powers(flags: &PowerFlags) -> Result<String, String> {
     };
     // The folder's summary leaves out the time and threads: its bytes depend only on the
     // settings and the seed (a continued run ends as one long run).
-    super::flags::write_study(
-        (&out, POWERS),
-        files,
+    Ok(Studied::Whole(Box::new(Findings {
         // What a what-if of this analysis pairs by (issue 63): the folder keeps one sum.
-        (&answer, v.replicates(&sums, seed)),
-        (
+        replicates: v.replicates(&sums, seed),
+        answer,
+        tables: v.tables(&est),
+        files: vec![(
             STATE.to_string(),
             crate::platform::digest::sealed_text(&state).into_bytes(),
+        )],
+        summary: format!(
+            "skirmish analyze powers, seed {seed}: {} rosters, {} battles\n",
+            thousands(est.rosters),
+            thousands(est.battles)
         ),
-        super::flags::Said {
-            summary: &format!(
-                "skirmish analyze powers, seed {seed}: {} rosters, {} battles\n",
-                thousands(est.rosters),
-                thousands(est.battles)
-            ),
-            head: &format!("{continued}{head}"),
-            tables: "powers, heroes, curve, pairs .parquet",
-        },
-    )
+        head: format!("{continued}{head}"),
+        tail: String::new(),
+        hold: vec![Box::new(claim)],
+    })))
 }
 
 const POWERS: &str = "analyze powers";

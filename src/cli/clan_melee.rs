@@ -12,9 +12,10 @@ use crate::games::clan_melee::kernel::engine::{By, DEFAULT_MAX_TURNS, Settings};
 use crate::games::clan_melee::rules::Mode;
 use crate::games::clan_melee::simulation::tournament::{CLASSIC_BUDGETS, ClanTournament};
 use crate::games::clan_melee::state::Field;
-use crate::platform::command::{DatasetCommand, serve};
+use crate::platform::command::{Analysis, DatasetCommand, Findings, Studied, serve};
 use crate::platform::job::Job;
 use crate::platform::plan::Plan;
+use crate::platform::runner::Encoder;
 use crate::platform::tally::{Tally, thousands};
 
 use super::flags::{Record, Size};
@@ -378,8 +379,20 @@ pub fn build_study(f: &StudyFlags) -> Result<(ClanStudy, Vec<(String, String)>),
     ))
 }
 
+impl Analysis for StudyFlags {
+    const NAME: &'static str = "analyze clan-melee";
+    // The study's melees are a dataset the folder keeps.
+    const BESIDE: bool = true;
+    fn out(&self) -> Option<&std::path::Path> {
+        Some(&self.out)
+    }
+    fn study(&self, encode: Encoder) -> Result<Studied, String> {
+        study(self, encode)
+    }
+}
+
 /// `skirmish analyze clan-melee challengers`.
-pub fn study(f: &StudyFlags) -> Result<String, String> {
+fn study(f: &StudyFlags, encode: Encoder) -> Result<Studied, String> {
     // Issue 51's spelling of a candidate clan against the field: the tournament with it.
     if let Some(c) = &f.candidate {
         let t = ClanMeleeFlags {
@@ -393,10 +406,9 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
             chunk_size: f.chunk_size,
             run: f.run.clone(),
         };
-        return serve(&t, super::flags::encoder()?);
+        return serve(&t, encode).map(Studied::Said);
     }
     let (s, texts) = build_study(f)?;
-    let encode = super::flags::encoder()?;
     let chunk_size = f.chunk_size.unwrap_or(f.melees).max(1);
     let command = format!(
         "skirmish analyze clan-melee --study {} --ap {} --healer-share {} --warrior-ap {} --piece {} --budgets {} --melees {} --mode {} --engine {} --max-turns {} --seed {} --chunk-size {chunk_size}{}{}",
@@ -448,32 +460,37 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     let (report, ds) = job.execute(encode)?;
     if report.tally.matches < job.matches {
         // One shard: the study needs every melee; the last run of the command writes it.
-        return Ok(format!(
+        return Ok(Studied::Said(format!(
             "{}\nthis was one shard ({} of {} melees here): run the same command without --shard (or every shard) to finish, then the study is written\n",
             job.summary_head(&report, &ds, "melees"),
             report.tally.matches,
             job.matches
-        ));
+        )));
     }
-    let table = encode(&s.table(&report.tally))?;
     let dir = ds.dir().to_path_buf();
-    let answer = crate::platform::answer::brief(&crate::platform::dataset::answer_of(&dir)?);
     let summary = job.summary(&report, &ds).replace(" matches", " melees");
-    crate::platform::dataset::atomic_write(&dir, "study.parquet", &table)?;
-    let challengers = dir.join("challengers");
-    std::fs::create_dir_all(&challengers)
-        .map_err(|e| format!("--out {}: {e}", challengers.display()))?;
-    for (name, text) in &texts {
-        crate::platform::dataset::atomic_write(&challengers, name, text.as_bytes())?;
-    }
-    crate::platform::dataset::atomic_write(&dir, "summary.txt", answer.as_bytes())?;
-    Ok(format!(
-        "mode: {}\n{summary}\ntables: {}/study.parquet (one row per challenger and budget), melees/ (one row per melee); the challengers' clan files: {}\n{}",
-        s.settings.mode.name(),
-        dir.display(),
-        challengers.display(),
-        job.report_line()
-    ))
+    Ok(Studied::Whole(Box::new(Findings {
+        // The dataset's own answer, which its job wrote: the study's table joins it.
+        answer: crate::platform::dataset::answer_of(&dir)?,
+        replicates: None,
+        tables: vec![s.table(&report.tally)],
+        files: texts
+            .into_iter()
+            .map(|(name, text)| (format!("challengers/{name}"), text.into_bytes()))
+            .collect(),
+        summary: format!(
+            "skirmish analyze clan-melee, seed {}: {} melees\n",
+            f.run.seed,
+            thousands(report.tally.matches)
+        ),
+        head: format!("mode: {}\n{summary}\n", s.settings.mode.name()),
+        tail: format!(
+            "; the melees: {} (one row per melee), the challengers' clan files: {}",
+            dir.join("melees").display(),
+            dir.join("challengers").display()
+        ),
+        hold: Vec::new(),
+    })))
 }
 
 /// `skirmish clan-melee play`: one melee, told.

@@ -4,9 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{
-    GameFlags, Record, Size, encoder, refuse_repeats, shell_flag, shell_quote, split_specs,
-};
+use super::flags::{GameFlags, Record, Size, refuse_repeats, shell_flag, shell_quote, split_specs};
 use crate::games::loot_arena::analysis::{items as study, odds};
 use crate::games::loot_arena::input::{self, battle::BattleFile, royale::RoyaleFile};
 use crate::games::loot_arena::kernel::battle::{Battle, Silent};
@@ -19,8 +17,11 @@ use crate::games::loot_arena::state::Catalogue;
 use crate::games::loot_arena::strategy::Strategy;
 use crate::games::loot_arena::trace::royale::{RoyaleNarrator, RoyaleTrace, mark};
 use crate::games::loot_arena::trace::{JsonTrace, Narrator};
-use crate::platform::command::DatasetCommand;
+use crate::platform::command::{
+    Analysis, Cells, DatasetCommand, Findings, Played, Studied, play_cells,
+};
 use crate::platform::job::Job;
+use crate::platform::runner::Encoder;
 use crate::platform::sink::Sink;
 use crate::platform::tally::thousands;
 
@@ -392,8 +393,18 @@ pub struct ItemFlags {
 
 const ITEMS: &str = "analyze loot items";
 
+impl Analysis for ItemFlags {
+    const NAME: &'static str = ITEMS;
+    fn out(&self) -> Option<&Path> {
+        Some(&self.out)
+    }
+    fn study(&self, _: Encoder) -> Result<Studied, String> {
+        items(self)
+    }
+}
+
 /// `skirmish analyze loot items` (LA-32).
-pub fn items(f: &ItemFlags) -> Result<String, String> {
+fn items(f: &ItemFlags) -> Result<Studied, String> {
     let field = f.field.build()?;
     let sets = split_specs(&f.sets)
         .iter()
@@ -417,7 +428,6 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         }
     }
     let threads = super::flags::threads(f.run.threads)?;
-    let encode = encoder()?;
     let st = study::Study {
         field,
         battles: f.battles,
@@ -435,8 +445,8 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         "catalogue": format!("{:?}", st.field.catalogue),
         "sets": st.sets.iter().map(|p| p.spec()).collect::<Vec<_>>(),
     });
-    let (found, played, secs, run) = match super::flags::study(
-        super::flags::Study {
+    let (found, played, secs, run) = match play_cells(
+        Cells {
             out: &f.out,
             name: ITEMS,
             identity,
@@ -449,8 +459,8 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         },
         |ledger, tick| st.run(f.run.seed, ledger, tick),
     )? {
-        super::flags::Studied::Shard(said) => return Ok(said),
-        super::flags::Studied::Whole {
+        Played::Shard(said) => return Ok(Studied::Said(said)),
+        Played::Whole {
             found,
             played,
             secs,
@@ -459,10 +469,6 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
         } => (found, played, secs, (run, replicates)),
     };
     let (run, replicates) = run;
-    let files = study::tables(&found)
-        .iter()
-        .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
-        .collect::<Result<Vec<_>, String>>()?;
     // The folder's summary leaves out the time and threads, so its bytes depend only on the
     // settings and the seed.
     let setup = format!(
@@ -594,25 +600,21 @@ pub fn items(f: &ItemFlags) -> Result<String, String> {
             .map(|x| study::answer(x, f.run.seed, &super::flags::command_line()))
             .collect()
     });
-    super::flags::write_study(
-        (&f.out, ITEMS),
-        files,
-        (
-            &answer,
-            without
-                .and_then(|r: Vec<_>| crate::platform::answer::Replicates::jackknife(&answer, &r)),
+    Ok(Studied::Whole(Box::new(Findings {
+        replicates: without
+            .and_then(|r: Vec<_>| crate::platform::answer::Replicates::jackknife(&answer, &r)),
+        answer,
+        tables: study::tables(&found),
+        files: vec![run.state()],
+        hold: vec![run],
+        summary: format!(
+            "skirmish analyze loot items, seed {}: {} battles; {setup}",
+            f.run.seed,
+            thousands(found.battles)
         ),
-        run.state(),
-        super::flags::Said {
-            summary: &format!(
-                "skirmish analyze loot items, seed {}: {} battles; {setup}",
-                f.run.seed,
-                thousands(found.battles)
-            ),
-            head: &head,
-            tables: "item_worth, pairings, leave_one_out, sets .parquet",
-        },
-    )
+        head,
+        tail: String::new(),
+    })))
 }
 
 #[derive(Args, Debug, Clone)]

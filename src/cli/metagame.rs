@@ -4,9 +4,11 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{Record, Size, encoder, split_specs};
+use super::flags::{Record, Size, split_specs};
 use crate::games::auto_rumble::analysis::metagame::{self, MetaGame};
 use crate::games::auto_rumble::simulation::tournament::{Tournament, ValueSource};
+use crate::platform::command::{Analysis, Findings, Studied};
+use crate::platform::runner::Encoder;
 use crate::platform::tally::thousands;
 
 #[derive(Args, Debug, Clone)]
@@ -69,7 +71,19 @@ pub struct MetagameFlags {
 
 const COMMAND: &str = "analyze rumble metagame";
 
-pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
+impl Analysis for MetagameFlags {
+    const NAME: &'static str = COMMAND;
+    // The profiles' games are a dataset the folder keeps.
+    const BESIDE: bool = true;
+    fn out(&self) -> Option<&Path> {
+        Some(&self.out)
+    }
+    fn study(&self, encode: Encoder) -> Result<Studied, String> {
+        metagame(self, encode)
+    }
+}
+
+fn metagame(f: &MetagameFlags, encode: Encoder) -> Result<Studied, String> {
     let specs = split_specs(
         f.strategies
             .as_deref()
@@ -94,7 +108,7 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
         256,
     )?;
     let mg = MetaGame::new(t, f.games)?;
-    let _claim = crate::platform::dataset::claim_output_folder(&f.out, COMMAND)?;
+    let claim = crate::platform::dataset::claim_output_folder(&f.out, COMMAND)?;
     f.run.sharding.shard()?;
     let names = mg.t.names.clone();
     let command = format!(
@@ -161,15 +175,15 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
     let record = Record::new(command.clone(), settings, inputs);
     let job = f.run.job(&mg, size, profiles_dir.clone(), record)?;
     job.check()?;
-    let (report, ds) = job.execute(encoder()?)?;
+    let (report, ds) = job.execute(encode)?;
     let head = job.summary_head(&report, &ds, "games");
     let tally = crate::platform::dataset::merged_tally(&profiles_dir)?;
     if tally.matches < mg.matches() {
-        return Ok(format!(
+        return Ok(Studied::Said(format!(
             "{head}\nthe profiles' games are not all played yet ({} of {}): this was one shard, or a run stopped early. Run the same command without --shard to finish and solve.\n",
             thousands(tally.matches),
             thousands(mg.matches())
-        ));
+        )));
     }
     let payoffs = mg.payoffs(&tally)?;
     let solved = metagame::solve(&payoffs, f.starts, f.resamples, f.run.seed);
@@ -190,29 +204,23 @@ pub fn metagame(f: &MetagameFlags) -> Result<String, String> {
         // What a what-if of the meta-game tells as changed (issue 63): the rules' numbers.
         answer.provenance.settings["rules"] = mg.t.cat.rules.changes().into();
     }
-    let text = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
-    let encode = encoder()?;
-    let mut files = vec![
-        (
-            "equilibrium.parquet".to_string(),
-            encode(&metagame::equilibrium_table(&mg, &solved))?,
+    Ok(Studied::Whole(Box::new(Findings {
+        tables: vec![
+            metagame::equilibrium_table(&mg, &solved),
+            metagame::payoff_table(&mg, &payoffs),
+        ],
+        replicates: None,
+        answer,
+        files: Vec::new(),
+        summary: format!(
+            "skirmish {COMMAND}, seed {}: {} games\n",
+            f.run.seed,
+            thousands(mg.matches())
         ),
-        (
-            "payoffs.parquet".to_string(),
-            encode(&metagame::payoff_table(&mg, &payoffs))?,
-        ),
-        ("summary.txt".to_string(), text.clone().into_bytes()),
-    ];
-    files.extend(crate::platform::answer::files(&answer));
-    for (name, bytes) in &files {
-        crate::platform::dataset::atomic_write(&f.out, name, bytes)?;
-    }
-    Ok(format!(
-        "{head}\n{text}\ntables: {} (equilibrium, payoffs .parquet; summary.txt); the games: {}\n{}",
-        f.out.display(),
-        profiles_dir.display(),
-        crate::platform::answer::report_line(&f.out)
-    ))
+        head: format!("{head}\n"),
+        tail: format!("; the games: {}", profiles_dir.display()),
+        hold: vec![Box::new(claim)],
+    })))
 }
 
 /// The best responses: to the equilibrium mix, to each strategy alone, and the iterations that

@@ -4,13 +4,15 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::flags::{GameFlags, encoder};
+use super::flags::GameFlags;
 use crate::games::minion_combat::input::{self, combat::CombatFile};
 use crate::games::minion_combat::reference::{Quiet, combat};
 use crate::games::minion_combat::rules::Rules;
 use crate::games::minion_combat::simulation::combats::Field;
 use crate::games::minion_combat::state::Catalogue;
 use crate::games::minion_combat::trace::{JsonTrace, Narrator};
+use crate::platform::command::{Analysis, Cells, Findings, Played, Studied, play_cells};
+use crate::platform::runner::Encoder;
 use crate::platform::sink::Sink;
 
 /// `--rules`, `--minions`, `--modifiers`, `--effects`: the game's numbers and its catalogues.
@@ -698,8 +700,18 @@ fn candidate_minion(
 
 const STUDY: &str = "analyze minions";
 
+impl Analysis for StudyFlags {
+    const NAME: &'static str = STUDY;
+    fn out(&self) -> Option<&Path> {
+        Some(&self.out)
+    }
+    fn study(&self, _: Encoder) -> Result<Studied, String> {
+        study(self)
+    }
+}
+
 /// `skirmish analyze minions` (MC-32..MC-36).
-pub fn study(f: &StudyFlags) -> Result<String, String> {
+fn study(f: &StudyFlags) -> Result<Studied, String> {
     use crate::games::minion_combat::analysis::study;
     use crate::platform::tally::thousands;
     use std::time::Instant;
@@ -725,7 +737,6 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
             ));
         }
     }
-    let encode = encoder()?;
     let candidate = match &f.candidate {
         None => None,
         Some(c) => Some(candidate_minion(c, &field)?),
@@ -746,21 +757,29 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
     };
     if let Some(m) = candidate {
         // Issue 51: the candidate's questions only, not the whole study.
-        let _claim = crate::platform::dataset::claim_output_folder(&f.out, STUDY)?;
+        let claim = crate::platform::dataset::claim_output_folder(&f.out, STUDY)?;
         let pool = crate::platform::runner::pool(threads)?;
         let start = Instant::now();
         let c = pool.install(|| st.candidate(&m, f.run.seed))?;
         let secs = start.elapsed().as_secs_f64();
         let answer = study::candidate_answer(&c, &st, f.run.seed, &super::flags::command_line());
-        let text = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
-        let mut files = vec![("summary.txt".to_string(), text.clone().into_bytes())];
-        files.extend(crate::platform::answer::files(&answer));
-        crate::platform::dataset::replace_folder(&f.out, STUDY, &files)?;
-        return Ok(format!(
-            "analyze minions --candidate: {} combats in {secs:.1} s on {threads} threads\n\n{text}\n{}",
-            thousands(c.combats),
-            crate::platform::answer::report_line(&f.out)
-        ));
+        return Ok(Studied::Whole(Box::new(Findings {
+            answer,
+            replicates: None,
+            tables: Vec::new(),
+            files: Vec::new(),
+            hold: vec![Box::new(claim)],
+            summary: format!(
+                "skirmish analyze minions --candidate, seed {}: {} combats\n\n",
+                f.run.seed,
+                thousands(c.combats)
+            ),
+            head: format!(
+                "analyze minions --candidate: {} combats in {secs:.1} s on {threads} threads\n\n",
+                thousands(c.combats)
+            ),
+            tail: String::new(),
+        })));
     }
     // Issue 51: the study's identity (all but the counts); its cells kept in the folder by an
     // earlier run or by shards are summed, not played again.
@@ -774,8 +793,8 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         "swordsman": st.swordsman,
         "archer": st.archer,
     });
-    let (found, secs, run) = match super::flags::study(
-        super::flags::Study {
+    let (found, secs, run) = match play_cells(
+        Cells {
             out: &f.out,
             name: STUDY,
             identity,
@@ -788,8 +807,8 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         },
         |ledger, tick| st.run(f.run.seed, ledger, tick),
     )? {
-        super::flags::Studied::Shard(said) => return Ok(said),
-        super::flags::Studied::Whole {
+        Played::Shard(said) => return Ok(Studied::Said(said)),
+        Played::Whole {
             found,
             secs,
             run,
@@ -798,10 +817,6 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
         } => (found, secs, (run, replicates)),
     };
     let (run, replicates) = run;
-    let files = study::tables(&found)
-        .iter()
-        .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
-        .collect::<Result<Vec<_>, String>>()?;
     let setup = format!(
         "field: {}; {} recruits and {} monsters in the pool\n\n",
         f.field.command(&st.field),
@@ -833,23 +848,19 @@ pub fn study(f: &StudyFlags) -> Result<String, String> {
             .map(|x| study::answer(x, &st, f.run.seed, &super::flags::command_line()))
             .collect()
     });
-    super::flags::write_study(
-        (&f.out, STUDY),
-        files,
-        (
-            &answer,
-            without
-                .and_then(|r: Vec<_>| crate::platform::answer::Replicates::jackknife(&answer, &r)),
+    Ok(Studied::Whole(Box::new(Findings {
+        replicates: without
+            .and_then(|r: Vec<_>| crate::platform::answer::Replicates::jackknife(&answer, &r)),
+        answer,
+        tables: study::tables(&found),
+        files: vec![run.state()],
+        hold: vec![run],
+        summary: format!(
+            "skirmish analyze minions, seed {}: {} combats; {setup}",
+            f.run.seed,
+            thousands(found.combats)
         ),
-        run.state(),
-        super::flags::Said {
-            summary: &format!(
-                "skirmish analyze minions, seed {}: {} combats; {setup}",
-                f.run.seed,
-                thousands(found.combats)
-            ),
-            head: &head,
-            tables: "stat_worth, monster_worth, minion_matrix, splits, nation_worth .parquet",
-        },
-    )
+        head,
+        tail: String::new(),
+    })))
 }

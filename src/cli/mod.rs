@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::platform::command::serve;
+use crate::platform::command::{serve, serve_analysis};
 use flags::{Simulate, encoder};
 
 mod analyze;
@@ -584,10 +584,10 @@ fn dispatch(command: Command) -> Result<String, String> {
             AnalyzeCommand::Rumble {
                 question: RumbleQuestion::Powers(flags),
             }
-            | AnalyzeCommand::Powers(flags) => analyze::powers(&flags),
+            | AnalyzeCommand::Powers(flags) => serve_analysis(&flags, encoder()?),
             AnalyzeCommand::Rumble {
                 question: RumbleQuestion::Metagame(flags),
-            } => metagame::metagame(&flags),
+            } => serve_analysis(&flags, encoder()?),
             AnalyzeCommand::ClanMelee {
                 question: Some(ClanMeleeQuestion::Challengers(flags)),
                 ..
@@ -595,15 +595,15 @@ fn dispatch(command: Command) -> Result<String, String> {
             | AnalyzeCommand::ClanMelee {
                 question: None,
                 flags,
-            } => clan_melee::study(&flags),
+            } => serve_analysis(&flags, encoder()?),
             AnalyzeCommand::Tag {
                 question: TagQuestion::Duel(flags),
-            } => tag::duel(&flags),
+            } => serve_analysis(&flags, encoder()?),
             AnalyzeCommand::Loot {
                 question: LootQuestion::Items(flags),
             }
-            | AnalyzeCommand::Items(flags) => loot::items(&flags),
-            AnalyzeCommand::Minions(flags) => minions::study(&flags),
+            | AnalyzeCommand::Items(flags) => serve_analysis(&flags, encoder()?),
+            AnalyzeCommand::Minions(flags) => serve_analysis(&flags, encoder()?),
         },
         Command::Tournament { game } => match game {
             TournamentCommand::Rumble(flags) => serve(&flags, encoder()?),

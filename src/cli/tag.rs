@@ -11,8 +11,9 @@ use crate::games::elemental_tag::policy::Policy;
 use crate::games::elemental_tag::rules::Settings;
 use crate::games::elemental_tag::simulation::tournament::TagTournament;
 use crate::games::elemental_tag::trace::{JsonTrace, Narrator};
-use crate::platform::command::DatasetCommand;
+use crate::platform::command::{Analysis, DatasetCommand, Findings, Studied};
 use crate::platform::job::Job;
+use crate::platform::runner::Encoder;
 use crate::platform::sink::Sink;
 
 /// The shipped example, built in so `skirmish tag play` needs no file.
@@ -284,7 +285,7 @@ pub struct DuelFlags {
 
 /// `skirmish analyze tag duel` (TG-52): the two-player core solved exactly, and every policy
 /// measured against the solution.
-pub fn duel(f: &DuelFlags) -> Result<String, String> {
+fn duel(f: &DuelFlags) -> Result<Studied, String> {
     use crate::games::elemental_tag::analysis::duel::Duel;
     use crate::games::elemental_tag::analysis::oracle::{Side, measure};
     use crate::rng::{Stream, match_stream_rng};
@@ -301,7 +302,7 @@ pub fn duel(f: &DuelFlags) -> Result<String, String> {
         None => Settings::default(),
         Some(p) => input::load_rules(p).map_err(|e| e.to_string())?,
     };
-    let _claim = match &f.out {
+    let claim = match &f.out {
         Some(o) => Some(crate::platform::dataset::claim_output_folder(o, DUEL)?),
         None => None,
     };
@@ -372,14 +373,27 @@ pub fn duel(f: &DuelFlags) -> Result<String, String> {
         f.games,
         100.0 * d.summary(t).0
     ));
-    let mut out = head + &crate::platform::answer::brief(answer.finish());
-    if let Some(o) = &f.out {
-        let mut files = crate::platform::answer::files(&answer.answer).to_vec();
-        files.push(("summary.txt".into(), out.clone().into_bytes()));
-        crate::platform::dataset::replace_folder(o, DUEL, &files)?;
-        out.push_str(&crate::platform::answer::report_line(o));
+    answer.finish();
+    Ok(Studied::Whole(Box::new(Findings {
+        answer: answer.answer,
+        replicates: None,
+        tables: Vec::new(),
+        files: Vec::new(),
+        summary: head.clone(),
+        head,
+        tail: String::new(),
+        hold: claim.into_iter().map(|c| Box::new(c) as _).collect(),
+    })))
+}
+
+impl Analysis for DuelFlags {
+    const NAME: &'static str = DUEL;
+    fn out(&self) -> Option<&Path> {
+        self.out.as_deref()
     }
-    Ok(out)
+    fn study(&self, _: Encoder) -> Result<Studied, String> {
+        duel(self)
+    }
 }
 
 const DUEL: &str = "analyze tag duel";
@@ -482,7 +496,7 @@ impl DuelAnswer {
     }
 
     /// The answer, its horizons laid out as a grid too (the printed summary).
-    fn finish(&mut self) -> &crate::platform::answer::Answer {
+    fn finish(&mut self) {
         use crate::platform::grid::Cell;
         let rows: Vec<(String, Cell)> = self.answer.sections[0]
             .estimates
@@ -492,7 +506,6 @@ impl DuelAnswer {
         for (label, cell) in rows {
             self.answer.grids[0].row(label, vec![cell]);
         }
-        &self.answer
     }
 
     fn horizon(&mut self, h: usize, mean: f64, least: f64, greatest: f64) {

@@ -3,13 +3,21 @@
 //! declaration hands the simulation to whatever else asks the question ([`visit`]: `bench` times
 //! it, `calibrate` plays it on many seeds, `balance` and `sensitivity` play it at many points).
 //! A new dataset command is one impl; it writes no run, folder or summary code of its own.
+//! An analysis is one impl of [`Analysis`]: it plays (its cells in a ledger through
+//! [`play_cells`], or its own batches) and says what it found; [`serve_analysis`] writes its
+//! folder and says its answer the same way for every analysis.
 //!
 //! Knows no game and no flag: a command's impl says how its flags become these.
 
+use std::path::Path;
+
+use super::answer::{self, Answer, Replicates, brief};
 use super::job::Job;
-use super::plan::Plan;
+use super::ledger::{Ledger, Run};
+use super::plan::{Plan, Shard};
 use super::runner::{Encoder, Simulation};
-use super::tally::Tally;
+use super::table::Table;
+use super::tally::{Tally, thousands};
 
 /// One dataset command (`simulate GAME`, `tournament GAME`) with its settings given.
 pub trait DatasetCommand {
@@ -60,4 +68,213 @@ pub fn visit<C: DatasetCommand, V: WithSimulation>(c: &C, v: V) -> Result<V::Out
     let sim = c.build()?;
     let whole = c.whole(&sim);
     v.with(&sim, whole)
+}
+
+/// What an analysis found, as [`serve_analysis`] writes and says it.
+pub struct Findings {
+    pub answer: Answer,
+    /// What a what-if of the analysis pairs by (`replicates.json`, issue 63).
+    pub replicates: Option<Replicates>,
+    /// Its tables, written as `NAME.parquet`; all encoded before anything is written.
+    pub tables: Vec<Table>,
+    /// Other files it keeps: the sums a later run continues from, a challenger's clan file.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// `summary.txt`'s first line (the command's size and seed; no time, so the folder's bytes
+    /// depend only on the settings and the seed); the answer in brief follows it.
+    pub summary: String,
+    /// Printed before the answer: the time, threads, what an earlier run had played.
+    pub head: String,
+    /// Printed after the line that names the tables: where else it wrote.
+    pub tail: String,
+    /// What keeps the folder claimed (its lock, the ledger's run) until it is written.
+    pub hold: Vec<Box<dyn std::any::Any>>,
+}
+
+/// What an analysis's run left: what it prints with its folder written already (one shard's
+/// part, which the finishing run completes; a clan challenger's tournament, served in its
+/// stead), or its findings.
+pub enum Studied {
+    Said(String),
+    Whole(Box<Findings>),
+}
+
+/// One analysis command (`analyze GAME QUESTION`) with its settings given: it plays (resuming
+/// what its folder holds, or one shard of it) and says what it found; [`serve_analysis`] writes
+/// the folder and says the answer, the same way for every analysis.
+pub trait Analysis {
+    /// The folder's kind: only an earlier run of this analysis is replaced or continued there.
+    const NAME: &'static str;
+    /// Its files are written beside a dataset the folder keeps (the meta-game's profiles, the
+    /// clan study's melees) rather than as the folder's whole content.
+    const BESIDE: bool = false;
+    /// Its folder; `None`: the answer is printed only (the Tag duel without `--out`).
+    fn out(&self) -> Option<&Path>;
+    fn study(&self, encode: Encoder) -> Result<Studied, String>;
+}
+
+/// Runs the analysis, then writes its folder in one step (its tables, `summary.txt`, the answer
+/// and its report, the replicates, its own files) and returns what it prints: the head, the
+/// answer in brief, the tables, the report's line.
+pub fn serve_analysis<A: Analysis>(a: &A, encode: Encoder) -> Result<String, String> {
+    let f = match a.study(encode)? {
+        Studied::Said(said) => return Ok(said),
+        Studied::Whole(f) => f,
+    };
+    let text = brief(&f.answer);
+    let Some(out) = a.out() else {
+        return Ok(format!("{}{text}{}", f.head, f.tail));
+    };
+    // Every table is encoded before anything is written: an error leaves no partial output.
+    let mut files = f
+        .tables
+        .iter()
+        .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    files.push((
+        "summary.txt".to_string(),
+        format!("{}{text}", f.summary).into_bytes(),
+    ));
+    files.extend(answer::files(&f.answer));
+    if let Some(r) = &f.replicates {
+        files.push((
+            answer::REPLICATES.to_string(),
+            super::digest::sealed_text(r).into_bytes(),
+        ));
+    }
+    files.extend(f.files);
+    if A::BESIDE {
+        for (name, bytes) in &files {
+            let (dir, file) = match name.rsplit_once('/') {
+                Some((sub, file)) => (out.join(sub), file),
+                None => (out.to_path_buf(), name.as_str()),
+            };
+            std::fs::create_dir_all(&dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
+            super::dataset::atomic_write(&dir, file, bytes)?;
+        }
+    } else {
+        super::dataset::replace_folder(out, A::NAME, &files)?;
+    }
+    let names = f
+        .tables
+        .iter()
+        .map(|t| t.name)
+        .collect::<Vec<_>>()
+        .join(", ");
+    Ok(format!(
+        "{}{text}\ntables: {} ({}summary.txt){}\n{}",
+        f.head,
+        out.display(),
+        if names.is_empty() {
+            String::new()
+        } else {
+            format!("{names} .parquet; ")
+        },
+        f.tail,
+        answer::report_line(out)
+    ))
+}
+
+/// How an analysis whose cells are kept in a ledger is run (`analyze loot items`, `analyze
+/// minions`): its folder and command name, identity, shard, threads, the matches it plans (the
+/// bar's length, in `unit`), and whether its progress is told as a running total (`absolute`)
+/// or as matches just played.
+pub struct Cells<'a> {
+    pub out: &'a Path,
+    pub name: &'static str,
+    pub identity: serde_json::Value,
+    pub shard: Option<Shard>,
+    pub threads: usize,
+    pub planned: u64,
+    pub quiet: bool,
+    pub unit: &'a str,
+    pub absolute: bool,
+}
+
+/// What a ledger analysis's run left: a shard's line (its cells are in `OUT/shards/`), or the
+/// whole findings with the matches played now, the seconds it took and the run, whose sums the
+/// folder keeps.
+pub enum Played<T> {
+    Shard(String),
+    Whole {
+        found: T,
+        played: u64,
+        secs: f64,
+        run: Box<Run>,
+        /// The findings again without each group of matches in turn (issue 63: a jackknife's
+        /// replicates, what pairs a what-if of the analysis); `None` where a cell has no groups.
+        replicates: Option<Vec<T>>,
+    },
+}
+
+/// Opens the analysis's ledger (earlier runs' and shards' cells summed, not played again), plays
+/// what is new on `threads` with a progress bar, and ends a shard's run.
+pub fn play_cells<T: Send>(
+    s: Cells<'_>,
+    play: impl Fn(&mut Ledger, &(dyn Fn(u64) + Sync)) -> Result<Option<T>, String> + Send,
+) -> Result<Played<T>, String> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let mut run = Run::open(s.out, s.name, s.identity, s.shard)?;
+    let pool = super::runner::pool(s.threads)?;
+    let pb = bar(s.planned, s.quiet, s.unit);
+    let start = std::time::Instant::now();
+    let played = AtomicU64::new(0);
+    let tick = |n: u64| {
+        if s.absolute {
+            pb.set_position(n);
+            played.fetch_max(n, Ordering::Relaxed);
+        } else {
+            pb.inc(n);
+            played.fetch_add(n, Ordering::Relaxed);
+        }
+    };
+    let ledger = &mut run.ledger;
+    let (found, replicates) = pool.install(move || {
+        let found = play(ledger, &tick)?;
+        if found.is_none() || !ledger.whole() {
+            return Ok::<_, String>((found, None));
+        }
+        // The jackknife's replicates: the findings from the cells' sums less one group.
+        let mut reps = Vec::new();
+        for g in 0..super::ledger::GROUPS {
+            ledger.leave_out(Some(g));
+            reps.extend(play(ledger, &|_| {})?);
+        }
+        let grouped = ledger.leave_out(None);
+        let whole = grouped && reps.len() == super::ledger::GROUPS;
+        Ok((found, whole.then_some(reps)))
+    })?;
+    let played = played.into_inner();
+    pb.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    if let Some(audit) = run.ledger.audited() {
+        super::job::replay_says(audit);
+    }
+    if let Some(said) = run.end_shard(&format!("{} {}", thousands(played), s.unit))? {
+        return Ok(Played::Shard(said));
+    }
+    Ok(Played::Whole {
+        found: found.expect("a whole run sums every cell"),
+        played,
+        secs,
+        run: Box::new(run),
+        replicates,
+    })
+}
+
+/// The progress bar of an analysis of `total` `unit`s (hidden with `--quiet`).
+pub fn bar(total: u64, quiet: bool, unit: &str) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr_with_hz(4));
+    b.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit}"
+        ))
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    b.enable_steady_tick(std::time::Duration::from_millis(250));
+    b
 }
