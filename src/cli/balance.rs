@@ -48,6 +48,15 @@ pub struct BalanceFlags {
     /// No progress line.
     #[arg(long)]
     pub quiet: bool,
+    /// Machines in step: every shard runs the same search at once and plays its K-th slice of
+    /// each point's matches into OUT/shards/, waiting there for the others' (a shared folder);
+    /// then the same command without --shard writes the folder, playing nothing.
+    #[command(flatten)]
+    pub sharding: super::flags::ShardFlags,
+    /// Seconds a shard waits for the other shards' slice of a point before it stops, saying
+    /// which is missing (what it played is kept: run it again to continue).
+    #[arg(long, default_value_t = 3600)]
+    pub shard_wait: u64,
 }
 
 #[derive(Deserialize)]
@@ -275,14 +284,272 @@ pub fn read(path: &Path) -> Result<Read, String> {
     })
 }
 
-/// The question asked through a progress line.
+/// One ask the search made and what it came to, as the folder keeps it.
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+struct Asked {
+    point: Vec<f64>,
+    seed: u64,
+    from: u64,
+    to: u64,
+    sums: Sums,
+}
+
+/// Where a balance keeps its asks (sealed: an edited sum is refused, never taken as played).
+const ASKED: &str = "asked.json";
+
+/// The asks an earlier run of the same balance left in its folder, and this run's: asked the
+/// same again, a run takes them from there, so a stopped run continues where it stopped and a
+/// larger `--budget` plays only what is new (the search is deterministic: it asks the same
+/// points in the same order).
+struct Kept {
+    out: PathBuf,
+    identity: serde_json::Value,
+    asks: std::sync::Mutex<Vec<Asked>>,
+    /// When the folder's copy was last written: at most every few seconds, and at the end.
+    written: std::sync::Mutex<std::time::Instant>,
+    /// Matches taken from the folder rather than played, and the asks they were.
+    reused: std::sync::atomic::AtomicU64,
+    reused_asks: std::sync::atomic::AtomicU64,
+}
+
+impl Kept {
+    /// The folder's asks if they are this balance's (same file, inputs, seed and version); an
+    /// edited file is refused, naming it.
+    fn open(out: &Path, identity: serde_json::Value) -> Result<Kept, String> {
+        let path = out.join(ASKED);
+        let mut asks = Vec::new();
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            let stored = crate::platform::digest::unseal(&path, &text)?;
+            if stored.get("identity") == Some(&identity) {
+                asks = serde_json::from_value(stored["asks"].clone()).map_err(|e| {
+                    format!(
+                        "{}: `asks`: not as skirmish writes them ({e}); choose another --out",
+                        path.display()
+                    )
+                })?;
+            }
+        }
+        Ok(Kept {
+            out: out.to_path_buf(),
+            identity,
+            asks: std::sync::Mutex::new(asks),
+            written: std::sync::Mutex::new(std::time::Instant::now()),
+            reused: Default::default(),
+            reused_asks: Default::default(),
+        })
+    }
+
+    /// An ask kept in the folder, or whole in its shards' slices (`OUT/shards/`).
+    fn find(
+        &self,
+        point: &[f64],
+        seed: u64,
+        m: &std::ops::Range<u64>,
+    ) -> Result<Option<Sums>, String> {
+        let kept = {
+            let asks = self.asks.lock().expect("no panic holds it");
+            asks.iter()
+                .find(|a| a.point == point && a.seed == seed && a.from == m.start && a.to == m.end)
+                .map(|a| a.sums.clone())
+        };
+        let found = match kept {
+            Some(s) => Some(s),
+            None => match self.sliced(&self.key(point, seed, m))? {
+                Some(sums) => {
+                    self.asks.lock().expect("no panic holds it").push(Asked {
+                        point: point.to_vec(),
+                        seed,
+                        from: m.start,
+                        to: m.end,
+                        sums: sums.clone(),
+                    });
+                    Some(sums)
+                }
+                None => None,
+            },
+        };
+        if found.is_some() {
+            use std::sync::atomic::Ordering::Relaxed;
+            self.reused.fetch_add(m.end - m.start, Relaxed);
+            self.reused_asks.fetch_add(1, Relaxed);
+        }
+        Ok(found)
+    }
+
+    /// An ask's name among the shards' slices: this balance's identity and the ask, digested.
+    fn key(&self, point: &[f64], seed: u64, m: &std::ops::Range<u64>) -> String {
+        let ask = serde_json::json!({
+            "identity": self.identity, "point": point, "seed": seed, "from": m.start, "to": m.end,
+        });
+        crate::platform::digest::sha256_hex(ask.to_string().as_bytes())[..32].to_string()
+    }
+
+    fn shards(&self) -> PathBuf {
+        self.out.join(crate::platform::ledger::SHARDS)
+    }
+
+    /// The ask summed over every shard's slice when all of some run's shards have written theirs.
+    fn sliced(&self, key: &str) -> Result<Option<Sums>, String> {
+        let Ok(d) = std::fs::read_dir(self.shards()) else {
+            return Ok(None);
+        };
+        let count = d.filter_map(|e| e.ok()).find_map(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            let rest = name.strip_prefix(&format!("{key}."))?;
+            rest.strip_suffix(".json")?
+                .split_once("-of-")?
+                .1
+                .parse::<u64>()
+                .ok()
+        });
+        let Some(n) = count else { return Ok(None) };
+        let paths: Vec<PathBuf> = (0..n).map(|k| self.slice_path(key, k, n)).collect();
+        if !paths.iter().all(|p| p.is_file()) {
+            return Ok(None);
+        }
+        let mut sums = Sums::None;
+        for p in &paths {
+            sums.merge(read_slice(p)?);
+        }
+        Ok(Some(sums))
+    }
+
+    fn slice_path(&self, key: &str, k: u64, n: u64) -> PathBuf {
+        self.shards().join(format!("{key}.{k}-of-{n}.json"))
+    }
+
+    /// Keeps an ask; the folder's copy is rewritten when the last is a few seconds old.
+    fn keep(&self, a: Asked) -> Result<(), String> {
+        self.asks.lock().expect("no panic holds it").push(a);
+        let mut w = self.written.lock().expect("no panic holds it");
+        if w.elapsed() >= std::time::Duration::from_secs(5) {
+            let (name, bytes) = self.file();
+            // The folder is made only now: a refused balance file has written nothing.
+            crate::platform::dataset::mark_output_folder(&self.out, COMMAND)?;
+            crate::platform::dataset::atomic_write(&self.out, &name, &bytes)?;
+            *w = std::time::Instant::now();
+        }
+        Ok(())
+    }
+
+    /// The sealed file of every ask so far.
+    fn file(&self) -> (String, Vec<u8>) {
+        let asks = self.asks.lock().expect("no panic holds it");
+        let stored = serde_json::json!({"identity": self.identity, "asks": *asks});
+        (
+            ASKED.to_string(),
+            crate::platform::digest::sealed_text(&stored).into_bytes(),
+        )
+    }
+}
+
+/// One shard's slice of an ask, as it wrote it (sealed: an edited slice is refused).
+fn read_slice(p: &Path) -> Result<Sums, String> {
+    let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    let stored = crate::platform::digest::unseal(p, &text)?;
+    serde_json::from_value(stored["sums"].clone())
+        .map_err(|e| format!("{}: `sums`: not as skirmish writes them ({e})", p.display()))
+}
+
+/// A shard of a balance run in step with the others: its index and count, and how long it
+/// waits for the others' slices.
+struct InStep {
+    shard: crate::platform::plan::Shard,
+    wait: std::time::Duration,
+}
+
+/// The K-th of N slices of `m` (each point's matches split alike on every shard).
+fn slice(m: &std::ops::Range<u64>, k: u64, n: u64) -> std::ops::Range<u64> {
+    let len = (m.end - m.start) as u128;
+    let at = |i: u64| m.start + (len * i as u128 / n as u128) as u64;
+    at(k)..at(k + 1)
+}
+
+/// The question asked through a progress line, each ask kept in the folder.
 struct Asker<'a> {
     q: &'a Question,
     bar: indicatif::ProgressBar,
+    kept: &'a Kept,
+    in_step: Option<InStep>,
+}
+
+impl Asker<'_> {
+    /// This shard's slice of the ask played (unless an earlier run of it wrote it), then every
+    /// shard's slice waited for and summed: the same sums as the whole ask on one machine.
+    fn in_step(
+        &self,
+        s: &InStep,
+        point: &[f64],
+        seed: u64,
+        m: &std::ops::Range<u64>,
+    ) -> Result<Sums, String> {
+        let (k, n) = (s.shard.index, s.shard.count);
+        let key = self.kept.key(point, seed, m);
+        let mine = self.kept.slice_path(&key, k, n);
+        if !mine.is_file() {
+            let part = slice(m, k, n);
+            let len = part.end - part.start;
+            let sums = if len == 0 {
+                Sums::None
+            } else {
+                self.q.sums(point, seed, part)?
+            };
+            self.bar.inc(len);
+            let dir = self.kept.shards();
+            crate::platform::dataset::mark_output_folder(&self.kept.out, COMMAND)?;
+            std::fs::create_dir_all(&dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
+            let name = mine
+                .file_name()
+                .expect("a file")
+                .to_string_lossy()
+                .to_string();
+            let stored = serde_json::json!({"sums": sums});
+            crate::platform::dataset::atomic_write(
+                &dir,
+                &name,
+                crate::platform::digest::sealed_text(&stored).as_bytes(),
+            )?;
+        }
+        let start = std::time::Instant::now();
+        let mut total = Sums::None;
+        for other in 0..n {
+            let p = self.kept.slice_path(&key, other, n);
+            while !p.is_file() {
+                if start.elapsed() > s.wait {
+                    return Err(format!(
+                        "--shard {k}/{n}: shard {other}/{n} has not written its slice of a point ({}) in {} s: is it running, on the same --out (a folder every shard sees)? What this shard played is kept: run it again to continue, or give a longer --shard-wait",
+                        p.display(),
+                        s.wait.as_secs()
+                    ));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            total.merge(read_slice(&p)?);
+        }
+        Ok(total)
+    }
 }
 
 impl Ask for Asker<'_> {
     fn ask(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Sums, String> {
+        if let Some(sums) = self.kept.find(point, seed, &m)? {
+            return Ok(sums);
+        }
+        if let Some(s) = &self.in_step {
+            let sums = self.in_step(s, point, seed, &m)?;
+            self.kept
+                .asks
+                .lock()
+                .expect("no panic holds it")
+                .push(Asked {
+                    point: point.to_vec(),
+                    seed,
+                    from: m.start,
+                    to: m.end,
+                    sums: sums.clone(),
+                });
+            return Ok(sums);
+        }
         let names = self.q.names();
         self.bar.set_message(
             names
@@ -293,8 +560,15 @@ impl Ask for Asker<'_> {
                 .join(", "),
         );
         let len = m.end - m.start;
-        let t = self.q.sums(point, seed, m)?;
+        let t = self.q.sums(point, seed, m.clone())?;
         self.bar.inc(len);
+        self.kept.keep(Asked {
+            point: point.to_vec(),
+            seed,
+            from: m.start,
+            to: m.end,
+            sums: t.clone(),
+        })?;
         Ok(t)
     }
 }
@@ -316,7 +590,14 @@ fn spinner(quiet: bool) -> indicatif::ProgressBar {
 
 /// `skirmish balance`.
 pub fn balance(f: &BalanceFlags) -> Result<String, String> {
-    let _claim = crate::platform::dataset::claim_output_folder(&f.out, COMMAND)?;
+    let _claim = match f.sharding.shard()? {
+        None => crate::platform::dataset::claim_output_folder(&f.out, COMMAND)?,
+        Some(s) => crate::platform::dataset::claim_shard(
+            &f.out,
+            &format!("shard-{}-of-{}", s.index, s.count),
+            COMMAND,
+        )?,
+    };
     let threads = super::flags::threads(f.threads)?;
     let pool = crate::platform::runner::pool(threads)?;
     pool.install(|| run(f))
@@ -333,9 +614,29 @@ fn run(f: &BalanceFlags) -> Result<String, String> {
         batch,
         budget: f.budget.unwrap_or(u64::MAX),
     };
+    // What must be equal for an earlier run's asks to be taken: the balance file, every input
+    // it names (by digest), the seed and the version (the budget only says when to stop).
+    let identity = serde_json::json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "seed": f.seed,
+        "inputs": super::flags::input_digests(std::iter::once(f.file.clone()).chain(q.inputs())),
+    });
+    let kept = Kept::open(&f.out, identity)?;
+    let shard = f.sharding.shard()?;
+    if shard.is_some() && q.size_flag().is_some() {
+        return Err(format!(
+            "--shard: each point of `{}` is the whole analysis, played on one machine; shard a balance of a simulate or tournament command (each point's matches are split), or drop --shard",
+            q.command
+        ));
+    }
     let asker = Asker {
         q,
         bar: spinner(f.quiet),
+        kept: &kept,
+        in_step: shard.map(|shard| InStep {
+            shard,
+            wait: std::time::Duration::from_secs(f.shard_wait),
+        }),
     };
     let found = balance::search(&asker, numbers, targets, &plan)?;
     // The grid at the same precision: played where it is small enough, else counted.
@@ -355,11 +656,31 @@ fn run(f: &BalanceFlags) -> Result<String, String> {
     asker.bar.finish_and_clear();
     let checked = balance::misses(targets, &vt.sections())?;
     let answer = answer(f, &r, &found, grid, grid_points, vseed, vmatches, &checked);
+    if let Some(s) = shard {
+        // Every shard found the same answer; the run without --shard writes it, playing nothing.
+        return Ok(format!(
+            "shard {s}: its slice of every point played, in {}\n{}\n\nwhen every shard is done, run the same command without --shard: it takes every point from the shards, plays nothing, and writes the folder\n",
+            kept.shards().display(),
+            answer.title
+        ));
+    }
     let mut files = crate::platform::answer::files(&answer).to_vec();
     let tuned = tuned_files(q, &found.point);
     files.extend(tuned.iter().cloned());
+    files.push(kept.file());
     crate::platform::dataset::replace_folder(&f.out, COMMAND, &files)?;
-    let mut out = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
+    let mut out = String::new();
+    let reused = kept.reused.load(std::sync::atomic::Ordering::Relaxed);
+    if reused > 0 {
+        out.push_str(&format!(
+            "continued: {} asks ({} {}) were in {} (an earlier run's of this balance, or its shards'), not played again\n",
+            kept.reused_asks.load(std::sync::atomic::Ordering::Relaxed),
+            thousands(reused),
+            q.unit(),
+            f.out.display()
+        ));
+    }
+    out += &crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
     for (name, _) in &tuned {
         out.push_str(&format!("tuned: {}\n", f.out.join(name).display()));
     }

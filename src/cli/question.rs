@@ -319,6 +319,35 @@ impl Question {
         })
     }
 
+    /// Every file the question reads, for its identity: the rules file, the files with
+    /// placeholders, and every other word of the command that names a file (a folder: its
+    /// files, in name order).
+    pub fn inputs(&self) -> Vec<PathBuf> {
+        fn walk(p: &Path, depth: u32, out: &mut Vec<PathBuf>) {
+            if p.is_file() {
+                out.push(p.to_path_buf());
+            } else if depth > 0
+                && let Ok(d) = std::fs::read_dir(p)
+            {
+                let mut entries: Vec<PathBuf> =
+                    d.filter_map(|e| e.ok().map(|e| e.path())).collect();
+                entries.sort();
+                for e in entries {
+                    walk(&e, depth - 1, out);
+                }
+            }
+        }
+        let mut out: Vec<PathBuf> = self.rules_file.iter().cloned().collect();
+        out.extend(self.files.iter().map(|(p, _)| p.clone()));
+        for w in &self.words {
+            let p = Path::new(w.split_once('=').map_or(w.as_str(), |(_, v)| v));
+            if p.exists() && !out.iter().any(|q| q == p) {
+                walk(p, 3, &mut out);
+            }
+        }
+        out
+    }
+
     /// Checks the command at `point` (its flags, its files filled in) and learns its shape: a
     /// tournament played whole (Clan Melee) plays its own count and chunks.
     pub fn prepare(&mut self, point: &[f64]) -> Result<(), String> {

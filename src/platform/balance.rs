@@ -265,7 +265,7 @@ fn worst(m: &[Miss]) -> (f64, f64) {
 /// What a point's matches come to: a dataset command's tally (batches of matches add up), or an
 /// analysis's whole answer (asked to a larger count, an analysis continues its earlier run, so
 /// the later answer replaces the earlier).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub enum Sums {
     #[default]
     None,
