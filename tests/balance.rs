@@ -557,91 +557,82 @@ fn an_analysis_without_its_size_is_refused_naming_the_flag() {
     );
 }
 
+/// A small Loot Arena balance (the Mage's health for a Gladiator+Mage share of 60%) in `prefix`.
+fn small_balance(prefix: &str) -> common::TmpFile {
+    tmp_file(
+        prefix,
+        "small.toml",
+        "command = \"simulate loot --matches 2000\"\n[[tune]]\nrules = \"champion.mage.health\"\nrange = [40, 140]\n[[target]]\nsection = \"win share by pair\"\nlabel = \"Gladiator+Mage\"\nvalue = 0.6\n",
+    )
+}
+
+/// `balance FILE --quiet --out OUT MORE...`, as it ran.
+fn balance_into(file: &str, out: &std::path::Path, more: &[&str]) -> std::process::Output {
+    let mut args = vec!["balance", file, "--quiet", "--out", out.to_str().unwrap()];
+    args.extend(more);
+    skirmish(&args)
+}
+
+/// What a balance that succeeded printed.
+fn printed(o: std::process::Output) -> String {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+/// How many asks a continued balance took from its folder (`continued: N asks ...`).
+fn kept_asks(text: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix("continued: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+}
+
 #[test]
 fn a_stopped_balance_continues_where_it_stopped_and_ends_as_one_run() {
-    let file = tmp_file(
-        "balance-continue",
-        "continue.toml",
-        "command = \"simulate loot --matches 2000\"\n[[tune]]\nrules = \"champion.mage.health\"\nrange = [40, 140]\n[[target]]\nsection = \"win share by pair\"\nlabel = \"Gladiator+Mage\"\nvalue = 0.6\n",
-    );
-    let run = |out: &std::path::Path, more: &[&str]| {
-        let mut args = vec!["balance", &file, "--quiet", "--out", out.to_str().unwrap()];
-        args.extend(more);
-        let o = skirmish(&args);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8_lossy(&o.stdout).to_string()
-    };
+    let file = small_balance("balance-continue");
     let whole = tmp("balance-continue", "whole");
-    let first = run(&whole, &[]);
-    assert!(!first.contains("continued:"), "{first}");
+    let first = printed(balance_into(&file, &whole, &[]));
+    assert_eq!(kept_asks(&first), None, "{first}");
     // Stopped early (a small budget stands for a run cut short), then asked again: the kept
     // asks are taken, the rest played, and the answer is the uninterrupted run's, byte for byte.
     let stopped = tmp("balance-continue", "stopped");
-    run(&stopped, &["--budget", "4000", "--grid-limit", "0"]);
-    let again = run(&stopped, &[]);
-    assert!(again.contains("continued: "), "{again}");
+    printed(balance_into(
+        &file,
+        &stopped,
+        &["--budget", "4000", "--grid-limit", "0"],
+    ));
+    let again = printed(balance_into(&file, &stopped, &[]));
+    assert!(kept_asks(&again).is_some_and(|n| n > 0), "{again}");
     assert_eq!(
         std::fs::read(stopped.join("result.json")).unwrap(),
         std::fs::read(whole.join("result.json")).unwrap()
     );
-    // Asked the same again, nothing is played.
-    let same = run(&whole, &[]);
-    assert!(same.contains("continued: "), "{same}");
     // A kept sum edited by hand is refused, naming the file, and nothing is written.
     let kept = whole.join("asked.json");
     let text = std::fs::read_to_string(&kept).unwrap();
     let at = text.find("\"matches\":").unwrap() + "\"matches\":".len();
-    let edited = format!("{}9{}", &text[..at], &text[at..]);
-    std::fs::write(&kept, edited).unwrap();
+    std::fs::write(&kept, format!("{}9{}", &text[..at], &text[at..])).unwrap();
     let before = std::fs::read(whole.join("result.json")).unwrap();
-    let o = skirmish(&[
-        "balance",
-        &file,
-        "--quiet",
-        "--out",
-        whole.to_str().unwrap(),
-    ]);
+    let o = balance_into(&file, &whole, &[]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("asked.json"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("asked.json"), "{err}");
     assert_eq!(std::fs::read(whole.join("result.json")).unwrap(), before);
 }
 
 #[test]
 fn shards_in_step_find_the_one_machine_answer_and_the_finishing_run_plays_nothing() {
-    let file = tmp_file(
-        "balance-shards",
-        "shards.toml",
-        "command = \"simulate loot --matches 2000\"\n[[tune]]\nrules = \"champion.mage.health\"\nrange = [40, 140]\n[[target]]\nsection = \"win share by pair\"\nlabel = \"Gladiator+Mage\"\nvalue = 0.6\n",
-    );
+    let file = small_balance("balance-shards");
     let whole = tmp("balance-shards", "whole");
-    let o = skirmish(&[
-        "balance",
-        &file,
-        "--quiet",
-        "--out",
-        whole.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    printed(balance_into(&file, &whole, &[]));
     // Three machines at once on one shared folder, each playing a third of every point.
     let sharded = tmp("balance-shards", "sharded");
     let shards: Vec<_> = (0..3)
         .map(|k| {
             std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
-                .args([
-                    "balance",
-                    &file,
-                    "--quiet",
-                    "--threads",
-                    "1",
-                    "--out",
-                    sharded.to_str().unwrap(),
-                    "--shard",
-                    &format!("{k}/3"),
-                ])
+                .args(["balance", &file, "--quiet", "--threads", "1", "--out"])
+                .arg(&*sharded)
+                .args(["--shard", &format!("{k}/3")])
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
@@ -649,42 +640,16 @@ fn shards_in_step_find_the_one_machine_answer_and_the_finishing_run_plays_nothin
         })
         .collect();
     for s in shards {
-        let o = s.wait_with_output().unwrap();
-        let text = String::from_utf8_lossy(&o.stdout);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = printed(s.wait_with_output().unwrap());
         assert!(text.contains("champion.mage.health = "), "{text}");
         // A shard writes no answer: the finishing run does.
         assert!(!sharded.join("result.json").exists());
     }
-    let o = skirmish(&[
-        "balance",
-        &file,
-        "--quiet",
-        "--out",
-        sharded.to_str().unwrap(),
-    ]);
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // Every ask was in the shards' slices: nothing played, the one machine's bytes.
-    let asks = |t: &str| {
-        t.lines()
-            .find_map(|l| l.strip_prefix("continued: "))
-            .and_then(|l| l.split(' ').next())
-            .and_then(|n| n.parse::<u64>().ok())
-    };
-    let again = skirmish(&[
-        "balance",
-        &file,
-        "--quiet",
-        "--out",
-        whole.to_str().unwrap(),
-    ]);
-    assert!(asks(&text).is_some_and(|n| n > 10), "{text}");
-    assert_eq!(
-        asks(&text),
-        asks(&String::from_utf8_lossy(&again.stdout)),
-        "{text}"
-    );
+    let finished = printed(balance_into(&file, &sharded, &[]));
+    let asked_again = printed(balance_into(&file, &whole, &[]));
+    assert!(kept_asks(&finished).is_some_and(|n| n > 10), "{finished}");
+    assert_eq!(kept_asks(&finished), kept_asks(&asked_again), "{finished}");
     assert_eq!(
         std::fs::read(sharded.join("result.json")).unwrap(),
         std::fs::read(whole.join("result.json")).unwrap()
@@ -694,23 +659,9 @@ fn shards_in_step_find_the_one_machine_answer_and_the_finishing_run_plays_nothin
 
 #[test]
 fn a_shard_alone_stops_naming_the_missing_shard_and_keeps_its_slice() {
-    let file = tmp_file(
-        "balance-alone",
-        "alone.toml",
-        "command = \"simulate loot --matches 2000\"\n[[tune]]\nrules = \"champion.mage.health\"\nrange = [40, 140]\n[[target]]\nsection = \"win share by pair\"\nlabel = \"Gladiator+Mage\"\nvalue = 0.6\n",
-    );
+    let file = small_balance("balance-alone");
     let out = tmp("balance-alone", "out");
-    let o = skirmish(&[
-        "balance",
-        &file,
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-        "--shard",
-        "0/2",
-        "--shard-wait",
-        "0",
-    ]);
+    let o = balance_into(&file, &out, &["--shard", "0/2", "--shard-wait", "0"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("shard 1/2 has not written"), "{err}");

@@ -39,6 +39,32 @@ pub struct RunFlags {
     pub quiet: bool,
 }
 
+impl Running {
+    /// How a ledger analysis with these flags is run: into `out` as command `name`, on the
+    /// threads, shard and progress bar they ask for (see [`crate::platform::command::Cells`]).
+    pub fn cells<'a>(
+        &self,
+        out: &'a std::path::Path,
+        name: &'static str,
+        identity: serde_json::Value,
+        planned: u64,
+        unit: &'a str,
+        absolute: bool,
+    ) -> Result<crate::platform::command::Cells<'a>, String> {
+        Ok(crate::platform::command::Cells {
+            out,
+            name,
+            identity,
+            shard: self.sharding.shard()?,
+            threads: threads(self.threads)?,
+            planned,
+            quiet: self.quiet,
+            unit,
+            absolute,
+        })
+    }
+}
+
 /// `MIN..MAX`, `MIN..=MAX` or a single `N`.
 pub(crate) fn parse_range<T: FromStr + Copy>(flag: &str, text: &str) -> Result<[T; 2], String> {
     let bad =

@@ -17,9 +17,7 @@ use crate::games::loot_arena::state::Catalogue;
 use crate::games::loot_arena::strategy::Strategy;
 use crate::games::loot_arena::trace::royale::{RoyaleNarrator, RoyaleTrace, mark};
 use crate::games::loot_arena::trace::{JsonTrace, Narrator};
-use crate::platform::command::{
-    Analysis, Cells, DatasetCommand, Findings, Played, Studied, play_cells,
-};
+use crate::platform::command::{Analysis, DatasetCommand, Played, Studied, play_cells};
 use crate::platform::job::Job;
 use crate::platform::runner::Encoder;
 use crate::platform::sink::Sink;
@@ -393,228 +391,202 @@ pub struct ItemFlags {
 
 const ITEMS: &str = "analyze loot items";
 
+/// `skirmish analyze loot items` (LA-32).
 impl Analysis for ItemFlags {
     const NAME: &'static str = ITEMS;
     fn out(&self) -> Option<&Path> {
         Some(&self.out)
     }
     fn study(&self, _: Encoder) -> Result<Studied, String> {
-        items(self)
-    }
-}
-
-/// `skirmish analyze loot items` (LA-32).
-fn items(f: &ItemFlags) -> Result<Studied, String> {
-    let field = f.field.build()?;
-    let sets = split_specs(&f.sets)
-        .iter()
-        .map(|s| Policy::parse(s).map_err(|e| format!("--sets: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
-    refuse_repeats("--sets", &sets.iter().map(|p| p.spec()).collect::<Vec<_>>())?;
-    if sets.is_empty() {
-        return Err("--sets: name at least one policy".into());
-    }
-    let mut field = field;
-    let mut candidates = Vec::new();
-    if let Some(c) = &f.candidate {
-        for item in candidate_items(c)? {
-            if field.catalogue.find(&item.name).is_some() {
-                return Err(format!(
-                    "--candidate: `{}` is the name of a catalogue item: rename it",
-                    item.name
-                ));
-            }
-            candidates.push(field.catalogue.add_undrawn(item));
+        let f = self;
+        let field = f.field.build()?;
+        let sets = split_specs(&f.sets)
+            .iter()
+            .map(|s| Policy::parse(s).map_err(|e| format!("--sets: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        refuse_repeats("--sets", &sets.iter().map(|p| p.spec()).collect::<Vec<_>>())?;
+        if sets.is_empty() {
+            return Err("--sets: name at least one policy".into());
         }
-    }
-    let threads = super::flags::threads(f.run.threads)?;
-    let st = study::Study {
-        field,
-        battles: f.battles,
-        cell: f.cell,
-        sets,
-        candidates,
-    };
-    // Issue 51: the study's identity (all but the counts); its cells kept in the folder by an
-    // earlier run or by shards are summed, not played again.
-    let identity = serde_json::json!({
-        "version": env!("CARGO_PKG_VERSION"),
-        "seed": f.run.seed,
-        "field": f.field.command(&st.field),
-        "rules": format!("{:?}", st.field.rules),
-        "catalogue": format!("{:?}", st.field.catalogue),
-        "sets": st.sets.iter().map(|p| p.spec()).collect::<Vec<_>>(),
-    });
-    let (found, played, secs, run) = match play_cells(
-        Cells {
-            out: &f.out,
-            name: ITEMS,
-            identity,
-            shard: f.run.sharding.shard()?,
-            threads,
-            planned: st.planned(),
-            quiet: f.run.quiet,
-            unit: "battles",
-            absolute: true,
-        },
-        |ledger, tick| st.run(f.run.seed, ledger, tick),
-    )? {
-        Played::Shard(said) => return Ok(Studied::Said(said)),
-        Played::Whole {
-            found,
-            played,
+        let mut field = field;
+        let mut candidates = Vec::new();
+        if let Some(c) = &f.candidate {
+            for item in candidate_items(c)? {
+                if field.catalogue.find(&item.name).is_some() {
+                    return Err(format!(
+                        "--candidate: `{}` is the name of a catalogue item: rename it",
+                        item.name
+                    ));
+                }
+                candidates.push(field.catalogue.add_undrawn(item));
+            }
+        }
+        let threads = super::flags::threads(f.run.threads)?;
+        let st = study::Study {
+            field,
+            battles: f.battles,
+            cell: f.cell,
+            sets,
+            candidates,
+        };
+        // Issue 51: the study's identity (all but the counts); its cells kept in the folder by an
+        // earlier run or by shards are summed, not played again.
+        let identity = serde_json::json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "seed": f.run.seed,
+            "field": f.field.command(&st.field),
+            "rules": format!("{:?}", st.field.rules),
+            "catalogue": format!("{:?}", st.field.catalogue),
+            "sets": st.sets.iter().map(|p| p.spec()).collect::<Vec<_>>(),
+        });
+        let w = match play_cells(
+            f.run
+                .cells(&f.out, ITEMS, identity, st.planned(), "battles", true)?,
+            |ledger, tick| st.run(f.run.seed, ledger, tick),
+        )? {
+            Played::Shard(said) => return Ok(Studied::Said(said)),
+            Played::Whole(w) => w,
+        };
+        let (found, played, secs) = (&w.found, w.played, w.secs);
+        // The folder's summary leaves out the time and threads, so its bytes depend only on the
+        // settings and the seed.
+        let setup = format!(
+            "field: {}; strengths x{} / x{}, affinity x{}, crit {:?}; catalogue {}\n\n",
+            f.field.command(&st.field),
+            show_frac(st.field.rules.strong_deals),
+            show_frac(st.field.rules.strong_takes),
+            show_frac(st.field.rules.affinity),
+            st.field.rules.crit,
+            st.field.catalogue.source,
+        );
+        let head = format!(
+            "loot items: {} battles{} in {:.1} s ({} battles/s on {threads} threads); {setup}",
+            thousands(found.battles),
+            if played < found.battles {
+                format!(
+                    ", {} of them played now (the rest kept in the folder)",
+                    thousands(played)
+                )
+            } else {
+                String::new()
+            },
             secs,
-            run,
-            replicates,
-        } => (found, played, secs, (run, replicates)),
-    };
-    let (run, replicates) = run;
-    // The folder's summary leaves out the time and threads, so its bytes depend only on the
-    // settings and the seed.
-    let setup = format!(
-        "field: {}; strengths x{} / x{}, affinity x{}, crit {:?}; catalogue {}\n\n",
-        f.field.command(&st.field),
-        show_frac(st.field.rules.strong_deals),
-        show_frac(st.field.rules.strong_takes),
-        show_frac(st.field.rules.affinity),
-        st.field.rules.crit,
-        st.field.catalogue.source,
-    );
-    let head = format!(
-        "loot items: {} battles{} in {:.1} s ({} battles/s on {threads} threads); {setup}",
-        thousands(found.battles),
-        if played < found.battles {
-            format!(
-                ", {} of them played now (the rest kept in the folder)",
-                thousands(played)
-            )
-        } else {
-            String::new()
-        },
-        secs,
-        thousands((played as f64 / secs.max(1e-9)) as u64),
-    );
-    // The answer and its report (issue 50), written with the tables in one step.
-    let mut answer = study::answer(&found, f.run.seed, &super::flags::command_line());
-    // What a what-if of the analysis tells as changed (issue 63): the rules file's changes.
-    answer.provenance.settings = serde_json::json!({
-        "rules": crate::games::changes::of_file(input::RULES, f.field.data.rules.as_deref()),
-    });
-    // Issue 51: each candidate's rank among the catalogue's items of its tier, per class.
-    for &i in &st.candidates {
-        let it = &st.field.catalogue.items[i as usize];
-        let label = format!("{} ({})", it.label(), it.name);
-        answer.highlight.push(label.clone());
-        let tier = it.tier.name();
-        for sec in answer.sections.clone() {
-            if !sec.title.starts_with("item worth") {
-                continue;
+            thousands((played as f64 / secs.max(1e-9)) as u64),
+        );
+        // The answer and its report (issue 50), written with the tables in one step.
+        let mut answer = study::answer(&found, f.run.seed, &super::flags::command_line());
+        // What a what-if of the analysis tells as changed (issue 63): the rules file's changes.
+        answer.provenance.settings = serde_json::json!({
+            "rules": crate::games::changes::of_file(input::RULES, f.field.data.rules.as_deref()),
+        });
+        // Issue 51: each candidate's rank among the catalogue's items of its tier, per class.
+        for &i in &st.candidates {
+            let it = &st.field.catalogue.items[i as usize];
+            let label = format!("{} ({})", it.label(), it.name);
+            answer.highlight.push(label.clone());
+            let tier = it.tier.name();
+            for sec in answer.sections.clone() {
+                if !sec.title.starts_with("item worth") {
+                    continue;
+                }
+                let mut same_tier = sec.clone();
+                same_tier.title = format!("{} among {tier} items", sec.title);
+                same_tier.estimates.retain(|e| e.label.starts_with(tier));
+                // Measured on the same battles: each difference's variance as paired (issue 63).
+                let class = Class::ALL
+                    .into_iter()
+                    .map(|c| c.name())
+                    .find(|c| sec.title == format!("item worth for a {c}, in health"))
+                    .unwrap_or_default();
+                let var_diff = |other: &str| {
+                    found
+                        .paired
+                        .get(&(class.to_string(), label.clone(), other.to_string()))
+                        .copied()
+                };
+                if let Some(st) =
+                    same_tier.standing_paired(&label, crate::stats::Better::Higher, var_diff)
+                {
+                    answer.verdict.push(st.line(&same_tier));
+                }
             }
-            let mut same_tier = sec.clone();
-            same_tier.title = format!("{} among {tier} items", sec.title);
-            same_tier.estimates.retain(|e| e.label.starts_with(tier));
-            // Measured on the same battles: each difference's variance as paired (issue 63).
-            let class = Class::ALL
-                .into_iter()
-                .map(|c| c.name())
-                .find(|c| sec.title == format!("item worth for a {c}, in health"))
-                .unwrap_or_default();
-            let var_diff = |other: &str| {
-                found
-                    .paired
-                    .get(&(class.to_string(), label.clone(), other.to_string()))
-                    .copied()
-            };
-            if let Some(st) =
-                same_tier.standing_paired(&label, crate::stats::Better::Higher, var_diff)
-            {
-                answer.verdict.push(st.line(&same_tier));
-            }
-        }
-        // A class where its worth is beyond the ladder (or below it): ranked by the win-share
-        // change itself, which the worth only translates into health (issue 63: every
-        // candidate gets a verdict for every class).
-        for class in Class::ALL {
-            let censored = found.worth.iter().any(|w| {
-                w.class == class && w.label == label && w.censor != crate::stats::Censor::No
-            });
-            if !censored {
-                continue;
-            }
-            let section = crate::platform::answer::Section {
-                title: format!(
-                    "win-share change for a {} among {tier} items (its worth is {})",
-                    class.name(),
-                    match found
+            // A class where its worth is beyond the ladder (or below it): ranked by the win-share
+            // change itself, which the worth only translates into health (issue 63: every
+            // candidate gets a verdict for every class).
+            for class in Class::ALL {
+                let censored = found.worth.iter().any(|w| {
+                    w.class == class && w.label == label && w.censor != crate::stats::Censor::No
+                });
+                if !censored {
+                    continue;
+                }
+                let section = crate::platform::answer::Section {
+                    title: format!(
+                        "win-share change for a {} among {tier} items (its worth is {})",
+                        class.name(),
+                        match found
+                            .worth
+                            .iter()
+                            .find(|w| w.class == class && w.label == label)
+                        {
+                            Some(w) if w.censor == crate::stats::Censor::Above => format!(
+                                "over {} health, beyond the ladder",
+                                study::GRID[study::N_GRID - 1]
+                            ),
+                            _ => "below 0 health".to_string(),
+                        }
+                    ),
+                    meaning: "the focal champion's win-share change with the item".into(),
+                    unit: crate::platform::answer::Unit::Points,
+                    estimates: found
                         .worth
                         .iter()
-                        .find(|w| w.class == class && w.label == label)
-                    {
-                        Some(w) if w.censor == crate::stats::Censor::Above => format!(
-                            "over {} health, beyond the ladder",
-                            study::GRID[study::N_GRID - 1]
-                        ),
-                        _ => "below 0 health".to_string(),
-                    }
-                ),
-                meaning: "the focal champion's win-share change with the item".into(),
-                unit: crate::platform::answer::Unit::Points,
-                estimates: found
-                    .worth
-                    .iter()
-                    .filter(|w| w.class == class && w.label.starts_with(tier))
-                    .map(|w| crate::platform::answer::Estimate {
-                        label: w.label.clone(),
-                        value: w.effect.mean,
-                        lo: w.effect.lo,
-                        hi: w.effect.hi,
-                        count: w.effect.n,
-                        exact: false,
-                    })
-                    .collect(),
-            };
-            let var_diff = |other: &str| {
-                found
-                    .paired_effect
-                    .get(&(class.name().to_string(), label.clone(), other.to_string()))
-                    .copied()
-            };
-            if let Some(st) =
-                section.standing_paired(&label, crate::stats::Better::Higher, var_diff)
-            {
-                answer.verdict.push(st.line(&section));
+                        .filter(|w| w.class == class && w.label.starts_with(tier))
+                        .map(|w| crate::platform::answer::Estimate {
+                            label: w.label.clone(),
+                            value: w.effect.mean,
+                            lo: w.effect.lo,
+                            hi: w.effect.hi,
+                            count: w.effect.n,
+                            exact: false,
+                        })
+                        .collect(),
+                };
+                let var_diff = |other: &str| {
+                    found
+                        .paired_effect
+                        .get(&(class.name().to_string(), label.clone(), other.to_string()))
+                        .copied()
+                };
+                if let Some(st) =
+                    section.standing_paired(&label, crate::stats::Better::Higher, var_diff)
+                {
+                    answer.verdict.push(st.line(&section));
+                }
             }
         }
-    }
-    if let Some(c) = &f.candidate
-        && std::path::Path::new(c).is_file()
-    {
-        answer.provenance.inputs.insert(
-            c.clone(),
-            crate::platform::digest::sha256_file(std::path::Path::new(c))
-                .map_err(|e| format!("--candidate {c}: {e}"))?,
-        );
-    }
-    let without = replicates.map(|r| {
-        r.iter()
-            .map(|x| study::answer(x, f.run.seed, &super::flags::command_line()))
-            .collect()
-    });
-    Ok(Studied::Whole(Box::new(Findings {
-        replicates: without
-            .and_then(|r: Vec<_>| crate::platform::answer::Replicates::jackknife(&answer, &r)),
-        answer,
-        tables: study::tables(&found),
-        files: vec![run.state()],
-        hold: vec![run],
-        summary: format!(
+        if let Some(c) = &f.candidate
+            && std::path::Path::new(c).is_file()
+        {
+            answer.provenance.inputs.insert(
+                c.clone(),
+                crate::platform::digest::sha256_file(std::path::Path::new(c))
+                    .map_err(|e| format!("--candidate {c}: {e}"))?,
+            );
+        }
+        let tables = study::tables(found);
+        let summary = format!(
             "skirmish analyze loot items, seed {}: {} battles; {setup}",
             f.run.seed,
             thousands(found.battles)
-        ),
-        head,
-        tail: String::new(),
-    })))
+        );
+        Ok(w.findings(
+            answer,
+            |x| study::answer(x, f.run.seed, &super::flags::command_line()),
+            tables,
+            (summary, head),
+        ))
+    }
 }
 
 #[derive(Args, Debug, Clone)]

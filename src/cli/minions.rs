@@ -11,7 +11,7 @@ use crate::games::minion_combat::rules::Rules;
 use crate::games::minion_combat::simulation::combats::Field;
 use crate::games::minion_combat::state::Catalogue;
 use crate::games::minion_combat::trace::{JsonTrace, Narrator};
-use crate::platform::command::{Analysis, Cells, Findings, Played, Studied, play_cells};
+use crate::platform::command::{Analysis, Findings, Played, Studied, play_cells};
 use crate::platform::runner::Encoder;
 use crate::platform::sink::Sink;
 
@@ -700,167 +700,142 @@ fn candidate_minion(
 
 const STUDY: &str = "analyze minions";
 
+/// `skirmish analyze minions` (MC-32..MC-36): the worth of every stat, monster and nation.
 impl Analysis for StudyFlags {
     const NAME: &'static str = STUDY;
     fn out(&self) -> Option<&Path> {
         Some(&self.out)
     }
     fn study(&self, _: Encoder) -> Result<Studied, String> {
-        study(self)
-    }
-}
+        let f = self;
+        use crate::games::minion_combat::analysis::study;
+        use crate::platform::tally::thousands;
+        use std::time::Instant;
 
-/// `skirmish analyze minions` (MC-32..MC-36).
-fn study(f: &StudyFlags) -> Result<Studied, String> {
-    use crate::games::minion_combat::analysis::study;
-    use crate::platform::tally::thousands;
-    use std::time::Instant;
-
-    if f.field.all_minions {
-        return Err(
-            "--all-minions: `analyze minions` pairs combats on the optimised kernel, which \
+        if f.field.all_minions {
+            return Err(
+                "--all-minions: `analyze minions` pairs combats on the optimised kernel, which \
                     plays only minions whose effects are all printed (MC-54); drop the flag, or \
                     use `simulate minions --all-minions`, which plays the rest on the plain model"
-                .into(),
-        );
-    }
-    let field = f.field.build()?;
-    let threads = super::flags::threads(f.run.threads)?;
-    for (flag, spec) in [("--swordsman", &f.swordsman), ("--archer", &f.archer)] {
-        let (minions, _) = input::combat::minion_spec(spec, &field.catalogue, &field.rules)
-            .map_err(|e| format!("{flag}: {e}"))?;
-        // The split study fields swordsmen and archers in one group: recruits only (MC-1); a
-        // monster here measured groups the rules forbid, with exit 0 (issue 53).
-        if minions.iter().any(|m| !m.recruit) {
-            return Err(format!(
-                "{flag} `{spec}`: a monster; the split fields swordsmen and archers together, and a group is all recruits or all monsters (MC-1): name a recruit, e.g. `Dwarf swordsman`"
-            ));
+                    .into(),
+            );
         }
-    }
-    let candidate = match &f.candidate {
-        None => None,
-        Some(c) => Some(candidate_minion(c, &field)?),
-    };
-    if f.candidate.is_some() && f.run.sharding.shard.is_some() {
-        return Err(
+        let field = f.field.build()?;
+        let threads = super::flags::threads(f.run.threads)?;
+        for (flag, spec) in [("--swordsman", &f.swordsman), ("--archer", &f.archer)] {
+            let (minions, _) = input::combat::minion_spec(spec, &field.catalogue, &field.rules)
+                .map_err(|e| format!("{flag}: {e}"))?;
+            // The split study fields swordsmen and archers in one group: recruits only (MC-1); a
+            // monster here measured groups the rules forbid, with exit 0 (issue 53).
+            if minions.iter().any(|m| !m.recruit) {
+                return Err(format!(
+                    "{flag} `{spec}`: a monster; the split fields swordsmen and archers together, and a group is all recruits or all monsters (MC-1): name a recruit, e.g. `Dwarf swordsman`"
+                ));
+            }
+        }
+        let candidate = match &f.candidate {
+            None => None,
+            Some(c) => Some(candidate_minion(c, &field)?),
+        };
+        if f.candidate.is_some() && f.run.sharding.shard.is_some() {
+            return Err(
             "--shard: a --candidate run plays only the candidate's questions, on one machine; drop --shard"
                 .into(),
         );
-    }
-    let st = study::Study {
-        field,
-        combats: f.combats,
-        cell: f.cell,
-        size: f.size as usize,
-        swordsman: f.swordsman.clone(),
-        archer: f.archer.clone(),
-    };
-    if let Some(m) = candidate {
-        // Issue 51: the candidate's questions only, not the whole study.
-        let claim = crate::platform::dataset::claim_output_folder(&f.out, STUDY)?;
-        let pool = crate::platform::runner::pool(threads)?;
-        let start = Instant::now();
-        let c = pool.install(|| st.candidate(&m, f.run.seed))?;
-        let secs = start.elapsed().as_secs_f64();
-        let answer = study::candidate_answer(&c, &st, f.run.seed, &super::flags::command_line());
-        return Ok(Studied::Whole(Box::new(Findings {
-            answer,
-            replicates: None,
-            tables: Vec::new(),
-            files: Vec::new(),
-            hold: vec![Box::new(claim)],
-            summary: format!(
-                "skirmish analyze minions --candidate, seed {}: {} combats\n\n",
-                f.run.seed,
-                thousands(c.combats)
-            ),
-            head: format!(
-                "analyze minions --candidate: {} combats in {secs:.1} s on {threads} threads\n\n",
-                thousands(c.combats)
-            ),
-            tail: String::new(),
-        })));
-    }
-    // Issue 51: the study's identity (all but the counts); its cells kept in the folder by an
-    // earlier run or by shards are summed, not played again.
-    let identity = serde_json::json!({
-        "version": env!("CARGO_PKG_VERSION"),
-        "seed": f.run.seed,
-        "field": f.field.command(&st.field),
-        "rules": format!("{:?}", st.field.rules),
-        "catalogue": format!("{:?}", st.field.catalogue),
-        "size": st.size,
-        "swordsman": st.swordsman,
-        "archer": st.archer,
-    });
-    let (found, secs, run) = match play_cells(
-        Cells {
-            out: &f.out,
-            name: STUDY,
-            identity,
-            shard: f.run.sharding.shard()?,
-            threads,
-            planned: st.planned(),
-            quiet: f.run.quiet,
-            unit: "combats",
-            absolute: false,
-        },
-        |ledger, tick| st.run(f.run.seed, ledger, tick),
-    )? {
-        Played::Shard(said) => return Ok(Studied::Said(said)),
-        Played::Whole {
-            found,
+        }
+        let st = study::Study {
+            field,
+            combats: f.combats,
+            cell: f.cell,
+            size: f.size as usize,
+            swordsman: f.swordsman.clone(),
+            archer: f.archer.clone(),
+        };
+        if let Some(m) = candidate {
+            // Issue 51: the candidate's questions only, not the whole study.
+            let claim = crate::platform::dataset::claim_output_folder(&f.out, STUDY)?;
+            let pool = crate::platform::runner::pool(threads)?;
+            let start = Instant::now();
+            let c = pool.install(|| st.candidate(&m, f.run.seed))?;
+            let secs = start.elapsed().as_secs_f64();
+            let answer =
+                study::candidate_answer(&c, &st, f.run.seed, &super::flags::command_line());
+            return Ok(Studied::Whole(Box::new(Findings {
+                answer,
+                replicates: None,
+                tables: Vec::new(),
+                files: Vec::new(),
+                hold: vec![Box::new(claim)],
+                summary: format!(
+                    "skirmish analyze minions --candidate, seed {}: {} combats\n\n",
+                    f.run.seed,
+                    thousands(c.combats)
+                ),
+                head: format!(
+                    "analyze minions --candidate: {} combats in {secs:.1} s on {threads} threads\n\n",
+                    thousands(c.combats)
+                ),
+                tail: String::new(),
+            })));
+        }
+        // Issue 51: the study's identity (all but the counts); its cells kept in the folder by an
+        // earlier run or by shards are summed, not played again.
+        let identity = serde_json::json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "seed": f.run.seed,
+            "field": f.field.command(&st.field),
+            "rules": format!("{:?}", st.field.rules),
+            "catalogue": format!("{:?}", st.field.catalogue),
+            "size": st.size,
+            "swordsman": st.swordsman,
+            "archer": st.archer,
+        });
+        let w = match play_cells(
+            f.run
+                .cells(&f.out, STUDY, identity, st.planned(), "combats", false)?,
+            |ledger, tick| st.run(f.run.seed, ledger, tick),
+        )? {
+            Played::Shard(said) => return Ok(Studied::Said(said)),
+            Played::Whole(w) => w,
+        };
+        let (found, secs) = (&w.found, w.secs);
+        let setup = format!(
+            "field: {}; {} recruits and {} monsters in the pool\n\n",
+            f.field.command(&st.field),
+            st.field.pool[0].len(),
+            st.field.pool[1].len()
+        );
+        let head = format!(
+            "analyze minions: {} combats{} in {:.1} s ({} combats/s on {threads} threads); {setup}",
+            thousands(found.combats),
+            if found.played < found.combats {
+                format!(
+                    ", {} of them played now (the rest kept in the folder)",
+                    thousands(found.played)
+                )
+            } else {
+                String::new()
+            },
             secs,
-            run,
-            replicates,
-            ..
-        } => (found, secs, (run, replicates)),
-    };
-    let (run, replicates) = run;
-    let setup = format!(
-        "field: {}; {} recruits and {} monsters in the pool\n\n",
-        f.field.command(&st.field),
-        st.field.pool[0].len(),
-        st.field.pool[1].len()
-    );
-    let head = format!(
-        "analyze minions: {} combats{} in {:.1} s ({} combats/s on {threads} threads); {setup}",
-        thousands(found.combats),
-        if found.played < found.combats {
-            format!(
-                ", {} of them played now (the rest kept in the folder)",
-                thousands(found.played)
-            )
-        } else {
-            String::new()
-        },
-        secs,
-        thousands((found.played as f64 / secs.max(1e-9)) as u64),
-    );
-    // The answer and its report (issue 50), written with the tables in one step.
-    let mut answer = study::answer(&found, &st, f.run.seed, &super::flags::command_line());
-    // What a what-if of the analysis tells as changed (issue 63): the rules file's changes.
-    answer.provenance.settings = serde_json::json!({
-        "rules": crate::games::changes::of_file(input::RULES, f.field.data.rules.as_deref()),
-    });
-    let without = replicates.map(|r| {
-        r.iter()
-            .map(|x| study::answer(x, &st, f.run.seed, &super::flags::command_line()))
-            .collect()
-    });
-    Ok(Studied::Whole(Box::new(Findings {
-        replicates: without
-            .and_then(|r: Vec<_>| crate::platform::answer::Replicates::jackknife(&answer, &r)),
-        answer,
-        tables: study::tables(&found),
-        files: vec![run.state()],
-        hold: vec![run],
-        summary: format!(
+            thousands((found.played as f64 / secs.max(1e-9)) as u64),
+        );
+        // The answer and its report (issue 50), written with the tables in one step.
+        let mut answer = study::answer(&found, &st, f.run.seed, &super::flags::command_line());
+        // What a what-if of the analysis tells as changed (issue 63): the rules file's changes.
+        answer.provenance.settings = serde_json::json!({
+            "rules": crate::games::changes::of_file(input::RULES, f.field.data.rules.as_deref()),
+        });
+        let tables = study::tables(found);
+        let summary = format!(
             "skirmish analyze minions, seed {}: {} combats; {setup}",
             f.run.seed,
             thousands(found.combats)
-        ),
-        head,
-        tail: String::new(),
-    })))
+        );
+        Ok(w.findings(
+            answer,
+            |x| study::answer(x, &st, f.run.seed, &super::flags::command_line()),
+            tables,
+            (summary, head),
+        ))
+    }
 }

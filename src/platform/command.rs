@@ -191,19 +191,48 @@ pub struct Cells<'a> {
 }
 
 /// What a ledger analysis's run left: a shard's line (its cells are in `OUT/shards/`), or the
-/// whole findings with the matches played now, the seconds it took and the run, whose sums the
-/// folder keeps.
+/// whole findings.
 pub enum Played<T> {
     Shard(String),
-    Whole {
-        found: T,
-        played: u64,
-        secs: f64,
-        run: Box<Run>,
-        /// The findings again without each group of matches in turn (issue 63: a jackknife's
-        /// replicates, what pairs a what-if of the analysis); `None` where a cell has no groups.
-        replicates: Option<Vec<T>>,
-    },
+    Whole(Box<Whole<T>>),
+}
+
+/// A ledger analysis's whole findings, with the matches played now, the seconds it took and the
+/// run, whose sums the folder keeps.
+pub struct Whole<T> {
+    pub found: T,
+    pub played: u64,
+    pub secs: f64,
+    pub run: Box<Run>,
+    /// The findings again without each group of matches in turn (issue 63: a jackknife's
+    /// replicates, what pairs a what-if of the analysis); `None` where a cell has no groups.
+    pub replicates: Option<Vec<T>>,
+}
+
+impl<T> Whole<T> {
+    /// The findings of a whole ledger run: its answer, the jackknife's replicates (each group
+    /// left out and answered by `answer_of` as the whole was), its tables and the ledger's sums a
+    /// later run continues from; `summary` and `head` as in [`Findings`].
+    pub fn findings(
+        self,
+        answer: Answer,
+        answer_of: impl Fn(&T) -> Answer,
+        tables: Vec<Table>,
+        (summary, head): (String, String),
+    ) -> Studied {
+        let without: Option<Vec<Answer>> =
+            self.replicates.map(|r| r.iter().map(&answer_of).collect());
+        Studied::Whole(Box::new(Findings {
+            replicates: without.and_then(|r| Replicates::jackknife(&answer, &r)),
+            answer,
+            tables,
+            files: vec![self.run.state()],
+            hold: vec![self.run],
+            summary,
+            head,
+            tail: String::new(),
+        }))
+    }
 }
 
 /// Opens the analysis's ledger (earlier runs' and shards' cells summed, not played again), plays
@@ -252,13 +281,13 @@ pub fn play_cells<T: Send>(
     if let Some(said) = run.end_shard(&format!("{} {}", thousands(played), s.unit))? {
         return Ok(Played::Shard(said));
     }
-    Ok(Played::Whole {
+    Ok(Played::Whole(Box::new(Whole {
         found: found.expect("a whole run sums every cell"),
         played,
         secs,
         run: Box::new(run),
         replicates,
-    })
+    })))
 }
 
 /// The progress bar of an analysis of `total` `unit`s (hidden with `--quiet`).
