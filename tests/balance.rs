@@ -278,25 +278,23 @@ fn a_placeholder_its_file_lacks_is_refused() {
     );
 }
 
-#[test]
-fn sensitivity_ranks_the_numbers_that_move_balance_and_names_those_that_move_nothing() {
-    let out = tmp("sensitivity", "loot");
-    let o = skirmish(&[
-        "sensitivity",
-        "simulate",
-        "loot",
-        "--matches",
-        "4000",
-        "--keys",
-        "royale.bag,champion.mage.health",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let text = String::from_utf8_lossy(&o.stdout);
+/// `sensitivity QUESTION... --keys royale.bag,champion.mage.health`: Mage health moves an
+/// estimate clearly, both ways; the royale's bag is not read by 2v2 battles at all. What it printed.
+fn mage_health_moves_and_the_bag_does_not(name: &str, question: &[&str]) -> String {
+    let out = tmp("sensitivity", name);
+    let args: Vec<&str> = std::iter::once("sensitivity")
+        .chain(question.iter().copied())
+        .chain([
+            "--keys",
+            "royale.bag,champion.mage.health",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .collect();
+    let o = skirmish(&args);
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    // Mage health moves a pair's share clearly, both ways; the royale's bag is not read by
-    // 2v2 battles at all.
     let rows: Vec<&str> = text
         .lines()
         .filter(|l| l.trim_start().starts_with("champion.mage.health 85 -> "))
@@ -306,7 +304,30 @@ fn sensitivity_ranks_the_numbers_that_move_balance_and_names_those_that_move_not
         text.contains("moved nothing at all (this command does not read them): royale.bag"),
         "{text}"
     );
+    // The bag's two moves changed nothing; the Mage's two clearly.
+    assert!(
+        text.contains("2 of 4 moves change an estimate clearly"),
+        "{text}"
+    );
     assert!(out.join("report.html").is_file());
+    text
+}
+
+#[test]
+fn sensitivity_ranks_the_numbers_that_move_balance_and_names_those_that_move_nothing() {
+    let text =
+        mage_health_moves_and_the_bag_does_not("loot", &["simulate", "loot", "--matches", "4000"]);
+    assert!(text.contains("over 20 parts"), "{text}");
+}
+
+#[test]
+fn sensitivity_moves_an_analysis_too_paired_by_its_groups() {
+    // Each point is the whole analysis on the same battles; its moves pair by its groups.
+    let text = mage_health_moves_and_the_bag_does_not(
+        "items",
+        &["analyze", "loot", "items", "--battles", "4000"],
+    );
+    assert!(text.contains("the analysis's 20 groups"), "{text}");
 }
 
 /// `sensitivity WORDS`: refused with exit 2, its error holding `wants`, nothing written.
@@ -340,11 +361,11 @@ fn sensitivity_refuses_a_key_the_rules_lack() {
 }
 
 #[test]
-fn sensitivity_refuses_an_analysis_and_says_balance_tunes_it() {
+fn sensitivity_refuses_an_analysis_without_its_size_naming_the_flag() {
     sensitivity_refused(
         "analysis",
-        &["analyze", "rumble", "powers", "--max-battles", "1000"],
-        "skirmish balance",
+        &["analyze", "rumble", "powers"],
+        "--max-battles N",
     );
 }
 

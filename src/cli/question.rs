@@ -556,8 +556,7 @@ impl Question {
             return self.play(point, seed, matches).map(Sums::Tally);
         };
         let mut words = self.map_err(point, self.words_at(point))?;
-        let tag = tag(point);
-        let out = self.work.join(format!("run-{tag}-{seed}"));
+        let out = self.folder(point, seed);
         words.extend([
             count.to_string(),
             matches.end.to_string(),
@@ -573,6 +572,12 @@ impl Question {
         self.map_err(point, run)?;
         let answer = crate::platform::answer::Answer::read(&out.join("result.json"))?;
         Ok(Sums::Answer(answer.sections))
+    }
+
+    /// Where an analysis's run at `point` on seed `seed` is kept (its answer, its replicates),
+    /// while the question lives.
+    pub fn folder(&self, point: &[f64], seed: u64) -> PathBuf {
+        self.work.join(format!("run-{}-{seed}", tag(point)))
     }
 
     /// The command's tally at `point` on `matches` of master seed `seed`, played on the

@@ -16,9 +16,10 @@ const COMMAND: &str = "sensitivity";
 
 #[derive(Args, Debug, Clone)]
 pub struct SensitivityFlags {
-    /// The dataset command, then this command's own flags (anywhere after it): `--keys all` or
-    /// `--keys K1,K2`, `--step 10%`, `--section TITLE` (the estimates ranked; default: every win
-    /// rate and share), `--detail`, `--seed N`, `--out DIR`, `--threads N`, `--quiet`.
+    /// The question (a simulate or tournament command, or an analysis with its size), then this
+    /// command's own flags (anywhere after it): `--keys all` or `--keys K1,K2`, `--step 10%`,
+    /// `--section TITLE` (the estimates ranked; default: every win rate and share), `--detail`,
+    /// `--seed N`, `--out DIR`, `--threads N`, `--quiet`.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, required = true, num_args = 1..)]
     pub words: Vec<String>,
 }
@@ -125,6 +126,32 @@ struct Moved {
     moves: Result<Pairing, String>,
 }
 
+/// What a point came to: a dataset command's parts, or the folder of an analysis played whole.
+enum Point {
+    Parts(Vec<(u64, u64, Tally)>),
+    Folder(PathBuf),
+}
+
+impl Point {
+    /// Each estimate's move from `self` to `other` on the same matches: over the parts, or over
+    /// an analysis's groups (its sealed replicates).
+    fn pair(&self, other: &Point) -> Result<Pairing, String> {
+        match (self, other) {
+            (Point::Parts(a), Point::Parts(b)) => {
+                Pairing::of(&view(a), &view(b)).ok_or_else(|| "too few parts to pair".to_string())
+            }
+            (Point::Folder(a), Point::Folder(b)) => crate::platform::dataset::pairing(a, b)
+                .ok_or_else(|| "the analysis kept no groups to pair its moves by".to_string()),
+            _ => unreachable!("one question plays every point alike"),
+        }
+    }
+}
+
+/// Parts as [`Pairing::of`] reads them.
+fn view(x: &[(u64, u64, Tally)]) -> Vec<(u64, u64, &Tally)> {
+    x.iter().map(|(s, n, t)| (*s, *n, t)).collect()
+}
+
 /// `skirmish sensitivity`.
 pub fn sensitivity(f: &SensitivityFlags) -> Result<String, String> {
     let o = own(&f.words)?;
@@ -136,21 +163,20 @@ pub fn sensitivity(f: &SensitivityFlags) -> Result<String, String> {
 
 fn run(o: &Own) -> Result<String, String> {
     let mut q = Question::new(&o.command, &[])?;
-    if q.size_flag().is_some() {
-        // Its moves are paired over a dataset's parts; an analysis keeps none of them.
-        return Err(format!(
-            "`{}`: sensitivity moves the rules under a dataset command (simulate or tournament of a game); an analysis's numbers are tuned with `skirmish balance`",
-            o.command
-        ));
-    }
+    // An analysis is played whole at each point; its moves pair by its groups' replicates.
+    let analysis = q.size_flag();
     q.prepare(&[])?;
-    let matches = q.matches.ok_or_else(|| {
-        format!(
+    let matches = q.matches.filter(|&m| m > 0).ok_or_else(|| match analysis {
+        Some(flag) => format!(
+            "`{}`: give the analysis its size, at least 1 ({flag} N): it is played whole at every point",
+            o.command
+        ),
+        None => format!(
             "`{}`: give the command its matches (--matches N, or --games N for a tournament): each rules number is played on them",
             o.command
-        )
+        ),
     })?;
-    if matches < PARTS {
+    if analysis.is_none() && matches < PARTS {
         return Err(format!(
             "`{}`: give at least {PARTS} matches: each move is paired over {PARTS} parts of them",
             o.command
@@ -193,18 +219,28 @@ fn run(o: &Own) -> Result<String, String> {
         );
         b
     };
-    let play = |point: &[f64]| -> Result<Vec<(u64, u64, Tally)>, String> {
+    let play = |point: &[f64]| -> Result<Point, String> {
+        if analysis.is_some() {
+            q.sums(point, o.seed, 0..matches)?;
+            return Ok(Point::Folder(q.folder(point, o.seed)));
+        }
         ranges
             .iter()
             .map(|r| Ok((r.start, r.end - r.start, q.play(point, o.seed, r.clone())?)))
-            .collect()
+            .collect::<Result<_, String>>()
+            .map(Point::Parts)
     };
     let at_seed = play(&base)?;
     bar.inc(1);
     // The sections ranked, checked before any rules number is moved.
-    let mut whole_tally = Tally::default();
-    at_seed.iter().for_each(|p| whole_tally.merge(&p.2));
-    let sections = Answer::sections(&whole_tally);
+    let sections = match &at_seed {
+        Point::Parts(parts) => {
+            let mut whole_tally = Tally::default();
+            parts.iter().for_each(|p| whole_tally.merge(&p.2));
+            Answer::sections(&whole_tally)
+        }
+        Point::Folder(dir) => Answer::read(&dir.join("result.json"))?.sections,
+    };
     let ranked: Vec<&Section> = match &o.section {
         Some(t) => {
             let s: Vec<&Section> = sections.iter().filter(|s| &s.title == t).collect();
@@ -220,9 +256,16 @@ fn run(o: &Own) -> Result<String, String> {
             }
             s
         }
-        None => sections.iter().filter(|s| s.unit == Unit::Share).collect(),
+        // The win rates and shares; an analysis without any: its first (headline) section.
+        None => match sections
+            .iter()
+            .filter(|s| s.unit == Unit::Share)
+            .collect::<Vec<_>>()
+        {
+            shares if shares.is_empty() => sections.iter().take(1).collect(),
+            shares => shares,
+        },
     };
-    let seed_rows: Vec<(u64, u64, &Tally)> = at_seed.iter().map(|(a, b, t)| (*a, *b, t)).collect();
     let mut moved = Vec::new();
     for (i, (key, v, whole)) in keys.iter().enumerate() {
         for dir in [-1.0, 1.0] {
@@ -237,11 +280,7 @@ fn run(o: &Own) -> Result<String, String> {
             bar.set_message(format!("{key} = {to}"));
             let mut point = base.clone();
             point[i] = to;
-            let moves = play(&point).and_then(|parts| {
-                let rows: Vec<(u64, u64, &Tally)> =
-                    parts.iter().map(|(a, b, t)| (*a, *b, t)).collect();
-                Pairing::of(&seed_rows, &rows).ok_or_else(|| "too few parts to pair".to_string())
-            });
+            let moves = play(&point).and_then(|p| at_seed.pair(&p));
             bar.inc(1);
             moved.push(Moved {
                 key: key.clone(),
@@ -372,13 +411,23 @@ fn answer(
             100.0 * o.step
         ),
         meaning: format!(
-            "each rules number moved alone from the seed's value, the {} estimate it moved most and by how much, paired on the same matches (95% interval over {} parts); largest first",
+            "each rules number moved alone from the seed's value, the {} estimate it moved most and by how much, paired on the same {} (95% interval over {}); largest first",
             if o.section.is_some() {
                 "section's"
-            } else {
+            } else if ranked.iter().any(|s| s.unit == Unit::Share) {
                 "win rates' and shares'"
+            } else {
+                "headline section's"
             },
-            PARTS
+            q.unit(),
+            if q.size_flag().is_some() {
+                format!(
+                    "the analysis's {} groups of them",
+                    crate::platform::ledger::GROUPS
+                )
+            } else {
+                format!("{PARTS} parts")
+            }
         ),
         unit,
         estimates: tornado,
@@ -483,8 +532,14 @@ fn answer(
             (
                 "matches".into(),
                 format!(
-                    "{} per point, {} points, the same matches at every point",
+                    "{}{} {} per point, {} points, the same at every point",
+                    if q.size_flag().is_some() {
+                        "up to "
+                    } else {
+                        ""
+                    },
                     thousands(matches),
+                    q.unit(),
                     moved.len() + 1
                 ),
             ),
