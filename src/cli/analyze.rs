@@ -7,7 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::flags::parse_range;
-use crate::games::auto_rumble::analysis::power_value::{PowerValue, ValueSettings};
+use crate::games::auto_rumble::analysis::power_value::{self, PowerValue, ValueSettings};
 use crate::platform::command::{Analysis, Findings, Studied};
 use crate::platform::runner::Encoder;
 use crate::platform::tally::thousands;
@@ -211,7 +211,7 @@ fn powers(flags: &PowerFlags) -> Result<Studied, String> {
             .chain(flags.battle.rules.iter()),
     );
     // Issue 51: an earlier run of this analysis in the folder is continued, not played again.
-    let identity = state_identity(&v, seed, &inputs);
+    let identity = v.identity(seed, &inputs);
     let pool = crate::platform::runner::pool(threads)?;
     let per = v.battles_per_roster();
     let pb = bar(v.settings.max_battles / per * per, !flags.run.quiet);
@@ -236,8 +236,8 @@ fn powers(flags: &PowerFlags) -> Result<Studied, String> {
             dir.join(&name).display()
         )));
     }
-    let mut from = continued(&out, &identity, &v)?;
-    let mut ready = shard_batches(&out, &identity)?;
+    let mut from = v.kept(&out, &identity)?;
+    let mut ready = power_value::shard_batches(&out, &identity)?;
     // `verify` (issue 62): the folder keeps one sum over all its rosters, so only playing them
     // all again checks it; within a time limit the tables are rebuilt from it and compared.
     if let Some(r) = crate::platform::job::take_replay() {
@@ -324,7 +324,7 @@ fn powers(flags: &PowerFlags) -> Result<Studied, String> {
         answer,
         tables: v.tables(&est),
         files: vec![(
-            STATE.to_string(),
+            power_value::STATE.to_string(),
             crate::platform::digest::sealed_text(&state).into_bytes(),
         )],
         summary: format!(
@@ -339,97 +339,3 @@ fn powers(flags: &PowerFlags) -> Result<Studied, String> {
 }
 
 const POWERS: &str = "analyze powers";
-
-/// The batches the shards of this analysis left in `out/shards/` (issue 51), by first roster; a
-/// shard's file edited since it was written is refused, naming it (issue 62).
-fn shard_batches(
-    out: &std::path::Path,
-    identity: &serde_json::Value,
-) -> Result<crate::games::auto_rumble::analysis::power_value::Batches, String> {
-    let mut all = crate::games::auto_rumble::analysis::power_value::Batches::new();
-    let Ok(d) = std::fs::read_dir(out.join(crate::platform::ledger::SHARDS)) else {
-        return Ok(all);
-    };
-    let mut files: Vec<_> = d.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    files.sort();
-    for f in files {
-        let Ok(text) = std::fs::read_to_string(&f) else {
-            continue;
-        };
-        let stored = crate::platform::digest::unseal(&f, &text)?;
-        if stored.get("identity") != Some(identity) {
-            continue;
-        }
-        let b =
-            serde_json::from_value::<crate::games::auto_rumble::analysis::power_value::Batches>(
-                stored["batches"].clone(),
-            )
-            .map_err(|e| {
-                format!(
-                    "{}: `batches`: not as skirmish writes them ({e})",
-                    f.display()
-                )
-            })?;
-        all.extend(b);
-    }
-    Ok(all)
-}
-
-/// Where an analysis keeps its rosters and sums, to be continued (issue 51).
-const STATE: &str = "state.json";
-
-/// What must be equal for a run to continue another: everything but the battle budget and the
-/// precision (which only say when to stop), the seed, the version and every input's digest.
-fn state_identity(
-    v: &PowerValue,
-    seed: u64,
-    inputs: &std::collections::BTreeMap<String, String>,
-) -> serde_json::Value {
-    let mut s = v.settings.clone();
-    (s.max_battles, s.precision) = (0, 0.0);
-    serde_json::json!({
-        "version": env!("CARGO_PKG_VERSION"),
-        "seed": seed,
-        "settings": format!("{s:?}"),
-        "inputs": inputs,
-    })
-}
-
-/// The rosters and sums of an earlier run of the same analysis in `out`, if any; a budget below
-/// what it already played is refused.
-fn continued(
-    out: &std::path::Path,
-    identity: &serde_json::Value,
-    v: &PowerValue,
-) -> Result<Option<(u64, crate::games::auto_rumble::analysis::power_value::Accum)>, String> {
-    let path = out.join(STATE);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return Ok(None);
-    };
-    // Sealed (issue 62): `rosters` lowered by one was accepted and changed the tables.
-    let state = crate::platform::digest::unseal(&path, &text)?;
-    if state.get("identity") != Some(identity) {
-        return Ok(None); // another analysis: replaced, as any earlier output is
-    }
-    let (Some(rosters), Ok(sums)) = (
-        state["rosters"].as_u64(),
-        serde_json::from_value(state["sums"].clone()),
-    ) else {
-        return Err(format!(
-            "{}: `rosters` / `sums`: not as skirmish writes them; run the analysis again into a new --out",
-            path.display()
-        ));
-    };
-    if rosters > v.max_rosters() {
-        let per = v.battles_per_roster();
-        return Err(format!(
-            "--max-battles {}: {} already holds {} rosters ({} battles) of this analysis; ask for at least {} battles to continue it, or choose another --out",
-            v.settings.max_battles,
-            out.display(),
-            thousands(rosters),
-            thousands(rosters * per),
-            rosters * per
-        ));
-    }
-    Ok(Some((rosters, sums)))
-}

@@ -1780,3 +1780,96 @@ mod tests {
         assert_eq!(format!("{:?}", a.synergy), format!("{:?}", b.synergy));
     }
 }
+
+/// The batches the shards of this analysis left in `out/shards/` (issue 51), by first roster; a
+/// shard's file edited since it was written is refused, naming it (issue 62).
+pub fn shard_batches(
+    out: &std::path::Path,
+    identity: &serde_json::Value,
+) -> Result<Batches, String> {
+    let mut all = Batches::new();
+    let Ok(d) = std::fs::read_dir(out.join(crate::platform::ledger::SHARDS)) else {
+        return Ok(all);
+    };
+    let mut files: Vec<_> = d.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    files.sort();
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        let stored = crate::platform::digest::unseal(&f, &text)?;
+        if stored.get("identity") != Some(identity) {
+            continue;
+        }
+        let b = serde_json::from_value::<Batches>(stored["batches"].clone()).map_err(|e| {
+            format!(
+                "{}: `batches`: not as skirmish writes them ({e})",
+                f.display()
+            )
+        })?;
+        all.extend(b);
+    }
+    Ok(all)
+}
+
+/// Where an analysis keeps its rosters and sums, to be continued (issue 51).
+pub const STATE: &str = "state.json";
+
+impl PowerValue {
+    /// What must be equal for a run to continue another: everything but the battle budget and the
+    /// precision (which only say when to stop), the seed, the version and every input's digest.
+    pub fn identity(
+        &self,
+        seed: u64,
+        inputs: &std::collections::BTreeMap<String, String>,
+    ) -> serde_json::Value {
+        let mut s = self.settings.clone();
+        (s.max_battles, s.precision) = (0, 0.0);
+        serde_json::json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "seed": seed,
+            "settings": format!("{s:?}"),
+            "inputs": inputs,
+        })
+    }
+
+    /// The rosters and sums of an earlier run of the same analysis in `out`, if any; a budget below
+    /// what it already played is refused.
+    pub fn kept(
+        &self,
+        out: &std::path::Path,
+        identity: &serde_json::Value,
+    ) -> Result<Option<(u64, Accum)>, String> {
+        let v = self;
+        let path = out.join(STATE);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return Ok(None);
+        };
+        // Sealed (issue 62): `rosters` lowered by one was accepted and changed the tables.
+        let state = crate::platform::digest::unseal(&path, &text)?;
+        if state.get("identity") != Some(identity) {
+            return Ok(None); // another analysis: replaced, as any earlier output is
+        }
+        let (Some(rosters), Ok(sums)) = (
+            state["rosters"].as_u64(),
+            serde_json::from_value(state["sums"].clone()),
+        ) else {
+            return Err(format!(
+                "{}: `rosters` / `sums`: not as skirmish writes them; run the analysis again into a new --out",
+                path.display()
+            ));
+        };
+        if rosters > v.max_rosters() {
+            let per = v.battles_per_roster();
+            return Err(format!(
+                "--max-battles {}: {} already holds {} rosters ({} battles) of this analysis; ask for at least {} battles to continue it, or choose another --out",
+                v.settings.max_battles,
+                out.display(),
+                crate::platform::tally::thousands(rosters),
+                crate::platform::tally::thousands(rosters * per),
+                rosters * per
+            ));
+        }
+        Ok(Some((rosters, sums)))
+    }
+}

@@ -938,6 +938,100 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
 /// The summary's grids (issue 50): each item's win-share change and worth in health per class,
 /// the pairs' mean win share per reading, what each item's loss costs, and the sets per class
 /// (the pairing matrices themselves are the answer's heat maps).
+/// Each candidate item's verdict in every class (issue 51): its rank among the catalogue's items
+/// of its tier by worth, paired on the same battles (issue 63); where its worth is beyond the
+/// ladder (or below it), ranked by the win-share change itself, which the worth only translates
+/// into health. Its label joins the answer's highlights.
+pub fn candidate_verdicts(
+    st: &Study,
+    found: &Findings,
+    answer: &mut crate::platform::answer::Answer,
+) {
+    for &i in &st.candidates {
+        let it = &st.field.catalogue.items[i as usize];
+        let label = format!("{} ({})", it.label(), it.name);
+        answer.highlight.push(label.clone());
+        let tier = it.tier.name();
+        for sec in answer.sections.clone() {
+            if !sec.title.starts_with("item worth") {
+                continue;
+            }
+            let mut same_tier = sec.clone();
+            same_tier.title = format!("{} among {tier} items", sec.title);
+            same_tier.estimates.retain(|e| e.label.starts_with(tier));
+            // Measured on the same battles: each difference's variance as paired (issue 63).
+            let class = Class::ALL
+                .into_iter()
+                .map(|c| c.name())
+                .find(|c| sec.title == format!("item worth for a {c}, in health"))
+                .unwrap_or_default();
+            let var_diff = |other: &str| {
+                found
+                    .paired
+                    .get(&(class.to_string(), label.clone(), other.to_string()))
+                    .copied()
+            };
+            if let Some(st) =
+                same_tier.standing_paired(&label, crate::stats::Better::Higher, var_diff)
+            {
+                answer.verdict.push(st.line(&same_tier));
+            }
+        }
+        // A class where its worth is beyond the ladder (or below it): ranked by the win-share
+        // change itself, which the worth only translates into health (issue 63: every
+        // candidate gets a verdict for every class).
+        for class in Class::ALL {
+            let censored = found.worth.iter().any(|w| {
+                w.class == class && w.label == label && w.censor != crate::stats::Censor::No
+            });
+            if !censored {
+                continue;
+            }
+            let section = crate::platform::answer::Section {
+                title: format!(
+                    "win-share change for a {} among {tier} items (its worth is {})",
+                    class.name(),
+                    match found
+                        .worth
+                        .iter()
+                        .find(|w| w.class == class && w.label == label)
+                    {
+                        Some(w) if w.censor == crate::stats::Censor::Above =>
+                            format!("over {} health, beyond the ladder", GRID[N_GRID - 1]),
+                        _ => "below 0 health".to_string(),
+                    }
+                ),
+                meaning: "the focal champion's win-share change with the item".into(),
+                unit: crate::platform::answer::Unit::Points,
+                estimates: found
+                    .worth
+                    .iter()
+                    .filter(|w| w.class == class && w.label.starts_with(tier))
+                    .map(|w| crate::platform::answer::Estimate {
+                        label: w.label.clone(),
+                        value: w.effect.mean,
+                        lo: w.effect.lo,
+                        hi: w.effect.hi,
+                        count: w.effect.n,
+                        exact: false,
+                    })
+                    .collect(),
+            };
+            let var_diff = |other: &str| {
+                found
+                    .paired_effect
+                    .get(&(class.name().to_string(), label.clone(), other.to_string()))
+                    .copied()
+            };
+            if let Some(st) =
+                section.standing_paired(&label, crate::stats::Better::Higher, var_diff)
+            {
+                answer.verdict.push(st.line(&section));
+            }
+        }
+    }
+}
+
 fn grids(f: &Findings) -> Vec<Grid> {
     let est = |e: &Est| Cell::estimate((e.mean, e.lo, e.hi));
     let mut out = Vec::new();
