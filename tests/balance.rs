@@ -689,3 +689,29 @@ fn a_shard_alone_stops_naming_the_missing_shard_and_keeps_its_slice() {
     assert_eq!(std::fs::read_dir(out.join("shards")).unwrap().count(), 1);
     assert!(!out.join("result.json").exists());
 }
+
+#[test]
+fn a_balance_of_an_analysis_is_not_sharded_and_says_why_before_playing() {
+    let power = tmp_file(
+        "balance-shard-analysis",
+        "thorns.toml",
+        &thorns("{{damage}}"),
+    );
+    let file = tmp_file(
+        "balance-shard-analysis",
+        "worth.toml",
+        &format!(
+            "command = \"analyze rumble powers --candidate {} --max-battles 40000\"\n[[tune]]\nfile = \"{}\"\nplaceholder = \"damage\"\nrange = [1, 40]\n[[target]]\nsection = \"coin value by power\"\nlabel = \"Thorns\"\nvalue = 20\n",
+            &*power, &*power
+        ),
+    );
+    let out = tmp("balance-shard-analysis", "out");
+    let o = balance_into(&file, &out, &["--shard", "0/2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("the whole analysis, played on one machine"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}

@@ -588,6 +588,28 @@ fn spinner(quiet: bool) -> indicatif::ProgressBar {
     b
 }
 
+/// `--shard` of a balance whose question is an analysis: refused before anything is played
+/// (reading the file checks its targets by playing the analysis once). A file that does not
+/// parse is left to `read`, which says where.
+fn refuse_sharded_analysis(path: &Path) -> Result<(), String> {
+    let command = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .and_then(|t| t.get("command").and_then(|c| c.as_str()).map(String::from));
+    let analysis = command
+        .as_deref()
+        .and_then(|c| Question::new(c, &[]).ok())
+        .is_some_and(|q| q.size_flag().is_some());
+    if analysis {
+        return Err(format!(
+            "{}: `command`: --shard: each point of `{}` is the whole analysis, played on one machine; shard a balance of a simulate or tournament command (each point's matches are split), or drop --shard",
+            path.display(),
+            command.unwrap_or_default()
+        ));
+    }
+    Ok(())
+}
+
 /// `skirmish balance`.
 pub fn balance(f: &BalanceFlags) -> Result<String, String> {
     let _claim = match f.sharding.shard()? {
@@ -604,6 +626,10 @@ pub fn balance(f: &BalanceFlags) -> Result<String, String> {
 }
 
 fn run(f: &BalanceFlags) -> Result<String, String> {
+    let shard = f.sharding.shard()?;
+    if shard.is_some() {
+        refuse_sharded_analysis(&f.file)?;
+    }
     let r = read(&f.file)?;
     let (q, numbers, targets) = (&r.question, &r.numbers, &r.targets);
     let per_point = q.matches.expect("read checks the matches");
@@ -622,13 +648,6 @@ fn run(f: &BalanceFlags) -> Result<String, String> {
         "inputs": super::flags::input_digests(std::iter::once(f.file.clone()).chain(q.inputs())),
     });
     let kept = Kept::open(&f.out, identity)?;
-    let shard = f.sharding.shard()?;
-    if shard.is_some() && q.size_flag().is_some() {
-        return Err(format!(
-            "--shard: each point of `{}` is the whole analysis, played on one machine; shard a balance of a simulate or tournament command (each point's matches are split), or drop --shard",
-            q.command
-        ));
-    }
     let asker = Asker {
         q,
         bar: spinner(f.quiet),

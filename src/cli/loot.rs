@@ -474,7 +474,7 @@ impl Analysis for ItemFlags {
             thousands((played as f64 / secs.max(1e-9)) as u64),
         );
         // The answer and its report (issue 50), written with the tables in one step.
-        let mut answer = study::answer(&found, f.run.seed, &super::flags::command_line());
+        let mut answer = study::answer(found, f.run.seed, &super::flags::command_line());
         // What a what-if of the analysis tells as changed (issue 63): the rules file's changes.
         answer.provenance.settings = serde_json::json!({
             "rules": crate::games::changes::of_file(input::RULES, f.field.data.rules.as_deref()),

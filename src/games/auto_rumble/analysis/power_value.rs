@@ -1730,57 +1730,6 @@ fn ranked(est: &Estimates) -> Vec<&ArmEstimate> {
     rows
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_grid_gains_the_base_at_zero() {
-        let v = PowerValue::new(ValueSettings::default()).unwrap();
-        assert_eq!(v.grid[v.zero], 0);
-        assert!(v.grid.windows(2).all(|w| w[0] < w[1]));
-        // The six sample powers read no strength: one arm each.
-        assert_eq!(v.arms.len(), 6);
-        assert_eq!(v.synergy.len(), 15);
-        assert_eq!(v.counter.len(), 36);
-    }
-
-    #[test]
-    fn impossible_settings_name_the_flag() {
-        let bad = |f: fn(&mut ValueSettings)| {
-            let mut s = ValueSettings::default();
-            f(&mut s);
-            PowerValue::new(s).err().expect("refused")
-        };
-        assert!(bad(|s| s.heroes = [1, 4]).contains("--heroes"));
-        assert!(bad(|s| s.grid = vec![-10, 0, 10]).contains("--grid"));
-        assert!(bad(|s| s.grid = vec![-10]).contains("--grid"));
-        assert!(bad(|s| s.precision = 0.0).contains("--precision"));
-        assert!(bad(|s| s.strengths = vec![]).contains("--strengths"));
-        assert!(bad(|s| s.powers = vec!["Amoebe".into()]).contains("did you mean `Amoeba`"));
-        assert!(bad(|s| s.capacity = 2).contains("--capacity"));
-    }
-
-    #[test]
-    fn the_result_does_not_depend_on_the_thread_count() {
-        let v = PowerValue::new(ValueSettings {
-            batch: 40,
-            max_battles: 80 * 100,
-            ..ValueSettings::default()
-        })
-        .unwrap();
-        let run = |threads| {
-            crate::platform::runner::pool(threads)
-                .unwrap()
-                .install(|| v.run(7, |_| {}))
-        };
-        let (a, b) = (run(1), run(3));
-        assert_eq!(a.rosters, b.rosters);
-        assert_eq!(format!("{:?}", a.rows), format!("{:?}", b.rows));
-        assert_eq!(format!("{:?}", a.synergy), format!("{:?}", b.synergy));
-    }
-}
-
 /// The batches the shards of this analysis left in `out/shards/` (issue 51), by first roster; a
 /// shard's file edited since it was written is refused, naming it (issue 62).
 pub fn shard_batches(
@@ -1871,5 +1820,56 @@ impl PowerValue {
             ));
         }
         Ok(Some((rosters, sums)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grid_gains_the_base_at_zero() {
+        let v = PowerValue::new(ValueSettings::default()).unwrap();
+        assert_eq!(v.grid[v.zero], 0);
+        assert!(v.grid.windows(2).all(|w| w[0] < w[1]));
+        // The six sample powers read no strength: one arm each.
+        assert_eq!(v.arms.len(), 6);
+        assert_eq!(v.synergy.len(), 15);
+        assert_eq!(v.counter.len(), 36);
+    }
+
+    #[test]
+    fn impossible_settings_name_the_flag() {
+        let bad = |f: fn(&mut ValueSettings)| {
+            let mut s = ValueSettings::default();
+            f(&mut s);
+            PowerValue::new(s).err().expect("refused")
+        };
+        assert!(bad(|s| s.heroes = [1, 4]).contains("--heroes"));
+        assert!(bad(|s| s.grid = vec![-10, 0, 10]).contains("--grid"));
+        assert!(bad(|s| s.grid = vec![-10]).contains("--grid"));
+        assert!(bad(|s| s.precision = 0.0).contains("--precision"));
+        assert!(bad(|s| s.strengths = vec![]).contains("--strengths"));
+        assert!(bad(|s| s.powers = vec!["Amoebe".into()]).contains("did you mean `Amoeba`"));
+        assert!(bad(|s| s.capacity = 2).contains("--capacity"));
+    }
+
+    #[test]
+    fn the_result_does_not_depend_on_the_thread_count() {
+        let v = PowerValue::new(ValueSettings {
+            batch: 40,
+            max_battles: 80 * 100,
+            ..ValueSettings::default()
+        })
+        .unwrap();
+        let run = |threads| {
+            crate::platform::runner::pool(threads)
+                .unwrap()
+                .install(|| v.run(7, |_| {}))
+        };
+        let (a, b) = (run(1), run(3));
+        assert_eq!(a.rosters, b.rosters);
+        assert_eq!(format!("{:?}", a.rows), format!("{:?}", b.rows));
+        assert_eq!(format!("{:?}", a.synergy), format!("{:?}", b.synergy));
     }
 }
