@@ -691,6 +691,94 @@ fn coin_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     ))
 }
 
+/// The item analysis's command, as the coverage table names it.
+const ITEMS_COMMAND: &str = "analyze loot items";
+/// Battles per class and per pairing cell of each small item analysis (at `--size 100`).
+const ITEMS_BATTLES: (u64, u64) = (500, 100);
+
+/// A ledger analysis's what-if (issue 65: what `--versus-rules`, `diff` and `sensitivity` of
+/// `analyze loot items` publish): the study under the seed's rules and with the Mage's health 95
+/// on the same battles, each small what-if's intervals from the jackknife over its groups of
+/// battles ([`crate::platform::command::with_jackknife`]), against one what-if as long as
+/// `reference` small ones.
+fn items_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
+    use crate::games::loot_arena::analysis::items;
+    use crate::platform::answer::{Pairing, Replicates};
+    let dir = std::env::temp_dir().join(format!("skirmish-calibrate-li-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let rules = dir.join("mage-95.toml");
+    std::fs::write(&rules, "[champion.mage]\nhealth = 95\n")
+        .map_err(|e| format!("{}: {e}", rules.display()))?;
+    let scale = |n: u64| (n * f.size / 100).max(20);
+    let study = |rules: Option<&std::path::Path>, times: u64| {
+        let (battles, cell) = (
+            scale(ITEMS_BATTLES.0) * times,
+            scale(ITEMS_BATTLES.1) * times,
+        );
+        let mut words = vec![
+            "skirmish".to_string(),
+            "analyze".into(),
+            "loot".into(),
+            "items".into(),
+            "--battles".into(),
+            battles.to_string(),
+            "--cell".into(),
+            cell.to_string(),
+        ];
+        if let Some(r) = rules {
+            words.extend(["--rules".into(), r.display().to_string()]);
+        }
+        match <super::Cli as clap::Parser>::try_parse_from(words).map_err(|e| e.to_string())? {
+            super::Cli {
+                command:
+                    super::Command::Analyze {
+                        game:
+                            super::AnalyzeCommand::Loot {
+                                question: super::LootQuestion::Items(flags),
+                            },
+                    },
+                ..
+            } => flags.build(),
+            _ => unreachable!("the words name the item analysis"),
+        }
+    };
+    let arms = [
+        (study(None, 1)?, study(Some(&rules), 1)?),
+        (study(None, f.reference)?, study(Some(&rules), f.reference)?),
+    ];
+    let _ = std::fs::remove_dir_all(&dir);
+    // The answer and its jackknife's replicates, as `analyze loot items` writes them.
+    let replicates = |st: &items::Study, seed: u64| -> Result<Replicates, String> {
+        let mut ledger = crate::platform::ledger::Ledger::default();
+        let (found, reps) =
+            crate::platform::command::with_jackknife(&mut ledger, &|_| {}, |l, t| {
+                st.run(seed, l, t)
+            })?;
+        let answer = |x: &items::Findings| items::answer(x, seed, ITEMS_COMMAND);
+        let whole = answer(&found.ok_or("the study summed no cell")?);
+        let without: Vec<_> = reps
+            .ok_or("the study kept no groups")?
+            .iter()
+            .map(answer)
+            .collect();
+        Replicates::jackknife(&whole, &without).ok_or_else(|| "no replicates".to_string())
+    };
+    let pair = |(a, b): &(items::Study, items::Study), seed: u64| {
+        Pairing::of_replicates(&replicates(a, seed).ok()?, &replicates(b, seed).ok()?)
+    };
+    let truth = pair(&arms[1], 0).ok_or("the reference what-if did not pair")?;
+    let runs: Vec<Option<Pairing>> = (0..f.runs)
+        .map(|r| pair(&arms[0], 1 + f.reference + r))
+        .collect();
+    Ok(paired_kinds(
+        "Loot Arena",
+        ITEMS_COMMAND,
+        "champion.mage.health 85 -> 95",
+        &truth,
+        &runs,
+    ))
+}
+
 /// Every workload (or those `--only` names), checked.
 pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     Ok(kinds_and_notes(f)?.0)
@@ -754,6 +842,9 @@ pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
         notes.extend(n);
         out.extend(pool.install(|| coin_what_if_coverage(f))?);
     }
+    if f.only.as_deref().is_none_or(|o| ITEMS_COMMAND.contains(o)) {
+        out.extend(pool.install(|| items_what_if_coverage(f))?);
+    }
     if out.is_empty() {
         return Err(format!(
             "--only {}: no calibrated command contains it (they are: {})",
@@ -761,7 +852,7 @@ pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
             WORKLOADS
                 .iter()
                 .map(|w| w.command)
-                .chain([COIN_COMMAND])
+                .chain([COIN_COMMAND, ITEMS_COMMAND])
                 .collect::<Vec<_>>()
                 .join("; ")
         ));

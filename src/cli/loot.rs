@@ -391,16 +391,11 @@ pub struct ItemFlags {
 
 const ITEMS: &str = "analyze loot items";
 
-/// `skirmish analyze loot items` (LA-32).
-impl Analysis for ItemFlags {
-    const NAME: &'static str = ITEMS;
-    fn out(&self) -> Option<&Path> {
-        Some(&self.out)
-    }
-    fn study(&self, _: Encoder) -> Result<Studied, String> {
-        let f = self;
-        let field = f.field.build()?;
-        let sets = split_specs(&f.sets)
+impl ItemFlags {
+    /// The study the flags describe: its field, sets and candidate items, read and checked.
+    pub fn build(&self) -> Result<study::Study, String> {
+        let field = self.field.build()?;
+        let sets = split_specs(&self.sets)
             .iter()
             .map(|s| Policy::parse(s).map_err(|e| format!("--sets: {e}")))
             .collect::<Result<Vec<_>, _>>()?;
@@ -410,7 +405,7 @@ impl Analysis for ItemFlags {
         }
         let mut field = field;
         let mut candidates = Vec::new();
-        if let Some(c) = &f.candidate {
+        if let Some(c) = &self.candidate {
             for item in candidate_items(c)? {
                 if field.catalogue.find(&item.name).is_some() {
                     return Err(format!(
@@ -421,14 +416,26 @@ impl Analysis for ItemFlags {
                 candidates.push(field.catalogue.add_undrawn(item));
             }
         }
-        let threads = super::flags::threads(f.run.threads)?;
-        let st = study::Study {
+        Ok(study::Study {
             field,
-            battles: f.battles,
-            cell: f.cell,
+            battles: self.battles,
+            cell: self.cell,
             sets,
             candidates,
-        };
+        })
+    }
+}
+
+/// `skirmish analyze loot items` (LA-32).
+impl Analysis for ItemFlags {
+    const NAME: &'static str = ITEMS;
+    fn out(&self) -> Option<&Path> {
+        Some(&self.out)
+    }
+    fn study(&self, _: Encoder) -> Result<Studied, String> {
+        let f = self;
+        let st = f.build()?;
+        let threads = super::flags::threads(f.run.threads)?;
         // Issue 51: the study's identity (all but the counts); its cells kept in the folder by an
         // earlier run or by shards are summed, not played again.
         let identity = serde_json::json!({

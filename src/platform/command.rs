@@ -257,21 +257,7 @@ pub fn play_cells<T: Send>(
         }
     };
     let ledger = &mut run.ledger;
-    let (found, replicates) = pool.install(move || {
-        let found = play(ledger, &tick)?;
-        if found.is_none() || !ledger.whole() {
-            return Ok::<_, String>((found, None));
-        }
-        // The jackknife's replicates: the findings from the cells' sums less one group.
-        let mut reps = Vec::new();
-        for g in 0..super::ledger::GROUPS {
-            ledger.leave_out(Some(g));
-            reps.extend(play(ledger, &|_| {})?);
-        }
-        let grouped = ledger.leave_out(None);
-        let whole = grouped && reps.len() == super::ledger::GROUPS;
-        Ok((found, whole.then_some(reps)))
-    })?;
+    let (found, replicates) = pool.install(move || with_jackknife(ledger, &tick, play))?;
     let played = played.into_inner();
     pb.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
@@ -288,6 +274,29 @@ pub fn play_cells<T: Send>(
         run: Box::new(run),
         replicates,
     })))
+}
+
+/// A ledger analysis's findings (`play` on the ledger, `tick` told its progress) and, when it
+/// summed every cell, the jackknife's replicates: the findings again from the cells' sums less
+/// each group of matches in turn (`None` where a cell has no groups).
+#[allow(clippy::type_complexity)]
+pub fn with_jackknife<T>(
+    ledger: &mut Ledger,
+    tick: &(dyn Fn(u64) + Sync),
+    play: impl Fn(&mut Ledger, &(dyn Fn(u64) + Sync)) -> Result<Option<T>, String>,
+) -> Result<(Option<T>, Option<Vec<T>>), String> {
+    let found = play(ledger, tick)?;
+    if found.is_none() || !ledger.whole() {
+        return Ok((found, None));
+    }
+    let mut reps = Vec::new();
+    for g in 0..super::ledger::GROUPS {
+        ledger.leave_out(Some(g));
+        reps.extend(play(ledger, &|_| {})?);
+    }
+    let grouped = ledger.leave_out(None);
+    let whole = grouped && reps.len() == super::ledger::GROUPS;
+    Ok((found, whole.then_some(reps)))
 }
 
 /// The progress bar of an analysis of `total` `unit`s (hidden with `--quiet`).
