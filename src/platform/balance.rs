@@ -278,6 +278,8 @@ impl Sums {
     pub fn merge(&mut self, more: Sums) {
         match (&mut *self, more) {
             (Sums::Tally(a), Sums::Tally(b)) => a.merge(&b),
+            // No matches (a shard's empty slice of a small point) add nothing.
+            (_, Sums::None) => {}
             (_, more) => *self = more,
         }
     }
@@ -704,6 +706,22 @@ mod tests {
             per_point: 20_000,
             batch: 1_000,
             budget,
+        }
+    }
+
+    #[test]
+    fn sums_of_no_matches_add_nothing_in_any_order() {
+        let played = Coin.ask(&[50.0], 7, 0..100).unwrap();
+        for order in [[0, 1, 2], [1, 0, 2], [1, 2, 0]] {
+            let parts = [played.clone(), Sums::None, Sums::None];
+            let mut total = Sums::None;
+            for i in order {
+                total.merge(parts[i].clone());
+            }
+            let Sums::Tally(t) = total else {
+                panic!("a slice of no matches replaced the sums");
+            };
+            assert_eq!(t.matches, 100);
         }
     }
 
