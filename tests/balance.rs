@@ -653,7 +653,8 @@ fn shards_in_step_find_the_one_machine_answer_and_the_finishing_run_plays_nothin
             std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
                 .args(["balance", &file, "--quiet", "--threads", "1", "--out"])
                 .arg(&*sharded)
-                .args(["--shard", &format!("{k}/3")])
+                // A shard that died is named within two minutes, not waited on for an hour.
+                .args(["--shard", &format!("{k}/3"), "--shard-wait", "120"])
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()

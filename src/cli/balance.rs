@@ -496,7 +496,11 @@ impl Asker<'_> {
             };
             self.bar.inc(len);
             let dir = self.kept.shards();
-            crate::platform::dataset::mark_output_folder(&self.kept.out, COMMAND)?;
+            crate::platform::dataset::mark_output_folder_as(
+                &self.kept.out,
+                COMMAND,
+                &format!("shard-{k}-of-{n}"),
+            )?;
             std::fs::create_dir_all(&dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
             let name = mine
                 .file_name()

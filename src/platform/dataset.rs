@@ -1112,7 +1112,17 @@ pub fn check_output_folder(out: &Path, command: &str) -> Result<(), String> {
     let Ok(entries) = fs::read_dir(out) else {
         return Ok(());
     };
-    if entries.count() == 0 {
+    // A mark another writer is writing at this moment (shards in step make the folder at once)
+    // is not a stranger's file.
+    let marking = format!(".{OUTPUT_MARK}.");
+    let others = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            !(name.starts_with(&marking) && name.ends_with(".tmp"))
+        })
+        .count();
+    if others == 0 {
         return Ok(());
     }
     match fs::read_to_string(out.join(OUTPUT_MARK)) {
@@ -1132,10 +1142,16 @@ pub fn check_output_folder(out: &Path, command: &str) -> Result<(), String> {
 /// Makes `out` this command's output folder (created, its mark written) without replacing what it
 /// holds: where a shard of an analysis leaves its cells beside the others' (issue 51).
 pub fn mark_output_folder(out: &Path, command: &str) -> Result<(), String> {
+    mark_output_folder_as(out, command, "")
+}
+
+/// [`mark_output_folder`] by one of several writers that may make the folder at the same moment
+/// (`writer` names it: a shard): each writes the mark under a temporary name of its own.
+pub fn mark_output_folder_as(out: &Path, command: &str, writer: &str) -> Result<(), String> {
     check_output_folder(out, command)?;
     fs::create_dir_all(out).map_err(|e| format!("--out {}: {e}", out.display()))?;
     if !out.join(OUTPUT_MARK).is_file() {
-        atomic_write(out, OUTPUT_MARK, format!("{command}\n").as_bytes())?;
+        atomic_write_tagged(out, OUTPUT_MARK, writer, format!("{command}\n").as_bytes())?;
     }
     Ok(())
 }
