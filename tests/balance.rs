@@ -716,3 +716,60 @@ fn a_balance_of_an_analysis_is_not_sharded_and_says_why_before_playing() {
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn forged_kept_points_are_refused_never_a_panic_or_a_wrong_count() {
+    // Files from others (issue 62): a folder's kept points, sealed anew by whoever wrote them,
+    // holding sums no run gives. Each is refused with exit 2, naming the file; nothing panics,
+    // and no forged count reaches the search's arithmetic (u64::MAX matches would wrap there).
+    let file = small_balance("balance-forged");
+    let out = tmp("balance-forged", "out");
+    printed(balance_into(&file, &out, &["--grid-limit", "0"]));
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("asked.json")).unwrap()).unwrap();
+    let mut forged_sums = vec![
+        serde_json::json!("None"),
+        serde_json::json!({"Answer": []}),
+        serde_json::json!({"Tally": "not a tally"}),
+        serde_json::json!(12),
+    ];
+    // The first kept tally with its matches made 0, 1 (its counts past them) and the largest.
+    for m in [0, 1, u64::MAX] {
+        let mut t = kept["asks"][0]["sums"].clone();
+        t["Tally"]["matches"] = serde_json::json!(m);
+        t["Tally"]["draws"] = serde_json::json!(m);
+        forged_sums.push(t);
+    }
+    for (i, sums) in forged_sums.into_iter().enumerate() {
+        let mut v = kept.clone();
+        v.as_object_mut()
+            .unwrap()
+            .remove(skirmish::platform::digest::SEAL);
+        for a in v["asks"].as_array_mut().unwrap() {
+            a["sums"] = sums.clone();
+        }
+        std::fs::write(
+            out.join("asked.json"),
+            skirmish::platform::digest::sealed_text(&v),
+        )
+        .unwrap();
+        let o = balance_into(&file, &out, &["--grid-limit", "0"]);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "forgery {i}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        eprintln!(
+            "DBG {i} {:?} {}",
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        // The forgery is sealed as skirmish seals: it reached the sums, not the digest check.
+        assert!(
+            !String::from_utf8_lossy(&o.stderr).contains("recorded digest"),
+            "forgery {i}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

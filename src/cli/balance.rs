@@ -294,6 +294,9 @@ struct Asked {
     sums: Sums,
 }
 
+/// The most shards whose slices a balance sums.
+const MAX_SHARDS: u64 = 100_000;
+
 /// Where a balance keeps its asks (sealed: an edited sum is refused, never taken as played).
 const ASKED: &str = "asked.json";
 
@@ -317,7 +320,7 @@ impl Kept {
     /// edited file is refused, naming it.
     fn open(out: &Path, identity: serde_json::Value) -> Result<Kept, String> {
         let path = out.join(ASKED);
-        let mut asks = Vec::new();
+        let mut asks: Vec<Asked> = Vec::new();
         if let Ok(text) = std::fs::read_to_string(&path) {
             let stored = crate::platform::digest::unseal(&path, &text)?;
             if stored.get("identity") == Some(&identity) {
@@ -327,6 +330,9 @@ impl Kept {
                         path.display()
                     )
                 })?;
+                for a in &asks {
+                    plausible(&path, &a.sums, a.to.saturating_sub(a.from))?;
+                }
             }
         }
         Ok(Kept {
@@ -354,7 +360,7 @@ impl Kept {
         };
         let found = match kept {
             Some(s) => Some(s),
-            None => match self.sliced(&self.key(point, seed, m))? {
+            None => match self.sliced(&self.key(point, seed, m), m)? {
                 Some(sums) => {
                     self.asks.lock().expect("no panic holds it").push(Asked {
                         point: point.to_vec(),
@@ -389,7 +395,7 @@ impl Kept {
     }
 
     /// The ask summed over every shard's slice when all of some run's shards have written theirs.
-    fn sliced(&self, key: &str) -> Result<Option<Sums>, String> {
+    fn sliced(&self, key: &str, m: &std::ops::Range<u64>) -> Result<Option<Sums>, String> {
         let Ok(d) = std::fs::read_dir(self.shards()) else {
             return Ok(None);
         };
@@ -402,14 +408,18 @@ impl Kept {
                 .parse::<u64>()
                 .ok()
         });
-        let Some(n) = count else { return Ok(None) };
+        // A count no run of shards could have (a name in a shared folder is anyone's) is none.
+        let Some(n) = count.filter(|n| (1..=MAX_SHARDS).contains(n)) else {
+            return Ok(None);
+        };
         let paths: Vec<PathBuf> = (0..n).map(|k| self.slice_path(key, k, n)).collect();
         if !paths.iter().all(|p| p.is_file()) {
             return Ok(None);
         }
         let mut sums = Sums::None;
-        for p in &paths {
-            sums.merge(read_slice(p)?);
+        for (k, p) in (0..n).zip(&paths) {
+            let part = slice(m, k, n);
+            sums.merge(read_slice(p, part.end - part.start)?);
         }
         Ok(Some(sums))
     }
@@ -443,12 +453,32 @@ impl Kept {
     }
 }
 
-/// One shard's slice of an ask, as it wrote it (sealed: an edited slice is refused).
-fn read_slice(p: &Path) -> Result<Sums, String> {
+/// One shard's slice of an ask, as it wrote it (sealed: an edited slice is refused), holding
+/// `matches` matches.
+fn read_slice(p: &Path, matches: u64) -> Result<Sums, String> {
     let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
     let stored = crate::platform::digest::unseal(p, &text)?;
-    serde_json::from_value(stored["sums"].clone())
-        .map_err(|e| format!("{}: `sums`: not as skirmish writes them ({e})", p.display()))
+    let sums = serde_json::from_value(stored["sums"].clone())
+        .map_err(|e| format!("{}: `sums`: not as skirmish writes them ({e})", p.display()))?;
+    plausible(p, &sums, matches)?;
+    Ok(sums)
+}
+
+/// Kept sums read back from `file` are refused when they cannot be what `matches` matches gave
+/// (the check a dataset's parts get): a forged count would reach the search's arithmetic.
+fn plausible(file: &Path, sums: &Sums, matches: u64) -> Result<(), String> {
+    let why = match sums {
+        Sums::Tally(t) => crate::platform::dataset::implausible_tally(t, matches),
+        Sums::None if matches > 0 => Some(format!("no sums for {matches} matches")),
+        _ => None,
+    };
+    match why {
+        Some(why) => Err(format!(
+            "{}: a point's sums cannot be what its matches gave ({why}); choose another --out",
+            file.display()
+        )),
+        None => Ok(()),
+    }
 }
 
 /// A shard of a balance run in step with the others: its index and count, and how long it
@@ -528,7 +558,8 @@ impl Asker<'_> {
                 }
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
-            total.merge(read_slice(&p)?);
+            let part = slice(m, other, n);
+            total.merge(read_slice(&p, part.end - part.start)?);
         }
         Ok(total)
     }

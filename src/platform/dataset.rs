@@ -692,11 +692,16 @@ pub fn recorded(dir: &Path) -> Result<(Vec<Identity>, BTreeMap<u64, PartRecord>)
 /// beyond the part's matches, wins beyond trials (issue 53: an edited tally printed "501.61%
 /// draws"). `None` when it is plausible; only replaying the part proves it exact.
 pub fn implausible(p: &PartRecord) -> Option<String> {
-    let t = &p.tally;
-    if t.matches != p.matches {
+    implausible_tally(&p.tally, p.matches)
+}
+
+/// [`implausible`] for any tally that should hold `matches` matches (a part's, a balance's
+/// kept point).
+pub fn implausible_tally(t: &Tally, matches: u64) -> Option<String> {
+    if t.matches != matches {
         return Some(format!(
-            "its tally counts {} matches, the part holds {}",
-            t.matches, p.matches
+            "its tally counts {} matches, the part holds {matches}",
+            t.matches
         ));
     }
     if t.draws > t.matches {
