@@ -546,7 +546,9 @@ fn end_to_end(
         rate
     };
     let encode = encoder()?;
-    let dir = std::env::temp_dir().join(format!("skirmish-bench-{}", std::process::id()));
+    // A private folder made afresh (issue 79), the job's --out inside it.
+    let holder = crate::platform::scratch::Scratch::new("bench")?;
+    let dir = holder.path().join("out");
     let mut bytes = 0;
     let ffa = &ffa;
     let end_to_end = |bytes: &mut u64| {

@@ -480,8 +480,9 @@ pub const KNOWN: &[(&str, Option<i32>, f64)] = &[
 /// "+16" and the catalogue's "+15" is told apart at 5%, paired and unpaired.
 fn coin_value_coverage(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String> {
     use crate::games::auto_rumble::analysis::power_value::{PowerValue, ValueSettings};
-    let dir = std::env::temp_dir().join(format!("skirmish-calibrate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    // A private folder made afresh (issue 79), removed when this returns.
+    let scratch = crate::platform::scratch::Scratch::new("calibrate")?;
+    let dir = scratch.path();
     let catalogue = dir.join("calibration.toml");
     let candidates = dir.join("candidates.toml");
     let mut cand = String::new();
@@ -515,7 +516,6 @@ fn coin_value_coverage(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
         batch: rosters * f.reference / 2,
         ..settings
     })?;
-    let _ = std::fs::remove_dir_all(&dir);
     v.settings.max_battles = rosters * v.battles_per_roster();
     long.settings.max_battles = f.reference * v.settings.max_battles;
     let runs = f.runs as usize;
@@ -645,8 +645,9 @@ fn coin_value_coverage(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
 fn coin_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     use crate::games::auto_rumble::analysis::power_value::{Batches, PowerValue, ValueSettings};
     use crate::platform::answer::Pairing;
-    let dir = std::env::temp_dir().join(format!("skirmish-calibrate-wi-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    // A private folder made afresh (issue 79), removed when this returns.
+    let scratch = crate::platform::scratch::Scratch::new("calibrate-wi")?;
+    let dir = scratch.path();
     let rules = dir.join("costly-attack.toml");
     std::fs::write(
         &rules,
@@ -672,7 +673,6 @@ fn coin_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
         arm(None, rosters * f.reference)?,
         arm(changed, rosters * f.reference)?,
     );
-    let _ = std::fs::remove_dir_all(&dir);
     let pair = |a: &PowerValue, b: &PowerValue, seed: u64| {
         let (_, _, sa) = a.run_from(seed, None, &Batches::new(), |_| {});
         let (_, _, sb) = b.run_from(seed, None, &Batches::new(), |_| {});
@@ -704,8 +704,9 @@ const ITEMS_BATTLES: (u64, u64) = (500, 100);
 fn items_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     use crate::games::loot_arena::analysis::items;
     use crate::platform::answer::{Pairing, Replicates};
-    let dir = std::env::temp_dir().join(format!("skirmish-calibrate-li-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    // A private folder made afresh (issue 79), removed when this returns.
+    let scratch = crate::platform::scratch::Scratch::new("calibrate-li")?;
+    let dir = scratch.path();
     let rules = dir.join("mage-95.toml");
     std::fs::write(&rules, "[champion.mage]\nhealth = 95\n")
         .map_err(|e| format!("{}: {e}", rules.display()))?;
@@ -746,7 +747,6 @@ fn items_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
         (study(None, 1)?, study(Some(&rules), 1)?),
         (study(None, f.reference)?, study(Some(&rules), f.reference)?),
     ];
-    let _ = std::fs::remove_dir_all(&dir);
     // The answer and its jackknife's replicates, as `analyze loot items` writes them.
     let replicates = |st: &items::Study, seed: u64| -> Result<Replicates, String> {
         let mut ledger = crate::platform::ledger::Ledger::default();

@@ -79,14 +79,9 @@ pub struct Question {
     /// An analysis: the flag that sets how much it plays (`--max-battles`). Each point is the
     /// whole analysis in its own folder; asked for more, it continues there.
     analysis: Option<&'static str>,
-    /// Where each point's input files are written (removed when the question is dropped).
-    work: PathBuf,
-}
-
-impl Drop for Question {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.work);
-    }
+    /// Where each point's input files are written: a private folder made afresh, removed when
+    /// the question and its clones are dropped.
+    work: std::sync::Arc<crate::platform::scratch::Scratch>,
 }
 
 /// The seed's rules of a game as TOML: every key at the seed's value.
@@ -125,12 +120,14 @@ pub fn numbers(t: &toml::Table) -> Vec<(String, f64, bool)> {
 }
 
 /// A point's values as a file-name tag (`12_0.5`): each point's files and folder its own.
+/// A point's short name in the work folder: a digest of its values, never the values themselves
+/// (issue 79: 300 placeholders joined into one file name were too long for the file system).
 fn tag(point: &[f64]) -> String {
-    point
+    let bits: Vec<u8> = point
         .iter()
-        .map(|x| format!("{x}"))
-        .collect::<Vec<_>>()
-        .join("_")
+        .flat_map(|x| x.to_bits().to_le_bytes())
+        .collect();
+    crate::platform::digest::sha256_hex(&bits)[..16].to_string()
 }
 
 /// An analysis's words read by the command grammar, as the command line reads them.
@@ -298,12 +295,7 @@ impl Question {
                 crate::games::file_error::read(p, "input file").map_err(|e| e.to_string())?;
             files.push((p.clone(), text));
         }
-        let work = std::env::temp_dir().join(format!(
-            "skirmish-question-{}-{}",
-            std::process::id(),
-            WORK.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+        let work = std::sync::Arc::new(crate::platform::scratch::Scratch::new("question")?);
         Ok(Question {
             command: command.to_string(),
             words,
@@ -460,7 +452,7 @@ impl Question {
     fn words_at(&self, point: &[f64]) -> Result<Vec<String>, String> {
         let mut words = self.words.clone();
         let tag = tag(point);
-        let rules = self.work.join(format!("rules-{tag}.toml"));
+        let rules = self.work.path().join(format!("rules-{tag}.toml"));
         let text = toml::to_string(&self.rules_at(point)).map_err(|e| e.to_string())?;
         std::fs::write(&rules, text).map_err(|e| format!("{}: {e}", rules.display()))?;
         words.push("--rules".into());
@@ -469,7 +461,7 @@ impl Question {
             let name = p
                 .file_name()
                 .map_or("input".into(), |n| n.to_string_lossy().to_string());
-            let at = self.work.join(format!("{i}-{tag}-{name}"));
+            let at = self.work.path().join(format!("{i}-{tag}-{name}"));
             let text = includes_from(&text, &p);
             std::fs::write(&at, text).map_err(|e| format!("{}: {e}", at.display()))?;
             let (from, to) = (p.display().to_string(), at.display().to_string());
@@ -490,7 +482,7 @@ impl Question {
     fn map_err<T>(&self, point: &[f64], r: Result<T, String>) -> Result<T, String> {
         r.map_err(|e| {
             let mut e = e;
-            let work = self.work.display().to_string();
+            let work = self.work.path().display().to_string();
             while let Some(at) = e.find(&work) {
                 let end = e[at..].find([':', ' ', '`']).map_or(e.len(), |x| at + x);
                 let name = e[at + work.len() + 1..end].to_string();
@@ -577,7 +569,7 @@ impl Question {
     /// Where an analysis's run at `point` on seed `seed` is kept (its answer, its replicates),
     /// while the question lives.
     pub fn folder(&self, point: &[f64], seed: u64) -> PathBuf {
-        self.work.join(format!("run-{}-{seed}", tag(point)))
+        self.work.path().join(format!("run-{}-{seed}", tag(point)))
     }
 
     /// The command's tally at `point` on `matches` of master seed `seed`, played on the
@@ -729,8 +721,6 @@ fn includes_from(text: &str, host: &Path) -> String {
     }
     out
 }
-
-static WORK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The numbers of a game's rules by key (what `sensitivity --keys all` moves).
 pub fn rules_numbers(game: &str) -> BTreeMap<String, (f64, bool)> {

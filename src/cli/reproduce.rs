@@ -71,6 +71,14 @@ fn path_of(name: &str) -> PathBuf {
 }
 
 fn read(name: &str) -> Result<Recorded, String> {
+    // Issue 79: a block `<!-- answer ../../../x -->` was filled from a file outside
+    // docs/answers/: every name read is a plain one too, not only those recorded.
+    if !plain_name(name) {
+        return Err(format!(
+            "answer `{}`: not a recorded answer's name (a plain name of letters, digits, `-` and `_`, read from {ANSWERS}/NAME.json)",
+            crate::platform::escape::plain(name)
+        ));
+    }
     let p = path_of(name);
     let text = std::fs::read_to_string(&p).map_err(|e| {
         format!(
@@ -87,15 +95,19 @@ fn write(name: &str, r: &Recorded) -> Result<(), String> {
     write_in_docs(&path_of(name), text.as_bytes())
 }
 
-/// A recorded answer's name: a plain file name (issue 62: `--record ../../x` wrote outside
-/// `docs/answers/`).
-fn check_name(name: &str) -> Result<(), String> {
-    let plain = !name.is_empty()
+/// Whether `name` is a plain file name in docs/answers/: no folder, no leading dot.
+fn plain_name(name: &str) -> bool {
+    !name.is_empty()
         && !name.starts_with('.')
         && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
-    if plain {
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+}
+
+/// A recorded answer's name: a plain file name (issue 62: `--record ../../x` wrote outside
+/// `docs/answers/`).
+fn check_name(name: &str) -> Result<(), String> {
+    if plain_name(name) {
         Ok(())
     } else {
         Err(format!(
@@ -205,15 +217,9 @@ fn names() -> Result<Vec<String>, String> {
 /// Runs `args` (plus a scratch --out and --quiet) with this very binary and reads the answer
 /// its folder holds.
 fn run(args: &[String]) -> Result<Answer, String> {
-    let scratch = std::env::temp_dir().join(format!(
-        "skirmish-reproduce-{}-{}",
-        std::process::id(),
-        args.join("_")
-            .replace(['/', ' ', '(', ')', '"', '\''], "-")
-            .chars()
-            .take(60)
-            .collect::<String>()
-    ));
+    // A private folder made afresh (issue 79), the run's --out inside it.
+    let holder = crate::platform::scratch::Scratch::new("reproduce")?;
+    let scratch = holder.path().join("out");
     // A recorded script (`bash experiments/first-run.sh`) measures what skirmish cannot measure
     // from inside: it takes the same --out and writes the same result.json.
     let runner = runner_of(args)?;
@@ -232,7 +238,6 @@ fn run(args: &[String]) -> Result<Answer, String> {
             c
         }
     };
-    let _ = std::fs::remove_dir_all(&scratch);
     let o = cmd
         .arg("--out")
         .arg(&scratch)
@@ -240,7 +245,6 @@ fn run(args: &[String]) -> Result<Answer, String> {
         .output()
         .map_err(|e| format!("running skirmish {}: {e}", args.join(" ")))?;
     if !o.status.success() {
-        let _ = std::fs::remove_dir_all(&scratch);
         return Err(format!(
             "skirmish {} failed: {}",
             args.join(" "),
@@ -249,16 +253,14 @@ fn run(args: &[String]) -> Result<Answer, String> {
     }
     // The program's own script writes its answer plainly (it is no skirmish run, so unsealed),
     // into the scratch folder made for it here.
-    let a = if script {
+    if script {
         let p = scratch.join(crate::platform::answer::FILE);
         std::fs::read_to_string(&p)
             .map_err(|e| format!("{}: {e}", p.display()))
             .and_then(|t| Answer::from_json(&t).map_err(|e| format!("{}: {e}", p.display())))
     } else {
         crate::platform::dataset::answer_of(&scratch)
-    };
-    let _ = std::fs::remove_dir_all(&scratch);
-    a
+    }
 }
 
 /// Answers of timings (`skirmish bench`, `experiments/first-run.sh`): only their sections in

@@ -93,9 +93,91 @@ pub fn unseal(path: &std::path::Path, text: &str) -> Result<serde_json::Value, S
     Ok(v)
 }
 
+/// The most a kept text file (a manifest, saved sums, an answer) may hold: far above any a run
+/// writes, so a file at it was not written by one.
+pub const KEPT_MAX_BYTES: u64 = 1 << 30;
+
+/// The text of a file a run keeps in its folder, read only if it is a plain file (never through
+/// a link, never a FIFO or a device) of at most [`KEPT_MAX_BYTES`] (issue 79: a received
+/// folder's shard file linked to /dev/zero was read without bound, and a FIFO hung `verify`).
+pub fn read_kept(path: &std::path::Path) -> Result<String, String> {
+    let refuse = |why: &str| {
+        format!(
+            "{}: {why}; skirmish writes only plain files there: remove it, or run the command that made the folder again into a new --out",
+            path.display()
+        )
+    };
+    // Looked at without following a link, before anything is opened (opening a FIFO waits).
+    let meta = std::fs::symlink_metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.file_type().is_file() {
+        return Err(refuse(if meta.file_type().is_symlink() {
+            "a link, not a file (links are never followed)"
+        } else {
+            "not a plain file"
+        }));
+    }
+    if meta.len() > KEPT_MAX_BYTES {
+        return Err(refuse(&format!(
+            "{} bytes, more than any file a run keeps ({KEPT_MAX_BYTES})",
+            meta.len()
+        )));
+    }
+    let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut text = String::new();
+    f.take(KEPT_MAX_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if text.len() as u64 > KEPT_MAX_BYTES {
+        return Err(refuse("grew past the most any file a run keeps holds"));
+    }
+    Ok(text)
+}
+
+/// [`read_kept`], then [`unseal`]: the content of a sealed file a folder keeps.
+pub fn read_sealed(path: &std::path::Path) -> Result<serde_json::Value, String> {
+    unseal(path, &read_kept(path)?)
+}
+
+/// [`read_sealed`] of a file a folder may not hold yet: `None` when nothing is there; anything
+/// else there (a link, a FIFO, an edited file) is refused as [`read_sealed`] refuses it.
+pub fn read_sealed_if_there(path: &std::path::Path) -> Result<Option<serde_json::Value>, String> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        _ => read_sealed(path).map(Some),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{seal, sealed_text, sha256_file, sha256_hex, unseal};
+    use super::{read_kept, read_sealed, seal, sealed_text, sha256_file, sha256_hex, unseal};
+
+    /// Issue 79: a kept file linked to /dev/zero, a FIFO or a folder is refused at once,
+    /// naming it; a plain sealed file reads back.
+    #[test]
+    fn kept_files_are_read_only_when_plain_never_through_a_link() {
+        let dir = crate::platform::scratch::Scratch::new("digest-kept").unwrap();
+        let plain = dir.path().join("plain.json");
+        std::fs::write(&plain, sealed_text(&serde_json::json!({"a": 1}))).unwrap();
+        assert_eq!(read_sealed(&plain).unwrap()["a"], 1);
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        let e = read_kept(&link).unwrap_err();
+        assert!(e.contains("link.json") && e.contains("a link"), "{e}");
+        let to_plain = dir.path().join("to-plain.json");
+        std::os::unix::fs::symlink(&plain, &to_plain).unwrap();
+        assert!(read_sealed(&to_plain).unwrap_err().contains("a link"));
+        let fifo = dir.path().join("fifo.json");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let e = read_kept(&fifo).unwrap_err();
+            assert!(e.contains("not a plain file"), "{e}");
+        }
+        assert!(
+            read_kept(dir.path())
+                .unwrap_err()
+                .contains("not a plain file")
+        );
+    }
 
     #[test]
     fn a_sealed_file_reads_back_and_an_edit_is_caught() {
@@ -137,9 +219,9 @@ mod tests {
             "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
         );
         // The same read from a file in blocks (16 of them here).
-        let path = std::env::temp_dir().join(format!("skirmish-digest-{}", std::process::id()));
+        let dir = crate::platform::scratch::Scratch::new("digest").unwrap();
+        let path = dir.path().join("million");
         std::fs::write(&path, &million).unwrap();
         assert_eq!(sha256_file(&path).unwrap(), sha256_hex(&million));
-        std::fs::remove_file(&path).unwrap();
     }
 }

@@ -17,6 +17,7 @@ pub mod narration;
 pub mod parquet;
 pub mod plan;
 pub mod runner;
+pub mod scratch;
 pub mod sink;
 pub mod table;
 pub mod tally;
