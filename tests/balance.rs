@@ -252,6 +252,25 @@ fn a_target_the_answer_lacks_is_refused_with_what_it_holds() {
     );
 }
 
+/// Issue 79: `value = nan` was reported PASS with a tuned file written; `inf` was taken.
+#[test]
+fn a_target_that_is_not_a_finite_number_is_refused_naming_the_field() {
+    for (name, aim, field) in [
+        ("nan", "value = nan", "target[0].value"),
+        ("inf", "value = inf", "target[0].value"),
+        ("band-inf", "band = [0.4, inf]", "target[0].band"),
+        ("band-nan", "band = [nan, 0.6]", "target[0].band"),
+    ] {
+        refused(
+            name,
+            &format!(
+                "command = \"simulate loot --matches 200\"\n[[tune]]\nrules = \"champion.mage.health\"\nrange = [40, 140]\n[[target]]\nsection = \"win share by pair\"\nlabel = \"Gladiator+Mage\"\n{aim}\n"
+            ),
+            &[field, "give a finite number"],
+        );
+    }
+}
+
 #[test]
 fn a_reading_is_not_a_number_to_tune() {
     refused(
@@ -642,7 +661,7 @@ fn a_stopped_balance_continues_where_it_stopped_and_ends_as_one_run() {
 }
 
 #[test]
-fn shards_in_step_find_the_one_machine_answer_and_the_finishing_run_plays_nothing() {
+fn shards_in_step_find_the_one_machine_answer_and_the_finishing_run_plays_only_the_proof() {
     let file = small_balance("balance-shards");
     let whole = tmp("balance-shards", "whole");
     printed(balance_into(&file, &whole, &[]));
@@ -667,7 +686,8 @@ fn shards_in_step_find_the_one_machine_answer_and_the_finishing_run_plays_nothin
         // A shard writes no answer: the finishing run does.
         assert!(!sharded.join("result.json").exists());
     }
-    // Every ask was in the shards' slices: nothing played, the one machine's bytes.
+    // Every ask of the search was in the shards' slices; the finishing run plays only the proof
+    // (issue 79: no received sum decides a verdict), and writes the one machine's bytes.
     let finished = printed(balance_into(&file, &sharded, &[]));
     let asked_again = printed(balance_into(&file, &whole, &[]));
     assert!(kept_asks(&finished).is_some_and(|n| n > 10), "{finished}");
@@ -772,4 +792,144 @@ fn forged_kept_points_are_refused_never_a_panic_or_a_wrong_count() {
             String::from_utf8_lossy(&o.stderr)
         );
     }
+}
+
+/// Issue 79: `balance` printed its `tuned:` lines raw, controls from the folder's name and all.
+#[test]
+fn the_tuned_lines_show_controls_in_a_name_escaped() {
+    let file = small_balance("balance-controls");
+    let out = tmp("balance-controls", "x\u{1b}[2J\u{7}\u{202e}y");
+    let text = printed(balance_into(&file, &out, &["--grid-limit", "0"]));
+    assert!(text.contains("tuned: "), "{text}");
+    for c in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!text.contains(c), "{c:?} printed raw: {text}");
+    }
+    assert!(text.contains("\\u{1b}"), "{text}");
+}
+
+/// Issue 79 (severe): a resealed proof ask in `asked.json` decided the continued run's verdict
+/// ("proved on fresh seeds" from a sum nobody played). The run that writes the answer plays the
+/// proof itself: the forged sum changes nothing, and the folder keeps what was played.
+#[test]
+fn a_forged_proof_in_the_kept_asks_never_decides_the_verdict() {
+    let file = small_balance("balance-proof");
+    let out = tmp("balance-proof", "out");
+    let first = printed(balance_into(&file, &out, &["--grid-limit", "0"]));
+    let answer = std::fs::read(out.join("result.json")).unwrap();
+    let mut kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("asked.json")).unwrap()).unwrap();
+    kept.as_object_mut()
+        .unwrap()
+        .remove(skirmish::platform::digest::SEAL);
+    // The proof is the ask on seed 43 (the search's is 42): its pair won every battle it played.
+    let proof = kept["asks"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|a| a["seed"] == 43)
+        .expect("the proof is kept");
+    let pair = &mut proof["sums"]["Tally"]["means"]["win share by pair"]["Gladiator+Mage"];
+    pair["sum"] = pair["n"].clone();
+    pair["sum_sq"] = pair["n"].clone();
+    std::fs::write(
+        out.join("asked.json"),
+        skirmish::platform::digest::sealed_text(&kept),
+    )
+    .unwrap();
+    let again = printed(balance_into(&file, &out, &["--grid-limit", "0"]));
+    assert!(kept_asks(&again).is_some_and(|n| n > 0), "{again}");
+    assert_eq!(
+        std::fs::read(out.join("result.json")).unwrap(),
+        answer,
+        "{first}\n---\n{again}"
+    );
+    let now: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("asked.json")).unwrap()).unwrap();
+    let proof = now["asks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["seed"] == 43)
+        .unwrap();
+    let pair = &proof["sums"]["Tally"]["means"]["win share by pair"]["Gladiator+Mage"];
+    assert_ne!(
+        pair["sum"], pair["n"],
+        "the played proof replaced the forged one"
+    );
+}
+
+/// `verify`'s output and exit code on `dir` with `extra` flags.
+fn verify(dir: &std::path::Path, extra: &[&str]) -> (Option<i32>, String) {
+    let mut args = vec!["verify", dir.to_str().unwrap()];
+    args.extend(extra);
+    let o = skirmish(&args);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.code(), said)
+}
+
+/// Issue 79 (severe): `verify` refused every balance folder (naming a manifest it does not
+/// have), so a resealed kept ask could not be found. Now it recomputes the folder from its kept
+/// asks on its recorded inputs, plays the proof again and a random sample of the asks (every
+/// one with --replay-all), and compares every file, writing nothing.
+#[test]
+fn verify_proves_a_balance_folder_and_finds_a_resealed_ask_or_answer() {
+    let file = small_balance("balance-verify");
+    let out = tmp("balance-verify", "out");
+    printed(balance_into(&file, &out, &["--grid-limit", "0"]));
+    let (code, said) = verify(&out, &["--replay-all"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("a balance folder: `skirmish balance"),
+        "{said}"
+    );
+    assert!(
+        said.contains("--grid-limit 0"),
+        "the recorded command is the run's: {said}"
+    );
+    assert!(said.contains("are what the command writes now"), "{said}");
+    let (code, said) = verify(&out, &[]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("--replay-all plays every kept ask"), "{said}");
+    let asked = out.join("asked.json");
+    let honest = std::fs::read(&asked).unwrap();
+    // One search ask's sums moved by one win and resealed.
+    let mut kept: serde_json::Value = serde_json::from_slice(&honest).unwrap();
+    kept.as_object_mut()
+        .unwrap()
+        .remove(skirmish::platform::digest::SEAL);
+    let pair =
+        &mut kept["asks"][3]["sums"]["Tally"]["means"]["win share by pair"]["Gladiator+Mage"];
+    pair["sum"] = serde_json::json!(pair["sum"].as_i64().unwrap() + 2);
+    std::fs::write(&asked, skirmish::platform::digest::sealed_text(&kept)).unwrap();
+    let (code, said) = verify(&out, &["--replay-all"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("not what their matches give"), "{said}");
+    // The answer's verdict resealed: the folder's files are not what its asks give.
+    std::fs::write(&asked, &honest).unwrap();
+    let result = out.join("result.json");
+    let honest_result = std::fs::read(&result).unwrap();
+    let mut a: serde_json::Value = serde_json::from_slice(&honest_result).unwrap();
+    a.as_object_mut()
+        .unwrap()
+        .remove(skirmish::platform::digest::SEAL);
+    let forged = a.to_string().replace("(PASS)", "(FAIL)");
+    let a: serde_json::Value = serde_json::from_str(&forged).unwrap();
+    std::fs::write(&result, skirmish::platform::digest::sealed_text(&a)).unwrap();
+    let (code, said) = verify(&out, &[]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("result.json differs"), "{said}");
+    // The input it names, edited: refused by name before anything is played.
+    std::fs::write(&result, &honest_result).unwrap();
+    let text = std::fs::read_to_string(&*file).unwrap();
+    std::fs::write(&*file, text.replace("value = 0.6", "value = 0.5")).unwrap();
+    let (code, said) = verify(&out, &[]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains("small.toml") && said.contains("another content"),
+        "{said}"
+    );
 }

@@ -95,6 +95,11 @@ fn verify_of_a_crafted_manifest_runs_nothing() {
         edit_sealed(&d.join("manifest.json"), |m| {
             m["command"] = cmd.clone().into()
         });
+        // The answer resealed to match (issue 79: verify holds it to the manifest), so that
+        // what is tried here is the recorded command itself.
+        edit_sealed(&d.join("result.json"), |a| {
+            a["provenance"]["command"] = cmd.clone().into()
+        });
         refused(
             &["verify", d.to_str().unwrap()],
             "is not a command that writes a dataset",
@@ -165,6 +170,33 @@ fn a_recorded_answer_name_is_a_plain_name() {
             "a plain name",
         );
     }
+}
+
+/// Issue 79: a block `<!-- answer ../x -->` was filled from a file outside docs/answers/.
+#[test]
+fn an_answer_block_names_only_a_recorded_answer() {
+    let d = answers_with("rumble-ffa", serde_json::json!(["simulate", "rumble"]));
+    // The file the block reaches for exists, beside docs/answers/.
+    fs::copy(
+        d.join("docs/answers/rumble-ffa.json"),
+        d.join("docs/outside.json"),
+    )
+    .unwrap();
+    let page = "<!-- answer ../outside -->\nold\n<!-- /answer -->\n";
+    fs::write(d.join("README.md"), page).unwrap();
+    for args in [
+        &["reproduce", "--write-docs"][..],
+        &["reproduce", "--check-docs"],
+    ] {
+        let o = skirmish_in(&d, args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_ne!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(
+            err.contains("not a recorded answer's name"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(fs::read_to_string(d.join("README.md")).unwrap(), page);
 }
 
 #[test]
@@ -606,30 +638,46 @@ fn a_thousand_candidate_powers_are_refused_before_they_exhaust_memory() {
         ));
     }
     fs::write(&file, text).unwrap();
-    let out = dir.join("out");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
-        .args([
-            "analyze",
-            "rumble",
-            "powers",
-            "--candidate",
-            file.to_str().unwrap(),
-            "--max-battles",
-            "2100",
-            "--quiet",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .env("SKIRMISH_MEMORY", "1500M")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("need about") && err.contains("fewer powers or candidates"),
-        "{err}"
-    );
-    assert!(!out.exists());
+    // Capped by the variable, and (issue 79: it aborted there) by the process's own limit.
+    for (how, cap) in [("variable", true), ("ulimit -v", false)] {
+        let out = dir.join("out");
+        let mut cmd = if cap {
+            let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"));
+            c.env("SKIRMISH_MEMORY", "1500M");
+            c
+        } else {
+            let mut c = std::process::Command::new("bash");
+            c.args([
+                "-c",
+                "ulimit -v 1536000 && exec \"$0\" \"$@\"",
+                env!("CARGO_BIN_EXE_skirmish"),
+            ]);
+            c.env_remove("SKIRMISH_MEMORY");
+            c
+        };
+        let o = cmd
+            .args([
+                "analyze",
+                "rumble",
+                "powers",
+                "--candidate",
+                file.to_str().unwrap(),
+                "--max-battles",
+                "2100",
+                "--quiet",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{how}: {err}");
+        assert!(
+            err.contains("need about") && err.contains("fewer powers or candidates"),
+            "{how}: {err}"
+        );
+        assert!(!out.exists(), "{how}");
+    }
 }
 
 // Issue 62: a clan candidate over budget read 0% and "rank 5 of 10" without a word of why; the
@@ -811,4 +859,186 @@ fn verify_runs_an_analysis_without_sums_again_and_finds_an_edited_answer() {
     let (code, said) = verify(dir, &[]);
     assert_eq!(code, Some(2), "{said}");
     assert!(said.contains("result.json differs"), "{said}");
+}
+
+/// Issue 79: `check` of a host's file printed ESC and BEL from names raw; every `check` shows
+/// them escaped.
+#[test]
+fn check_shows_a_hostile_name_escaped_in_every_game() {
+    let d = tmp("h79", "check");
+    fs::create_dir_all(&*d).unwrap();
+    let name = toml_string(HOSTILE);
+    for (game, example, from) in [
+        ("tag", "experiments/tag/small.toml", "\"Fire\""),
+        (
+            "clan-melee",
+            "experiments/clan-melee/0-clan1.toml",
+            "\"Clan1\"",
+        ),
+    ] {
+        let text = fs::read_to_string(example)
+            .unwrap()
+            .replacen(from, &name, 1);
+        let f = d.join(format!("{game}.toml"));
+        fs::write(&f, text).unwrap();
+        let printed = ok(&[game, "check", f.to_str().unwrap()]);
+        no_controls(&printed, &format!("{game} check"));
+        assert!(
+            printed.contains("\\u{1b}"),
+            "{game} check shows the name: {printed}"
+        );
+    }
+}
+
+/// Issue 79 (severe): a dataset's `result.json` was not read by `verify` at all: a plain edit
+/// passed, and a resealed grid cell passed `--replay-all` and was reported. Now the files-only
+/// check holds the answer to its seal and to what the manifest's tallies give, and the replay
+/// recomputes it whole (grids included) and compares it byte for byte.
+#[test]
+fn verify_recomputes_a_datasets_answer_and_refuses_one_edited_or_resealed() {
+    let d = tmp("h79", "dataset-answer");
+    small_rumble(&d);
+    let dir = d.to_str().unwrap();
+    let r = d.join("result.json");
+    let original = fs::read_to_string(&r).unwrap();
+    let (code, said) = verify(dir, &["--replay-all"]);
+    assert_eq!(code, Some(0), "{said}");
+    // A plain edit: the seal says so, even without replaying.
+    fs::write(&r, original.replacen("\"value\": ", "\"value\": 1", 1)).unwrap();
+    let (code, said) = verify(dir, &["--replay-for", "0"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("result.json"), "{said}");
+    // An estimate moved and resealed: not what the manifest's tallies give.
+    fs::write(&r, &original).unwrap();
+    edit_sealed(&r, |v| {
+        let e = &mut v["sections"][0]["estimates"][0]["value"];
+        *e = serde_json::json!(e.as_f64().unwrap() + 0.25);
+    });
+    let (code, said) = verify(dir, &["--replay-for", "0"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains("not the answer the manifest's tallies give"),
+        "{said}"
+    );
+    // A grid cell moved and resealed (the issue's Clan Melee cell 5/20 -> 19/20): only the game
+    // lays grids out, so the replay finds it.
+    let g = tmp("h79", "dataset-grid");
+    let gdir = g.to_str().unwrap();
+    ok(&[
+        "tournament",
+        "clan-melee",
+        "--melees",
+        "10",
+        "--budgets",
+        "1000",
+        "--out",
+        gdir,
+        "--quiet",
+    ]);
+    let (code, said) = verify(gdir, &["--replay-all"]);
+    assert_eq!(code, Some(0), "{said}");
+    edit_sealed(&g.join("result.json"), |v| {
+        let of = &mut v["grids"][0]["rows"][0]["cells"][0]["of"];
+        let part = of["part"].as_u64().expect("a count cell");
+        of["part"] = serde_json::json!(if part < 9 { 9 } else { 1 });
+    });
+    let (code, said) = verify(gdir, &["--replay-all"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("result.json differs"), "{said}");
+}
+
+/// Issue 79 (severe): an analysis folder resealed to record another command (a tournament that
+/// writes a dataset) replayed "0 of 0 parts" and passed with a forged estimate.
+#[test]
+fn verify_refuses_an_analysis_folder_whose_recorded_command_is_another() {
+    let d = small_loot_items("verify-other-command");
+    let dir = d.to_str().unwrap();
+    edit_sealed(&d.join("result.json"), |v| {
+        v["provenance"]["command"] = "skirmish tournament tag --games 200".into();
+        let e = &mut v["sections"][0]["estimates"][0]["value"];
+        *e = serde_json::json!(99.0);
+    });
+    let (code, said) = verify(dir, &["--replay-all"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("naming a command proves nothing"), "{said}");
+    assert!(!said.contains("replayed 0 of 0"), "{said}");
+}
+
+/// Issue 79: `verify` never writes into the folder it checks (a resealed command with
+/// `--shard 0/2` made it write a shard file there).
+#[test]
+fn verify_refuses_an_analysis_command_that_names_a_shard_and_writes_nothing() {
+    let d = small_loot_items("verify-shard");
+    let dir = d.to_str().unwrap();
+    edit_sealed(&d.join("result.json"), |v| {
+        let c = v["provenance"]["command"].as_str().unwrap().to_string();
+        v["provenance"]["command"] = format!("{c} --shard 0/2").into();
+    });
+    fn every_file(dir: &Path, out: &mut Vec<(std::path::PathBuf, Vec<u8>)>) {
+        let mut entries: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                every_file(&p, out);
+            } else {
+                out.push((p.clone(), fs::read(&p).unwrap()));
+            }
+        }
+    }
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    every_file(&d, &mut before);
+    let (code, said) = verify(dir, &["--replay-all"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("names a shard"), "{said}");
+    every_file(&d, &mut after);
+    assert!(before == after, "verify wrote into the folder");
+    assert!(!d.join("shards").exists());
+}
+
+/// Issue 79: `analyze loot items --battles 20` exited 0 with a `result.json` that its own
+/// `report` and `verify` refused (leave-one-out rows of one removal written as NaN). An estimate
+/// that cannot be measured is said so in a note; the answer reads back.
+#[test]
+fn a_tiny_item_analysis_writes_an_answer_that_reads_back() {
+    let d = tmp("h79", "tiny-items");
+    let dir = d.to_str().unwrap();
+    ok(&[
+        "analyze",
+        "loot",
+        "items",
+        "--battles",
+        "20",
+        "--seed",
+        "42",
+        "--out",
+        dir,
+        "--quiet",
+    ]);
+    let text = fs::read_to_string(d.join("result.json")).unwrap();
+    assert!(!text.contains("null"), "no number is written as null");
+    assert!(
+        text.contains("removed only once"),
+        "the unmeasured rows are named"
+    );
+    ok(&["report", dir]);
+    let (code, said) = verify(dir, &["--replay-for", "0"]);
+    assert_eq!(code, Some(0), "{said}");
+}
+
+/// Issue 79: every analysis left `.NAME.output.lock` in the parent of its --out; the claim's
+/// lock file goes with the claim.
+#[test]
+fn an_analysis_leaves_no_lock_file_beside_its_folder() {
+    let d = small_loot_items("no-lock-left");
+    let name = d.file_name().unwrap().to_string_lossy().to_string();
+    let left: Vec<String> = fs::read_dir(d.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.starts_with(&format!(".{name}.")))
+        .collect();
+    assert!(left.is_empty(), "left beside the folder: {left:?}");
 }

@@ -18,6 +18,8 @@ use crate::platform::tally::thousands;
 use super::question::{Named, Question};
 
 const COMMAND: &str = "balance";
+/// `--grid-limit`'s default.
+const GRID_LIMIT: u64 = 200;
 const FORMAT: &str = "docs/balance.md";
 
 #[derive(Args, Debug, Clone)]
@@ -40,7 +42,7 @@ pub struct BalanceFlags {
     pub verify: Option<u64>,
     /// A grid search over the same ranges at the same precision is played for comparison when it
     /// has at most this many points (else its matches are counted, not played).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = GRID_LIMIT)]
     pub grid_limit: u64,
     /// Worker threads (default: all cores). The answer does not depend on it.
     #[arg(long)]
@@ -50,7 +52,7 @@ pub struct BalanceFlags {
     pub quiet: bool,
     /// Machines in step: every shard runs the same search at once and plays its K-th slice of
     /// each point's matches into OUT/shards/, waiting there for the others' (a shared folder);
-    /// then the same command without --shard writes the folder, playing nothing.
+    /// then the same command without --shard writes the folder, playing only the proof.
     #[command(flatten)]
     pub sharding: super::flags::ShardFlags,
     /// Seconds a shard waits for the other shards' slice of a point before it stops, saying
@@ -200,6 +202,21 @@ pub fn read(path: &Path) -> Result<Read, String> {
     let mut targets = Vec::new();
     for (i, t) in f.target.iter().enumerate() {
         let field = |k: &str| format!("target[{i}].{k}");
+        // TOML reads `nan` and `inf` as numbers; no estimate can be at either (issue 79: a NaN
+        // target was reported PASS).
+        for (name, v) in t
+            .value
+            .map(|v| ("value", v))
+            .into_iter()
+            .chain(t.band.into_iter().flatten().map(|v| ("band", v)))
+        {
+            if !v.is_finite() {
+                return Err(err(
+                    field(name),
+                    format!("{v}: give a finite number (shares as fractions: 0.5 for 50%)"),
+                ));
+            }
+        }
         let aim = match (t.value, t.band, t.equal, &t.like) {
             (Some(v), None, None, None) => Aim::Value(v),
             (None, Some([a, b]), None, None) if a <= b => Aim::Band(a, b),
@@ -298,7 +315,7 @@ struct Asked {
 const MAX_SHARDS: u64 = 100_000;
 
 /// Where a balance keeps its asks (sealed: an edited sum is refused, never taken as played).
-const ASKED: &str = "asked.json";
+pub const ASKED: &str = "asked.json";
 
 /// The asks an earlier run of the same balance left in its folder, and this run's: asked the
 /// same again, a run takes them from there, so a stopped run continues where it stopped and a
@@ -307,6 +324,8 @@ const ASKED: &str = "asked.json";
 struct Kept {
     out: PathBuf,
     identity: serde_json::Value,
+    /// `verify`: the folder is read, never written.
+    read_only: bool,
     asks: std::sync::Mutex<Vec<Asked>>,
     /// When the folder's copy was last written: at most every few seconds, and at the end.
     written: std::sync::Mutex<std::time::Instant>,
@@ -318,26 +337,46 @@ struct Kept {
 impl Kept {
     /// The folder's asks if they are this balance's (same file, inputs, seed and version); an
     /// edited file is refused, naming it.
-    fn open(out: &Path, identity: serde_json::Value) -> Result<Kept, String> {
+    fn open(out: &Path, identity: serde_json::Value, read_only: bool) -> Result<Kept, String> {
         let path = out.join(ASKED);
         let mut asks: Vec<Asked> = Vec::new();
-        if let Ok(text) = std::fs::read_to_string(&path) {
-            let stored = crate::platform::digest::unseal(&path, &text)?;
-            if stored.get("identity") == Some(&identity) {
-                asks = serde_json::from_value(stored["asks"].clone()).map_err(|e| {
-                    format!(
-                        "{}: `asks`: not as skirmish writes them ({e}); choose another --out",
-                        path.display()
-                    )
-                })?;
-                for a in &asks {
-                    plausible(&path, &a.sums, a.to.saturating_sub(a.from))?;
-                }
+        let stored = crate::platform::digest::read_sealed_if_there(&path)?;
+        if read_only {
+            // `verify`: the asks must be this very balance's, on the inputs as they are here.
+            let Some(recorded) = stored.as_ref().and_then(|s| s.get("identity")) else {
+                return Err(format!(
+                    "{}: missing: a balance folder keeps its asks there",
+                    path.display()
+                ));
+            };
+            if let Some(d) = crate::platform::dataset::first_difference(
+                recorded,
+                &identity,
+                ["recorded", "here"],
+            ) {
+                return Err(format!(
+                    "{}: the folder's balance is not the one its inputs make here ({d}): verify it where its files are as they were, with this version",
+                    path.display()
+                ));
+            }
+        }
+        if let Some(stored) = stored
+            && stored.get("identity") == Some(&identity)
+        {
+            asks = serde_json::from_value(stored["asks"].clone()).map_err(|e| {
+                format!(
+                    "{}: `asks`: not as skirmish writes them ({e}); choose another --out",
+                    path.display()
+                )
+            })?;
+            for a in &asks {
+                plausible(&path, &a.sums, a.to.saturating_sub(a.from))?;
             }
         }
         Ok(Kept {
             out: out.to_path_buf(),
             identity,
+            read_only,
             asks: std::sync::Mutex::new(asks),
             written: std::sync::Mutex::new(std::time::Instant::now()),
             reused: Default::default(),
@@ -432,7 +471,7 @@ impl Kept {
     fn keep(&self, a: Asked) -> Result<(), String> {
         self.asks.lock().expect("no panic holds it").push(a);
         let mut w = self.written.lock().expect("no panic holds it");
-        if w.elapsed() >= std::time::Duration::from_secs(5) {
+        if !self.read_only && w.elapsed() >= std::time::Duration::from_secs(5) {
             let (name, bytes) = self.file();
             // The folder is made only now: a refused balance file has written nothing.
             crate::platform::dataset::mark_output_folder(&self.out, COMMAND)?;
@@ -456,8 +495,7 @@ impl Kept {
 /// One shard's slice of an ask, as it wrote it (sealed: an edited slice is refused), holding
 /// `matches` matches.
 fn read_slice(p: &Path, matches: u64) -> Result<Sums, String> {
-    let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
-    let stored = crate::platform::digest::unseal(p, &text)?;
+    let stored = crate::platform::digest::read_sealed(p)?;
     let sums = serde_json::from_value(stored["sums"].clone())
         .map_err(|e| format!("{}: `sums`: not as skirmish writes them ({e})", p.display()))?;
     plausible(p, &sums, matches)?;
@@ -501,6 +539,9 @@ struct Asker<'a> {
     bar: indicatif::ProgressBar,
     kept: &'a Kept,
     in_step: Option<InStep>,
+    /// `verify`: every ask of the search must be in the folder (a finished balance kept them
+    /// all); only the proof is played.
+    checking: bool,
 }
 
 impl Asker<'_> {
@@ -565,26 +606,22 @@ impl Asker<'_> {
     }
 }
 
-impl Ask for Asker<'_> {
-    fn ask(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Sums, String> {
-        if let Some(sums) = self.kept.find(point, seed, &m)? {
-            return Ok(sums);
-        }
-        if let Some(s) = &self.in_step {
-            let sums = self.in_step(s, point, seed, &m)?;
-            self.kept
-                .asks
-                .lock()
-                .expect("no panic holds it")
-                .push(Asked {
-                    point: point.to_vec(),
-                    seed,
-                    from: m.start,
-                    to: m.end,
-                    sums: sums.clone(),
-                });
-            return Ok(sums);
-        }
+impl Asker<'_> {
+    /// The ask played here and now, whatever the folder keeps for it (what it keeps is replaced
+    /// by what was played).
+    fn played(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Sums, String> {
+        self.kept
+            .asks
+            .lock()
+            .expect("no panic holds it")
+            .retain(|a| {
+                !(a.point == point && a.seed == seed && a.from == m.start && a.to == m.end)
+            });
+        self.play(point, seed, m)
+    }
+
+    /// The ask played on this machine and kept.
+    fn play(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Sums, String> {
         let names = self.q.names();
         self.bar.set_message(
             names
@@ -605,6 +642,45 @@ impl Ask for Asker<'_> {
             sums: t.clone(),
         })?;
         Ok(t)
+    }
+}
+
+impl Ask for Asker<'_> {
+    fn ask(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Sums, String> {
+        if let Some(sums) = self.kept.find(point, seed, &m)? {
+            return Ok(sums);
+        }
+        if self.checking {
+            return Err(format!(
+                "{}: the search asks {} on seed {seed}, matches {}..{}, and the folder does not keep it: the balance was not finished there, or its asks were edited; run it again into the folder to finish it",
+                self.kept.out.join(ASKED).display(),
+                self.q
+                    .names()
+                    .iter()
+                    .zip(point)
+                    .map(|(n, x)| format!("{n} = {x}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                m.start,
+                m.end
+            ));
+        }
+        if let Some(s) = &self.in_step {
+            let sums = self.in_step(s, point, seed, &m)?;
+            self.kept
+                .asks
+                .lock()
+                .expect("no panic holds it")
+                .push(Asked {
+                    point: point.to_vec(),
+                    seed,
+                    from: m.start,
+                    to: m.end,
+                    sums: sums.clone(),
+                });
+            return Ok(sums);
+        }
+        self.play(point, seed, m)
     }
 }
 
@@ -657,10 +733,19 @@ pub fn balance(f: &BalanceFlags) -> Result<String, String> {
     };
     let threads = super::flags::threads(f.threads)?;
     let pool = crate::platform::runner::pool(threads)?;
-    pool.install(|| run(f))
+    pool.install(|| run(f, None))
 }
 
-fn run(f: &BalanceFlags) -> Result<String, String> {
+/// `verify`'s replay of a balance folder: how long it may replay kept asks beyond the proof
+/// (`None`: every one).
+struct Check {
+    budget: Option<std::time::Duration>,
+}
+
+/// The balance `f` asks: played and written into its folder, or (`check`) recomputed from the
+/// folder's kept asks, the proof and a sample of the asks played again, and compared with the
+/// folder's files, writing nothing.
+fn run(f: &BalanceFlags, check: Option<&Check>) -> Result<String, String> {
     let shard = f.sharding.shard()?;
     if shard.is_some() {
         refuse_sharded_analysis(&f.file)?;
@@ -682,7 +767,7 @@ fn run(f: &BalanceFlags) -> Result<String, String> {
         "seed": f.seed,
         "inputs": super::flags::input_digests(std::iter::once(f.file.clone()).chain(q.inputs())),
     });
-    let kept = Kept::open(&f.out, identity)?;
+    let kept = Kept::open(&f.out, identity, check.is_some())?;
     let asker = Asker {
         q,
         bar: spinner(f.quiet),
@@ -691,6 +776,7 @@ fn run(f: &BalanceFlags) -> Result<String, String> {
             shard,
             wait: std::time::Duration::from_secs(f.shard_wait),
         }),
+        checking: check.is_some(),
     };
     let found = balance::search(&asker, numbers, targets, &plan)?;
     // The grid at the same precision: played where it is small enough, else counted.
@@ -706,14 +792,21 @@ fn run(f: &BalanceFlags) -> Result<String, String> {
     let vmatches = f.verify.unwrap_or(per_point.saturating_mul(4)).max(1);
     // A tournament played whole plays its own count.
     let vmatches = if q.whole() { per_point } else { vmatches };
-    let vt = asker.ask(&found.point, vseed, 0..vmatches)?;
+    // A shard plays its slice like any ask; the run that writes the answer plays the proof
+    // itself, whole: no kept or received sum decides a verdict (issue 79: a resealed
+    // `asked.json` or shard slice turned FAIL into PASS).
+    let vt = match shard {
+        Some(_) => asker.ask(&found.point, vseed, 0..vmatches)?,
+        None => asker.played(&found.point, vseed, 0..vmatches)?,
+    };
     asker.bar.finish_and_clear();
     let checked = balance::misses(targets, &vt.sections())?;
     let answer = answer(f, &r, &found, grid, grid_points, vseed, vmatches, &checked);
     if let Some(s) = shard {
-        // Every shard found the same answer; the run without --shard writes it, playing nothing.
+        // Every shard found the same answer; the run without --shard writes it, playing only
+        // the proof.
         return Ok(format!(
-            "shard {s}: its slice of every point played, in {}\n{}\n\nwhen every shard is done, run the same command without --shard: it takes every point from the shards, plays nothing, and writes the folder\n",
+            "shard {s}: its slice of every point played, in {}\n{}\n\nwhen every shard is done, run the same command without --shard: it takes every point of the search from the shards, plays the proof itself, and writes the folder\n",
             kept.shards().display(),
             answer.title
         ));
@@ -722,6 +815,9 @@ fn run(f: &BalanceFlags) -> Result<String, String> {
     let tuned = tuned_files(q, &found.point);
     files.extend(tuned.iter().cloned());
     files.push(kept.file());
+    if let Some(c) = check {
+        return replay_kept(&asker, c, &files, &answer.title);
+    }
     crate::platform::dataset::replace_folder(&f.out, COMMAND, &files)?;
     let mut out = String::new();
     let reused = kept.reused.load(std::sync::atomic::Ordering::Relaxed);
@@ -964,11 +1060,17 @@ fn answer(
                 .collect(),
             ..Provenance::of_tool(
                 format!(
-                    "skirmish balance {} --seed {}{}{}",
+                    "skirmish balance {} --seed {}{}{}{}",
                     super::flags::shell_quote(&f.file.display().to_string()),
                     f.seed,
                     f.budget.map_or(String::new(), |b| format!(" --budget {b}")),
                     f.verify.map_or(String::new(), |v| format!(" --verify {v}")),
+                    // The grid decides what the answer says of it: recorded when not the default.
+                    if f.grid_limit == GRID_LIMIT {
+                        String::new()
+                    } else {
+                        format!(" --grid-limit {}", f.grid_limit)
+                    },
                 ),
                 COMMAND,
                 found.played,
@@ -1018,4 +1120,146 @@ fn share_of_grid(ratio: f64) -> String {
 
 fn digest(p: &Path) -> String {
     crate::platform::digest::sha256_file(p).unwrap_or_default()
+}
+
+/// After a balance folder's answer was recomputed from its kept asks (the proof played again):
+/// kept asks drawn afresh at random (a forger cannot know which) played again within the time
+/// allowed, or all of them, each compared with what the folder keeps; then every file the
+/// balance writes compared with the folder's.
+fn replay_kept(
+    asker: &Asker,
+    check: &Check,
+    files: &[(String, Vec<u8>)],
+    title: &str,
+) -> Result<String, String> {
+    use std::hash::{BuildHasher, Hasher};
+    let start = std::time::Instant::now();
+    let mut asks = asker.kept.asks.lock().expect("no panic holds it").clone();
+    let total = asks.len();
+    // A fresh order each run, from std's per-process random keys (never the balance's seeds).
+    let key = std::collections::hash_map::RandomState::new();
+    let rank = |a: &Asked| {
+        let mut h = key.build_hasher();
+        h.write(
+            serde_json::to_string(&(&a.point, a.seed, a.from, a.to))
+                .unwrap_or_default()
+                .as_bytes(),
+        );
+        h.finish()
+    };
+    asks.sort_by_cached_key(rank);
+    let (mut replayed, mut problems) = (0usize, Vec::new());
+    for a in &asks {
+        if check.budget.is_some_and(|b| start.elapsed() >= b) {
+            break;
+        }
+        let played = asker.q.sums(&a.point, a.seed, a.from..a.to)?;
+        replayed += 1;
+        if serde_json::to_value(&played).ok() != serde_json::to_value(&a.sums).ok() {
+            problems.push(format!(
+                "{} on seed {}, matches {}..{}: its kept sums are not what its matches give",
+                asker
+                    .q
+                    .names()
+                    .iter()
+                    .zip(&a.point)
+                    .map(|(n, x)| format!("{n} = {x}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                a.seed,
+                a.from,
+                a.to
+            ));
+        }
+    }
+    let out = &asker.kept.out;
+    if !problems.is_empty() {
+        return Err(format!(
+            "{}: replayed {replayed} of its {total} kept asks; {} are not what their matches give (the folder was edited): {}",
+            out.display(),
+            problems.len(),
+            problems.join("; ")
+        ));
+    }
+    let same = crate::platform::dataset::compare_folder(out, files)
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(format!(
+        "{}: {title}\n  the proof on fresh seeds played again; {same}\n  replayed {replayed} of its {total} kept asks, drawn at random, each one's sums what its matches give{}\n",
+        out.display(),
+        if replayed < total {
+            " (the time allowed ran out: --replay-all replays every one)"
+        } else {
+            ""
+        }
+    ))
+}
+
+/// `skirmish verify DIR` of a balance folder (issue 79): the question its answer records, on its
+/// inputs as they are here (each one's digest checked), asked again from the folder's kept
+/// asks: the proof played again always, kept asks drawn afresh at random within `replay_for`
+/// seconds (every one with `all`), and every file the balance writes compared with the folder's.
+/// Nothing is written.
+pub fn verify(dir: &Path, replay_for: u64, all: bool) -> Result<String, String> {
+    let stored = dir.join(crate::platform::answer::FILE);
+    let answer = crate::platform::answer::Answer::read(&stored)?;
+    let p = &answer.provenance;
+    let refuse = |why: String| {
+        format!(
+            "{}: `provenance.command`: {why}; nothing was run",
+            stored.display()
+        )
+    };
+    let words = shlex::split(&p.command).ok_or_else(|| refuse("not a command line".into()))?;
+    let mut argv = words;
+    argv.extend(["--out".into(), dir.display().to_string(), "--quiet".into()]);
+    let cli = <super::Cli as clap::Parser>::try_parse_from(&argv)
+        .map_err(|e| refuse(format!("does not parse now ({})", e.kind())))?;
+    let super::Command::Balance(f) = cli.command else {
+        return Err(refuse(format!(
+            "`{}` is not a balance, and the folder keeps a balance's asks",
+            crate::platform::escape::plain(&p.command)
+        )));
+    };
+    if f.sharding.shard.is_some() || f.sharding.shard_count.is_some() {
+        return Err(refuse(
+            "names a shard; a balance's answer is written by the run without --shard".into(),
+        ));
+    }
+    for (path, digest) in &p.inputs {
+        match crate::platform::digest::sha256_file(Path::new(path)) {
+            Ok(d) if d == *digest => {}
+            Ok(_) => {
+                return Err(format!(
+                    "{path}: the folder's balance read it with another content (digest {digest}): verify where its inputs are as they were"
+                ));
+            }
+            Err(e) => {
+                return Err(format!(
+                    "{path}: the folder's balance reads it, and it cannot be read here ({e}): verify where its inputs are"
+                ));
+            }
+        }
+    }
+    let check = Check {
+        budget: (!all).then(|| std::time::Duration::from_secs(replay_for)),
+    };
+    let threads = super::flags::threads(f.threads)?;
+    let pool = crate::platform::runner::pool(threads)?;
+    let said = pool.install(|| run(&f, Some(&check)))?;
+    let inputs: Vec<String> = p
+        .inputs
+        .iter()
+        .map(|(path, d)| format!("{path} {}", &d[..d.len().min(12)]))
+        .collect();
+    Ok(format!(
+        "{}: a balance folder: `{}` on its inputs ({})\n{said}{}\n",
+        dir.display(),
+        crate::platform::escape::plain(&p.command),
+        inputs.join(", "),
+        if all {
+            "checked: every file, the proof and every kept ask played again"
+        } else {
+            "checked: every file, the proof played again and the kept asks the time allowed; --replay-all plays every kept ask again"
+        }
+    ))
 }

@@ -530,34 +530,41 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
     )
 }
 
+/// What a command that reads a host's file tells, for a terminal: names and paths with controls
+/// in them shown escaped, never acted on (issue 79: `check` printed ESC and BEL from names raw,
+/// `balance` its `tuned:` line).
+fn shown(text: String) -> String {
+    crate::platform::escape::plain_lines(&text).into_owned()
+}
+
 fn dispatch(command: Command) -> Result<String, String> {
     match command {
         Command::Games => Ok(games()),
         Command::Rumble { command } => match command {
             RumbleCommand::Play(args) => rumble::battle(args),
-            RumbleCommand::Check { file } => rumble::check(&file),
+            RumbleCommand::Check { file } => rumble::check(&file).map(shown),
             RumbleCommand::Powers { file } => powers::list(file.as_deref()),
             RumbleCommand::Reference => Ok(crate::games::auto_rumble::powers::reference::text()),
         },
         Command::ClanMelee { command } => match command {
             ClanMeleeCommand::Play(flags) => clan_melee::play(&flags),
-            ClanMeleeCommand::Check { file } => clan_melee::check(&file),
+            ClanMeleeCommand::Check { file } => clan_melee::check(&file).map(shown),
         },
         Command::Tag { command } => match command {
             TagCommand::Play(args) => tag::play(&args),
-            TagCommand::Check { file } => tag::check(&file),
+            TagCommand::Check { file } => tag::check(&file).map(shown),
         },
         Command::Minions { command } => match command {
             MinionsCommand::Combat(args) => minions::combat_cmd(&args),
-            MinionsCommand::Check { file, data } => minions::check(&file, &data),
+            MinionsCommand::Check { file, data } => minions::check(&file, &data).map(shown),
         },
         Command::Loot { command } => match command {
             LootCommand::Play(args) => loot::play(&args),
-            LootCommand::Check { file, data } => loot::check(&file, &data),
+            LootCommand::Check { file, data } => loot::check(&file, &data).map(shown),
             LootCommand::Odds(args) => loot::odds(&args),
         },
         Command::Powers { command } => match command {
-            PowersCommand::Check { file } => powers::check(&file),
+            PowersCommand::Check { file } => powers::check(&file).map(shown),
             PowersCommand::List { file } => powers::list(file.as_deref()),
             PowersCommand::Reference => Ok(crate::games::auto_rumble::powers::reference::text()),
         },
@@ -673,8 +680,8 @@ fn dispatch(command: Command) -> Result<String, String> {
         }
         Command::Bench(flags) => bench::bench(&flags),
         Command::Calibrate(flags) => calibrate::calibrate(&flags),
-        Command::Balance(flags) => balance::balance(&flags),
-        Command::Sensitivity(flags) => sensitivity::sensitivity(&flags),
+        Command::Balance(flags) => balance::balance(&flags).map(shown),
+        Command::Sensitivity(flags) => sensitivity::sensitivity(&flags).map(shown),
     }
 }
 
@@ -775,7 +782,13 @@ fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, S
     let rows: Option<&crate::platform::dataset::RowCount> = None;
     // An analysis folder (no manifest): its sealed files, then its recorded command replays the
     // kept sums and compares every file it would write (issue 62).
-    let (files, command) = match crate::platform::dataset::verify_analysis(dir)? {
+    // A balance folder keeps its asks (issue 79: verify refused every one, naming a manifest).
+    if std::fs::symlink_metadata(dir.join(balance::ASKED)).is_ok() {
+        return balance::verify(dir, replay_for, all);
+    }
+    let analysis = crate::platform::dataset::verify_analysis(dir)?;
+    let is_analysis = analysis.is_some();
+    let (files, command) = match analysis {
         Some(found) => found,
         None => (
             crate::platform::dataset::verify(dir, rows)?,
@@ -808,6 +821,19 @@ fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, S
     if !writes_datasets(&cli.command) {
         return Err(format!(
             "{}: manifest.json: `command`: `{}` is not a command that writes a dataset (simulate, tournament or analyze); nothing was run. Re-run the command that made the folder, or verify the files only with --replay-for 0",
+            dir.display(),
+            crate::platform::escape::plain(&command)
+        ));
+    }
+    // An analysis's answer is written by its run without --shard; a shard's command would
+    // write its slice into the folder being checked (issue 79: verify never writes).
+    if is_analysis
+        && argv
+            .iter()
+            .any(|w| w == "--shard" || w.starts_with("--shard=") || w.starts_with("--shard-count"))
+    {
+        return Err(format!(
+            "{}: result.json: `provenance.command`: `{}` names a shard, and an analysis folder's answer is written by the run without --shard; the folder is refused and nothing was run",
             dir.display(),
             crate::platform::escape::plain(&command)
         ));

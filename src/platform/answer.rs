@@ -542,8 +542,7 @@ impl Answer {
 
     /// Reads the `result.json` a command wrote at `path`, refusing one edited since (issue 62).
     pub fn read(path: &std::path::Path) -> Result<Answer, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let content = super::digest::unseal(path, &text)?;
+        let content = super::digest::read_sealed(path)?;
         serde_json::from_value(content)
             .map_err(|e| format!("{}: not a skirmish answer: {e}", path.display()))
     }

@@ -25,12 +25,13 @@ pub struct Number {
 }
 
 impl Number {
-    /// The smallest step the search tells apart: 1 for a whole number, 1/64 of the range else.
+    /// The smallest step the search tells apart: 1 for a whole number, 1/64 of the range else
+    /// (never below the [`DECIMALS`] grid a rules file accepts).
     pub fn resolution(&self) -> f64 {
         if self.integer {
             1.0
         } else {
-            (self.hi - self.lo) / 64.0
+            ((self.hi - self.lo) / 64.0).max(1.0 / DECIMALS)
         }
     }
     /// Points a grid over the range at the search's resolution has.
@@ -38,11 +39,20 @@ impl Number {
         // Saturating: a range of any size counts, it is never listed.
         (((self.hi - self.lo) / self.resolution()).round() as u64).saturating_add(1)
     }
+    /// `x` inside the range, on the values a file can hold: whole, or at most three decimals
+    /// (issue 79: a float key's search stopped at 0.515625, which its rules file refused).
     fn fit(&self, x: f64) -> f64 {
         let x = x.clamp(self.lo, self.hi);
-        if self.integer { x.round() } else { x }
+        if self.integer {
+            x.round()
+        } else {
+            ((x * DECIMALS).round() / DECIMALS).clamp(self.lo, self.hi)
+        }
     }
 }
+
+/// Units per 1 of a number that is not whole: rules files take at most three decimals.
+pub const DECIMALS: f64 = 1000.0;
 
 /// What a target asks of its estimates.
 #[derive(Clone, Debug, PartialEq)]
@@ -825,5 +835,39 @@ mod tests {
         ];
         assert_eq!(grid(&n).len(), 3 * 65);
         assert_eq!(grid_size(&n), 3 * 65);
+        // Every value is one a rules file takes: three decimals at most.
+        for p in grid(&n) {
+            assert_eq!((p[1] * DECIMALS).round() / DECIMALS, p[1]);
+        }
+    }
+
+    /// Issue 79: `strong_deals` over [0.5, 1.5] was searched at 0.515625, which the rules
+    /// file refuses ("at most 3 decimals"); every point asked is on the three-decimal grid.
+    #[test]
+    fn a_number_that_is_not_whole_is_searched_on_three_decimals() {
+        let n = [Number {
+            name: "x".into(),
+            lo: 0.5,
+            hi: 1.5,
+            integer: false,
+            start: 1.0,
+        }];
+        let f = search(&Coin, &n, &target(0.0093), &plan(2_000_000)).unwrap();
+        assert!(f.path.len() > 3, "{:?}", f.path);
+        assert!(!f.path.is_empty());
+        for s in &f.path {
+            let x = s.point[0];
+            assert_eq!((x * DECIMALS).round() / DECIMALS, x, "{:?}", s.point);
+        }
+        // A range narrower than the grid's step is searched at the grid's step.
+        let tiny = Number {
+            name: "y".into(),
+            lo: 0.1,
+            hi: 0.102,
+            integer: false,
+            start: 0.1,
+        };
+        assert_eq!(tiny.resolution(), 0.001);
+        assert_eq!(tiny.grid_points(), 3);
     }
 }

@@ -287,8 +287,7 @@ fn shard_manifest_name(s: Shard) -> String {
 /// A manifest as its writer sealed it (issue 62: a tally edited plausibly was printed and
 /// stored as data): an edit after the run wrote it is refused, naming the file.
 fn read_manifest(path: &Path) -> Result<Manifest, String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let content = super::digest::unseal(path, &text)?;
+    let content = super::digest::read_sealed(path)?;
     serde_json::from_value(content).map_err(|e| {
         format!(
             "{}: not a skirmish manifest ({e}); choose another --out or delete the folder",
@@ -813,8 +812,7 @@ pub fn pairing(a: &Path, b: &Path) -> Option<crate::platform::answer::Pairing> {
 /// as written (an edited file pairs nothing).
 fn replicates_of(dir: &Path) -> Option<crate::platform::answer::Replicates> {
     let f = dir.join(crate::platform::answer::REPLICATES);
-    let text = fs::read_to_string(&f).ok()?;
-    let v = super::digest::unseal(&f, &text).ok()?;
+    let v = super::digest::read_sealed(&f).ok()?;
     serde_json::from_value(v).ok()
 }
 
@@ -847,13 +845,8 @@ pub fn write_answer(
     dir: &Path,
     grids: &dyn Fn(&Tally) -> Vec<crate::platform::grid::Grid>,
 ) -> Result<crate::platform::answer::Answer, String> {
-    let (head, parts) = parts_of(dir)?;
-    let tallies: Vec<&Tally> = parts.values().map(|r| &r.tally).collect();
-    let mut a = crate::platform::answer::Answer::from_dataset(&head, &tallies);
-    let mut whole = Tally::default();
-    tallies.iter().for_each(|t| whole.merge(t));
-    a.grids = grids(&whole);
-    for (name, bytes) in crate::platform::answer::files(&a) {
+    let (a, files) = answer_files(dir, grids)?;
+    for (name, bytes) in files {
         if fs::read(dir.join(&name)).is_ok_and(|b| b == bytes) {
             continue;
         }
@@ -868,6 +861,26 @@ pub fn write_answer(
         )?;
     }
     Ok(a)
+}
+
+/// Files by their name in a folder, with their bytes.
+pub type NamedFiles = Vec<(String, Vec<u8>)>;
+
+/// The answer a dataset folder's manifest gives, with the grids its simulation lays out of the
+/// whole tally, and the files it is written as (`result.json`, `report.html`): what
+/// [`write_answer`] writes and what `verify`'s replay compares the folder's files with.
+pub fn answer_files(
+    dir: &Path,
+    grids: &dyn Fn(&Tally) -> Vec<crate::platform::grid::Grid>,
+) -> Result<(crate::platform::answer::Answer, NamedFiles), String> {
+    let (head, parts) = parts_of(dir)?;
+    let tallies: Vec<&Tally> = parts.values().map(|r| &r.tally).collect();
+    let mut a = crate::platform::answer::Answer::from_dataset(&head, &tallies);
+    let mut whole = Tally::default();
+    tallies.iter().for_each(|t| whole.merge(t));
+    a.grids = grids(&whole);
+    let files = crate::platform::answer::files(&a);
+    Ok((a, files.to_vec()))
 }
 
 /// `skirmish verify DIR` on an analysis folder (no manifest; its answer and, for analyses that
@@ -899,8 +912,7 @@ pub fn verify_analysis(dir: &Path) -> Result<Option<(String, String)>, String> {
         files.extend(shards);
     }
     for f in &files {
-        let text = fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        super::digest::unseal(f, &text)?;
+        super::digest::read_sealed(f)?;
         sealed.push(f.strip_prefix(dir).unwrap_or(f).display().to_string());
     }
     Ok(Some((
@@ -916,7 +928,7 @@ pub fn verify_analysis(dir: &Path) -> Result<Option<(String, String)>, String> {
 /// What `verify` finds when it compares an analysis folder with the files its recorded command
 /// would write now (from the folder's kept sums, some or all of them replayed): every file the
 /// same bytes, or which differ.
-fn compare_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<String, String> {
+pub fn compare_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<String, String> {
     let differ: Vec<String> = files
         .iter()
         .filter_map(|(name, bytes)| {
@@ -1033,9 +1045,28 @@ pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
             ));
         }
     }
+    // The answer beside the manifest is checked too (issue 79: a dataset's result.json was not
+    // read by verify at all): sealed, and what the manifest's tallies give; the grids the game
+    // lays out of them are recomputed by the replay, which compares the files byte for byte.
+    if problems.is_empty() {
+        let stored = dir.join(crate::platform::answer::FILE);
+        match (crate::platform::answer::Answer::read(&stored), answer(dir)) {
+            (Err(e), _) | (_, Err(e)) => problems.push(e),
+            (Ok(mut kept), Ok(rebuilt)) => {
+                kept.grids = rebuilt.grids.clone();
+                let text = |a: &crate::platform::answer::Answer| serde_json::to_string(a).ok();
+                if text(&kept) != text(&rebuilt) {
+                    problems.push(format!(
+                        "{}: not the answer the manifest's tallies give (edited after the run wrote it)",
+                        stored.display()
+                    ));
+                }
+            }
+        }
+    }
     if problems.is_empty() {
         Ok(format!(
-            "{}: verified {parts} parts ({files} files, {matches} matches), the whole run: every file is the one recorded{}\n",
+            "{}: verified {parts} parts ({files} files, {matches} matches), the whole run: every file is the one recorded, and its answer{}\n",
             dir.display(),
             if rows.is_some() {
                 ", every part's rows match its count"
@@ -1228,12 +1259,50 @@ fn name_and_parent(out: &Path) -> Result<(&str, PathBuf), String> {
 /// dropped (issue 51: two racing runs of an analysis into one folder both exited 0 and one
 /// result silently disappeared; now the second is refused at once).
 pub struct OutputClaim {
-    _locks: Vec<fs::File>,
+    locks: Vec<(fs::File, PathBuf)>,
+}
+
+impl Drop for OutputClaim {
+    /// The lock files are removed as the claim ends (issue 79: every analysis, balance and
+    /// sensitivity left `.NAME.output.lock` beside its folder), by the last holder only: a file
+    /// still held shared by another shard stays. A run that opened a removed file finds it no
+    /// longer at its path once locked, and takes the lock again ([`lock_beside`]).
+    fn drop(&mut self) {
+        for (file, path) in self.locks.drain(..) {
+            // Converting to exclusive succeeds only while nobody else holds the file.
+            if file.try_lock().is_ok() {
+                let _ = fs::remove_file(&path);
+            }
+        }
+    }
+}
+
+/// Whether `path` is still the file `file` has open (a lock taken on a file another run removed
+/// in the meantime guards nothing).
+fn still_at(file: &fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), fs::symlink_metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
 }
 
 /// An OS advisory lock beside the folder (`.NAME.SUFFIX.lock`), exclusive or shared; `busy` says
 /// who holds it when it cannot be taken.
-fn lock_beside(out: &Path, suffix: &str, shared: bool, busy: &str) -> Result<fs::File, String> {
+fn lock_beside(
+    out: &Path,
+    suffix: &str,
+    shared: bool,
+    busy: &str,
+) -> Result<(fs::File, PathBuf), String> {
     let (name, mut parent) = name_and_parent(out)?;
     let mut lock_name = format!(".{name}.{suffix}.lock");
     // A writable folder under a parent this user may not write (issue 62): the lock goes inside
@@ -1242,14 +1311,23 @@ fn lock_beside(out: &Path, suffix: &str, shared: bool, busy: &str) -> Result<fs:
         parent = out.to_path_buf();
         lock_name = format!(".{suffix}.lock");
     }
-    let file = lock_file(&parent, &lock_name)?;
-    let got = if shared {
-        file.try_lock_shared()
-    } else {
-        file.try_lock()
+    // The last holder of a claim removes its lock file: one taken on a removed file is taken
+    // again on the path's new one.
+    let mut tries = 0;
+    let (file, got) = loop {
+        let file = lock_file(&parent, &lock_name)?;
+        let got = if shared {
+            file.try_lock_shared()
+        } else {
+            file.try_lock()
+        };
+        tries += 1;
+        if got.is_err() || still_at(&file, &parent.join(&lock_name)) || tries >= 100 {
+            break (file, got);
+        }
     };
     match got {
-        Ok(()) => Ok(file),
+        Ok(()) => Ok((file, parent.join(&lock_name))),
         Err(fs::TryLockError::WouldBlock) => Err(format!(
             "--out {}: {busy} (lock {}); wait for it to finish or choose another --out",
             out.display(),
@@ -1269,7 +1347,7 @@ pub fn claim_output_folder(out: &Path, command: &str) -> Result<OutputClaim, Str
     check_output_folder(out, command)?;
     let busy = format!("another `{command}` run is writing this folder");
     Ok(OutputClaim {
-        _locks: vec![lock_beside(out, "output", false, &busy)?],
+        locks: vec![lock_beside(out, "output", false, &busy)?],
     })
 }
 
@@ -1281,7 +1359,7 @@ pub fn claim_shard(out: &Path, tag: &str, command: &str) -> Result<OutputClaim, 
     let whole = format!("a whole `{command}` run is finishing this folder");
     let same = format!("another `{command}` run of this shard is writing it");
     Ok(OutputClaim {
-        _locks: vec![
+        locks: vec![
             lock_beside(out, "output", true, &whole)?,
             lock_beside(out, tag, false, &same)?,
         ],

@@ -272,6 +272,14 @@ impl<S: Simulation> Job<'_, S> {
                 ));
             }
         }
+        // Issue 79: an analysis folder resealed to name a dataset command replayed "0 of 0
+        // parts" and passed. A command proves a folder only by replaying what it holds.
+        if ids.is_empty() || parts.is_empty() {
+            return Err(format!(
+                "the recorded command `{}` writes a dataset, and this folder holds no dataset parts it recorded: naming a command proves nothing; the folder is refused",
+                super::escape::plain(&self.command)
+            ));
+        }
         let all: Vec<&super::dataset::PartRecord> = parts.values().collect();
         let chosen: Vec<&super::dataset::PartRecord> =
             spread(all.len()).into_iter().map(|i| all[i]).collect();
@@ -326,9 +334,14 @@ impl<S: Simulation> Job<'_, S> {
                 .collect()
         });
         let done = replayed.into_inner();
-        if problems.is_empty() {
+        // The answer (`result.json`, `report.html`) is recomputed from the manifest's tallies
+        // and compared byte for byte (issue 79: a resealed grid cell passed and was reported).
+        let answer = super::dataset::answer_files(&self.out, &|t| self.sim.grids(t))
+            .and_then(|(_, files)| super::dataset::compare_folder(&self.out, &files));
+        if problems.is_empty() && done > 0 {
+            let answer = answer?;
             Ok(format!(
-                "replayed {done} of {} parts in {:.1} s: each one's tally and files are what its matches give{}",
+                "replayed {done} of {} parts in {:.1} s: each one's tally and files are what its matches give; {answer}{}",
                 all.len(),
                 start.elapsed().as_secs_f64(),
                 if done < all.len() {
@@ -336,6 +349,11 @@ impl<S: Simulation> Job<'_, S> {
                 } else {
                     ""
                 }
+            ))
+        } else if problems.is_empty() {
+            Err(format!(
+                "replayed 0 of {} parts (no time was allowed): nothing was checked against its matches; give --replay-for more seconds or --replay-all",
+                all.len()
             ))
         } else {
             Err(format!(

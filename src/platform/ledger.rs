@@ -530,10 +530,9 @@ pub fn kept(
     }
     let mut all = Ledger::default();
     for f in files {
-        let Ok(text) = std::fs::read_to_string(&f) else {
+        let Some(content) = super::digest::read_sealed_if_there(&f)? else {
             continue;
         };
-        let content = super::digest::unseal(&f, &text)?;
         if content.get("identity") != Some(identity) {
             continue;
         }

@@ -26,22 +26,56 @@ pub fn parse_size(text: &str) -> Option<u64> {
     n.checked_mul(1u64 << shift)
 }
 
-/// Memory this run may use: [`MEMORY_VAR`] if set, else the OS's available memory (Linux's
-/// `MemAvailable`), else `None` (unknown: no check).
+/// Memory this run may use: [`MEMORY_VAR`] if set, else the least of what the OS has available
+/// (Linux's `MemAvailable`), what this process's address-space limit leaves (`ulimit -v`) and
+/// what its control group's limit leaves (issue 79: under a 1.5 GB cap 1,000 candidate powers
+/// aborted instead of being refused), else `None` (unknown: no check).
 pub fn available() -> Result<Option<u64>, String> {
     if let Ok(v) = std::env::var(MEMORY_VAR) {
         return parse_size(&v).map(Some).ok_or_else(|| {
             format!("{MEMORY_VAR}={v}: not a size; give bytes or a number with K, M, G or T, e.g. {MEMORY_VAR}=8G")
         });
     }
-    let Ok(info) = std::fs::read_to_string("/proc/meminfo") else {
-        return Ok(None);
+    let read = |p: &str| std::fs::read_to_string(p).ok();
+    let kb_field = |text: &str, key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map(|kb| kb.saturating_mul(1024))
     };
-    Ok(info
-        .lines()
-        .find_map(|l| l.strip_prefix("MemAvailable:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map(|kb| kb.saturating_mul(1024)))
+    let machine = read("/proc/meminfo").and_then(|t| kb_field(&t, "MemAvailable:"));
+    // `Max address space  SOFT  HARD  bytes` in /proc/self/limits; what the process already
+    // maps counts against it.
+    let address_space = read("/proc/self/limits").and_then(|t| {
+        let soft = t
+            .lines()
+            .find_map(|l| l.strip_prefix("Max address space"))?
+            .split_whitespace()
+            .next()?
+            .parse::<u64>()
+            .ok()?;
+        let mapped = read("/proc/self/status").and_then(|s| kb_field(&s, "VmSize:"))?;
+        Some(soft.saturating_sub(mapped))
+    });
+    // cgroup v2: this process's group's `memory.max` less its `memory.current`.
+    let group = read("/proc/self/cgroup").and_then(|t| {
+        let path = t
+            .lines()
+            .find_map(|l| l.strip_prefix("0::"))?
+            .trim()
+            .to_string();
+        let dir = format!("/sys/fs/cgroup{path}");
+        let max = read(&format!("{dir}/memory.max"))?
+            .trim()
+            .parse::<u64>()
+            .ok()?;
+        let current = read(&format!("{dir}/memory.current"))?
+            .trim()
+            .parse::<u64>()
+            .ok()?;
+        Some(max.saturating_sub(current))
+    });
+    Ok([machine, address_space, group].into_iter().flatten().min())
 }
 
 /// `bytes` as `1.8 GB` (powers of 1024, one decimal).

@@ -171,6 +171,17 @@ pub fn verify_replays_the_parts_and_catches_an_edited_tally(g: &dyn Game) {
     // ...and a forger who reseals it is caught by playing the part again.
     let m = skirmish::platform::digest::seal(m);
     fs::write(&path, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+    // Without the answer made anew the files-only check already refuses it (issue 79)...
+    let o = skirmish(&["verify", d, "--replay-for", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
+    assert!(text(&o.stderr).contains("result.json: not the answer the manifest's tallies give"));
+    // ...so the forger writes the answer the forged manifest gives, its grids kept.
+    let kept = skirmish::platform::answer::Answer::read(&dir.join("result.json")).unwrap();
+    let mut forged = skirmish::platform::dataset::answer(&dir).unwrap();
+    forged.grids = kept.grids;
+    for (name, bytes) in skirmish::platform::answer::files(&forged) {
+        fs::write(dir.join(name), bytes).unwrap();
+    }
     let o = skirmish(&["verify", d]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
     let err = text(&o.stderr);

@@ -1743,10 +1743,9 @@ pub fn shard_batches(
     let mut files: Vec<_> = d.filter_map(|e| e.ok()).map(|e| e.path()).collect();
     files.sort();
     for f in files {
-        let Ok(text) = std::fs::read_to_string(&f) else {
+        let Some(stored) = crate::platform::digest::read_sealed_if_there(&f)? else {
             continue;
         };
-        let stored = crate::platform::digest::unseal(&f, &text)?;
         if stored.get("identity") != Some(identity) {
             continue;
         }
@@ -1791,11 +1790,10 @@ impl PowerValue {
     ) -> Result<Option<(u64, Accum)>, String> {
         let v = self;
         let path = out.join(STATE);
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        // Sealed (issue 62): `rosters` lowered by one was accepted and changed the tables.
+        let Some(state) = crate::platform::digest::read_sealed_if_there(&path)? else {
             return Ok(None);
         };
-        // Sealed (issue 62): `rosters` lowered by one was accepted and changed the tables.
-        let state = crate::platform::digest::unseal(&path, &text)?;
         if state.get("identity") != Some(identity) {
             return Ok(None); // another analysis: replaced, as any earlier output is
         }

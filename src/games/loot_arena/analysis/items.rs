@@ -209,8 +209,11 @@ pub struct Findings {
     pub worth: Vec<Worth>,
     /// `(crit reading, equipped, pair, opponent, share of the pair)`.
     pub pairings: Vec<(Crit, bool, usize, usize, Est)>,
-    /// `(item label, drop in win share)`.
+    /// `(item label, drop in win share)`, for items removed at least twice.
     pub leave_one_out: Vec<(String, Est)>,
+    /// Items removed only once: no interval can be measured from one removal (issue 79: it was
+    /// written as NaN, and the answer could not be read back).
+    pub removed_once: Vec<String>,
     /// `(class, policy, win share, difference from the first candidate)`.
     pub sets: Vec<(Class, String, Est, Est)>,
     pub battles: u64,
@@ -493,8 +496,10 @@ impl Study {
         }
         out.battles += loo.1.first().copied().unwrap_or(0) as u64;
         for (g, s) in groups.iter().zip(&loo.0) {
-            if s.n > 0 {
-                out.leave_one_out.push((g.clone(), Est::share(s)));
+            match s.n {
+                0 => {}
+                1 => out.removed_once.push(g.clone()),
+                _ => out.leave_one_out.push((g.clone(), Est::share(s))),
             }
         }
         for (class, (wins, diffs)) in set_sums {
@@ -812,6 +817,14 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
     }
     let mut loo = f.leave_one_out.clone();
     loo.sort_by(|a, b| b.1.mean.total_cmp(&a.1.mean));
+    if !f.removed_once.is_empty() {
+        notes.push(format!(
+            "leave one out: {} removed only once in these battles, so no interval can be measured for {}; more battles (--battles) measure {}",
+            f.removed_once.join(", "),
+            if f.removed_once.len() == 1 { "it" } else { "them" },
+            if f.removed_once.len() == 1 { "it" } else { "them" },
+        ));
+    }
     if !loo.is_empty() {
         sections.push(Section {
             title: "leave one out".into(),
