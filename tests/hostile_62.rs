@@ -821,6 +821,17 @@ fn verify_rebuilds_a_power_analysis_from_its_sums_and_replays_them_all_when_aske
     let (code, said) = verify(dir, &["--replay-all"]);
     assert_eq!(code, Some(0), "{said}");
     assert!(said.contains("replayed all"), "{said}");
+    // Issue 79: `rosters` lowered by one and resealed passed the default verify; the count is
+    // held to the rosters its sums hold.
+    let state = fs::read(d.join("state.json")).unwrap();
+    edit_sealed(&d.join("state.json"), |v| {
+        let r = v["rosters"].as_u64().unwrap();
+        v["rosters"] = serde_json::json!(r - 1);
+    });
+    let (code, said) = verify(dir, &[]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("state.json: `rosters`"), "{said}");
+    fs::write(d.join("state.json"), state).unwrap();
     // The sums forged and resealed: the tables no longer follow from them, and replaying every
     // roster gives other sums.
     edit_sealed(&d.join("state.json"), |v| {

@@ -1806,6 +1806,17 @@ impl PowerValue {
                 path.display()
             ));
         };
+        // The count it continues from must be the count its sums hold (issue 79: `rosters`
+        // lowered by one and resealed passed the default verify).
+        let acc: &Accum = &sums;
+        let by_count: u64 = acc.strata.iter().skip(1).map(|s| s.rosters).sum();
+        if acc.strata.first().map(|s| s.rosters) != Some(rosters) || by_count != rosters {
+            return Err(format!(
+                "{}: `rosters`: {rosters}, and its sums hold {} rosters ({by_count} by hero count): not as a run writes it; run the analysis again into a new --out",
+                path.display(),
+                acc.strata.first().map_or(0, |s| s.rosters)
+            ));
+        }
         if rosters > v.max_rosters() {
             let per = v.battles_per_roster();
             return Err(format!(
