@@ -274,6 +274,21 @@ pub fn two_sided_p(z: f64) -> f64 {
     (t * poly.exp()).clamp(0.0, 1.0)
 }
 
+/// The `z` whose two-sided p-value is `alpha` (the inverse of [`two_sided_p`], by bisection):
+/// 1.96 at 5%; the wider quantile a family of `k` comparisons at `alpha` takes at `alpha / k`.
+pub fn z_two_sided(alpha: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0f64, 40.0f64);
+    for _ in 0..200 {
+        let mid = (lo + hi) / 2.0;
+        if two_sided_p(mid) > alpha {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
 /// Holm's step-down procedure: which of the hypotheses with p-values `p` are rejected with the
 /// chance of rejecting any true one held to `alpha` (the family of comparisons, issue 63).
 pub fn holm(p: &[f64], alpha: f64) -> Vec<bool> {

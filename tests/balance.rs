@@ -67,6 +67,7 @@ fn planted(
     section: &str,
     label: &str,
     slack: f64,
+    tolerance: Option<f64>,
 ) {
     let seed_run = tmp("balance", &format!("{name}-seed"));
     let words: Vec<&str> = command.split(' ').collect();
@@ -98,8 +99,11 @@ fn planted(
         "balance",
         &format!("{name}.toml"),
         &format!(
-            "command = \"{command} --rules {}\"\n[[tune]]\nrules = \"{key}\"\nrange = [{}, {}]\n[[target]]\nsection = \"{section}\"\nlabel = \"{label}\"\nvalue = {target}\n",
-            &*rules, range[0], range[1]
+            "command = \"{command} --rules {}\"\n[[tune]]\nrules = \"{key}\"\nrange = [{}, {}]\n[[target]]\nsection = \"{section}\"\nlabel = \"{label}\"\nvalue = {target}\n{}",
+            &*rules,
+            range[0],
+            range[1],
+            tolerance.map_or(String::new(), |t| format!("tolerance = {t}\n"))
         ),
     );
     let (out, text) = passes(&file, &format!("{name}-out"));
@@ -153,6 +157,7 @@ fn loot_arena_mage_health_planted_at_60_is_found_again() {
         "win share by pair",
         "Gladiator+Mage",
         2.0,
+        None,
     );
 }
 
@@ -168,6 +173,8 @@ fn clan_melee_free_action_points_planted_at_20_are_found_again() {
         "turns per melee, by budget",
         "1000",
         2.0,
+        // 300 melees tell turns to about 8 either way: the default 5% is as narrow.
+        Some(25.0),
     );
 }
 
@@ -183,6 +190,7 @@ fn elemental_tag_it_cost_planted_at_5_is_found_again() {
         "game length",
         "turns",
         1.0,
+        None,
     );
 }
 
@@ -198,6 +206,7 @@ fn auto_rumble_starting_energy_planted_at_60_is_found_again() {
         "win rate by power held",
         "Cosmic Shield",
         12.0,
+        None,
     );
 }
 
@@ -213,6 +222,7 @@ fn minion_combat_rounds_planted_at_4_are_found_again() {
         "win share by matchup",
         "monsters vs recruits",
         1.0,
+        None,
     );
 }
 
@@ -325,7 +335,12 @@ fn mage_health_moves_and_the_bag_does_not(name: &str, question: &[&str]) -> Stri
     );
     // The bag's two moves changed nothing; the Mage's two clearly.
     assert!(
-        text.contains("2 of 4 moves change an estimate clearly"),
+        text.contains("2 of 4 moves change an estimate clearly (Holm's test"),
+        "{text}"
+    );
+    // Issue 80: one line to quote, the numbers by their largest move.
+    assert!(
+        text.contains("ranking by largest move: champion.mage.health ("),
         "{text}"
     );
     assert!(out.join("report.html").is_file());
@@ -517,7 +532,7 @@ fn the_answer_is_the_same_bytes_on_one_thread_and_on_two() {
                 "--out",
                 out.to_str().unwrap(),
             ]);
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            printed(o);
             std::fs::read(out.join("result.json")).unwrap()
         })
         .collect();
@@ -562,8 +577,8 @@ fn an_analysis_is_tuned_too_a_new_powers_damage_for_its_coin_value() {
             "command = \"analyze rumble powers --candidate {} --max-battles {size}\"\n[[tune]]\nfile = \"{}\"\nplaceholder = \"damage\"\nrange = [0, 40]\n[[target]]\nsection = \"coin value by power\"\nlabel = \"Thorns\"\nband = [{}, {}]\n",
             &*open,
             &*open,
-            worth - 1.5,
-            worth + 1.5
+            worth - 3.0,
+            worth + 3.0
         ),
     );
     let (out, text) = passes(&file, "worth-out");
@@ -613,10 +628,23 @@ fn balance_into(file: &str, out: &std::path::Path, more: &[&str]) -> std::proces
     skirmish(&args)
 }
 
-/// What a balance that succeeded printed.
+/// What a balance that wrote its answer printed: its verdict is its exit code (issue 80: 0 PASS,
+/// 1 FAIL, 3 INCONCLUSIVE), each with the answer.
 fn printed(o: std::process::Output) -> String {
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).to_string()
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    let word = match o.status.code() {
+        Some(0) => "PASS",
+        Some(1) => "FAIL",
+        Some(3) => "INCONCLUSIVE",
+        _ => panic!("{text}{}", String::from_utf8_lossy(&o.stderr)),
+    };
+    // A shard prints its answer's title; the whole run its answer.
+    assert!(
+        text.contains(&format!("({word})")),
+        "exit {:?}: {text}",
+        o.status.code()
+    );
+    text
 }
 
 /// How many asks a continued balance took from its folder (`continued: N asks ...`).
@@ -916,7 +944,8 @@ fn verify_proves_a_balance_folder_and_finds_a_resealed_ask_or_answer() {
     a.as_object_mut()
         .unwrap()
         .remove(skirmish::platform::digest::SEAL);
-    let forged = a.to_string().replace("(PASS)", "(FAIL)");
+    a["title"] = "balance: champion.mage.health = 1 (PASS)".into();
+    let forged = a.to_string();
     let a: serde_json::Value = serde_json::from_str(&forged).unwrap();
     std::fs::write(&result, skirmish::platform::digest::sealed_text(&a)).unwrap();
     let (code, said) = verify(&out, &[]);
@@ -931,5 +960,44 @@ fn verify_proves_a_balance_folder_and_finds_a_resealed_ask_or_answer() {
     assert!(
         said.contains("small.toml") && said.contains("another content"),
         "{said}"
+    );
+}
+
+/// Issue 80: the verdict is the exit code. A target no value in the range reaches is a FAIL
+/// (exit 1), its interval wholly outside the tolerance; PASS needs the interval inside it.
+#[test]
+fn a_target_out_of_reach_fails_with_exit_1_and_result_json_holds_the_verdict() {
+    let file = tmp_file(
+        "balance-fail",
+        "far.toml",
+        "command = \"simulate loot --matches 2000\"\n[[tune]]\nrules = \"champion.mage.health\"\nrange = [40, 140]\n[[target]]\nsection = \"win share by pair\"\nlabel = \"Gladiator+Mage\"\nvalue = 0.95\n",
+    );
+    let out = tmp("balance-fail", "out");
+    let o = balance_into(&file, &out, &["--grid-limit", "0"]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let text = printed(o);
+    assert!(text.contains("out of reach"), "{text}");
+    let a: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("result.json")).unwrap()).unwrap();
+    assert_eq!(a["outcome"], "fail");
+}
+
+#[test]
+fn a_tolerance_is_positive_and_not_given_to_a_band() {
+    let head = "command = \"simulate loot --matches 200\"\n[[tune]]\nrules = \"champion.mage.health\"\nrange = [40, 140]\n[[target]]\nsection = \"win share by pair\"\nlabel = \"Gladiator+Mage\"\n";
+    refused(
+        "tolerance-band",
+        &format!("{head}band = [0.4, 0.6]\ntolerance = 0.02\n"),
+        &["target[0].tolerance", "a band's ends are its tolerance"],
+    );
+    refused(
+        "tolerance-zero",
+        &format!("{head}value = 0.5\ntolerance = 0\n"),
+        &["target[0].tolerance", "above 0"],
     );
 }

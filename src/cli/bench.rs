@@ -418,6 +418,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
         let answer = Answer {
             verdict: Vec::new(),
             highlight: Vec::new(),
+            outcome: None,
             title: format!("bench: every game's kernel on {cpu}"),
             provenance: Provenance::of_tool(
                 format!(

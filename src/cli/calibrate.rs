@@ -920,6 +920,7 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
         let answer = Answer {
             verdict: Vec::new(),
             highlight: Vec::new(),
+            outcome: None,
             title: "calibrate: how often each kind of 95% interval holds the truth".into(),
             provenance: Provenance::of_tool(
                 format!(

@@ -399,15 +399,21 @@ pub fn main() -> ExitCode {
         .any(|a| a == VERSUS || a.starts_with("--versus-rules="))
         && argv.get(1).is_none_or(|c| c != "reproduce" && c != "run")
     {
-        versus(argv)
+        versus(argv).map(|text| (text, 0))
     } else {
-        dispatch(Cli::parse().command)
+        match Cli::parse().command {
+            // A balance's verdict is its exit code (issue 80): 0 PASS, 1 FAIL, 3 INCONCLUSIVE.
+            Command::Balance(flags) => {
+                balance::balance(&flags).map(|(text, o)| (shown(text), o.exit_code()))
+            }
+            command => dispatch(command).map(|text| (text, 0)),
+        }
     };
     match result {
-        Ok(text) => {
+        Ok((text, code)) => {
             let mut out = std::io::stdout().lock();
             match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(()) => ExitCode::from(code),
                 // A closed pipe (`| head`) is not an error worth a message.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 // A full disk or a failing device is: the output is incomplete.
@@ -680,7 +686,7 @@ fn dispatch(command: Command) -> Result<String, String> {
         }
         Command::Bench(flags) => bench::bench(&flags),
         Command::Calibrate(flags) => calibrate::calibrate(&flags),
-        Command::Balance(flags) => balance::balance(&flags).map(shown),
+        Command::Balance(flags) => balance::balance(&flags).map(|(text, _)| shown(text)),
         Command::Sensitivity(flags) => sensitivity::sensitivity(&flags).map(shown),
     }
 }

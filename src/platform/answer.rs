@@ -267,6 +267,39 @@ pub struct Answer {
     /// The labels marked in every table and chart (the candidate's). Absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub highlight: Vec<String>,
+    /// A test's verdict, where the answer is one (a balance's, issue 80). Absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+}
+
+/// What a test concludes (issue 80): PASS only when the data show the target met, FAIL only
+/// when they show it missed, INCONCLUSIVE when they cannot tell yet. Each has its exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Pass,
+    Fail,
+    Inconclusive,
+}
+
+impl Outcome {
+    pub fn word(self) -> &'static str {
+        match self {
+            Outcome::Pass => "PASS",
+            Outcome::Fail => "FAIL",
+            Outcome::Inconclusive => "INCONCLUSIVE",
+        }
+    }
+
+    /// The process's exit code (docs/balance.md): 0 PASS, 1 FAIL, 3 INCONCLUSIVE (2 is a bad
+    /// input, as for every command).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Outcome::Pass => 0,
+            Outcome::Fail => 1,
+            Outcome::Inconclusive => 3,
+        }
+    }
 }
 
 /// A matrix of values (row against column) drawn as a heat map.
@@ -503,6 +536,7 @@ impl Answer {
             ));
         }
         Answer {
+            outcome: None,
             title: format!(
                 "{}: {} matches, seed {}",
                 id.simulation,
@@ -1599,6 +1633,7 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
     Ok(Answer {
         verdict: Vec::new(),
         highlight: Vec::new(),
+        outcome: None,
         title: format!("what-if, B - A: {}", a.title),
         provenance: Provenance {
             command: b.provenance.command.clone(),
@@ -1796,6 +1831,7 @@ mod tests {
         Answer {
             verdict: Vec::new(),
             highlight: Vec::new(),
+            outcome: None,
             title: "t <b>".into(),
             provenance: Provenance {
                 command: "skirmish simulate rumble --seed 1".into(),

@@ -654,6 +654,7 @@ pub fn answer(
     Answer {
         verdict,
         highlight: Vec::new(),
+        outcome: None,
         title: format!(
             "bidding meta-game: {} strategies, {n} players, {} profiles x {} games, seed {seed}",
             k,

@@ -1456,6 +1456,7 @@ impl PowerValue {
         Answer {
             verdict,
             highlight,
+            outcome: None,
             title: format!(
                 "power values: {} powers, {} battles, seed {seed}",
                 self.powers.len(),

@@ -920,6 +920,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
     Answer {
         verdict: Vec::new(),
         highlight: Vec::new(),
+        outcome: None,
         title: format!(
             "loot items: {} battles, seed {seed}",
             crate::platform::tally::thousands(f.battles)

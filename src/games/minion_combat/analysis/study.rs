@@ -687,6 +687,7 @@ pub fn answer(f: &Found, st: &Study, seed: u64, command: &str) -> crate::platfor
     Answer {
         verdict: Vec::new(),
         highlight: Vec::new(),
+        outcome: None,
         title: format!(
             "analyze minions: {} combats, seed {seed}",
             thousands(f.combats)
@@ -1001,6 +1002,7 @@ pub fn candidate_answer(
     Answer {
         verdict,
         highlight: vec![c.name.clone()],
+        outcome: None,
         title: format!(
             "analyze minions --candidate: {} combats, seed {seed}",
             thousands(c.combats)
