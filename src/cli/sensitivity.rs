@@ -277,6 +277,11 @@ fn run(o: &Own) -> Result<String, String> {
                 // 10% of a small whole number rounds back to it: one unit instead.
                 to = v + dir * if *whole { 1.0 } else { o.step };
             }
+            // A number at 0 or above is not moved below 0 (issue 80: zero values were tried at
+            // -1, which no rules page means).
+            if *v >= 0.0 && to < 0.0 {
+                continue;
+            }
             bar.set_message(format!("{key} = {to}"));
             let mut point = base.clone();
             point[i] = to;
@@ -404,7 +409,74 @@ fn answer(
             .total_cmp(&by_key[&key_of(a)])
             .then_with(|| key_of(a).cmp(&key_of(b)))
     });
-    let clear = tornado.iter().filter(|e| e.lo > 0.0 || e.hi < 0.0).count();
+    // "Clear" is a test over the whole family (issue 80: the largest of each move's estimates
+    // was tested alone at 5%, and 13.5% of moves with no effect read as clear): every move's
+    // every ranked estimate gets a p-value (from its interval read as a normal one, which only
+    // widens it: the interval's t quantile is at least 1.96), and Holm's procedure holds the
+    // chance of any false "clear" in the answer to 5%. A move is clear when one of its
+    // estimates is.
+    let mut family: Vec<(String, f64)> = Vec::new();
+    for m in moved {
+        let Ok(p) = &m.moves else { continue };
+        if p.identical {
+            continue;
+        }
+        for s in ranked {
+            for e in &s.estimates {
+                if let Some(&(d, h)) = p.by.get(&(s.title.clone(), e.label.clone())) {
+                    let se = h / crate::stats::Z95;
+                    let pv = if se > 0.0 {
+                        crate::stats::two_sided_p(d / se)
+                    } else if d != 0.0 {
+                        0.0
+                    } else {
+                        1.0
+                    };
+                    family.push((label(m), pv));
+                }
+            }
+        }
+    }
+    let rejected = crate::stats::holm(&family.iter().map(|f| f.1).collect::<Vec<_>>(), 0.05);
+    let clear_moves: std::collections::BTreeSet<&str> = family
+        .iter()
+        .zip(&rejected)
+        .filter(|(_, r)| **r)
+        .map(|(f, _)| f.0.as_str())
+        .collect();
+    let is_clear = |e: &Estimate| {
+        clear_moves
+            .iter()
+            .any(|m| e.label.starts_with(&format!("{m}: ")))
+    };
+    let clear = tornado.iter().filter(|e| is_clear(e)).count();
+    // One line a host can quote: the numbers by their largest move, `=` where the two largest
+    // moves' intervals overlap (the order between them is not shown), `>` where they do not.
+    let mut ranking = String::new();
+    let mut last_lo: Option<f64> = None;
+    let mut keys_in_order: Vec<String> = tornado.iter().map(key_of).collect();
+    keys_in_order.dedup();
+    for k in keys_in_order {
+        // The key's largest move, and the interval of its size.
+        let Some(e) = tornado
+            .iter()
+            .filter(|e| key_of(e) == k)
+            .max_by(|a, b| a.value.abs().total_cmp(&b.value.abs()))
+        else {
+            continue;
+        };
+        let top = e.lo.abs().max(e.hi.abs());
+        let bottom = if e.lo <= 0.0 && e.hi >= 0.0 {
+            0.0
+        } else {
+            e.lo.abs().min(e.hi.abs())
+        };
+        if let Some(prev) = last_lo {
+            ranking.push_str(if top >= prev { " = " } else { " > " });
+        }
+        ranking.push_str(&k);
+        last_lo = Some(bottom);
+    }
     let mut out_sections = vec![Section {
         title: format!(
             "largest move, by rules number moved {:.0}% down and up",
@@ -463,10 +535,15 @@ fn answer(
         }
     }
     let mut notes = vec![format!(
-        "{} of {} moves change an estimate clearly (the interval of its largest move excludes 0); the largest first",
+        "{} of {} moves change an estimate clearly (Holm's test over every move's every estimate: at most a 5% chance that any move with no effect reads as clear); the largest first",
         clear,
         moved.len() - refused.len()
     )];
+    if !ranking.is_empty() {
+        notes.push(format!(
+            "ranking by largest move: {ranking} (`=`: their largest moves' 95% intervals overlap)"
+        ));
+    }
     if !still.is_empty() {
         notes.push(format!(
             "moved nothing at all (this command does not read them): {}",
@@ -482,6 +559,7 @@ fn answer(
     Answer {
         verdict: Vec::new(),
         highlight: Vec::new(),
+        outcome: None,
         title: format!("sensitivity: {}", q.command),
         provenance: Provenance {
             seed: o.seed,
@@ -524,8 +602,12 @@ fn answer(
             (
                 "rules numbers moved".into(),
                 format!(
-                    "{} ({:.0}% down and up, a whole number at least 1)",
-                    moved.len() / 2,
+                    "{} ({:.0}% down and up, a whole number at least 1, never below 0)",
+                    moved
+                        .iter()
+                        .map(|m| &m.key)
+                        .collect::<std::collections::BTreeSet<_>>()
+                        .len(),
                     100.0 * o.step
                 ),
             ),
