@@ -18,8 +18,9 @@ use crate::platform::tally::thousands;
 use super::question::{Named, Question};
 
 const COMMAND: &str = "balance";
-/// `--grid-limit`'s default.
-const GRID_LIMIT: u64 = 200;
+/// `--grid-limit`'s default: the grid is counted, never played unless asked (issue 80: playing
+/// it by default cost 8x the search's time for one line of comparison).
+const GRID_LIMIT: u64 = 0;
 const FORMAT: &str = "docs/balance.md";
 
 #[derive(Args, Debug, Clone)]
@@ -41,7 +42,7 @@ pub struct BalanceFlags {
     #[arg(long)]
     pub verify: Option<u64>,
     /// A grid search over the same ranges at the same precision is played for comparison when it
-    /// has at most this many points (else its matches are counted, not played).
+    /// has at most this many points (by default none: its matches are counted, not played).
     #[arg(long, default_value_t = GRID_LIMIT)]
     pub grid_limit: u64,
     /// Worker threads (default: all cores). The answer does not depend on it.
@@ -986,6 +987,21 @@ fn answer(
             t.describe(m.unit),
             shown.join("; ")
         ));
+    }
+    // What to change (issue 80): a number the search left at its range's end.
+    if !pass {
+        let ends: Vec<String> = numbers
+            .iter()
+            .zip(&found.point)
+            .filter(|(n, x)| **x == n.lo || **x == n.hi)
+            .map(|(n, x)| format!("{} = {}", n.name, balance::show(*x, n.integer)))
+            .collect();
+        if !ends.is_empty() {
+            notes.push(format!(
+                "at its range's end: {}; widen the range, or the target is beyond what this number can do",
+                ends.join(", ")
+            ));
+        }
     }
     // What would tell an INCONCLUSIVE apart (the intervals shrink as the square root of the
     // matches), if the estimates stay where they are.

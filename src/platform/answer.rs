@@ -148,6 +148,9 @@ pub struct Standing {
     /// Whether every difference's variance was measured on the same matches (else some were
     /// taken as unpaired, the conservative side).
     pub paired: bool,
+    /// Whether its family is the whole verdict card (every section's differences), else its
+    /// section's.
+    pub card: bool,
 }
 
 impl Section {
@@ -186,6 +189,7 @@ impl Section {
             estimate: me.clone(),
             verdict: crate::stats::compare((me.value, se(me)), &field, better),
             paired: paired && !field.is_empty(),
+            card: false,
         })
     }
 }
@@ -222,7 +226,7 @@ impl Standing {
         let v = &self.verdict;
         let show = |x: f64| sec.unit.short(x);
         format!(
-            "{} in {}: {} [{}, {}], {} ({}); {} clearly better, {} clearly worse (each difference {}tested at 5% for the family, Holm's)",
+            "{} in {}: {} [{}, {}], {} ({}); {} clearly better, {} clearly worse (each difference {}tested at 5% for {} family, Holm's)",
             e.label,
             sec.title,
             show(e.value),
@@ -236,6 +240,11 @@ impl Standing {
                 "paired on the same matches, "
             } else {
                 ""
+            },
+            if self.card {
+                "the whole card's"
+            } else {
+                "the section's"
             }
         )
     }
@@ -514,17 +523,60 @@ impl Answer {
                 }
             }
             // The candidate and the field play the same matches: each difference's variance is
-            // measured over the parts (batches of whole matches) where there are enough of them.
+            // measured over the parts (batches of whole matches) where there are enough of them,
+            // with their degrees of freedom. Every difference on the card is one family (issue
+            // 80: each section was its own, and a field of twins showed a false "clearly"
+            // somewhere on 28% of cards).
             let by_part: Vec<Ratios> = parts.iter().map(|p| ratios(p)).collect();
+            let se = |e: &Estimate| (e.hi - e.lo) / (2.0 * crate::stats::Z95);
+            type Row<'s> = (
+                &'s Section,
+                Estimate,
+                Vec<(f64, f64, Option<f64>)>,
+                crate::stats::Better,
+                f64,
+                bool,
+            );
+            let mut rows: Vec<Row> = Vec::new();
             for sec in &sections {
                 // A section of the candidate alone ranks it against nothing.
                 let Some(better) = better_of(&sec.title).filter(|_| sec.estimates.len() > 1) else {
                     continue;
                 };
-                let var_diff = |other: &str| difference_variance(&by_part, &sec.title, c, other);
-                if let Some(st) = sec.standing_paired(c, better, var_diff) {
-                    verdict.push(st.line(sec));
-                }
+                let Some(me) = sec.estimates.iter().find(|e| e.label == c) else {
+                    continue;
+                };
+                let (mut paired, mut df) = (true, f64::INFINITY);
+                let field: Vec<(f64, f64, Option<f64>)> = sec
+                    .estimates
+                    .iter()
+                    .filter(|e| e.label != c)
+                    .map(|e| {
+                        let measured = difference_variance(&by_part, &sec.title, c, &e.label);
+                        paired &= measured.is_some();
+                        // The covariance that makes the test's variance the difference's own.
+                        let cov = measured.map(|(v, d)| {
+                            df = df.min(d);
+                            0.5 * (se(e).powi(2) + se(me).powi(2) - v)
+                        });
+                        (e.value, se(e), cov)
+                    })
+                    .collect();
+                let paired = paired && !field.is_empty();
+                rows.push((sec, me.clone(), field, better, df, paired));
+            }
+            let cards: Vec<crate::stats::Card> = rows
+                .iter()
+                .map(|r| ((r.1.value, se(&r.1)), &r.2[..], r.3, r.4))
+                .collect();
+            for (r, v) in rows.iter().zip(crate::stats::compare_family(&cards)) {
+                let st = Standing {
+                    estimate: r.1.clone(),
+                    verdict: v,
+                    paired: r.5,
+                    card: true,
+                };
+                verdict.push(st.line(r.0));
             }
             highlight.push(c.to_string());
         }
@@ -1470,9 +1522,10 @@ fn linearised(held: &[PartPair]) -> Option<(f64, f64, f64)> {
 
 /// The variance of the difference between two estimates of one section (labels `a` and `b`) of
 /// one run, from its parts' sums, each part a batch of whole matches: the ratio estimator's
-/// linearisation, read as a normal variance at the t quantile of the parts. `None` with fewer
+/// linearisation, with its degrees of freedom (the parts holding either, less one), which the
+/// test reads through the t (issue 80). `None` with fewer
 /// than [`MIN_PAIRED_PARTS`] parts holding either, or no spread.
-fn difference_variance(parts: &[Ratios], title: &str, a: &str, b: &str) -> Option<f64> {
+fn difference_variance(parts: &[Ratios], title: &str, a: &str, b: &str) -> Option<(f64, f64)> {
     let (ka, kb) = (
         (title.to_string(), a.to_string()),
         (title.to_string(), b.to_string()),
@@ -1492,8 +1545,9 @@ fn difference_variance(parts: &[Ratios], title: &str, a: &str, b: &str) -> Optio
         return None;
     }
     let (_, _, ss) = linearised(&held)?;
-    let var = ss / (k * (k - 1)) as f64 * (t975(k - 1) / Z95).powi(2);
-    (var > 0.0).then_some(var)
+    // The variance itself and its degrees of freedom: the test reads it through the t.
+    let var = ss / (k * (k - 1)) as f64;
+    (var > 0.0).then_some((var, (k - 1) as f64))
 }
 
 /// The section title of a group of win counts: a `share of` group by its own name, `wins by
@@ -1960,8 +2014,10 @@ mod tests {
             None
         );
         // Won in opposite matches: the difference moves twice as far as either alone.
-        let v = difference_variance(&parts_of_two(false), "win rate by x", "a", "b").unwrap();
+        let (v, df) = difference_variance(&parts_of_two(false), "win rate by x", "a", "b").unwrap();
         assert!(v > 0.0, "{v}");
+        // Read through the t of its parts less one.
+        assert_eq!(df, (parts_of_two(false).len() - 1) as f64);
         // Fewer than ten parts: not measured.
         let few = &parts_of_two(false)[..5];
         assert_eq!(difference_variance(few, "win rate by x", "a", "b"), None);
