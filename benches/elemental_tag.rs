@@ -80,6 +80,7 @@ fn bench(c: &mut Criterion) {
         team_size: [2, 4],
         underworld: 30,
         settings: Settings::default(),
+        shuffle_seats: false,
     };
     let games: Vec<(Vec<TeamSpec>, u64)> = (0..256)
         .map(|m| {

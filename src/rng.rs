@@ -43,6 +43,9 @@ pub enum Stream {
     /// Loot Arena's royale: a game's key, from which spawns, loot, splits and battle seeds are
     /// read by their place (LA-49).
     Royale = 13,
+    /// Elemental Tag's order of policies around the table in a candidate run, one per cycle of
+    /// P games (TG-50).
+    Seats = 14,
 }
 
 /// SplitMix64's finaliser: a bijective 64-bit mixer with full avalanche.

@@ -254,12 +254,18 @@ fn tg20_to_tg22_and_tg30_points_and_it_ness_turn_by_turn() {
         team_size: [2, 4],
         underworld: 30,
         settings: Settings::default(),
+        shuffle_seats: false,
     };
     let mut ledger = Ledger::default();
     let mut g = Game::new();
     for m in 0..300 {
         let seed = match_seed(20, m);
-        g.play(&t.roster(m, seed), &t.settings, seed, &mut ledger);
+        g.play(
+            &t.roster(m, seed, &t.order(0, m)),
+            &t.settings,
+            seed,
+            &mut ledger,
+        );
     }
     assert!(
         ledger.turns > 5_000 && ledger.tags > 100 && ledger.transfers > 50,
@@ -333,14 +339,15 @@ fn tg40_a_game_is_its_seed() {
         team_size: [2, 3],
         underworld: 40,
         settings: Settings::default(),
+        shuffle_seats: false,
     };
     let seed = match_seed(40, 1);
-    let teams = t.roster(1, seed);
+    let teams = t.roster(1, seed, &t.order(0, 1));
     let a = Game::new().play(&teams, &t.settings, seed, &mut Silent);
     let mut g = Game::new();
     // A worker that played another game first gives the same result.
     g.play(
-        &t.roster(2, match_seed(40, 2)),
+        &t.roster(2, match_seed(40, 2), &t.order(0, 2)),
         &t.settings,
         match_seed(40, 2),
         &mut Silent,
@@ -392,9 +399,10 @@ fn engine_matches_the_reference_game_on_random_rosters() {
             team_size: [2, 4],
             underworld: 30,
             settings,
+            shuffle_seats: false,
         };
         let seed = match_seed(0x7A6, m);
-        let teams = t.roster(m, seed);
+        let teams = t.roster(m, seed, &t.order(0, m));
         let a = g.play(&teams, &settings, seed, &mut Silent);
         let b = reference::play(&teams, &settings, seed);
         assert_eq!(a, b, "game {m} differs");
@@ -725,9 +733,10 @@ fn team_actions_and_signups_match_the_reference_game_on_random_rosters() {
                 max_turns: 150,
                 ..Settings::default()
             },
+            shuffle_seats: false,
         };
         let seed = match_seed(0x7A66, m);
-        let teams = t.roster(m, seed);
+        let teams = t.roster(m, seed, &t.order(0, m));
         let late: Vec<Signup> = (0..(m % 3))
             .map(|k| Signup {
                 turn: 2 + 3 * k as u32,
@@ -759,12 +768,17 @@ fn tg50_tournament_rosters_are_drawn_per_game_and_policies_rotate_over_the_seats
         team_size: [2, 4],
         underworld: 30,
         settings: Settings::default(),
+        shuffle_seats: false,
     };
     let (mut sizes, mut underworld) = (std::collections::BTreeSet::new(), 0);
     for m in 0..200u64 {
         let seed = match_seed(50, m);
-        let teams = t.roster(m, seed);
-        assert_eq!(teams, t.roster(m, seed), "a roster is its seed");
+        let teams = t.roster(m, seed, &t.order(0, m));
+        assert_eq!(
+            teams,
+            t.roster(m, seed, &t.order(0, m)),
+            "a roster is its seed"
+        );
         assert!((3..=5).contains(&teams.len()));
         let seats: Vec<&Policy> = teams
             .iter()
@@ -822,4 +836,51 @@ fn tg52_long_duels_on_larger_grids_solve_without_a_panic() {
             assert!(*b >= a - 1e-9 && (0.0..=1.0 + 1e-9).contains(b), "turn {t}");
         }
     }
+}
+
+/// TG-50 in a candidate run (issue 80): the order around the table is drawn afresh each cycle of
+/// P games, so every policy still sits in every seat once a cycle, and its neighbours vary (a
+/// candidate seated last always had the same teammates, and its twin read as worse).
+#[test]
+fn tg50_a_candidate_run_shuffles_the_order_each_cycle_and_keeps_every_seat_fair() {
+    let t = TagTournament {
+        policies: ["stay", "flee", "smart", "spread", "random"]
+            .iter()
+            .map(|p| Policy::parse(p).unwrap())
+            .collect(),
+        teams: [3, 5],
+        team_size: [2, 4],
+        underworld: 30,
+        settings: Settings::default(),
+        shuffle_seats: true,
+    };
+    let p = t.policies.len() as u64;
+    let mut after_last = std::collections::BTreeSet::new();
+    for cycle in 0..40u64 {
+        let order = t.order(7, cycle * p);
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..p as usize).collect::<Vec<_>>(), "a permutation");
+        // One order for the whole cycle, and seat k holds each policy once in it.
+        for k in 0..3u64 {
+            let mut held: Vec<usize> = (cycle * p..(cycle + 1) * p)
+                .map(|m| {
+                    assert_eq!(t.order(7, m), order);
+                    t.seat(&order, m, k)
+                })
+                .collect();
+            held.sort();
+            assert_eq!(held, (0..p as usize).collect::<Vec<_>>(), "seat {k}");
+        }
+        // Who sits after the last-listed policy (the candidate's place) changes.
+        let at = order.iter().position(|&i| i == p as usize - 1).unwrap();
+        after_last.insert(order[(at + 1) % p as usize]);
+    }
+    assert_eq!(after_last.len(), p as usize - 1, "{after_last:?}");
+    // A run without a candidate keeps the listed order.
+    let plain = TagTournament {
+        shuffle_seats: false,
+        ..t.clone()
+    };
+    assert_eq!(plain.order(7, 3), (0..p as usize).collect::<Vec<_>>());
 }

@@ -198,6 +198,7 @@ impl DatasetCommand for TournamentFlags {
             team_size: parse_range("team-size", &f.team_size)?,
             underworld: f.underworld,
             settings,
+            shuffle_seats: f.candidate.is_some(),
         };
         t.check()?;
         Ok(t)

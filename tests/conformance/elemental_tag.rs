@@ -25,6 +25,7 @@ fn tournament(settings: Settings) -> TagTournament {
         team_size: [2, 5],
         underworld: 30,
         settings,
+        shuffle_seats: false,
     }
 }
 
@@ -95,7 +96,7 @@ impl Game for ElementalTag {
         };
         let t = tournament(s);
         let seed = match_seed(9, 0);
-        let teams = t.roster(0, seed);
+        let teams = t.roster(0, seed, &t.order(0, 0));
         let mut g = Engine::new();
         let mut o = g.begin(&teams, &s, seed, &mut Silent);
         for _ in 0..20 {
@@ -112,7 +113,7 @@ impl Game for ElementalTag {
         let mut g = Engine::new();
         for m in 0..150 {
             let seed = match_seed(0xC0F7, m);
-            let teams = t.roster(m, seed);
+            let teams = t.roster(m, seed, &t.order(0, m));
             let a = g.play(&teams, &t.settings, seed, &mut Silent);
             let b = reference::play(&teams, &t.settings, seed);
             if a != b {

@@ -27,6 +27,9 @@ pub struct TagTournament {
     /// Chance that a drawn team is an underworld player, in percent.
     pub underworld: u32,
     pub settings: Settings,
+    /// A candidate run (TG-50): the policies' order around the table is drawn afresh every P
+    /// games, so the candidate's teammates are every member's in expectation.
+    pub shuffle_seats: bool,
 }
 
 /// Group names in the tally.
@@ -64,11 +67,30 @@ impl TagTournament {
             .map_err(|(f, m)| format!("--{}: {m}", f.replace('_', "-")))
     }
 
-    /// Game m's teams (TG-50): drawn from its seed, policies rotated over the seats.
-    pub fn roster(&self, m: u64, seed: u64) -> Vec<TeamSpec> {
+    /// The policies' order around the table for game m of master seed `master` (TG-50): as
+    /// listed, or in a candidate run an order drawn for each cycle of P games (every policy still
+    /// sits in every seat once a cycle; its neighbours, who become its teammates, vary).
+    pub fn order(&self, master: u64, m: u64) -> Vec<usize> {
+        let p = self.policies.len();
+        let mut order: Vec<usize> = (0..p).collect();
+        if self.shuffle_seats && p > 1 {
+            let mut rng = crate::rng::stream_rng(master, m / p as u64, Stream::Seats);
+            for i in (1..p).rev() {
+                order.swap(i, rng.random_range(0..=i));
+            }
+        }
+        order
+    }
+
+    /// The policy (its index) of player `k` of game m under `order` ([`TagTournament::order`]).
+    pub fn seat(&self, order: &[usize], m: u64, k: u64) -> usize {
+        order[((m + k) % order.len() as u64) as usize]
+    }
+
+    /// Game m's teams (TG-50): drawn from its seed, policies rotated over the seats in `order`.
+    pub fn roster(&self, m: u64, seed: u64, order: &[usize]) -> Vec<TeamSpec> {
         let mut rng = match_stream_rng(seed, Stream::Roster);
         let k = rng.random_range(self.teams[0]..=self.teams[1]);
-        let p = self.policies.len() as u64;
         let mut seat = 0u64;
         (0..k)
             .map(|t| {
@@ -80,7 +102,7 @@ impl TagTournament {
                 };
                 let players = (0..size)
                     .map(|_| {
-                        let policy = self.policies[((m + seat) % p) as usize];
+                        let policy = self.policies[self.seat(order, m, seat)];
                         seat += 1;
                         (format!("p{seat}"), policy)
                     })
@@ -168,7 +190,8 @@ impl Simulation for TagTournament {
         let (mut games, mut players) = (GameRows::default(), PlayerRows::default());
         for m in matches {
             let seed = match_seed(master, m);
-            let teams = self.roster(m, seed);
+            let order = self.order(master, m);
+            let teams = self.roster(m, seed, &order);
             let o = w.play(&teams, &self.settings, seed, &mut Silent);
             tally.matches += 1;
             tally.draws += (o.end != End::Won) as u64;
@@ -181,7 +204,7 @@ impl Simulation for TagTournament {
             let mut k = 0usize;
             for (t, spec) in teams.iter().enumerate() {
                 for _ in &spec.players {
-                    let pi = ((m + k as u64) % self.policies.len() as u64) as usize;
+                    let pi = self.seat(&order, m, k as u64);
                     let label = &labels[pi];
                     // A player scores with the team it ended in (team actions can move it).
                     let last = o.team_of[k] as usize;
