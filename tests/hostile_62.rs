@@ -1053,3 +1053,51 @@ fn an_analysis_leaves_no_lock_file_beside_its_folder() {
         .collect();
     assert!(left.is_empty(), "left beside the folder: {left:?}");
 }
+
+/// Issue 79: `verify`'s first line says the question it proves (command, seed, inputs by
+/// digest); an input the folder's question reads that this machine lacks is named and the
+/// folder refused before anything is played; its last line says what was checked.
+#[test]
+fn verify_says_the_question_and_refuses_a_folder_whose_input_is_missing() {
+    let d = tmp("h79", "missing-input");
+    let file = hostile_power_file(&d.with_extension("in"));
+    let out = d.join("run");
+    ok(&[
+        "simulate",
+        "rumble",
+        "--power-file",
+        file.to_str().unwrap(),
+        "--powers",
+        "0..1",
+        "--matches",
+        "300",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let dir = out.to_str().unwrap();
+    let (code, said) = verify(dir, &[]);
+    assert_eq!(code, Some(0), "{said}");
+    let first = said.lines().next().unwrap();
+    assert!(
+        first.contains("the question: `skirmish simulate rumble")
+            && first.contains("hostile.toml "),
+        "{first}"
+    );
+    assert!(
+        said.trim_end().ends_with("--replay-all plays every one"),
+        "{said}"
+    );
+    fs::remove_file(&file).unwrap();
+    let (code, said) = verify(dir, &[]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains("hostile.toml, and this machine lacks it"),
+        "{said}"
+    );
+    // Its files alone still verify, and say nothing was played again.
+    let (code, said) = verify(dir, &["--replay-for", "0"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("nothing was played again"), "{said}");
+    let _ = fs::remove_dir_all(d.with_extension("in"));
+}

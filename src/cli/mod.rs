@@ -777,7 +777,75 @@ fn writes_datasets(c: &Command) -> bool {
 }
 
 /// `skirmish verify DIR`.
+/// `skirmish verify DIR` (issue 79): the question the folder proves first (its command, seed and
+/// inputs by digest), then what was checked, then what the default checks and what only
+/// `--replay-all` adds. An input the folder's question reads that this machine lacks, or holds
+/// changed, is named and the folder refused before anything is played again.
 fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, String> {
+    // A balance folder keeps its asks (issue 79: verify refused every one, naming a manifest).
+    if std::fs::symlink_metadata(dir.join(balance::ASKED)).is_ok() {
+        return balance::verify(dir, replay_for, all);
+    }
+    let question = crate::platform::dataset::answer_of(dir)
+        .map(|a| a.provenance)
+        .ok();
+    let replaying = all || replay_for > 0;
+    if let (Some(p), true) = (&question, replaying) {
+        for (path, digest) in &p.inputs {
+            match crate::platform::digest::sha256_file(std::path::Path::new(path)) {
+                Ok(d) if d == *digest => {}
+                Ok(_) => {
+                    return Err(format!(
+                        "{}: the folder's question read {path} with another content (digest {digest}); verify where its inputs are as they were, or with --replay-for 0 (its files only)",
+                        dir.display()
+                    ));
+                }
+                Err(e) => {
+                    return Err(format!(
+                        "{}: the folder's question reads {path}, and this machine lacks it ({e}); verify where its inputs are, or with --replay-for 0 (its files only)",
+                        dir.display()
+                    ));
+                }
+            }
+        }
+    }
+    let said = verify_folder(dir, replay_for, all)?;
+    let head = match &question {
+        Some(p) => format!(
+            "{}: the question: `{}` (seed {}; inputs: {})\n",
+            dir.display(),
+            crate::platform::escape::plain(&p.command),
+            p.seed,
+            if p.inputs.is_empty() {
+                "none".to_string()
+            } else {
+                p.inputs
+                    .iter()
+                    .map(|(f, d)| {
+                        format!(
+                            "{} {}",
+                            crate::platform::escape::plain(f),
+                            &d[..d.len().min(12)]
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        ),
+        None => String::new(),
+    };
+    let tail = if all {
+        "checked: every file, and every part or kept sum played again from its seeds"
+    } else if replaying {
+        "checked: every file, and the parts or kept sums the time allowed played again; --replay-all plays every one"
+    } else {
+        "checked: every file against its digest and record, and the answer against them; nothing was played again (--replay-for SECONDS or --replay-all play parts or kept sums again)"
+    };
+    Ok(format!("{head}{said}{tail}\n"))
+}
+
+/// [`verify`] of a dataset or analysis folder: its files, then its parts or kept sums replayed.
+fn verify_folder(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, String> {
     #[cfg(feature = "parquet")]
     let rows = |p: &std::path::Path| -> Result<u64, String> {
         crate::platform::parquet::read(p).map(|df| df.height() as u64)
@@ -788,10 +856,6 @@ fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, S
     let rows: Option<&crate::platform::dataset::RowCount> = None;
     // An analysis folder (no manifest): its sealed files, then its recorded command replays the
     // kept sums and compares every file it would write (issue 62).
-    // A balance folder keeps its asks (issue 79: verify refused every one, naming a manifest).
-    if std::fs::symlink_metadata(dir.join(balance::ASKED)).is_ok() {
-        return balance::verify(dir, replay_for, all);
-    }
     let analysis = crate::platform::dataset::verify_analysis(dir)?;
     let is_analysis = analysis.is_some();
     let (files, command) = match analysis {
