@@ -85,7 +85,7 @@ fn bench(c: &mut Criterion) {
     let games: Vec<(Vec<TeamSpec>, u64)> = (0..256)
         .map(|m| {
             let seed = match_seed(42, m);
-            (t.roster(m, seed), seed)
+            (t.roster(m, seed, &t.order(0, m)), seed)
         })
         .collect();
     let mut group = c.benchmark_group("tag_games");
