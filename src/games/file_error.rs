@@ -31,6 +31,26 @@ impl fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
+/// ` (did you mean `KEY`?)` for serde's "unknown field `X`, expected one of `A`, `B`" when one
+/// of the expected keys is close to X (issue 80: docs promise it for a misspelt rules key).
+fn did_you_mean(msg: &str) -> String {
+    let ticked = |s: &str| -> Vec<String> {
+        s.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    let Some((head, expected)) = msg.split_once("expected") else {
+        return String::new();
+    };
+    let (Some(unknown), options) = (ticked(head).into_iter().next(), ticked(expected)) else {
+        return String::new();
+    };
+    crate::games::names::closest_name(&unknown, options.iter().map(String::as_str))
+        .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"))
+}
+
 /// A file's name and text, to turn byte spans into positioned errors.
 pub struct FileCtx<'a> {
     pub file: &'a str,
@@ -44,7 +64,10 @@ impl FileCtx<'_> {
         toml::from_str(self.text).map_err(|e| {
             let msg = e.message().to_string();
             let hint = if msg.contains("unknown field") {
-                format!(": remove it or fix its spelling ({format} lists the format)")
+                format!(
+                    "{}: remove it or fix its spelling ({format} lists the format)",
+                    did_you_mean(&msg)
+                )
             } else {
                 String::new()
             };
@@ -164,4 +187,35 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FileCtx;
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Rules {
+        decay: Option<i64>,
+        free_ap: Option<i64>,
+    }
+
+    /// Issue 80: a misspelt rules key is named with the key it most likely meant, on its line.
+    #[test]
+    fn a_misspelt_key_is_told_the_key_it_meant() {
+        let cx = FileCtx {
+            file: "r.toml",
+            text: "free_ap = 2\ndecy = 3\n",
+        };
+        let e = cx.toml::<Rules>("docs").unwrap_err().to_string();
+        assert!(e.starts_with("r.toml:2:"), "{e}");
+        assert!(e.contains("(did you mean `decay`?)"), "{e}");
+        let far = FileCtx {
+            file: "r.toml",
+            text: "xyzzy = 3\n",
+        };
+        let e = far.toml::<Rules>("docs").unwrap_err().to_string();
+        assert!(!e.contains("did you mean"), "{e}");
+    }
 }
