@@ -1101,3 +1101,64 @@ fn verify_says_the_question_and_refuses_a_folder_whose_input_is_missing() {
     assert!(said.contains("nothing was played again"), "{said}");
     let _ = fs::remove_dir_all(d.with_extension("in"));
 }
+
+/// Issue 79: one rule for every folder kind. A what-if is verified arm by arm and its
+/// difference recomputed; a sensitivity is asked again whole; a resealed number in either's
+/// answer is found.
+#[test]
+fn verify_recomputes_a_what_if_and_a_sensitivity() {
+    let d = tmp("h79", "what-if");
+    let rules = d.with_extension("toml");
+    fs::write(&rules, "rounds = 6\n").unwrap();
+    let dir = d.to_str().unwrap();
+    ok(&[
+        "simulate",
+        "minions",
+        "--matches",
+        "2000",
+        "--versus-rules",
+        rules.to_str().unwrap(),
+        "--out",
+        dir,
+        "--quiet",
+    ]);
+    let (code, said) = verify(dir, &[]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("a what-if") && said.contains("the difference: its 2 files"),
+        "{said}"
+    );
+    edit_sealed(&d.join("result.json"), |v| {
+        let e = &mut v["sections"][0]["estimates"][0]["value"];
+        *e = serde_json::json!(e.as_f64().unwrap() + 0.05);
+    });
+    let (code, said) = verify(dir, &["--replay-for", "0"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("result.json differs"), "{said}");
+    let _ = fs::remove_file(&rules);
+
+    let s = tmp("h79", "sensitivity");
+    let sdir = s.to_str().unwrap();
+    ok(&[
+        "sensitivity",
+        "simulate",
+        "loot",
+        "--matches",
+        "2000",
+        "--keys",
+        "champion.mage.health",
+        "--out",
+        sdir,
+        "--quiet",
+    ]);
+    let (code, said) = verify(sdir, &[]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("a sensitivity folder"), "{said}");
+    edit_sealed(&s.join("result.json"), |v| {
+        let e = &mut v["sections"][0]["estimates"][0]["value"];
+        *e = serde_json::json!(e.as_f64().unwrap() + 0.05);
+    });
+    let (code, said) = verify(sdir, &[]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("result.json differs"), "{said}");
+}

@@ -786,6 +786,14 @@ fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, S
     if std::fs::symlink_metadata(dir.join(balance::ASKED)).is_ok() {
         return balance::verify(dir, replay_for, all);
     }
+    // A what-if and a sensitivity are folders of their own kind, each asked again whole.
+    let mark = crate::platform::digest::read_kept(&dir.join(crate::platform::dataset::OUTPUT_MARK))
+        .unwrap_or_default();
+    match mark.trim() {
+        WHAT_IF => return verify_what_if(dir, replay_for, all),
+        sensitivity::COMMAND => return sensitivity::verify(dir),
+        _ => {}
+    }
     let question = crate::platform::dataset::answer_of(dir)
         .map(|a| a.provenance)
         .ok();
@@ -842,6 +850,29 @@ fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, S
         "checked: every file against its digest and record, and the answer against them; nothing was played again (--replay-for SECONDS or --replay-all play parts or kept sums again)"
     };
     Ok(format!("{head}{said}{tail}\n"))
+}
+
+/// `skirmish verify DIR` of a what-if (issue 79): each arm (`base`, `versus`) verified as the
+/// folder it is, on its own recorded question, then the difference recomputed from the two and
+/// compared with the folder's answer byte for byte.
+fn verify_what_if(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, String> {
+    let (base, versus) = (dir.join("base"), dir.join("versus"));
+    let mut said = format!(
+        "{}: a what-if: its two arms, then their difference\n",
+        dir.display()
+    );
+    for arm in [&base, &versus] {
+        said.push_str(&verify(arm, replay_for, all)?);
+    }
+    let a = crate::platform::dataset::answer_of(&base)?;
+    let b = crate::platform::dataset::answer_of(&versus)?;
+    let pairing = crate::platform::dataset::pairing(&base, &versus);
+    // As `versus` wrote it: the base's answer first.
+    let d = crate::platform::answer::difference(&a, &b, pairing.as_ref())?;
+    let same = crate::platform::dataset::compare_folder(dir, &crate::platform::answer::files(&d))
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    said.push_str(&format!("{}: the difference: {same}\n", dir.display()));
+    Ok(said)
 }
 
 /// [`verify`] of a dataset or analysis folder: its files, then its parts or kept sums replayed.

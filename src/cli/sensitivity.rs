@@ -12,7 +12,7 @@ use crate::platform::tally::{Tally, thousands};
 
 use super::question::{Named, Question};
 
-const COMMAND: &str = "sensitivity";
+pub(super) const COMMAND: &str = "sensitivity";
 
 #[derive(Args, Debug, Clone)]
 pub struct SensitivityFlags {
@@ -158,10 +158,57 @@ pub fn sensitivity(f: &SensitivityFlags) -> Result<String, String> {
     let _claim = crate::platform::dataset::claim_output_folder(&o.out, COMMAND)?;
     let threads = super::flags::threads(o.threads)?;
     let pool = crate::platform::runner::pool(threads)?;
-    pool.install(|| run(&o))
+    pool.install(|| run(&o, false))
 }
 
-fn run(o: &Own) -> Result<String, String> {
+/// `skirmish verify DIR` of a sensitivity folder (issue 79): its recorded question asked again
+/// whole on its recorded rules files (each one's digest checked first) and every file it writes
+/// compared with the folder's, writing nothing.
+pub fn verify(dir: &std::path::Path) -> Result<String, String> {
+    let stored = dir.join(crate::platform::answer::FILE);
+    let answer = Answer::read(&stored)?;
+    let p = &answer.provenance;
+    let refuse = |why: String| {
+        format!(
+            "{}: `provenance.command`: {why}; nothing was run",
+            stored.display()
+        )
+    };
+    let mut words = shlex::split(&p.command).ok_or_else(|| refuse("not a command line".into()))?;
+    // `skirmish sensitivity WORDS...`: its own words, then this folder as --out.
+    if words.len() < 2 || words[0] != "skirmish" || words[1] != COMMAND {
+        return Err(refuse(format!(
+            "`{}` is not a sensitivity, and the folder holds one",
+            crate::platform::escape::plain(&p.command)
+        )));
+    }
+    words.drain(..2);
+    words.extend(["--out".into(), dir.display().to_string(), "--quiet".into()]);
+    let o = own(&words).map_err(refuse)?;
+    for (path, digest) in &p.inputs {
+        if crate::platform::digest::sha256_file(std::path::Path::new(path))
+            .ok()
+            .as_ref()
+            != Some(digest)
+        {
+            return Err(format!(
+                "{path}: the folder's sensitivity read it with digest {digest}; this machine lacks it or holds it changed: verify where its inputs are as they were"
+            ));
+        }
+    }
+    let threads = super::flags::threads(o.threads)?;
+    let pool = crate::platform::runner::pool(threads)?;
+    let same = pool.install(|| run(&o, true))?;
+    Ok(format!(
+        "{}: a sensitivity folder: `{}` asked again whole (seed {}); {same}\nchecked: every file, every point played again\n",
+        dir.display(),
+        crate::platform::escape::plain(&p.command),
+        p.seed
+    ))
+}
+
+/// The sensitivity `o` asks, written into its folder, or (`check`) compared with it.
+fn run(o: &Own, check: bool) -> Result<String, String> {
     let mut q = Question::new(&o.command, &[])?;
     // An analysis is played whole at each point; its moves pair by its groups' replicates.
     let analysis = q.size_flag();
@@ -299,6 +346,10 @@ fn run(o: &Own) -> Result<String, String> {
     bar.finish_and_clear();
     let answer = answer(o, &q, matches, &sections, &ranked, &moved);
     let files = crate::platform::answer::files(&answer).to_vec();
+    if check {
+        return crate::platform::dataset::compare_folder(&o.out, &files)
+            .map_err(|e| format!("{}: {e}", o.out.display()));
+    }
     crate::platform::dataset::replace_folder(&o.out, COMMAND, &files)?;
     let mut out = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
     out.push_str(&crate::platform::answer::report_line(&o.out));
