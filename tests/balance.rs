@@ -888,15 +888,7 @@ fn a_forged_proof_in_the_kept_asks_never_decides_the_verdict() {
 
 /// `verify`'s output and exit code on `dir` with `extra` flags.
 fn verify(dir: &std::path::Path, extra: &[&str]) -> (Option<i32>, String) {
-    let mut args = vec!["verify", dir.to_str().unwrap()];
-    args.extend(extra);
-    let o = skirmish(&args);
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    (o.status.code(), said)
+    common::verify(dir.to_str().unwrap(), extra)
 }
 
 /// Issue 79 (severe): `verify` refused every balance folder (naming a manifest it does not

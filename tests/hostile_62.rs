@@ -720,18 +720,7 @@ fn a_clan_candidate_over_budget_is_said_to_be_disqualified() {
     assert!(line < rank, "{said}");
 }
 
-/// `verify`'s output and exit code on `dir` with `extra` flags.
-fn verify(dir: &str, extra: &[&str]) -> (Option<i32>, String) {
-    let mut args = vec!["verify", dir];
-    args.extend(extra);
-    let o = skirmish(&args);
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    (o.status.code(), said)
-}
+use common::verify;
 
 /// A small `analyze loot items` (a ledger analysis) written into a folder of its own.
 fn small_loot_items(name: &str) -> common::Tmp {

@@ -733,3 +733,18 @@ pub fn rules_numbers(game: &str) -> BTreeMap<String, (f64, bool)> {
         })
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    /// Issue 79: a point's files were named by its values joined, and 300 placeholders made a
+    /// name too long for the file system; a point's name is a short digest, one per point.
+    #[test]
+    fn a_points_name_is_short_whatever_its_numbers() {
+        let many: Vec<f64> = (0..300).map(|i| 1000.125 + i as f64).collect();
+        let name = super::tag(&many);
+        assert_eq!(name.len(), 16);
+        assert_ne!(name, super::tag(&many[..299]));
+        assert_ne!(super::tag(&[1.0]), super::tag(&[2.0]));
+        assert_eq!(super::tag(&[0.5, 3.0]), super::tag(&[0.5, 3.0]));
+    }
+}

@@ -313,3 +313,16 @@ pub fn in_private_mounts(script: &str) -> Option<Output> {
     }
     o
 }
+
+/// `skirmish verify DIR EXTRA...`: its exit code, and what it printed (stdout, then stderr).
+pub fn verify(dir: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let mut args = vec!["verify", dir];
+    args.extend(extra);
+    let o = skirmish(&args);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.code(), said)
+}
