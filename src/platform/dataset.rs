@@ -1149,13 +1149,16 @@ pub fn check_output_folder(out: &Path, command: &str) -> Result<(), String> {
         return Ok(());
     };
     // A mark another writer is writing at this moment (shards in step make the folder at once)
-    // is not a stranger's file.
+    // is not a stranger's file, and nor is the claim's own lock, which goes inside a folder
+    // under a read-only parent (issue 79: a balance refused its own empty folder there).
     let marking = format!(".{OUTPUT_MARK}.");
     let others = entries
         .filter_map(|e| e.ok())
         .filter(|e| {
             let name = e.file_name().to_string_lossy().to_string();
-            !(name.starts_with(&marking) && name.ends_with(".tmp"))
+            let lock =
+                name == ".output.lock" || (name.starts_with(".shard-") && name.ends_with(".lock"));
+            !(name.starts_with(&marking) && name.ends_with(".tmp")) && !lock
         })
         .count();
     if others == 0 {
