@@ -1158,7 +1158,8 @@ pub fn check_output_folder(out: &Path, command: &str) -> Result<(), String> {
             let name = e.file_name().to_string_lossy().to_string();
             let lock =
                 name == ".output.lock" || (name.starts_with(".shard-") && name.ends_with(".lock"));
-            !(name.starts_with(&marking) && name.ends_with(".tmp")) && !lock
+            let marking_now = name.starts_with(&marking) && name.ends_with(".tmp");
+            !(lock || marking_now)
         })
         .count();
     if others == 0 {
