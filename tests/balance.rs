@@ -11,18 +11,7 @@ use common::{skirmish, tmp, tmp_file};
 fn estimate(dir: &std::path::Path, section: &str, label: &str) -> f64 {
     let a: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("result.json")).unwrap()).unwrap();
-    a["sections"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["title"] == section)
-        .and_then(|s| {
-            s["estimates"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|e| e["label"] == label)
-        })
+    common::estimate_in(&a, section, |l| l == label)
         .unwrap_or_else(|| panic!("{section}: {label} in {}", dir.display()))["value"]
         .as_f64()
         .unwrap()

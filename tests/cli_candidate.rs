@@ -362,19 +362,7 @@ fn a_tag_candidate_twin_of_a_member_plays_like_it() {
         serde_json::from_str(&std::fs::read_to_string(out.join("result.json")).unwrap()).unwrap();
     for section in ["win rate by policy", "score by policy"] {
         let est = |label: &str| {
-            a["sections"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|s| s["title"] == section)
-                .and_then(|s| {
-                    s["estimates"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .find(|e| e["label"].as_str().unwrap().starts_with(label))
-                        .cloned()
-                })
+            common::estimate_in(&a, section, |l| l.starts_with(label))
                 .unwrap_or_else(|| panic!("{section}: {label}"))
         };
         let (twin, member) = (est("spread(bid=2, margin=3"), est("spread(bid=2, margin=2"));

@@ -57,6 +57,14 @@ fn edit_sealed(path: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
     fs::write(path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
 }
 
+/// A forger's edit of an answer: its first section's first estimate moved by `by`, resealed.
+fn move_first_estimate(answer: &Path, by: f64) {
+    edit_sealed(answer, |v| {
+        let e = &mut v["sections"][0]["estimates"][0]["value"];
+        *e = serde_json::json!(e.as_f64().unwrap() + by);
+    });
+}
+
 /// A small Auto Rumble dataset's command into `out` (four parts).
 fn small_rumble_args(out: &Path) -> Vec<&str> {
     let mut a = vec![
@@ -910,10 +918,7 @@ fn verify_recomputes_a_datasets_answer_and_refuses_one_edited_or_resealed() {
     assert!(said.contains("result.json"), "{said}");
     // An estimate moved and resealed: not what the manifest's tallies give.
     fs::write(&r, &original).unwrap();
-    edit_sealed(&r, |v| {
-        let e = &mut v["sections"][0]["estimates"][0]["value"];
-        *e = serde_json::json!(e.as_f64().unwrap() + 0.25);
-    });
+    move_first_estimate(&r, 0.25);
     let (code, said) = verify(dir, &["--replay-for", "0"]);
     assert_eq!(code, Some(2), "{said}");
     assert!(
@@ -1117,10 +1122,7 @@ fn verify_recomputes_a_what_if_and_a_sensitivity() {
         said.contains("a what-if") && said.contains("the difference: its 2 files"),
         "{said}"
     );
-    edit_sealed(&d.join("result.json"), |v| {
-        let e = &mut v["sections"][0]["estimates"][0]["value"];
-        *e = serde_json::json!(e.as_f64().unwrap() + 0.05);
-    });
+    move_first_estimate(&d.join("result.json"), 0.05);
     let (code, said) = verify(dir, &["--replay-for", "0"]);
     assert_eq!(code, Some(2), "{said}");
     assert!(said.contains("result.json differs"), "{said}");
@@ -1143,10 +1145,7 @@ fn verify_recomputes_a_what_if_and_a_sensitivity() {
     let (code, said) = verify(sdir, &[]);
     assert_eq!(code, Some(0), "{said}");
     assert!(said.contains("a sensitivity folder"), "{said}");
-    edit_sealed(&s.join("result.json"), |v| {
-        let e = &mut v["sections"][0]["estimates"][0]["value"];
-        *e = serde_json::json!(e.as_f64().unwrap() + 0.05);
-    });
+    move_first_estimate(&s.join("result.json"), 0.05);
     let (code, said) = verify(sdir, &[]);
     assert_eq!(code, Some(2), "{said}");
     assert!(said.contains("result.json differs"), "{said}");

@@ -326,3 +326,19 @@ pub fn verify(dir: &str, extra: &[&str]) -> (Option<i32>, String) {
     );
     (o.status.code(), said)
 }
+
+/// The first estimate of section `section` in `answer` (a `result.json`) whose label `matches`.
+pub fn estimate_in(
+    answer: &serde_json::Value,
+    section: &str,
+    matches: impl Fn(&str) -> bool,
+) -> Option<serde_json::Value> {
+    answer["sections"]
+        .as_array()?
+        .iter()
+        .find(|s| s["title"] == section)?["estimates"]
+        .as_array()?
+        .iter()
+        .find(|e| e["label"].as_str().is_some_and(&matches))
+        .cloned()
+}
