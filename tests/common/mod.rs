@@ -342,3 +342,32 @@ pub fn estimate_in(
         .find(|e| e["label"].as_str().is_some_and(&matches))
         .cloned()
 }
+
+/// Runs the shell `commands` with `parent` made read-only and each writable folder of
+/// `folders` (writable, name) mounted over `parent/name`, in private mounts, and asserts they
+/// succeeded: a folder of one's own under a read-only parent. `false` where the machine allows
+/// no such mount (the caller's test says so and passes).
+pub fn under_read_only_parent(parent: &Path, folders: &[(&Path, &str)], commands: &str) -> bool {
+    let ds = parent.display();
+    let mounts: Vec<String> = folders
+        .iter()
+        .map(|(w, name)| format!("mount --bind {} {ds}/{name}", w.display()))
+        .collect();
+    let script = format!(
+        "mount --bind {ds} {ds} && mount -o remount,ro,bind {ds} || exit 77; \
+         touch {ds}/probe 2>/dev/null && exit 78; \
+         {} || exit 77; \
+         {commands}",
+        mounts.join(" && ")
+    );
+    let Some(o) = in_private_mounts(&script) else {
+        return false;
+    };
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    true
+}
