@@ -704,3 +704,95 @@ fn classes_play_amoeba_heavy_rosters_as_the_reference_plays_them_hero_by_hero() 
         ops[1]
     );
 }
+
+// Issue 81: every archive power beside Amoeba (and now and then Titanium Skin), the rosters in
+// which copies fill the table, played as `simulate` plays them (the fast path where the loadouts
+// are in its class, the general path otherwise) against the data reference, battle by battle:
+// every round's alive heroes and Energies by id (copies included), births on the general path,
+// the outcome.
+#[test]
+fn every_archive_power_beside_amoeba_plays_as_the_reference() {
+    use rand::seq::SliceRandom;
+    use skirmish::games::auto_rumble::powers::catalogue::default_order;
+    let cat = archive();
+    let amoeba = cat.id("Amoeba").unwrap();
+    let skin = cat.id("Titanium Skin").unwrap();
+    let mut kernels: Vec<DataKernel> = CAPACITIES.iter().map(|&c| DataKernel::new(c)).collect();
+    let (mut battles, mut full, mut general) = (0u32, 0u32, 0u32);
+    for p in (0..cat.len() as u16).filter(|&p| p != amoeba && !cat.defs[p as usize].helper) {
+        for i in 0..120u64 {
+            let mut rng = stream_rng(0x81A, u64::from(p) << 32 | i, Stream::Roster);
+            let n = rng.random_range(2..=4);
+            let builds: Vec<Loadout> = (0..n)
+                .map(|_| {
+                    loop {
+                        let mut held = Vec::new();
+                        let pick = rng.random_range(0..3);
+                        if pick != 1 {
+                            held.push(Held {
+                                power: amoeba,
+                                strength: rng.random_range(0..=40),
+                            });
+                        }
+                        if pick != 0 {
+                            held.push(Held {
+                                power: p,
+                                strength: rng.random_range(0..=40),
+                            });
+                        }
+                        if p != skin && rng.random_bool(0.3) {
+                            held.push(Held {
+                                power: skin,
+                                strength: rng.random_range(0..=40),
+                            });
+                        }
+                        let mut order = default_order(&cat, &held);
+                        order.shuffle(&mut rng);
+                        if let Ok(l) =
+                            Loadout::compile(&cat, rng.random_range(10..=60), &held, &order)
+                        {
+                            break l;
+                        }
+                    }
+                })
+                .collect();
+            let ini: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..1.0)).collect();
+            let k = rng.random_range(0..CAPACITIES.len());
+            let want = data_reference::play(&cat, &builds, &ini, 30, CAPACITIES[k]);
+            let mut rec = Replayed::default();
+            let fast = in_kernel_class(&builds);
+            let got = if fast {
+                kernels[k].run(&cat, &builds, &ini, 30, &mut rec)
+            } else {
+                kernels[k].general().run(&cat, &builds, &ini, 30, &mut rec)
+            };
+            let name = cat.name(p);
+            assert_eq!(
+                rec.rounds, want.rounds,
+                "{name}, battle {i}: per-round Energies differ"
+            );
+            if !fast {
+                let born: Vec<_> = rec.births.iter().map(|b| (b.0, b.1, b.2)).collect();
+                let want_born: Vec<_> = want
+                    .births
+                    .iter()
+                    .map(|b| (b.round, b.parent, b.id))
+                    .collect();
+                assert_eq!(born, want_born, "{name}, battle {i}: births differ");
+            }
+            assert_eq!(got, want.outcome, "{name}, battle {i}: outcomes differ");
+            battles += 1;
+            full += got.capped as u32;
+            general += !fast as u32;
+        }
+    }
+    // The draw reaches full tables and both paths.
+    assert!(
+        full > battles / 10,
+        "a full table in only {full} of {battles} battles"
+    );
+    assert!(
+        general > battles / 3,
+        "the general path in only {general} of {battles} battles"
+    );
+}

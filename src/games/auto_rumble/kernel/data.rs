@@ -68,6 +68,11 @@ struct Table {
     once_game: Vec<u16>,
     once_round: Vec<u16>,
     counters: Vec<[i32; MAX_HERO_COUNTERS]>,
+    /// Attack hits aimed at each member this round and last round (AR-28), kept only when a
+    /// clause reads `hits_taken_last_round` ([`phase::HITS_TAKEN`]): every member of a target
+    /// class takes the same hits, so it is the class's.
+    hits_round: Vec<i32>,
+    hits_last: Vec<i32>,
     len: usize,
 }
 
@@ -86,6 +91,8 @@ impl Table {
             once_game: vec![0; c],
             once_round: vec![0; c],
             counters: vec![[0; MAX_HERO_COUNTERS]; c],
+            hits_round: vec![0; c],
+            hits_last: vec![0; c],
             len: 0,
         }
     }
@@ -110,6 +117,8 @@ impl Table {
         self.once_game[k] = from.once_game[i];
         self.once_round[k] = from.once_round[i];
         self.counters[k] = from.counters[i];
+        self.hits_round[k] = from.hits_round[i];
+        self.hits_last[k] = from.hits_last[i];
         self.len = k + 1;
     }
 
@@ -126,6 +135,8 @@ impl Table {
             && self.once_game[i] == other.once_game[j]
             && self.once_round[i] == other.once_round[j]
             && self.counters[i] == other.counters[j]
+            && self.hits_round[i] == other.hits_round[j]
+            && self.hits_last[i] == other.hits_last[j]
     }
 }
 
@@ -253,6 +264,8 @@ struct Tally {
     copies: usize,
     /// Classes merge (false: played hero by hero).
     merge: bool,
+    /// Attack hits taken are counted ([`Table::hits_round`]).
+    count_hits: bool,
     /// The class whose turn it is: its first copy's `pending` row, and the room left when it
     /// made that copy.
     turn_first: usize,
@@ -384,6 +397,7 @@ impl DataKernel {
             next_id: teams as HeroId,
             copies: 0,
             merge: false,
+            count_hits: false,
             turn_first: 0,
             turn_room: 0,
         };
@@ -396,6 +410,7 @@ impl DataKernel {
             self.round_deaths[..teams].fill(0);
             tally.merge =
                 !self.per_hero && builds.iter().all(|b| b.phases & phase::SINGLES_OUT == 0);
+            tally.count_hits = phases & phase::HITS_TAKEN != 0;
         }
         let f = &mut self.front;
         f.len = 0;
@@ -423,6 +438,8 @@ impl DataKernel {
                 f.once_game[k] = 0;
                 f.once_round[k] = 0;
                 f.counters[k] = b.counters;
+                f.hits_round[k] = 0;
+                f.hits_last[k] = 0;
             }
             f.len = k + 1;
             if H::ENABLED {
@@ -456,6 +473,11 @@ impl DataKernel {
                 let n = self.front.len;
                 self.front.defence[..n].fill(0); // AR-4
                 self.front.once_round[..n].fill(0);
+                if tally.count_hits {
+                    let f = &mut self.front;
+                    f.hits_last[..n].copy_from_slice(&f.hits_round[..n]);
+                    f.hits_round[..n].fill(0);
+                }
             }
             if phases & phase::ROUND_START != 0 {
                 self.phase::<H>(cat, builds, &mut tally, |b| {
@@ -628,10 +650,10 @@ impl DataKernel {
             Quantity::TeamsAlive => tally.teams_alive as i32,
             Quantity::EliminatedThisRound => (tally.round_deaths - self.round_deaths[team]) as i32,
             Quantity::PowersUsed => f.used[i] as i32,
+            Quantity::HitsTakenLastRound => f.hits_last[i],
             // `Quantity::fast_path_tracks` is false for each of these, so every clause reading
             // one, anywhere, is filed `phase::GENERAL` and its loadout never plays here.
             Quantity::DamageTaken
-            | Quantity::HitsTakenLastRound
             | Quantity::SummonsAlive
             | Quantity::PlayersAlive
             | Quantity::Planned
@@ -946,6 +968,9 @@ impl DataKernel {
             ops += 1;
             if times == 1 {
                 hits += m as u64;
+                if tally.count_hits {
+                    f.hits_round[j] += 1;
+                }
                 let d = f.defence[j];
                 let by_defence = damage.min(d);
                 f.defence[j] = d - by_defence;
@@ -968,6 +993,9 @@ impl DataKernel {
             }
             if damage == 0 {
                 hits += m as u64 * times as u64;
+                if tally.count_hits {
+                    f.hits_round[j] += times as i32;
+                }
                 continue;
             }
             let (e, d, p, dmg) = (
@@ -986,6 +1014,9 @@ impl DataKernel {
             f.prevention[j] = (p - by_prevention) as i32;
             f.energy[j] = (e - to_energy) as i32;
             hits += m as u64 * landing as u64;
+            if tally.count_hits {
+                f.hits_round[j] += landing as i32;
+            }
             if to_energy > 0 {
                 lost = true;
                 if e - to_energy <= 0 {

@@ -127,6 +127,11 @@ pub struct GeneralKernel {
     pending_parent: Vec<u32>,
     /// Join scratch: where each row's newcomers start, and newcomers grouped by row.
     slot: Vec<u32>,
+    /// Where the run of rows of one team and side that row `k` is in ends. Rows stay put
+    /// within a phase, and team and side never change, so a scan for opponents (an attack, a
+    /// target rule) skips an ally's whole run at once: a team of thousands of copies costs an
+    /// opponent's attack one step, not thousands. Rebuilt whenever the table changes.
+    run_end: Vec<u32>,
     grouped: Vec<u32>,
     /// The stack of target lists (rows) of the effects under way.
     targets: Vec<u32>,
@@ -195,6 +200,7 @@ impl GeneralKernel {
             pending: Rows::with_capacity(c),
             pending_parent: vec![0; c],
             slot: vec![0; c + 1],
+            run_end: vec![0; c],
             grouped: vec![0; c],
             targets: Vec::with_capacity(TARGET_DEPTH * c),
             plain: Vec::new(),
@@ -212,6 +218,19 @@ impl GeneralKernel {
 
     pub fn capacity(&self) -> usize {
         self.front.energy.len()
+    }
+
+    /// Recomputes [`Self::run_end`] for the table as it stands.
+    fn mark_runs(&mut self) {
+        let f = &self.front;
+        let n = f.len;
+        let mut end = n;
+        for k in (0..n).rev() {
+            if k + 1 < n && (f.team[k], f.side[k]) != (f.team[k + 1], f.side[k + 1]) {
+                end = k + 1;
+            }
+            self.run_end[k] = end as u32;
+        }
     }
 
     /// Hero `id`'s Energy at the end of the last battle; `None` if it died or never entered.
@@ -304,6 +323,7 @@ impl GeneralKernel {
             f.damage[i] = l.damage;
             b.set_energy(i, l.energy);
         }
+        b.s.mark_runs();
         b.play(initiative, max_rounds)
     }
 }
@@ -505,6 +525,29 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         f.side[a].opposed(f.team[a], f.side[b], f.team[b])
     }
 
+    /// The first row from `k` on, before `to`, that row `i` fights (alive or not): runs it does
+    /// not fight are skipped whole ([`GeneralKernel::run_end`]).
+    #[inline]
+    fn next_opposed(&self, i: usize, mut k: usize, to: usize) -> usize {
+        while k < to && !self.opposed(i, k) {
+            k = self.s.run_end[k] as usize;
+        }
+        k.min(to)
+    }
+
+    /// The first opponent of row `i` alive in rows `from..to`, in initiative order.
+    #[inline]
+    fn first_opponent(&self, i: usize, from: usize, to: usize) -> Option<usize> {
+        let mut k = self.next_opposed(i, from, to);
+        while k < to {
+            if self.is_alive(k) {
+                return Some(k);
+            }
+            k = self.next_opposed(i, k + 1, to);
+        }
+        None
+    }
+
     /// Whether row `k` made an attack hit on row `i` last round (AR-61).
     #[inline]
     fn attacked(&self, i: usize, k: usize) -> bool {
@@ -607,6 +650,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             }
         }
         std::mem::swap(&mut self.s.front, &mut self.s.back);
+        self.s.mark_runs();
         self.s.pending.len = 0;
         if !self.s.seen_born.is_empty() {
             // AR-61: copies' inherited memory joins with them.
@@ -629,6 +673,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             }
         }
         std::mem::swap(&mut s.front, &mut s.back);
+        s.mark_runs();
     }
 
     /// AR-3, AR-33: the budget is the Energy after the start-of-round phase, less this round's
@@ -864,18 +909,10 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     fn pick(&self, i: usize, t: Target, other: Option<usize>) -> Option<usize> {
         let f = &self.s.front;
         let n = f.len;
-        let opponent = |k: usize| f.energy[k] > 0 && self.opposed(i, k);
         // AR-56: `anyone_*` rules pick among every other hero alive, of any team.
         let best = |key: &dyn Fn(usize) -> i32, most: bool, anyone: bool| {
             let mut pick: Option<usize> = None;
-            let candidate = |k: usize| {
-                if anyone {
-                    f.energy[k] > 0 && k != i
-                } else {
-                    opponent(k)
-                }
-            };
-            for k in (0..n).filter(|&k| candidate(k)) {
+            let mut consider = |k: usize| {
                 let better = pick.is_none_or(|p| {
                     let (a, b) = (key(k), key(p));
                     if most { a > b } else { a < b }
@@ -883,12 +920,23 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 if better {
                     pick = Some(k);
                 }
+            };
+            if anyone {
+                for k in (0..n).filter(|&k| f.energy[k] > 0 && k != i) {
+                    consider(k);
+                }
+            } else {
+                let mut k = self.first_opponent(i, 0, n);
+                while let Some(o) = k {
+                    consider(o);
+                    k = self.first_opponent(i, o + 1, n);
+                }
             }
             pick
         };
         match t {
             Target::Holder => Some(i),
-            Target::AllOpponents | Target::FirstOpponent => (0..n).find(|&k| opponent(k)),
+            Target::AllOpponents | Target::FirstOpponent => self.first_opponent(i, 0, n),
             Target::AllAllies => (0..n).find(|&k| f.energy[k] > 0 && self.allied(i, k)),
             Target::AttackersLastRound => (0..n).find(|&k| f.energy[k] > 0 && self.attacked(i, k)),
             Target::AttackersThisRound => {
@@ -900,7 +948,10 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             Target::OpponentMostDefence => best(&|k| f.defence[k], true, false),
             Target::AnyoneMostEnergy => best(&|k| f.energy[k], true, true),
             Target::AnyoneLeastEnergy => best(&|k| f.energy[k], false, true),
-            Target::NextOpponent => (1..n).map(|k| (i + k) % n).find(|&k| opponent(k)),
+            // Wrapping round: after `i`, then from the top (`i` never fights itself).
+            Target::NextOpponent => self
+                .first_opponent(i, i + 1, n)
+                .or_else(|| self.first_opponent(i, 0, i)),
             Target::Other => other.filter(|&k| f.energy[k] > 0),
         }
     }
@@ -911,8 +962,14 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         let start = self.s.targets.len();
         let n = self.s.front.len;
         match t {
-            Target::AllOpponents
-            | Target::AllAllies
+            Target::AllOpponents => {
+                let mut k = self.first_opponent(i, 0, n);
+                while let Some(o) = k {
+                    self.s.targets.push(o as u32);
+                    k = self.first_opponent(i, o + 1, n);
+                }
+            }
+            Target::AllAllies
             | Target::Everyone
             | Target::AttackersLastRound
             | Target::AttackersThisRound => {
@@ -920,7 +977,6 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                     let f = &self.s.front;
                     let take = f.energy[k] > 0
                         && match t {
-                            Target::AllOpponents => self.opposed(i, k),
                             Target::AllAllies => self.allied(i, k),
                             Target::AttackersLastRound => self.attacked(i, k),
                             Target::AttackersThisRound => self.attacked_now(i, k),
@@ -1507,13 +1563,15 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             }
             return;
         }
-        for t in 0..n {
+        let mut t = self.next_opposed(i, 0, n);
+        while t < n {
             if !self.is_alive(i) || self.won.is_some() {
                 return;
             }
-            if self.opposed(i, t) && self.is_alive(t) {
+            if self.is_alive(t) {
                 self.attack_hit(i, t);
             }
+            t = self.next_opposed(i, t + 1, n);
         }
     }
 

@@ -392,6 +392,8 @@ pub mod phase {
     /// A clause that can make two heroes of one class differ within a phase of the data
     /// kernel's fast path (see [`singles_out`]): such loadouts are played hero by hero.
     pub const SINGLES_OUT: u32 = 1 << 9;
+    /// A clause reads `hits_taken_last_round`: the data kernel's fast path counts attack hits.
+    pub const HITS_TAKEN: u32 = 1 << 10;
 }
 
 /// A hero's compiled loadout, shared by the hero and all its copies. `repr(C)` keeps what every
@@ -828,6 +830,9 @@ fn effect_bits(c: &Clause) -> u32 {
     // before the first plan (AR-70) and a limit per other hero (AR-68).
     if c.reads(|q| !q.fast_path_tracks()) || c.from_start || c.limit == Limit::OncePerHeroPerRound {
         bits |= phase::GENERAL;
+    }
+    if c.reads(|q| q == Quantity::HitsTakenLastRound) {
+        bits |= phase::HITS_TAKEN;
     }
     bits
 }

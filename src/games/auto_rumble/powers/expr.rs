@@ -201,9 +201,9 @@ impl Quantity {
             | Quantity::AlliesAlive
             | Quantity::TeamsAlive
             | Quantity::EliminatedThisRound
-            | Quantity::PowersUsed => true,
+            | Quantity::PowersUsed
+            | Quantity::HitsTakenLastRound => true,
             Quantity::DamageTaken
-            | Quantity::HitsTakenLastRound
             | Quantity::Negated
             | Quantity::SummonsAlive
             | Quantity::PlayersAlive
