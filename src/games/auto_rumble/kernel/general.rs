@@ -16,7 +16,7 @@
 use crate::games::auto_rumble::kernel::hand::{EndReason, Outcome};
 use crate::games::auto_rumble::kernel::hook::RoundHook;
 use crate::games::auto_rumble::powers::catalogue::{
-    Catalogue, HeldClause, Loadout, MAX_HERO_COUNTERS, NO_CLAUSE,
+    Catalogue, HeldClause, Loadout, MAX_HERO_COUNTERS, NO_CLAUSE, phase,
 };
 use crate::games::auto_rumble::powers::expr::Quantity;
 use crate::games::auto_rumble::powers::file::{Clause, Effect, EffectKind, Limit, Target, When};
@@ -54,6 +54,18 @@ macro_rules! rows {
                 let k = self.len;
                 $( self.$name[k] = from.$name[i]; )*
                 self.len = k + 1;
+            }
+
+            /// Keeps rows `keep` (ascending, each at or after `at`) in that order from row `at`
+            /// on, column by column, and drops the rest after `at`.
+            #[inline]
+            fn keep_from(&mut self, at: usize, keep: &[u32]) {
+                $(
+                    for (w, &i) in keep.iter().enumerate() {
+                        self.$name[at + w] = self.$name[i as usize];
+                    }
+                )*
+                self.len = at + keep.len();
             }
 
             /// Appends a row of a hero entering with nothing used yet.
@@ -132,7 +144,12 @@ pub struct GeneralKernel {
     /// target rule) skips an ally's whole run at once: a team of thousands of copies costs an
     /// opponent's attack one step, not thousands. Rebuilt whenever the table changes.
     run_end: Vec<u32>,
+    /// (summoner id, its summons alive), sorted by id, no zero counts: `summons_alive` read
+    /// in one lookup instead of a scan of the table.
+    summoners: Vec<(HeroId, u32)>,
     grouped: Vec<u32>,
+    /// Compaction scratch: the rows kept.
+    kept: Vec<u32>,
     /// The stack of target lists (rows) of the effects under way.
     targets: Vec<u32>,
     /// Per team, alive heroes (Energy > 0) of the team's side, and its hostile summons; the
@@ -188,6 +205,10 @@ struct Battle<'k, 'a, H> {
     neutral: u32,
     out_neutral: u32,
     teams_alive: u32,
+    /// The players' own heroes alive (`players_alive`, AR-64).
+    players: u32,
+    /// Some loadout in play (or a summon's, or one given) has an `opponent_eliminated` clause.
+    eliminations_watched: bool,
 }
 
 impl GeneralKernel {
@@ -201,7 +222,9 @@ impl GeneralKernel {
             pending_parent: vec![0; c],
             slot: vec![0; c + 1],
             run_end: vec![0; c],
+            summoners: Vec::with_capacity(c),
             grouped: vec![0; c],
+            kept: Vec::with_capacity(c),
             targets: Vec::with_capacity(TARGET_DEPTH * c),
             plain: Vec::new(),
             hostile: Vec::new(),
@@ -218,6 +241,27 @@ impl GeneralKernel {
 
     pub fn capacity(&self) -> usize {
         self.front.energy.len()
+    }
+
+    /// A summon of `summoner` (or a copy of one) enters or leaves the alive heroes.
+    fn count_summon(&mut self, summoner: HeroId, enters: bool) {
+        match self
+            .summoners
+            .binary_search_by_key(&summoner, |&(id, _)| id)
+        {
+            Ok(k) if enters => self.summoners[k].1 += 1,
+            Ok(k) => {
+                self.summoners[k].1 -= 1;
+                if self.summoners[k].1 == 0 {
+                    self.summoners.remove(k);
+                }
+            }
+            // Alive summons are at most the table's capacity: no allocation.
+            Err(k) => {
+                debug_assert!(enters, "a summon left that never entered");
+                self.summoners.insert(k, (summoner, 1));
+            }
+        }
     }
 
     /// Recomputes [`Self::run_end`] for the table as it stands.
@@ -279,7 +323,13 @@ impl GeneralKernel {
         self.seen_born.clear();
         self.given.clear();
         self.fired.clear();
+        self.summoners.clear();
         let capacity = self.capacity();
+        // Whether anything in play can react to an opponent's elimination: if not, an
+        // elimination asks nobody (a summon's or a given power's loadout may bring one).
+        let watch = |l: &Loadout| l.phases & phase::OPPONENT_ELIMINATED != 0;
+        let eliminations_watched =
+            builds.iter().any(watch) || cat.summons.iter().flatten().any(watch);
         let mut b = Battle {
             s: self,
             cat,
@@ -303,6 +353,8 @@ impl GeneralKernel {
             neutral: 0,
             out_neutral: 0,
             teams_alive: 0,
+            players: 0,
+            eliminations_watched,
         };
         for k in 0..teams {
             let t = b.s.sort[k];
@@ -490,7 +542,18 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     /// Row `t` enters (`true`) or leaves the alive counts.
     fn count(&mut self, t: usize, enters: bool) {
         let f = &self.s.front;
+        let (summoner, player) = (f.summoner[t], f.id[t] < self.entering);
         self.count_as(f.team[t], f.side[t], enters);
+        if player {
+            self.players = if enters {
+                self.players + 1
+            } else {
+                self.players - 1
+            };
+        }
+        if summoner != NOBODY {
+            self.s.count_summon(summoner, enters);
+        }
     }
 
     fn count_as(&mut self, team: u16, side: Side, enters: bool) {
@@ -645,8 +708,11 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         for j in 0..m {
             let p = &self.s.pending;
             if p.energy[j] > 0 {
-                let (team, side) = (p.team[j], p.side[j]);
+                let (team, side, summoner) = (p.team[j], p.side[j], p.summoner[j]);
                 self.count_as(team, side, true);
+                if summoner != NOBODY {
+                    self.s.count_summon(summoner, true);
+                }
             }
         }
         std::mem::swap(&mut self.s.front, &mut self.s.back);
@@ -663,16 +729,18 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     /// Drops the dead (the reference keeps them until the round ends; nothing reads them).
     fn compact(&mut self) {
         let s = &mut *self.s;
-        if (0..s.front.len).all(|i| s.front.energy[i] > 0) {
+        let n = s.front.len;
+        let Some(first) = (0..n).find(|&i| s.front.energy[i] <= 0) else {
             return;
-        }
-        s.back.len = 0;
-        for i in 0..s.front.len {
-            if s.front.energy[i] > 0 {
-                s.back.push_row(&s.front, i);
-            }
-        }
-        std::mem::swap(&mut s.front, &mut s.back);
+        };
+        // In place from the first dead row on, column by column.
+        s.kept.clear();
+        s.kept.extend(
+            (first + 1..n)
+                .filter(|&i| s.front.energy[i] > 0)
+                .map(|i| i as u32),
+        );
+        s.front.keep_from(first, &s.kept);
         s.mark_runs();
     }
 
@@ -885,14 +953,12 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                         && l.clauses[u as usize].power == hc.power
                 }) as i32
             }
-            Quantity::PlayersAlive => (0..f.len)
-                .filter(|&k| f.energy[k] > 0 && f.id[k] < self.entering)
-                .count() as i32,
+            Quantity::PlayersAlive => self.players as i32,
             Quantity::SummonsAlive => {
                 let id = f.id[i];
-                (0..f.len)
-                    .filter(|&k| f.energy[k] > 0 && f.summoner[k] == id)
-                    .count() as i32
+                s.summoners
+                    .binary_search_by_key(&id, |&(k, _)| k)
+                    .map_or(0, |k| s.summoners[k].1 as i32)
             }
             Quantity::TargetSummoned => target.map_or(0, |t| (f.summoner[t] != NOBODY) as i32),
             Quantity::TargetEnergy => target.map_or(0, |t| f.energy[t]),
@@ -1213,6 +1279,8 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                     let s = &mut *self.s;
                     s.given.push(l);
                     s.front.given[t] = s.given.len() as u32;
+                    self.eliminations_watched |= l.phases & phase::OPPONENT_ELIMINATED != 0;
+                    let s = &mut *self.s;
                     s.front.counters[t][base..base + n]
                         .copy_from_slice(&l.counters[base..base + n]);
                 }
@@ -1496,6 +1564,9 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             && k != t
         {
             self.react(k, When::Kill, t, quiet);
+        }
+        if !self.eliminations_watched {
+            return;
         }
         for k in 0..self.s.front.len {
             if self.is_alive(k) && self.opposed(k, t) {

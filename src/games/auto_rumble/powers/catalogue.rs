@@ -394,6 +394,8 @@ pub mod phase {
     pub const SINGLES_OUT: u32 = 1 << 9;
     /// A clause reads `hits_taken_last_round`: the data kernel's fast path counts attack hits.
     pub const HITS_TAKEN: u32 = 1 << 10;
+    /// An `opponent_eliminated` clause: only then does an elimination ask every opponent.
+    pub const OPPONENT_ELIMINATED: u32 = 1 << 11;
 }
 
 /// A hero's compiled loadout, shared by the hero and all its copies. `repr(C)` keeps what every
@@ -706,6 +708,9 @@ impl Loadout {
         list[*n as usize] = i as u8;
         *n += 1;
         self.phases |= bit | effect_bits(c) | singles_out(c);
+        if c.when == When::OpponentEliminated {
+            self.phases |= phase::OPPONENT_ELIMINATED;
+        }
     }
 
     /// The clauses the hero holds, in the order held.
