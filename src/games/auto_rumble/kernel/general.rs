@@ -30,6 +30,9 @@ const NOBODY: HeroId = HeroId::MAX;
 /// `Catalogue::summons[power][n]`; below it, the team's own loadout.
 const SUMMON: u32 = 1 << 24;
 
+/// In a join's list of rows, a newcomer's (`pending`) row `x` is `FROM_B + x`.
+const FROM_B: u32 = 1 << 31;
+
 /// Most nested target lists at once (a clause, a reaction to it, a death clause in that, ...),
 /// each at most the table's size: the target stack's reserve.
 const TARGET_DEPTH: usize = 6;
@@ -66,6 +69,22 @@ macro_rules! rows {
                     }
                 )*
                 self.len = at + keep.len();
+            }
+
+            /// Becomes the rows `src` names in that order, column by column: `a`'s row `x`, or
+            /// `b`'s row `x - FROM_B` where `x >= FROM_B`.
+            #[inline]
+            fn gather(&mut self, a: &Rows, b: &Rows, src: &[u32]) {
+                $(
+                    for (w, &x) in src.iter().enumerate() {
+                        self.$name[w] = if x < FROM_B {
+                            a.$name[x as usize]
+                        } else {
+                            b.$name[(x - FROM_B) as usize]
+                        };
+                    }
+                )*
+                self.len = src.len();
             }
 
             /// Appends a row of a hero entering with nothing used yet.
@@ -207,8 +226,8 @@ struct Battle<'k, 'a, H> {
     teams_alive: u32,
     /// The players' own heroes alive (`players_alive`, AR-64).
     players: u32,
-    /// Some loadout in play (or a summon's, or one given) has an `opponent_eliminated` clause.
-    eliminations_watched: bool,
+    /// The reactions held in play ([`phase::on`]), a summon's and a given power's included.
+    reacts: u32,
 }
 
 impl GeneralKernel {
@@ -325,11 +344,12 @@ impl GeneralKernel {
         self.fired.clear();
         self.summoners.clear();
         let capacity = self.capacity();
-        // Whether anything in play can react to an opponent's elimination: if not, an
-        // elimination asks nobody (a summon's or a given power's loadout may bring one).
-        let watch = |l: &Loadout| l.phases & phase::OPPONENT_ELIMINATED != 0;
-        let eliminations_watched =
-            builds.iter().any(watch) || cat.summons.iter().flatten().any(watch);
+        // The reactions anything in play may hold (a summon's or a given power's loadout may
+        // bring more): one nobody holds is never asked for.
+        let reacts = builds
+            .iter()
+            .chain(cat.summons.iter().flatten())
+            .fold(0, |r, l| r | l.phases & phase::REACTIONS);
         let mut b = Battle {
             s: self,
             cat,
@@ -354,7 +374,7 @@ impl GeneralKernel {
             out_neutral: 0,
             teams_alive: 0,
             players: 0,
-            eliminations_watched,
+            reacts,
         };
         for k in 0..teams {
             let t = b.s.sort[k];
@@ -689,21 +709,23 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             self.hook
                 .born(self.round as u32, parent, s.pending.id[j], summon);
         }
-        s.back.len = 0;
+        // The rows of the joined table, in order, then copied column by column.
+        s.kept.clear();
         let mut g = 0;
         for i in 0..n {
             if s.front.energy[i] > 0 {
-                s.back.push_row(&s.front, i);
+                s.kept.push(i as u32);
             }
             // `slot[i]` now ends row i's group.
             while g < s.slot[i] as usize {
                 let j = s.grouped[g] as usize;
                 if s.pending.energy[j] > 0 {
-                    s.back.push_row(&s.pending, j);
+                    s.kept.push(FROM_B + j as u32);
                 }
                 g += 1;
             }
         }
+        s.back.gather(&s.front, &s.pending, &s.kept);
         // Count the newcomers in: they were not in the table while pending.
         for j in 0..m {
             let p = &self.s.pending;
@@ -1279,7 +1301,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                     let s = &mut *self.s;
                     s.given.push(l);
                     s.front.given[t] = s.given.len() as u32;
-                    self.eliminations_watched |= l.phases & phase::OPPONENT_ELIMINATED != 0;
+                    self.reacts |= l.phases & phase::REACTIONS;
                     let s = &mut *self.s;
                     s.front.counters[t][base..base + n]
                         .copy_from_slice(&l.counters[base..base + n]);
@@ -1565,7 +1587,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         {
             self.react(k, When::Kill, t, quiet);
         }
-        if !self.eliminations_watched {
+        if self.reacts & phase::on(When::OpponentEliminated) == 0 {
             return;
         }
         for k in 0..self.s.front.len {
@@ -1576,7 +1598,11 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     }
 
     /// Row `k`'s reaction clauses for `when`, about row `other` (AR-27).
+    #[inline]
     fn react(&mut self, k: usize, when: When, other: usize, quiet: bool) {
+        if self.reacts & phase::on(when) == 0 {
+            return;
+        }
         if quiet || !self.is_alive(k) || self.s.front.locked_now[k] || self.won.is_some() {
             return;
         }

@@ -394,8 +394,25 @@ pub mod phase {
     pub const SINGLES_OUT: u32 = 1 << 9;
     /// A clause reads `hits_taken_last_round`: the data kernel's fast path counts attack hits.
     pub const HITS_TAKEN: u32 = 1 << 10;
-    /// An `opponent_eliminated` clause: only then does an elimination ask every opponent.
-    pub const OPPONENT_ELIMINATED: u32 = 1 << 11;
+    /// Which reactions a loadout holds, one bit per trigger ([`on`]): a battle in which nothing
+    /// holds one skips asking for it (an elimination then asks no opponent, a hit nobody).
+    pub const REACTIONS: u32 = 0x7f << 11;
+
+    /// The bit of reaction trigger `w` (0 for the other triggers).
+    #[inline]
+    pub const fn on(w: super::When) -> u32 {
+        use super::When::*;
+        match w {
+            Attacked => 1 << 11,
+            Damaged => 1 << 12,
+            Hit => 1 << 13,
+            DealtDamage => 1 << 14,
+            Kill => 1 << 15,
+            OpponentEliminated => 1 << 16,
+            Death => 1 << 17,
+            BattleStart | RoundStart | Use | RoundEnd | Passive => 0,
+        }
+    }
 }
 
 /// A hero's compiled loadout, shared by the hero and all its copies. `repr(C)` keeps what every
@@ -707,10 +724,7 @@ impl Loadout {
         };
         list[*n as usize] = i as u8;
         *n += 1;
-        self.phases |= bit | effect_bits(c) | singles_out(c);
-        if c.when == When::OpponentEliminated {
-            self.phases |= phase::OPPONENT_ELIMINATED;
-        }
+        self.phases |= bit | effect_bits(c) | singles_out(c) | phase::on(c.when);
     }
 
     /// The clauses the hero holds, in the order held.
