@@ -346,10 +346,13 @@ impl GeneralKernel {
         let capacity = self.capacity();
         // The reactions anything in play may hold (a summon's or a given power's loadout may
         // bring more): one nobody holds is never asked for.
-        let reacts = builds
-            .iter()
-            .chain(cat.summons.iter().flatten())
-            .fold(0, |r, l| r | l.phases & phase::REACTIONS);
+        let reacts = builds.iter().fold(0, |r, l| {
+            l.clauses()
+                .iter()
+                .fold(r | l.phases & phase::REACTIONS, |r, c| {
+                    r | cat.reactions[c.power as usize]
+                })
+        });
         let mut b = Battle {
             s: self,
             cat,
@@ -1660,15 +1663,61 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             }
             return;
         }
+        // Nothing in play reacts and the attacker's hits carry no percentage or execution:
+        // no hit can set anything off, so each is plain arithmetic.
+        let f = &self.s.front;
+        let plain = self.reacts == 0 && f.after_defence_pct[i] == 100 && !f.execute[i];
         let mut t = self.next_opposed(i, 0, n);
         while t < n {
             if !self.is_alive(i) || self.won.is_some() {
                 return;
             }
             if self.is_alive(t) {
-                self.attack_hit(i, t);
+                let f = &self.s.front;
+                if plain
+                    && f.first_hit_done[i]
+                    && f.ward[t] <= 0
+                    && f.dodge[t] <= 0
+                    && f.loss_cap[t] == i32::MAX
+                {
+                    self.plain_hit(i, t);
+                } else {
+                    self.attack_hit(i, t);
+                }
             }
             t = self.next_opposed(i, t + 1, n);
+        }
+    }
+
+    /// [`Self::hit_inner`] for an attack hit that sets nothing off (see [`Self::attack`]): no
+    /// reaction anywhere, no ward, dodge or loss cap on the target, no first-hit bonus, no
+    /// percentage after Defence or execution by the attacker. The same steps, in the same
+    /// order, without asking for what cannot happen.
+    #[inline]
+    fn plain_hit(&mut self, i: usize, t: usize) {
+        self.hits += 1;
+        let s = &mut *self.s;
+        let f = &mut s.front;
+        f.attack_hits_round[t] += 1;
+        if self.cat.remembers {
+            s.seen_now.push((f.id[t], f.id[i]));
+        }
+        let mut rest = rules::arriving_hit(f.hit[i], f.vulnerable[t], f.deal_pct[i], f.take_pct[t]);
+        let d = rest.min(f.defence[t]);
+        f.defence[t] -= d;
+        rest -= d;
+        let p = rest.min(f.prevention[t]);
+        f.prevention[t] -= p;
+        rest -= p;
+        if rest > 0 {
+            let e = f.energy[t].saturating_sub(rest);
+            f.damage_round[t] = f.damage_round[t].saturating_add(rest);
+            self.set_energy(t, e);
+            self.lost_energy = true;
+            if e <= 0 {
+                self.dying += 1;
+                self.dies(t, Some(i), false);
+            }
         }
     }
 

@@ -43,6 +43,10 @@ pub struct Catalogue {
     /// The battle's and the game's numbers (issue 51: a rules file), the seed's by default: the
     /// catalogue is what every kernel and reference is handed for a run.
     pub rules: crate::games::auto_rumble::rules::Rules,
+    /// `reactions[p]`: the reaction triggers ([`phase::on`]) that holding power `p` can bring
+    /// into a battle: its own clauses', its summons' powers', the powers it gives', and so on.
+    /// A battle asks only for the reactions its heroes can bring.
+    pub reactions: Vec<u32>,
 }
 
 impl Catalogue {
@@ -140,6 +144,7 @@ impl Catalogue {
             gives: Vec::new(),
             removes: Vec::new(),
             rules: crate::games::auto_rumble::rules::Rules::SEED,
+            reactions: Vec::new(),
         };
         // Names were checked when the file loaded; an unknown one here gives nothing.
         cat.gives = cat
@@ -193,7 +198,31 @@ impl Catalogue {
             summons.push(per);
         }
         cat.summons = summons;
+        cat.reactions = (0..cat.defs.len())
+            .map(|p| cat.reactions_reached(p))
+            .collect();
         cat
+    }
+
+    /// The reaction bits of every power holding `p` brings into play (see [`Self::reactions`]).
+    fn reactions_reached(&self, p: usize) -> u32 {
+        let mut seen = vec![false; self.defs.len()];
+        let mut todo = vec![p];
+        let mut bits = 0;
+        while let Some(q) = todo.pop() {
+            if q >= seen.len() || std::mem::replace(&mut seen[q], true) {
+                continue;
+            }
+            bits |= self.defs[q]
+                .clauses
+                .iter()
+                .fold(0, |b, c| b | phase::on(c.when));
+            todo.extend(self.gives[q].iter().map(|&g| usize::from(g)));
+            for l in &self.summons[q] {
+                todo.extend(l.clauses().iter().map(|c| usize::from(c.power)));
+            }
+        }
+        bits
     }
 
     /// The clause a loadout's [`HeldClause`] points at.
