@@ -1,4 +1,4 @@
-//! The nine reference clans (../shared/clan-melee/README.md, section 2) as written in
+//! The nine reference clans (docs/rules/notes/clan-melee.md, section 2) as written in
 //! `experiments/clan-melee/`: rosters pinned at the budgets the description lists, and each
 //! clan's decisions in a few situations (CM-20 .. CM-25).
 

@@ -290,7 +290,7 @@ fn la_10_crit_readings_and_stages() {
     r.crit = Crit::AnyDie;
     r.crit_stage = CritStage::Base;
     assert_eq!(scripted(&s, &r, &rolls).damage, 18, "8 x 2 + 4 - 2");
-    // The crit chances of the rules' own table (../shared/loot-arena/README.md).
+    // The crit chances of the rules' own table (docs/rules/notes/loot-arena.md).
     let r = Rules::default();
     for (class, any, every) in [
         (Class::Gladiator, 0.19, 0.01),

@@ -35,7 +35,7 @@ fn built_in_catalogue_is_the_six_sample_powers_in_order() {
 fn archive_includes_the_sample_and_loads_every_power() {
     let defs = file::load(Path::new("experiments/powers/archive.toml")).unwrap();
     assert_eq!(&defs[..6], file::builtin());
-    // All 36 powers of shared/rumble-powers.md, plus Pox (what the Poxwalkers hold).
+    // All 36 powers of docs/rules/notes/rumble-powers.md, plus Pox (what the Poxwalkers hold).
     assert_eq!(defs.len(), 37);
     for d in &defs {
         assert!(!d.source.is_empty() && !d.text.is_empty(), "{}", d.name);

@@ -1,7 +1,7 @@
 """Makes minions.toml (the shipped minion catalogue) and modifiers.toml (the stat-changing
 spells) from minions.csv and modifiers.csv.
 
-    python3 experiments/minion-combat/from_csv.py ../shared/minion-combat experiments/minion-combat
+    python3 experiments/minion-combat/from_csv.py docs/rules/notes experiments/minion-combat
 
 Keeps every row's numbers as printed, marks inferred ones (`inferred`), and keeps the data's
 attribution in the file's header. Rows naming the same minion twice (the heroes Oro and Vlad

@@ -16,7 +16,7 @@ pub struct Game {
     pub command: &'static str,
     pub title: &'static str,
     pub summary: &'static str,
-    /// The rules as written (`../shared/seeds/`).
+    /// The rules as written (`docs/rules/seeds/`).
     pub seed: &'static str,
     /// Every reading of the rules, numbered.
     pub rules: &'static str,
@@ -33,7 +33,7 @@ pub const GAMES: &[Game] = &[
         command: "rumble",
         title: "Auto Rumble",
         summary: "bid on powers, then heroes battle automatically",
-        seed: "../shared/seeds/001_*.txt",
+        seed: "docs/rules/seeds/001_2ccb15b36011367b.txt",
         rules: "docs/rules/auto-rumble.md (AR-n)",
         guide: "docs/auto-rumble.md",
         commands: &[
@@ -59,7 +59,7 @@ pub const GAMES: &[Game] = &[
         command: "clan-melee",
         title: "Clan Melee",
         summary: "clans of warriors and healers, built to a budget, in a free-for-all melee",
-        seed: "../shared/seeds/000_*.txt",
+        seed: "docs/rules/seeds/000_0d162f8ea5072ac6.txt",
         rules: "docs/rules/clan-melee.md (CM-n)",
         guide: "docs/clan-melee.md",
         commands: &[
@@ -78,7 +78,7 @@ pub const GAMES: &[Game] = &[
         command: "tag",
         title: "Elemental Tag",
         summary: "teams bid for who is it, then simultaneous moves with exact collisions and tags",
-        seed: "../shared/seeds/004_*.txt",
+        seed: "docs/rules/seeds/004_3458d795c23786a0.txt",
         rules: "docs/rules/elemental-tag.md (TG-n)",
         guide: "docs/elemental-tag.md",
         commands: &[
@@ -96,7 +96,7 @@ pub const GAMES: &[Game] = &[
         command: "loot",
         title: "Loot Arena",
         summary: "2v2 champion battles with dice, strengths, crits, healing and items as data; the whole battle royale around them",
-        seed: "../shared/seeds/002_*.txt",
+        seed: "docs/rules/seeds/002_09b196f2d61b7b39.txt",
         rules: "docs/rules/loot-arena.md (LA-n)",
         guide: "docs/loot-arena.md",
         commands: &[
@@ -118,7 +118,7 @@ pub const GAMES: &[Game] = &[
         command: "minions",
         title: "Minion Combat Pipeline",
         summary: "Sanctum's group combat, step by step as its rules page writes it (stat blocks, spells and combat effects as data; `minions check` of the catalogue counts what plays whole)",
-        seed: "../shared/seeds/003_*.txt",
+        seed: "docs/rules/seeds/003_78e81b0c83cbbbb1.txt",
         rules: "docs/rules/minion-combat.md (MC-n)",
         guide: "docs/minion-combat.md",
         commands: &[

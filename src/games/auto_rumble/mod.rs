@@ -1,4 +1,4 @@
-//! Auto Rumble (rules: `shared/seeds/001_*.txt`; interpretations: `docs/rules/auto-rumble.md`).
+//! Auto Rumble (rules: `docs/rules/seeds/001_2ccb15b36011367b.txt`; interpretations: `docs/rules/auto-rumble.md`).
 //!
 //! The one shape of a game folder (ARCHITECTURE.md): `rules` (numbers and formulas), `state` (the
 //! struct-of-arrays table), `kernel/` (the optimised battles), `reference/` (the plain models they

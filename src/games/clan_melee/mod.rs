@@ -1,5 +1,5 @@
-//! Clan Melee (rules: `../shared/seeds/000_*.txt`; the classic tournament's engine and clans:
-//! `../shared/clan-melee/README.md`). Every interpretation is an entry CM-n in
+//! Clan Melee (rules: `docs/rules/seeds/000_0d162f8ea5072ac6.txt`; the classic tournament's engine and clans:
+//! `docs/rules/notes/clan-melee.md`). Every interpretation is an entry CM-n in
 //! `docs/rules/clan-melee.md`.
 //!
 //! The one shape of a game folder (ARCHITECTURE.md):

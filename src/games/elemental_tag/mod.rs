@@ -1,4 +1,4 @@
-//! Elemental Tag (rules: `../shared/seeds/004_*.txt`; every reading: TG-n in
+//! Elemental Tag (rules: `docs/rules/seeds/004_3458d795c23786a0.txt`; every reading: TG-n in
 //! `docs/rules/elemental-tag.md`).
 //!
 //! The one shape of a game folder (ARCHITECTURE.md): `rules` (numbers and readings, all

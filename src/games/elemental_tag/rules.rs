@@ -1,4 +1,4 @@
-//! Elemental Tag's numbers and readings (`../shared/seeds/004_*.txt`; entries TG-n in
+//! Elemental Tag's numbers and readings (`docs/rules/seeds/004_3458d795c23786a0.txt`; entries TG-n in
 //! `docs/rules/elemental-tag.md`). Every number and every settled reading is a field of
 //! [`Settings`] with the seed's value (or the most faithful reading) as default, so a host can
 //! change any of them from a game file's `[settings]`.

@@ -1,4 +1,4 @@
-//! Loot Arena (rules: `../shared/seeds/002_*.txt`; every reading: LA-n in
+//! Loot Arena (rules: `docs/rules/seeds/002_09b196f2d61b7b39.txt`; every reading: LA-n in
 //! `docs/rules/loot-arena.md`). Part 1: the 2v2 champion battle with dice and items as data.
 //!
 //! The one shape of a game folder (ARCHITECTURE.md): `rules` (numbers and readings, all

@@ -1,4 +1,4 @@
-//! Loot Arena's numbers and readings (`../shared/seeds/002_*.txt`; entries LA-n in
+//! Loot Arena's numbers and readings (`docs/rules/seeds/002_09b196f2d61b7b39.txt`; entries LA-n in
 //! `docs/rules/loot-arena.md`). Every number and every settled reading is a field of [`Rules`]
 //! with the seed's value (or the most faithful reading) as default; `input::rules` reads a
 //! host's rules file into it, so "what if Mages had 90 health" is one line.
