@@ -668,9 +668,8 @@ impl Asker<'_> {
                 .collect::<Vec<_>>()
                 .join(", "),
         );
-        let len = m.end - m.start;
-        let t = self.q.sums(point, seed, m.clone())?;
-        self.bar.inc(len);
+        let bar = &self.bar;
+        let t = self.q.sums_told(point, seed, m.clone(), &|n| bar.inc(n))?;
         self.kept.keep(Asked {
             point: point.to_vec(),
             seed,
@@ -730,9 +729,13 @@ fn spinner(quiet: bool) -> indicatif::ProgressBar {
         indicatif::ProgressDrawTarget::stderr_with_hz(4),
     );
     b.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {pos} matches played ({per_sec}) {msg}")
-            .expect("a valid template"),
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {pos} matches played ({per_sec}, {elapsed}) at {msg}",
+        )
+        .expect("a valid template"),
     );
+    // It moves while a long point plays, so a slow question never looks stuck.
+    b.enable_steady_tick(std::time::Duration::from_millis(250));
     b
 }
 

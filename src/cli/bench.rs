@@ -70,7 +70,14 @@ struct Workload {
     command: &'static str,
     matches: u64,
     unit: &'static str,
+    /// The workload (its `what`) this one's rate is set against, as times slower: a power's
+    /// roster beside the sample roster it replaces one power of.
+    versus: Option<&'static str>,
 }
+
+/// The sample roster the power rows are set against (issue 81: every power within 5x of the
+/// median power's rate).
+const SAMPLE_ROSTER: &str = "Souleater beside Amoeba (sample powers)";
 
 const WORKLOADS: &[Workload] = &[
     Workload {
@@ -79,6 +86,7 @@ const WORKLOADS: &[Workload] = &[
         command: "simulate rumble --heroes 3 --coins 0 --powers 0",
         matches: 2_000_000,
         unit: "battles",
+        versus: None,
     },
     Workload {
         game: "Auto Rumble",
@@ -86,6 +94,7 @@ const WORKLOADS: &[Workload] = &[
         command: "simulate rumble",
         matches: 200_000,
         unit: "battles",
+        versus: None,
     },
     Workload {
         game: "Auto Rumble",
@@ -93,6 +102,31 @@ const WORKLOADS: &[Workload] = &[
         command: "simulate rumble --heroes 5 --powers 2 --coins 0 --catalogue Amoeba --catalogue 'Cosmic Shield'",
         matches: 100_000,
         unit: "battles",
+        versus: None,
+    },
+    Workload {
+        game: "Auto Rumble",
+        what: SAMPLE_ROSTER,
+        command: "simulate rumble --power-file experiments/powers/archive.toml --catalogue Souleater --catalogue Amoeba --catalogue 'Titanium Skin' --powers 2",
+        matches: 100_000,
+        unit: "battles",
+        versus: None,
+    },
+    Workload {
+        game: "Auto Rumble",
+        what: "Sniper beside Amoeba (slowest archive power)",
+        command: "simulate rumble --power-file experiments/powers/archive.toml --catalogue Sniper --catalogue Amoeba --catalogue 'Titanium Skin' --powers 2",
+        matches: 2_000,
+        unit: "battles",
+        versus: Some(SAMPLE_ROSTER),
+    },
+    Workload {
+        game: "Auto Rumble",
+        what: "Vampire Fang beside Amoeba (a reaction)",
+        command: "simulate rumble --power-file experiments/powers/reactions.toml --catalogue 'Vampire Fang' --catalogue Amoeba --catalogue 'Titanium Skin' --powers 2",
+        matches: 300,
+        unit: "battles",
+        versus: Some(SAMPLE_ROSTER),
     },
     Workload {
         game: "Auto Rumble",
@@ -100,6 +134,7 @@ const WORKLOADS: &[Workload] = &[
         command: "tournament rumble",
         matches: 3_000,
         unit: "games",
+        versus: None,
     },
     Workload {
         game: "Clan Melee",
@@ -107,6 +142,7 @@ const WORKLOADS: &[Workload] = &[
         command: "tournament clan-melee",
         matches: 0,
         unit: "melees",
+        versus: None,
     },
     Workload {
         game: "Clan Melee",
@@ -114,6 +150,7 @@ const WORKLOADS: &[Workload] = &[
         command: "tournament clan-melee --budgets 10000 --melees 400",
         matches: 0,
         unit: "melees",
+        versus: None,
     },
     Workload {
         game: "Clan Melee",
@@ -121,6 +158,7 @@ const WORKLOADS: &[Workload] = &[
         command: "tournament clan-melee --budgets 100000 --melees 100",
         matches: 0,
         unit: "melees",
+        versus: None,
     },
     Workload {
         game: "Elemental Tag",
@@ -128,6 +166,7 @@ const WORKLOADS: &[Workload] = &[
         command: "tournament tag",
         matches: 30_000,
         unit: "games",
+        versus: None,
     },
     Workload {
         game: "Elemental Tag",
@@ -135,6 +174,7 @@ const WORKLOADS: &[Workload] = &[
         command: "tournament tag --teams 10 --team-size 4 --underworld 0",
         matches: 5_000,
         unit: "games",
+        versus: None,
     },
     Workload {
         game: "Loot Arena",
@@ -142,6 +182,7 @@ const WORKLOADS: &[Workload] = &[
         command: "simulate loot",
         matches: 1_000_000,
         unit: "battles",
+        versus: None,
     },
     Workload {
         game: "Loot Arena",
@@ -149,6 +190,7 @@ const WORKLOADS: &[Workload] = &[
         command: "tournament loot",
         matches: 10_000,
         unit: "games",
+        versus: None,
     },
     Workload {
         game: "Minion Combat",
@@ -156,6 +198,7 @@ const WORKLOADS: &[Workload] = &[
         command: "simulate minions",
         matches: 500_000,
         unit: "combats",
+        versus: None,
     },
     Workload {
         game: "Minion Combat",
@@ -163,6 +206,7 @@ const WORKLOADS: &[Workload] = &[
         command: "simulate minions --kinds recruits --sizes 8-8 --types 1",
         matches: 300_000,
         unit: "combats",
+        versus: None,
     },
 ];
 
@@ -330,6 +374,8 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
     let mut absolute = Vec::new();
     let mut work = Vec::new();
     let mut notes = Vec::new();
+    let mut slower = Vec::new();
+    let mut rate_of: Vec<(&str, f64)> = Vec::new();
     for w in WORKLOADS {
         let runs = measure(w, f.size, f.repeats)?;
         let mut rates: Vec<f64> = runs.iter().map(|(s, t, _)| t.matches as f64 / s).collect();
@@ -345,6 +391,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
             rates.iter().copied().fold(0.0, f64::max),
         );
         let rate = median(&mut rates);
+        rate_of.push((w.what, rate));
         let work_rate = median(&mut works);
         let ratio = median(&mut ratios);
         let tally = &runs[0].1;
@@ -384,6 +431,25 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
             count: tally.work,
             exact: false,
         });
+        if let Some(&(_, base)) = w
+            .versus
+            .and_then(|v| rate_of.iter().find(|(what, _)| *what == v))
+        {
+            let times = base / rate;
+            notes.push(format!(
+                "{label}: {} times slower than {} on one thread",
+                sig(times),
+                w.versus.unwrap_or_default()
+            ));
+            slower.push(Estimate {
+                label: label.clone(),
+                value: times,
+                lo: times,
+                hi: times,
+                count: tally.matches,
+                exact: false,
+            });
+        }
         notes.push(format!(
             "{label}: {} {}/s on one thread, kernel only ({} {work_unit}/s; {} {} in {:.2} s; the matches of `skirmish {}`), {} per million yardstick steps",
             sig(rate),
@@ -397,6 +463,13 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
         ));
     }
     let steps = median(&mut paces);
+    for e in &slower {
+        out.push_str(&format!(
+            "\n{}: {} times slower than {SAMPLE_ROSTER}",
+            e.label,
+            sig(e.value)
+        ));
+    }
     out.push_str(&format!(
         "\nyardstick: {} M generator steps/s on one thread; \"vs yardstick\" is matches per \
          million steps, what `skirmish reproduce` compares\n\n",
@@ -460,6 +533,14 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
                     ),
                     unit: Unit::Number,
                     estimates: absolute,
+                },
+                Section {
+                    title: "times slower than the sample roster, one thread".into(),
+                    meaning: format!(
+                        "a power's roster beside Amoeba and Titanium Skin against {SAMPLE_ROSTER}: battles/s of that roster over this one's, median runs; issue 81 asks every power within 5x of the median power"
+                    ),
+                    unit: Unit::Number,
+                    estimates: slower,
                 },
                 Section {
                     title: "work per second, one thread".into(),
@@ -673,11 +754,12 @@ mod tests {
     // command's part, so played, is the part played whole (tables and counts).
     #[test]
     fn every_command_s_part_played_in_pieces_is_the_part_played_whole() {
-        struct Pieces;
+        /// At most this many matches: a slow workload (a reaction beside Amoeba) plays few.
+        struct Pieces(u64);
         impl WithSimulation for Pieces {
             type Out = ();
             fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<(), String> {
-                let n = whole.map_or(60, |p| p.matches.min(12));
+                let n = whole.map_or(self.0, |p| p.matches.min(12));
                 let mut w = sim.worker();
                 let (tables, tally) = sim.play(&mut w, 7, 0..n, true);
                 let played: Vec<_> = runner::pieces(0..n, 5)
@@ -693,7 +775,7 @@ mod tests {
         for w in WORKLOADS {
             let words = shlex::split(w.command).expect("shell-quoted");
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
-            with_simulation(&words, "test", Pieces).unwrap();
+            with_simulation(&words, "test", Pieces((w.matches / 50).clamp(5, 60))).unwrap();
         }
     }
 

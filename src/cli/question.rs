@@ -544,9 +544,24 @@ impl Question {
     /// command's tally of those matches, or an analysis's answer at its first `matches.end`
     /// (run in the point's own folder, so asked again for more it continues its run).
     pub fn sums(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Sums, String> {
+        self.sums_told(point, seed, matches, &|_| {})
+    }
+
+    /// [`Self::sums`], telling `played` each time matches are done (a progress line that moves
+    /// within a long point, issue 81).
+    pub fn sums_told(
+        &self,
+        point: &[f64],
+        seed: u64,
+        matches: Range<u64>,
+        played: &(dyn Fn(u64) + Sync),
+    ) -> Result<Sums, String> {
         let Some(count) = self.analysis else {
-            return self.play(point, seed, matches).map(Sums::Tally);
+            return self
+                .play_told(point, seed, matches, played)
+                .map(Sums::Tally);
         };
+        let len = matches.end - matches.start;
         let mut words = self.map_err(point, self.words_at(point))?;
         let out = self.folder(point, seed);
         words.extend([
@@ -563,6 +578,7 @@ impl Question {
         let run = parse(words).and_then(|cli| super::dispatch(cli.command));
         self.map_err(point, run)?;
         let answer = crate::platform::answer::Answer::read(&out.join("result.json"))?;
+        played(len);
         Ok(Sums::Answer(answer.sections))
     }
 
@@ -575,11 +591,23 @@ impl Question {
     /// The command's tally at `point` on `matches` of master seed `seed`, played on the
     /// current rayon pool (the same sums whatever its threads).
     pub fn play(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Tally, String> {
-        struct Play {
+        self.play_told(point, seed, matches, &|_| {})
+    }
+
+    /// [`Self::play`], telling `played` the matches of each part as it is done.
+    fn play_told(
+        &self,
+        point: &[f64],
+        seed: u64,
+        matches: Range<u64>,
+        played: &(dyn Fn(u64) + Sync),
+    ) -> Result<Tally, String> {
+        struct Play<'p> {
             seed: u64,
             matches: Range<u64>,
+            played: &'p (dyn Fn(u64) + Sync),
         }
-        impl crate::platform::command::WithSimulation for Play {
+        impl crate::platform::command::WithSimulation for Play<'_> {
             type Out = Tally;
             fn with<S: Simulation>(self, sim: &S, _whole: Option<Plan>) -> Result<Tally, String> {
                 let len = self.matches.end - self.matches.start;
@@ -592,7 +620,13 @@ impl Question {
                     .into_par_iter()
                     .map_init(
                         || sim.worker(),
-                        |w, s| sim.play(w, self.seed, s..(s + size).min(end), false).1,
+                        |w, s| {
+                            let part = s..(s + size).min(end);
+                            let n = part.end - part.start;
+                            let t = sim.play(w, self.seed, part, false).1;
+                            (self.played)(n);
+                            t
+                        },
                     )
                     .reduce(Tally::default, |mut a, b| {
                         a.merge(&b);
@@ -604,7 +638,15 @@ impl Question {
         let w: Vec<&str> = words.iter().map(String::as_str).collect();
         self.map_err(
             point,
-            super::bench::with_simulation(&w, "the question", Play { seed, matches }),
+            super::bench::with_simulation(
+                &w,
+                "the question",
+                Play {
+                    seed,
+                    matches,
+                    played,
+                },
+            ),
         )
     }
 
