@@ -353,7 +353,7 @@ impl Widths {
             return f64::NAN;
         }
         let var = (self.sum_sq - self.sum * self.sum / n) / (n - 1.0);
-        self.half / n / (1.959_963_984_540_054 * var.max(0.0).sqrt())
+        self.half / n / (crate::stats::Z95 * var.max(0.0).sqrt())
     }
 }
 

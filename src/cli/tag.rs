@@ -526,7 +526,7 @@ impl DuelAnswer {
     fn measured(&mut self, label: &str, share: f64) {
         let n = self.games as u64;
         let tags = (share * n as f64).round() as u64;
-        let (lo, hi) = crate::platform::tally::wilson(tags, n, 1.96);
+        let (lo, hi) = crate::platform::tally::wilson(tags, n, crate::stats::Z95);
         self.answer.sections[1]
             .estimates
             .push(crate::platform::answer::Estimate {

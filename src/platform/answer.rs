@@ -414,8 +414,7 @@ impl HeatMap {
     }
 }
 
-/// 1.96: the normal quantile of a 95% interval.
-const Z95: f64 = 1.959_963_984_540_054;
+use crate::stats::Z95;
 
 impl Answer {
     /// Every count and mean of a tally as the sections of an answer: counts as win rates (or a

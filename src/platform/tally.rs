@@ -173,7 +173,7 @@ fn grow(by_match: &mut Option<ByMatch>, plain: ByMatch, open: &mut Open, x: i64,
 /// spread to measure, the interval of one row per match, which holds however the rows of a
 /// match go together. Never zero-width.
 pub fn share_interval(p: f64, rows: f64, matches: u64, spread: Option<f64>) -> (f64, f64) {
-    const Z: f64 = 1.959_963_984_540_054;
+    const Z: f64 = crate::stats::Z95;
     if p <= 0.0 || p >= 1.0 {
         let m = matches.max(1);
         return wilson(if p <= 0.0 { 0 } else { m }, m, Z);
@@ -274,7 +274,7 @@ impl Count {
     /// Wilson's at the effective number of trials the spread between matches gives (the design
     /// effect), so that it stays inside [0, 1] and behaves at rates near 0 or 1.
     pub fn wilson95(&self) -> (f64, f64) {
-        const Z: f64 = 1.959_963_984_540_054;
+        const Z: f64 = crate::stats::Z95;
         let Some(b) = self.by_match else {
             return wilson(self.wins, self.trials, Z);
         };
@@ -421,7 +421,7 @@ impl Mean {
     /// which is the sample variance over `n` when every match added one value. A single match
     /// has no width.
     pub fn ci95(&self) -> (f64, f64) {
-        const Z: f64 = 1.959_963_984_540_054;
+        const Z: f64 = crate::stats::Z95;
         let m = self.mean();
         let b = self.by_match();
         let rows = self.n as f64;
@@ -552,7 +552,7 @@ mod tests {
     #[test]
     fn wilson_matches_published_values() {
         // 81 of 263 at 95%: (0.2553, 0.3662), worked by hand from the closed form.
-        let (lo, hi) = wilson(81, 263, 1.959_963_984_540_054);
+        let (lo, hi) = wilson(81, 263, crate::stats::Z95);
         assert!((lo - 0.2553).abs() < 5e-4, "{lo}");
         assert!((hi - 0.3662).abs() < 5e-4, "{hi}");
     }
@@ -608,15 +608,15 @@ mod tests {
         assert_eq!(c.by_match().matches, 100);
         let (lo, hi) = c.wilson95();
         // As wide as 50 of 100 (one trial per match, plus the pseudo-rows), not 200 of 400.
-        let (wlo, whi) = wilson(50, 100, 1.959_963_984_540_054);
-        let (rlo, rhi) = wilson(200, 400, 1.959_963_984_540_054);
+        let (wlo, whi) = wilson(50, 100, crate::stats::Z95);
+        let (rlo, rhi) = wilson(200, 400, crate::stats::Z95);
         assert!((hi - lo) > 0.95 * (whi - wlo), "{lo} {hi} vs {wlo} {whi}");
         assert!((hi - lo) > 1.8 * (rhi - rlo));
         // The mean's interval too: values 3 or 1 by match, sd 1 over 100 matches.
         // Plus z^2 / 2 pseudo-rows one unit off (issue 63), over the 400 rows.
         let mean = t.means["score"]["of 4"];
         let (mlo, mhi) = mean.ci95();
-        let z = 1.959_963_984_540_054f64;
+        let z = crate::stats::Z95;
         let rows = mean.n as f64;
         let spread = rows * rows / 100.0 + 0.5 * z * z;
         let half = z * (100.0 / 99.0 * spread).sqrt() / rows;
@@ -648,11 +648,11 @@ mod tests {
         }
         let c = t.groups["g"]["l"];
         assert_eq!(c.by_match, None);
-        assert_eq!(c.wilson95(), wilson(17, 50, 1.959_963_984_540_054));
+        assert_eq!(c.wilson95(), wilson(17, 50, crate::stats::Z95));
         let m = t.means["g"]["l"];
         assert_eq!(m.by_match, None);
         // The sample variance, with z^2 / 2 pseudo-rows one unit off (issue 63).
-        let z = 1.959_963_984_540_054f64;
+        let z = crate::stats::Z95;
         let ss = (0..50).map(|x| (x as f64 - 24.5).powi(2)).sum::<f64>() + 0.5 * z * z;
         let half = z * (ss / 49.0 / 50.0).sqrt();
         let (lo, hi) = m.ci95();
@@ -667,7 +667,7 @@ mod tests {
             c.add_match((m % 25 != 0) as u64, 4);
         }
         let (lo, hi) = c.wilson95();
-        let (rlo, rhi) = wilson(c.wins, c.trials, 1.959_963_984_540_054);
+        let (rlo, rhi) = wilson(c.wins, c.trials, crate::stats::Z95);
         assert!(lo < c.rate() && c.rate() < hi);
         assert!((hi - lo) < 0.5 * (rhi - rlo), "{lo} {hi} vs {rlo} {rhi}");
     }

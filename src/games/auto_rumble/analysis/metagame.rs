@@ -166,7 +166,7 @@ impl MetaGame {
                     m.share_ci95(n as f64)
                 };
                 ci[s][o] = (lo, hi);
-                se[s][o] = (hi - lo) / (2.0 * 1.959_963_984_540_054);
+                se[s][o] = (hi - lo) / (2.0 * crate::stats::Z95);
                 count[s][o] = m.n;
                 games[s][o] = m.by_match().matches;
                 if let Some(bb) = by_block {
@@ -953,7 +953,7 @@ pub fn share_of(points: (i64, i64), g: u64, players: usize) -> (f64, f64, f64) {
     let n = g.max(1) as f64;
     let m = points.0 as f64 / n;
     let var = (points.1 as f64 / n - m * m).max(0.0) * n / (n - 1.0).max(1.0);
-    let h = 1.959_963_984_540_054 * (var / n).sqrt();
+    let h = crate::stats::Z95 * (var / n).sqrt();
     let k = players as f64;
     // A seat that won every game or none has no spread to measure: Wilson's interval over the
     // games, never zero-width (issue 63).
@@ -961,7 +961,7 @@ pub fn share_of(points: (i64, i64), g: u64, players: usize) -> (f64, f64, f64) {
         let (lo, hi) = crate::platform::tally::wilson(
             if m <= 0.0 { 0 } else { g.max(1) },
             g.max(1),
-            1.959_963_984_540_054,
+            crate::stats::Z95,
         );
         return (m / k, lo, hi);
     }

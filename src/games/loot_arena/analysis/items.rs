@@ -877,15 +877,15 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
             let mean = cells.iter().map(|e| e.mean).sum::<f64>() / 6.0;
             let se = cells
                 .iter()
-                .map(|e| ((e.hi - e.lo) / (2.0 * 1.959_963_984_540_054)).powi(2))
+                .map(|e| ((e.hi - e.lo) / (2.0 * crate::stats::Z95)).powi(2))
                 .sum::<f64>()
                 .sqrt()
                 / 6.0;
             rows.push(Estimate {
                 label: pair_name(p).to_string(),
                 value: mean,
-                lo: mean - 1.959_963_984_540_054 * se,
-                hi: mean + 1.959_963_984_540_054 * se,
+                lo: mean - crate::stats::Z95 * se,
+                hi: mean + crate::stats::Z95 * se,
                 count: cells.iter().map(|e| e.n).sum(),
                 exact: false,
             });
