@@ -10,3 +10,7 @@ pub mod platform;
 pub mod rng;
 pub mod search;
 pub mod stats;
+
+/// The layering as a test (issue 78): see ARCHITECTURE.md.
+#[cfg(test)]
+mod architecture;
