@@ -89,12 +89,38 @@ pub fn markdown_code(s: &str) -> String {
 
 /// `s` for a BBCode post.
 pub fn bbcode(s: &str) -> String {
-    plain(s).replace('[', "(").replace(']', ")")
+    inert_brackets(&plain(s))
 }
 
 /// [`bbcode`] for text of several lines.
 pub fn bbcode_lines(s: &str) -> String {
-    plain_lines(s).replace('[', "(").replace(']', ")")
+    inert_brackets(&plain_lines(s))
+}
+
+/// Brackets that could open a tag (`[b]`, `[/url]`, `[*]`: anything but a number) become
+/// parentheses with their closing bracket; a number's brackets, an interval's `[52.5, 53.3]`,
+/// stay as written (issue 80: the post read `(52.5, 53.3)`), since no tag starts with one.
+fn inert_brackets(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    // Whether the bracket open now was made inert (its `]` then is too).
+    let mut inert = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '[' => {
+                let number =
+                    matches!(chars.peek(), Some(d) if d.is_ascii_digit() || matches!(d, '-' | '+' | '.'));
+                inert = !number;
+                out.push(if number { '[' } else { '(' });
+            }
+            ']' if inert => {
+                inert = false;
+                out.push(')');
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -107,6 +133,15 @@ mod tests {
         assert_eq!(plain("x\u{202e}y\nz"), "x\\u{202e}y\\u{a}z");
         assert!(matches!(plain("Thorns"), Cow::Borrowed(_)));
         assert_eq!(plain_lines("a\u{7}\nb"), "a\\u{7}\nb");
+    }
+
+    #[test]
+    fn bbcode_keeps_an_interval_s_brackets_and_makes_every_tag_inert() {
+        assert_eq!(bbcode("52.9% [52.5, 53.3]"), "52.9% [52.5, 53.3]");
+        assert_eq!(bbcode("[-0.3, 0.3] and [+1, 2]"), "[-0.3, 0.3] and [+1, 2]");
+        assert_eq!(bbcode("[b]x[/b] [*] [url=http://e.com]"), "(b)x(/b) (*) (url=http://e.com)");
+        assert_eq!(bbcode("a ] b"), "a ] b");
+        assert!(!bbcode("[[b]]").contains("[b"));
     }
 
     #[test]
