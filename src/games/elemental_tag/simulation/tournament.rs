@@ -284,7 +284,8 @@ impl Simulation for TagTournament {
 }
 
 /// The summary's grids (issue 50): each policy's players, win share, score, survival, turns it
-/// and points lost on one line; win share by team; score by bid.
+/// and points lost on one line; win rate by team size (the section a balance target names); score
+/// by bid.
 pub fn grids(t: &TagTournament, tally: &Tally) -> Vec<Grid> {
     use crate::platform::answer::Unit::{Number, Share};
     let mut by_policy = Grid::new(
@@ -323,7 +324,7 @@ pub fn grids(t: &TagTournament, tally: &Tally) -> Vec<Grid> {
         );
     }
     let by_team = Grid::shares(
-        "win share by team",
+        "win rate by team size",
         "players, and win share with its 95% Wilson interval",
         "team",
         "players",
