@@ -163,6 +163,11 @@ pub struct GeneralKernel {
     /// target rule) skips an ally's whole run at once: a team of thousands of copies costs an
     /// opponent's attack one step, not thousands. Rebuilt whenever the table changes.
     run_end: Vec<u32>,
+    /// Rows that left this phase are skipped by every scan for a hero alive: `present[k]` is `k`
+    /// while row `k` has not left, else a later row, every row between them having left (a
+    /// union-find with path halving, so a run of the dead is crossed once, not once per
+    /// attacker). Rebuilt whenever the table changes; a row that left never comes back.
+    present: Vec<std::cell::Cell<u32>>,
     /// (summoner id, its summons alive), sorted by id, no zero counts: `summons_alive` read
     /// in one lookup instead of a scan of the table.
     summoners: Vec<(HeroId, u32)>,
@@ -241,6 +246,7 @@ impl GeneralKernel {
             pending_parent: vec![0; c],
             slot: vec![0; c + 1],
             run_end: vec![0; c],
+            present: (0..=c as u32).map(std::cell::Cell::new).collect(),
             summoners: Vec::with_capacity(c),
             grouped: vec![0; c],
             kept: Vec::with_capacity(c),
@@ -293,6 +299,9 @@ impl GeneralKernel {
                 end = k + 1;
             }
             self.run_end[k] = end as u32;
+        }
+        for (k, p) in self.present[..=n].iter().enumerate() {
+            p.set(k as u32);
         }
     }
 
@@ -615,10 +624,34 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
     /// not fight are skipped whole ([`GeneralKernel::run_end`]).
     #[inline]
     fn next_opposed(&self, i: usize, mut k: usize, to: usize) -> usize {
-        while k < to && !self.opposed(i, k) {
+        loop {
+            k = self.present_from(k);
+            if k >= to {
+                return to;
+            }
+            if self.opposed(i, k) {
+                return k;
+            }
             k = self.s.run_end[k] as usize;
         }
-        k.min(to)
+    }
+
+    /// The first row from `k` on that has not left (see [`GeneralKernel::present`]).
+    #[inline]
+    fn present_from(&self, mut k: usize) -> usize {
+        let p = &self.s.present;
+        let n = self.s.front.len;
+        while k < n {
+            let next = p[k].get() as usize;
+            if next == k {
+                break;
+            }
+            if next < n {
+                p[k].set(p[next].get());
+            }
+            k = next;
+        }
+        k
     }
 
     /// The first opponent of row `i` alive in rows `from..to`, in initiative order.
@@ -1573,6 +1606,7 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         }
         self.dying -= 1;
         self.s.front.left[t] = true;
+        self.s.present[t].set(t as u32 + 1);
         let team = self.s.front.team[t] as usize;
         match self.s.front.side[t] {
             Side::Team => {
