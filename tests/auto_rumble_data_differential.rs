@@ -712,15 +712,50 @@ fn classes_play_amoeba_heavy_rosters_as_the_reference_plays_them_hero_by_hero() 
 // the outcome.
 #[test]
 fn every_archive_power_beside_amoeba_plays_as_the_reference() {
+    let (battles, full, general) = beside_amoeba(&archive(), 0, 120);
+    // The draw reaches full tables and both paths.
+    assert!(
+        full > battles / 10,
+        "a full table in only {full} of {battles} battles"
+    );
+    assert!(
+        general > battles / 3,
+        "the general path in only {general} of {battles} battles"
+    );
+}
+
+// The same for the reactions a host writes (experiments/powers/reactions.toml: Energy on a hit
+// or when attacked, healing allies, copying, damage sent back, Energy for a kill), those of the
+// holder alone on the fast path (issue 81).
+#[test]
+fn a_host_s_reactions_beside_amoeba_play_as_the_reference() {
+    let cat = Catalogue::new(
+        skirmish::games::auto_rumble::powers::file::load(std::path::Path::new(
+            "experiments/powers/reactions.toml",
+        ))
+        .unwrap(),
+    );
+    let first = archive().len() as u16;
+    let (battles, full, _) = beside_amoeba(&cat, first, 300);
+    assert!(
+        full > battles / 10,
+        "a full table in only {full} of {battles} battles"
+    );
+}
+
+/// `per` random rosters of each drawable power from `first` on, beside Amoeba (and now and
+/// then Titanium Skin), played on the path `simulate` takes against the data reference: every
+/// round's Energies, births on the general path, the outcome. Returns the battles, those that
+/// filled their table and those on the general path.
+fn beside_amoeba(cat: &Catalogue, first: u16, per: u64) -> (u32, u32, u32) {
     use rand::seq::SliceRandom;
     use skirmish::games::auto_rumble::powers::catalogue::default_order;
-    let cat = archive();
     let amoeba = cat.id("Amoeba").unwrap();
     let skin = cat.id("Titanium Skin").unwrap();
     let mut kernels: Vec<DataKernel> = CAPACITIES.iter().map(|&c| DataKernel::new(c)).collect();
     let (mut battles, mut full, mut general) = (0u32, 0u32, 0u32);
-    for p in (0..cat.len() as u16).filter(|&p| p != amoeba && !cat.defs[p as usize].helper) {
-        for i in 0..120u64 {
+    for p in (first..cat.len() as u16).filter(|&p| p != amoeba && !cat.defs[p as usize].helper) {
+        for i in 0..per {
             let mut rng = stream_rng(0x81A, u64::from(p) << 32 | i, Stream::Roster);
             let n = rng.random_range(2..=4);
             let builds: Vec<Loadout> = (0..n)
@@ -746,10 +781,10 @@ fn every_archive_power_beside_amoeba_plays_as_the_reference() {
                                 strength: rng.random_range(0..=40),
                             });
                         }
-                        let mut order = default_order(&cat, &held);
+                        let mut order = default_order(cat, &held);
                         order.shuffle(&mut rng);
                         if let Ok(l) =
-                            Loadout::compile(&cat, rng.random_range(10..=60), &held, &order)
+                            Loadout::compile(cat, rng.random_range(10..=60), &held, &order)
                         {
                             break l;
                         }
@@ -758,13 +793,13 @@ fn every_archive_power_beside_amoeba_plays_as_the_reference() {
                 .collect();
             let ini: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..1.0)).collect();
             let k = rng.random_range(0..CAPACITIES.len());
-            let want = data_reference::play(&cat, &builds, &ini, 30, CAPACITIES[k]);
+            let want = data_reference::play(cat, &builds, &ini, 30, CAPACITIES[k]);
             let mut rec = Replayed::default();
             let fast = in_kernel_class(&builds);
             let got = if fast {
-                kernels[k].run(&cat, &builds, &ini, 30, &mut rec)
+                kernels[k].run(cat, &builds, &ini, 30, &mut rec)
             } else {
-                kernels[k].general().run(&cat, &builds, &ini, 30, &mut rec)
+                kernels[k].general().run(cat, &builds, &ini, 30, &mut rec)
             };
             let name = cat.name(p);
             assert_eq!(
@@ -786,13 +821,5 @@ fn every_archive_power_beside_amoeba_plays_as_the_reference() {
             general += !fast as u32;
         }
     }
-    // The draw reaches full tables and both paths.
-    assert!(
-        full > battles / 10,
-        "a full table in only {full} of {battles} battles"
-    );
-    assert!(
-        general > battles / 3,
-        "the general path in only {general} of {battles} battles"
-    );
+    (battles, full, general)
 }

@@ -297,6 +297,9 @@ pub struct DataKernel {
     view_energy: Vec<i32>,
     /// The general path's scratch, made by the first battle that needs it.
     general: Option<Box<GeneralKernel>>,
+    /// This battle holds a reaction of the holder alone ([`phase::SELF_REACTION`]): attacks
+    /// then land hit by hit on the classes that react.
+    any_self_reaction: bool,
 }
 
 impl DataKernel {
@@ -319,6 +322,7 @@ impl DataKernel {
             view_team: Vec::new(),
             view_energy: Vec::new(),
             general: None,
+            any_self_reaction: false,
         }
     }
 
@@ -402,6 +406,7 @@ impl DataKernel {
             turn_room: 0,
         };
         let phases = builds.iter().fold(0u32, |p, b| p | b.phases);
+        self.any_self_reaction = phases & phase::SELF_REACTION != 0;
         // Without powers nothing reads a row's Defence, limits or counters, and every class is
         // one hero: the battle's setup writes only what the powerless rounds read.
         if phases != 0 {
@@ -933,7 +938,7 @@ impl DataKernel {
                 }
                 let u = b.uses[j];
                 if u == NO_CLAUSE {
-                    self.attack(i, tally);
+                    self.attack(cat, builds, i, tally);
                 } else {
                     self.fire(cat, b, &b.clauses[u as usize], i, tally);
                 }
@@ -950,84 +955,173 @@ impl DataKernel {
     /// what k equal hits take from Defence, then prevention, then Energy is what their sum takes
     /// (each layer absorbs first), and a hero that falls takes no more hits.
     #[inline(always)]
-    fn attack(&mut self, i: usize, tally: &mut Tally) {
+    fn attack(&mut self, cat: &Catalogue, builds: &[Loadout], i: usize, tally: &mut Tally) {
+        if self.any_self_reaction {
+            return self.attack_reacting(cat, builds, i, tally);
+        }
+        let n = self.front.len;
+        let team = self.front.team[i];
+        for j in 0..n {
+            if self.front.team[j] == team || self.front.energy[j] <= 0 {
+                continue;
+            }
+            self.attack_class(i, j, tally);
+        }
+    }
+
+    /// Class `i`'s members' attacks on the alive class `j` of another team: `times` hits on
+    /// each of its members in one step (see [`Self::attack`]).
+    #[inline(always)]
+    fn attack_class(&mut self, i: usize, j: usize, tally: &mut Tally) {
         let f = &mut self.front;
-        let n = f.len;
-        let team = f.team[i];
         let damage = f.hit[i];
         let times = f.count[i];
-        let mut hits = 0u64;
-        let mut ops = 0u64;
-        let mut lost = false;
-        for j in 0..n {
-            let e = f.energy[j];
-            if f.team[j] == team || e <= 0 {
-                continue;
+        let e = f.energy[j];
+        let m = f.count[j];
+        tally.ops += 1;
+        if times == 1 {
+            tally.hits += m as u64;
+            if tally.count_hits {
+                f.hits_round[j] += 1;
             }
-            let m = f.count[j];
-            ops += 1;
-            if times == 1 {
-                hits += m as u64;
-                if tally.count_hits {
-                    f.hits_round[j] += 1;
-                }
-                let d = f.defence[j];
-                let by_defence = damage.min(d);
-                f.defence[j] = d - by_defence;
-                let rest = damage - by_defence;
-                if rest > 0 {
-                    let p = f.prevention[j];
-                    let by_prevention = rest.min(p);
-                    f.prevention[j] = p - by_prevention;
-                    let to_energy = rest - by_prevention;
-                    if to_energy > 0 {
-                        f.energy[j] = e - to_energy;
-                        lost = true;
-                        if e - to_energy <= 0 {
-                            let t = f.team[j];
-                            die(t, m, &mut self.team_alive, &mut self.round_deaths, tally);
-                        }
+            let d = f.defence[j];
+            let by_defence = damage.min(d);
+            f.defence[j] = d - by_defence;
+            let rest = damage - by_defence;
+            if rest > 0 {
+                let p = f.prevention[j];
+                let by_prevention = rest.min(p);
+                f.prevention[j] = p - by_prevention;
+                let to_energy = rest - by_prevention;
+                if to_energy > 0 {
+                    f.energy[j] = e - to_energy;
+                    tally.lost_energy = true;
+                    if e - to_energy <= 0 {
+                        let t = f.team[j];
+                        die(t, m, &mut self.team_alive, &mut self.round_deaths, tally);
                     }
                 }
-                continue;
             }
-            if damage == 0 {
-                hits += m as u64 * times as u64;
-                if tally.count_hits {
-                    f.hits_round[j] += times as i32;
-                }
-                continue;
-            }
-            let (e, d, p, dmg) = (
-                e as i64,
-                f.defence[j] as i64,
-                f.prevention[j] as i64,
-                damage as i64,
-            );
-            // The hit that makes the sum taken from Energy reach it is the last one landing.
-            let landing = ((e + d + p + dmg - 1) / dmg).min(times as i64);
-            let sum = landing * dmg;
-            let by_defence = sum.min(d);
-            let by_prevention = (sum - by_defence).min(p);
-            let to_energy = sum - by_defence - by_prevention;
-            f.defence[j] = (d - by_defence) as i32;
-            f.prevention[j] = (p - by_prevention) as i32;
-            f.energy[j] = (e - to_energy) as i32;
-            hits += m as u64 * landing as u64;
+            return;
+        }
+        if damage == 0 {
+            tally.hits += m as u64 * times as u64;
             if tally.count_hits {
-                f.hits_round[j] += landing as i32;
+                f.hits_round[j] += times as i32;
             }
-            if to_energy > 0 {
-                lost = true;
-                if e - to_energy <= 0 {
-                    let t = f.team[j];
-                    die(t, m, &mut self.team_alive, &mut self.round_deaths, tally);
+            return;
+        }
+        let (e, d, p, dmg) = (
+            e as i64,
+            f.defence[j] as i64,
+            f.prevention[j] as i64,
+            damage as i64,
+        );
+        // The hit that makes the sum taken from Energy reach it is the last one landing.
+        let landing = ((e + d + p + dmg - 1) / dmg).min(times as i64);
+        let sum = landing * dmg;
+        let by_defence = sum.min(d);
+        let by_prevention = (sum - by_defence).min(p);
+        let to_energy = sum - by_defence - by_prevention;
+        f.defence[j] = (d - by_defence) as i32;
+        f.prevention[j] = (p - by_prevention) as i32;
+        f.energy[j] = (e - to_energy) as i32;
+        tally.hits += m as u64 * landing as u64;
+        if tally.count_hits {
+            f.hits_round[j] += landing as i32;
+        }
+        if to_energy > 0 {
+            tally.lost_energy = true;
+            if e - to_energy <= 0 {
+                let t = f.team[j];
+                die(t, m, &mut self.team_alive, &mut self.round_deaths, tally);
+            }
+        }
+    }
+
+    /// [`Self::attack`] in a battle where some class reacts to the hits it takes by itself
+    /// ([`phase::SELF_REACTION`]): a reacting target class takes the attacker class's hits one
+    /// member's hit at a time (AR-27: its `attacked` clauses as the hit arrives, then Defence,
+    /// prevention, Energy, then its `damaged` clauses if it lost Energy and lives), each of its
+    /// members alike; the others as [`Self::attack`] takes them.
+    fn attack_reacting(
+        &mut self,
+        cat: &Catalogue,
+        builds: &[Loadout],
+        i: usize,
+        tally: &mut Tally,
+    ) {
+        let n = self.front.len;
+        let team = self.front.team[i];
+        let damage = self.front.hit[i];
+        let times = self.front.count[i];
+        for j in 0..n {
+            let f = &mut self.front;
+            if f.team[j] == team || f.energy[j] <= 0 {
+                continue;
+            }
+            let b = &builds[f.team[j] as usize];
+            if b.phases & phase::SELF_REACTION == 0 {
+                self.attack_class(i, j, tally);
+                continue;
+            }
+            let m = f.count[j] as u64;
+            tally.ops += 1;
+            for _ in 0..times {
+                if self.front.energy[j] <= 0 {
+                    break;
+                }
+                tally.hits += m;
+                if tally.count_hits {
+                    self.front.hits_round[j] += 1;
+                }
+                self.react(cat, b, j, When::Attacked, tally);
+                let f = &mut self.front;
+                if f.energy[j] <= 0 {
+                    continue; // its reaction burnt it out: the hit lands on nobody
+                }
+                let by_defence = damage.min(f.defence[j]);
+                f.defence[j] -= by_defence;
+                let rest = damage - by_defence;
+                let by_prevention = if rest > 0 {
+                    rest.min(f.prevention[j])
+                } else {
+                    0
+                };
+                f.prevention[j] -= by_prevention;
+                let to_energy = rest - by_prevention;
+                if to_energy > 0 {
+                    let e = f.energy[j].saturating_sub(to_energy);
+                    f.energy[j] = e;
+                    tally.lost_energy = true;
+                    if e <= 0 {
+                        let t = f.team[j];
+                        die(
+                            t,
+                            f.count[j],
+                            &mut self.team_alive,
+                            &mut self.round_deaths,
+                            tally,
+                        );
+                    } else {
+                        self.react(cat, b, j, When::Damaged, tally);
+                    }
                 }
             }
         }
-        tally.hits += hits;
-        tally.ops += ops;
-        tally.lost_energy |= lost;
+    }
+
+    /// Class `j`'s reaction clauses for `when`, in the order held, fired once for all its
+    /// members (they are alike and took the same hit).
+    fn react(&mut self, cat: &Catalogue, b: &Loadout, j: usize, when: When, tally: &mut Tally) {
+        for hc in b.clause_list(&b.reactions, b.n_reactions) {
+            if self.front.energy[j] <= 0 {
+                return;
+            }
+            if cat.clause(hc).when == when {
+                self.fire(cat, b, hc, j, tally);
+            }
+        }
     }
 
     /// AR-13: every alive hero, this round's copies included, loses ceil(E/2).

@@ -423,6 +423,10 @@ pub mod phase {
     pub const SINGLES_OUT: u32 = 1 << 9;
     /// A clause reads `hits_taken_last_round`: the data kernel's fast path counts attack hits.
     pub const HITS_TAKEN: u32 = 1 << 10;
+    /// An `attacked` or `damaged` reaction of the holder alone ([`self_reaction`]): the data
+    /// kernel's fast path plays it, a target class taking its hits one at a time, its members
+    /// in lock-step (each takes the same hits and reacts alike).
+    pub const SELF_REACTION: u32 = 1 << 18;
     /// Which reactions a loadout holds, one bit per trigger ([`on`]): a battle in which nothing
     /// holds one skips asking for it (an elimination then asks no opponent, a hit nobody).
     pub const REACTIONS: u32 = 0x7f << 11;
@@ -749,6 +753,11 @@ impl Loadout {
                 self.phases |= phase::USE | effect_bits(c) | singles_out(c);
                 return;
             }
+            _ if self_reaction(c) => (
+                &mut self.reactions,
+                &mut self.n_reactions,
+                phase::SELF_REACTION,
+            ),
             _ => (&mut self.reactions, &mut self.n_reactions, phase::REACTION),
         };
         list[*n as usize] = i as u8;
@@ -849,6 +858,48 @@ fn singles_out(c: &Clause) -> u32 {
         _ => false,
     };
     if out { phase::SINGLES_OUT } else { 0 }
+}
+
+/// Whether reaction `c` can play on the fast path's classes (issue 81: Thick Hide, "whenever you
+/// are attacked, gain 3 Energy"): an `attacked` or `damaged` clause whose effects all act on
+/// the holder with the fast path's kinds (no copy), no Burn, no limit per other hero, reading
+/// nothing that changes between two members of a class taking one attacker's hits one after
+/// the other (no count of the living, nothing of the other hero or the hit). Each member of a
+/// target class then takes the same hits and reacts alike: the class stays one.
+fn self_reaction(c: &Clause) -> bool {
+    matches!(c.when, When::Attacked | When::Damaged)
+        && c.target == Target::Holder
+        && c.cost.burn.as_constant() == Some(0)
+        && c.limit != Limit::OncePerHeroPerRound
+        && !c.from_start
+        && c.effects().iter().all(|e| {
+            e.to.is_none_or(|t| t == Target::Holder)
+                && matches!(
+                    e.kind,
+                    EffectKind::AddEnergy
+                        | EffectKind::SetEnergy
+                        | EffectKind::AddDefence
+                        | EffectKind::AddPrevention
+                        | EffectKind::CounterAdd(_)
+                        | EffectKind::CounterMultiply(_)
+                        | EffectKind::CounterSet(_)
+                )
+        })
+        && !c.reads(|q| {
+            !matches!(
+                q,
+                Quantity::Energy
+                    | Quantity::Defence
+                    | Quantity::Attack
+                    | Quantity::Strength
+                    | Quantity::OtherStrength
+                    | Quantity::Counter(_)
+                    | Quantity::Round
+                    | Quantity::HeroesAlive
+                    | Quantity::PowersUsed
+                    | Quantity::HitsTakenLastRound
+            )
+        })
 }
 
 fn effect_bits(c: &Clause) -> u32 {
