@@ -108,8 +108,7 @@ fn inert_brackets(s: &str) -> String {
     while let Some(c) = chars.next() {
         match c {
             '[' => {
-                let number =
-                    matches!(chars.peek(), Some(d) if d.is_ascii_digit() || matches!(d, '-' | '+' | '.'));
+                let number = matches!(chars.peek(), Some(d) if d.is_ascii_digit() || matches!(d, '-' | '+' | '.'));
                 inert = !number;
                 out.push(if number { '[' } else { '(' });
             }
@@ -139,7 +138,10 @@ mod tests {
     fn bbcode_keeps_an_interval_s_brackets_and_makes_every_tag_inert() {
         assert_eq!(bbcode("52.9% [52.5, 53.3]"), "52.9% [52.5, 53.3]");
         assert_eq!(bbcode("[-0.3, 0.3] and [+1, 2]"), "[-0.3, 0.3] and [+1, 2]");
-        assert_eq!(bbcode("[b]x[/b] [*] [url=http://e.com]"), "(b)x(/b) (*) (url=http://e.com)");
+        assert_eq!(
+            bbcode("[b]x[/b] [*] [url=http://e.com]"),
+            "(b)x(/b) (*) (url=http://e.com)"
+        );
         assert_eq!(bbcode("a ] b"), "a ] b");
         assert!(!bbcode("[[b]]").contains("[b"));
     }
