@@ -466,7 +466,7 @@ impl Answer {
             sections.push(Section {
                 title: group.clone(),
                 meaning: if points {
-                    "the share of win points (a draw counts half), with its 95% normal interval"
+                    "the share of win points (a draw counts half), with its 95% Wilson interval at the rows the spread between matches is worth"
                         .into()
                 } else if ratio {
                     "a ratio of totals (no interval: the parts are not kept one by one)".into()
