@@ -1052,7 +1052,7 @@ fn html(a: &Answer) -> String {
         "<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:auto;padding:1rem;color:#222}\
 code{background:#f3f3f3;padding:.1rem .3rem;word-break:break-all}\
 table{border-collapse:collapse;margin:.5rem 0;display:block;max-width:100%;overflow-x:auto}td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:right}\
-td:first-child,th:first-child{text-align:left}.chart{max-width:100%;overflow-x:auto}.note{color:#8a4b00}\
+td:first-child,th:first-child{text-align:left}.chart{max-width:100%;overflow-x:auto}.chart svg.wide{max-width:100%;height:auto}.chart svg.narrow{display:none}@media (max-width:760px){.chart svg.wide{display:none}.chart svg.narrow{display:block;max-width:100%;height:auto}}.note{color:#8a4b00}\
 .verdict{border-left:.3rem solid #d9822b;background:#fff6ec;padding:.3rem 1rem;margin:1rem 0}\
 .verdict li{margin:.3rem 0}tr.you td{font-weight:bold;background:#fff6ec}\
 h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
@@ -1091,12 +1091,14 @@ h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
             esc(&sec.title),
             esc(&sec.meaning)
         );
-        // A chart keeps its size and scrolls inside its box on a narrow screen: scaled down to
-        // a phone its text was under 7 px (issue 64).
+        // Two drawings, the page's style showing one: the wide one scaled to the column on a
+        // desktop (issue 80: drawn wider than the column), the narrow one, labels over bars, on
+        // a phone (scaled down to a phone the wide one's text was under 7 px, issue 64).
         let _ = writeln!(
             s,
-            "<div class=\"chart\">{}</div>",
-            bars_marked(sec, &a.highlight)
+            "<div class=\"chart\">{}{}</div>",
+            bars_marked(sec, &a.highlight, Layout::Wide),
+            bars_marked(sec, &a.highlight, Layout::Narrow)
         );
         s.push_str(
             "<table><tr><th></th><th>count</th><th>estimate</th><th>95% interval</th></tr>\n",
@@ -1138,11 +1140,26 @@ h1,h2,h3,p,li{overflow-wrap:anywhere}</style>\n</head><body>\n",
 /// plotters: its chart layout measures text through a font backend, which its SVG backend
 /// without default features does not have, and these bars need none.
 pub fn bars_svg(sec: &Section) -> String {
-    bars_marked(sec, &[])
+    bars_marked(sec, &[], Layout::Figure)
 }
 
+/// How a bar chart is drawn: a figure for the docs, or one of a report's two drawings.
+#[derive(Clone, Copy, PartialEq)]
+enum Layout {
+    Figure,
+    Wide,
+    Narrow,
+}
+
+/// Most characters of a label on a phone's chart (its full words are in the bar's title and the
+/// table below): about 330 px of 12 px text.
+const NARROW_LABEL: usize = 44;
+
 /// [`bars_svg`] with the bars of `marked` labels drawn in another colour (the candidate's).
-fn bars_marked(sec: &Section, marked: &[String]) -> String {
+/// `narrow`: for a phone (issue 80: at 390 px the wide chart showed only its labels), each
+/// label on its own line above its bar, scaled to the column.
+fn bars_marked(sec: &Section, marked: &[String], layout: Layout) -> String {
+    let narrow = layout == Layout::Narrow;
     // The label column as wide as the longest label needs (about 6.6 px a character at 12 px,
     // issue 64: long labels were cut at the left edge), at least the 190 px it always had.
     let longest = sec
@@ -1151,10 +1168,26 @@ fn bars_marked(sec: &Section, marked: &[String]) -> String {
         .map(|e| mark(marked, &e.label).chars().count())
         .max()
         .unwrap_or(0) as f64;
-    let label_w = (6.6 * longest + 12.0).max(190.0);
-    let (bar_w, row_h, pad) = (420.0, 22.0, 8.0);
+    let label_w = if narrow {
+        0.0
+    } else {
+        (6.6 * longest + 12.0).max(190.0)
+    };
+    let (bar_w, row_h, pad) = if narrow {
+        (220.0, 36.0, 8.0)
+    } else {
+        (420.0, 22.0, 8.0)
+    };
+    // A narrow row's bar sits under its label.
+    let bar_top = if narrow { 16.0 } else { 0.0 };
     let n = sec.estimates.len().max(1) as f64;
     let (w, h) = (label_w + bar_w + 90.0, pad * 2.0 + row_h * n + 18.0);
+    // A phone's labels run over the bars: the drawing is at least as wide as the longest.
+    let w = if narrow {
+        w.max(7.6 * longest.min(NARROW_LABEL as f64) + 8.0)
+    } else {
+        w
+    };
     let top = sec
         .estimates
         .iter()
@@ -1173,7 +1206,12 @@ fn bars_marked(sec: &Section, marked: &[String]) -> String {
     let w = w + lead;
     let x = |v: f64| label_w + lead + bar_w * ((v - low) / span).clamp(0.0, 1.0);
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\" aria-label=\"{}\">\n",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"{} viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\" aria-label=\"{}\">\n",
+        match layout {
+            Layout::Figure => "",
+            Layout::Wide => " class=\"wide\"",
+            Layout::Narrow => " class=\"narrow\"",
+        },
         esc_attr(&sec.title)
     );
     let _ = writeln!(
@@ -1185,33 +1223,53 @@ fn bars_marked(sec: &Section, marked: &[String]) -> String {
     );
     for (k, e) in sec.estimates.iter().enumerate() {
         let y = pad + row_h * k as f64;
+        let label = mark(marked, &e.label);
+        let label = if narrow && label.chars().count() > NARROW_LABEL {
+            let cut: String = label.chars().take(NARROW_LABEL - 1).collect();
+            format!("{cut}\u{2026}")
+        } else {
+            label
+        };
+        // The label's anchor: right of its column, or over its bar on a phone.
+        let (label_x, label_y, anchor) = if narrow {
+            (2.0, y + 12.0, "start")
+        } else {
+            (label_w - 6.0, y + row_h * 0.68, "end")
+        };
+        let (bar_y, bar_h) = if narrow {
+            (y + bar_top, row_h - bar_top - 6.0)
+        } else {
+            (y + 4.0, row_h - 8.0)
+        };
+        let mid = bar_y + bar_h / 2.0;
         let v = if e.value.is_finite() { e.value } else { 0.0 };
         let (x0, x1) = (x(0.0).min(x(v)), x(0.0).max(x(v)));
         let _ = writeln!(
             s,
             "<g><title>{}: {} {}</title>\
-<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"end\">{}</text>\
+<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"{}\">{}</text>\
 <rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{}\"/>\
 <line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#222\" stroke-width=\"1.5\"/>\
 <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\"{}>{}</text></g>",
             esc(&e.label),
             show(sec.unit, e.value),
             interval(sec.unit, e),
-            label_w - 6.0,
-            y + row_h * 0.68,
-            esc(&mark(marked, &e.label)),
-            y + 4.0,
+            label_x,
+            label_y,
+            anchor,
+            esc(&label),
+            bar_y,
             (x1 - x0).max(0.5),
-            row_h - 8.0,
+            bar_h,
             if marked.contains(&e.label) {
                 "#d9822b"
             } else {
                 "#4a7fb5"
             },
             x(e.lo),
-            y + row_h / 2.0,
+            mid,
             x(e.hi),
-            y + row_h / 2.0,
+            mid,
             // A value beside its bar's outer end: right of a bar that goes right, left of one
             // that goes left (it read over the bar).
             if v < 0.0 {
@@ -1219,7 +1277,7 @@ fn bars_marked(sec: &Section, marked: &[String]) -> String {
             } else {
                 x(e.hi.max(v)) + 4.0
             },
-            y + row_h * 0.68,
+            mid + 4.0,
             if v < 0.0 { " text-anchor=\"end\"" } else { "" },
             show(sec.unit, e.value)
         );
@@ -1984,8 +2042,28 @@ mod tests {
         assert!(render(&a, Format::BBCode).contains("(none)"));
         let h = render(&a, Format::Html);
         assert!(h.contains("t &lt;b&gt;") && !h.contains("<script"));
-        assert_eq!(h.matches("<svg").count(), 1);
+        // One chart, drawn twice: wide for a desktop, labels over bars for a phone.
+        assert_eq!(h.matches("<svg").count(), 2);
+        assert!(h.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"wide\""));
+        assert!(h.contains("class=\"narrow\"") && h.contains("@media (max-width:760px)"));
         assert_eq!(Answer::from_json(&render(&a, Format::Json)).unwrap(), a);
+    }
+
+    #[test]
+    fn a_phone_s_chart_puts_each_label_over_its_bar_and_cuts_a_long_one() {
+        let mut a = answer();
+        a.sections[0].estimates[0].label = "x".repeat(80);
+        let narrow = bars_marked(&a.sections[0], &[], Layout::Narrow);
+        assert!(narrow.contains("text-anchor=\"start\""), "{narrow}");
+        assert!(narrow.contains(&format!("{}\u{2026}", "x".repeat(NARROW_LABEL - 1))));
+        // Whole only in the bar's title (a tooltip), never as drawn text.
+        assert!(
+            !narrow.contains(&format!(">{}<", "x".repeat(80))),
+            "{narrow}"
+        );
+        // The figure for the docs is drawn as before: no class, labels right-aligned.
+        let figure = bars_svg(&a.sections[0]);
+        assert!(!figure.contains("class=") && figure.contains("text-anchor=\"end\""));
     }
 
     /// Parts of one run where labels `a` and `b` of one count group win in the same matches
