@@ -91,10 +91,11 @@ pub fn answer_renders_everywhere_and_diffs_to_zero(g: &dyn Game) {
     let answer: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(dir.join("result.json")).unwrap()).unwrap();
     let count = |key: &str| answer[key].as_array().map_or(0, |a| a.len());
-    // A chart per section and heat map; a grid is a table (its numbers are the sections').
+    // A chart per section (drawn twice: for a desktop and for a phone) and per heat map; a grid
+    // is a table (its numbers are the sections').
     assert_eq!(
         charts,
-        count("sections") + count("heatmaps"),
+        2 * count("sections") + count("heatmaps"),
         "{}",
         g.name()
     );
