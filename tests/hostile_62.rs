@@ -31,6 +31,27 @@ fn hostile_power_file(dir: &Path) -> std::path::PathBuf {
     p
 }
 
+/// A small `simulate rumble` of the [`HOSTILE`] power into `d/run`: its power file, the
+/// folder and what it printed.
+fn hostile_run(d: &Path) -> (std::path::PathBuf, std::path::PathBuf, String) {
+    let file = hostile_power_file(&d.with_extension("in"));
+    let out = d.join("run");
+    let printed = ok(&[
+        "simulate",
+        "rumble",
+        "--power-file",
+        file.to_str().unwrap(),
+        "--powers",
+        "0..1",
+        "--matches",
+        "300",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    (file, out, printed)
+}
+
 fn ok(args: &[&str]) -> String {
     let o = skirmish(args);
     assert!(
@@ -433,21 +454,7 @@ fn bbcode_is_inert(bb: &str, what: &str) {
 #[test]
 fn a_hostile_name_is_inert_in_every_format() {
     let d = tmp("h62", "names");
-    let file = hostile_power_file(&d.with_extension("in"));
-    let out = d.join("run");
-    let printed = ok(&[
-        "simulate",
-        "rumble",
-        "--power-file",
-        file.to_str().unwrap(),
-        "--powers",
-        "0..1",
-        "--matches",
-        "300",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let (file, out, printed) = hostile_run(&d);
     no_controls(&printed, "the printed summary");
     let dir = out.to_str().unwrap();
     let text = ok(&["report", dir]);
@@ -1042,21 +1049,7 @@ fn an_analysis_leaves_no_lock_file_beside_its_folder() {
 #[test]
 fn verify_says_the_question_and_refuses_a_folder_whose_input_is_missing() {
     let d = tmp("h79", "missing-input");
-    let file = hostile_power_file(&d.with_extension("in"));
-    let out = d.join("run");
-    ok(&[
-        "simulate",
-        "rumble",
-        "--power-file",
-        file.to_str().unwrap(),
-        "--powers",
-        "0..1",
-        "--matches",
-        "300",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let (file, out, _) = hostile_run(&d);
     let dir = out.to_str().unwrap();
     let (code, said) = verify(dir, &[]);
     assert_eq!(code, Some(0), "{said}");

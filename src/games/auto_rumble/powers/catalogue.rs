@@ -885,20 +885,17 @@ fn self_reaction(c: &Clause) -> bool {
                         | EffectKind::CounterSet(_)
                 )
         })
+        // What the fast path keeps, less the counts of the living (they move between two
+        // members' hits when one falls).
         && !c.reads(|q| {
-            !matches!(
-                q,
-                Quantity::Energy
-                    | Quantity::Defence
-                    | Quantity::Attack
-                    | Quantity::Strength
-                    | Quantity::OtherStrength
-                    | Quantity::Counter(_)
-                    | Quantity::Round
-                    | Quantity::HeroesAlive
-                    | Quantity::PowersUsed
-                    | Quantity::HitsTakenLastRound
-            )
+            !q.fast_path_tracks()
+                || matches!(
+                    q,
+                    Quantity::OpponentsAlive
+                        | Quantity::AlliesAlive
+                        | Quantity::TeamsAlive
+                        | Quantity::EliminatedThisRound
+                )
         })
 }
 
