@@ -4,43 +4,10 @@
 //! never reaches the platform or the CLI; the platform never reaches a game or the CLI; the CLI
 //! never reaches a game's kernel (it asks the game). No import circle anywhere.
 //!
-//! What is wrong today is listed in [`KNOWN`] and [`KNOWN_CIRCLES`] (issue 78 removes them): the
-//! test fails on anything new, and on a listed one that is gone (so the lists only shrink).
+//! Issue 78 removed the last forbidden edge and the last circle: none may come back.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-
-/// Forbidden edges that exist today, each to be removed (issue 78).
-const KNOWN: &[(&str, &str)] = &[
-    ("cli::clan_melee", "games::clan_melee::kernel::engine"),
-    ("cli::loot", "games::loot_arena::kernel::battle"),
-    ("cli::loot", "games::loot_arena::kernel::royale"),
-    ("cli::minions", "games::minion_combat::kernel::combat"),
-    ("cli::powers", "games::auto_rumble::kernel::data"),
-    ("cli::tag", "games::elemental_tag::kernel::engine"),
-    ("platform::balance", "games::names"),
-];
-
-/// Import circles that exist today, each as its sorted modules (issue 78).
-const KNOWN_CIRCLES: &[&[&str]] = &[
-    &["cli::run", "cli::simulate"],
-    &[
-        "games::clan_melee::kernel::classes",
-        "games::clan_melee::kernel::engine",
-    ],
-    &[
-        "games::minion_combat::input::catalogue",
-        "games::minion_combat::input::effects",
-    ],
-    &[
-        "platform::answer",
-        "platform::dataset",
-        "platform::grid",
-        "platform::job",
-        "platform::ledger",
-        "platform::runner",
-    ],
-];
 
 /// The layer a module belongs to.
 fn layer(module: &str) -> &'static str {
@@ -272,40 +239,21 @@ mod tests {
     }
 
     #[test]
-    fn no_layer_reaches_one_it_must_not_know_beyond_the_known_list() {
-        let all = edges(&src());
-        let bad: BTreeSet<(&str, &str)> = all
-            .iter()
+    fn no_layer_reaches_one_it_must_not_know() {
+        let bad: Vec<_> = edges(&src())
+            .into_iter()
             .filter(|(a, b)| forbidden(a, b))
-            .map(|(a, b)| (a.as_str(), b.as_str()))
             .collect();
-        let known: BTreeSet<(&str, &str)> = KNOWN.iter().copied().collect();
-        let new: Vec<_> = bad.difference(&known).collect();
         assert!(
-            new.is_empty(),
-            "forbidden paths (a game or kernel reaching the CLI, a kernel the platform, the platform a game or the CLI, the CLI a game's kernel): {new:?}"
-        );
-        let gone: Vec<_> = known.difference(&bad).collect();
-        assert!(
-            gone.is_empty(),
-            "fixed: take them off architecture::KNOWN: {gone:?}"
+            bad.is_empty(),
+            "forbidden paths (a game or kernel reaching the CLI, a kernel the platform, the platform a game or the CLI, the CLI a game's kernel): {bad:?}"
         );
     }
 
     #[test]
-    fn no_import_circle_beyond_the_known_list() {
+    fn no_import_circle_anywhere() {
         let found = circles(&edges(&src()));
-        let known: BTreeSet<Vec<String>> = KNOWN_CIRCLES
-            .iter()
-            .map(|c| c.iter().map(|m| m.to_string()).collect())
-            .collect();
-        let new: Vec<_> = found.difference(&known).collect();
-        assert!(new.is_empty(), "import circles: {new:?}");
-        let gone: Vec<_> = known.difference(&found).collect();
-        assert!(
-            gone.is_empty(),
-            "changed or gone: update architecture::KNOWN_CIRCLES: {gone:?}"
-        );
+        assert!(found.is_empty(), "import circles: {found:?}");
     }
 
     #[test]

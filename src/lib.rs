@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod equilibrium;
 pub mod games;
+pub mod names;
 pub mod platform;
 pub mod rng;
 pub mod search;

@@ -23,7 +23,7 @@ fn every_kind_of_estimate_covers_95_percent() {
     };
     let kinds = kinds(&flags).unwrap();
     // Every game is in it.
-    for game in common::GAMES {
+    for game in common::games() {
         assert!(
             kinds.iter().any(|k| k.game == game),
             "{game} not calibrated"

@@ -336,7 +336,7 @@ fn bench_reports_every_game_against_the_yardstick_and_end_to_end_rates() {
         s.contains("battles/s") && s.contains("hits/s") && s.contains("class ops/s"),
         "{s}"
     );
-    for game in common::GAMES {
+    for game in common::games() {
         assert!(s.contains(game), "{game} is measured: {s}");
     }
     // The answer `reproduce` records: the machine, and every workload's ratio to the yardstick.

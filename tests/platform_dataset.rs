@@ -53,7 +53,7 @@ fn files_are_the_same_bytes_for_1_2_and_16_threads() {
     for threads in [1, 2, 16] {
         let dir = tmp(&format!("threads{threads}"));
         job(&sim, &dir, 3_000, 400, threads)
-            .execute(parquet::encode)
+            .run(parquet::encode)
             .unwrap();
         seen.push((
             dataset_files(&dir),
@@ -72,7 +72,7 @@ fn data_is_the_same_for_any_chunk_size() {
     for chunk in [1_000, 333, 64] {
         let dir = tmp(&format!("chunk{chunk}"));
         job(&sim, &dir, 1_000, chunk, 2)
-            .execute(parquet::encode)
+            .run(parquet::encode)
             .unwrap();
         frames.push((table(&dir, "matches"), table(&dir, "heroes")));
         fs::remove_dir_all(&dir).unwrap();
@@ -88,13 +88,13 @@ fn shards_union_is_byte_identical_to_one_machine_and_a_sealing_run_writes_its_ma
     let sim = ffa();
     let whole = tmp("whole");
     job(&sim, &whole, 2_000, 150, 2)
-        .execute(parquet::encode)
+        .run(parquet::encode)
         .unwrap();
     let shared = tmp("shards");
     for index in 0..3 {
         let mut j = job(&sim, &shared, 2_000, 150, 1);
         j.shard = Some(Shard { index, count: 3 });
-        let (report, _) = j.execute(parquet::encode).unwrap();
+        let (report, _) = j.run(parquet::encode).unwrap();
         assert!(report.parts_written >= 4, "each shard runs its own slice");
         assert!(
             shared
@@ -105,7 +105,7 @@ fn shards_union_is_byte_identical_to_one_machine_and_a_sealing_run_writes_its_ma
     assert_eq!(dataset_files(&shared), dataset_files(&whole));
     // A run without --shard over the shards' folder finds every part done and seals it.
     let (report, _) = job(&sim, &shared, 2_000, 150, 2)
-        .execute(parquet::encode)
+        .run(parquet::encode)
         .unwrap();
     assert_eq!((report.parts_written, report.parts_kept), (0, 14));
     assert_eq!(
@@ -121,13 +121,13 @@ fn a_run_resumes_from_its_manifest_and_ends_with_the_same_bytes() {
     let sim = ffa();
     let whole = tmp("resume-whole");
     job(&sim, &whole, 1_500, 200, 2)
-        .execute(parquet::encode)
+        .run(parquet::encode)
         .unwrap();
     // An interrupted run: part 3 never finished (no manifest entry, a stray temporary file, a
     // truncated file under its real name), part 5 lost its heroes file.
     let broken = tmp("resume-broken");
     job(&sim, &broken, 1_500, 200, 2)
-        .execute(parquet::encode)
+        .run(parquet::encode)
         .unwrap();
     let manifest = broken.join("manifest.json");
     let mut m: serde_json::Value = serde_json::from_slice(&fs::read(&manifest).unwrap()).unwrap();
@@ -143,7 +143,7 @@ fn a_run_resumes_from_its_manifest_and_ends_with_the_same_bytes() {
     fs::remove_file(broken.join("heroes/part-00005.parquet")).unwrap();
 
     let (report, _) = job(&sim, &broken, 1_500, 200, 2)
-        .execute(parquet::encode)
+        .run(parquet::encode)
         .unwrap();
     assert_eq!((report.parts_written, report.parts_kept), (2, 6));
     assert_eq!(dataset_files(&broken), dataset_files(&whole));
@@ -159,13 +159,11 @@ fn a_run_resumes_from_its_manifest_and_ends_with_the_same_bytes() {
 fn a_folder_holding_a_different_run_is_an_error_and_is_left_alone() {
     let sim = ffa();
     let dir = tmp("mismatch");
-    job(&sim, &dir, 300, 100, 1)
-        .execute(parquet::encode)
-        .unwrap();
+    job(&sim, &dir, 300, 100, 1).run(parquet::encode).unwrap();
     let before = dataset_files(&dir);
     let mut other = job(&sim, &dir, 300, 100, 1);
     other.seed = 43;
-    let err = other.execute(parquet::encode).unwrap_err();
+    let err = other.run(parquet::encode).unwrap_err();
     assert!(err.contains("different run"), "{err}");
     assert!(err.contains("seed: 42 there, 43 here"), "{err}");
     assert_eq!(dataset_files(&dir), before);
@@ -176,9 +174,7 @@ fn a_folder_holding_a_different_run_is_an_error_and_is_left_alone() {
 fn tables_read_back_with_polars_are_consistent_and_self_describing() {
     let sim = ffa();
     let dir = tmp("readback");
-    job(&sim, &dir, 500, 250, 2)
-        .execute(parquet::encode)
-        .unwrap();
+    job(&sim, &dir, 500, 250, 2).run(parquet::encode).unwrap();
     let matches = table(&dir, "matches");
     let heroes = table(&dir, "heroes");
     assert_eq!(matches.height(), 500);
@@ -225,9 +221,7 @@ fn a_run_of_many_small_parts_rewrites_its_manifest_at_most_once_a_second() {
     let sim = ffa();
     let out = tmp("batched-manifest");
     let start = std::time::Instant::now();
-    let (report, ds) = job(&sim, &out, 2_000, 1, 2)
-        .execute(parquet::encode)
-        .unwrap();
+    let (report, ds) = job(&sim, &out, 2_000, 1, 2).run(parquet::encode).unwrap();
     let secs = start.elapsed().as_secs();
     assert_eq!(report.parts_written, 2_000);
     // Opening, the first 100 parts, one per elapsed second, the end.

@@ -137,15 +137,19 @@ impl Analysis for PowerFlags {
     fn out(&self) -> Option<&Path> {
         Some(self.out.as_deref().unwrap_or(Path::new(DEFAULT_OUT)))
     }
-    fn study(&self, _: Encoder) -> Result<Studied, String> {
-        powers(self)
+    fn study(
+        &self,
+        ctx: &crate::platform::context::Context,
+        _: Encoder,
+    ) -> Result<Studied, String> {
+        powers(ctx, self)
     }
 }
 
 const DEFAULT_OUT: &str = "runs/powers";
 
 /// `skirmish analyze rumble powers`.
-fn powers(flags: &PowerFlags) -> Result<Studied, String> {
+fn powers(ctx: &crate::platform::context::Context, flags: &PowerFlags) -> Result<Studied, String> {
     let settings = flags.settings()?;
     let v = PowerValue::new(settings)?;
     // A budget below one roster's battles measured nothing and exited 0 (issue 53).
@@ -240,9 +244,9 @@ fn powers(flags: &PowerFlags) -> Result<Studied, String> {
     let mut ready = power_value::shard_batches(&out, &identity)?;
     // `verify` (issue 62): the folder keeps one sum over all its rosters, so only playing them
     // all again checks it; within a time limit the tables are rebuilt from it and compared.
-    if let Some(r) = crate::platform::job::take_replay() {
+    if let Some(r) = ctx.take_replay() {
         let kept = from.as_ref().map_or(0, |f| f.0);
-        crate::platform::job::replay_says(Ok(if r.budget.is_none() {
+        ctx.replay_says(Ok(if r.budget.is_none() {
             (from, ready) = (None, Default::default());
             format!(
                 "replayed all {} rosters ({} battles) from their seeds",
@@ -299,7 +303,7 @@ fn powers(flags: &PowerFlags) -> Result<Studied, String> {
     );
     let state = serde_json::json!({"identity": identity, "rosters": rosters, "sums": sums});
     // The answer and its report (issue 50), written with the tables in one step.
-    let mut answer = v.answer(&est, seed, &super::flags::command_line(), inputs);
+    let mut answer = v.answer(&est, seed, &super::flags::command_line(ctx), inputs);
     // What a what-if of the analysis tells as changed (issue 63): the rules' numbers that
     // differ from the seed's, not the file's path.
     if let Some(o) = answer.provenance.settings.as_object_mut() {

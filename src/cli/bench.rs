@@ -62,153 +62,28 @@ pub struct BenchFlags {
 }
 
 /// A workload: a game's command (its defaults, or the flags given), played kernel only on one
-/// thread.
+/// thread; each game declares its own (`crate::games::Game::bench`).
 struct Workload {
     game: &'static str,
-    what: &'static str,
-    /// The command's words after `skirmish`.
-    command: &'static str,
-    matches: u64,
-    unit: &'static str,
-    /// The workload (its `what`) this one's rate is set against, as times slower: a power's
-    /// roster beside the sample roster it replaces one power of.
-    versus: Option<&'static str>,
+    w: &'static crate::games::Workload,
 }
 
-/// The sample roster the power rows are set against (issue 81: every power within 5x of the
-/// median power's rate).
-const SAMPLE_ROSTER: &str = "Souleater beside Amoeba (sample powers)";
+impl std::ops::Deref for Workload {
+    type Target = crate::games::Workload;
+    fn deref(&self) -> &crate::games::Workload {
+        self.w
+    }
+}
 
-const WORKLOADS: &[Workload] = &[
-    Workload {
-        game: "Auto Rumble",
-        what: "3-hero battles without powers or coins",
-        command: "simulate rumble --heroes 3 --coins 0 --powers 0",
-        matches: 2_000_000,
-        unit: "battles",
-        versus: None,
-    },
-    Workload {
-        game: "Auto Rumble",
-        what: "random battles (the main job's rosters)",
-        command: "simulate rumble",
-        matches: 200_000,
-        unit: "battles",
-        versus: None,
-    },
-    Workload {
-        game: "Auto Rumble",
-        what: "5 heroes holding Amoeba and Cosmic Shield",
-        command: "simulate rumble --heroes 5 --powers 2 --coins 0 --catalogue Amoeba --catalogue 'Cosmic Shield'",
-        matches: 100_000,
-        unit: "battles",
-        versus: None,
-    },
-    Workload {
-        game: "Auto Rumble",
-        what: SAMPLE_ROSTER,
-        command: "simulate rumble --power-file experiments/powers/archive.toml --catalogue Souleater --catalogue Amoeba --catalogue 'Titanium Skin' --powers 2",
-        matches: 100_000,
-        unit: "battles",
-        versus: None,
-    },
-    Workload {
-        game: "Auto Rumble",
-        what: "Sniper beside Amoeba (slowest archive power)",
-        command: "simulate rumble --power-file experiments/powers/archive.toml --catalogue Sniper --catalogue Amoeba --catalogue 'Titanium Skin' --powers 2",
-        matches: 2_000,
-        unit: "battles",
-        versus: Some(SAMPLE_ROSTER),
-    },
-    Workload {
-        game: "Auto Rumble",
-        what: "Vampire Fang beside Amoeba (a reaction)",
-        command: "simulate rumble --power-file experiments/powers/reactions.toml --catalogue 'Vampire Fang' --catalogue Amoeba --catalogue 'Titanium Skin' --powers 2",
-        matches: 300,
-        unit: "battles",
-        versus: Some(SAMPLE_ROSTER),
-    },
-    Workload {
-        game: "Auto Rumble",
-        what: "full games, sample powers, 7 strategies",
-        command: "tournament rumble",
-        matches: 3_000,
-        unit: "games",
-        versus: None,
-    },
-    Workload {
-        game: "Clan Melee",
-        what: "the classic tournament (30 melees)",
-        command: "tournament clan-melee",
-        matches: 0,
-        unit: "melees",
-        versus: None,
-    },
-    Workload {
-        game: "Clan Melee",
-        what: "melees at budget 10k",
-        command: "tournament clan-melee --budgets 10000 --melees 400",
-        matches: 0,
-        unit: "melees",
-        versus: None,
-    },
-    Workload {
-        game: "Clan Melee",
-        what: "melees at budget 100k",
-        command: "tournament clan-melee --budgets 100000 --melees 100",
-        matches: 0,
-        unit: "melees",
-        versus: None,
-    },
-    Workload {
-        game: "Elemental Tag",
-        what: "tournament games",
-        command: "tournament tag",
-        matches: 30_000,
-        unit: "games",
-        versus: None,
-    },
-    Workload {
-        game: "Elemental Tag",
-        what: "40-player games (10 teams of 4)",
-        command: "tournament tag --teams 10 --team-size 4 --underworld 0",
-        matches: 5_000,
-        unit: "games",
-        versus: None,
-    },
-    Workload {
-        game: "Loot Arena",
-        what: "2v2 battles, draw included",
-        command: "simulate loot",
-        matches: 1_000_000,
-        unit: "battles",
-        versus: None,
-    },
-    Workload {
-        game: "Loot Arena",
-        what: "16-player royales",
-        command: "tournament loot",
-        matches: 10_000,
-        unit: "games",
-        versus: None,
-    },
-    Workload {
-        game: "Minion Combat",
-        what: "combats of random fields",
-        command: "simulate minions",
-        matches: 500_000,
-        unit: "combats",
-        versus: None,
-    },
-    Workload {
-        game: "Minion Combat",
-        what: "8v8 combats of one recruit type",
-        command: "simulate minions --kinds recruits --sizes 8-8 --types 1",
-        matches: 300_000,
-        unit: "combats",
-        versus: None,
-    },
-];
+/// Every game's workloads, in the registry's order.
+fn workloads() -> Vec<Workload> {
+    crate::games::GAMES
+        .iter()
+        .flat_map(|g| g.bench.iter().map(|w| Workload { game: g.name, w }))
+        .collect()
+}
+
+use crate::games::auto_rumble::SAMPLE_ROSTER;
 
 /// The flags of one command, parsed from its words as the CLI would.
 #[derive(Parser)]
@@ -376,7 +251,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
     let mut notes = Vec::new();
     let mut slower = Vec::new();
     let mut rate_of: Vec<(&str, f64)> = Vec::new();
-    for w in WORKLOADS {
+    for w in &workloads() {
         let runs = measure(w, f.size, f.repeats)?;
         let mut rates: Vec<f64> = runs.iter().map(|(s, t, _)| t.matches as f64 / s).collect();
         let mut works: Vec<f64> = runs.iter().map(|(s, t, _)| t.work as f64 / s).collect();
@@ -509,7 +384,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
                     "threads": all,
                     "repeats": f.repeats,
                     "size_percent": f.size,
-                    "workloads": WORKLOADS.iter().map(|w| w.command).collect::<Vec<_>>(),
+                    "workloads": workloads().iter().map(|w| w.command).collect::<Vec<_>>(),
                 }),
             ),
             totals: vec![
@@ -650,7 +525,7 @@ fn end_to_end(
             progress: false,
             experiment: None,
         };
-        let result = job.execute(encode);
+        let result = job.run(encode);
         *bytes = dir_size(&dir);
         let _ = std::fs::remove_dir_all(&dir);
         result.map(|(report, _)| (report.tally, report.wall))
@@ -744,7 +619,7 @@ mod tests {
 
     #[test]
     fn every_workload_names_a_command_bench_can_build() {
-        for w in WORKLOADS {
+        for w in &workloads() {
             let runs = measure(w, 1, 1).unwrap_or_else(|e| panic!("{}: {e}", w.command));
             assert!(runs[0].1.matches > 0, "{}", w.command);
         }
@@ -772,7 +647,7 @@ mod tests {
                 Ok(())
             }
         }
-        for w in WORKLOADS {
+        for w in &workloads() {
             let words = shlex::split(w.command).expect("shell-quoted");
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
             with_simulation(&words, "test", Pieces((w.matches / 50).clamp(5, 60))).unwrap();

@@ -61,103 +61,56 @@ pub struct CalibrateFlags {
     pub quiet: bool,
 }
 
-/// A command checked, at a small size.
+/// A command checked, at a small size: each game declares its own
+/// (`crate::games::Game::calibrate`).
 pub struct Workload {
     pub game: &'static str,
-    /// The command's words after `skirmish`.
-    pub command: &'static str,
-    /// Matches per small run (`0`: the command's own count, a tournament played whole).
-    pub matches: u64,
+    w: &'static crate::games::Calibrated,
 }
 
-pub const WORKLOADS: &[Workload] = &[
-    Workload {
-        game: "Auto Rumble",
-        command: "simulate rumble",
-        matches: 400,
-    },
-    Workload {
-        game: "Auto Rumble",
-        command: "tournament rumble",
-        // Coins left at the end are skewed (most games spend near everything, a few keep
-        // hundreds): their intervals covered 93.8% on runs of 450 games, 94.0% on 900 and 94.5%
-        // on 1,800 (400 runs each), a small sample's skew that fades as runs grow, so the
-        // tournament is checked on runs of 1,800 games (README's run 100,000).
-        matches: 600,
-    },
-    Workload {
-        game: "Clan Melee",
-        command: "tournament clan-melee --budgets 1000 --melees 60",
-        matches: 0,
-    },
-    Workload {
-        game: "Elemental Tag",
-        command: "tournament tag",
-        matches: 200,
-    },
-    Workload {
-        game: "Loot Arena",
-        command: "simulate loot",
-        matches: 400,
-    },
-    Workload {
-        game: "Loot Arena",
-        command: "tournament loot",
-        matches: 100,
-    },
-    Workload {
-        game: "Minion Combat",
-        command: "simulate minions",
-        matches: 400,
-    },
-];
+impl std::ops::Deref for Workload {
+    type Target = crate::games::Calibrated;
+    fn deref(&self) -> &crate::games::Calibrated {
+        self.w
+    }
+}
 
-/// A what-if checked (issue 63: paired differences, what `--versus-rules`, `diff` and
-/// `sensitivity` publish): the command under the seed's rules and with one rules number moved,
-/// each small run cut into [`PARTS`] parts played on the same seeds in both arms.
+/// Every game's checked commands, in the registry's order.
+pub fn workloads() -> Vec<Workload> {
+    crate::games::GAMES
+        .iter()
+        .flat_map(|g| g.calibrate.iter().map(|w| Workload { game: g.name, w }))
+        .collect()
+}
+
+/// A what-if checked (`crate::games::PairedCheck`), each small run cut into [`PARTS`] parts
+/// played on the same seeds in both arms.
 pub struct PairedWorkload {
     pub game: &'static str,
-    pub command: &'static str,
-    /// The rules key moved and its value in the second arm.
-    pub key: &'static str,
-    pub to: f64,
-    /// Matches per small run.
-    pub matches: u64,
+    w: &'static crate::games::PairedCheck,
+}
+
+impl std::ops::Deref for PairedWorkload {
+    type Target = crate::games::PairedCheck;
+    fn deref(&self) -> &crate::games::PairedCheck {
+        self.w
+    }
+}
+
+/// Every game's checked what-if, in the registry's order.
+pub fn paired() -> Vec<PairedWorkload> {
+    crate::games::GAMES
+        .iter()
+        .filter_map(|g| {
+            g.paired
+                .as_ref()
+                .map(|w| PairedWorkload { game: g.name, w })
+        })
+        .collect()
 }
 
 /// Parts a paired small run is cut into (what a what-if without `--chunk-size` uses).
 pub const PARTS: u64 = 20;
-
-pub const PAIRED: &[PairedWorkload] = &[
-    PairedWorkload {
-        game: "Auto Rumble",
-        command: "simulate rumble",
-        key: "attack_cost",
-        to: 20.0,
-        matches: 800,
-    },
-    PairedWorkload {
-        game: "Elemental Tag",
-        command: "tournament tag",
-        key: "tag_cost",
-        to: 4.0,
-        matches: 400,
-    },
-    PairedWorkload {
-        game: "Loot Arena",
-        command: "simulate loot",
-        key: "champion.mage.health",
-        to: 95.0,
-        matches: 800,
-    },
-    PairedWorkload {
-        game: "Minion Combat",
-        command: "simulate minions",
-        key: "rounds",
-        to: 6.0,
-        matches: 800,
-    },
-];
 
 /// One kind's coverage: intervals checked and how many held the reference.
 #[derive(Clone, Debug)]
@@ -222,7 +175,7 @@ fn tallies<S: Simulation>(sim: &S, matches: u64, first: u64, runs: u64) -> Vec<T
 /// The coverage of every kind of estimate `sim`'s tally publishes.
 pub fn coverage<S: Simulation>(
     sim: &S,
-    w: &'static Workload,
+    w: &Workload,
     matches: u64,
     f: &CalibrateFlags,
 ) -> Vec<Kind> {
@@ -235,7 +188,7 @@ pub fn coverage<S: Simulation>(
     let mut kinds: std::collections::BTreeMap<String, Kind> = Default::default();
     fn kind<'a>(
         kinds: &'a mut std::collections::BTreeMap<String, Kind>,
-        w: &'static Workload,
+        w: &Workload,
         name: &str,
     ) -> &'a mut Kind {
         kinds.entry(name.to_string()).or_insert_with(|| Kind {
@@ -361,7 +314,7 @@ impl Widths {
 /// difference pooled over the reference runs (both arms on the same seeds), each small run's
 /// interval is the one its parts' paired differences give.
 fn paired_coverage(
-    pw: &'static PairedWorkload,
+    pw: &PairedWorkload,
     matches: u64,
     f: &CalibrateFlags,
 ) -> Result<Vec<Kind>, String> {
@@ -790,7 +743,7 @@ pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
     let pool = runner::pool(threads)?;
     let mut out = Vec::new();
     let mut notes = Vec::new();
-    for w in WORKLOADS {
+    for w in &workloads() {
         if f.only.as_deref().is_some_and(|o| !w.command.contains(o)) {
             continue;
         }
@@ -798,7 +751,7 @@ pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
         let words: Vec<&str> = split.iter().map(String::as_str).collect();
         let scaled = (w.matches * f.size / 100).max(1);
         struct Check<'a> {
-            w: &'static Workload,
+            w: &'a Workload,
             matches: u64,
             f: &'a CalibrateFlags,
         }
@@ -826,7 +779,7 @@ pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
         })?;
         out.extend(got);
     }
-    for pw in PAIRED {
+    for pw in &paired() {
         if f.only
             .as_deref()
             .is_some_and(|o| !pw.command.contains(o) && !o.contains("paired"))
@@ -849,7 +802,7 @@ pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
         return Err(format!(
             "--only {}: no calibrated command contains it (they are: {})",
             f.only.as_deref().unwrap_or(""),
-            WORKLOADS
+            workloads()
                 .iter()
                 .map(|w| w.command)
                 .chain([COIN_COMMAND, ITEMS_COMMAND])
@@ -940,7 +893,7 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
                     "reference": f.reference,
                     "size_percent": f.size,
                     "min_matches": f.min_matches,
-                    "workloads": WORKLOADS.iter().map(|w| (w.command, w.matches)).collect::<Vec<_>>(),
+                    "workloads": workloads().iter().map(|w| (w.command, w.matches)).collect::<Vec<_>>(),
                 }),
             ),
             totals: vec![(

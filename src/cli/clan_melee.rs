@@ -1,5 +1,6 @@
 //! `skirmish tournament clan-melee` (CM-30, CM-31).
 
+use crate::platform::context::Done;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -8,8 +9,8 @@ use crate::games::clan_melee::analysis::study::{
     ClanStudy, Study, Variant, healer_clan, warrior_clan,
 };
 use crate::games::clan_melee::input::{clans, rules};
-use crate::games::clan_melee::kernel::engine::{By, DEFAULT_MAX_TURNS, Settings};
 use crate::games::clan_melee::rules::Mode;
+use crate::games::clan_melee::simulation::tournament::{By, DEFAULT_MAX_TURNS, Settings};
 use crate::games::clan_melee::simulation::tournament::{CLASSIC_BUDGETS, ClanTournament};
 use crate::games::clan_melee::state::Field;
 use crate::platform::command::{Analysis, DatasetCommand, Findings, Studied, serve};
@@ -187,7 +188,11 @@ impl DatasetCommand for ClanMeleeFlags {
             chunk_size: self.chunk_size.unwrap_or((self.melees / 5).max(1)),
         })
     }
-    fn job<'a>(&self, t: &'a ClanTournament) -> Result<Job<'a, ClanTournament>, String> {
+    fn job<'a>(
+        &self,
+        _: &crate::platform::context::Context,
+        t: &'a ClanTournament,
+    ) -> Result<Job<'a, ClanTournament>, String> {
         let f = self;
         let chunk_size = f.chunk_size.unwrap_or((f.melees / 5).max(1));
         let files: Vec<String> = t.field.clans.iter().map(|c| c.file.clone()).collect();
@@ -386,13 +391,21 @@ impl Analysis for StudyFlags {
     fn out(&self) -> Option<&std::path::Path> {
         Some(&self.out)
     }
-    fn study(&self, encode: Encoder) -> Result<Studied, String> {
-        study(self, encode)
+    fn study(
+        &self,
+        ctx: &crate::platform::context::Context,
+        encode: Encoder,
+    ) -> Result<Studied, String> {
+        study(ctx, self, encode)
     }
 }
 
 /// `skirmish analyze clan-melee challengers`.
-fn study(f: &StudyFlags, encode: Encoder) -> Result<Studied, String> {
+fn study(
+    ctx: &crate::platform::context::Context,
+    f: &StudyFlags,
+    encode: Encoder,
+) -> Result<Studied, String> {
     // Issue 51's spelling of a candidate clan against the field: the tournament with it.
     if let Some(c) = &f.candidate {
         let t = ClanMeleeFlags {
@@ -406,7 +419,7 @@ fn study(f: &StudyFlags, encode: Encoder) -> Result<Studied, String> {
             chunk_size: f.chunk_size,
             run: f.run.clone(),
         };
-        return serve(&t, encode).map(Studied::Said);
+        return serve(ctx, &t, encode).map(Studied::Said);
     }
     let (s, texts) = build_study(f)?;
     let chunk_size = f.chunk_size.unwrap_or(f.melees).max(1);
@@ -457,7 +470,10 @@ fn study(f: &StudyFlags, encode: Encoder) -> Result<Studied, String> {
     );
     let job = f.run.job(&s, size, f.out.clone(), record)?;
     job.check()?;
-    let (report, ds) = job.execute(encode)?;
+    let (report, ds) = match job.execute(ctx, encode)? {
+        Done::Ran(done) => done,
+        Done::Replayed => return Ok(Studied::Said(String::new())),
+    };
     if report.tally.matches < job.matches {
         // One shard: the study needs every melee; the last run of the command writes it.
         return Ok(Studied::Said(format!(
@@ -551,7 +567,7 @@ pub fn play(f: &PlayFlags) -> Result<String, String> {
     };
     let mut field = field_of(f.clans.as_deref())?;
     field.rules = rules::from_flag(f.rules.as_deref())?;
-    let need = crate::games::clan_melee::kernel::engine::melee_bytes(&field, f.budget);
+    let need = crate::games::clan_melee::simulation::tournament::melee_bytes(&field, f.budget);
     let what = format!("a melee at budget {}", f.budget);
     crate::platform::memory::fit(need, 1, crate::platform::memory::available()?, &what)?;
     // Without --narrate: the fielded clans and the verdict, not every turn. Told as the melee

@@ -183,53 +183,12 @@ pub(crate) fn refuse_repeats(flag: &str, specs: &[String]) -> Result<(), String>
     Ok(())
 }
 
-/// Parts a what-if's two runs are cut into at least when the host named no `--chunk-size`, so
-/// that their intervals stay paired (issue 63: a what-if of fewer than ten parts was unpaired,
-/// intervals 3-8x wider). Set by `--versus-rules` before either run is built.
-static PAIRED_PARTS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-
-/// Makes this process's dataset runs cut their matches into at least 20 parts.
-pub(crate) fn pair_in_parts() {
-    let _ = PAIRED_PARTS.set(2 * crate::platform::answer::MIN_PAIRED_PARTS as u64);
-}
-
-/// The part size a run uses: `chunk`, or smaller when a what-if needs more parts to pair.
-pub(crate) fn paired_chunk(chunk: u64, matches: u64) -> u64 {
-    match PAIRED_PARTS.get() {
-        Some(&parts) if chunk > 0 => chunk.min(matches.div_ceil(parts).max(1)),
-        _ => chunk,
-    }
-}
-
-/// The command line this process runs when it is not its own (`verify` replaying a folder's
-/// recorded command), set once before that command is dispatched.
-static ARGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-
-/// Runs the rest of the process as if its command line were `argv` (for [`command_line`]).
-pub(crate) fn set_args(argv: Vec<String>) {
-    let _ = ARGS.set(argv);
-}
-
 /// The command line as run, each word shell-quoted, less what cannot change the answer
 /// (`--threads`, `--quiet`, `--out`): an answer's provenance (issue 50), the same bytes on any
 /// machine and in any folder.
-/// The command line of the what-if arm being played (`--versus-rules`): each arm's answer
-/// records its own command, not the what-if's.
-static ARM: std::sync::Mutex<Option<Vec<String>>> = std::sync::Mutex::new(None);
-
-/// Runs what follows as the what-if arm `argv` (`None`: as this process's own command).
-pub(crate) fn as_arm(argv: Option<Vec<String>>) {
-    *ARM.lock().unwrap_or_else(|p| p.into_inner()) = argv;
-}
-
-pub(crate) fn command_line() -> String {
+pub(crate) fn command_line(ctx: &crate::platform::context::Context) -> String {
     let mut words = vec!["skirmish".to_string()];
-    let arm = ARM.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    let given = arm.or_else(|| ARGS.get().cloned());
-    let mut args = given
-        .unwrap_or_else(|| std::env::args().collect())
-        .into_iter()
-        .skip(1);
+    let mut args = ctx.argv().iter().skip(1);
     while let Some(a) = args.next() {
         if a == "--threads" || a == "--out" {
             args.next();
@@ -238,7 +197,7 @@ pub(crate) fn command_line() -> String {
         if a == "--quiet" || a.starts_with("--threads=") || a.starts_with("--out=") {
             continue;
         }
-        words.push(shell_quote(&a));
+        words.push(shell_quote(a));
     }
     words.join(" ")
 }
@@ -365,6 +324,7 @@ impl Running {
 /// such command has (1,000,000 matches, seed 42, chunks of 50,000, `runs/<out>`); `record` is
 /// given the run's matches, seed and part size for its command.
 pub fn simulate_job<'a, S: crate::platform::runner::Simulation>(
+    ctx: &crate::platform::context::Context,
     run: &RunFlags,
     sim: &'a S,
     out: &str,
@@ -372,7 +332,7 @@ pub fn simulate_job<'a, S: crate::platform::runner::Simulation>(
 ) -> Result<crate::platform::job::Job<'a, S>, String> {
     let matches = run.matches.unwrap_or(1_000_000);
     let seed = run.seed.unwrap_or(42);
-    let chunk_size = paired_chunk(run.chunk_size.unwrap_or(50_000), matches);
+    let chunk_size = ctx.paired_chunk(run.chunk_size.unwrap_or(50_000), matches);
     let running = Running {
         seed,
         threads: run.threads,
@@ -420,10 +380,14 @@ impl<F: GameFlags> crate::platform::command::DatasetCommand for Simulate<F> {
     fn build(&self) -> Result<F::Sim, String> {
         self.game.build()
     }
-    fn job<'a>(&self, sim: &'a F::Sim) -> Result<crate::platform::job::Job<'a, F::Sim>, String> {
+    fn job<'a>(
+        &self,
+        ctx: &crate::platform::context::Context,
+        sim: &'a F::Sim,
+    ) -> Result<crate::platform::job::Job<'a, F::Sim>, String> {
         let command = format!("skirmish simulate {} {}", F::GAME, self.game.command(sim));
         let (settings, inputs) = (self.game.settings(sim), self.game.inputs());
-        simulate_job(&self.run, sim, F::GAME, |matches, seed, chunk_size| {
+        simulate_job(ctx, &self.run, sim, F::GAME, |matches, seed, chunk_size| {
             Record::new(
                 format!("{command} --matches {matches} --seed {seed} --chunk-size {chunk_size}"),
                 settings,
@@ -457,6 +421,19 @@ impl Telling {
     /// The narration's style (refused with a trace).
     pub fn style(&self) -> Result<crate::platform::narration::Style, String> {
         self.style.style(self.trace)
+    }
+
+    /// What is told, as a game's `play` takes it (a style refused with a trace).
+    pub fn told(&self) -> Result<crate::platform::narration::Told, String> {
+        use crate::platform::narration::Told;
+        let style = self.style()?;
+        Ok(if self.trace {
+            Told::Traced
+        } else if self.narrate {
+            Told::Narrated(style)
+        } else {
+            Told::Result(style)
+        })
     }
 }
 

@@ -6,21 +6,17 @@ use clap::Args;
 
 use super::flags::{GameFlags, Record, Size, refuse_repeats, shell_flag, shell_quote, split_specs};
 use crate::games::loot_arena::analysis::{items as study, odds};
-use crate::games::loot_arena::input::{self, battle::BattleFile, royale::RoyaleFile};
-use crate::games::loot_arena::kernel::battle::{Battle, Silent};
-use crate::games::loot_arena::kernel::royale::{Quiet, Royale};
+use crate::games::loot_arena::input::{self, battle::BattleFile};
 use crate::games::loot_arena::policy::Policy;
 use crate::games::loot_arena::rules::{Class, Rules, show_frac};
 use crate::games::loot_arena::simulation::battles::Field;
 use crate::games::loot_arena::simulation::royale::RoyaleTournament;
 use crate::games::loot_arena::state::Catalogue;
 use crate::games::loot_arena::strategy::Strategy;
-use crate::games::loot_arena::trace::royale::{RoyaleNarrator, RoyaleTrace, mark};
-use crate::games::loot_arena::trace::{JsonTrace, Narrator};
+use crate::games::loot_arena::trace::royale::mark;
 use crate::platform::command::{Analysis, DatasetCommand, Played, Studied, play_cells};
 use crate::platform::job::Job;
 use crate::platform::runner::Encoder;
-use crate::platform::sink::Sink;
 use crate::platform::tally::thousands;
 
 /// `--rules` and `--items`: the game's numbers and its item catalogue.
@@ -74,7 +70,7 @@ fn load_battle(file: Option<&Path>, r: &Rules, cat: &Catalogue) -> Result<Battle
 
 /// `skirmish loot play`.
 pub fn play(a: &PlayArgs) -> Result<String, String> {
-    let style = a.tell.style()?;
+    let told = a.tell.told()?;
     let (r, cat) = a.data.load()?;
     if let Some(p) = &a.file {
         let text =
@@ -82,56 +78,15 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
         if input::royale::is_royale(&text) {
             let g = input::royale::parse(&p.display().to_string(), &text, &r)
                 .map_err(|e| e.to_string())?;
-            return Ok(play_royale(a, &g, &r, &cat, style));
+            let seed = a.tell.seed.unwrap_or(g.seed);
+            return Ok(crate::games::loot_arena::trace::royale::tell(
+                &g, &r, &cat, seed, told,
+            ));
         }
     }
     let b = load_battle(a.file.as_deref(), &r, &cat)?;
     let seed = a.tell.seed.unwrap_or(b.seed);
-    let mut battle = Battle::new();
-    if a.tell.trace {
-        let mut t = JsonTrace::default();
-        let o = battle.play(&b.fielded, &b.catalogue, &r, seed, &mut t);
-        t.finish(&o);
-        return Ok(t.out);
-    }
-    let mut n = Narrator::new(&b.players, &b.fielded, &b.catalogue, &r);
-    let o = if a.tell.narrate {
-        battle.play(&b.fielded, &b.catalogue, &r, seed, &mut n)
-    } else {
-        battle.play(&b.fielded, &b.catalogue, &r, seed, &mut Silent)
-    };
-    n.finish(&o);
-    Ok(crate::platform::narration::restyle(style, &n.out))
-}
-
-/// One whole royale (LA-40..LA-48, LA-52): narrated, traced, or its places only.
-fn play_royale(
-    a: &PlayArgs,
-    g: &RoyaleFile,
-    r: &Rules,
-    cat: &Catalogue,
-    style: crate::platform::narration::Style,
-) -> String {
-    let seed = a.tell.seed.unwrap_or(g.seed);
-    let mut engine = Royale::new();
-    let mut battle = Battle::new();
-    // Streamed as the royale is told: bounded memory whatever its length (issue 53).
-    if a.tell.trace {
-        let mut t = RoyaleTrace::new(cat, r, Sink::stdout());
-        let rep = engine.play(&g.seats, cat, r, seed, &mut battle, &mut t);
-        t.finish(rep);
-        return t.out.finish();
-    }
-    let specs: Vec<String> = g.seats.iter().map(|s| s.spec()).collect();
-    let out = Sink::stdout().styled(style);
-    let mut n = RoyaleNarrator::new(&g.names, &specs, cat, r, out, a.tell.narrate);
-    let rep = if a.tell.narrate {
-        engine.play(&g.seats, cat, r, seed, &mut battle, &mut n)
-    } else {
-        engine.play(&g.seats, cat, r, seed, &mut battle, &mut Quiet)
-    };
-    n.finish(rep);
-    n.out.finish()
+    Ok(crate::games::loot_arena::trace::tell(&b, &r, seed, told))
 }
 
 /// `skirmish loot check FILE`: a battle, a royale, a rules file or an item catalogue, told
@@ -432,7 +387,11 @@ impl Analysis for ItemFlags {
     fn out(&self) -> Option<&Path> {
         Some(&self.out)
     }
-    fn study(&self, _: Encoder) -> Result<Studied, String> {
+    fn study(
+        &self,
+        ctx: &crate::platform::context::Context,
+        _: Encoder,
+    ) -> Result<Studied, String> {
         let f = self;
         let st = f.build()?;
         let threads = super::flags::threads(f.run.threads)?;
@@ -447,6 +406,7 @@ impl Analysis for ItemFlags {
             "sets": st.sets.iter().map(|p| p.spec()).collect::<Vec<_>>(),
         });
         let w = match play_cells(
+            ctx,
             f.run
                 .cells(&f.out, ITEMS, identity, st.planned(), "battles", true)?,
             |ledger, tick| st.run(f.run.seed, ledger, tick),
@@ -481,7 +441,7 @@ impl Analysis for ItemFlags {
             thousands((played as f64 / secs.max(1e-9)) as u64),
         );
         // The answer and its report (issue 50), written with the tables in one step.
-        let mut answer = study::answer(found, f.run.seed, &super::flags::command_line());
+        let mut answer = study::answer(found, f.run.seed, &super::flags::command_line(ctx));
         // What a what-if of the analysis tells as changed (issue 63): the rules file's changes.
         answer.provenance.settings = serde_json::json!({
             "rules": crate::games::changes::of_file(input::RULES, f.field.data.rules.as_deref()),
@@ -505,7 +465,7 @@ impl Analysis for ItemFlags {
         );
         Ok(w.findings(
             answer,
-            |x| study::answer(x, f.run.seed, &super::flags::command_line()),
+            |x| study::answer(x, f.run.seed, &super::flags::command_line(ctx)),
             tables,
             (summary, head),
         ))
@@ -563,10 +523,14 @@ impl DatasetCommand for TournamentFlags {
         t.check()?;
         Ok(t)
     }
-    fn job<'a>(&self, t: &'a RoyaleTournament) -> Result<Job<'a, RoyaleTournament>, String> {
+    fn job<'a>(
+        &self,
+        ctx: &crate::platform::context::Context,
+        t: &'a RoyaleTournament,
+    ) -> Result<Job<'a, RoyaleTournament>, String> {
         let f = self;
         let specs: Vec<String> = t.strategies.iter().map(|s| s.spec()).collect();
-        let chunk_size = super::flags::paired_chunk(f.chunk_size, f.games);
+        let chunk_size = ctx.paired_chunk(f.chunk_size, f.games);
         let mut command = format!(
             "skirmish tournament loot --strategies {} --games {} --players {} --seed {} --chunk-size {}",
             shell_quote(&specs.join(",")),

@@ -1,5 +1,6 @@
 //! `skirmish analyze rumble metagame` (issue 54, AR-71): the bidding strategies as a game.
 
+use crate::platform::context::Done;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -78,12 +79,20 @@ impl Analysis for MetagameFlags {
     fn out(&self) -> Option<&Path> {
         Some(&self.out)
     }
-    fn study(&self, encode: Encoder) -> Result<Studied, String> {
-        metagame(self, encode)
+    fn study(
+        &self,
+        ctx: &crate::platform::context::Context,
+        encode: Encoder,
+    ) -> Result<Studied, String> {
+        metagame(ctx, self, encode)
     }
 }
 
-fn metagame(f: &MetagameFlags, encode: Encoder) -> Result<Studied, String> {
+fn metagame(
+    ctx: &crate::platform::context::Context,
+    f: &MetagameFlags,
+    encode: Encoder,
+) -> Result<Studied, String> {
     let specs = split_specs(
         f.strategies
             .as_deref()
@@ -175,7 +184,10 @@ fn metagame(f: &MetagameFlags, encode: Encoder) -> Result<Studied, String> {
     let record = Record::new(command.clone(), settings, inputs);
     let job = f.run.job(&mg, size, profiles_dir.clone(), record)?;
     job.check()?;
-    let (report, ds) = job.execute(encode)?;
+    let (report, ds) = match job.execute(ctx, encode)? {
+        Done::Ran(done) => done,
+        Done::Replayed => return Ok(Studied::Said(String::new())),
+    };
     let head = job.summary_head(&report, &ds, "games");
     let tally = crate::platform::dataset::merged_tally(&profiles_dir)?;
     if tally.matches < mg.matches() {

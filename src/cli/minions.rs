@@ -75,7 +75,7 @@ impl DataFlags {
                 .any(|m| m.nation.eq_ignore_ascii_case(&n.name));
             if known.nation(&n.name).is_none() && !fielded {
                 let names: Vec<&str> = known.nations.iter().map(|k| k.name.as_str()).collect();
-                let hint = crate::games::names::closest_name(&n.name, names.iter().copied())
+                let hint = crate::names::closest_name(&n.name, names.iter().copied())
                     .map(|c| format!("; did you mean `{c}`?"))
                     .unwrap_or_default();
                 return Err(format!(
@@ -114,27 +114,8 @@ pub struct CombatArgs {
 
 /// `minions combat --exact`: exact odds, or sampled ones beyond the limit.
 fn exact_odds(c: &CombatFile, r: &Rules, a: &CombatArgs, seed: u64) -> String {
-    use crate::games::minion_combat::analysis::exact::{Odds, odds, odds_groups};
-    use crate::games::minion_combat::kernel::combat::Unit;
-    // Minions with effects replay on the plain model, which plays every clause; the rest on
-    // the kernel (the same odds, many times faster).
-    let effects = c
-        .groups
-        .iter()
-        .flat_map(|g| &g.minions)
-        .any(|m| !m.kernel_plays());
-    let found = if effects {
-        odds_groups([&c.groups[0], &c.groups[1]], r, a.limit, a.samples, seed)
-    } else {
-        let first =
-            crate::games::minion_combat::state::precedes(&c.groups[1], &c.groups[0]) as usize;
-        let units: Vec<Vec<Unit>> = c
-            .groups
-            .iter()
-            .map(|g| g.minions.iter().map(|m| Unit::new(m, r)).collect())
-            .collect();
-        odds([&units[0], &units[1]], first, r, a.limit, a.samples, seed)
-    };
+    use crate::games::minion_combat::analysis::exact::{Odds, odds_of};
+    let (found, effects) = odds_of([&c.groups[0], &c.groups[1]], r, a.limit, a.samples, seed);
     let names = [
         format!("{} wins", c.groups[0].name),
         format!("{} wins", c.groups[1].name),
@@ -706,7 +687,11 @@ impl Analysis for StudyFlags {
     fn out(&self) -> Option<&Path> {
         Some(&self.out)
     }
-    fn study(&self, _: Encoder) -> Result<Studied, String> {
+    fn study(
+        &self,
+        ctx: &crate::platform::context::Context,
+        _: Encoder,
+    ) -> Result<Studied, String> {
         let f = self;
         use crate::games::minion_combat::analysis::study;
         use crate::platform::tally::thousands;
@@ -759,7 +744,7 @@ impl Analysis for StudyFlags {
             let c = pool.install(|| st.candidate(&m, f.run.seed))?;
             let secs = start.elapsed().as_secs_f64();
             let answer =
-                study::candidate_answer(&c, &st, f.run.seed, &super::flags::command_line());
+                study::candidate_answer(&c, &st, f.run.seed, &super::flags::command_line(ctx));
             return Ok(Studied::Whole(Box::new(Findings {
                 answer,
                 replicates: None,
@@ -791,6 +776,7 @@ impl Analysis for StudyFlags {
             "archer": st.archer,
         });
         let w = match play_cells(
+            ctx,
             f.run
                 .cells(&f.out, STUDY, identity, st.planned(), "combats", false)?,
             |ledger, tick| st.run(f.run.seed, ledger, tick),
@@ -820,7 +806,7 @@ impl Analysis for StudyFlags {
             thousands((found.played as f64 / secs.max(1e-9)) as u64),
         );
         // The answer and its report (issue 50), written with the tables in one step.
-        let mut answer = study::answer(found, &st, f.run.seed, &super::flags::command_line());
+        let mut answer = study::answer(found, &st, f.run.seed, &super::flags::command_line(ctx));
         // What a what-if of the analysis tells as changed (issue 63): the rules file's changes.
         answer.provenance.settings = serde_json::json!({
             "rules": crate::games::changes::of_file(input::RULES, f.field.data.rules.as_deref()),
@@ -833,7 +819,7 @@ impl Analysis for StudyFlags {
         );
         Ok(w.findings(
             answer,
-            |x| study::answer(x, &st, f.run.seed, &super::flags::command_line()),
+            |x| study::answer(x, &st, f.run.seed, &super::flags::command_line(ctx)),
             tables,
             (summary, head),
         ))

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::platform::command::{serve, serve_analysis};
+use crate::platform::context::Context;
 use flags::{Simulate, encoder};
 
 mod analyze;
@@ -406,7 +407,7 @@ pub fn main() -> ExitCode {
             Command::Balance(flags) => {
                 balance::balance(&flags).map(|(text, o)| (shown(text), o.exit_code()))
             }
-            command => dispatch(command).map(|text| (text, 0)),
+            command => dispatch(&Context::of_process(), command).map(|text| (text, 0)),
         }
     };
     match result {
@@ -462,11 +463,12 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
     }
     let file = file.expect("called with --versus-rules");
     // Both runs in at least 20 parts unless the host chose the part size (issue 63).
+    let mut ctx = Context::of_process();
     if !rest
         .iter()
         .any(|w| w == "--chunk-size" || w.starts_with("--chunk-size="))
     {
-        flags::pair_in_parts();
+        ctx = ctx.in_parts(2 * crate::platform::answer::MIN_PAIRED_PARTS as u64);
     }
     let out = PathBuf::from(out.unwrap_or_else(|| "runs/what-if".into()));
     // B: the rules file replaces the command's own, or joins it.
@@ -507,9 +509,8 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
     let mut answers = Vec::new();
     for (command, dir, argv) in arms {
         let new = !dir.exists();
-        flags::as_arm(Some(argv));
-        let played = dispatch(command);
-        flags::as_arm(None);
+        // Each arm's answer records its own command line, not the what-if's.
+        let played = dispatch(&ctx.arm(argv), command);
         match played.and_then(|_| crate::platform::dataset::answer_of(&dir)) {
             Ok(a) => answers.push(a),
             Err(e) => {
@@ -543,7 +544,7 @@ fn shown(text: String) -> String {
     crate::platform::escape::plain_lines(&text).into_owned()
 }
 
-fn dispatch(command: Command) -> Result<String, String> {
+fn dispatch(ctx: &Context, command: Command) -> Result<String, String> {
     match command {
         Command::Games => Ok(games()),
         Command::Rumble { command } => match command {
@@ -576,9 +577,10 @@ fn dispatch(command: Command) -> Result<String, String> {
         },
         Command::Simulate { game } => match game {
             SimulateCommand::Rumble { flags, ffa } => {
-                serve(&simulate::simulate_rumble(&flags, &ffa)?, encoder()?)
+                serve(ctx, &simulate::simulate_rumble(&flags, &ffa)?, encoder()?)
             }
             SimulateCommand::Loot { flags, field } => serve(
+                ctx,
                 &Simulate {
                     run: flags,
                     game: field,
@@ -586,6 +588,7 @@ fn dispatch(command: Command) -> Result<String, String> {
                 encoder()?,
             ),
             SimulateCommand::Minions { flags, field } => serve(
+                ctx,
                 &Simulate {
                     run: flags,
                     game: field,
@@ -597,10 +600,10 @@ fn dispatch(command: Command) -> Result<String, String> {
             AnalyzeCommand::Rumble {
                 question: RumbleQuestion::Powers(flags),
             }
-            | AnalyzeCommand::Powers(flags) => serve_analysis(&flags, encoder()?),
+            | AnalyzeCommand::Powers(flags) => serve_analysis(ctx, &flags, encoder()?),
             AnalyzeCommand::Rumble {
                 question: RumbleQuestion::Metagame(flags),
-            } => serve_analysis(&flags, encoder()?),
+            } => serve_analysis(ctx, &flags, encoder()?),
             AnalyzeCommand::ClanMelee {
                 question: Some(ClanMeleeQuestion::Challengers(flags)),
                 ..
@@ -608,23 +611,23 @@ fn dispatch(command: Command) -> Result<String, String> {
             | AnalyzeCommand::ClanMelee {
                 question: None,
                 flags,
-            } => serve_analysis(&flags, encoder()?),
+            } => serve_analysis(ctx, &flags, encoder()?),
             AnalyzeCommand::Tag {
                 question: TagQuestion::Duel(flags),
-            } => serve_analysis(&flags, encoder()?),
+            } => serve_analysis(ctx, &flags, encoder()?),
             AnalyzeCommand::Loot {
                 question: LootQuestion::Items(flags),
             }
-            | AnalyzeCommand::Items(flags) => serve_analysis(&flags, encoder()?),
-            AnalyzeCommand::Minions(flags) => serve_analysis(&flags, encoder()?),
+            | AnalyzeCommand::Items(flags) => serve_analysis(ctx, &flags, encoder()?),
+            AnalyzeCommand::Minions(flags) => serve_analysis(ctx, &flags, encoder()?),
         },
         Command::Tournament { game } => match game {
-            TournamentCommand::Rumble(flags) => serve(&flags, encoder()?),
-            TournamentCommand::ClanMelee(flags) => serve(&flags, encoder()?),
-            TournamentCommand::Tag(flags) => serve(&flags, encoder()?),
-            TournamentCommand::Loot(flags) => serve(&flags, encoder()?),
+            TournamentCommand::Rumble(flags) => serve(ctx, &flags, encoder()?),
+            TournamentCommand::ClanMelee(flags) => serve(ctx, &flags, encoder()?),
+            TournamentCommand::Tag(flags) => serve(ctx, &flags, encoder()?),
+            TournamentCommand::Loot(flags) => serve(ctx, &flags, encoder()?),
         },
-        Command::Run { file, flags } => match run::experiment(&file, &flags)? {
+        Command::Run { file, flags } => match run::experiment(ctx, &file, &flags)? {
             run::Experiment::Done(text) => Ok(text),
             run::Experiment::Argv(argv, text) => {
                 let cli = Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(argv))
@@ -636,7 +639,7 @@ fn dispatch(command: Command) -> Result<String, String> {
                     ));
                 }
                 // A setting refused while the command runs is placed on the file's line too.
-                dispatch(cli.command).map_err(|e| run::locate(&file, &text, &e))
+                dispatch(ctx, cli.command).map_err(|e| run::locate(&file, &text, &e))
             }
         },
         Command::Verify {
@@ -901,7 +904,7 @@ fn verify_folder(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<St
     }
     // The tallies are checked by playing parts again: the recorded command, run with the
     // platform's replay request, plays the chosen parts and compares them (it writes nothing).
-    use crate::platform::job::{REPLAYED, Replay, replay_outcome, request_replay};
+    use crate::platform::context::Replay;
     let words = shlex::split(&command).ok_or_else(|| {
         format!(
             "{}: the recorded command is not a command line: {command}",
@@ -939,15 +942,17 @@ fn verify_folder(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<St
             crate::platform::escape::plain(&command)
         ));
     }
-    flags::set_args(argv);
-    request_replay(Replay {
-        budget: (!all).then(|| std::time::Duration::from_secs(replay_for)),
-    });
-    let ran = dispatch(cli.command);
-    match (ran, replay_outcome()) {
+    let ctx = Context::replaying(
+        argv,
+        Replay {
+            budget: (!all).then(|| std::time::Duration::from_secs(replay_for)),
+        },
+    );
+    let ran = dispatch(&ctx, cli.command);
+    match (ran, ctx.replay_outcome()) {
         (_, Some(Ok(r))) => Ok(format!("{}{}: {r}\n", files, dir.display())),
         (_, Some(Err(e))) => Err(format!("{}: {e}", dir.display())),
-        (Err(e), None) if e != REPLAYED => Err(format!(
+        (Err(e), None) => Err(format!(
             "{}: files verified, but the recorded command cannot replay its parts: {e}",
             dir.display()
         )),

@@ -2,28 +2,7 @@
 
 use std::path::Path;
 
-use crate::games::auto_rumble::kernel::data::in_kernel_class;
-use crate::games::auto_rumble::powers::catalogue::{Catalogue, Held, Loadout, default_order};
 use crate::games::auto_rumble::powers::file::{self, PowerDef};
-
-/// Which path of the struct-of-arrays data kernel plays each power's battles: "fast"
-/// (self-contained powers) or "general" (reactions, summons, effects on other heroes: every
-/// clause of the format, slower per hit). Neither allocates.
-fn engines(defs: &[PowerDef]) -> Vec<&'static str> {
-    let cat = Catalogue::new(defs.to_vec());
-    (0..cat.len() as u16)
-        .map(|p| {
-            let held = [Held {
-                power: p,
-                strength: 0,
-            }];
-            match Loadout::compile(&cat, 0, &held, &default_order(&cat, &held)) {
-                Ok(l) if in_kernel_class(&[l]) => "fast",
-                _ => "general",
-            }
-        })
-        .collect()
-}
 
 fn load(file: Option<&Path>) -> Result<(String, Vec<PowerDef>), String> {
     match file {
@@ -70,7 +49,12 @@ fn needs(defs: &[PowerDef]) -> String {
 pub fn check(file: &Path) -> Result<String, String> {
     let (label, defs) = load(Some(file))?;
     let mut out = String::new();
-    for (d, engine) in defs.iter().zip(engines(&defs)) {
+    for (d, engine) in defs
+        .iter()
+        .zip(crate::games::auto_rumble::simulation::ffa::power_paths(
+            &defs,
+        ))
+    {
         out.push_str(&d.describe());
         out.push_str(match engine {
             "fast" => "  runs on the kernel's fast path\n",
@@ -98,7 +82,12 @@ pub fn list(file: Option<&Path>) -> Result<String, String> {
         "{:<width$}  source  reading   path     acts\n",
         "name"
     ));
-    for (d, engine) in defs.iter().zip(engines(&defs)) {
+    for (d, engine) in defs
+        .iter()
+        .zip(crate::games::auto_rumble::simulation::ffa::power_paths(
+            &defs,
+        ))
+    {
         let mut whens: Vec<&str> = d.clauses.iter().map(|c| c.when.name()).collect();
         whens.dedup();
         out.push_str(&format!(

@@ -47,15 +47,6 @@ const RUN_FLAGS: &[(&str, bool)] = &[
     ("--quiet", false),
 ];
 
-/// The analyses a question may ask: their words, their game, and the flag of their size.
-const ANALYSES: &[(&[&str], &str, &str)] = &[
-    (&["analyze", "rumble", "powers"], "rumble", "--max-battles"),
-    (&["analyze", "powers"], "rumble", "--max-battles"),
-    (&["analyze", "loot", "items"], "loot", "--battles"),
-    (&["analyze", "items"], "loot", "--battles"),
-    (&["analyze", "minions"], "minions", "--combats"),
-];
-
 pub struct Question {
     /// The command as the host wrote it.
     pub command: String,
@@ -86,15 +77,7 @@ pub struct Question {
 
 /// The seed's rules of a game as TOML: every key at the seed's value.
 pub fn seed_rules(game: &str) -> Option<toml::Table> {
-    let text = match game {
-        "rumble" => crate::games::auto_rumble::input::rules::SHIPPED.to_string(),
-        "clan-melee" => crate::games::clan_melee::input::rules::SHIPPED.to_string(),
-        "loot" => crate::games::loot_arena::input::RULES.to_string(),
-        "minions" => crate::games::minion_combat::input::RULES.to_string(),
-        "tag" => toml::to_string(&crate::games::elemental_tag::rules::Settings::default()).ok()?,
-        _ => return None,
-    };
-    text.parse().ok()
+    (crate::games::game(game)?.seed_rules)().parse().ok()
 }
 
 /// Every number among a table's leaves, by dotted key, with whether it is whole.
@@ -210,9 +193,13 @@ impl Question {
         if words.first().is_some_and(|w| w == "skirmish") {
             words.remove(0);
         }
-        let analysis = ANALYSES
-            .iter()
-            .find(|(w, _, _)| words.len() >= w.len() && words[..w.len()] == w[..]);
+        // An analysis asked whole at a size: its game and the flag of its size.
+        let analysis = crate::games::GAMES.iter().find_map(|g| {
+            g.sized_analyses
+                .iter()
+                .find(|(w, _)| words.len() >= w.len() && words[..w.len()] == w[..])
+                .map(|&(_, size)| (g.command, size))
+        });
         if analysis.is_none()
             && (words.len() < 2 || !["simulate", "tournament"].contains(&words[0].as_str()))
         {
@@ -220,7 +207,7 @@ impl Question {
                 "`{command}`: ask a dataset command (simulate or tournament of a game: `simulate loot --matches 20000`) or an analysis with a size (`analyze rumble powers --max-battles 200000`, `analyze loot items --battles N`, `analyze minions --combats N`)"
             ));
         }
-        let game = analysis.map_or(words[1].clone(), |a| a.1.to_string());
+        let game = analysis.map_or(words[1].clone(), |a| a.0.to_string());
         let mut rules = seed_rules(&game).ok_or_else(|| {
             format!(
                 "`{command}`: `{}` is not a game (`skirmish games` lists them)",
@@ -246,7 +233,7 @@ impl Question {
                 words = without(&words, &at);
             }
         }
-        if let Some((_, _, count)) = analysis {
+        if let Some((_, count)) = analysis {
             matches = None;
             if let Some((v, at)) = flag(&words, count) {
                 matches = Some(
@@ -306,7 +293,7 @@ impl Question {
             named: Vec::new(),
             matches,
             whole: None,
-            analysis: analysis.map(|a| a.2),
+            analysis: analysis.map(|a| a.1),
             work,
         })
     }
@@ -385,7 +372,7 @@ impl Question {
                     return Err(format!(
                         "`{k}` is not a number of {}'s rules{}",
                         self.game,
-                        crate::games::names::closest_name(k, keys.iter().map(String::as_str))
+                        crate::names::closest_name(k, keys.iter().map(String::as_str))
                             .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"))
                     ));
                 }
@@ -575,7 +562,9 @@ impl Question {
             rayon::current_num_threads().to_string(),
             "--quiet".into(),
         ]);
-        let run = parse(words).and_then(|cli| super::dispatch(cli.command));
+        // The point's answer records the command line of the process asking (the balance's).
+        let ctx = crate::platform::context::Context::of_process();
+        let run = parse(words).and_then(|cli| super::dispatch(&ctx, cli.command));
         self.map_err(point, run)?;
         let answer = crate::platform::answer::Answer::read(&out.join("result.json"))?;
         played(len);

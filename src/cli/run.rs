@@ -69,10 +69,9 @@ fn subcommand(path: &Path, text: &str, command: &str) -> Result<clap::Command, S
         match sub.find_subcommand(word) {
             Some(c) => sub = c.clone(),
             None => {
-                let hint =
-                    crate::games::names::closest_name(word, names.iter().map(String::as_str))
-                        .map(|c| format!("did you mean `{c}`? "))
-                        .unwrap_or_default();
+                let hint = crate::names::closest_name(word, names.iter().map(String::as_str))
+                    .map(|c| format!("did you mean `{c}`? "))
+                    .unwrap_or_default();
                 return Err(format!(
                     "{}:{}: `command`: `{command}`: no such command (`{word}`); {hint}one of: {}",
                     path.display(),
@@ -86,7 +85,11 @@ fn subcommand(path: &Path, text: &str, command: &str) -> Result<clap::Command, S
 }
 
 /// Reads `path` and runs it when it has a shape of its own, or returns the command line it means.
-pub fn experiment(path: &Path, flags: &RunFlags) -> Result<Experiment, String> {
+pub fn experiment(
+    ctx: &crate::platform::context::Context,
+    path: &Path,
+    flags: &RunFlags,
+) -> Result<Experiment, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let located = |e: toml::de::Error| {
         let at = e
@@ -113,12 +116,12 @@ pub fn experiment(path: &Path, flags: &RunFlags) -> Result<Experiment, String> {
         "tournament rumble" => {
             let exp: tournament::TournamentExperiment = toml::from_str(&text).map_err(located)?;
             let f = exp.flags(flags, text.clone());
-            crate::platform::command::serve(&f, super::flags::encoder()?)
+            crate::platform::command::serve(ctx, &f, super::flags::encoder()?)
                 .map(Experiment::Done)
                 .map_err(|e| format!("{}: {e}", path.display()))
         }
         "simulate rumble" => {
-            simulate::run_ffa_experiment(path, text.clone(), flags, located).map(Experiment::Done)
+            ffa_experiment(ctx, path, text.clone(), flags, located).map(Experiment::Done)
         }
         _ => argv(path, &text, &command, &table, flags).map(|a| Experiment::Argv(a, text.clone())),
     }
@@ -153,7 +156,7 @@ fn argv(
         .collect();
     for key in table.keys().filter(|k| *k != "command") {
         if !keys.contains(key) {
-            let hint = crate::games::names::closest_name(key, keys.iter().map(String::as_str))
+            let hint = crate::names::closest_name(key, keys.iter().map(String::as_str))
                 .map(|c| format!("did you mean `{c}`? "))
                 .unwrap_or_default();
             return Err(format!(
@@ -239,4 +242,35 @@ fn argv(
         out.push("--quiet".into());
     }
     Ok(out)
+}
+
+/// An experiment file of `simulate rumble` (its text already read; `located` places a TOML error).
+fn ffa_experiment(
+    ctx: &crate::platform::context::Context,
+    path: &Path,
+    text: String,
+    flags: &RunFlags,
+    located: impl Fn(toml::de::Error) -> String,
+) -> Result<String, String> {
+    let exp: simulate::Experiment = toml::from_str(&text).map_err(located)?;
+    let settings = exp.settings.clone();
+    crate::games::auto_rumble::simulation::ffa::Ffa::new(settings.clone())
+        .map_err(|e| locate_setting(path, &text, &e))?;
+    // The command line's flags win over the file's.
+    let run = RunFlags {
+        matches: flags.matches.or(exp.matches),
+        seed: flags.seed.or(exp.seed),
+        chunk_size: flags.chunk_size.or(exp.chunk_size),
+        out: flags.out.clone().or(exp.out.clone()),
+        ..flags.clone()
+    };
+    crate::platform::command::serve(
+        ctx,
+        &simulate::SimulateRumble {
+            settings,
+            run,
+            experiment: Some(text),
+        },
+        super::flags::encoder()?,
+    )
 }

@@ -6,10 +6,10 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use crate::games::auto_rumble::simulation::ffa::{Ffa, FfaSettings};
-use crate::platform::command::{DatasetCommand, serve};
+use crate::platform::command::DatasetCommand;
 use crate::platform::job::Job;
 
-use super::flags::{Record, RunFlags, encoder, parse_range, simulate_job};
+use super::flags::{Record, RunFlags, parse_range, simulate_job};
 
 /// Roster and battle settings of random Auto Rumble battles. Ranges are MIN..MAX, inclusive.
 #[derive(Args, Debug, Clone, Default)]
@@ -174,20 +174,26 @@ impl DatasetCommand for SimulateRumble {
             _ => e,
         })
     }
-    fn job<'a>(&self, ffa: &'a Ffa) -> Result<Job<'a, Ffa>, String> {
-        simulate_job(&self.run, ffa, DEFAULT_OUT, |matches, seed, chunk| Record {
-            settings: serde_json::to_value(&ffa.settings).expect("serialisable"),
-            command: canonical_command((&ffa.settings, matches, seed, chunk)),
-            inputs: ffa
-                .settings
-                .power_file
-                .as_deref()
-                .map(|f| crate::games::auto_rumble::powers::file::files(Path::new(f)))
-                .unwrap_or_default()
-                .into_iter()
-                .chain(ffa.settings.rules_file.as_deref().map(PathBuf::from))
-                .collect(),
-            experiment: self.experiment.clone(),
+    fn job<'a>(
+        &self,
+        ctx: &crate::platform::context::Context,
+        ffa: &'a Ffa,
+    ) -> Result<Job<'a, Ffa>, String> {
+        simulate_job(ctx, &self.run, ffa, DEFAULT_OUT, |matches, seed, chunk| {
+            Record {
+                settings: serde_json::to_value(&ffa.settings).expect("serialisable"),
+                command: canonical_command((&ffa.settings, matches, seed, chunk)),
+                inputs: ffa
+                    .settings
+                    .power_file
+                    .as_deref()
+                    .map(|f| crate::games::auto_rumble::powers::file::files(Path::new(f)))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .chain(ffa.settings.rules_file.as_deref().map(PathBuf::from))
+                    .collect(),
+                experiment: self.experiment.clone(),
+            }
         })
     }
 }
@@ -199,34 +205,6 @@ pub fn simulate_rumble(flags: &RunFlags, ffa: &FfaFlags) -> Result<SimulateRumbl
         run: flags.clone(),
         experiment: None,
     })
-}
-
-/// An experiment file of `simulate rumble` (its text already read; `located` places a TOML error).
-pub fn run_ffa_experiment(
-    path: &Path,
-    text: String,
-    flags: &RunFlags,
-    located: impl Fn(toml::de::Error) -> String,
-) -> Result<String, String> {
-    let exp: Experiment = toml::from_str(&text).map_err(located)?;
-    let settings = exp.settings.clone();
-    Ffa::new(settings.clone()).map_err(|e| super::run::locate_setting(path, &text, &e))?;
-    // The command line's flags win over the file's.
-    let run = RunFlags {
-        matches: flags.matches.or(exp.matches),
-        seed: flags.seed.or(exp.seed),
-        chunk_size: flags.chunk_size.or(exp.chunk_size),
-        out: flags.out.clone().or(exp.out.clone()),
-        ..flags.clone()
-    };
-    serve(
-        &SimulateRumble {
-            settings,
-            run,
-            experiment: Some(text),
-        },
-        encoder()?,
-    )
 }
 
 #[cfg(test)]

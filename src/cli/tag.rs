@@ -6,15 +6,12 @@ use clap::Args;
 
 use super::flags::{Record, Size, parse_range, refuse_repeats, split_specs};
 use crate::games::elemental_tag::input::{self, GameFile};
-use crate::games::elemental_tag::kernel::engine::{Game, Silent};
 use crate::games::elemental_tag::policy::Policy;
 use crate::games::elemental_tag::rules::Settings;
 use crate::games::elemental_tag::simulation::tournament::TagTournament;
-use crate::games::elemental_tag::trace::{JsonTrace, Narrator};
 use crate::platform::command::{Analysis, DatasetCommand, Findings, Studied};
 use crate::platform::job::Job;
 use crate::platform::runner::Encoder;
-use crate::platform::sink::Sink;
 
 /// The shipped example, built in so `skirmish tag play` needs no file.
 pub const SMALL: &str = include_str!("../../experiments/tag/small.toml");
@@ -42,33 +39,13 @@ fn load(file: Option<&Path>) -> Result<GameFile, String> {
 
 /// `skirmish tag play`.
 pub fn play(a: &PlayArgs) -> Result<String, String> {
-    let style = a.tell.style()?;
+    let told = a.tell.told()?;
     let mut g = load(a.file.as_deref())?;
     if let Some(p) = &a.rules {
         g = g.with_rules(p).map_err(|e| e.to_string())?;
     }
     let seed = a.tell.seed.unwrap_or(g.seed);
-    let mut game = Game::new();
-    // A trace or a narration is streamed as the game goes (any length, bounded memory).
-    if a.tell.trace {
-        let mut t = JsonTrace::new(&g.teams, &g.signups, Sink::stdout());
-        let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut t);
-        t.finish(&o);
-        return Ok(t.out.finish());
-    }
-    let mut n = Narrator::with_signups(&g.teams, &g.signups);
-    if a.tell.narrate {
-        n.out = Sink::stdout().styled(style);
-        let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut n);
-        n.finish(&o);
-        return Ok(n.out.finish());
-    }
-    let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut Silent);
-    n.finish(&o);
-    Ok(crate::platform::narration::restyle(
-        style,
-        &std::mem::take(&mut n.out).finish(),
-    ))
+    Ok(crate::games::elemental_tag::trace::tell(&g, seed, told))
 }
 
 /// `skirmish tag check FILE`.
@@ -203,7 +180,11 @@ impl DatasetCommand for TournamentFlags {
         t.check()?;
         Ok(t)
     }
-    fn job<'a>(&self, t: &'a TagTournament) -> Result<Job<'a, TagTournament>, String> {
+    fn job<'a>(
+        &self,
+        ctx: &crate::platform::context::Context,
+        t: &'a TagTournament,
+    ) -> Result<Job<'a, TagTournament>, String> {
         let f = self;
         // The field's policies: the candidate is named on its own flag (and seated last).
         let candidate = f
@@ -213,7 +194,7 @@ impl DatasetCommand for TournamentFlags {
             .map(|p| p.spec());
         let n_field = t.policies.len() - candidate.is_some() as usize;
         let specs: Vec<String> = t.policies[..n_field].iter().map(|p| p.spec()).collect();
-        let chunk_size = super::flags::paired_chunk(f.chunk_size, f.games);
+        let chunk_size = ctx.paired_chunk(f.chunk_size, f.games);
         let command = format!(
             "skirmish tournament tag --policies {}{} --games {} --teams {}..{} --team-size {}..{} --underworld {} --max-turns {} --seed {} --chunk-size {}{}",
             super::flags::shell_quote(&specs.join(",")),
@@ -392,7 +373,7 @@ impl Analysis for DuelFlags {
     fn out(&self) -> Option<&Path> {
         self.out.as_deref()
     }
-    fn study(&self, _: Encoder) -> Result<Studied, String> {
+    fn study(&self, _: &crate::platform::context::Context, _: Encoder) -> Result<Studied, String> {
         duel(self)
     }
 }

@@ -200,9 +200,13 @@ impl DatasetCommand for TournamentFlags {
             f.capacity,
         )
     }
-    fn job<'a>(&self, t: &'a Tournament) -> Result<Job<'a, Tournament>, String> {
+    fn job<'a>(
+        &self,
+        ctx: &crate::platform::context::Context,
+        t: &'a Tournament,
+    ) -> Result<Job<'a, Tournament>, String> {
         let f = self;
-        let chunk_size = super::flags::paired_chunk(f.chunk_size, f.games);
+        let chunk_size = ctx.paired_chunk(f.chunk_size, f.games);
         let command = format!(
             "skirmish tournament rumble --strategies {} --games {} --players {} --seed {} --chunk-size {} --max-rounds {} --capacity {}{}{}{}",
             super::flags::shell_quote(&t.names.join(",")),

@@ -47,7 +47,7 @@ fn did_you_mean(msg: &str) -> String {
     let (Some(unknown), options) = (ticked(head).into_iter().next(), ticked(expected)) else {
         return String::new();
     };
-    crate::games::names::closest_name(&unknown, options.iter().map(String::as_str))
+    crate::names::closest_name(&unknown, options.iter().map(String::as_str))
         .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"))
 }
 

@@ -13,8 +13,8 @@ use super::escape::plain;
 
 use serde::{Deserialize, Serialize};
 
-use super::dataset::Manifest;
 use super::grid::Grid;
+use super::manifest::Manifest;
 use super::tally::{Tally, thousands};
 
 /// The file name of an answer stored beside a dataset's manifest.
@@ -93,40 +93,7 @@ pub struct Estimate {
     pub exact: bool,
 }
 
-/// What a section's values are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Unit {
-    /// A fraction shown in percent (win rates).
-    Share,
-    /// A plain number (a mean).
-    Number,
-    /// A difference of two shares, in percentage points (a what-if's B - A).
-    Points,
-    /// A number shown with its sign (a coin value, a difference of means).
-    Signed,
-}
-
-impl Unit {
-    /// A value to one decimal as its unit shows it (tables, standings, heat maps).
-    pub fn short(self, v: f64) -> String {
-        match self {
-            Unit::Share => format!("{:.1}%", 100.0 * v),
-            Unit::Points => format!("{:+.1} pt", 100.0 * v),
-            Unit::Number => format!("{v:.2}"),
-            Unit::Signed => format!("{v:+.1}"),
-        }
-    }
-
-    /// [`short`](Unit::short) without the unit's sign (`%`, ` pt`): an interval's ends.
-    pub fn bare(self, v: f64) -> String {
-        match self {
-            Unit::Share => format!("{:.1}", 100.0 * v),
-            Unit::Points => format!("{:+.1}", 100.0 * v),
-            other => other.short(v),
-        }
-    }
-}
+pub use super::unit::Unit;
 
 /// A titled group of estimates, drawn as one bar chart with intervals.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -160,7 +160,7 @@ fn find<'a>(t: &Target, sections: &'a [Section]) -> Result<(&'a Section, Vec<Est
         return Err(format!(
             "target section `{}` is not in the command's answer{}; its sections: {}",
             t.section,
-            crate::games::names::closest_name(&t.section, titles.iter().copied())
+            crate::names::closest_name(&t.section, titles.iter().copied())
                 .map_or(String::new(), |c| format!(" (did you mean `{c}`?)")),
             titles.join("; ")
         ));
@@ -173,7 +173,7 @@ fn find<'a>(t: &Target, sections: &'a [Section]) -> Result<(&'a Section, Vec<Est
                 return Err(format!(
                     "target label `{l}` is not in section `{}`{}; its labels: {}",
                     t.section,
-                    crate::games::names::closest_name(l, labels.iter().copied())
+                    crate::names::closest_name(l, labels.iter().copied())
                         .map_or(String::new(), |c| format!(" (did you mean `{c}`?)")),
                     labels.join("; ")
                 ));

@@ -12,6 +12,7 @@
 use std::path::Path;
 
 use super::answer::{self, Answer, Replicates, brief};
+use super::context::{Context, Done};
 use super::job::Job;
 use super::ledger::{Ledger, Run};
 use super::plan::{Plan, Shard};
@@ -32,7 +33,8 @@ pub trait DatasetCommand {
     }
     /// The run: its size, seed, folder, threads and shard, and what the folder records of it
     /// (the canonical command, the settings, the input files whose digests join its identity).
-    fn job<'a>(&self, sim: &'a Self::Sim) -> Result<Job<'a, Self::Sim>, String>;
+    /// Its part size is `ctx`'s ([`Context::paired_chunk`]): a what-if's runs pair.
+    fn job<'a>(&self, ctx: &Context, sim: &'a Self::Sim) -> Result<Job<'a, Self::Sim>, String>;
     /// What the command prints of a finished run, given the platform's summary: by default the
     /// summary with matches named as the host counts them ([`DatasetCommand::UNIT`]).
     fn said(&self, _sim: &Self::Sim, summary: String, _tally: &Tally) -> String {
@@ -47,11 +49,16 @@ pub trait DatasetCommand {
 
 /// Plays the command's run (resuming what an earlier run of it left), writes its folder, and
 /// returns what it prints: the summary, then where its report is.
-pub fn serve<C: DatasetCommand>(c: &C, encode: Encoder) -> Result<String, String> {
+/// For `verify` (`ctx` replaying) it replays instead, prints nothing and keeps the outcome in
+/// `ctx`.
+pub fn serve<C: DatasetCommand>(ctx: &Context, c: &C, encode: Encoder) -> Result<String, String> {
     let sim = c.build()?;
-    let job = c.job(&sim)?;
+    let job = c.job(ctx, &sim)?;
     job.check()?;
-    let (report, ds) = job.execute(encode)?;
+    let (report, ds) = match job.execute(ctx, encode)? {
+        Done::Ran(done) => done,
+        Done::Replayed => return Ok(String::new()),
+    };
     let summary = job.summary(&report, &ds);
     Ok(c.said(&sim, summary, &report.tally) + &job.report_line())
 }
@@ -109,14 +116,19 @@ pub trait Analysis {
     const BESIDE: bool = false;
     /// Its folder; `None`: the answer is printed only (the Tag duel without `--out`).
     fn out(&self) -> Option<&Path>;
-    fn study(&self, encode: Encoder) -> Result<Studied, String>;
+    fn study(&self, ctx: &Context, encode: Encoder) -> Result<Studied, String>;
 }
 
 /// Runs the analysis, then writes its folder in one step (its tables, `summary.txt`, the answer
 /// and its report, the replicates, its own files) and returns what it prints: the head, the
-/// answer in brief, the tables, the report's line.
-pub fn serve_analysis<A: Analysis>(a: &A, encode: Encoder) -> Result<String, String> {
-    let f = match a.study(encode)? {
+/// answer in brief, the tables, the report's line. For `verify` (`ctx` replaying) the folder is
+/// compared with what it would write, never written, and the outcome kept in `ctx`.
+pub fn serve_analysis<A: Analysis>(
+    ctx: &Context,
+    a: &A,
+    encode: Encoder,
+) -> Result<String, String> {
+    let f = match a.study(ctx, encode)? {
         Studied::Said(said) => return Ok(said),
         Studied::Whole(f) => f,
     };
@@ -142,6 +154,17 @@ pub fn serve_analysis<A: Analysis>(a: &A, encode: Encoder) -> Result<String, Str
         ));
     }
     files.extend(f.files);
+    if ctx.is_replay() {
+        // Issue 62: an analysis folder replayed for `verify` is compared, never written.
+        super::dataset::check_output_folder(out, A::NAME)?;
+        if ctx.take_replay().is_some() {
+            ctx.replay_says(Ok(
+                "ran the whole analysis again (it keeps no sums to replay in part)".into(),
+            ));
+        }
+        ctx.serve_replay(super::dataset::compare_folder(out, &files));
+        return Ok(String::new());
+    }
     if A::BESIDE {
         for (name, bytes) in &files {
             let (dir, file) = match name.rsplit_once('/') {
@@ -238,11 +261,12 @@ impl<T> Whole<T> {
 /// Opens the analysis's ledger (earlier runs' and shards' cells summed, not played again), plays
 /// what is new on `threads` with a progress bar, and ends a shard's run.
 pub fn play_cells<T: Send>(
+    ctx: &Context,
     s: Cells<'_>,
     play: impl Fn(&mut Ledger, &(dyn Fn(u64) + Sync)) -> Result<Option<T>, String> + Send,
 ) -> Result<Played<T>, String> {
     use std::sync::atomic::{AtomicU64, Ordering};
-    let mut run = Run::open(s.out, s.name, s.identity, s.shard)?;
+    let mut run = Run::open(ctx, s.out, s.name, s.identity, s.shard)?;
     let pool = super::runner::pool(s.threads)?;
     let pb = bar(s.planned, s.quiet, s.unit);
     let start = std::time::Instant::now();
@@ -262,7 +286,7 @@ pub fn play_cells<T: Send>(
     pb.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     if let Some(audit) = run.ledger.audited() {
-        super::job::replay_says(audit);
+        ctx.replay_says(audit);
     }
     if let Some(said) = run.end_shard(&format!("{} {}", thousands(played), s.unit))? {
         return Ok(Played::Shard(said));

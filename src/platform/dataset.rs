@@ -21,70 +21,18 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use super::plan::Shard;
 use super::tally::Tally;
+
+/// The folder where an analysis's shards keep their cells (`OUT/shards/`).
+pub const SHARDS: &str = "shards";
 
 /// How often, at most, a run rewrites its manifest while parts arrive.
 pub const MANIFEST_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 /// Parts up to which the manifest is rewritten with every part (it is small: cheap to write).
 pub const MANIFEST_SMALL: usize = 100;
 
-/// Bumped when the layout or the meaning of a manifest field changes.
-pub const FORMAT: &str = "skirmish-dataset/1";
-
-/// What makes two runs the same run: any difference and their parts cannot be mixed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Identity {
-    pub format: String,
-    pub crate_version: String,
-    /// The simulation, e.g. `rumble-ffa`.
-    pub simulation: String,
-    pub seed: u64,
-    pub matches: u64,
-    pub chunk_size: u64,
-    pub tables: Vec<String>,
-    /// The simulation's own settings, as it serialises them.
-    pub settings: serde_json::Value,
-    /// Every file that can change the output (power files and what they include, values tables,
-    /// clan files), by path: its SHA-256. Editing one and resuming is refused as a different run.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub inputs: BTreeMap<String, String>,
-}
-
-/// One finished part.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PartRecord {
-    pub part: u64,
-    pub first_match: u64,
-    pub matches: u64,
-    /// The part's win counts, so a resumed run can report on the whole dataset.
-    pub tally: Tally,
-    /// Per table (in the identity's order): the part file's size in bytes and SHA-256, checked
-    /// before a resumed run keeps the part and by `skirmish verify`.
-    #[serde(default)]
-    pub files: Vec<FileRecord>,
-}
-
-/// What a part file was when it was written.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileRecord {
-    pub bytes: u64,
-    pub sha256: String,
-}
-
-impl FileRecord {
-    pub fn of(bytes: &[u8]) -> FileRecord {
-        FileRecord {
-            bytes: bytes.len() as u64,
-            sha256: super::digest::sha256_hex(bytes),
-        }
-    }
-}
+pub use super::manifest::{FORMAT, FileRecord, Identity, Manifest, PartRecord};
 
 /// Why the part file at `path` is not the one `want` records: missing, a link, another size,
 /// other bytes. `None` when it is.
@@ -104,19 +52,6 @@ pub fn check_file(path: &Path, want: &FileRecord) -> Option<String> {
         Ok(_) => Some("its bytes differ from the recorded SHA-256".into()),
         Err(e) => Some(format!("unreadable ({e})")),
     }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Manifest {
-    #[serde(flatten)]
-    pub identity: Identity,
-    /// The command that reproduces the dataset (canonical: every setting spelled out).
-    pub command: String,
-    /// The experiment file's text, when the run came from one (`skirmish run`).
-    pub experiment: Option<String>,
-    pub shard: Option<String>,
-    pub parts: Vec<PartRecord>,
 }
 
 /// Where a part's files go. Issue 66: each worker hashes and writes the part it has just encoded
@@ -906,7 +841,7 @@ pub fn verify_analysis(dir: &Path) -> Result<Option<(String, String)>, String> {
     .map(|f| dir.join(f))
     .filter(|p| p.is_file())
     .collect();
-    if let Ok(d) = fs::read_dir(dir.join(super::ledger::SHARDS)) {
+    if let Ok(d) = fs::read_dir(dir.join(SHARDS)) {
         let mut shards: Vec<_> = d.filter_map(|e| e.ok()).map(|e| e.path()).collect();
         shards.sort();
         files.extend(shards);
@@ -1379,16 +1314,6 @@ pub fn replace_folder(
     files: &[(String, Vec<u8>)],
 ) -> Result<(), String> {
     check_output_folder(out, command)?;
-    // `verify` replaying an analysis folder (issue 62): compared, never written.
-    if super::job::replaying() {
-        if super::job::take_replay().is_some() {
-            super::job::replay_says(Ok(
-                "ran the whole analysis again (it keeps no sums to replay in part)".into(),
-            ));
-        }
-        super::job::serve_replay(compare_folder(out, files));
-        return Err(super::job::REPLAYED.to_string());
-    }
     let (name, parent) = name_and_parent(out)?;
     if out.is_dir() && !writable(&parent) {
         return replace_inside(out, command, files);

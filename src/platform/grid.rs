@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use super::answer::Unit;
 use super::tally::{Count, Mean, thousands};
+use super::unit::Unit;
 
 /// A table of labelled rows under titled columns.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

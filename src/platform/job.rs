@@ -2,103 +2,11 @@
 
 use std::path::PathBuf;
 
+use super::context::{Context, Done, Replay};
 use super::dataset::{Dataset, FORMAT, Identity};
 use super::plan::{Plan, Shard};
 use super::runner::{self, Encoder, RunConfig, RunReport, Simulation};
 use super::tally::thousands;
-
-/// How long `skirmish verify` lets the recorded command play parts again instead of running
-/// (issue 53: a part's tally is checked against what its matches give, not trusted from the
-/// manifest): parts are taken spread over the run (first, last, middle, quarters...) until the
-/// time is spent; `None`: every part.
-#[derive(Clone, Copy, Debug)]
-pub struct Replay {
-    pub budget: Option<std::time::Duration>,
-}
-
-/// The verifier's request, whether a command has taken it, what the replay found so far and,
-/// once served, the outcome. A process runs one command, so one slot is enough; `verify` sets it
-/// before dispatching the recorded command.
-static REPLAY: std::sync::Mutex<ReplaySlot> = std::sync::Mutex::new(ReplaySlot {
-    asked: None,
-    taken: false,
-    said: Vec::new(),
-    failed: false,
-    outcome: None,
-});
-
-struct ReplaySlot {
-    asked: Option<Replay>,
-    taken: bool,
-    said: Vec<String>,
-    failed: bool,
-    outcome: Option<Result<String, String>>,
-}
-
-fn slot() -> std::sync::MutexGuard<'static, ReplaySlot> {
-    REPLAY.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// What a job returns (as its error, so no command goes on to summarise) once it has replayed.
-pub const REPLAYED: &str = "(parts replayed for verify)";
-
-/// Asks the next job or analysis to replay its folder's sums instead of running.
-pub fn request_replay(r: Replay) {
-    *slot() = ReplaySlot {
-        asked: Some(r),
-        taken: false,
-        said: Vec::new(),
-        failed: false,
-        outcome: None,
-    };
-}
-
-/// The replay asked for, taken by the command that serves it (a job, an analysis's ledger):
-/// from here on the command writes nothing (see [`replaying`]).
-pub fn take_replay() -> Option<Replay> {
-    let mut s = slot();
-    let r = s.asked.take();
-    s.taken |= r.is_some();
-    r
-}
-
-/// Whether this process is replaying for `verify` (asked, taken or not): an analysis's folder is
-/// then compared with what the command would write, never written (`dataset::replace_folder`).
-pub fn replaying() -> bool {
-    let s = slot();
-    s.asked.is_some() || s.taken
-}
-
-/// Adds a line to what the replay says it checked (an analysis's cells replayed); an `Err` makes
-/// the replay fail whatever follows.
-pub fn replay_says(line: Result<String, String>) {
-    let mut s = slot();
-    s.failed |= line.is_err();
-    s.said.push(line.unwrap_or_else(|e| e));
-}
-
-/// Ends the replay with `outcome`, after the lines said so far (their problems make it fail).
-pub fn serve_replay(outcome: Result<String, String>) {
-    let mut s = slot();
-    let said = std::mem::take(&mut s.said).join("; ");
-    let join = |o: String| {
-        if said.is_empty() {
-            o
-        } else {
-            format!("{said}; {o}")
-        }
-    };
-    s.outcome = Some(match outcome {
-        Ok(o) if !s.failed => Ok(join(o)),
-        Ok(o) | Err(o) => Err(join(o)),
-    });
-    (s.asked, s.taken, s.failed) = (None, false, false);
-}
-
-/// The replay's outcome, if a command served the request.
-pub fn replay_outcome() -> Option<Result<String, String>> {
-    slot().outcome.take()
-}
 
 /// `0..n` in an order spread over the range: first, last, then the middles of the gaps, so that
 /// a replay stopped early has looked across the whole run.
@@ -211,13 +119,25 @@ impl<S: Simulation> Job<'_, S> {
         }
     }
 
-    /// Runs the job into its dataset folder (resuming it) and returns the report and dataset.
-    pub fn execute(&self, encode: Encoder) -> Result<(RunReport, Dataset), String> {
+    /// [`Job::run`] as `ctx` asks: for `verify` (`ctx` replaying), it plays the chosen recorded parts again instead and
+    /// keeps the outcome in `ctx`: nothing is written.
+    pub fn execute(
+        &self,
+        ctx: &Context,
+        encode: Encoder,
+    ) -> Result<Done<(RunReport, Dataset)>, String> {
         self.check()?;
-        if let Some(r) = take_replay() {
-            serve_replay(self.replay(r, encode));
-            return Err(REPLAYED.to_string());
+        if let Some(r) = ctx.take_replay() {
+            ctx.serve_replay(self.replay(r, encode));
+            return Ok(Done::Replayed);
         }
+        self.run(encode).map(Done::Ran)
+    }
+
+    /// Runs the job into its dataset folder (resuming it) and returns the report and dataset
+    /// (a run of its own: no replay, whatever the process is doing).
+    pub fn run(&self, encode: Encoder) -> Result<(RunReport, Dataset), String> {
+        self.check()?;
         let plan = self.plan();
         let chunks = match self.shard {
             Some(s) => plan.shard_chunks(s),

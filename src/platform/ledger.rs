@@ -504,7 +504,7 @@ impl Ledger {
 /// Where an analysis keeps its cells to be continued: beside its tables.
 pub const STATE: &str = "ledger.json";
 /// Where each shard of an analysis leaves its cells, until a run without `--shard` finishes it.
-pub const SHARDS: &str = "shards";
+pub use super::dataset::SHARDS;
 
 /// A ledger as stored: what analysis it belongs to (every setting but the counts, the seed, the
 /// version, every input's digest) and its cells.
@@ -566,6 +566,7 @@ pub struct Run {
 
 impl Run {
     pub fn open(
+        ctx: &super::context::Context,
         out: &std::path::Path,
         command: &'static str,
         identity: serde_json::Value,
@@ -581,7 +582,7 @@ impl Run {
         };
         let mut ledger = Ledger::new(kept(out, &identity)?, shard.map(|s| (s.index, s.count)));
         // `verify` (issue 62): the kept cells are replayed and compared, nothing is written.
-        if let Some(r) = super::job::take_replay() {
+        if let Some(r) = ctx.take_replay() {
             ledger.audit(r.budget);
         }
         Ok(Run {

@@ -5,12 +5,14 @@
 pub mod answer;
 pub mod balance;
 pub mod command;
+pub mod context;
 pub mod dataset;
 pub mod digest;
 pub mod escape;
 pub mod grid;
 pub mod job;
 pub mod ledger;
+pub mod manifest;
 pub mod memory;
 pub mod narration;
 #[cfg(feature = "parquet")]
@@ -21,3 +23,4 @@ pub mod scratch;
 pub mod sink;
 pub mod table;
 pub mod tally;
+pub mod unit;

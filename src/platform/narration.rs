@@ -34,6 +34,15 @@ impl Style {
     }
 }
 
+/// What a game's `play` tells of its one match: its result only, every step in words (written
+/// in a [`Style`]), or every step as JSON Lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Told {
+    Result(Style),
+    Narrated(Style),
+    Traced,
+}
+
 /// The restyling of a narration, a line at a time.
 #[derive(Debug, Default)]
 pub struct Styler {

@@ -290,14 +290,10 @@ pub fn round(r: &Replay, k: usize) -> Vec<(u32, i32)> {
     r.rounds[k - 1].clone()
 }
 
-/// The five games, as answers and tables name them.
-pub const GAMES: [&str; 5] = [
-    "Auto Rumble",
-    "Clan Melee",
-    "Elemental Tag",
-    "Loot Arena",
-    "Minion Combat",
-];
+/// Every game, as answers and tables name them (the registry's short names).
+pub fn games() -> impl Iterator<Item = &'static str> {
+    skirmish::games::GAMES.iter().map(|g| g.name)
+}
 
 /// Runs `script` with `sh` in a private mount namespace (`unshare -m`), for tests that need
 /// read-only storage. The script exits 77 when it cannot make its mounts and 78 when its

@@ -14,3 +14,52 @@ pub mod reference;
 pub mod rules;
 pub mod simulation;
 pub mod trace;
+
+/// The game as the platform and the commands know it (`crate::games::GAMES`).
+pub const GAME: crate::games::Game = crate::games::Game {
+    command: "tag",
+    title: "Elemental Tag",
+    name: "Elemental Tag",
+    summary: "teams bid for who is it, then simultaneous moves with exact collisions and tags",
+    seed: "docs/rules/seeds/004_3458d795c23786a0.txt",
+    rules: "docs/rules/elemental-tag.md (TG-n)",
+    guide: "docs/elemental-tag.md",
+    commands: &[
+        "tag play [FILE] [--rules FILE] [--narrate [--format md|bbcode] | --trace] [--seed N]",
+        "tag check FILE",
+        "tournament tag [--policies LIST] [--candidate POLICY] [--games N] [--rules FILE] [--versus-rules FILE]",
+        "analyze tag duel [--side 5] [--turns 40] [--rules FILE]",
+    ],
+    inputs: &[(
+        "game file",
+        "experiments/tag/small.toml, experiments/tag/alliances.toml",
+    )],
+    seed_rules: || toml::to_string(&rules::Settings::default()).unwrap_or_default(),
+    sized_analyses: &[],
+    bench: &[
+        crate::games::Workload {
+            what: "tournament games",
+            command: "tournament tag",
+            matches: 30_000,
+            unit: "games",
+            versus: None,
+        },
+        crate::games::Workload {
+            what: "40-player games (10 teams of 4)",
+            command: "tournament tag --teams 10 --team-size 4 --underworld 0",
+            matches: 5_000,
+            unit: "games",
+            versus: None,
+        },
+    ],
+    calibrate: &[crate::games::Calibrated {
+        command: "tournament tag",
+        matches: 200,
+    }],
+    paired: Some(crate::games::PairedCheck {
+        command: "tournament tag",
+        key: "tag_cost",
+        to: 4.0,
+        matches: 400,
+    }),
+};

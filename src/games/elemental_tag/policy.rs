@@ -114,7 +114,7 @@ impl Policy {
             "smart" => Kind::Smart,
             "exact" => Kind::Exact,
             other => {
-                let hint = crate::games::names::closest_name(other, NAMES.iter().copied())
+                let hint = crate::names::closest_name(other, NAMES.iter().copied())
                     .map(|n| format!("did you mean `{n}`? "))
                     .unwrap_or_default();
                 return Err(format!(

@@ -421,3 +421,36 @@ impl JsonTrace {
         );
     }
 }
+
+/// One game told as a host's `tag play` asks: narrated or traced as it goes (any length, bounded
+/// memory), or its result only.
+pub fn tell(
+    g: &crate::games::elemental_tag::input::GameFile,
+    seed: u64,
+    told: crate::platform::narration::Told,
+) -> String {
+    use crate::games::elemental_tag::kernel::engine::{Game, Silent};
+    use crate::platform::narration::{Told, restyle};
+    let mut game = Game::new();
+    match told {
+        Told::Traced => {
+            let mut t = JsonTrace::new(&g.teams, &g.signups, Sink::stdout());
+            let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut t);
+            t.finish(&o);
+            t.out.finish()
+        }
+        Told::Narrated(style) => {
+            let mut n = Narrator::with_signups(&g.teams, &g.signups);
+            n.out = Sink::stdout().styled(style);
+            let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut n);
+            n.finish(&o);
+            n.out.finish()
+        }
+        Told::Result(style) => {
+            let mut n = Narrator::with_signups(&g.teams, &g.signups);
+            let o = game.play_with(&g.teams, &g.signups, &g.settings, seed, &mut Silent);
+            n.finish(&o);
+            restyle(style, &std::mem::take(&mut n.out).finish())
+        }
+    }
+}

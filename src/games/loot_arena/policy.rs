@@ -186,7 +186,7 @@ pub const NAMED: &[(&str, &str)] = &[
 
 impl Policy {
     pub fn parse(spec: &str) -> Result<Policy, String> {
-        let (name, args) = crate::games::names::call(spec)?;
+        let (name, args) = crate::names::call(spec)?;
         let mut plan = Plan {
             focus: Focus::Strong,
             heal: 0,
@@ -202,9 +202,9 @@ impl Policy {
             "evasive" => plan.evade = 1,
             "random" if args.trim().is_empty() => return Ok(Policy::Random),
             "random" => return Err("`random` takes no parameters".into()),
-            n => return Err(crate::games::names::unknown("policy", n, NAMED)),
+            n => return Err(crate::names::unknown("policy", n, NAMED)),
         }
-        for kv in crate::games::names::params(args) {
+        for kv in crate::names::params(args) {
             let (k, v) = kv?;
             let count = || -> Result<u8, String> {
                 v.parse::<u8>()

@@ -82,10 +82,10 @@ impl Catalogue {
         (self.items.len() - 1) as u16
     }
     pub fn find(&self, name: &str) -> Option<u16> {
-        let key = crate::games::names::normalise(name);
+        let key = crate::names::normalise(name);
         self.items
             .iter()
-            .position(|i| crate::games::names::normalise(&i.name) == key)
+            .position(|i| crate::names::normalise(&i.name) == key)
             .map(|i| i as u16)
     }
     #[inline]

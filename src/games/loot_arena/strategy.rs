@@ -166,7 +166,7 @@ pub const NAMED: &[(&str, &str)] = &[
 
 impl Strategy {
     pub fn parse(spec: &str) -> Result<Strategy, String> {
-        let (name, args) = crate::games::names::call(spec)?;
+        let (name, args) = crate::names::call(spec)?;
         let attack = Policy::parse("attack").expect("a named policy");
         let mut st = Strategy {
             movement: Move::Stay,
@@ -191,9 +191,9 @@ impl Strategy {
                 st.field = Field::Counter;
                 st.sets = Policy::parse("medic").expect("a named policy");
             }
-            n => return Err(crate::games::names::unknown("strategy", n, NAMED)),
+            n => return Err(crate::names::unknown("strategy", n, NAMED)),
         }
-        for kv in crate::games::names::params(args) {
+        for kv in crate::names::params(args) {
             let (k, v) = kv?;
             match k {
                 "equip" => {

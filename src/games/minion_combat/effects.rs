@@ -240,10 +240,10 @@ pub struct Effects {
 impl Effects {
     /// The clauses `source` carries (a tag or a modifier name, any case).
     pub fn of<'a>(&'a self, source: &'a str) -> impl Iterator<Item = &'a Clause> + 'a {
-        let key = crate::games::names::normalise(source);
+        let key = crate::names::normalise(source);
         self.clauses
             .iter()
-            .filter(move |c| crate::games::names::normalise(&c.source) == key)
+            .filter(move |c| crate::names::normalise(&c.source) == key)
     }
     /// Whether anything plays `source`.
     pub fn plays(&self, source: &str) -> bool {

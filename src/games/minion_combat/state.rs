@@ -48,16 +48,16 @@ pub struct Catalogue {
 
 impl Catalogue {
     pub fn find(&self, name: &str) -> Option<&Stats> {
-        let key = crate::games::names::normalise(name);
+        let key = crate::names::normalise(name);
         self.minions
             .iter()
-            .find(|m| crate::games::names::normalise(&m.name) == key)
+            .find(|m| crate::names::normalise(&m.name) == key)
     }
     pub fn modifier(&self, name: &str) -> Option<&Modifier> {
-        let key = crate::games::names::normalise(name);
+        let key = crate::names::normalise(name);
         self.modifiers
             .iter()
-            .find(|m| crate::games::names::normalise(&m.name) == key)
+            .find(|m| crate::names::normalise(&m.name) == key)
     }
 }
 

@@ -1690,9 +1690,10 @@ fn with_candidates(
         .map_err(|e| e.to_string())?;
     let first = defs.len();
     for d in &extra {
-        if let Some(o) = defs.iter().find(|o| {
-            crate::games::names::normalise(&o.name) == crate::games::names::normalise(&d.name)
-        }) {
+        if let Some(o) = defs
+            .iter()
+            .find(|o| crate::names::normalise(&o.name) == crate::names::normalise(&d.name))
+        {
             return Err(format!(
                 "{c}: the candidate power `{}` has the name of the catalogue's `{}`: rename it (and drop any `include` of the catalogue: the field comes from --powers)",
                 d.name, o.name

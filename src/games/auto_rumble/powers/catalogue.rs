@@ -10,7 +10,7 @@ use crate::games::auto_rumble::powers::expr::Quantity;
 use crate::games::auto_rumble::powers::file::{Clause, EffectKind, Limit, PowerDef, Target, When};
 use crate::games::auto_rumble::powers::sample::closest_name;
 use crate::games::auto_rumble::rules;
-use crate::games::names::normalise;
+use crate::names::normalise;
 
 /// A power's id in its catalogue: its position in the file (includes first).
 pub type PowerId = u16;

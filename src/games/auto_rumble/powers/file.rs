@@ -32,7 +32,7 @@ use crate::games::auto_rumble::powers::expr::{
 };
 use crate::games::auto_rumble::powers::sample::closest_name;
 pub use crate::games::auto_rumble::state::Side;
-use crate::games::names::normalise;
+use crate::names::normalise;
 
 /// When a clause fires (AR-25).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

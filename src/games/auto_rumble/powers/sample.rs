@@ -108,8 +108,8 @@ impl PowerSet {
     }
 }
 
-use crate::games::names::normalise;
-pub use crate::games::names::{closest_name, edit_distance};
+use crate::names::normalise;
+pub use crate::names::{closest_name, edit_distance};
 
 #[cfg(test)]
 mod tests {

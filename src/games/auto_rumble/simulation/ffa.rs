@@ -614,3 +614,26 @@ impl Simulation for Ffa {
         (vec![matches, heroes], tally)
     }
 }
+
+/// Which path of the struct-of-arrays data kernel plays each power's battles: "fast"
+/// (self-contained powers) or "general" (reactions, summons, effects on other heroes: every
+/// clause of the format, slower per hit). Neither allocates.
+pub fn power_paths(
+    defs: &[crate::games::auto_rumble::powers::file::PowerDef],
+) -> Vec<&'static str> {
+    use crate::games::auto_rumble::kernel::data::in_kernel_class;
+    use crate::games::auto_rumble::powers::catalogue::{Catalogue, Held, Loadout, default_order};
+    let cat = Catalogue::new(defs.to_vec());
+    (0..cat.len() as u16)
+        .map(|p| {
+            let held = [Held {
+                power: p,
+                strength: 0,
+            }];
+            match Loadout::compile(&cat, 0, &held, &default_order(&cat, &held)) {
+                Ok(l) if in_kernel_class(&[l]) => "fast",
+                _ => "general",
+            }
+        })
+        .collect()
+}

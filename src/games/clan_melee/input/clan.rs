@@ -269,7 +269,7 @@ impl Clan {
                 .position(|n| n.as_str() == name)
                 .map(|i| i as u16)
                 .ok_or_else(|| {
-                    let hint = crate::games::names::closest_name(
+                    let hint = crate::names::closest_name(
                         name,
                         names.iter().map(|s| s.as_str()),
                     )

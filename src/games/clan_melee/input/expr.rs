@@ -397,7 +397,7 @@ impl Parser<'_> {
                 match VARS.iter().find(|(n, _)| *n == name) {
                     Some((_, v)) if self.allowed.contains(v) => self.push(Op::Load(*v)),
                     _ => {
-                        let hint = crate::games::names::closest_name(&name, known)
+                        let hint = crate::names::closest_name(&name, known)
                             .map(|n| format!("did you mean `{n}`? "))
                             .unwrap_or_default();
                         let names: Vec<&str> = self.allowed.iter().map(|v| name_of(*v)).collect();

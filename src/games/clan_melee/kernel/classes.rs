@@ -20,7 +20,7 @@ use rand::{Rng, RngExt};
 use rand_distr::{Binomial, Distribution, Hypergeometric};
 
 use crate::games::clan_melee::input::clan::{HP_CAP, Made};
-use crate::games::clan_melee::kernel::engine::Meeting;
+use crate::games::clan_melee::kernel::meeting::Meeting;
 use crate::games::clan_melee::rules::{Coins, Mode};
 use crate::games::clan_melee::state::{Field, Participants};
 

@@ -3,4 +3,5 @@
 
 pub mod classes;
 pub mod engine;
+pub mod meeting;
 pub mod pairs;

@@ -3,7 +3,10 @@
 
 use std::ops::Range;
 
-use crate::games::clan_melee::kernel::engine::{End, Melee, Settings, melee_bytes, widest_budget};
+/// How a melee is played (its engine, its turn limit) and what one needs in memory: the
+/// settings a command gives, here so that a command asks the game, not its kernel.
+pub use crate::games::clan_melee::kernel::engine::{By, DEFAULT_MAX_TURNS, Settings, melee_bytes};
+use crate::games::clan_melee::kernel::engine::{End, Melee, widest_budget};
 use crate::games::clan_melee::rules;
 use crate::games::clan_melee::state::Field;
 use crate::platform::answer::Unit;

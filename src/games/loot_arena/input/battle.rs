@@ -81,7 +81,7 @@ fn item(cat: &mut Catalogue, s: &str) -> Result<u16, String> {
             dice,
         }));
     }
-    let hint = crate::games::names::closest_name(s, cat.items.iter().map(|i| i.name.as_str()))
+    let hint = crate::names::closest_name(s, cat.items.iter().map(|i| i.name.as_str()))
         .map(|c| format!("did you mean `{c}`? "))
         .unwrap_or_default();
     Err(format!(

@@ -87,7 +87,7 @@ pub fn parse(file: &str, text: &str) -> Result<Catalogue, FileError> {
         if name.is_empty() {
             return Err(cx.err(None, field("name"), "an empty name: give the item a name"));
         }
-        if !seen.insert(crate::games::names::normalise(&name)) {
+        if !seen.insert(crate::names::normalise(&name)) {
             return Err(cx.err(
                 None,
                 field("name"),

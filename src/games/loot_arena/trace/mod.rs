@@ -476,3 +476,32 @@ impl Hook for JsonTrace {
         self.line(serde_json::json!({"event": "round", "round": g + 1, "damage": dmg, "healing": heal, "health": health}));
     }
 }
+
+/// One battle told as a host's `loot play` asks: narrated, traced, or its result only.
+pub fn tell(
+    b: &crate::games::loot_arena::input::battle::BattleFile,
+    r: &Rules,
+    seed: u64,
+    told: crate::platform::narration::Told,
+) -> String {
+    use crate::games::loot_arena::kernel::battle::{Battle, Silent};
+    use crate::platform::narration::{Told, restyle};
+    let mut battle = Battle::new();
+    let style = match told {
+        Told::Traced => {
+            let mut t = JsonTrace::default();
+            let o = battle.play(&b.fielded, &b.catalogue, r, seed, &mut t);
+            t.finish(&o);
+            return t.out;
+        }
+        Told::Narrated(s) | Told::Result(s) => s,
+    };
+    let mut n = Narrator::new(&b.players, &b.fielded, &b.catalogue, r);
+    let o = if matches!(told, Told::Narrated(_)) {
+        battle.play(&b.fielded, &b.catalogue, r, seed, &mut n)
+    } else {
+        battle.play(&b.fielded, &b.catalogue, r, seed, &mut Silent)
+    };
+    n.finish(&o);
+    restyle(style, &n.out)
+}

@@ -383,3 +383,39 @@ impl Hook for RoyaleTrace<'_> {
         self.line(serde_json::json!({"event": "out", "player": p, "round": round}));
     }
 }
+
+/// One whole royale told as a host's `loot play` asks (LA-40..LA-48, LA-52): narrated, traced,
+/// or its places only; streamed as it is told, so memory stays bounded whatever its length
+/// (issue 53).
+pub fn tell(
+    g: &crate::games::loot_arena::input::royale::RoyaleFile,
+    r: &Rules,
+    cat: &Catalogue,
+    seed: u64,
+    told: crate::platform::narration::Told,
+) -> String {
+    use crate::games::loot_arena::kernel::royale::{Quiet, Royale};
+    use crate::platform::narration::Told;
+    let mut engine = Royale::new();
+    let mut battle = Battle::new();
+    let style = match told {
+        Told::Traced => {
+            let mut t = RoyaleTrace::new(cat, r, Sink::stdout());
+            let rep = engine.play(&g.seats, cat, r, seed, &mut battle, &mut t);
+            t.finish(rep);
+            return t.out.finish();
+        }
+        Told::Narrated(s) | Told::Result(s) => s,
+    };
+    let narrate = matches!(told, Told::Narrated(_));
+    let specs: Vec<String> = g.seats.iter().map(|s| s.spec()).collect();
+    let out = Sink::stdout().styled(style);
+    let mut n = RoyaleNarrator::new(&g.names, &specs, cat, r, out, narrate);
+    let rep = if narrate {
+        engine.play(&g.seats, cat, r, seed, &mut battle, &mut n)
+    } else {
+        engine.play(&g.seats, cat, r, seed, &mut battle, &mut Quiet)
+    };
+    n.finish(rep);
+    n.out.finish()
+}

@@ -140,6 +140,35 @@ pub fn odds(
 }
 
 /// [`odds`] on the plain model, for a combat whose minions carry effects.
+/// The odds of two groups as a command asks them (`minions combat --exact`): groups whose
+/// minions carry effects the kernel does not play on the plain model, which plays every clause
+/// (MC-54); the rest on the kernel (the same odds, many times faster). Whether effects were
+/// played comes back with them.
+pub fn odds_of(
+    groups: [&Group; 2],
+    r: &Rules,
+    limit: u64,
+    samples: u64,
+    seed: u64,
+) -> (Odds, bool) {
+    let effects = groups
+        .iter()
+        .flat_map(|g| &g.minions)
+        .any(|m| !m.kernel_plays());
+    if effects {
+        return (odds_groups(groups, r, limit, samples, seed), true);
+    }
+    let first = crate::games::minion_combat::state::precedes(groups[1], groups[0]) as usize;
+    let units: Vec<Vec<Unit>> = groups
+        .iter()
+        .map(|g| g.minions.iter().map(|m| Unit::new(m, r)).collect())
+        .collect();
+    (
+        odds([&units[0], &units[1]], first, r, limit, samples, seed),
+        false,
+    )
+}
+
 pub fn odds_groups(groups: [&Group; 2], r: &Rules, limit: u64, samples: u64, seed: u64) -> Odds {
     if let Some((p, paths)) = enumerate_groups(groups, r, limit) {
         return Odds::Exact { p, paths };

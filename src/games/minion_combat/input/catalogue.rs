@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::games::file_error::{FileCtx, FileError};
 use crate::games::minion_combat::state::{Catalogue, Kind, Modifier, Stats};
-use crate::games::names::normalise;
+use crate::names::normalise;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -79,8 +79,7 @@ struct ModifierFile {
 
 /// Most entries in a catalogue.
 pub const MAX_ENTRIES: usize = 10_000;
-/// Largest stat a file may give (damage, armor, HP, attacks), so sums stay far from overflow.
-pub const MAX_STAT: i32 = 10_000;
+pub use super::MAX_STAT;
 
 fn stat(cx: &FileCtx, field: String, v: i32, lo: i32) -> Result<i32, FileError> {
     if v < lo || v > MAX_STAT {

@@ -16,7 +16,7 @@ use crate::games::minion_combat::effects::{Against, Clause, Do, Effects};
 use crate::games::minion_combat::input::catalogue::PLAYED_CONDITIONS;
 use crate::games::minion_combat::rules::{MAX_GROUP, Rules};
 use crate::games::minion_combat::state::{Catalogue, Group, Kind, Minion, Owner, Stats};
-use crate::games::names::closest_name;
+use crate::names::closest_name;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

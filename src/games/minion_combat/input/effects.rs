@@ -16,10 +16,10 @@ use crate::games::file_error::{FileCtx, FileError};
 use crate::games::minion_combat::effects::{
     AGAINSTS, Against, Clause, Delta, Do, Effects, Status, TOS, To, WHENS, When,
 };
-use crate::games::minion_combat::input::catalogue::MAX_STAT;
+use crate::games::minion_combat::input::MAX_STAT;
 use crate::games::minion_combat::rules::{Attack, MAX_ROUNDS};
 use crate::games::minion_combat::state::{Modifier, Stats};
-use crate::games::names::normalise;
+use crate::names::normalise;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -8,6 +8,10 @@ pub mod combat;
 pub mod effects;
 pub mod rules;
 
+/// Largest stat a file may give (damage, armor, HP, attacks, an effect's amount), so sums stay
+/// far from overflow.
+pub const MAX_STAT: i32 = 10_000;
+
 /// The shipped files, built in so every command runs without one.
 pub const RULES: &str = include_str!("../../../../experiments/minion-combat/rules.toml");
 pub const MINIONS: &str = include_str!("../../../../experiments/minion-combat/minions.toml");
