@@ -5,7 +5,7 @@
 //! matches never share a generator offset by a fixed increment, and each purpose (roster setup,
 //! initiative, battle chance) has its own stream, so changing how one is used leaves the others'
 //! draws alone (paired comparisons rely on it). `rand` and `rand_xoshiro` are pinned exactly in
-//! Cargo.toml and `tests/rng_value_stability.rs` fixes the first outputs.
+//! Cargo.toml and `tests/games/rng_value_stability.rs` fixes the first outputs.
 
 use rand::SeedableRng;
 pub use rand_xoshiro::Xoshiro256PlusPlus as MatchRng;

@@ -83,6 +83,16 @@ pub fn run_killed(args: &[String], dir: &Path, parts: usize) -> usize {
     parts_finished(dir)
 }
 
+/// The stem of the test file that called (through `#[track_caller]`): the test files share a
+/// few binaries, so one file's temporary names must not meet another's.
+#[track_caller]
+fn caller_file() -> String {
+    let file = std::panic::Location::caller().file();
+    std::path::Path::new(file)
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+}
+
 /// Runs the built `skirmish` binary with `args`.
 pub fn skirmish(args: &[&str]) -> Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
@@ -91,10 +101,15 @@ pub fn skirmish(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// A fresh (removed) temporary path, unique to this test process, `prefix` and `name`; removed
-/// again when the test is done with it.
+/// A fresh (removed) temporary path, unique to this test process, the calling test file,
+/// `prefix` and `name`; removed again when the test is done with it.
+#[track_caller]
 pub fn tmp(prefix: &str, name: &str) -> Tmp {
-    let d = std::env::temp_dir().join(format!("skirmish-{prefix}-{}-{name}", std::process::id()));
+    let d = std::env::temp_dir().join(format!(
+        "skirmish-{prefix}-{}-{}-{name}",
+        std::process::id(),
+        caller_file()
+    ));
     let _ = fs::remove_dir_all(&d);
     Tmp(d)
 }
@@ -134,9 +149,14 @@ impl Drop for Tmp {
 #[must_use = "the file is removed when this is dropped"]
 pub struct TmpFile(PathBuf, String);
 
-/// Writes `text` to `name` in this test process's folder for `prefix`.
+/// Writes `text` to `name` in this test process's folder for the calling test file and `prefix`.
+#[track_caller]
 pub fn tmp_file(prefix: &str, name: &str, text: &str) -> TmpFile {
-    let dir = std::env::temp_dir().join(format!("skirmish-{prefix}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "skirmish-{prefix}-{}-{}",
+        std::process::id(),
+        caller_file()
+    ));
     let path = dir.join(name);
     // Another test's last file may remove the shared folder between the two calls: again.
     for _ in 0..10 {
@@ -225,8 +245,8 @@ pub fn random_archive_loadout(
     }
 }
 
-/// Auto Rumble power battles worked by hand (tests/auto_rumble_archive.rs,
-/// tests/power_files_second_edition.rs): loadouts by power name, played three ways.
+/// Auto Rumble power battles worked by hand (tests/games/auto_rumble_archive.rs,
+/// tests/games/power_files_second_edition.rs): loadouts by power name, played three ways.
 mod rumble_hand {
     pub use skirmish::games::auto_rumble::kernel::data::{DataKernel, Rounds, in_kernel_class};
     pub use skirmish::games::auto_rumble::kernel::general::GeneralKernel;

@@ -1,6 +1,6 @@
 //! The plain reference model of a melee: a `Vec` of member structs, written to read like the
 //! rules (CM-6 .. CM-12), with no concern for speed. `engine.rs` must agree with it exactly,
-//! draw for draw (`tests/clan_melee_differential.rs`).
+//! draw for draw (`tests/games/clan_melee_differential.rs`).
 
 use rand::{Rng, RngExt};
 

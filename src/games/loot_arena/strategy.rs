@@ -417,7 +417,7 @@ impl Strategy {
     /// to the living champion it is worth most to), on a tie the one collected first (the
     /// champions' gear in class and slot order, then the bag); each goes to the living
     /// champion with room that it is worth most to (the first on a tie), else to the bag while
-    /// there is room, else it is dropped. `tests/loot_arena_royale.rs` holds it to a plain
+    /// there is room, else it is dropped. `tests/games/loot_arena_royale.rs` holds it to a plain
     /// model of these words on random gear.
     pub fn equip(&self, g: &mut Gear, r: &Rules, w: &Worth) {
         let set = !(self.equip == Equip::Greedy) as usize;

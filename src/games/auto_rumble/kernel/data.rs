@@ -6,7 +6,7 @@
 //! and read no per-hit history. The six sample powers and most round-start and use-order powers
 //! are in it. Loadouts outside it (reactions, effects on other heroes, taxes, locks, wards,
 //! summons, wins) are played by [`crate::games::auto_rumble::kernel::general`], which plays every clause, also
-//! without allocating; [`play`] picks the path. tests/auto_rumble_data_differential.rs holds
+//! without allocating; [`play`] picks the path. tests/games/auto_rumble_data_differential.rs holds
 //! both to the data reference, round by round.
 //!
 //! **Classes.** A row of the table is a *class*: `count` heroes of one team alike in every piece

@@ -10,7 +10,7 @@
 //! counts a clause reads (opponents, allies, teams, eliminated this round) are kept up to date
 //! on every change of Energy across 0 instead of being counted. [`crate::games::auto_rumble::kernel::data`] keeps its
 //! faster path for self-contained loadouts and hands the rest here
-//! ([`crate::games::auto_rumble::kernel::data::play`]). tests/auto_rumble_data_differential.rs holds this kernel to
+//! ([`crate::games::auto_rumble::kernel::data::play`]). tests/games/auto_rumble_data_differential.rs holds this kernel to
 //! the reference battle for battle, births included.
 
 use crate::games::auto_rumble::kernel::hand::{EndReason, Outcome};

@@ -1,8 +1,8 @@
 //! The optimised battle kernel: one Auto Rumble battle over the struct-of-arrays hero table.
 //!
 //! No IO, no threads, no strings, and no heap allocation once a [`Kernel`] exists: every buffer is
-//! sized to the capacity up front and reused battle after battle (tests/auto_rumble_zero_alloc.rs).
-//! Its twin, [`crate::games::auto_rumble::reference::hand`], plays the same rules plainly; tests/auto_rumble_differential.rs
+//! sized to the capacity up front and reused battle after battle (tests/games/auto_rumble_zero_alloc.rs).
+//! Its twin, [`crate::games::auto_rumble::reference::hand`], plays the same rules plainly; tests/games/auto_rumble_differential.rs
 //! holds them to identical per-round Energies.
 
 use crate::games::auto_rumble::input::roster::{TeamBuild, UseItem};

@@ -7,7 +7,7 @@
 //!
 //! Write it in a power file (README, "Powers as data") and check it with `skirmish powers
 //! check`; add it to `experiments/powers/archive.toml` with a battle in
-//! `tests/auto_rumble_archive.rs`. Only a new *kind* of effect, trigger or quantity touches code:
+//! `tests/games/auto_rumble_archive.rs`. Only a new *kind* of effect, trigger or quantity touches code:
 //! add it to `file.rs` (parse, load-time checks, `describe`), play it in `reference/data.rs`
 //! (with its narration event) and in `kernel/general.rs`, and either play it in `kernel/data.rs`
 //! or mark it outside the fast path's class (`catalogue::effect_bits`). A new quantity is placed

@@ -2,7 +2,7 @@
 //! A `Vec` of hero structs in initiative order, clauses found by scanning a loadout's whole list
 //! for the trigger at hand, targets found by scanning, copies by `Vec::insert`. No fast path, no
 //! phase skipping. [`crate::games::auto_rumble::kernel::data`] must agree with it battle for battle
-//! (tests/auto_rumble_data_differential.rs). The rule entries cited are in
+//! (tests/games/auto_rumble_data_differential.rs). The rule entries cited are in
 //! `docs/rules/auto-rumble.md`.
 
 use crate::games::auto_rumble::kernel::hand::{EndReason, Outcome};

@@ -1,7 +1,7 @@
 //! The reference model: the same rules as [`crate::games::auto_rumble::kernel::hand`], written to be obviously correct
 //! rather than fast. Plain structs, a `Vec` of heroes in initiative order, `Vec::insert` for
 //! copies, alive counts recomputed by scanning. It shares only the rule formulas of
-//! [`crate::games::auto_rumble::rules`] with the kernel. tests/auto_rumble_differential.rs plays both on random rosters
+//! [`crate::games::auto_rumble::rules`] with the kernel. tests/games/auto_rumble_differential.rs plays both on random rosters
 //! and requires identical per-round Energies and outcomes.
 
 use crate::games::auto_rumble::input::roster::{HeroSpec, UseItem};

@@ -52,7 +52,7 @@ pub fn reference() -> Vec<Clan> {
         .iter()
         .map(|(f, t)| {
             Clan::parse(&format!("experiments/clan-melee/{f}"), t)
-                .expect("the built-in clans compile (tests/clan_melee_clans.rs)")
+                .expect("the built-in clans compile (tests/games/clan_melee_clans.rs)")
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! One attack's damage, exactly (LA-22): every face of every die enumerated (base dice with the
 //! crit read from them, each item, the defence roll, an evader's extra dice), through strength,
 //! rounding and the crit, as whole counts over all outcomes. The sampler's oracle
-//! (`tests/loot_arena_rules.rs`), and `skirmish loot odds`.
+//! (`tests/games/loot_arena_rules.rs`), and `skirmish loot odds`.
 
 use std::collections::BTreeMap;
 

@@ -2,7 +2,7 @@
 //! that showed it, and the clause kinds added since. Rules cited: AR-22, AR-27, AR-43, AR-53...
 //! in docs/rules/auto-rumble.md.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! Issue 54 as a user meets it: the bidding meta-game in one command, the same bytes for any
 //! thread count and shard split, and the known answer on the six sample powers (the hoarder).
 
-mod common;
+use crate::common;
 
 use common::{skirmish, tmp};
 

@@ -1,8 +1,7 @@
 //! `skirmish analyze rumble powers` as a user runs it: the ranking, the Parquet tables read back by
 //! polars, the same bytes on any thread count, and bad input refused with nothing written.
-#![cfg(feature = "parquet")]
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! `tests/golden/more.tables.sha256` (`UPDATE_GOLDEN=1` rewrites it, only for a change meant to
 //! move the bytes).
 
-mod common;
+use crate::common;
 
 use common::{skirmish, table_files, tmp};
 

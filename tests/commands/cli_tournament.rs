@@ -1,7 +1,6 @@
 //! `skirmish tournament rumble` as a user runs it (AR-45 .. AR-50).
-#![cfg(feature = "parquet")]
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

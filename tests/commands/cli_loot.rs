@@ -1,7 +1,7 @@
 //! Loot Arena as a user runs it: `loot odds`, `loot play`, `analyze loot items` (tables read back
 //! by polars, the same bytes on 1 and 2 threads), `games` lists it.
 
-mod common;
+use crate::common;
 
 use common::{skirmish, tmp};
 

@@ -3,7 +3,7 @@
 //! back to what the seed's rules gave on the same seeds, and its verification on fresh seeds holds
 //! it. Small sizes; bad balance files are one positioned error with exit 2 and nothing written.
 
-mod common;
+use crate::common;
 
 use common::{skirmish, tmp, tmp_file};
 

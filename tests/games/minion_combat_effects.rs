@@ -2,7 +2,7 @@
 //! pinning the pipeline step where it acts, and the page's last question (an attacker killed
 //! inside its own attack).
 
-mod common;
+use crate::common;
 
 use skirmish::games::minion_combat::effects::Effects;
 use skirmish::games::minion_combat::input::{self, catalogue};

@@ -2,7 +2,7 @@
 //! `analyze <game> <question>`, `run` for any game's experiment file, and the old spellings kept
 //! as aliases for one release.
 
-mod common;
+use crate::common;
 
 use common::{skirmish, tmp};
 

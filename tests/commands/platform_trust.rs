@@ -2,7 +2,7 @@
 //! checked against their recorded size and SHA-256 before a resumed run keeps them, `skirmish
 //! verify`, no write through a planted link, and no empty `--out`.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! The `skirmish` binary as a user runs it: output, exit codes, error messages.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

@@ -1,7 +1,7 @@
 //! Minion Combat as a user runs it: `minions combat` narrates and traces the shipped combat,
 //! `minions check` reads every shipped file, bad files get one located error and exit 2.
 
-mod common;
+use crate::common;
 
 use common::{skirmish, tmp};
 

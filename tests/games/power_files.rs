@@ -1,7 +1,7 @@
 //! Power files as a host uses them: the shipped catalogues load, `rumble check` / `rumble powers` (and the old `powers check` / `powers list`)
 //! read them back, and bad files exit 2 naming file, line, column, field and fix.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -1,7 +1,7 @@
 //! Issue 52 as a user meets it: published numbers come from recorded answers; a recorded answer
 //! reproduces; a number edited by hand in a generated block fails the check.
 
-mod common;
+use crate::common;
 
 use common::tmp;
 

@@ -2,7 +2,7 @@
 //! (a partial last chunk again, whole), the finished parts stay as they are, and the folder is
 //! the one a run asking for the larger count from the start writes. A smaller count is refused.
 
-mod common;
+use crate::common;
 
 use common::{skirmish, tmp};
 

@@ -1,9 +1,8 @@
 //! The platform's promises, on real Parquet datasets: the same bytes for any thread count, the
 //! same data for any chunk size, shards whose union is a one-machine run, resumption, and a
 //! manifest that refuses to mix runs. Read back with polars.
-#![cfg(feature = "parquet")]
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! in its class, by the data kernel's fast path too (all must agree). Heroes enter in the order given, initiative falling
 //! (0.9, 0.8, ...). A hero with 0 coins has 100 Energy and deals 10 per hit (AR-2).
 
-mod common;
+use crate::common;
 
 use common::{archive, hero, play_within, round};
 

@@ -7,7 +7,7 @@
 //! file. Nothing may panic: `check`'s description is printed for every accepted file too.
 //!
 //! A fixed budget runs in `cargo test --release`; a long run on demand:
-//! `SKIRMISH_FUZZ_FILES=200000 cargo test --release --test power_grammar_differential`
+//! `SKIRMISH_FUZZ_FILES=200000 cargo test --release --test games power_grammar_differential`
 //! (docs/testing.md).
 
 use rand::RngExt;

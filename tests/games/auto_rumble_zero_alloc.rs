@@ -1,7 +1,7 @@
 //! After warm-up a battle performs zero heap allocations, Amoeba replication up to a full table
 //! included. A counting global allocator counts allocations made on this test's thread.
 
-mod common;
+use crate::common;
 
 use common::{archive, random_archive_loadout};
 
@@ -10,8 +10,7 @@ use skirmish::games::auto_rumble::trace::hand::Silent;
 use skirmish::games::auto_rumble::{HeroSpec, Kernel, Lineup, Power, rules};
 use skirmish::rng::{Stream, stream_rng};
 
-#[path = "common/counting_alloc.rs"]
-mod counting_alloc;
+use crate::counting_alloc;
 use counting_alloc::counted;
 
 #[test]

@@ -1,7 +1,7 @@
 //! Issue 50 as a user meets it: `report` and `diff` on folders written by commands of different
 //! games, a what-if shown in its known direction, and refusals.
 
-mod common;
+use crate::common;
 
 use common::{skirmish, tmp};
 

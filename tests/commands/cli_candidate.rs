@@ -1,7 +1,7 @@
 //! Issue 51 as a host meets it: "my new power / policy / clan against the field" is one command
 //! per game, answered with an interval and a rank; refusals name the fix.
 
-mod common;
+use crate::common;
 
 use common::{skirmish, tmp, tmp_file};
 

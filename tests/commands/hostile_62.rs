@@ -1,7 +1,7 @@
 //! Issue 62 (the third hostile sweep): nothing a folder or file says runs code, passes for data,
 //! or injects markup. Each case failed before its fix.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! `simulate` and `analyze` play exactly what `rumble play` plays; nested clamps mean what they
 //! say and never panic.
 
-mod common;
+use crate::common;
 
 use rand::RngExt;
 use skirmish::games::auto_rumble::kernel::data::{DataKernel, Rounds, in_kernel_class};

@@ -2,7 +2,7 @@
 //! named the wrong flag, measured nothing with exit 0 or refused only after working. Each is
 //! refused at once with exit 2, a message naming the flag and the fix, and nothing written.
 
-mod common;
+use crate::common;
 
 use common::{skirmish, tmp};
 

@@ -1,7 +1,6 @@
 //! `skirmish tournament clan-melee` as a user runs it (CM-30, CM-31).
-#![cfg(feature = "parquet")]
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! Same per-round Energies, same outcomes, on random rosters (2-8 heroes, coins -30..=60, random
 //! subsets and orders of the six, forced initiative ties, small capacities, short round limits).
 
-mod common;
+use crate::common;
 
 use common::{archive, random_archive_loadout};
 
@@ -592,7 +592,7 @@ fn classes_play_amoeba_heavy_rosters_as_the_reference_plays_them_hero_by_hero() 
     use skirmish::games::auto_rumble::powers::file::parse;
     let text = format!(
         "{}\n{SPLITTERS}",
-        include_str!("../experiments/powers/sample.toml")
+        include_str!("../../experiments/powers/sample.toml")
     );
     let cat = Catalogue::new(parse(&text, "sample+splitters").unwrap());
     let amoeba = cat.id("Amoeba").unwrap();

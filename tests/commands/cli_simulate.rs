@@ -1,8 +1,7 @@
 //! `skirmish simulate`, `skirmish run` and `skirmish bench` as a user runs them: summaries, exit
 //! codes, nothing written on bad input, and a run killed halfway that resumes to the same bytes.
-#![cfg(feature = "parquet")]
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;
