@@ -1302,11 +1302,26 @@ impl Pairing {
         if keys(a) != keys(b) || a.len() < MIN_PAIRED_PARTS {
             return None;
         }
-        let (ra, rb): (Vec<_>, Vec<_>) = a
+        let (ra, mut rb): (Vec<_>, Vec<_>) = a
             .iter()
             .zip(b)
             .map(|(x, y)| (ratios(x.2), ratios(y.2)))
             .unzip();
+        // An estimate whose label's note moved with the change is the same estimate: B's
+        // entries are keyed as A names it.
+        let renamed = by_stem(
+            ra.iter().flat_map(|m| m.keys()),
+            rb.iter().flat_map(|m| m.keys()),
+        );
+        if !renamed.is_empty() {
+            for m in &mut rb {
+                for (kb, ka) in &renamed {
+                    if let Some(v) = m.remove(kb) {
+                        m.insert(ka.clone(), v);
+                    }
+                }
+            }
+        }
         let mut labels: Vec<&(String, String)> =
             ra.iter().chain(&rb).flat_map(|m| m.keys()).collect();
         labels.sort();
@@ -1493,6 +1508,44 @@ fn t975(df: usize) -> f64 {
 /// Numerator and denominator of each estimate, by section title and label.
 type Ratios = BTreeMap<(String, String), (f64, f64)>;
 
+/// A label less its note in parentheses (`underworld (3 points)` -> `underworld`): what matches
+/// one estimate across two runs whose note moved with the change (issue 80: such an estimate,
+/// often the very one that moved, was dropped from `diff`, what-ifs and `sensitivity`).
+pub fn label_stem(label: &str) -> &str {
+    label.split_once(" (").map_or(label, |(s, _)| s)
+}
+
+/// The estimates only one run holds, matched by title and [`label_stem`]: B's key -> A's key,
+/// for each stem that exactly one unmatched label of each run has.
+fn by_stem<'k>(
+    a: impl IntoIterator<Item = &'k (String, String)>,
+    b: impl IntoIterator<Item = &'k (String, String)>,
+) -> BTreeMap<(String, String), (String, String)> {
+    let a: std::collections::BTreeSet<&(String, String)> = a.into_iter().collect();
+    let b: std::collections::BTreeSet<&(String, String)> = b.into_iter().collect();
+    let stems = |only: Vec<&&(String, String)>| {
+        let mut m: BTreeMap<(String, String), Vec<(String, String)>> = BTreeMap::new();
+        for k in only {
+            m.entry((k.0.clone(), label_stem(&k.1).to_string()))
+                .or_default()
+                .push((*k).clone());
+        }
+        m
+    };
+    let (sa, sb) = (
+        stems(a.difference(&b).collect()),
+        stems(b.difference(&a).collect()),
+    );
+    sb.into_iter()
+        .filter_map(
+            |(stem, kb)| match (sa.get(&stem).map(Vec::as_slice), kb.as_slice()) {
+                (Some([ka]), [kb]) => Some((kb.clone(), ka.clone())),
+                _ => None,
+            },
+        )
+        .collect()
+}
+
 /// Every estimate a dataset answer holds from one tally, as the numerator and denominator whose
 /// ratio it is (wins and trials; a mean's sum and count, halved for win points), keyed as
 /// [`Answer::from_dataset`] titles and labels them.
@@ -1593,6 +1646,45 @@ fn gap_in(pairing: Option<&Pairing>, title: &str, ea: &Estimate, eb: &Estimate) 
         .unwrap_or_else(|| gap(ea, eb))
 }
 
+/// A's label -> B's, for the estimates of two sections of one title that only their stems
+/// match (issue 80).
+fn stem_pairs(sa: &Section, sb: &Section) -> BTreeMap<String, String> {
+    let keys = |sec: &Section| -> Vec<(String, String)> {
+        sec.estimates
+            .iter()
+            .map(|e| (sec.title.clone(), e.label.clone()))
+            .collect()
+    };
+    by_stem(&keys(sa), &keys(sb))
+        .into_iter()
+        .map(|(b, a)| (a.1, b.1))
+        .collect()
+}
+
+/// B's estimate of A's `ea` in `sb` (by its label, else by its stem) and the difference's label.
+fn match_in<'a>(
+    ea: &'a Estimate,
+    sb: &'a Section,
+    stem: &BTreeMap<String, String>,
+) -> Option<(&'a Estimate, &'a Estimate, String)> {
+    if let Some(eb) = sb.estimates.iter().find(|x| x.label == ea.label) {
+        return Some((ea, eb, ea.label.clone()));
+    }
+    let lb = stem.get(&ea.label)?;
+    let eb = sb.estimates.iter().find(|x| &x.label == lb)?;
+    Some((ea, eb, moved_label(&ea.label, lb)))
+}
+
+/// The label of a difference between two estimates matched by their stem: `underworld (2
+/// points -> 3 points)`.
+fn moved_label(a: &str, b: &str) -> String {
+    let note = |l: &str| {
+        l.split_once(" (")
+            .map_or(String::new(), |(_, n)| n.trim_end_matches(')').to_string())
+    };
+    format!("{} ({} -> {})", label_stem(a), note(a), note(b))
+}
+
 /// How a comparison's intervals were found, for its notes and its header.
 fn pairing_told(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> String {
     match pairing {
@@ -1669,14 +1761,15 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
                 without.push(sa.title.clone());
                 return None;
             }
+            let stem = stem_pairs(sa, sb);
             let estimates: Vec<Estimate> = sa
                 .estimates
                 .iter()
                 .filter_map(|ea| {
-                    let eb = sb.estimates.iter().find(|x| x.label == ea.label)?;
+                    let (ea, eb, label) = match_in(ea, sb, &stem)?;
                     let (d, half) = gap_in(pairing, &sa.title, ea, eb);
                     Some(Estimate {
-                        label: ea.label.clone(),
+                        label,
                         value: d,
                         lo: d - half,
                         hi: d + half,
@@ -1783,16 +1876,14 @@ pub fn diff(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<String,
             continue;
         };
         let _ = writeln!(s, "\n{}", sa.title);
-        let w = sa
+        let stem = stem_pairs(sa, sb);
+        let matched: Vec<(&Estimate, &Estimate, String)> = sa
             .estimates
             .iter()
-            .map(|e| e.label.len())
-            .max()
-            .unwrap_or(0);
-        for ea in &sa.estimates {
-            let Some(eb) = sb.estimates.iter().find(|x| x.label == ea.label) else {
-                continue;
-            };
+            .filter_map(|ea| match_in(ea, sb, &stem))
+            .collect();
+        let w = matched.iter().map(|m| m.2.len()).max().unwrap_or(0);
+        for (ea, eb, label) in matched {
             let (d, half) = gap_in(pairing, &sa.title, ea, eb);
             let moved = if (d - half) > 0.0 || (d + half) < 0.0 {
                 "  *"
@@ -1802,7 +1893,7 @@ pub fn diff(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<String,
             let _ = writeln!(
                 s,
                 "  {:<w$}  {:>8} -> {:>8}  {:>+8} [{}, {}]{moved}",
-                ea.label,
+                label,
                 show(sa.unit, ea.value),
                 show(sa.unit, eb.value),
                 show_signed(sa.unit, d),
@@ -1950,6 +2041,38 @@ mod tests {
             heatmaps: Vec::new(),
             grids: Vec::new(),
         }
+    }
+
+    // Issue 80: an estimate whose label carries a note that moves with the change (`underworld
+    // (2 points)` in A, `underworld (3 points)` in B) was dropped from the difference; it is
+    // matched by its stem, once on each side, and its label says the note moved.
+    #[test]
+    fn an_estimate_whose_note_moved_is_matched_by_its_stem() {
+        let mut a = answer();
+        let mut b = answer();
+        a.sections[0].estimates[1].label = "underworld (2 points)".into();
+        b.sections[0].estimates[1].label = "underworld (3 points)".into();
+        b.sections[0].estimates[1].value = 0.3;
+        let d = difference(&a, &b, None).unwrap();
+        let labels: Vec<&str> = d.sections[0]
+            .estimates
+            .iter()
+            .map(|e| e.label.as_str())
+            .collect();
+        assert_eq!(labels, ["Amoeba | x", "underworld (2 points -> 3 points)"]);
+        assert!((d.sections[0].estimates[1].value - 0.2).abs() < 1e-12);
+        let text = diff(&a, &b, None).unwrap();
+        assert!(text.contains("underworld (2 points -> 3 points)"), "{text}");
+        // Two labels of one stem on a side: which is which cannot be told, so neither is matched.
+        let mut two = b.clone();
+        two.sections[0].estimates[0].label = "underworld (4 points)".into();
+        a.sections[0].estimates[0].label = "underworld (1 point)".into();
+        let d = difference(&a, &two, None).unwrap();
+        assert!(d.sections.is_empty() || d.sections[0].estimates.is_empty());
+        assert_eq!(
+            label_stem("smart(bid=0, margin=2)"),
+            "smart(bid=0, margin=2)"
+        );
     }
 
     // Issue 54: a payoff table drawn as a heat map in every format; an answer without one keeps
