@@ -203,19 +203,45 @@ pub struct Worth {
     pub censor: Censor,
 }
 
+/// One cell of a pairing matrix: a pair's win share against an opponent pair.
+#[derive(Clone, Copy, Debug)]
+pub struct Pairing {
+    /// The crit reading (LA-10) and whether the champions were equipped (else bare).
+    pub crit: Crit,
+    pub equipped: bool,
+    pub pair: usize,
+    pub opponent: usize,
+    pub share: Est,
+}
+
+/// What an item is worth to the field by its absence: the win share side 0 loses without it.
+#[derive(Clone, Debug)]
+pub struct LeftOut {
+    pub item: String,
+    pub drop: Est,
+}
+
+/// A policy a class writes its sets with: its side's win share, and the difference from the
+/// first candidate policy (paired).
+#[derive(Clone, Debug)]
+pub struct SetPolicy {
+    pub class: Class,
+    pub policy: String,
+    pub share: Est,
+    pub vs_first: Est,
+}
+
 /// Everything the study found.
 #[derive(Clone, Debug, Default)]
 pub struct Findings {
     pub worth: Vec<Worth>,
-    /// `(crit reading, equipped, pair, opponent, share of the pair)`.
-    pub pairings: Vec<(Crit, bool, usize, usize, Est)>,
-    /// `(item label, drop in win share)`, for items removed at least twice.
-    pub leave_one_out: Vec<(String, Est)>,
+    pub pairings: Vec<Pairing>,
+    /// Items removed at least twice.
+    pub leave_one_out: Vec<LeftOut>,
     /// Items removed only once: no interval can be measured from one removal (issue 79: it was
     /// written as NaN, and the answer could not be read back).
     pub removed_once: Vec<String>,
-    /// `(class, policy, win share, difference from the first candidate)`.
-    pub sets: Vec<(Class, String, Est, Est)>,
+    pub sets: Vec<SetPolicy>,
     pub battles: u64,
     /// `(class, candidate, item)`: the variance of the difference of their worth in health,
     /// measured on the same battles.
@@ -492,25 +518,34 @@ impl Study {
         }
         for (crit, equipped, p, q, s) in pairing_sums {
             out.battles += self.cell;
-            out.pairings.push((crit, equipped, p, q, Est::share(&s)));
+            out.pairings.push(Pairing {
+                crit,
+                equipped,
+                pair: p,
+                opponent: q,
+                share: Est::share(&s),
+            });
         }
         out.battles += loo.1.first().copied().unwrap_or(0) as u64;
         for (g, s) in groups.iter().zip(&loo.0) {
             match s.n {
                 0 => {}
                 1 => out.removed_once.push(g.clone()),
-                _ => out.leave_one_out.push((g.clone(), Est::share(s))),
+                _ => out.leave_one_out.push(LeftOut {
+                    item: g.clone(),
+                    drop: Est::share(s),
+                }),
             }
         }
         for (class, (wins, diffs)) in set_sums {
             out.battles += self.battles * k as u64;
             for j in 0..k {
-                out.sets.push((
+                out.sets.push(SetPolicy {
                     class,
-                    self.sets[j].spec(),
-                    Est::share(&wins[j]),
-                    Est::share(&diffs[j]),
-                ));
+                    policy: self.sets[j].spec(),
+                    share: Est::share(&wins[j]),
+                    vs_first: Est::share(&diffs[j]),
+                });
             }
         }
         Ok(Some(out))
@@ -725,37 +760,37 @@ pub fn tables(f: &Findings) -> Vec<Table> {
     let mut pairings = PairingRows::default();
     for x in &f.pairings {
         pairings.push(PairingRow {
-            crit: &format!("{:?}", x.0),
-            equipped: x.1,
-            pair: &pair_name(x.2),
-            opponent: &pair_name(x.3),
-            share: x.4.mean,
-            share_lo: x.4.lo,
-            share_hi: x.4.hi,
-            battles: x.4.n,
+            crit: &format!("{:?}", x.crit),
+            equipped: x.equipped,
+            pair: &pair_name(x.pair),
+            opponent: &pair_name(x.opponent),
+            share: x.share.mean,
+            share_lo: x.share.lo,
+            share_hi: x.share.hi,
+            battles: x.share.n,
         });
     }
     let mut loo = LeaveOneOutRows::default();
     for x in &f.leave_one_out {
         loo.push(LeaveOneOutRow {
-            item: &x.0,
-            drop: x.1.mean,
-            drop_lo: x.1.lo,
-            drop_hi: x.1.hi,
-            removals: x.1.n,
+            item: &x.item,
+            drop: x.drop.mean,
+            drop_lo: x.drop.lo,
+            drop_hi: x.drop.hi,
+            removals: x.drop.n,
         });
     }
     let mut sets = SetRows::default();
     for x in &f.sets {
         sets.push(SetRow {
-            class: x.0.name(),
-            policy: &x.1,
-            share: x.2.mean,
-            share_lo: x.2.lo,
-            share_hi: x.2.hi,
-            vs_first: x.3.mean,
-            vs_first_lo: x.3.lo,
-            vs_first_hi: x.3.hi,
+            class: x.class.name(),
+            policy: &x.policy,
+            share: x.share.mean,
+            share_lo: x.share.lo,
+            share_hi: x.share.hi,
+            vs_first: x.vs_first.mean,
+            vs_first_lo: x.vs_first.lo,
+            vs_first_hi: x.vs_first.hi,
         });
     }
     let classes = Class::ALL.iter().map(|c| c.name().to_string()).collect();
@@ -816,7 +851,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
         }
     }
     let mut loo = f.leave_one_out.clone();
-    loo.sort_by(|a, b| b.1.mean.total_cmp(&a.1.mean));
+    loo.sort_by(|a, b| b.drop.mean.total_cmp(&a.drop.mean));
     if !f.removed_once.is_empty() {
         notes.push(format!(
             "leave one out: {} removed only once in these battles, so no interval can be measured for {}; more battles (--battles) measure {}",
@@ -830,15 +865,15 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
             title: "leave one out".into(),
             meaning: "side 0's win share lost without one of its items".into(),
             unit: Unit::Share,
-            estimates: loo.iter().map(|(l, e)| est(l, e)).collect(),
+            estimates: loo.iter().map(|x| est(&x.item, &x.drop)).collect(),
         });
     }
     for class in Class::ALL {
         let rows: Vec<Estimate> = f
             .sets
             .iter()
-            .filter(|x| x.0 == class)
-            .map(|(_, p, share, _)| est(p, share))
+            .filter(|x| x.class == class)
+            .map(|x| est(&x.policy, &x.share))
             .collect();
         if !rows.is_empty() {
             sections.push(Section {
@@ -855,16 +890,18 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
     let mut heatmaps = Vec::new();
     let mut readings: Vec<Crit> = Vec::new();
     for p in &f.pairings {
-        if !readings.contains(&p.0) {
-            readings.push(p.0);
+        if !readings.contains(&p.crit) {
+            readings.push(p.crit);
         }
     }
     for (crit, equipped) in readings.into_iter().flat_map(|c| [(c, false), (c, true)]) {
         let cell = |p: usize, q: usize| {
             f.pairings
                 .iter()
-                .find(|x| x.0 == crit && x.1 == equipped && x.2 == p && x.3 == q)
-                .map(|x| x.4)
+                .find(|x| {
+                    x.crit == crit && x.equipped == equipped && x.pair == p && x.opponent == q
+                })
+                .map(|x| x.share)
         };
         let kit = if equipped { "equipped" } else { "bare" };
         let mut rows = Vec::new();
@@ -1073,8 +1110,8 @@ fn grids(f: &Findings) -> Vec<Grid> {
     }
     let mut readings: Vec<(Crit, bool)> = Vec::new();
     for p in &f.pairings {
-        if !readings.contains(&(p.0, p.1)) {
-            readings.push((p.0, p.1));
+        if !readings.contains(&(p.crit, p.equipped)) {
+            readings.push((p.crit, p.equipped));
         }
     }
     if !readings.is_empty() {
@@ -1102,8 +1139,8 @@ fn grids(f: &Findings) -> Vec<Grid> {
                     let v: Vec<f64> = f
                         .pairings
                         .iter()
-                        .filter(|x| x.0 == crit && x.1 == equipped && x.2 == p)
-                        .map(|x| x.4.mean)
+                        .filter(|x| x.crit == crit && x.equipped == equipped && x.pair == p)
+                        .map(|x| x.share.mean)
                         .collect();
                     Cell::Value(v.iter().sum::<f64>() / v.len().max(1) as f64)
                 })
@@ -1113,7 +1150,7 @@ fn grids(f: &Findings) -> Vec<Grid> {
         out.push(g);
     }
     let mut loo = f.leave_one_out.clone();
-    loo.sort_by(|a, b| b.1.mean.total_cmp(&a.1.mean));
+    loo.sort_by(|a, b| b.drop.mean.total_cmp(&a.drop.mean));
     let mut g = Grid::new(
         "leave one out",
         "side 0's win share lost without one of its items, with its 95% interval",
@@ -1123,22 +1160,25 @@ fn grids(f: &Findings) -> Vec<Grid> {
             ("removals", Unit::Number),
         ],
     );
-    for (label, e) in &loo {
-        g.row(label.clone(), vec![est(e), Cell::Count(e.n)]);
+    for x in &loo {
+        g.row(x.item.clone(), vec![est(&x.drop), Cell::Count(x.drop.n)]);
     }
     if !g.rows.is_empty() {
         out.push(g);
     }
     for class in Class::ALL {
-        let rows: Vec<_> = f.sets.iter().filter(|x| x.0 == class).collect();
-        let Some(best) = rows.iter().max_by(|a, b| a.2.mean.total_cmp(&b.2.mean)) else {
+        let rows: Vec<_> = f.sets.iter().filter(|x| x.class == class).collect();
+        let Some(best) = rows
+            .iter()
+            .max_by(|a, b| a.share.mean.total_cmp(&b.share.mean))
+        else {
             continue;
         };
         let mut g = Grid::new(
             &format!("sets for a {}", class.name()),
             &format!(
                 "the focal champion's side's win share by its policy, and against the first candidate (paired), with 95% intervals; best: {}",
-                best.1
+                best.policy
             ),
             "set",
             &[
@@ -1146,8 +1186,8 @@ fn grids(f: &Findings) -> Vec<Grid> {
                 ("against the first [95%]", Unit::Points),
             ],
         );
-        for (_, p, share, diff) in rows {
-            g.row(p.clone(), vec![est(share), est(diff)]);
+        for x in rows {
+            g.row(x.policy.clone(), vec![est(&x.share), est(&x.vs_first)]);
         }
         out.push(g);
     }
