@@ -856,7 +856,7 @@ fn run(f: &BalanceFlags, check: Option<&Check>) -> Result<(String, Outcome), Str
         ));
     }
     let mut files = crate::platform::answer::files(&answer).to_vec();
-    let tuned = tuned_files(q, &found.point);
+    let tuned = tuned_files(q, &found.point, &f.out);
     files.extend(tuned.iter().cloned());
     files.push(kept.file());
     if let Some(c) = check {
@@ -884,7 +884,7 @@ fn run(f: &BalanceFlags, check: Option<&Check>) -> Result<(String, Outcome), Str
 
 /// The inputs with the tuned numbers filled in: the rules (only the keys that differ from the
 /// seed's) and each placeholder file, under `tuned/`.
-fn tuned_files(q: &Question, point: &[f64]) -> Vec<(String, Vec<u8>)> {
+fn tuned_files(q: &Question, point: &[f64], out_dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     if q.named.iter().any(|n| matches!(n, Named::Rules(_))) || q.rules_file.is_some() {
         out.push((
@@ -909,6 +909,8 @@ fn tuned_files(q: &Question, point: &[f64]) -> Vec<(String, Vec<u8>)> {
         } else {
             name
         };
+        // Its includes named from `OUT/tuned/`, where it is written (issue 80).
+        let text = super::question::includes_for(&text, &p, &out_dir.join("tuned"));
         out.push((format!("tuned/{name}"), text.into_bytes()));
     }
     out

@@ -753,6 +753,60 @@ fn includes_from(text: &str, host: &Path) -> String {
     out
 }
 
+/// A tuned copy's `include`s, which name files beside the host's file, made relative to the
+/// folder the copy is written in (`OUT/tuned/`), so that it loads from there (issue 80: a tuned
+/// file that included another did not). Relative, not absolute: the folder's bytes name no
+/// machine's paths.
+pub fn includes_for(text: &str, host: &Path, folder: &Path) -> String {
+    let Ok(doc) = text.parse::<toml::Table>() else {
+        return text.to_string();
+    };
+    let Some(toml::Value::Array(list)) = doc.get("include") else {
+        return text.to_string();
+    };
+    let dir = host.parent().unwrap_or(Path::new(""));
+    let mut out = text.to_string();
+    for inc in list.iter().filter_map(|v| v.as_str()) {
+        let Some(rel) = relative(&dir.join(inc), folder) else {
+            continue;
+        };
+        let quoted = toml::Value::String(rel.display().to_string()).to_string();
+        out = out
+            .replace(&format!("\"{inc}\""), &quoted)
+            .replace(&format!("'{inc}'"), &quoted);
+    }
+    out
+}
+
+/// `to` as a path from the folder `from` (both made absolute against the working folder and
+/// their `.` and `..` resolved by name).
+fn relative(to: &Path, from: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let norm = |p: &Path| -> Option<Vec<std::ffi::OsString>> {
+        let mut parts: Vec<std::ffi::OsString> = Vec::new();
+        for c in std::path::absolute(p).ok()?.components() {
+            match c {
+                Component::ParentDir => {
+                    parts.pop();
+                }
+                Component::Normal(x) => parts.push(x.to_os_string()),
+                _ => {}
+            }
+        }
+        Some(parts)
+    };
+    let (t, f) = (norm(to)?, norm(from)?);
+    let common = t.iter().zip(&f).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..f.len() {
+        out.push("..");
+    }
+    for x in &t[common..] {
+        out.push(x);
+    }
+    Some(out)
+}
+
 /// The numbers of a game's rules by key (what `sensitivity --keys all` moves).
 pub fn rules_numbers(game: &str) -> BTreeMap<String, (f64, bool)> {
     seed_rules(game)
@@ -767,6 +821,33 @@ pub fn rules_numbers(game: &str) -> BTreeMap<String, (f64, bool)> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
+    /// Issue 80: a tuned copy of a file that includes another names the included file from the
+    /// folder it is written in.
+    #[test]
+    fn a_tuned_file_includes_what_its_host_included_from_its_own_folder() {
+        let text = "include = [\"../powers/sample.toml\"]\n[[power]]\nname = \"T\"\n";
+        let out = super::includes_for(
+            text,
+            Path::new("experiments/balance/thorns.toml"),
+            Path::new("runs/balance/tuned"),
+        );
+        assert!(
+            out.starts_with("include = [\"../../../experiments/powers/sample.toml\"]"),
+            "{out}"
+        );
+        let same = super::includes_for(text, Path::new("a/b.toml"), Path::new("a/x/../c"));
+        assert!(
+            same.starts_with("include = [\"../../powers/sample.toml\"]"),
+            "{same}"
+        );
+        assert_eq!(
+            super::includes_for("x = 1\n", Path::new("a.toml"), Path::new("t")),
+            "x = 1\n"
+        );
+    }
+
     /// Issue 79: a point's files were named by its values joined, and 300 placeholders made a
     /// name too long for the file system; a point's name is a short digest, one per point.
     #[test]
