@@ -1089,6 +1089,20 @@ fn answer(
             ])
             .collect::<Vec<_>>(),
     );
+    // A miss of shares in percentage points, as a host reads it (issue 80: "0.0850" read as
+    // 8.5%); targets of other units keep the number.
+    let shares = !found.misses.is_empty()
+        && found
+            .misses
+            .iter()
+            .all(|m| matches!(m.unit, Unit::Share | Unit::Points));
+    let miss = |x: f64| {
+        if shares {
+            format!("{:.2} pt", 100.0 * x)
+        } else {
+            format!("{x:.4}")
+        }
+    };
     for (i, s) in found.path.iter().enumerate() {
         path.row(
             format!("{}", i + 1),
@@ -1098,7 +1112,7 @@ fn answer(
                 .map(|(x, n)| Cell::Text(balance::show(*x, n.integer)))
                 .chain([
                     Cell::Count(s.played),
-                    Cell::Text(format!("{:.4}", s.miss)),
+                    Cell::Text(miss(s.miss)),
                     Cell::Text(s.note.clone()),
                 ])
                 .collect(),
