@@ -70,6 +70,29 @@ macro_rules! conformance {
     )*};
 }
 
+/// Every game of the registry (`skirmish::games::GAMES`) joins the suite: a game added there
+/// and not here fails (issue 78: the registry is the one list of games).
+#[test]
+fn every_game_of_the_registry_joins_the_suite() {
+    use suite::Game as _;
+    let joined = [
+        crate::auto_rumble::AutoRumble.name(),
+        crate::clan_melee::ClanMelee.name(),
+        crate::elemental_tag::ElementalTag.name(),
+        crate::loot_arena::LootArena.name(),
+        crate::minion_combat::MinionCombat.name(),
+    ];
+    for g in skirmish::games::GAMES {
+        assert!(
+            joined.contains(&g.command),
+            "{} ({}) is in the registry but not in the conformance suite: implement suite::Game for it and list it in conformance!",
+            g.title,
+            g.command
+        );
+    }
+    assert_eq!(joined.len(), skirmish::games::GAMES.len());
+}
+
 conformance! {
     rumble: crate::auto_rumble::AutoRumble;
     clan_melee_game: crate::clan_melee::ClanMelee;
