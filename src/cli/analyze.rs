@@ -225,7 +225,7 @@ fn powers(ctx: &crate::platform::context::Context, flags: &PowerFlags) -> Result
         let rosters: u64 = batches.values().map(|b| b.0).sum();
         crate::platform::dataset::mark_output_folder(&out, POWERS)?;
         let dir = out.join(crate::platform::ledger::SHARDS);
-        std::fs::create_dir_all(&dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
+        crate::platform::dataset::create_folder(&dir)?;
         let name = format!("{}-of-{}.json", sh.index, sh.count);
         let stored = serde_json::json!({"identity": identity, "batches": batches});
         crate::platform::dataset::atomic_write(

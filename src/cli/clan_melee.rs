@@ -587,7 +587,7 @@ pub fn check(path: &std::path::Path) -> Result<String, String> {
     use crate::rng::{Stream, match_stream_rng};
     use std::fmt::Write as _;
     // A rules file (issue 51) reads back as its changes from the seed's values.
-    if let Ok(text) = std::fs::read_to_string(path)
+    if let Ok(text) = crate::games::file_error::read(path, "file")
         && rules::is_rules(&text)
     {
         let r = rules::load(path).map_err(|e| e.to_string())?;

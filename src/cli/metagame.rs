@@ -153,7 +153,7 @@ fn metagame(
     );
     // The folder is this command's from the start, so a shard's partial run is resumed by the
     // next, and no other command writes here.
-    std::fs::create_dir_all(&f.out).map_err(|e| format!("--out {}: {e}", f.out.display()))?;
+    crate::platform::dataset::create_folder(&f.out)?;
     crate::platform::dataset::atomic_write(
         &f.out,
         ".skirmish-output",

@@ -90,7 +90,8 @@ pub fn experiment(
     path: &Path,
     flags: &RunFlags,
 ) -> Result<Experiment, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text =
+        crate::games::file_error::read(path, "experiment file").map_err(|e| e.to_string())?;
     let located = |e: toml::de::Error| {
         let at = e
             .span()

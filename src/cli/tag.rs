@@ -51,7 +51,7 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
 /// `skirmish tag check FILE`.
 pub fn check(path: &Path) -> Result<String, String> {
     // A rules file (issue 51) reads back as its changes from the seed's values.
-    if let Ok(text) = std::fs::read_to_string(path)
+    if let Ok(text) = crate::games::file_error::read(path, "file")
         && input::is_rules(&text)
     {
         let s = input::load_rules(path).map_err(|e| e.to_string())?;

@@ -24,6 +24,11 @@ use std::path::{Path, PathBuf};
 use super::plan::Shard;
 use super::tally::Tally;
 
+/// Makes the folder `dir` (and its parents) for a command's `--out`.
+pub fn create_folder(dir: &Path) -> Result<(), String> {
+    fs::create_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))
+}
+
 /// The folder where an analysis's shards keep their cells (`OUT/shards/`).
 pub const SHARDS: &str = "shards";
 
