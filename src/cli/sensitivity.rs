@@ -384,6 +384,8 @@ fn answer(
     // For each move, the estimate of the ranked sections it moved most.
     let unit = ranked.first().map_or(Unit::Points, |s| moved_unit(s.unit));
     let mut tornado: Vec<Estimate> = Vec::new();
+    // Each tornado row's step in its number's own units (to - from), for the moves per unit.
+    let mut step_of: std::collections::BTreeMap<String, f64> = Default::default();
     let mut refused = Vec::new();
     // Numbers whose moves left every part's every estimate as it was.
     let mut unread: Vec<String> = Vec::new();
@@ -416,12 +418,14 @@ fn answer(
             })
             .max_by(|a, b| a.2.abs().total_cmp(&b.2.abs()));
         if let Some((s, e, d, h)) = best {
+            let row = if ranked.len() > 1 {
+                format!("{}: {} ({})", label(m), e.label, s.title)
+            } else {
+                format!("{}: {}", label(m), e.label)
+            };
+            step_of.insert(row.clone(), m.to - m.from);
             tornado.push(Estimate {
-                label: if ranked.len() > 1 {
-                    format!("{}: {} ({})", label(m), e.label, s.title)
-                } else {
-                    format!("{}: {}", label(m), e.label)
-                },
+                label: row,
                 value: d,
                 lo: d - h,
                 hi: d + h,
@@ -553,8 +557,33 @@ fn answer(
             }
         ),
         unit,
-        estimates: tornado,
+        estimates: tornado.clone(),
     }];
+    // Issue 80: moves of different sizes compare by what one unit of each number does (as
+    // SimulationCraft's scale factors): each move over its step, its interval scaled alike.
+    let per_unit: Vec<Estimate> = tornado
+        .iter()
+        .filter_map(|e| {
+            let step = *step_of.get(&e.label)?;
+            (step != 0.0).then(|| {
+                let (a, b) = (e.lo / step, e.hi / step);
+                Estimate {
+                    value: e.value / step,
+                    lo: a.min(b),
+                    hi: a.max(b),
+                    ..e.clone()
+                }
+            })
+        })
+        .collect();
+    if !per_unit.is_empty() {
+        out_sections.push(Section {
+            title: "move per unit of the number".into(),
+            meaning: "each move above divided by its step in the number's own units (to - from): what one unit of each number does, so that numbers moved by steps of different sizes compare".into(),
+            unit,
+            estimates: per_unit,
+        });
+    }
     if o.detail {
         for m in moved {
             let Ok(p) = &m.moves else { continue };

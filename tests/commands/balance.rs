@@ -313,11 +313,16 @@ fn mage_health_moves_and_the_bag_does_not(name: &str, question: &[&str]) -> Stri
     let o = skirmish(&args);
     let text = String::from_utf8_lossy(&o.stdout).to_string();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let rows: Vec<&str> = text
-        .lines()
-        .filter(|l| l.trim_start().starts_with("champion.mage.health 85 -> "))
-        .collect();
-    assert_eq!(rows.len(), 2, "{text}");
+    // The tornado, then the same moves per unit of the number (issue 80): two rows each.
+    let (tornado, per_unit) = text
+        .split_once("move per unit of the number")
+        .unwrap_or_else(|| panic!("no moves per unit: {text}"));
+    let rows = |part: &str| {
+        part.lines()
+            .filter(|l| l.trim_start().starts_with("champion.mage.health 85 -> "))
+            .count()
+    };
+    assert_eq!((rows(tornado), rows(per_unit)), (2, 2), "{text}");
     assert!(
         text.contains("moved nothing at all (this command does not read them): royale.bag"),
         "{text}"
