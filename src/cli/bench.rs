@@ -63,24 +63,11 @@ pub struct BenchFlags {
 
 /// A workload: a game's command (its defaults, or the flags given), played kernel only on one
 /// thread; each game declares its own (`crate::games::Game::bench`).
-struct Workload {
-    game: &'static str,
-    w: &'static crate::games::Workload,
-}
-
-impl std::ops::Deref for Workload {
-    type Target = crate::games::Workload;
-    fn deref(&self) -> &crate::games::Workload {
-        self.w
-    }
-}
+type Workload = crate::games::Entry<crate::games::Workload>;
 
 /// Every game's workloads, in the registry's order.
 fn workloads() -> Vec<Workload> {
-    crate::games::GAMES
-        .iter()
-        .flat_map(|g| g.bench.iter().map(|w| Workload { game: g.name, w }))
-        .collect()
+    crate::games::entries(|g| g.bench)
 }
 
 use crate::games::auto_rumble::SAMPLE_ROSTER;

@@ -63,50 +63,20 @@ pub struct CalibrateFlags {
 
 /// A command checked, at a small size: each game declares its own
 /// (`crate::games::Game::calibrate`).
-pub struct Workload {
-    pub game: &'static str,
-    w: &'static crate::games::Calibrated,
-}
-
-impl std::ops::Deref for Workload {
-    type Target = crate::games::Calibrated;
-    fn deref(&self) -> &crate::games::Calibrated {
-        self.w
-    }
-}
+pub type Workload = crate::games::Entry<crate::games::Calibrated>;
 
 /// Every game's checked commands, in the registry's order.
 pub fn workloads() -> Vec<Workload> {
-    crate::games::GAMES
-        .iter()
-        .flat_map(|g| g.calibrate.iter().map(|w| Workload { game: g.name, w }))
-        .collect()
+    crate::games::entries(|g| g.calibrate)
 }
 
 /// A what-if checked (`crate::games::PairedCheck`), each small run cut into [`PARTS`] parts
 /// played on the same seeds in both arms.
-pub struct PairedWorkload {
-    pub game: &'static str,
-    w: &'static crate::games::PairedCheck,
-}
-
-impl std::ops::Deref for PairedWorkload {
-    type Target = crate::games::PairedCheck;
-    fn deref(&self) -> &crate::games::PairedCheck {
-        self.w
-    }
-}
+pub type PairedWorkload = crate::games::Entry<crate::games::PairedCheck>;
 
 /// Every game's checked what-if, in the registry's order.
 pub fn paired() -> Vec<PairedWorkload> {
-    crate::games::GAMES
-        .iter()
-        .filter_map(|g| {
-            g.paired
-                .as_ref()
-                .map(|w| PairedWorkload { game: g.name, w })
-        })
-        .collect()
+    crate::games::entries(|g| g.paired.as_slice())
 }
 
 /// Parts a paired small run is cut into (what a what-if without `--chunk-size` uses).

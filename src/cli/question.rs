@@ -727,30 +727,9 @@ impl Question {
 /// A filled-in copy's `include`s, which name files beside the host's file, made absolute (the
 /// copy is played from the work folder), each on its own line so errors keep the host's lines.
 fn includes_from(text: &str, host: &Path) -> String {
-    let Some(dir) = host.parent().map(|d| {
-        if d.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            d
-        }
-    }) else {
-        return text.to_string();
-    };
-    let Ok(doc) = text.parse::<toml::Table>() else {
-        return text.to_string();
-    };
-    let Some(toml::Value::Array(list)) = doc.get("include") else {
-        return text.to_string();
-    };
-    let mut out = text.to_string();
-    for inc in list.iter().filter_map(|v| v.as_str()) {
-        let abs = std::fs::canonicalize(dir.join(inc)).unwrap_or_else(|_| dir.join(inc));
-        let quoted = toml::Value::String(abs.display().to_string()).to_string();
-        out = out
-            .replace(&format!("\"{inc}\""), &quoted)
-            .replace(&format!("'{inc}'"), &quoted);
-    }
-    out
+    with_includes(text, host, |target| {
+        Some(std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf()))
+    })
 }
 
 /// A tuned copy's `include`s, which name files beside the host's file, made relative to the
@@ -758,19 +737,28 @@ fn includes_from(text: &str, host: &Path) -> String {
 /// file that included another did not). Relative, not absolute: the folder's bytes name no
 /// machine's paths.
 pub fn includes_for(text: &str, host: &Path, folder: &Path) -> String {
+    with_includes(text, host, |target| relative(target, folder))
+}
+
+/// `text` with each `include` it names (a path beside `host`) replaced by what `to` makes of
+/// the file it names (`None`: kept as written).
+fn with_includes(text: &str, host: &Path, to: impl Fn(&Path) -> Option<PathBuf>) -> String {
+    let dir = match host.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
     let Ok(doc) = text.parse::<toml::Table>() else {
         return text.to_string();
     };
     let Some(toml::Value::Array(list)) = doc.get("include") else {
         return text.to_string();
     };
-    let dir = host.parent().unwrap_or(Path::new(""));
     let mut out = text.to_string();
     for inc in list.iter().filter_map(|v| v.as_str()) {
-        let Some(rel) = relative(&dir.join(inc), folder) else {
+        let Some(path) = to(&dir.join(inc)) else {
             continue;
         };
-        let quoted = toml::Value::String(rel.display().to_string()).to_string();
+        let quoted = toml::Value::String(path.display().to_string()).to_string();
         out = out
             .replace(&format!("\"{inc}\""), &quoted)
             .replace(&format!("'{inc}'"), &quoted);

@@ -86,6 +86,28 @@ pub const GAMES: &[Game] = &[
     minion_combat::GAME,
 ];
 
+/// One thing a game declares (a bench workload, a calibration check), with the game's short
+/// name: what `bench` and `calibrate` walk.
+pub struct Entry<T: 'static> {
+    pub game: &'static str,
+    item: &'static T,
+}
+
+impl<T> std::ops::Deref for Entry<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.item
+    }
+}
+
+/// What `pick` takes of every game, in the registry's order.
+pub fn entries<T>(pick: fn(&'static Game) -> &'static [T]) -> Vec<Entry<T>> {
+    GAMES
+        .iter()
+        .flat_map(|g| pick(g).iter().map(|item| Entry { game: g.name, item }))
+        .collect()
+}
+
 /// The game whose command word is `command`.
 pub fn game(command: &str) -> Option<&'static Game> {
     GAMES.iter().find(|g| g.command == command)
