@@ -534,7 +534,9 @@ effects = [{ add_energy = "allies_alive + 2 * opponents_alive" }]
 
 /// Test powers that make classes split: copies that differ from their original (a loss after the
 /// copy, a second copy after a change), a member that falls after copying, two copies a round,
-/// and clauses that read the allies' count (played hero by hero, phase::SINGLES_OUT).
+/// clauses that read the allies' count (played hero by hero, phase::SINGLES_OUT), and `hit`
+/// reactions (members of an attacker class that land different hits, phase::SELF_HIT: taken
+/// in one step, with a condition, with a limit, on a counter).
 const SPLITTERS: &str = r#"
 [[power]]
 name = "Shedding"
@@ -569,6 +571,39 @@ text = "Start of round: +3 Defence per ally."
 [[power.clause]]
 when = "round_start"
 effects = [{ add_defence = "3 * allies_alive" }]
+
+[[power]]
+name = "Leech"
+source = "test"
+text = "Whenever your attack hits someone, gain 2 Energy."
+[[power.clause]]
+when = "hit"
+effects = [{ add_energy = 2 }]
+
+[[power]]
+name = "Thirst"
+source = "test"
+text = "Whenever your attack hits someone while you are below 40, gain 3 Energy; the first hit each round also gives 2 Defence."
+[[power.clause]]
+when = "hit"
+if = "energy < 40"
+effects = [{ add_energy = 3 }]
+[[power.clause]]
+when = "hit"
+limit = "once_per_round"
+effects = [{ add_defence = 2 }]
+
+[[power]]
+name = "Notches"
+source = "test"
+text = "Each hero your attack hits is a notch; at the end of each round gain 1 Energy per 4 notches."
+counters = { notches = 0 }
+[[power.clause]]
+when = "hit"
+effects = [{ counter = "notches", add = 1 }]
+[[power.clause]]
+when = "round_end"
+effects = [{ add_energy = "notches / 4" }]
 
 [[power]]
 name = "Last Stand"
@@ -697,6 +732,9 @@ fn classes_play_amoeba_heavy_rosters_as_the_reference_plays_them_hero_by_hero() 
         split_tests > 10_000,
         "{split_tests} battles with test powers"
     );
+    // Attacker classes split by the hits their members landed, many times over.
+    let splits: u64 = classes.iter().map(DataKernel::splits).sum();
+    assert!(splits > 1_000, "{splits} classes split by their hits");
     assert!(
         ops[1] > 3 * ops[0],
         "the six: {} class operations, {} hero by hero",

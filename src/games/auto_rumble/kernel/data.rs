@@ -122,6 +122,24 @@ impl Table {
         self.len = k + 1;
     }
 
+    /// Makes room for `extra` more rows right after row `i`, each a copy of it (the rows after
+    /// move down): a class splitting into runs of its members, in member order.
+    fn split(&mut self, i: usize, extra: usize) {
+        let (n, to) = (self.len, i + 1 + extra);
+        macro_rules! shift {
+            ($($col:ident),*) => {$(
+                self.$col.copy_within(i + 1..n, to);
+                let v = self.$col[i];
+                self.$col[i + 1..to].fill(v);
+            )*};
+        }
+        shift!(
+            energy, defence, prevention, team, count, origin, plan, used, hit, once_game,
+            once_round, counters, hits_round, hits_last
+        );
+        self.len = n + extra;
+    }
+
     /// Whether row `i` and row `j` of `other` hold heroes alike in every piece of state.
     #[inline]
     fn alike(&self, i: usize, other: &Table, j: usize) -> bool {
@@ -300,6 +318,12 @@ pub struct DataKernel {
     /// This battle holds a reaction of the holder alone ([`phase::SELF_REACTION`]): attacks
     /// then land hit by hit on the classes that react.
     any_self_reaction: bool,
+    /// An attack of a class with `hit` reactions ([`phase::SELF_HIT`]): for each target class,
+    /// how many of the attacker's members landed their hit on it (a prefix of them) and its
+    /// heroes.
+    landed: Vec<(u32, u32)>,
+    /// Classes split by their members' hits ([`Self::land_hits`]), over every battle played.
+    splits: u64,
 }
 
 impl DataKernel {
@@ -323,6 +347,8 @@ impl DataKernel {
             view_energy: Vec::new(),
             general: None,
             any_self_reaction: false,
+            landed: Vec::with_capacity(capacity),
+            splits: 0,
         }
     }
 
@@ -343,6 +369,12 @@ impl DataKernel {
     /// kernel played on its fast path: the work done, where `hits` is the work represented.
     pub fn ops(&self) -> u64 {
         self.ops
+    }
+
+    /// Classes split because their members' attacks landed different hits (a target class fell
+    /// part-way through them) over every battle played: how often `hit` reactions cost rows.
+    pub fn splits(&self) -> u64 {
+        self.splits
     }
 
     /// The general path's kernel, of the same capacity (made on first use).
@@ -922,57 +954,225 @@ impl DataKernel {
     fn actions<H: RoundHook>(&mut self, cat: &Catalogue, builds: &[Loadout], tally: &mut Tally) {
         tally.copies = 0;
         self.pending.len = 0;
-        let n = self.front.len;
-        for i in 0..n {
+        let mut i = 0;
+        // (A class that splits in its attack adds rows after it: the length is read each time.)
+        while i < self.front.len {
             if self.front.energy[i] <= 0 {
+                i += 1;
                 continue; // AR-5
             }
-            let b = &builds[self.front.team[i] as usize];
-            let mut mask = self.front.plan[i];
             tally.turn_first = self.pending.len;
-            while mask != 0 {
-                let j = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                if self.front.energy[i] <= 0 {
-                    break; // AR-5: a hero that burnt out stops
-                }
-                let u = b.uses[j];
-                if u == NO_CLAUSE {
-                    self.attack(cat, builds, i, tally);
-                } else {
-                    self.fire(cat, b, &b.clauses[u as usize], i, tally);
-                }
+            let rows = self.walk(cat, builds, i, self.front.plan[i], tally);
+            if rows == 1 {
+                self.settle_copies(i, tally);
             }
-            self.settle_copies(i, tally);
+            i += rows;
         }
         if tally.copies > 0 {
             self.join::<H>(tally);
         }
     }
 
+    /// Class `i` walks the plan items in `mask`, in order. When its attack splits it (its
+    /// members landed different hits, [`Self::land_hits`]), each run of members walks the rest
+    /// on its own row. Returns the rows the class now holds. (A class that copies itself in its
+    /// turn is one hero, phase::SINGLES_OUT, and never splits.)
+    fn walk(
+        &mut self,
+        cat: &Catalogue,
+        builds: &[Loadout],
+        i: usize,
+        mut mask: u16,
+        tally: &mut Tally,
+    ) -> usize {
+        let b = &builds[self.front.team[i] as usize];
+        while mask != 0 {
+            let j = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if self.front.energy[i] <= 0 {
+                break; // AR-5: a hero that burnt out stops
+            }
+            let u = b.uses[j];
+            if u != NO_CLAUSE {
+                self.fire(cat, b, &b.clauses[u as usize], i, tally);
+                continue;
+            }
+            let runs = self.attack(cat, builds, i, tally);
+            if runs > 1 {
+                let (mut r, mut end) = (i, i + runs);
+                while r < end {
+                    let k = self.walk(cat, builds, r, mask, tally);
+                    r += k;
+                    end += k - 1;
+                }
+                return end - i;
+            }
+        }
+        1
+    }
+
     /// The attacks of class `i`'s members, one after another: each hits every alive hero of the
     /// other teams, in order (AR-1, AR-5). A target class takes its `times` hits in one step:
     /// what k equal hits take from Defence, then prevention, then Energy is what their sum takes
     /// (each layer absorbs first), and a hero that falls takes no more hits.
+    /// Returns the rows the class holds after it (see [`Self::land_hits`]).
     #[inline(always)]
-    fn attack(&mut self, cat: &Catalogue, builds: &[Loadout], i: usize, tally: &mut Tally) {
+    fn attack(
+        &mut self,
+        cat: &Catalogue,
+        builds: &[Loadout],
+        i: usize,
+        tally: &mut Tally,
+    ) -> usize {
+        let b = &builds[self.front.team[i] as usize];
+        let hit_reacts = b.phases & phase::SELF_HIT != 0;
+        self.landed.clear();
         if self.any_self_reaction {
-            return self.attack_reacting(cat, builds, i, tally);
+            self.attack_reacting(cat, builds, i, tally, hit_reacts);
+        } else {
+            let n = self.front.len;
+            let team = self.front.team[i];
+            for j in 0..n {
+                if self.front.team[j] == team || self.front.energy[j] <= 0 {
+                    continue;
+                }
+                let landing = self.attack_class(i, j, tally);
+                if hit_reacts {
+                    self.landed.push((landing, self.front.count[j]));
+                }
+            }
         }
-        let n = self.front.len;
-        let team = self.front.team[i];
-        for j in 0..n {
-            if self.front.team[j] == team || self.front.energy[j] <= 0 {
+        if hit_reacts {
+            self.land_hits(cat, b, i, tally)
+        } else {
+            1
+        }
+    }
+
+    /// Class `i`'s `hit` reactions ([`phase::SELF_HIT`]) for the hits of the attack just made
+    /// (`landed`). Each member fires them once per hero it hit (AR-27), and reading nothing a
+    /// target or another member changes, a member's reactions depend only on how many heroes it
+    /// hit: member `x` hit every class whose landing count is above `x`. Members that hit
+    /// alike stay one class; where a target class fell part-way through the class, it splits
+    /// into runs of members in order (rows `i..i + runs`, the rows after moving down).
+    fn land_hits(&mut self, cat: &Catalogue, b: &Loadout, i: usize, tally: &mut Tally) -> usize {
+        let c = self.front.count[i];
+        let (mut all, mut split) = (0u64, false);
+        for &(l, m) in &self.landed {
+            if l > 0 {
+                all += m as u64;
+                split |= l < c;
+            }
+        }
+        if !split {
+            self.fire_hits(cat, b, i, all, tally);
+            return 1;
+        }
+        self.landed.sort_unstable_by_key(|x| x.0);
+        let mut runs = 1;
+        let mut last = 0;
+        for &(l, _) in &self.landed {
+            if l > last && l < c {
+                runs += 1;
+                last = l;
+            }
+        }
+        self.front.split(i, runs - 1);
+        self.splits += 1;
+        let origin = self.front.origin[i];
+        let (mut from, mut k, mut hits) = (0u32, 0usize, all);
+        for r in i..i + runs {
+            // The classes the members from `from` on no longer hit.
+            while k < self.landed.len() && self.landed[k].0 <= from {
+                if self.landed[k].0 > 0 {
+                    hits -= self.landed[k].1 as u64;
+                }
+                k += 1;
+            }
+            let to = self.landed.get(k).map_or(c, |x| x.0.min(c));
+            self.front.count[r] = to - from;
+            self.front.origin[r] = if origin != NO_ORIGIN && (from..to).contains(&origin) {
+                origin - from
+            } else {
+                NO_ORIGIN
+            };
+            self.fire_hits(cat, b, r, hits, tally);
+            from = to;
+        }
+        debug_assert_eq!(from, c);
+        runs
+    }
+
+    /// Class `i`'s `hit` reactions for `hits` hits, in the order held for each hit. Clauses
+    /// that read nothing and add a constant (Vampire Fang) take all the hits in one step: `h`
+    /// equal additions clamp where one by one they would saturate; a limited clause fires
+    /// once.
+    fn fire_hits(&mut self, cat: &Catalogue, b: &Loadout, i: usize, hits: u64, tally: &mut Tally) {
+        if hits == 0 {
+            return;
+        }
+        let hit_clauses = || {
+            b.clause_list(&b.reactions, b.n_reactions)
+                .filter(|hc| cat.clause(hc).when == When::Hit)
+        };
+        let at_once = hit_clauses().all(|hc| {
+            let c = cat.clause(hc);
+            c.conds().is_empty()
+                && c.cost.burn.as_constant() == Some(0)
+                && c.effects().iter().all(|e| {
+                    e.cond.is_none()
+                        && e.value.as_constant().is_some()
+                        && matches!(
+                            e.kind,
+                            EffectKind::AddEnergy
+                                | EffectKind::AddDefence
+                                | EffectKind::AddPrevention
+                                | EffectKind::CounterAdd(_)
+                        )
+                })
+        });
+        if !at_once {
+            for _ in 0..hits {
+                for hc in hit_clauses() {
+                    self.fire(cat, b, hc, i, tally);
+                }
+            }
+            return;
+        }
+        for hc in hit_clauses() {
+            let c = cat.clause(hc);
+            if c.limit != Limit::Unlimited {
+                // Fires on the first hit, if at all; its limit stops the rest.
+                self.fire(cat, b, hc, i, tally);
                 continue;
             }
-            self.attack_class(i, j, tally);
+            for e in c.effects() {
+                let v = e.value.as_constant().unwrap_or(0) as i64;
+                let sum = |x: i32, lo: i64| {
+                    (x as i64)
+                        .saturating_add(v.saturating_mul(hits as i64))
+                        .clamp(lo, i32::MAX as i64) as i32
+                };
+                let f = &mut self.front;
+                match e.kind {
+                    EffectKind::AddEnergy => f.energy[i] = sum(f.energy[i], 0),
+                    EffectKind::AddDefence => f.defence[i] = sum(f.defence[i], 0),
+                    EffectKind::AddPrevention => f.prevention[i] = sum(f.prevention[i], 0),
+                    EffectKind::CounterAdd(k) => {
+                        let x = &mut f.counters[i][hc.counter_base as usize + k as usize];
+                        *x = sum(*x, i32::MIN as i64);
+                    }
+                    _ => unreachable!("checked above"),
+                }
+            }
         }
     }
 
     /// Class `i`'s members' attacks on the alive class `j` of another team: `times` hits on
     /// each of its members in one step (see [`Self::attack`]).
+    /// Returns how many of the attacker's members landed their hit (the first ones).
     #[inline(always)]
-    fn attack_class(&mut self, i: usize, j: usize, tally: &mut Tally) {
+    fn attack_class(&mut self, i: usize, j: usize, tally: &mut Tally) -> u32 {
         let f = &mut self.front;
         let damage = f.hit[i];
         let times = f.count[i];
@@ -1002,14 +1202,14 @@ impl DataKernel {
                     }
                 }
             }
-            return;
+            return 1;
         }
         if damage == 0 {
             tally.hits += m as u64 * times as u64;
             if tally.count_hits {
                 f.hits_round[j] += times as i32;
             }
-            return;
+            return times;
         }
         let (e, d, p, dmg) = (
             e as i64,
@@ -1037,6 +1237,7 @@ impl DataKernel {
                 die(t, m, &mut self.team_alive, &mut self.round_deaths, tally);
             }
         }
+        landing as u32
     }
 
     /// [`Self::attack`] in a battle where some class reacts to the hits it takes by itself
@@ -1050,6 +1251,7 @@ impl DataKernel {
         builds: &[Loadout],
         i: usize,
         tally: &mut Tally,
+        hit_reacts: bool,
     ) {
         let n = self.front.len;
         let team = self.front.team[i];
@@ -1061,17 +1263,23 @@ impl DataKernel {
                 continue;
             }
             let b = &builds[f.team[j] as usize];
+            let m = f.count[j];
             if b.phases & phase::SELF_REACTION == 0 {
-                self.attack_class(i, j, tally);
+                let landing = self.attack_class(i, j, tally);
+                if hit_reacts {
+                    self.landed.push((landing, m));
+                }
                 continue;
             }
-            let m = f.count[j] as u64;
             tally.ops += 1;
+            let mut landing = 0;
             for _ in 0..times {
                 if self.front.energy[j] <= 0 {
                     break;
                 }
-                tally.hits += m;
+                // A hit its target's reaction burns out still hit it (the attacker's `hit`).
+                landing += 1;
+                tally.hits += m as u64;
                 if tally.count_hits {
                     self.front.hits_round[j] += 1;
                 }
@@ -1107,6 +1315,9 @@ impl DataKernel {
                         self.react(cat, b, j, When::Damaged, tally);
                     }
                 }
+            }
+            if hit_reacts {
+                self.landed.push((landing, m));
             }
         }
     }

@@ -427,6 +427,10 @@ pub mod phase {
     /// kernel's fast path plays it, a target class taking its hits one at a time, its members
     /// in lock-step (each takes the same hits and reacts alike).
     pub const SELF_REACTION: u32 = 1 << 18;
+    /// A `hit` reaction of the attacker alone that never lowers its Energy ([`self_hit`]):
+    /// the data kernel's fast path plays it, an attacker class's members landing the hits they
+    /// land and splitting where they differ (a target class fell part-way through the class).
+    pub const SELF_HIT: u32 = 1 << 19;
     /// Which reactions a loadout holds, one bit per trigger ([`on`]): a battle in which nothing
     /// holds one skips asking for it (an elimination then asks no opponent, a hit nobody).
     pub const REACTIONS: u32 = 0x7f << 11;
@@ -758,6 +762,7 @@ impl Loadout {
                 &mut self.n_reactions,
                 phase::SELF_REACTION,
             ),
+            _ if self_hit(c) => (&mut self.reactions, &mut self.n_reactions, phase::SELF_HIT),
             _ => (&mut self.reactions, &mut self.n_reactions, phase::REACTION),
         };
         list[*n as usize] = i as u8;
@@ -867,8 +872,32 @@ fn singles_out(c: &Clause) -> u32 {
 /// the other (no count of the living, nothing of the other hero or the hit). Each member of a
 /// target class then takes the same hits and reacts alike: the class stays one.
 fn self_reaction(c: &Clause) -> bool {
-    matches!(c.when, When::Attacked | When::Damaged)
-        && c.target == Target::Holder
+    matches!(c.when, When::Attacked | When::Damaged) && of_holder_alone(c)
+}
+
+/// Whether `hit` reaction `c` can play on the fast path's classes (issue 81: Vampire Fang,
+/// "whenever your attack hits someone, gain 20 Energy"): a reaction of the holder alone (as
+/// [`self_reaction`]) that never lowers the holder's Energy (no Energy set, a gain never below
+/// 0), so an attacker never falls inside its own attack and its hits land on the targets they
+/// would land on without it. Members of an attacker class then differ only in how many hits
+/// they landed: members after a target class fell landed fewer, and the class splits there.
+fn self_hit(c: &Clause) -> bool {
+    c.when == When::Hit
+        && of_holder_alone(c)
+        && c.effects().iter().all(|e| match e.kind {
+            EffectKind::AddEnergy => {
+                e.value.lo >= 0 || e.value.as_constant().is_some_and(|v| v >= 0)
+            }
+            EffectKind::SetEnergy => false,
+            _ => true,
+        })
+}
+
+/// A reaction whose effects all act on the holder with the fast path's kinds (no copy), with no
+/// Burn and no limit per other hero, reading nothing that changes between two hits of one class
+/// (no count of the living, nothing of the other hero or the hit).
+fn of_holder_alone(c: &Clause) -> bool {
+    c.target == Target::Holder
         && c.cost.burn.as_constant() == Some(0)
         && c.limit != Limit::OncePerHeroPerRound
         && !c.from_start
