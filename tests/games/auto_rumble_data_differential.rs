@@ -536,7 +536,8 @@ effects = [{ add_energy = "allies_alive + 2 * opponents_alive" }]
 /// copy, a second copy after a change), a member that falls after copying, two copies a round,
 /// clauses that read the allies' count (played hero by hero, phase::SINGLES_OUT), and `hit`
 /// reactions (members of an attacker class that land different hits, phase::SELF_HIT: taken
-/// in one step, with a condition, with a limit, on a counter).
+/// in one step, with a condition, with a limit, on a counter), and a reaction to damage with a
+/// fixed point (every later hit leaves the class as it is: taken at once).
 const SPLITTERS: &str = r#"
 [[power]]
 name = "Shedding"
@@ -604,6 +605,15 @@ effects = [{ counter = "notches", add = 1 }]
 [[power.clause]]
 when = "round_end"
 effects = [{ add_energy = "notches / 4" }]
+
+[[power]]
+name = "Stubborn"
+source = "test"
+text = "Whenever a hit takes your Energy and leaves you below 12, your Energy becomes 12."
+[[power.clause]]
+when = "damaged"
+if = "energy < 12"
+effects = [{ set_energy = 12 }]
 
 [[power]]
 name = "Last Stand"

@@ -140,6 +140,21 @@ impl Table {
         self.len = n + extra;
     }
 
+    /// What a reaction of the holder alone can read or change of row `i` (its Energy, Defence,
+    /// prevention, limits and counters): the same before and after a hit, the row is at a
+    /// fixed point and every further equal hit does the same.
+    #[inline]
+    fn reacting_state(&self, i: usize) -> (i32, i32, i32, u16, u16, [i32; MAX_HERO_COUNTERS]) {
+        (
+            self.energy[i],
+            self.defence[i],
+            self.prevention[i],
+            self.once_round[i],
+            self.once_game[i],
+            self.counters[i],
+        )
+    }
+
     /// Whether row `i` and row `j` of `other` hold heroes alike in every piece of state.
     #[inline]
     fn alike(&self, i: usize, other: &Table, j: usize) -> bool {
@@ -1133,8 +1148,12 @@ impl DataKernel {
         });
         if !at_once {
             for _ in 0..hits {
+                let before = self.front.reacting_state(i);
                 for hc in hit_clauses() {
                     self.fire(cat, b, hc, i, tally);
+                }
+                if self.front.reacting_state(i) == before {
+                    break; // a fixed point: the other hits change nothing either
                 }
             }
             return;
@@ -1273,10 +1292,11 @@ impl DataKernel {
             }
             tally.ops += 1;
             let mut landing = 0;
-            for _ in 0..times {
+            for t in 0..times {
                 if self.front.energy[j] <= 0 {
                     break;
                 }
+                let before = self.front.reacting_state(j);
                 // A hit its target's reaction burns out still hit it (the attacker's `hit`).
                 landing += 1;
                 tally.hits += m as u64;
@@ -1314,6 +1334,18 @@ impl DataKernel {
                     } else {
                         self.react(cat, b, j, When::Damaged, tally);
                     }
+                }
+                if self.front.energy[j] > 0 && self.front.reacting_state(j) == before {
+                    // A fixed point (Second Wind at 15, a hit it always survives): the class's
+                    // reactions read nothing else that moves within an attack, so each later
+                    // hit leaves it as it is. They land all at once.
+                    let rest = times - t - 1;
+                    landing += rest;
+                    tally.hits += m as u64 * rest as u64;
+                    if tally.count_hits {
+                        self.front.hits_round[j] += rest as i32;
+                    }
+                    break;
                 }
             }
             if hit_reacts {
