@@ -107,7 +107,7 @@ pub const GAME: crate::games::Game = crate::games::Game {
         crate::games::Workload {
             what: "Vampire Fang beside Amoeba (a reaction)",
             command: "simulate rumble --power-file experiments/powers/reactions.toml --catalogue 'Vampire Fang' --catalogue Amoeba --catalogue 'Titanium Skin' --powers 2",
-            matches: 300,
+            matches: 200_000,
             unit: "battles",
             versus: Some(SAMPLE_ROSTER),
         },
