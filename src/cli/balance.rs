@@ -1024,14 +1024,70 @@ fn answer(
     }
     // Seen on the search's seeds, not proved: said as what the search saw (issue 80: the
     // advice "a band accepts the nearest" was wrong where the response jumps).
+    let at = |x: f64| {
+        found
+            .response
+            .iter()
+            .find(|r| r.0 == x)
+            .map(|r| found.misses[0].unit.short(r.1.value))
+    };
     if let (Some((a, b)), false) = (found.between, pass) {
         let n = &numbers[0];
+        let went = match (at(a), at(b)) {
+            (Some(x), Some(y)) => format!(" (the estimate went from {x} to {y})"),
+            _ => String::new(),
+        };
         notes.push(format!(
-            "on the search's seeds the target fell between {} = {} and {}, and no value at the search's resolution landed on it",
+            "on the search's seeds the target fell between {} = {} and {}{went}, and no value at the search's resolution landed on it",
             n.name,
             balance::show(a, n.integer),
             balance::show(b, n.integer)
         ));
+    }
+    // What the response does, as the search saw it (issue 80: never advise past the data).
+    if let (Some(n), Some(e)) = (numbers.first(), found.misses.first())
+        && found.response.len() > 1
+    {
+        let seen: Vec<String> = found
+            .response
+            .iter()
+            .map(|(x, r)| {
+                format!(
+                    "{} at {}",
+                    e.unit.short(r.value),
+                    balance::show(*x, n.integer)
+                )
+            })
+            .collect();
+        notes.push(format!(
+            "the response on the search's seeds ({} by {}): {} (the response section gives their intervals)",
+            targets[0]
+                .label
+                .as_deref()
+                .or(e.estimates.first().map(|x| x.label.as_str()))
+                .unwrap_or("the estimate"),
+            n.name,
+            seen.join(", ")
+        ));
+        if found.crossings.len() > 1 {
+            let pairs: Vec<String> = found
+                .crossings
+                .iter()
+                .map(|(a, b)| {
+                    format!(
+                        "{} and {}",
+                        balance::show(*a, n.integer),
+                        balance::show(*b, n.integer)
+                    )
+                })
+                .collect();
+            notes.push(format!(
+                "not monotone: the estimate crossed the target {} times among the scanned values of {} (between {}); the search followed the crossing nearest to it",
+                found.crossings.len(),
+                n.name,
+                pairs.join("; ")
+            ));
+        }
     }
     if let Some(why) = &found.out_of_reach {
         notes.push(why.clone());
@@ -1118,7 +1174,7 @@ fn answer(
                 .collect(),
         );
     }
-    let sections = targets
+    let mut sections: Vec<Section> = targets
         .iter()
         .zip(checked)
         .map(|(t, m)| Section {
@@ -1132,6 +1188,28 @@ fn answer(
             estimates: m.estimates.clone(),
         })
         .collect();
+    // The response, one number against one target: the picture a designer wants (issue 80).
+    if let (Some(n), Some(t), Some(m)) = (numbers.first(), targets.first(), checked.first())
+        && !found.response.is_empty()
+    {
+        sections.push(Section {
+            title: format!("response: {}", t.section),
+            meaning: format!(
+                "the target's estimate at each value of {} the search played, on the search's seeds and that value's own {unit} (a value stopped early, once clearly on one side, has a wide interval), with 95% intervals; target: {}",
+                n.name,
+                t.describe(m.unit)
+            ),
+            unit: m.unit,
+            estimates: found
+                .response
+                .iter()
+                .map(|(x, e)| crate::platform::answer::Estimate {
+                    label: format!("{} = {}", n.name, balance::show(*x, n.integer)),
+                    ..e.clone()
+                })
+                .collect(),
+        });
+    }
     Answer {
         verdict: Vec::new(),
         highlight: Vec::new(),

@@ -468,7 +468,17 @@ pub struct Found {
     /// Two neighbouring values the target lies between (one number at its resolution: a whole
     /// number can land on either side of a share, never on it).
     pub between: Option<(f64, f64)>,
+    /// One number, one target: the target's estimate at every value the search played, in
+    /// order of the value (its own matches there, on the search's seeds): the response.
+    pub response: Vec<(f64, Estimate)>,
+    /// One number: the neighbouring scanned values between which the estimate crossed the
+    /// target (more than one: the response is not monotone).
+    pub crossings: Vec<(f64, f64)>,
 }
+
+/// Values a one-number search scans first, evenly over the range (issue 80: a response need not
+/// be monotone; a cliff or a hump between the ends is seen before any bracket is trusted).
+pub const SCAN: usize = 9;
 
 struct Search<'a, A: Ask> {
     ask: &'a A,
@@ -560,8 +570,10 @@ impl<A: Ask> Search<'_, A> {
         self.eval(point, &|_| None)
     }
 
-    /// One number, one signed target: the sign of the miss at each end, then bisection; a
-    /// point stops once its interval is on one side of the target.
+    /// One number, one signed target: a coarse scan of the range ([`SCAN`] values, each
+    /// stopped once its interval is on one side of the target), then bisection inside the
+    /// scanned pair where the estimate crossed the target nearest to it; none crossed: out of
+    /// reach, said from what the scan saw.
     fn bisect(&mut self) -> Result<Found, String> {
         let n = &self.numbers[0];
         let side = |m: &[Miss]| -> Option<String> {
@@ -575,11 +587,42 @@ impl<A: Ask> Search<'_, A> {
             })
         };
         let sign = |m: &[Miss]| m[0].signed.unwrap_or(0.0);
-        let (mut lo, mut hi) = (n.lo, n.hi);
-        let f_lo = sign(&self.eval(&[lo], &side)?);
-        let f_hi = sign(&self.eval(&[hi], &side)?);
+        let mut scanned: Vec<(f64, f64)> = Vec::new();
+        // A small whole range scans every other value (the bisection then takes the one left).
+        let count = (SCAN as u64).min(n.grid_points().div_ceil(2)).max(2);
+        for k in 0..count {
+            let x = n.fit(n.lo + (n.hi - n.lo) * k as f64 / (count - 1) as f64);
+            if scanned.last().is_some_and(|s| s.0 >= x) {
+                continue; // a small whole range: fewer values than SCAN
+            }
+            if !scanned.is_empty() && self.played >= self.plan.budget {
+                break; // the budget spent: the scan so far decides
+            }
+            let m = self.eval(&[x], &side)?;
+            scanned.push((x, sign(&m)));
+        }
+        // Neighbouring values on two sides of the target, or one on it.
+        let crossings: Vec<(f64, f64)> = scanned
+            .windows(2)
+            .filter(|w| w[0].1 == 0.0 || w[1].1 == 0.0 || w[0].1.signum() != w[1].1.signum())
+            .map(|w| (w[0].0, w[1].0))
+            .collect();
+        // The crossing whose nearer end is nearest the target.
+        let near = |x: f64| {
+            scanned
+                .iter()
+                .find(|s| s.0 == x)
+                .map_or(f64::INFINITY, |s| s.1.abs())
+        };
+        let chosen = crossings.iter().copied().min_by(|a, b| {
+            near(a.0)
+                .min(near(a.1))
+                .total_cmp(&near(b.0).min(near(b.1)))
+        });
+        let (mut lo, mut hi) = chosen.unwrap_or((n.lo, n.hi));
+        let f_lo = scanned.iter().find(|s| s.0 == lo).map_or(0.0, |s| s.1);
         let mut out_of_reach = None;
-        if f_lo == 0.0 || f_hi == 0.0 || f_lo.signum() != f_hi.signum() {
+        if chosen.is_some() {
             while hi - lo > n.resolution() * 1.000_001 && self.played < self.plan.budget {
                 let mid = n.fit(if n.integer {
                     ((lo + hi) / 2.0).floor()
@@ -599,12 +642,21 @@ impl<A: Ask> Search<'_, A> {
                 }
             }
         } else {
+            // Every scanned value on one side: the nearest one is the answer.
+            let nearest = scanned
+                .iter()
+                .min_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
+                .map_or(n.lo, |s| s.0);
+            (lo, hi) = (nearest, nearest);
             out_of_reach = Some(format!(
-                "the target is out of reach for {} inside [{}, {}]: the estimate is {} it at both ends",
+                "the target is out of reach for {} inside [{}, {}]: the estimate is {} it at every one of the {} values scanned (nearest at {} = {})",
                 n.name,
                 show(n.lo, n.integer),
                 show(n.hi, n.integer),
-                if f_lo > 0.0 { "above" } else { "below" }
+                if scanned[0].1 > 0.0 { "above" } else { "below" },
+                scanned.len(),
+                n.name,
+                show(nearest, n.integer),
             ));
         }
         // The bracket's ends at all their matches: the closer one is the answer.
@@ -618,15 +670,30 @@ impl<A: Ask> Search<'_, A> {
         // The closer end: by its miss, then by how far from the target's middle.
         let off = |m: &[Miss]| (worst(m).0, sign(m).abs());
         let (point, m) = if off(&b) < off(&a) { (hi, b) } else { (lo, a) };
+        // The response: the target's first estimate at each value played, by value.
+        let mut response: Vec<(f64, Estimate)> = Vec::new();
+        for (p, sums, done) in &self.seen {
+            if *done == 0 {
+                continue;
+            }
+            if let Ok(ms) = misses(self.targets, &sums.sections())
+                && let Some(e) = ms[0].estimates.first()
+            {
+                response.push((p[0], e.clone()));
+            }
+        }
+        response.sort_by(|a, b| a.0.total_cmp(&b.0));
         Ok(Found {
             point: vec![point],
             misses: m,
             played: self.played,
             path: std::mem::take(&mut self.path),
-            method: "bracketing and bisection on common random numbers, each point stopped once its interval is on one side of the target",
+            method: "a scan of the range, then bisection between the scanned values where the estimate crossed the target nearest to it, on common random numbers, each point stopped once its interval is on one side of the target",
             out_of_reach,
             budget_spent: self.played >= self.plan.budget,
             between,
+            response,
+            crossings,
         })
     }
 
@@ -697,6 +764,8 @@ impl<A: Ask> Search<'_, A> {
             misses: best,
             budget_spent: self.played >= self.plan.budget,
             between: None,
+            response: Vec::new(),
+            crossings: Vec::new(),
         })
     }
 }
@@ -875,7 +944,56 @@ mod tests {
         let n = [whole("p", 40.0, 60.0, 50.0)];
         let f = search(&Coin, &n, &target(0.9), &plan(u64::MAX)).unwrap();
         assert_eq!(f.point, vec![60.0]);
-        assert!(f.out_of_reach.unwrap().contains("below it at both ends"));
+        assert!(
+            f.out_of_reach
+                .unwrap()
+                .contains("below it at every one of the 9 values scanned")
+        );
+    }
+
+    /// A coin whose rate is `shape(x)` at point `x`, drawn on common random numbers.
+    struct Shaped(fn(f64) -> f64);
+    impl Ask for Shaped {
+        fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Sums, String> {
+            let mut t = Tally::default();
+            for i in m {
+                let u = (crate::rng::keyed_bits(seed, i) >> 11) as f64 / (1u64 << 53) as f64;
+                t.count("coin", "heads").add(u < (self.0)(p[0]));
+                t.matches += 1;
+            }
+            Ok(Sums::Tally(t))
+        }
+    }
+
+    // Issue 80: a response need not be monotone. A hump from 10% at the ends to 90% at 50
+    // crosses 50% twice; bisection between the ends (both below) called it out of reach.
+    #[test]
+    fn a_hump_that_crosses_the_target_twice_is_found_and_said_not_monotone() {
+        let n = [whole("p", 0.0, 100.0, 50.0)];
+        let hump = |x: f64| 0.1 + 0.8 * (1.0 - (x - 50.0).abs() / 50.0);
+        let f = search(&Shaped(hump), &n, &target(0.5), &plan(u64::MAX)).unwrap();
+        assert!(f.out_of_reach.is_none());
+        assert_eq!(f.crossings.len(), 2, "{:?}", f.crossings);
+        assert!(
+            (f.point[0] - 25.0).abs() <= 1.0 || (f.point[0] - 75.0).abs() <= 1.0,
+            "{:?}",
+            f.point
+        );
+        // The response holds every value played, in order of the value.
+        assert!(f.response.len() >= 9);
+        assert!(f.response.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    // A cliff (Elemental Tag's underworld: 1% at 2 points, 30% from 3 on) lands on no value:
+    // the search says between which values it fell, and the estimate at both is far from it.
+    #[test]
+    fn a_cliff_is_bracketed_by_its_two_values_and_neither_is_passed() {
+        let n = [whole("p", 1.0, 60.0, 25.0)];
+        let cliff = |x: f64| if x < 3.0 { 0.01 } else { 0.3 };
+        let f = search(&Shaped(cliff), &n, &target(0.18), &plan(u64::MAX)).unwrap();
+        assert_eq!(f.between, Some((2.0, 3.0)));
+        assert_eq!(f.crossings.len(), 1);
+        assert!(f.misses[0].lower > 0.05, "{:?}", f.misses[0]);
     }
 
     #[test]

@@ -113,9 +113,10 @@ fn planted(
         (tuned - seed).abs() <= slack,
         "{key}: tuned {tuned}, the seed's {seed}\n{text}"
     );
-    // The search against the grid at the same precision, both counted in matches played.
+    // The search against the grid at the same precision, both counted in matches played: well
+    // under the grid's (a range of 9 values, it_cost, scans 5 of them first: about a quarter).
     let ratio = share_of_grid(&text);
-    assert!(ratio <= 20.0, "{ratio}% of the grid\n{text}");
+    assert!(ratio <= 30.0, "{ratio}% of the grid\n{text}");
     // The tuned rules are a rules file the command takes.
     let tuned_rules = out.join("tuned/rules.toml");
     let args: Vec<&str> = words
