@@ -73,6 +73,11 @@ struct Table {
     /// class takes the same hits, so it is the class's.
     hits_round: Vec<i32>,
     hits_last: Vec<i32>,
+    /// The largest tax taken (AR-31), kept only in battles with a tax
+    /// ([`phase::TAX_ON_DAMAGE`]): taken in the action phase, paid by the next round's plan,
+    /// then cleared. Nothing between the two reads or sets it, so one column serves as the
+    /// general path's `tax_next` and `tax_now` (a copy inherits it as it stands, as there).
+    tax: Vec<i32>,
     len: usize,
 }
 
@@ -93,6 +98,7 @@ impl Table {
             counters: vec![[0; MAX_HERO_COUNTERS]; c],
             hits_round: vec![0; c],
             hits_last: vec![0; c],
+            tax: vec![0; c],
             len: 0,
         }
     }
@@ -119,6 +125,7 @@ impl Table {
         self.counters[k] = from.counters[i];
         self.hits_round[k] = from.hits_round[i];
         self.hits_last[k] = from.hits_last[i];
+        self.tax[k] = from.tax[i];
         self.len = k + 1;
     }
 
@@ -135,7 +142,7 @@ impl Table {
         }
         shift!(
             energy, defence, prevention, team, count, origin, plan, used, hit, once_game,
-            once_round, counters, hits_round, hits_last
+            once_round, counters, hits_round, hits_last, tax
         );
         self.len = n + extra;
     }
@@ -170,6 +177,7 @@ impl Table {
             && self.counters[i] == other.counters[j]
             && self.hits_round[i] == other.hits_round[j]
             && self.hits_last[i] == other.hits_last[j]
+            && self.tax[i] == other.tax[j]
     }
 }
 
@@ -492,6 +500,7 @@ impl DataKernel {
                 f.counters[k] = b.counters;
                 f.hits_round[k] = 0;
                 f.hits_last[k] = 0;
+                f.tax[k] = 0;
             }
             f.len = k + 1;
             if H::ENABLED {
@@ -559,6 +568,11 @@ impl DataKernel {
                 }
             } else {
                 self.plan(cat, builds, &tally, phases);
+                if phases & phase::TAX_ON_DAMAGE != 0 {
+                    // Paid (AR-31): this round's actions take the next round's.
+                    let n = self.front.len;
+                    self.front.tax[..n].fill(0);
+                }
                 self.actions::<H>(cat, builds, &mut tally);
             }
             if phases & phase::ROUND_END != 0 {
@@ -900,14 +914,16 @@ impl DataKernel {
         for i in 0..n {
             let b = &builds[self.front.team[i] as usize];
             if b.phases & (phase::USE | phase::PASSIVE) == 0 {
-                // Nothing but the attack in the use order and no bonus: the common case.
-                let attack_fits = self.front.energy[i] >= cat.rules.attack_cost;
+                // Nothing but the attack in the use order and no bonus: the common case. (A
+                // tax, AR-31, is 0 in battles without one.)
+                let attack_fits =
+                    self.front.energy[i] - self.front.tax[i] >= cat.rules.attack_cost;
                 self.front.plan[i] = attack_fits as u16 * first_attack_bit(b);
                 self.front.used[i] = 0;
                 self.front.hit[i] = b.damage.max(0);
                 continue;
             }
-            let mut budget = self.front.energy[i] as i64;
+            let mut budget = self.front.energy[i] as i64 - self.front.tax[i] as i64;
             let mut mask = 0u16;
             let mut used = 0u8;
             // While planning, `powers_used` is still last round's count, as in the reference
@@ -1041,9 +1057,14 @@ impl DataKernel {
     ) -> usize {
         let b = &builds[self.front.team[i] as usize];
         let hit_reacts = b.phases & phase::SELF_HIT != 0;
+        let tax = if b.phases & phase::TAX_ON_DAMAGE != 0 {
+            tax_on_damage(cat, b)
+        } else {
+            0
+        };
         self.landed.clear();
         if self.any_self_reaction {
-            self.attack_reacting(cat, builds, i, tally, hit_reacts);
+            self.attack_reacting(cat, builds, i, tally, hit_reacts, tax);
         } else {
             let n = self.front.len;
             let team = self.front.team[i];
@@ -1051,7 +1072,7 @@ impl DataKernel {
                 if self.front.team[j] == team || self.front.energy[j] <= 0 {
                     continue;
                 }
-                let landing = self.attack_class(i, j, tally);
+                let landing = self.attack_class(i, j, tally, tax);
                 if hit_reacts {
                     self.landed.push((landing, self.front.count[j]));
                 }
@@ -1189,9 +1210,10 @@ impl DataKernel {
 
     /// Class `i`'s members' attacks on the alive class `j` of another team: `times` hits on
     /// each of its members in one step (see [`Self::attack`]).
-    /// Returns how many of the attacker's members landed their hit (the first ones).
+    /// Returns how many of the attacker's members landed their hit (the first ones). A hit that
+    /// takes Energy taxes the class `tax` (its `dealt_damage` taxes, [`phase::TAX_ON_DAMAGE`]).
     #[inline(always)]
-    fn attack_class(&mut self, i: usize, j: usize, tally: &mut Tally) -> u32 {
+    fn attack_class(&mut self, i: usize, j: usize, tally: &mut Tally, tax: i32) -> u32 {
         let f = &mut self.front;
         let damage = f.hit[i];
         let times = f.count[i];
@@ -1215,6 +1237,9 @@ impl DataKernel {
                 if to_energy > 0 {
                     f.energy[j] = e - to_energy;
                     tally.lost_energy = true;
+                    if tax > 0 {
+                        f.tax[j] = f.tax[j].max(tax);
+                    }
                     if e - to_energy <= 0 {
                         let t = f.team[j];
                         die(t, m, &mut self.team_alive, &mut self.round_deaths, tally);
@@ -1251,6 +1276,9 @@ impl DataKernel {
         }
         if to_energy > 0 {
             tally.lost_energy = true;
+            if tax > 0 {
+                f.tax[j] = f.tax[j].max(tax);
+            }
             if e - to_energy <= 0 {
                 let t = f.team[j];
                 die(t, m, &mut self.team_alive, &mut self.round_deaths, tally);
@@ -1271,6 +1299,7 @@ impl DataKernel {
         i: usize,
         tally: &mut Tally,
         hit_reacts: bool,
+        tax: i32,
     ) {
         let n = self.front.len;
         let team = self.front.team[i];
@@ -1284,7 +1313,7 @@ impl DataKernel {
             let b = &builds[f.team[j] as usize];
             let m = f.count[j];
             if b.phases & phase::SELF_REACTION == 0 {
-                let landing = self.attack_class(i, j, tally);
+                let landing = self.attack_class(i, j, tally, tax);
                 if hit_reacts {
                     self.landed.push((landing, m));
                 }
@@ -1322,6 +1351,9 @@ impl DataKernel {
                     let e = f.energy[j].saturating_sub(to_energy);
                     f.energy[j] = e;
                     tally.lost_energy = true;
+                    if tax > 0 {
+                        f.tax[j] = f.tax[j].max(tax);
+                    }
                     if e <= 0 {
                         let t = f.team[j];
                         die(
@@ -1533,6 +1565,17 @@ impl Out<'_> {
 #[inline]
 fn first_attack_bit(b: &Loadout) -> u16 {
     (b.n_uses > 0 && b.uses[0] == NO_CLAUSE) as u16
+}
+
+/// The largest tax of `b`'s `dealt_damage` taxes ([`phase::TAX_ON_DAMAGE`]): all fire on each
+/// hit that takes Energy, and taxes do not stack (AR-31).
+fn tax_on_damage(cat: &Catalogue, b: &Loadout) -> i32 {
+    b.clause_list(&b.reactions, b.n_reactions)
+        .map(|hc| cat.clause(hc))
+        .filter(|c| c.when == When::DealtDamage)
+        .flat_map(|c| c.effects().iter())
+        .filter_map(|e| e.value.as_constant())
+        .fold(0, i32::max)
 }
 
 /// `n` heroes of `team` fall.

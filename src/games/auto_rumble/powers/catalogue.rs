@@ -431,6 +431,10 @@ pub mod phase {
     /// the data kernel's fast path plays it, an attacker class's members landing the hits they
     /// land and splitting where they differ (a target class fell part-way through the class).
     pub const SELF_HIT: u32 = 1 << 19;
+    /// A `dealt_damage` reaction whose only effect is a constant tax on the hero damaged
+    /// ([`tax_on_damage`], Entangle): the data kernel's fast path taxes a target class whose
+    /// members an attack took Energy from (they took the same hits; taxes do not stack, AR-31).
+    pub const TAX_ON_DAMAGE: u32 = 1 << 20;
     /// Which reactions a loadout holds, one bit per trigger ([`on`]): a battle in which nothing
     /// holds one skips asking for it (an elimination then asks no opponent, a hit nobody).
     pub const REACTIONS: u32 = 0x7f << 11;
@@ -763,6 +767,13 @@ impl Loadout {
                 phase::SELF_REACTION,
             ),
             _ if self_hit(c) => (&mut self.reactions, &mut self.n_reactions, phase::SELF_HIT),
+            _ if tax_on_damage(c) => {
+                // Its effect on another hero is the fast path's own (no effect bits).
+                self.reactions[self.n_reactions as usize] = i as u8;
+                self.n_reactions += 1;
+                self.phases |= phase::TAX_ON_DAMAGE | phase::on(c.when);
+                return;
+            }
             _ => (&mut self.reactions, &mut self.n_reactions, phase::REACTION),
         };
         list[*n as usize] = i as u8;
@@ -890,6 +901,25 @@ fn self_hit(c: &Clause) -> bool {
             }
             EffectKind::SetEnergy => false,
             _ => true,
+        })
+}
+
+/// Whether `dealt_damage` reaction `c` is Entangle's kind ("when you damage an opponent, it must
+/// Spend 10 during the next round"): taxes of a constant on the hero damaged and nothing else,
+/// no condition, limit or Burn, reading nothing. Every member of a target class takes the same
+/// hits, so every one is taxed alike, and the largest tax counts (AR-31): the class stays one.
+fn tax_on_damage(c: &Clause) -> bool {
+    c.when == When::DealtDamage
+        && c.conds().is_empty()
+        && c.limit == Limit::Unlimited
+        && c.cost.burn.as_constant() == Some(0)
+        && !c.from_start
+        && !c.effects().is_empty()
+        && c.effects().iter().all(|e| {
+            e.kind == EffectKind::Tax
+                && e.cond.is_none()
+                && e.to.unwrap_or(c.target) == Target::Other
+                && e.value.as_constant().is_some()
         })
 }
 
