@@ -4,8 +4,11 @@
 //! Its fast path ([`DataKernel::run`]) plays the *self-contained* class of powers: clauses whose
 //! effects act on their holder (Energy, Defence, prevention, counters, copies, attack bonuses)
 //! and read no per-hit history. The six sample powers and most round-start and use-order powers
-//! are in it. Loadouts outside it (reactions, effects on other heroes, taxes, locks, wards,
-//! summons, wins) are played by [`crate::games::auto_rumble::kernel::general`], which plays every clause, also
+//! are in it, and so are reactions of the holder alone to being attacked or damaged
+//! ([`phase::SELF_REACTION`]), an attacker's own `hit` reactions that never lower its Energy
+//! ([`phase::SELF_HIT`]: an attacker class splits where its members landed different hits) and
+//! a constant tax on the hero damaged ([`phase::TAX_ON_DAMAGE`]). Loadouts outside it (other
+//! reactions, effects on other heroes, locks, wards, summons, wins) are played by [`crate::games::auto_rumble::kernel::general`], which plays every clause, also
 //! without allocating; [`play`] picks the path. tests/games/auto_rumble_data_differential.rs holds
 //! both to the data reference, round by round.
 //!
@@ -916,8 +919,7 @@ impl DataKernel {
             if b.phases & (phase::USE | phase::PASSIVE) == 0 {
                 // Nothing but the attack in the use order and no bonus: the common case. (A
                 // tax, AR-31, is 0 in battles without one.)
-                let attack_fits =
-                    self.front.energy[i] - self.front.tax[i] >= cat.rules.attack_cost;
+                let attack_fits = self.front.energy[i] - self.front.tax[i] >= cat.rules.attack_cost;
                 self.front.plan[i] = attack_fits as u16 * first_attack_bit(b);
                 self.front.used[i] = 0;
                 self.front.hit[i] = b.damage.max(0);
