@@ -1178,6 +1178,7 @@ fn answer(
         .iter()
         .zip(checked)
         .map(|(t, m)| Section {
+            band: met_band(t, m),
             title: format!("verification: {}", t.section),
             meaning: format!(
                 "at the tuned values, on {upto}{} fresh {unit} (seed {vseed}), with 95% intervals; target: {}",
@@ -1204,10 +1205,16 @@ fn answer(
                 .response
                 .iter()
                 .map(|(x, e)| crate::platform::answer::Estimate {
-                    label: format!("{} = {}", n.name, balance::show(*x, n.integer)),
+                    label: format!(
+                        "{} = {}{}",
+                        n.name,
+                        balance::show(*x, n.integer),
+                        if *x == found.point[0] { " (tuned)" } else { "" }
+                    ),
                     ..e.clone()
                 })
                 .collect(),
+            band: met_band(t, m),
         });
     }
     Answer {
@@ -1283,6 +1290,24 @@ fn answer(
         notes,
         heatmaps: Vec::new(),
         grids: vec![path],
+    }
+}
+
+/// What counts as met for a target, in its estimate's values, to shade behind the response: a
+/// band's ends, a value give or take its tolerance, the other estimate's value at the tuned
+/// point give or take the margin (`like`); none for "all alike".
+fn met_band(t: &balance::Target, m: &balance::Miss) -> Option<(f64, f64)> {
+    match &t.aim {
+        Aim::Band(a, b) => Some((*a, *b)),
+        Aim::Value(v) => {
+            let tol = t.tolerance(m.unit, *v);
+            Some((v - tol, v + tol))
+        }
+        Aim::Like(_) => m.estimates.get(1).map(|o| {
+            let tol = t.tolerance(m.unit, o.value);
+            (o.value - tol, o.value + tol)
+        }),
+        Aim::Equal => None,
     }
 }
 

@@ -380,6 +380,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
             ],
             sections: vec![
                 Section {
+                    band: None,
                     title: RELATIVE.into(),
                     meaning: format!(
                         "matches per million steps of a plain generator loop timed in the same command, one thread; the band is what reproduce accepts ({FACTOR}x either way), not a sampled interval"
@@ -388,6 +389,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
                     estimates: relative,
                 },
                 Section {
+                    band: None,
                     title: "matches per second, one thread".into(),
                     meaning: format!(
                         "median of {} runs, between the slowest and fastest; this machine only, never compared",
@@ -397,6 +399,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
                     estimates: absolute,
                 },
                 Section {
+                    band: None,
                     title: "times slower than the sample roster, one thread".into(),
                     meaning: format!(
                         "a power's roster beside Amoeba and Titanium Skin against {SAMPLE_ROSTER}: battles/s of that roster over this one's, median runs; issue 81 asks every power within 5x of the median power"
@@ -405,12 +408,14 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
                     estimates: slower,
                 },
                 Section {
+                    band: None,
                     title: "work per second, one thread".into(),
                     meaning: "each game's unit of work (hits, interactions, dice, player-moves, attacks) per second, median run; this machine only".into(),
                     unit: Unit::Number,
                     estimates: work,
                 },
                 Section {
+                    band: None,
                     title: format!("Auto Rumble battles per second, {all} threads"),
                     meaning: "the main job's rosters: the kernel alone on one and all threads, with tables and Parquet encoding, and end to end with files written; this machine only".into(),
                     unit: Unit::Number,

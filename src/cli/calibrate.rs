@@ -875,6 +875,7 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
                 ),
             )],
             sections: vec![Section {
+                band: None,
                 title: COVERAGE.into(),
                 meaning: "the share of small runs whose 95% interval held the reference value, with that share's own 95% interval (by run: a run's labels share its matches); 95% is right".into(),
                 unit: Unit::Share,

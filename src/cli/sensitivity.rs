@@ -533,6 +533,7 @@ fn answer(
         last_lo = Some(bottom);
     }
     let mut out_sections = vec![Section {
+        band: None,
         title: format!(
             "largest move, by rules number moved {:.0}% down and up",
             100.0 * o.step
@@ -578,6 +579,7 @@ fn answer(
         .collect();
     if !per_unit.is_empty() {
         out_sections.push(Section {
+            band: None,
             title: "move per unit of the number".into(),
             meaning: "each move above divided by its step in the number's own units (to - from): what one unit of each number does, so that numbers moved by steps of different sizes compare".into(),
             unit,
@@ -605,6 +607,7 @@ fn answer(
                     .collect();
                 if !est.is_empty() {
                     out_sections.push(Section {
+                        band: None,
                         title: format!("{}: {}", label(m), s.title),
                         meaning: "each estimate's move, paired on the same matches".into(),
                         unit: moved_unit(s.unit),

@@ -103,6 +103,10 @@ pub struct Section {
     pub meaning: String,
     pub unit: Unit,
     pub estimates: Vec<Estimate>,
+    /// A range of the estimates' values to shade behind the bars (a balance's target, what
+    /// counts as met), when the section is drawn against one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<(f64, f64)>,
 }
 
 /// Where one estimate stands among its section's others (issue 51: a candidate against the
@@ -396,6 +400,7 @@ impl Answer {
                 _ => a.0.cmp(b.0),
             });
             sections.push(Section {
+                band: None,
                 title: count_title(group),
                 meaning: if group.starts_with(crate::platform::tally::SHARE_OF) {
                     "out of those counted, with its 95% Wilson interval".into()
@@ -431,6 +436,7 @@ impl Answer {
                 .all(|m| m.sum_sq == 0 && m.by_match.is_none())
                 && labels.values().any(|m| m.sum != 0);
             sections.push(Section {
+                band: None,
                 title: group.clone(),
                 meaning: if points {
                     "the share of win points (a draw counts half), with its 95% Wilson interval at the rows the spread between matches is worth"
@@ -1155,16 +1161,22 @@ fn bars_marked(sec: &Section, marked: &[String], layout: Layout) -> String {
     } else {
         w
     };
+    // The scale holds every interval and the band, when there is one.
+    let band = sec
+        .band
+        .filter(|(a, b)| a.is_finite() && b.is_finite() && a <= b);
     let top = sec
         .estimates
         .iter()
         .map(|e| e.hi.max(e.value))
+        .chain(band.map(|b| b.1))
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::max);
     let low = sec
         .estimates
         .iter()
         .map(|e| e.lo.min(e.value))
+        .chain(band.map(|b| b.0))
         .filter(|v| v.is_finite())
         .fold(0.0f64, f64::min);
     let span = if top - low > 0.0 { top - low } else { 1.0 };
@@ -1181,6 +1193,19 @@ fn bars_marked(sec: &Section, marked: &[String], layout: Layout) -> String {
         },
         esc_attr(&sec.title)
     );
+    if let Some((a, b)) = band {
+        // What counts as met, shaded behind the bars (a balance's response).
+        let _ = writeln!(
+            s,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#dcefdc\"><title>target: {} to {}</title></rect>",
+            x(a),
+            pad,
+            (x(b) - x(a)).max(1.0),
+            h - 18.0 - pad,
+            show(sec.unit, a),
+            show(sec.unit, b)
+        );
+    }
     let _ = writeln!(
         s,
         "<line x1=\"{0:.1}\" y1=\"{1:.1}\" x2=\"{0:.1}\" y2=\"{2:.1}\" stroke=\"#999\"/>",
@@ -1781,6 +1806,7 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
                 })
                 .collect();
             (!estimates.is_empty()).then(|| Section {
+                band: None,
                 title: format!("what-if: {}", sa.title),
                 meaning: format!(
                     "B minus A, with the difference's 95% interval (each run's: {})",
@@ -2014,6 +2040,7 @@ mod tests {
             },
             totals: vec![("matches".into(), "10".into())],
             sections: vec![Section {
+                band: None,
                 title: "win rate by power".into(),
                 meaning: "wins".into(),
                 unit: Unit::Share,
@@ -2154,6 +2181,25 @@ mod tests {
         // The figure for the docs is drawn as before: no class, labels right-aligned.
         let figure = bars_svg(&a.sections[0]);
         assert!(!figure.contains("class=") && figure.contains("text-anchor=\"end\""));
+    }
+
+    // Issue 80: a balance's response is drawn against its target, what counts as met shaded
+    // behind the bars (and inside the scale); a section without one draws none, and its JSON
+    // is as it was (no `band` key).
+    #[test]
+    fn a_section_s_band_is_shaded_behind_its_bars_and_absent_without_one() {
+        let mut a = answer();
+        assert!(!bars_svg(&a.sections[0]).contains("<title>target:"));
+        assert!(!render(&a, Format::Json).contains("\"band\""));
+        a.sections[0].band = Some((0.7, 0.8));
+        let svg = bars_svg(&a.sections[0]);
+        assert!(
+            svg.contains("<title>target: 70.00% to 80.00%</title>"),
+            "{svg}"
+        );
+        // The scale reaches the band's end past every interval.
+        assert!(svg.contains(">80.00%</text>"), "{svg}");
+        assert_eq!(Answer::from_json(&render(&a, Format::Json)).unwrap(), a);
     }
 
     /// Parts of one run where labels `a` and `b` of one count group win in the same matches

@@ -1050,6 +1050,7 @@ mod tests {
     /// A section of one share estimated at `value` with the interval `[lo, hi]`.
     fn share(value: f64, lo: f64, hi: f64) -> Vec<Section> {
         vec![Section {
+            band: None,
             title: "win rate by coin".into(),
             meaning: String::new(),
             unit: crate::platform::answer::Unit::Share,

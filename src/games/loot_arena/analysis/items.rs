@@ -843,6 +843,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
         }
         if !worth.is_empty() {
             sections.push(Section {
+                band: None,
                 title: format!("item worth for a {}, in health", class.name()),
                 meaning: "the extra health that changes the focal champion's win share as much as the item (LA-32)".into(),
                 unit: Unit::Number,
@@ -862,6 +863,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
     }
     if !loo.is_empty() {
         sections.push(Section {
+            band: None,
             title: "leave one out".into(),
             meaning: "side 0's win share lost without one of its items".into(),
             unit: Unit::Share,
@@ -877,6 +879,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
             .collect();
         if !rows.is_empty() {
             sections.push(Section {
+                band: None,
                 title: format!("sets for a {}", class.name()),
                 meaning: "the focal champion's side's win share by its policy".into(),
                 unit: Unit::Share,
@@ -930,6 +933,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
         if rows.len() == 6 {
             rows.sort_by(|a, b| b.value.total_cmp(&a.value));
             sections.push(Section {
+                band: None,
                 title: format!("pairings, {kit}, crit = {}", crit.word()),
                 meaning: "each pair's win share against the six pairs, averaged".into(),
                 unit: Unit::Share,
@@ -1039,6 +1043,7 @@ pub fn candidate_verdicts(
                 continue;
             }
             let section = crate::platform::answer::Section {
+                band: None,
                 title: format!(
                     "win-share change for a {} among {tier} items (its worth is {})",
                     class.name(),

@@ -660,12 +660,14 @@ pub fn answer(f: &Found, st: &Study, seed: u64, command: &str) -> crate::platfor
     };
     let sections = vec![
         Section {
+            band: None,
             title: "what a stat is worth".into(),
             meaning: "win share change when every minion of a random field group gets the stat, paired (MC-32)".into(),
             unit: Unit::Share,
             estimates: f.stats.iter().map(|p| est(&p.name, &p.points)).collect(),
         },
         Section {
+            band: None,
             title: "splits against the field".into(),
             meaning: "win share of 8 recruits split between the baseline swordsman and archer, against the field (MC-35)".into(),
             unit: Unit::Share,
@@ -678,6 +680,7 @@ pub fn answer(f: &Found, st: &Study, seed: u64, command: &str) -> crate::platfor
                 .collect(),
         },
         Section {
+            band: None,
             title: "nation abilities".into(),
             meaning: "win share change of a nation's group with its ability on rather than off, paired (MC-36)".into(),
             unit: Unit::Share,
@@ -991,6 +994,7 @@ pub fn candidate_answer(
         100.0 * dhi
     ));
     let ladder = |kind: usize, who: &str| Section {
+        band: None,
         title: format!("{} alone against k {who}", c.name),
         meaning: "its win share against 1..8 baseline recruits (MC-33's ladder), 95% interval"
             .into(),
@@ -1020,6 +1024,7 @@ pub fn candidate_answer(
         totals: vec![("combats".into(), thousands(c.combats))],
         sections: vec![
             Section {
+                band: None,
                 title: "against the field".into(),
                 meaning: "win share of side 0's drawn group made all of the candidate, and all of the baseline swordsman, on the same draws (common random numbers)".into(),
                 unit: Unit::Share,
