@@ -455,6 +455,16 @@ pub type Card<'a> = ((f64, f64), &'a [(f64, f64, Option<f64>)], Better, f64);
 /// section is one family under Holm's procedure, each p-value from the t with its variance's
 /// degrees of freedom.
 pub fn compare_family(cards: &[Card]) -> Vec<Verdict> {
+    compare_family_apart(cards)
+        .into_iter()
+        .map(|x| x.0)
+        .collect()
+}
+
+/// [`compare_family`] with, for each card, which members (in its field's order) the family's
+/// test told apart from the candidate: what `calibrate --twins` reads of the member a twin
+/// plays as.
+pub fn compare_family_apart(cards: &[Card]) -> Vec<(Verdict, Vec<bool>)> {
     let p: Vec<Vec<f64>> = cards
         .iter()
         .map(|&(me, field, _, df)| p_values(me, field, df))
@@ -464,9 +474,10 @@ pub fn compare_family(cards: &[Card]) -> Vec<Verdict> {
     cards
         .iter()
         .map(|&(me, field, direction, _)| {
-            let v = verdict_of(me, field, direction, &apart[at..at + field.len()]);
+            let mine = &apart[at..at + field.len()];
+            let v = verdict_of(me, field, direction, mine);
             at += field.len();
-            v
+            (v, mine.to_vec())
         })
         .collect()
 }

@@ -17,6 +17,7 @@ fn every_kind_of_estimate_covers_95_percent() {
         only: None,
         check: true,
         detail: false,
+        twins: false,
         threads: None,
         out: None,
         quiet: true,

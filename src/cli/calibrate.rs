@@ -21,6 +21,8 @@ use crate::platform::tally::{Tally, thousands};
 
 /// The section `reproduce` compares and docs/testing.md shows.
 pub const COVERAGE: &str = "coverage of the 95% intervals, by kind of estimate";
+/// Its section with `--twins` (issue 80: the words).
+pub const TWINS: &str = "candidate twins not told from their member, by twin";
 /// The command, as output folders record it.
 const COMMAND: &str = "calibrate";
 /// A kind covering less than this is a failure (`--check`): clearly below 95% on a few hundred
@@ -51,6 +53,11 @@ pub struct CalibrateFlags {
     /// Also each label's coverage (which policy, which team size...).
     #[arg(long)]
     pub detail: bool,
+    /// The words instead of the intervals (issue 80): each game's candidate twins (a candidate
+    /// that plays exactly as a member), `--runs` runs each, and how many of their verdict cards
+    /// do not tell the twin from its member (at least 95%, as an interval covers).
+    #[arg(long)]
+    pub twins: bool,
     #[arg(long)]
     pub threads: Option<usize>,
     /// A folder for the answer (`result.json`, `report.html`): what `reproduce` records.
@@ -702,6 +709,121 @@ fn items_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     ))
 }
 
+/// Parts a twin's run is cut into for its differences' variances (a dataset's chunks).
+const TWIN_PARTS: u64 = 20;
+
+/// Each game's candidate twins ([`crate::games::Twin`]): `runs` runs of each (seeds of their
+/// own, its matches in [`TWIN_PARTS`] parts), its verdict card made as a candidate run's
+/// answer makes it ([`crate::platform::answer::candidate_standings`]); a run holds when no
+/// member is called clearly better or worse than the twin. One kind per twin, checked as a
+/// coverage: at least 95%.
+fn twin_kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
+    let mut out = Vec::new();
+    for t in crate::games::entries(|g| g.twins) {
+        if f.only.as_deref().is_some_and(|o| !t.command.contains(o)) {
+            continue;
+        }
+        let split = shlex::split(t.command).expect("a twin's command is shell-quoted");
+        let words: Vec<&str> = split.iter().map(String::as_str).collect();
+        struct Cards<'a> {
+            candidate: &'a str,
+            of: &'a str,
+            matches: u64,
+            runs: u64,
+            first: u64,
+        }
+        impl crate::platform::command::WithSimulation for Cards<'_> {
+            type Out = Vec<Option<bool>>;
+            fn with<S: Simulation>(
+                self,
+                sim: &S,
+                _whole: Option<crate::platform::plan::Plan>,
+            ) -> Result<Self::Out, String> {
+                let Cards {
+                    candidate,
+                    of,
+                    matches,
+                    runs,
+                    first,
+                } = self;
+                Ok((0..runs)
+                    .into_par_iter()
+                    .map_init(
+                        || sim.worker(),
+                        |w, r| {
+                            let step = matches.div_ceil(TWIN_PARTS);
+                            let parts: Vec<Tally> = (0..matches)
+                                .step_by(step as usize)
+                                .map(|a| {
+                                    sim.play(w, first + r, a..(a + step).min(matches), false).1
+                                })
+                                .collect();
+                            let mut whole = Tally::default();
+                            for p in &parts {
+                                whole.merge(p);
+                            }
+                            let sections = Answer::sections(&whole);
+                            let refs: Vec<&Tally> = parts.iter().collect();
+                            let (_, standings) = crate::platform::answer::candidate_standings(
+                                candidate, &sections, &refs,
+                            );
+                            // The twin against the member it plays as, in every section it is
+                            // ranked in; None: ranked nowhere beside it (not a check).
+                            let mut seen = false;
+                            let mut told = false;
+                            for (k, _, apart) in &standings {
+                                let field = sections[*k]
+                                    .estimates
+                                    .iter()
+                                    .filter(|e| e.label != candidate);
+                                if let Some(i) = field.clone().position(|e| e.label == of) {
+                                    seen = true;
+                                    told |= apart[i];
+                                }
+                            }
+                            seen.then_some(!told)
+                        },
+                    )
+                    .collect())
+            }
+        }
+        let matches = (t.matches * f.size / 100).max(TWIN_PARTS);
+        let cards = super::bench::with_simulation(
+            &words,
+            "calibrate",
+            Cards {
+                candidate: t.candidate,
+                of: t.of,
+                matches,
+                runs: f.runs,
+                first: 1 + f.reference,
+            },
+        )?;
+        let held: Vec<(u64, u64)> = cards.iter().flatten().map(|&ok| (ok as u64, 1)).collect();
+        if held.is_empty() {
+            return Err(format!(
+                "`{}`: the candidate `{}` is ranked beside `{}` in no section of its answer",
+                t.command, t.candidate, t.of
+            ));
+        }
+        out.push(Kind {
+            game: t.game,
+            command: t.command,
+            kind: format!(
+                "candidate twin of {}: runs whose card does not tell it from its twin",
+                t.of
+            ),
+            checked: held.len() as u64,
+            held: held.iter().map(|x| x.0).sum(),
+            per_run: held,
+            labels: 1,
+            by_label: Vec::new(),
+            fixed: 0,
+        });
+    }
+    Ok(out)
+}
+
 /// Every workload (or those `--only` names), checked.
 pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     Ok(kinds_and_notes(f)?.0)
@@ -711,6 +833,16 @@ pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
 pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String> {
     let threads = super::flags::threads(f.threads)?;
     let pool = runner::pool(threads)?;
+    if f.twins {
+        let kinds = pool.install(|| twin_kinds(f))?;
+        if kinds.is_empty() {
+            return Err(format!(
+                "--only {}: no candidate twin's command contains it",
+                f.only.as_deref().unwrap_or("")
+            ));
+        }
+        return Ok((kinds, Vec::new()));
+    }
     let mut out = Vec::new();
     let mut notes = Vec::new();
     for w in &workloads() {
@@ -768,6 +900,7 @@ pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
     if f.only.as_deref().is_none_or(|o| ITEMS_COMMAND.contains(o)) {
         out.extend(pool.install(|| items_what_if_coverage(f))?);
     }
+
     if out.is_empty() {
         return Err(format!(
             "--only {}: no calibrated command contains it (they are: {})",
@@ -793,10 +926,19 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
     let failing: Vec<&Kind> = kinds.iter().filter(|k| k.coverage() < FLOOR).collect();
     let narrow = kinds.iter().filter(|k| k.verdict() == "too narrow").count();
     let mut out = format!(
-        "{} kinds of estimate, each checked on {} small runs against a reference of {} runs merged: {} cover 95% within their sampling error{}{}\n\n",
+        "{} kinds of {}, each checked on {} runs{}: {} cover 95% within their sampling error{}{}\n\n",
         kinds.len(),
+        if f.twins {
+            "word (a candidate twin not told from its member, Holm's family over the whole card at 5%)"
+        } else {
+            "estimate"
+        },
         f.runs,
-        f.reference,
+        if f.twins {
+            String::new()
+        } else {
+            format!(" against a reference of {} runs merged", f.reference)
+        },
         kinds.iter().filter(|k| k.verdict() == "ok").count(),
         if narrow > 0 {
             format!(", {narrow} clearly less")
@@ -844,17 +986,22 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
             verdict: Vec::new(),
             highlight: Vec::new(),
             outcome: None,
-            title: "calibrate: how often each kind of 95% interval holds the truth".into(),
+            title: if f.twins {
+                "calibrate --twins: how often a candidate twin is told from its member".into()
+            } else {
+                "calibrate: how often each kind of 95% interval holds the truth".into()
+            },
             provenance: Provenance::of_tool(
                 format!(
-                    "skirmish calibrate --runs {} --reference {} --size {} --min-matches {}{}",
+                    "skirmish calibrate --runs {} --reference {} --size {} --min-matches {}{}{}",
                     f.runs,
                     f.reference,
                     f.size,
                     f.min_matches,
                     f.only
                         .as_ref()
-                        .map_or(String::new(), |o| format!(" --only {o}"))
+                        .map_or(String::new(), |o| format!(" --only {o}")),
+                    if f.twins { " --twins" } else { "" }
                 ),
                 COMMAND,
                 f.runs,
@@ -876,8 +1023,13 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
             )],
             sections: vec![Section {
                 band: None,
-                title: COVERAGE.into(),
-                meaning: "the share of small runs whose 95% interval held the reference value, with that share's own 95% interval (by run: a run's labels share its matches); 95% is right".into(),
+                title: if f.twins { TWINS } else { COVERAGE }.into(),
+                meaning: if f.twins {
+                    "the share of runs whose verdict card (every difference of every section one family, Holm's at 5%) did not tell the candidate from the member it plays exactly as, with that share's own 95% interval; 95% or more is right"
+                } else {
+                    "the share of small runs whose 95% interval held the reference value, with that share's own 95% interval (by run: a run's labels share its matches); 95% is right"
+                }
+                .into(),
                 unit: Unit::Share,
                 estimates: kinds
                     .iter()
@@ -895,10 +1047,18 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
                     .collect(),
             }],
             tables: Vec::new(),
-            notes: std::iter::once(format!(
-                "every run plays its matches on a master seed of its own: seeds 1 to {} make the reference, the next {} the small runs",
-                f.reference, f.runs
-            ))
+            notes: std::iter::once(if f.twins {
+                format!(
+                    "every run plays its matches on a master seed of its own: seeds {} to {}",
+                    f.reference + 1,
+                    f.reference + f.runs
+                )
+            } else {
+                format!(
+                    "every run plays its matches on a master seed of its own: seeds 1 to {} make the reference, the next {} the small runs",
+                    f.reference, f.runs
+                )
+            })
             .chain(notes.iter().cloned())
             .collect(),
             heatmaps: Vec::new(),

@@ -42,6 +42,22 @@ pub struct Game {
     pub calibrate: &'static [Calibrated],
     /// The what-if `calibrate` checks, if any.
     pub paired: Option<PairedCheck>,
+    /// Candidate twins `calibrate --twins` plays: how often a candidate that plays exactly as a
+    /// member of the field is called clearly better or worse (issue 80: a false "clearly").
+    pub twins: &'static [Twin],
+}
+
+/// A dataset command with a candidate that plays exactly as a member of its field (a setting
+/// its policy never reads), each run long enough to show a seat bias.
+pub struct Twin {
+    /// The command's words after `skirmish`, `--candidate` included.
+    pub command: &'static str,
+    /// The candidate's label in the command's answer.
+    pub candidate: &'static str,
+    /// The label of the member it plays as.
+    pub of: &'static str,
+    /// Matches per run.
+    pub matches: u64,
 }
 
 /// A workload `skirmish bench` times: one of the game's dataset commands (its defaults, or the

@@ -476,82 +476,12 @@ impl Answer {
         let id = &m.identity;
         let sections = Answer::sections(&t);
         let mut notes = Vec::new();
-        let (mut verdict, mut highlight) = (Vec::new(), Vec::new());
         // Issue 51: a candidate run names its candidate; where it stands in each section is
         // told beside the numbers, so every rendering of the folder carries it.
-        if let Some(c) = id.settings.get("candidate").and_then(|v| v.as_str()) {
-            // What kept the candidate from playing comes before where it stands (issue 62: a
-            // clan over budget read 0% and a rank, nothing more).
-            for sec in sections
-                .iter()
-                .filter(|s| s.title.starts_with(crate::platform::tally::SHARE_OF))
-            {
-                if let Some(e) = sec.estimates.iter().find(|e| e.label == c && e.value > 0.0) {
-                    verdict.push(format!(
-                        "candidate {c}: {} is {}; its results there are not a measurement of its play",
-                        sec.title,
-                        sec.unit.short(e.value)
-                    ));
-                }
-            }
-            // The candidate and the field play the same matches: each difference's variance is
-            // measured over the parts (batches of whole matches) where there are enough of them,
-            // with their degrees of freedom. Every difference on the card is one family (issue
-            // 80: each section was its own, and a field of twins showed a false "clearly"
-            // somewhere on 28% of cards).
-            let by_part: Vec<Ratios> = parts.iter().map(|p| ratios(p)).collect();
-            let se = |e: &Estimate| (e.hi - e.lo) / (2.0 * crate::stats::Z95);
-            type Row<'s> = (
-                &'s Section,
-                Estimate,
-                Vec<(f64, f64, Option<f64>)>,
-                crate::stats::Better,
-                f64,
-                bool,
-            );
-            let mut rows: Vec<Row> = Vec::new();
-            for sec in &sections {
-                // A section of the candidate alone ranks it against nothing.
-                let Some(better) = better_of(&sec.title).filter(|_| sec.estimates.len() > 1) else {
-                    continue;
-                };
-                let Some(me) = sec.estimates.iter().find(|e| e.label == c) else {
-                    continue;
-                };
-                let (mut paired, mut df) = (true, f64::INFINITY);
-                let field: Vec<(f64, f64, Option<f64>)> = sec
-                    .estimates
-                    .iter()
-                    .filter(|e| e.label != c)
-                    .map(|e| {
-                        let measured = difference_variance(&by_part, &sec.title, c, &e.label);
-                        paired &= measured.is_some();
-                        // The covariance that makes the test's variance the difference's own.
-                        let cov = measured.map(|(v, d)| {
-                            df = df.min(d);
-                            0.5 * (se(e).powi(2) + se(me).powi(2) - v)
-                        });
-                        (e.value, se(e), cov)
-                    })
-                    .collect();
-                let paired = paired && !field.is_empty();
-                rows.push((sec, me.clone(), field, better, df, paired));
-            }
-            let cards: Vec<crate::stats::Card> = rows
-                .iter()
-                .map(|r| ((r.1.value, se(&r.1)), &r.2[..], r.3, r.4))
-                .collect();
-            for (r, v) in rows.iter().zip(crate::stats::compare_family(&cards)) {
-                let st = Standing {
-                    estimate: r.1.clone(),
-                    verdict: v,
-                    paired: r.5,
-                    card: true,
-                };
-                verdict.push(st.line(r.0));
-            }
-            highlight.push(c.to_string());
-        }
+        let (verdict, highlight) = match id.settings.get("candidate").and_then(|v| v.as_str()) {
+            Some(c) => (candidate_card(c, &sections, parts), vec![c.to_string()]),
+            None => (Vec::new(), Vec::new()),
+        };
         if t.matches < id.matches {
             notes.push(format!(
                 "incomplete: {} of {} matches are in this folder (a run stopped early, or one shard of several)",
@@ -613,6 +543,105 @@ impl Answer {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("an answer serialises") + "\n"
     }
+}
+
+/// A candidate's verdict card (issue 51): what kept it from playing, then where it stands in
+/// each section against the field it played beside, on the same matches (`parts`: the run's
+/// batches of whole matches, for each difference's variance). One line per section; `calibrate`
+/// counts the "clearly" a candidate twin of a member draws.
+pub fn candidate_card(c: &str, sections: &[Section], parts: &[&Tally]) -> Vec<String> {
+    let (mut verdict, standings) = candidate_standings(c, sections, parts);
+    verdict.extend(standings.iter().map(|(k, st, _)| st.line(&sections[*k])));
+    verdict
+}
+
+/// A candidate's standing in one section: the section's index, the standing, and which members
+/// the family's test told apart from it (the section's other estimates, in order).
+pub type Ranked = (usize, Standing, Vec<bool>);
+
+/// [`candidate_card`] as values: the lines on what kept the candidate from playing, then its
+/// standing in each section it is ranked in, one family.
+pub fn candidate_standings(
+    c: &str,
+    sections: &[Section],
+    parts: &[&Tally],
+) -> (Vec<String>, Vec<Ranked>) {
+    let mut verdict = Vec::new();
+    // What kept the candidate from playing comes before where it stands (issue 62: a
+    // clan over budget read 0% and a rank, nothing more).
+    for sec in sections
+        .iter()
+        .filter(|s| s.title.starts_with(crate::platform::tally::SHARE_OF))
+    {
+        if let Some(e) = sec.estimates.iter().find(|e| e.label == c && e.value > 0.0) {
+            verdict.push(format!(
+                "candidate {c}: {} is {}; its results there are not a measurement of its play",
+                sec.title,
+                sec.unit.short(e.value)
+            ));
+        }
+    }
+    // The candidate and the field play the same matches: each difference's variance is
+    // measured over the parts (batches of whole matches) where there are enough of them,
+    // with their degrees of freedom. Every difference on the card is one family (issue
+    // 80: each section was its own, and a field of twins showed a false "clearly"
+    // somewhere on 28% of cards).
+    let by_part: Vec<Ratios> = parts.iter().map(|p| ratios(p)).collect();
+    let se = |e: &Estimate| (e.hi - e.lo) / (2.0 * crate::stats::Z95);
+    type Row<'s> = (
+        usize,
+        Estimate,
+        Vec<(f64, f64, Option<f64>)>,
+        crate::stats::Better,
+        f64,
+        bool,
+    );
+    let mut rows: Vec<Row> = Vec::new();
+    for (k, sec) in sections.iter().enumerate() {
+        // A section of the candidate alone ranks it against nothing.
+        let Some(better) = better_of(&sec.title).filter(|_| sec.estimates.len() > 1) else {
+            continue;
+        };
+        let Some(me) = sec.estimates.iter().find(|e| e.label == c) else {
+            continue;
+        };
+        let (mut paired, mut df) = (true, f64::INFINITY);
+        let field: Vec<(f64, f64, Option<f64>)> = sec
+            .estimates
+            .iter()
+            .filter(|e| e.label != c)
+            .map(|e| {
+                let measured = difference_variance(&by_part, &sec.title, c, &e.label);
+                paired &= measured.is_some();
+                // The covariance that makes the test's variance the difference's own.
+                let cov = measured.map(|(v, d)| {
+                    df = df.min(d);
+                    0.5 * (se(e).powi(2) + se(me).powi(2) - v)
+                });
+                (e.value, se(e), cov)
+            })
+            .collect();
+        let paired = paired && !field.is_empty();
+        rows.push((k, me.clone(), field, better, df, paired));
+    }
+    let cards: Vec<crate::stats::Card> = rows
+        .iter()
+        .map(|r| ((r.1.value, se(&r.1)), &r.2[..], r.3, r.4))
+        .collect();
+    let standings = rows
+        .iter()
+        .zip(crate::stats::compare_family_apart(&cards))
+        .map(|(r, (v, apart))| {
+            let st = Standing {
+                estimate: r.1.clone(),
+                verdict: v,
+                paired: r.5,
+                card: true,
+            };
+            (r.0, st, apart)
+        })
+        .collect();
+    (verdict, standings)
 }
 
 /// The formats an answer is written in.

@@ -139,4 +139,5 @@ pub const GAME: crate::games::Game = crate::games::Game {
         to: 20.0,
         matches: 800,
     }),
+    twins: &[],
 };

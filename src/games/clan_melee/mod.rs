@@ -82,4 +82,5 @@ pub const GAME: crate::games::Game = crate::games::Game {
         matches: 0,
     }],
     paired: None,
+    twins: &[],
 };

@@ -79,4 +79,5 @@ pub const GAME: crate::games::Game = crate::games::Game {
         to: 95.0,
         matches: 800,
     }),
+    twins: &[],
 };

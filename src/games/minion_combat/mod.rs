@@ -81,4 +81,5 @@ pub const GAME: crate::games::Game = crate::games::Game {
         to: 6.0,
         matches: 800,
     }),
+    twins: &[],
 };
