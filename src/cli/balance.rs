@@ -1069,6 +1069,23 @@ fn answer(
             n.name,
             seen.join(", ")
         ));
+        // What to change when the number cannot move the estimate (issue 80: "no effect").
+        let values = found.response.iter().map(|r| r.1.value);
+        let (lo, hi) = (
+            values.clone().fold(f64::INFINITY, f64::min),
+            values.fold(f64::NEG_INFINITY, f64::max),
+        );
+        let tolerance = targets[0].tolerance(e.unit, e.estimates.first().map_or(0.0, |x| x.value));
+        if !pass && hi - lo < tolerance {
+            notes.push(format!(
+                "{} barely moves the estimate: from {} to {} across [{}, {}] on the search's seeds, less than the target's tolerance; tune another number, or widen the range",
+                n.name,
+                e.unit.short(lo),
+                e.unit.short(hi),
+                balance::show(n.lo, n.integer),
+                balance::show(n.hi, n.integer)
+            ));
+        }
         if found.crossings.len() > 1 {
             let pairs: Vec<String> = found
                 .crossings

@@ -642,21 +642,20 @@ impl<A: Ask> Search<'_, A> {
                 }
             }
         } else {
-            // Every scanned value on one side: the nearest one is the answer.
-            let nearest = scanned
-                .iter()
-                .min_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
-                .map_or(n.lo, |s| s.0);
-            (lo, hi) = (nearest, nearest);
+            // Every scanned value on one side: the nearest two, played whole, decide (a value
+            // stopped early is near only by its few matches).
+            let mut by_miss = scanned.clone();
+            by_miss.sort_by(|a, b| a.1.abs().total_cmp(&b.1.abs()));
+            let nearest = by_miss.first().map_or(n.lo, |s| s.0);
+            let second = by_miss.get(1).map_or(nearest, |s| s.0);
+            (lo, hi) = (nearest.min(second), nearest.max(second));
             out_of_reach = Some(format!(
-                "the target is out of reach for {} inside [{}, {}]: the estimate is {} it at every one of the {} values scanned (nearest at {} = {})",
+                "the target is out of reach for {} inside [{}, {}]: the estimate is {} it at every one of the {} values scanned (the two nearest, played whole, gave the answer)",
                 n.name,
                 show(n.lo, n.integer),
                 show(n.hi, n.integer),
                 if scanned[0].1 > 0.0 { "above" } else { "below" },
                 scanned.len(),
-                n.name,
-                show(nearest, n.integer),
             ));
         }
         // The bracket's ends at all their matches: the closer one is the answer.

@@ -1030,3 +1030,36 @@ fn balance_and_sensitivity_write_into_a_writable_folder_under_a_read_only_parent
         assert!(locks.is_empty(), "left in {}: {locks:?}", w.display());
     }
 }
+
+/// Issue 80: a FAIL says what to change. A number the command reads nowhere (a placeholder in a
+/// comment of its power file) moves nothing: the answer says so, with the response it saw, and
+/// that another number must be tuned.
+#[test]
+fn a_number_that_moves_nothing_is_said_to_and_another_is_advised() {
+    let powers = tmp_file(
+        "balance-no-effect",
+        "powers.toml",
+        &format!(
+            "{}\n# a number read by nothing: {{{{unused}}}}\n",
+            include_str!("../../experiments/powers/sample.toml")
+        ),
+    );
+    let file = tmp_file(
+        "balance-no-effect",
+        "no-effect.toml",
+        &format!(
+            "command = \"simulate rumble --power-file {} --matches 2000\"\n[[tune]]\nfile = \"{}\"\nplaceholder = \"unused\"\nrange = [0, 10]\n[[target]]\nsection = \"win rate by power held\"\nlabel = \"Amoeba\"\nvalue = 0.95\n",
+            &*powers, &*powers
+        ),
+    );
+    let out = tmp("balance-no-effect", "out");
+    let text = printed(balance_into(&file, &out, &["--grid-limit", "0"]));
+    assert!(
+        text.contains("unused barely moves the estimate") && text.contains("tune another number"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the response on the search's seeds"),
+        "{text}"
+    );
+}
