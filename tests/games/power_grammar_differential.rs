@@ -183,10 +183,27 @@ const FAST_PASSIVE: &[&str] = &["attack_bonus", "coins"];
 /// A clause; `fast` leans it towards what the fast path plays (phases on the holder), so both
 /// paths meet many files; its quantities and conditions are still drawn from the whole grammar.
 fn clause(rng: &mut MatchRng, powers: &[String], fast: bool) -> String {
+    // The reactions the fast path plays (issue 81): Entangle's kind, a constant tax on the hero
+    // damaged, now and then; the holder's own `attacked`, `damaged` and `hit` below.
+    if fast && rng.random_bool(0.05) {
+        return format!(
+            "[[power.clause]]\nwhen = \"dealt_damage\"\ntarget = \"other\"\neffects = [{{ tax = {} }}]\n",
+            rng.random_range(-5..=40)
+        );
+    }
     let when = if fast {
         pick(
             rng,
-            &["battle_start", "round_start", "use", "round_end", "passive"],
+            &[
+                "battle_start",
+                "round_start",
+                "use",
+                "round_end",
+                "passive",
+                "attacked",
+                "damaged",
+                "hit",
+            ],
         )
     } else {
         WHEN_NAMES[rng.random_range(0..WHEN_NAMES.len())].0
