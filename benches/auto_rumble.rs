@@ -160,9 +160,10 @@ fn archive_workload(c: &mut Criterion) {
     use skirmish::games::auto_rumble::kernel::general::GeneralKernel;
     use skirmish::games::auto_rumble::reference::data;
     let cat = Catalogue::new(
-        skirmish::games::auto_rumble::powers::file::load(std::path::Path::new(
-            "experiments/powers/archive.toml",
-        ))
+        skirmish::games::auto_rumble::powers::file::load(
+            &skirmish::platform::sources::Sources::disk(),
+            std::path::Path::new("experiments/powers/archive.toml"),
+        )
         .unwrap(),
     );
     let rosters = archive_rosters(&cat);

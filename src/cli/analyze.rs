@@ -151,7 +151,7 @@ const DEFAULT_OUT: &str = "runs/powers";
 /// `skirmish analyze rumble powers`.
 fn powers(ctx: &crate::platform::context::Context, flags: &PowerFlags) -> Result<Studied, String> {
     let settings = flags.settings()?;
-    let v = PowerValue::new(settings)?;
+    let v = PowerValue::new(ctx.sources(), settings)?;
     // A budget below one roster's battles measured nothing and exited 0 (issue 53).
     if v.settings.max_battles < v.battles_per_roster() {
         return Err(format!(
@@ -199,15 +199,22 @@ fn powers(ctx: &crate::platform::context::Context, flags: &PowerFlags) -> Result
     };
     // The folder rule (new, empty, or an earlier `analyze powers` output) before any work.
     let shard = flags.run.sharding.shard()?;
+    // A question's point (issue 78) wants the answer only: no folder is claimed or read.
+    let memory = ctx.is_in_memory();
+    if memory && shard.is_some() {
+        return Err("a question's point plays whole: give no --shard".into());
+    }
     let claim = match shard {
-        None => crate::platform::dataset::claim_output_folder(&out, POWERS)?,
-        Some(s) => crate::platform::dataset::claim_shard(
+        _ if memory => None,
+        None => Some(crate::platform::dataset::claim_output_folder(&out, POWERS)?),
+        Some(s) => Some(crate::platform::dataset::claim_shard(
             &out,
             &format!("shard-{}-of-{}", s.index, s.count),
             POWERS,
-        )?,
+        )?),
     };
     let inputs = super::flags::input_digests(
+        ctx.sources(),
         flags
             .powers
             .iter()
@@ -240,8 +247,14 @@ fn powers(ctx: &crate::platform::context::Context, flags: &PowerFlags) -> Result
             dir.join(&name).display()
         )));
     }
-    let mut from = v.kept(&out, &identity)?;
-    let mut ready = power_value::shard_batches(&out, &identity)?;
+    let (mut from, mut ready) = if memory {
+        (None, Default::default())
+    } else {
+        (
+            v.kept(&out, &identity)?,
+            power_value::shard_batches(&out, &identity)?,
+        )
+    };
     // `verify` (issue 62): the folder keeps one sum over all its rosters, so only playing them
     // all again checks it; within a time limit the tables are rebuilt from it and compared.
     if let Some(r) = ctx.take_replay() {

@@ -106,7 +106,12 @@ pub struct Read {
 
 /// Reads a balance file: every error names the file, line and field.
 pub fn read(path: &Path) -> Result<Read, String> {
-    let text = crate::games::file_error::read(path, "balance file").map_err(|e| e.to_string())?;
+    let text = crate::games::file_error::read(
+        &crate::platform::sources::Sources::disk(),
+        path,
+        "balance file",
+    )
+    .map_err(|e| e.to_string())?;
     let file = path.display().to_string();
     let cx = FileCtx {
         file: &file,
@@ -805,7 +810,7 @@ fn run(f: &BalanceFlags, check: Option<&Check>) -> Result<(String, Outcome), Str
     let identity = serde_json::json!({
         "version": env!("CARGO_PKG_VERSION"),
         "seed": f.seed,
-        "inputs": super::flags::input_digests(std::iter::once(f.file.clone()).chain(q.inputs())),
+        "inputs": super::flags::input_digests(&crate::platform::sources::Sources::disk(), std::iter::once(f.file.clone()).chain(q.inputs())),
     });
     let kept = Kept::open(&f.out, identity, check.is_some())?;
     let asker = Asker {

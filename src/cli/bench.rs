@@ -21,6 +21,7 @@ use crate::platform::command::{WithSimulation, visit};
 use crate::platform::job::Job;
 use crate::platform::plan::Plan;
 use crate::platform::runner::{self, Simulation};
+use crate::platform::sources::Sources;
 use crate::platform::tally::{Tally, thousands};
 
 use super::flags::encoder;
@@ -85,41 +86,71 @@ fn flags<T: Args>(words: &[&str], tool: &str) -> Result<T, String> {
         .map_err(|e| format!("{tool} workload `{}`: {e}", words.join(" ")))
 }
 
-/// Builds the simulation of the dataset command `words` (`simulate rumble --heroes 3`...), as
-/// serving the command would, and hands it to `v`; `tool` names the caller in errors. The
+/// A dataset command's flags (`simulate rumble --heroes 3`...), read once from its words as the
+/// command line reads them; its simulation is built from them as serving the command would. The
 /// command's run flags (`--matches`, `--seed`...) are the caller's, not read here.
+pub(super) enum Dataset {
+    SimulateRumble(super::simulate::SimulateRumble),
+    SimulateLoot(super::flags::Simulate<super::loot::FieldFlags>),
+    SimulateMinions(super::flags::Simulate<super::minions::FieldFlags>),
+    ClanMelee(super::clan_melee::ClanMeleeFlags),
+    TournamentRumble(super::tournament::TournamentFlags),
+    TournamentTag(super::tag::TournamentFlags),
+    TournamentLoot(super::loot::TournamentFlags),
+}
+
+impl Dataset {
+    /// Reads the words of a dataset command; `tool` names the caller in errors.
+    pub(super) fn parse(words: &[&str], tool: &str) -> Result<Dataset, String> {
+        if words.len() < 2 {
+            return Err(format!(
+                "{tool} workload `{}`: not a dataset command",
+                words.join(" ")
+            ));
+        }
+        let rest = &words[2..];
+        Ok(match &words[..2] {
+            ["simulate", "rumble"] => {
+                let f: super::simulate::FfaFlags = flags(rest, tool)?;
+                Dataset::SimulateRumble(super::simulate::simulate_rumble(&Default::default(), &f)?)
+            }
+            ["simulate", "loot"] => Dataset::SimulateLoot(simulate(flags(rest, tool)?)),
+            ["simulate", "minions"] => Dataset::SimulateMinions(simulate(flags(rest, tool)?)),
+            ["tournament", "clan-melee"] => Dataset::ClanMelee(flags(rest, tool)?),
+            ["tournament", "rumble"] => Dataset::TournamentRumble(flags(rest, tool)?),
+            ["tournament", "tag"] => Dataset::TournamentTag(flags(rest, tool)?),
+            ["tournament", "loot"] => Dataset::TournamentLoot(flags(rest, tool)?),
+            _ => {
+                return Err(format!(
+                    "{tool} workload `{}`: not a dataset command",
+                    words.join(" ")
+                ));
+            }
+        })
+    }
+
+    /// Builds the simulation, its files read from `src`, and hands it to `v`.
+    pub(super) fn visit<V: WithSimulation>(&self, src: &Sources, v: V) -> Result<V::Out, String> {
+        match self {
+            Dataset::SimulateRumble(c) => visit(src, c, v),
+            Dataset::SimulateLoot(c) => visit(src, c, v),
+            Dataset::SimulateMinions(c) => visit(src, c, v),
+            Dataset::ClanMelee(c) => visit(src, c, v),
+            Dataset::TournamentRumble(c) => visit(src, c, v),
+            Dataset::TournamentTag(c) => visit(src, c, v),
+            Dataset::TournamentLoot(c) => visit(src, c, v),
+        }
+    }
+}
+
+/// Builds the simulation of the dataset command `words` from the disk's files and hands it to
+/// `v` (a bench or calibration workload).
 pub(super) fn with_simulation<V: WithSimulation>(
     words: &[&str],
     tool: &str,
     v: V,
 ) -> Result<V::Out, String> {
-    let rest = &words[2..];
-    match &words[..2] {
-        ["simulate", "rumble"] => {
-            let f: super::simulate::FfaFlags = flags(rest, tool)?;
-            visit(
-                &super::simulate::simulate_rumble(&Default::default(), &f)?,
-                v,
-            )
-        }
-        ["simulate", "loot"] => visit(&simulate(flags::<super::loot::FieldFlags>(rest, tool)?), v),
-        ["simulate", "minions"] => visit(
-            &simulate(flags::<super::minions::FieldFlags>(rest, tool)?),
-            v,
-        ),
-        ["tournament", "clan-melee"] => {
-            visit(&flags::<super::clan_melee::ClanMeleeFlags>(rest, tool)?, v)
-        }
-        ["tournament", "rumble"] => {
-            visit(&flags::<super::tournament::TournamentFlags>(rest, tool)?, v)
-        }
-        ["tournament", "tag"] => visit(&flags::<super::tag::TournamentFlags>(rest, tool)?, v),
-        ["tournament", "loot"] => visit(&flags::<super::loot::TournamentFlags>(rest, tool)?, v),
-        _ => Err(format!(
-            "{tool} workload `{}`: not a dataset command",
-            words.join(" ")
-        )),
-    }
+    Dataset::parse(words, tool)?.visit(&Sources::disk(), v)
 }
 
 fn simulate<F>(game: F) -> super::flags::Simulate<F> {
@@ -454,7 +485,7 @@ fn end_to_end(
     all: usize,
     repeats: u64,
 ) -> Result<(String, Vec<Estimate>, Vec<String>), String> {
-    let ffa = Ffa::new(FfaSettings::default())?;
+    let ffa = Ffa::new(&Sources::disk(), FfaSettings::default())?;
     let seed = 1;
     let chunk = (matches / (4 * all as u64)).clamp(1, DEFAULT_CHUNK);
     let plan = Plan {

@@ -410,26 +410,21 @@ pub const KNOWN: &[(&str, Option<i32>, f64)] = &[
 /// "+16" and the catalogue's "+15" is told apart at 5%, paired and unpaired.
 fn coin_value_coverage(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String> {
     use crate::games::auto_rumble::analysis::power_value::{PowerValue, ValueSettings};
-    // A private folder made afresh (issue 79), removed when this returns.
-    let scratch = crate::platform::scratch::Scratch::new("calibrate")?;
-    let dir = scratch.path();
-    let catalogue = dir.join("calibration.toml");
-    let candidates = dir.join("candidates.toml");
+    // Both files held in memory (issue 78: no temporary folder), under the names they go by.
+    let catalogue = std::path::Path::new("experiments/powers/calibration.toml");
+    let candidates = std::path::Path::new("(the calibration's candidates).toml");
     let mut cand = String::new();
     for c in [15, 16] {
         cand.push_str(&format!(
             "[[power]]\nname = \"Candidate +{c}\"\nsource = \"skirmish\"\ntext = \"Counts as {c} more unspent coins.\"\n\n[[power.clause]]\nwhen = \"passive\"\neffects = [{{ coins = {c} }}]\n\n"
         ));
     }
-    for (path, text) in [
-        (
-            &catalogue,
-            include_str!("../../experiments/powers/calibration.toml").to_string(),
-        ),
-        (&candidates, cand),
-    ] {
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
+    let src = crate::platform::sources::Sources::disk()
+        .holding(
+            catalogue,
+            include_str!("../../experiments/powers/calibration.toml"),
+        )
+        .holding(candidates, cand);
     let rosters = (COIN_ROSTERS * f.size / 100).max(200);
     let settings = ValueSettings {
         power_file: Some(catalogue.display().to_string()),
@@ -441,11 +436,14 @@ fn coin_value_coverage(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
         batch: rosters / 2,
         ..ValueSettings::default()
     };
-    let mut v = PowerValue::new(settings.clone())?;
-    let mut long = PowerValue::new(ValueSettings {
-        batch: rosters * f.reference / 2,
-        ..settings
-    })?;
+    let mut v = PowerValue::new(&src, settings.clone())?;
+    let mut long = PowerValue::new(
+        &src,
+        ValueSettings {
+            batch: rosters * f.reference / 2,
+            ..settings
+        },
+    )?;
     v.settings.max_battles = rosters * v.battles_per_roster();
     long.settings.max_battles = f.reference * v.settings.max_battles;
     let runs = f.runs as usize;
@@ -575,25 +573,25 @@ fn coin_value_coverage(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
 fn coin_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     use crate::games::auto_rumble::analysis::power_value::{Batches, PowerValue, ValueSettings};
     use crate::platform::answer::Pairing;
-    // A private folder made afresh (issue 79), removed when this returns.
-    let scratch = crate::platform::scratch::Scratch::new("calibrate-wi")?;
-    let dir = scratch.path();
-    let rules = dir.join("costly-attack.toml");
-    std::fs::write(
-        &rules,
+    // The rules held in memory (issue 78: no temporary folder), under the name they go by.
+    let rules = std::path::Path::new("experiments/auto-rumble/costly-attack.toml");
+    let src = crate::platform::sources::Sources::disk().holding(
+        rules,
         include_str!("../../experiments/auto-rumble/costly-attack.toml"),
-    )
-    .map_err(|e| format!("{}: {e}", rules.display()))?;
+    );
     let rosters = (COIN_ROSTERS * f.size / 100).max(200);
     let arm = |rules_file: Option<String>, n: u64| {
-        let mut v = PowerValue::new(ValueSettings {
-            rules_file,
-            synergy_per_roster: 0,
-            counter_per_roster: 0,
-            precision: f64::MIN_POSITIVE,
-            batch: n / 2,
-            ..ValueSettings::default()
-        })?;
+        let mut v = PowerValue::new(
+            &src,
+            ValueSettings {
+                rules_file,
+                synergy_per_roster: 0,
+                counter_per_roster: 0,
+                precision: f64::MIN_POSITIVE,
+                batch: n / 2,
+                ..ValueSettings::default()
+            },
+        )?;
         v.settings.max_battles = n * v.battles_per_roster();
         Ok::<_, String>(v)
     };
@@ -634,12 +632,10 @@ const ITEMS_BATTLES: (u64, u64) = (500, 100);
 fn items_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     use crate::games::loot_arena::analysis::items;
     use crate::platform::answer::{Pairing, Replicates};
-    // A private folder made afresh (issue 79), removed when this returns.
-    let scratch = crate::platform::scratch::Scratch::new("calibrate-li")?;
-    let dir = scratch.path();
-    let rules = dir.join("mage-95.toml");
-    std::fs::write(&rules, "[champion.mage]\nhealth = 95\n")
-        .map_err(|e| format!("{}: {e}", rules.display()))?;
+    // The rules held in memory (issue 78: no temporary folder).
+    let rules = std::path::Path::new("(the Mage at health 95).toml");
+    let src =
+        crate::platform::sources::Sources::disk().holding(rules, "[champion.mage]\nhealth = 95\n");
     let scale = |n: u64| (n * f.size / 100).max(20);
     let study = |rules: Option<&std::path::Path>, times: u64| {
         let (battles, cell) = (
@@ -669,13 +665,13 @@ fn items_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
                             },
                     },
                 ..
-            } => flags.build(),
+            } => flags.build(&src),
             _ => unreachable!("the words name the item analysis"),
         }
     };
     let arms = [
-        (study(None, 1)?, study(Some(&rules), 1)?),
-        (study(None, f.reference)?, study(Some(&rules), f.reference)?),
+        (study(None, 1)?, study(Some(rules), 1)?),
+        (study(None, f.reference)?, study(Some(rules), f.reference)?),
     ];
     // The answer and its jackknife's replicates, as `analyze loot items` writes them.
     let replicates = |st: &items::Study, seed: u64| -> Result<Replicates, String> {

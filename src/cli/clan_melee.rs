@@ -134,7 +134,7 @@ fn budgets(s: &str) -> Result<Vec<i64>, String> {
 impl DatasetCommand for ClanMeleeFlags {
     type Sim = ClanTournament;
     const UNIT: &'static str = "melees";
-    fn build(&self) -> Result<ClanTournament, String> {
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<ClanTournament, String> {
         let f = self;
         let mode = Mode::parse(&f.mode)?;
         let budgets = match &f.budgets {
@@ -148,12 +148,12 @@ impl DatasetCommand for ClanMeleeFlags {
             Some(list) => {
                 let paths: Vec<PathBuf> =
                     list.split(',').map(|p| PathBuf::from(p.trim())).collect();
-                clans::load(&paths).map_err(|e| e.to_string())?
+                clans::load(src, &paths).map_err(|e| e.to_string())?
             }
         };
         if let Some(c) = &f.candidate {
             // Issue 51: the host's clan joins the field, last.
-            let mut extra = clans::load(&[PathBuf::from(c)]).map_err(|e| e.to_string())?;
+            let mut extra = clans::load(src, &[PathBuf::from(c)]).map_err(|e| e.to_string())?;
             if extra.len() != 1 {
                 return Err(format!(
                     "--candidate {c}: give one clan file (a folder holds {})",
@@ -171,7 +171,7 @@ impl DatasetCommand for ClanMeleeFlags {
         }
         let field_len = clans.len();
         let mut field = Field::new(clans).map_err(|e| format!("--clans: {e}"))?;
-        field.rules = rules::from_flag(f.melee.rules.as_deref())?;
+        field.rules = rules::from_flag(src, f.melee.rules.as_deref())?;
         Ok(ClanTournament {
             field,
             budgets,
@@ -328,7 +328,10 @@ fn ints(flag: &str, s: &str, lo: i32, hi: i32) -> Result<Vec<i32>, String> {
 }
 
 /// Builds the study and the challengers' clan texts (every check before anything is written).
-pub fn build_study(f: &StudyFlags) -> Result<(ClanStudy, Vec<(String, String)>), String> {
+pub fn build_study(
+    src: &crate::platform::sources::Sources,
+    f: &StudyFlags,
+) -> Result<(ClanStudy, Vec<(String, String)>), String> {
     let mode = Mode::parse(&f.mode)?;
     let studies: Vec<Study> = match f.study.as_str() {
         "both" => vec![Study::WarriorAp, Study::HealerShare],
@@ -349,7 +352,7 @@ pub fn build_study(f: &StudyFlags) -> Result<(ClanStudy, Vec<(String, String)>),
     melees(f.melees, "challenger and budget")?;
     let settings = f.melee.settings(mode)?;
     let budgets = budgets(&f.budgets)?;
-    let rules = rules::from_flag(f.melee.rules.as_deref())?;
+    let rules = rules::from_flag(src, f.melee.rules.as_deref())?;
     let mut variants = Vec::new();
     let mut texts = Vec::new();
     for study in studies {
@@ -421,7 +424,7 @@ fn study(
         };
         return serve(ctx, &t, encode).map(Studied::Said);
     }
-    let (s, texts) = build_study(f)?;
+    let (s, texts) = build_study(ctx.sources(), f)?;
     let chunk_size = f.chunk_size.unwrap_or(f.melees).max(1);
     let command = format!(
         "skirmish analyze clan-melee --study {} --ap {} --healer-share {} --warrior-ap {} --piece {} --budgets {} --melees {} --mode {} --engine {} --max-turns {} --seed {} --chunk-size {chunk_size}{}{}",
@@ -546,12 +549,12 @@ pub struct PlayFlags {
     pub style: super::flags::NarrationFormat,
 }
 
-fn field_of(clans: Option<&str>) -> Result<Field, String> {
+fn field_of(src: &crate::platform::sources::Sources, clans: Option<&str>) -> Result<Field, String> {
     let clans = match clans {
         None => clans::reference(),
         Some(list) => {
             let paths: Vec<PathBuf> = list.split(',').map(|p| PathBuf::from(p.trim())).collect();
-            clans::load(&paths).map_err(|e| e.to_string())?
+            clans::load(src, &paths).map_err(|e| e.to_string())?
         }
     };
     Field::new(clans).map_err(|e| format!("--clans: {e}"))
@@ -565,8 +568,9 @@ pub fn play(f: &PlayFlags) -> Result<String, String> {
         max_turns: f.max_turns,
         engine: By::parse(&f.engine)?,
     };
-    let mut field = field_of(f.clans.as_deref())?;
-    field.rules = rules::from_flag(f.rules.as_deref())?;
+    let src = &crate::platform::sources::Sources::disk();
+    let mut field = field_of(src, f.clans.as_deref())?;
+    field.rules = rules::from_flag(src, f.rules.as_deref())?;
     let need = crate::games::clan_melee::simulation::tournament::melee_bytes(&field, f.budget);
     let what = format!("a melee at budget {}", f.budget);
     crate::platform::memory::fit(need, 1, crate::platform::memory::available()?, &what)?;
@@ -587,13 +591,16 @@ pub fn check(path: &std::path::Path) -> Result<String, String> {
     use crate::rng::{Stream, match_stream_rng};
     use std::fmt::Write as _;
     // A rules file (issue 51) reads back as its changes from the seed's values.
-    if let Ok(text) = crate::games::file_error::read(path, "file")
+    if let Ok(text) =
+        crate::games::file_error::read(&crate::platform::sources::Sources::disk(), path, "file")
         && rules::is_rules(&text)
     {
-        let r = rules::load(path).map_err(|e| e.to_string())?;
+        let r = rules::load(&crate::platform::sources::Sources::disk(), path)
+            .map_err(|e| e.to_string())?;
         return Ok(crate::games::changes::rules_file_told(path, &r.changes()));
     }
-    let clan = Clan::load(path).map_err(|e| e.to_string())?;
+    let clan =
+        Clan::load(&crate::platform::sources::Sources::disk(), path).map_err(|e| e.to_string())?;
     let mut out = format!(
         "{}: clan `{}`, {} kinds{}\n",
         path.display(),

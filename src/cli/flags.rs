@@ -1,6 +1,7 @@
 //! Flags and helpers every command shares (`--seed`, `--out`, `--threads`, `--quiet`, `--shard`,
 //! `--chunk-size` mean the same everywhere). Every command module uses this one; it uses none.
 
+use crate::platform::sources::Sources;
 use std::path::PathBuf;
 use std::str::FromStr;
 
@@ -142,14 +143,14 @@ pub fn shell_quote(word: &str) -> String {
 /// Each input file's SHA-256 by its path as given (an answer's provenance); a file that cannot
 /// be read is recorded as such rather than failing an answer already played.
 pub fn input_digests<P: AsRef<std::path::Path>>(
+    src: &Sources,
     paths: impl IntoIterator<Item = P>,
 ) -> std::collections::BTreeMap<String, String> {
     paths
         .into_iter()
         .map(|p| {
             let p = p.as_ref();
-            let digest = crate::platform::digest::sha256_file(p)
-                .unwrap_or_else(|e| format!("unreadable: {e}"));
+            let digest = src.sha256(p).unwrap_or_else(|e| format!("unreadable: {e}"));
             (p.display().to_string(), digest)
         })
         .collect()
@@ -365,11 +366,11 @@ pub trait GameFlags {
     /// What one match is called.
     const UNIT: &'static str;
     /// The simulation the flags describe, every input read and checked.
-    fn build(&self) -> Result<Self::Sim, String>;
+    fn build(&self, src: &Sources) -> Result<Self::Sim, String>;
     /// The game's flags as the canonical command writes them.
     fn command(&self, sim: &Self::Sim) -> String;
     /// The settings the manifest records.
-    fn settings(&self, sim: &Self::Sim) -> serde_json::Value;
+    fn settings(&self, src: &Sources, sim: &Self::Sim) -> serde_json::Value;
     /// The files whose digests join the run's identity.
     fn inputs(&self) -> Vec<PathBuf>;
 }
@@ -377,8 +378,8 @@ pub trait GameFlags {
 impl<F: GameFlags> crate::platform::command::DatasetCommand for Simulate<F> {
     type Sim = F::Sim;
     const UNIT: &'static str = F::UNIT;
-    fn build(&self) -> Result<F::Sim, String> {
-        self.game.build()
+    fn build(&self, src: &Sources) -> Result<F::Sim, String> {
+        self.game.build(src)
     }
     fn job<'a>(
         &self,
@@ -386,7 +387,7 @@ impl<F: GameFlags> crate::platform::command::DatasetCommand for Simulate<F> {
         sim: &'a F::Sim,
     ) -> Result<crate::platform::job::Job<'a, F::Sim>, String> {
         let command = format!("skirmish simulate {} {}", F::GAME, self.game.command(sim));
-        let (settings, inputs) = (self.game.settings(sim), self.game.inputs());
+        let (settings, inputs) = (self.game.settings(ctx.sources(), sim), self.game.inputs());
         simulate_job(ctx, &self.run, sim, F::GAME, |matches, seed, chunk_size| {
             Record::new(
                 format!("{command} --matches {matches} --seed {seed} --chunk-size {chunk_size}"),

@@ -32,10 +32,10 @@ pub struct DataFlags {
 }
 
 impl DataFlags {
-    fn load(&self) -> Result<(Rules, Catalogue), String> {
+    fn load(&self, src: &crate::platform::sources::Sources) -> Result<(Rules, Catalogue), String> {
         Ok((
-            input::rules::from_flag(self.rules.as_deref())?,
-            input::items::from_flag(self.items.as_deref())?,
+            input::rules::from_flag(src, self.rules.as_deref())?,
+            input::items::from_flag(src, self.items.as_deref())?,
         ))
     }
     fn files(&self) -> Vec<PathBuf> {
@@ -57,7 +57,8 @@ pub struct PlayArgs {
 
 fn load_battle(file: Option<&Path>, r: &Rules, cat: &Catalogue) -> Result<BattleFile, String> {
     match file {
-        Some(p) => input::battle::load(p, r, cat).map_err(|e| e.to_string()),
+        Some(p) => input::battle::load(&crate::platform::sources::Sources::disk(), p, r, cat)
+            .map_err(|e| e.to_string()),
         None => input::battle::parse(
             "experiments/loot-arena/battle.toml (built in)",
             input::BATTLE,
@@ -71,10 +72,14 @@ fn load_battle(file: Option<&Path>, r: &Rules, cat: &Catalogue) -> Result<Battle
 /// `skirmish loot play`.
 pub fn play(a: &PlayArgs) -> Result<String, String> {
     let told = a.tell.told()?;
-    let (r, cat) = a.data.load()?;
+    let (r, cat) = a.data.load(&crate::platform::sources::Sources::disk())?;
     if let Some(p) = &a.file {
-        let text =
-            crate::games::file_error::read(p, "Loot Arena file").map_err(|e| e.to_string())?;
+        let text = crate::games::file_error::read(
+            &crate::platform::sources::Sources::disk(),
+            p,
+            "Loot Arena file",
+        )
+        .map_err(|e| e.to_string())?;
         if input::royale::is_royale(&text) {
             let g = input::royale::parse(&p.display().to_string(), &text, &r)
                 .map_err(|e| e.to_string())?;
@@ -92,8 +97,12 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
 /// `skirmish loot check FILE`: a battle, a royale, a rules file or an item catalogue, told
 /// apart by what they hold.
 pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
-    let text =
-        crate::games::file_error::read(path, "Loot Arena file").map_err(|e| e.to_string())?;
+    let text = crate::games::file_error::read(
+        &crate::platform::sources::Sources::disk(),
+        path,
+        "Loot Arena file",
+    )
+    .map_err(|e| e.to_string())?;
     let name = path.display().to_string();
     let table: Option<toml::Table> = toml::from_str(&text).ok();
     let has = |k: &str| table.as_ref().is_some_and(|t| t.contains_key(k));
@@ -111,7 +120,7 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
         return Ok(out);
     }
     if input::royale::is_royale(&text) {
-        let (r, _) = data.load()?;
+        let (r, _) = data.load(&crate::platform::sources::Sources::disk())?;
         let g = input::royale::parse(&name, &text, &r).map_err(|e| e.to_string())?;
         let side = r.royale.side_for(g.seats.len() as u32);
         let mut out = format!(
@@ -125,7 +134,7 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
         return Ok(out);
     }
     if has("player") {
-        let (r, cat) = data.load()?;
+        let (r, cat) = data.load(&crate::platform::sources::Sources::disk())?;
         let b = input::battle::parse(&name, &text, &r, &cat).map_err(|e| e.to_string())?;
         let mut out = format!("{name}: a battle, seed {}\n", b.seed);
         let n = crate::games::loot_arena::trace::Names::new(&b.players, &b.fielded, &b.catalogue);
@@ -181,7 +190,7 @@ pub struct OddsArgs {
 
 /// `skirmish loot odds`: one attack's exact damage distribution (LA-22).
 pub fn odds(a: &OddsArgs) -> Result<String, String> {
-    let (r, cat) = a.data.load()?;
+    let (r, cat) = a.data.load(&crate::platform::sources::Sources::disk())?;
     let m = odds::matchup(&a.attack, &r, &cat).map_err(|e| format!("loot odds: {e}"))?;
     let o = odds::exact(&m.strike, &r).map_err(|e| format!("loot odds: {e}"))?;
     let mut out = String::new();
@@ -242,8 +251,8 @@ impl GameFlags for FieldFlags {
     type Sim = Field;
     const GAME: &'static str = "loot";
     const UNIT: &'static str = "battles";
-    fn build(&self) -> Result<Field, String> {
-        let (rules, catalogue) = self.data.load()?;
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<Field, String> {
+        let (rules, catalogue) = self.data.load(src)?;
         let policies = split_specs(&self.policies)
             .iter()
             .map(|s| Policy::parse(s).map_err(|e| format!("--policies: {e}")))
@@ -280,13 +289,13 @@ impl GameFlags for FieldFlags {
         f.check()?;
         Ok(f)
     }
-    fn settings(&self, f: &Field) -> serde_json::Value {
+    fn settings(&self, src: &crate::platform::sources::Sources, f: &Field) -> serde_json::Value {
         serde_json::json!({
             "policies": f.policies.iter().map(|p| p.spec()).collect::<Vec<_>>(),
             "fill_percent": f.fill,
             "armor_percent": f.armor,
             "tiers": f.tiers,
-            "rules": crate::games::changes::of_file(input::RULES, self.data.rules.as_deref()),
+            "rules": crate::games::changes::of_file(src, input::RULES, self.data.rules.as_deref()),
             "items": f.catalogue.items.iter().map(|i| format!("{} {} {}", i.name, i.label(), i.dice)).collect::<Vec<_>>(),
         })
     }
@@ -348,8 +357,8 @@ const ITEMS: &str = "analyze loot items";
 
 impl ItemFlags {
     /// The study the flags describe: its field, sets and candidate items, read and checked.
-    pub fn build(&self) -> Result<study::Study, String> {
-        let field = self.field.build()?;
+    pub fn build(&self, src: &crate::platform::sources::Sources) -> Result<study::Study, String> {
+        let field = self.field.build(src)?;
         let sets = split_specs(&self.sets)
             .iter()
             .map(|s| Policy::parse(s).map_err(|e| format!("--sets: {e}")))
@@ -361,7 +370,7 @@ impl ItemFlags {
         let mut field = field;
         let mut candidates = Vec::new();
         if let Some(c) = &self.candidate {
-            for item in candidate_items(c)? {
+            for item in candidate_items(src, c)? {
                 if field.catalogue.find(&item.name).is_some() {
                     return Err(format!(
                         "--candidate: `{}` is the name of a catalogue item: rename it",
@@ -393,7 +402,7 @@ impl Analysis for ItemFlags {
         _: Encoder,
     ) -> Result<Studied, String> {
         let f = self;
-        let st = f.build()?;
+        let st = f.build(ctx.sources())?;
         let threads = super::flags::threads(f.run.threads)?;
         // Issue 51: the study's identity (all but the counts); its cells kept in the folder by an
         // earlier run or by shards are summed, not played again.
@@ -444,16 +453,17 @@ impl Analysis for ItemFlags {
         let mut answer = study::answer(found, f.run.seed, &super::flags::command_line(ctx));
         // What a what-if of the analysis tells as changed (issue 63): the rules file's changes.
         answer.provenance.settings = serde_json::json!({
-            "rules": crate::games::changes::of_file(input::RULES, f.field.data.rules.as_deref()),
+            "rules": crate::games::changes::of_file(ctx.sources(), input::RULES, f.field.data.rules.as_deref()),
         });
         // Issue 51: each candidate's rank among the catalogue's items of its tier, per class.
         study::candidate_verdicts(&st, found, &mut answer);
         if let Some(c) = &f.candidate
-            && std::path::Path::new(c).is_file()
+            && ctx.sources().is_file(std::path::Path::new(c))
         {
             answer.provenance.inputs.insert(
                 c.clone(),
-                crate::platform::digest::sha256_file(std::path::Path::new(c))
+                ctx.sources()
+                    .sha256(std::path::Path::new(c))
                     .map_err(|e| format!("--candidate {c}: {e}"))?,
             );
         }
@@ -503,7 +513,7 @@ pub struct TournamentFlags {
 impl DatasetCommand for TournamentFlags {
     type Sim = RoyaleTournament;
     const UNIT: &'static str = "games";
-    fn build(&self) -> Result<RoyaleTournament, String> {
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<RoyaleTournament, String> {
         let f = self;
         let strategies = split_specs(&f.strategies)
             .iter()
@@ -513,7 +523,7 @@ impl DatasetCommand for TournamentFlags {
             "--strategies",
             &strategies.iter().map(|s| s.spec()).collect::<Vec<_>>(),
         )?;
-        let (rules, catalogue) = f.data.load()?;
+        let (rules, catalogue) = f.data.load(src)?;
         let t = RoyaleTournament {
             strategies,
             players: f.players,
@@ -547,7 +557,7 @@ impl DatasetCommand for TournamentFlags {
         let settings = serde_json::json!({
             "strategies": specs,
             "players": f.players,
-            "rules": crate::games::changes::of_file(input::RULES, f.data.rules.as_deref()),
+            "rules": crate::games::changes::of_file(ctx.sources(), input::RULES, f.data.rules.as_deref()),
             "items": f.data.items,
         });
         let size = Size::of("--games", f.games, chunk_size);
@@ -558,12 +568,15 @@ impl DatasetCommand for TournamentFlags {
 
 /// `--candidate`: an item catalogue file, or one item as `NAME: TIER KIND [WEIGHT] DICE` in any
 /// order after the colon, read through the catalogue's own loader (the same checks and errors).
-fn candidate_items(spec: &str) -> Result<Vec<crate::games::loot_arena::state::Item>, String> {
+fn candidate_items(
+    src: &crate::platform::sources::Sources,
+    spec: &str,
+) -> Result<Vec<crate::games::loot_arena::state::Item>, String> {
     use crate::games::loot_arena::input::items;
     use crate::games::loot_arena::rules::{Kind, Tier, Weight};
     let path = std::path::Path::new(spec);
-    if path.is_file() {
-        return items::load(path)
+    if src.is_file(path) {
+        return items::load(src, path)
             .map(|c| c.items)
             .map_err(|e| format!("--candidate: {e}"));
     }

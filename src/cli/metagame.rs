@@ -105,10 +105,13 @@ fn metagame(
         return Err("--starts: 1 to 10,000; --resamples: 0 to 100,000".into());
     }
     let t = Tournament::new(
+        crate::games::auto_rumble::simulation::tournament::Files {
+            src: ctx.sources(),
+            powers: f.powers.as_deref(),
+            rules: f.rules.as_deref(),
+        },
         &specs,
         Some(f.players),
-        f.powers.as_deref(),
-        f.rules.as_deref(),
         ValueSource::Measured {
             precision: f.value_precision,
             seed: f.run.seed,
@@ -163,7 +166,7 @@ fn metagame(
     let inputs = f
         .powers
         .as_deref()
-        .map(|p| crate::games::auto_rumble::powers::file::files(Path::new(p)))
+        .map(|p| crate::games::auto_rumble::powers::file::files(ctx.sources(), Path::new(p)))
         .unwrap_or_default()
         .into_iter()
         .chain(f.rules.as_deref().map(std::path::PathBuf::from))
@@ -202,7 +205,7 @@ fn metagame(
     let responses = if f.no_search {
         None
     } else {
-        Some(search(&mg, &solved, f, &specs)?)
+        Some(search(ctx.sources(), &mg, &solved, f, &specs)?)
     };
     let mut answer = metagame::answer(
         &mg,
@@ -238,6 +241,7 @@ fn metagame(
 /// The best responses: to the equilibrium mix, to each strategy alone, and the iterations that
 /// add the response to the strategies and solve again.
 fn search(
+    src: &crate::platform::sources::Sources,
     mg: &MetaGame,
     solved: &metagame::Solved,
     f: &MetagameFlags,
@@ -288,10 +292,13 @@ fn search(
     for it in 0..f.iterations {
         grown.push(br.clone());
         let t = Tournament::new(
+            crate::games::auto_rumble::simulation::tournament::Files {
+                src,
+                powers: f.powers.as_deref(),
+                rules: f.rules.as_deref(),
+            },
             &grown,
             Some(f.players),
-            f.powers.as_deref(),
-            f.rules.as_deref(),
             ValueSource::Given {
                 values: mg.t.values.clone(),
                 from: mg.t.values_from.clone(),

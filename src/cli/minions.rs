@@ -58,9 +58,10 @@ impl DataFlags {
         }
         s
     }
-    fn load(&self) -> Result<(Rules, Catalogue), String> {
-        let rules = input::rules::from_flag(self.rules.as_deref())?;
+    fn load(&self, src: &crate::platform::sources::Sources) -> Result<(Rules, Catalogue), String> {
+        let rules = input::rules::from_flag(src, self.rules.as_deref())?;
         let cat = input::catalogue::from_flags(
+            src,
             self.minions.as_deref(),
             self.modifiers.as_deref(),
             self.effects.as_deref(),
@@ -282,15 +283,24 @@ fn board_cmd(
 /// `skirmish minions combat`.
 pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
     let style = a.tell.style()?;
-    let (r, cat) = a.data.load()?;
+    let (r, cat) = a.data.load(&crate::platform::sources::Sources::disk())?;
     if let Some(p) = &a.file {
-        let text =
-            crate::games::file_error::read(p, "Minion Combat file").map_err(|e| e.to_string())?;
+        let text = crate::games::file_error::read(
+            &crate::platform::sources::Sources::disk(),
+            p,
+            "Minion Combat file",
+        )
+        .map_err(|e| e.to_string())?;
         if input::board::is_board(&text) {
             return board_cmd(a, &p.display().to_string(), &text, &r, &cat);
         }
     }
-    let c = input::combat::from_flag(a.file.as_deref(), &r, &cat)?;
+    let c = input::combat::from_flag(
+        &crate::platform::sources::Sources::disk(),
+        a.file.as_deref(),
+        &r,
+        &cat,
+    )?;
     let seed = a.tell.seed.unwrap_or(c.seed);
     let groups = [&c.groups[0], &c.groups[1]];
     if a.exact {
@@ -333,8 +343,12 @@ pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
 
 /// `skirmish minions check FILE`: a rules file, catalogue, modifier list or combat file.
 pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
-    let text =
-        crate::games::file_error::read(path, "Minion Combat file").map_err(|e| e.to_string())?;
+    let text = crate::games::file_error::read(
+        &crate::platform::sources::Sources::disk(),
+        path,
+        "Minion Combat file",
+    )
+    .map_err(|e| e.to_string())?;
     let name = path.display().to_string();
     let table: Option<toml::Table> = toml::from_str(&text).ok();
     let has = |k: &str| table.as_ref().is_some_and(|t| t.contains_key(k));
@@ -344,6 +358,7 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
         // What plays whole (issue 52: README's counts were typed, and disagreed): read with the
         // shipped modifiers and effects, or those the flags name.
         if let Ok(cat) = input::catalogue::from_flags(
+            &crate::platform::sources::Sources::disk(),
             Some(path),
             data.modifiers.as_deref(),
             data.effects.as_deref(),
@@ -382,7 +397,7 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
         return Ok(format!("{name}: {} modifiers\n", m.len()));
     }
     if has("effect") || has("status") {
-        let (_, cat) = data.load()?;
+        let (_, cat) = data.load(&crate::platform::sources::Sources::disk())?;
         let e = input::effects::parse(&name, &text, &cat.minions, &cat.modifiers)
             .map_err(|e| e.to_string())?;
         let mut s = format!(
@@ -407,7 +422,7 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
         return Ok(s);
     }
     if has("map") {
-        let (r, cat) = data.load()?;
+        let (r, cat) = data.load(&crate::platform::sources::Sources::disk())?;
         let b = input::board::parse(&name, &text, &r, &cat).map_err(|e| e.to_string())?;
         let mut s = format!(
             "{name}: a board {}x{}, seed {}, {} has initiative; neighbours in the order {}\n",
@@ -431,7 +446,7 @@ pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
         return Ok(s);
     }
     if has("group") {
-        let (r, cat) = data.load()?;
+        let (r, cat) = data.load(&crate::platform::sources::Sources::disk())?;
         let c = input::combat::parse(&name, &text, &r, &cat).map_err(|e| e.to_string())?;
         let mut s = format!("{name}: a combat, seed {}\n", c.seed);
         for g in &c.groups {
@@ -489,8 +504,8 @@ impl GameFlags for FieldFlags {
     type Sim = Field;
     const GAME: &'static str = "minions";
     const UNIT: &'static str = "combats";
-    fn build(&self) -> Result<Field, String> {
-        let (rules, cat) = self.data.load()?;
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<Field, String> {
+        let (rules, cat) = self.data.load(src)?;
         let mut kinds = [false; 2];
         for k in self.kinds.split(',').map(str::trim) {
             match k {
@@ -528,13 +543,13 @@ impl GameFlags for FieldFlags {
             self.data.command()
         )
     }
-    fn settings(&self, f: &Field) -> serde_json::Value {
+    fn settings(&self, src: &crate::platform::sources::Sources, f: &Field) -> serde_json::Value {
         serde_json::json!({
             "kinds": f.kinds,
             "sizes": [f.sizes.0, f.sizes.1],
             "types": f.types,
             "all_minions": f.all_minions,
-            "rules": crate::games::changes::of_file(input::RULES, self.data.rules.as_deref()),
+            "rules": crate::games::changes::of_file(src, input::RULES, self.data.rules.as_deref()),
             "pool": f.pool.iter().map(|p| p.iter().map(|&i| f.catalogue.minions[i as usize].name.clone()).collect::<Vec<_>>()).collect::<Vec<_>>(),
         })
     }
@@ -705,7 +720,7 @@ impl Analysis for StudyFlags {
                     .into(),
             );
         }
-        let field = f.field.build()?;
+        let field = f.field.build(ctx.sources())?;
         let threads = super::flags::threads(f.run.threads)?;
         for (flag, spec) in [("--swordsman", &f.swordsman), ("--archer", &f.archer)] {
             let (minions, _) = input::combat::minion_spec(spec, &field.catalogue, &field.rules)
@@ -738,7 +753,10 @@ impl Analysis for StudyFlags {
         };
         if let Some(m) = candidate {
             // Issue 51: the candidate's questions only, not the whole study.
-            let claim = crate::platform::dataset::claim_output_folder(&f.out, STUDY)?;
+            // A question's point (issue 78) wants the answer only: no folder is claimed.
+            let claim = (!ctx.is_in_memory())
+                .then(|| crate::platform::dataset::claim_output_folder(&f.out, STUDY))
+                .transpose()?;
             let pool = crate::platform::runner::pool(threads)?;
             let start = Instant::now();
             let c = pool.install(|| st.candidate(&m, f.run.seed))?;
@@ -809,7 +827,7 @@ impl Analysis for StudyFlags {
         let mut answer = study::answer(found, &st, f.run.seed, &super::flags::command_line(ctx));
         // What a what-if of the analysis tells as changed (issue 63): the rules file's changes.
         answer.provenance.settings = serde_json::json!({
-            "rules": crate::games::changes::of_file(input::RULES, f.field.data.rules.as_deref()),
+            "rules": crate::games::changes::of_file(ctx.sources(), input::RULES, f.field.data.rules.as_deref()),
         });
         let tables = study::tables(found);
         let summary = format!(

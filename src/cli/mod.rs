@@ -537,6 +537,53 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
     )
 }
 
+/// An analysis's findings as a value (issue 78): its answer and replicates, with `ctx` in
+/// memory ([`crate::platform::context::Context::in_memory`]) no folder claimed, read or
+/// written. What a question asks at each point of an analysis.
+fn analysis_findings(
+    ctx: &crate::platform::context::Context,
+    command: Command,
+) -> Result<crate::platform::command::Findings, String> {
+    use crate::platform::command::{Analysis, Studied};
+    fn whole<A: Analysis>(
+        ctx: &crate::platform::context::Context,
+        a: &A,
+    ) -> Result<crate::platform::command::Findings, String> {
+        match a.study(ctx, encoder()?)? {
+            Studied::Whole(f) => Ok(*f),
+            Studied::Said(said) => Err(format!("{}: gave no answer ({})", A::NAME, said.trim())),
+        }
+    }
+    match command {
+        Command::Analyze { game } => match game {
+            AnalyzeCommand::Rumble {
+                question: RumbleQuestion::Powers(flags),
+            }
+            | AnalyzeCommand::Powers(flags) => whole(ctx, &flags),
+            AnalyzeCommand::Rumble {
+                question: RumbleQuestion::Metagame(flags),
+            } => whole(ctx, &flags),
+            AnalyzeCommand::ClanMelee {
+                question: Some(ClanMeleeQuestion::Challengers(flags)),
+                ..
+            }
+            | AnalyzeCommand::ClanMelee {
+                question: None,
+                flags,
+            } => whole(ctx, &flags),
+            AnalyzeCommand::Tag {
+                question: TagQuestion::Duel(flags),
+            } => whole(ctx, &flags),
+            AnalyzeCommand::Loot {
+                question: LootQuestion::Items(flags),
+            }
+            | AnalyzeCommand::Items(flags) => whole(ctx, &flags),
+            AnalyzeCommand::Minions(flags) => whole(ctx, &flags),
+        },
+        _ => Err("not an analysis: ask `analyze GAME QUESTION`".into()),
+    }
+}
+
 /// What a command that reads a host's file tells, for a terminal: names and paths with controls
 /// in them shown escaped, never acted on (issue 79: `check` printed ESC and BEL from names raw,
 /// `balance` its `tuned:` line).

@@ -10,7 +10,7 @@ fn load(file: Option<&Path>) -> Result<(String, Vec<PowerDef>), String> {
             "the built-in catalogue (experiments/powers/sample.toml)".to_string(),
             file::builtin().to_vec(),
         )),
-        Some(p) => file::load(p)
+        Some(p) => file::load(&crate::platform::sources::Sources::disk(), p)
             .map(|d| (p.display().to_string(), d))
             .map_err(|e| e.to_string()),
     }

@@ -70,10 +70,14 @@ pub struct Question {
     /// An analysis: the flag that sets how much it plays (`--max-battles`). Each point is the
     /// whole analysis in its own folder; asked for more, it continues there.
     analysis: Option<&'static str>,
-    /// Where each point's input files are written: a private folder made afresh, removed when
-    /// the question and its clones are dropped.
-    work: std::sync::Arc<crate::platform::scratch::Scratch>,
+    /// A dataset command's flags, read once: each point builds its simulation from them with
+    /// its own rules and files held in memory ([`Question::sources_at`]).
+    dataset: Option<std::sync::Arc<super::bench::Dataset>>,
 }
+
+/// The path the point's rules are held under (never read from the disk: [`Question::sources_at`]
+/// holds its text); errors naming it are told as the host's rules with the point's values.
+const RULES_AT: &str = "(the rules at this point).toml";
 
 /// The seed's rules of a game as TOML: every key at the seed's value.
 pub fn seed_rules(game: &str) -> Option<toml::Table> {
@@ -100,17 +104,6 @@ pub fn numbers(t: &toml::Table) -> Vec<(String, f64, bool)> {
     let mut out = Vec::new();
     walk("", t, &mut out);
     out
-}
-
-/// A point's values as a file-name tag (`12_0.5`): each point's files and folder its own.
-/// A point's short name in the work folder: a digest of its values, never the values themselves
-/// (issue 79: 300 placeholders joined into one file name were too long for the file system).
-fn tag(point: &[f64]) -> String {
-    let bits: Vec<u8> = point
-        .iter()
-        .flat_map(|x| x.to_bits().to_le_bytes())
-        .collect();
-    crate::platform::digest::sha256_hex(&bits)[..16].to_string()
 }
 
 /// An analysis's words read by the command grammar, as the command line reads them.
@@ -253,8 +246,12 @@ impl Question {
         let mut rules_file = None;
         if let Some((v, at)) = flag(&words, "--rules") {
             let path = PathBuf::from(&v);
-            let text =
-                crate::games::file_error::read(&path, "rules file").map_err(|e| e.to_string())?;
+            let text = crate::games::file_error::read(
+                &crate::platform::sources::Sources::disk(),
+                &path,
+                "rules file",
+            )
+            .map_err(|e| e.to_string())?;
             let over: toml::Table = text
                 .parse()
                 .map_err(|e: toml::de::Error| format!("{}: {}", path.display(), e.message()))?;
@@ -278,11 +275,25 @@ impl Question {
                     p.display()
                 ));
             }
-            let text =
-                crate::games::file_error::read(p, "input file").map_err(|e| e.to_string())?;
+            let text = crate::games::file_error::read(
+                &crate::platform::sources::Sources::disk(),
+                p,
+                "input file",
+            )
+            .map_err(|e| e.to_string())?;
             files.push((p.clone(), text));
         }
-        let work = std::sync::Arc::new(crate::platform::scratch::Scratch::new("question")?);
+        words.extend(["--rules".to_string(), RULES_AT.to_string()]);
+        let dataset = match analysis {
+            Some(_) => None,
+            None => {
+                let w: Vec<&str> = words.iter().map(String::as_str).collect();
+                Some(std::sync::Arc::new(
+                    super::bench::Dataset::parse(&w, "the question")
+                        .map_err(|e| format!("`{command}`: {e}"))?,
+                ))
+            }
+        };
         Ok(Question {
             command: command.to_string(),
             words,
@@ -294,7 +305,7 @@ impl Question {
             matches,
             whole: None,
             analysis: analysis.map(|a| a.1),
-            work,
+            dataset,
         })
     }
 
@@ -318,7 +329,7 @@ impl Question {
         }
         let mut out: Vec<PathBuf> = self.rules_file.iter().cloned().collect();
         out.extend(self.files.iter().map(|(p, _)| p.clone()));
-        for w in &self.words {
+        for w in self.words.iter().filter(|w| *w != RULES_AT) {
             let p = Path::new(w.split_once('=').map_or(w.as_str(), |(_, v)| v));
             if p.exists() && !out.iter().any(|q| q == p) {
                 walk(p, 3, &mut out);
@@ -337,16 +348,11 @@ impl Question {
                 Ok(whole)
             }
         }
-        let words = self.map_err(point, self.words_at(point))?;
-        if self.analysis.is_some() {
+        let Some(dataset) = &self.dataset else {
             // Its flags checked as the command line reads them; its inputs when it runs.
-            return self.map_err(point, parse(words).map(|_| ()));
-        }
-        let w: Vec<&str> = words.iter().map(String::as_str).collect();
-        self.whole = self.map_err(
-            point,
-            super::bench::with_simulation(&w, "the question", Shape),
-        )?;
+            return self.map_err(point, parse(self.words.clone()).map(|_| ()));
+        };
+        self.whole = self.map_err(point, dataset.visit(&self.sources_at(point), Shape))?;
         if let Some(p) = self.whole {
             self.matches = Some(p.matches);
         }
@@ -434,47 +440,28 @@ impl Question {
             .collect()
     }
 
-    /// The command's words at `point`: the point's rules file and filled-in files written in the
-    /// work folder and named instead of the host's.
-    fn words_at(&self, point: &[f64]) -> Result<Vec<String>, String> {
-        let mut words = self.words.clone();
-        let tag = tag(point);
-        let rules = self.work.path().join(format!("rules-{tag}.toml"));
-        let text = toml::to_string(&self.rules_at(point)).map_err(|e| e.to_string())?;
-        std::fs::write(&rules, text).map_err(|e| format!("{}: {e}", rules.display()))?;
-        words.push("--rules".into());
-        words.push(rules.display().to_string());
-        for (i, (p, text)) in self.files_at(point).into_iter().enumerate() {
-            let name = p
-                .file_name()
-                .map_or("input".into(), |n| n.to_string_lossy().to_string());
-            let at = self.work.path().join(format!("{i}-{tag}-{name}"));
-            let text = includes_from(&text, &p);
-            std::fs::write(&at, text).map_err(|e| format!("{}: {e}", at.display()))?;
-            let (from, to) = (p.display().to_string(), at.display().to_string());
-            for w in &mut words {
-                if *w == from {
-                    *w = to.clone();
-                } else if let Some(f) = w.strip_suffix(&format!("={from}")) {
-                    *w = format!("{f}={to}");
-                }
-            }
+    /// What the command reads at `point`: the disk, with the point's rules held under
+    /// [`RULES_AT`] (which the command's words name) and each filled-in file held under the
+    /// host's own path (so its `include`s and its errors are the host's file's).
+    pub fn sources_at(&self, point: &[f64]) -> crate::platform::sources::Sources {
+        let rules = toml::to_string(&self.rules_at(point)).expect("a TOML table writes");
+        let mut src = crate::platform::sources::Sources::disk().holding(Path::new(RULES_AT), rules);
+        for (p, text) in self.files_at(point) {
+            src = src.holding(&p, text);
         }
-        Ok(words)
+        src
     }
 
-    /// An error about the work folder's files told as the host's: a filled-in file by the
-    /// host's name (its lines are the host's: a placeholder fills one line), the point's rules
-    /// as the tuned values (their lines are a generated file's, not the host's).
+    /// An error about the point's rules told as the host's: the tuned values (their lines are a
+    /// generated text's, not the host's). A filled-in file's errors name the host's file
+    /// already (its lines are the host's: a placeholder fills one line).
     fn map_err<T>(&self, point: &[f64], r: Result<T, String>) -> Result<T, String> {
         r.map_err(|e| {
             let mut e = e;
-            let work = self.work.path().display().to_string();
-            while let Some(at) = e.find(&work) {
-                let end = e[at..].find([':', ' ', '`']).map_or(e.len(), |x| at + x);
-                let name = e[at + work.len() + 1..end].to_string();
-                if name.starts_with("rules-") {
-                    // `WORK/rules-..toml:L:C` -> `the rules at KEY = V`.
+            while let Some(at) = e.find(RULES_AT) {
+                let end = at + RULES_AT.len();
+                {
+                    // `RULES_AT:L:C` -> `the rules with KEY = V`.
                     let mut stop = end;
                     for _ in 0..2 {
                         let rest = &e[stop..];
@@ -513,14 +500,6 @@ impl Question {
                         (None, false) => format!("the rules with {}", at_point.join(", ")),
                     };
                     e.replace_range(at..stop, &host);
-                } else {
-                    let host = name
-                        .split('-')
-                        .next()
-                        .and_then(|i| i.parse::<usize>().ok())
-                        .and_then(|i| self.files.get(i))
-                        .map_or(name.clone(), |f| f.0.display().to_string());
-                    e.replace_range(at..end, &host);
                 }
             }
             format!("`{}`: {e}", self.command)
@@ -549,32 +528,66 @@ impl Question {
                 .map(Sums::Tally);
         };
         let len = matches.end - matches.start;
-        let mut words = self.map_err(point, self.words_at(point))?;
-        let out = self.folder(point, seed);
+        let found = self.findings(count, point, seed, matches.end)?;
+        played(len);
+        Ok(Sums::Answer(found.answer.sections))
+    }
+
+    /// An analysis's answer at `point` on seed `seed` and its first `size` (its size flag's
+    /// unit), with what pairs it with another point's (its groups' replicates): asked in memory,
+    /// its rules and filled-in files held, no folder claimed, read or written.
+    pub fn answer(
+        &self,
+        point: &[f64],
+        seed: u64,
+        size: u64,
+    ) -> Result<
+        (
+            crate::platform::answer::Answer,
+            Option<crate::platform::answer::Replicates>,
+        ),
+        String,
+    > {
+        let count = self.analysis.ok_or_else(|| {
+            format!(
+                "`{}`: a dataset command answers with its tally",
+                self.command
+            )
+        })?;
+        let f = self.findings(count, point, seed, size)?;
+        Ok((f.answer, f.replicates))
+    }
+
+    /// The dataset command's flags (a question about an analysis plays none).
+    fn dataset(&self) -> Result<&super::bench::Dataset, String> {
+        self.dataset
+            .as_deref()
+            .ok_or_else(|| format!("`{}`: an analysis answers, it plays no tally", self.command))
+    }
+
+    fn findings(
+        &self,
+        count: &str,
+        point: &[f64],
+        seed: u64,
+        size: u64,
+    ) -> Result<crate::platform::command::Findings, String> {
+        let mut words = self.words.clone();
         words.extend([
             count.to_string(),
-            matches.end.to_string(),
+            size.to_string(),
             "--seed".into(),
             seed.to_string(),
-            "--out".into(),
-            out.display().to_string(),
             "--threads".into(),
             rayon::current_num_threads().to_string(),
             "--quiet".into(),
         ]);
         // The point's answer records the command line of the process asking (the balance's).
-        let ctx = crate::platform::context::Context::of_process();
-        let run = parse(words).and_then(|cli| super::dispatch(&ctx, cli.command));
-        self.map_err(point, run)?;
-        let answer = crate::platform::answer::Answer::read(&out.join("result.json"))?;
-        played(len);
-        Ok(Sums::Answer(answer.sections))
-    }
-
-    /// Where an analysis's run at `point` on seed `seed` is kept (its answer, its replicates),
-    /// while the question lives.
-    pub fn folder(&self, point: &[f64], seed: u64) -> PathBuf {
-        self.work.path().join(format!("run-{}-{seed}", tag(point)))
+        let ctx = crate::platform::context::Context::of_process()
+            .reading(self.sources_at(point))
+            .in_memory();
+        let run = parse(words).and_then(|cli| super::analysis_findings(&ctx, cli.command));
+        self.map_err(point, run)
     }
 
     /// The command's tally at `point` on `matches` of master seed `seed`, played on the
@@ -623,20 +636,12 @@ impl Question {
                     }))
             }
         }
-        let words = self.map_err(point, self.words_at(point))?;
-        let w: Vec<&str> = words.iter().map(String::as_str).collect();
-        self.map_err(
-            point,
-            super::bench::with_simulation(
-                &w,
-                "the question",
-                Play {
-                    seed,
-                    matches,
-                    played,
-                },
-            ),
-        )
+        let play = Play {
+            seed,
+            matches,
+            played,
+        };
+        self.map_err(point, self.dataset()?.visit(&self.sources_at(point), play))
     }
 
     /// The command's tally at `point` for each `(master seed, matches)` job, the simulation built
@@ -667,12 +672,8 @@ impl Question {
                     .collect())
             }
         }
-        let words = self.map_err(point, self.words_at(point))?;
-        let w: Vec<&str> = words.iter().map(String::as_str).collect();
-        self.map_err(
-            point,
-            super::bench::with_simulation(&w, "the question", Each { jobs }),
-        )
+        let each = Each { jobs };
+        self.map_err(point, self.dataset()?.visit(&self.sources_at(point), each))
     }
 
     /// What a point plays: `matches`, or an analysis's `battles` or `combats` (its size flag's).
@@ -722,14 +723,6 @@ impl Question {
     pub fn names(&self) -> Vec<String> {
         self.named.iter().map(|n| n.describe(self)).collect()
     }
-}
-
-/// A filled-in copy's `include`s, which name files beside the host's file, made absolute (the
-/// copy is played from the work folder), each on its own line so errors keep the host's lines.
-fn includes_from(text: &str, host: &Path) -> String {
-    with_includes(text, host, |target| {
-        Some(std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf()))
-    })
 }
 
 /// A tuned copy's `include`s, which name files beside the host's file, made relative to the
@@ -836,15 +829,34 @@ mod tests {
         );
     }
 
-    /// Issue 79: a point's files were named by its values joined, and 300 placeholders made a
-    /// name too long for the file system; a point's name is a short digest, one per point.
+    /// Issue 78 (and 79, whose point files had names too long for the file system): a point
+    /// is asked in memory. Its filled-in file is held under the host's own path (its includes
+    /// and errors are the host's), its rules under a name no file has, and nothing is written.
     #[test]
-    fn a_points_name_is_short_whatever_its_numbers() {
-        let many: Vec<f64> = (0..300).map(|i| 1000.125 + i as f64).collect();
-        let name = super::tag(&many);
-        assert_eq!(name.len(), 16);
-        assert_ne!(name, super::tag(&many[..299]));
-        assert_ne!(super::tag(&[1.0]), super::tag(&[2.0]));
-        assert_eq!(super::tag(&[0.5, 3.0]), super::tag(&[0.5, 3.0]));
+    fn a_point_is_asked_in_memory_under_the_hosts_own_paths() {
+        let host = Path::new("experiments/balance/thorns-power.toml");
+        let mut q = super::Question::new(
+            "simulate rumble --matches 10 --powers 1 --power-file experiments/balance/thorns-power.toml",
+            &[host.to_path_buf()],
+        )
+        .unwrap();
+        q.name(super::Named::Placeholder {
+            file: 0,
+            name: "damage".into(),
+        })
+        .unwrap();
+        q.name(super::Named::Rules("attack_cost".into())).unwrap();
+        let src = q.sources_at(&[12.0, 7.0]);
+        let filled = src.read(host).unwrap();
+        assert!(filled.contains("effects = [{ damage = 12 }]"), "{filled}");
+        assert!(
+            std::fs::read_to_string(host)
+                .unwrap()
+                .contains("{{damage}}")
+        );
+        let rules = src.read(Path::new(super::RULES_AT)).unwrap();
+        assert!(rules.contains("attack_cost = 7"), "{rules}");
+        assert!(!Path::new(super::RULES_AT).exists());
+        assert!(q.play(&[12.0, 7.0], 1, 0..10).unwrap().matches == 10);
     }
 }

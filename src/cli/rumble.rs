@@ -51,7 +51,8 @@ pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
         return battle_with_powers(&args);
     }
     let mut sc: Scenario = match &args.file {
-        Some(path) => scenario::load(path).map_err(|e| e.to_string())?,
+        Some(path) => scenario::load(&crate::platform::sources::Sources::disk(), path)
+            .map_err(|e| e.to_string())?,
         None => scenario::parse(SAMPLE_ROUND_1, "experiments/sample-round-1.toml (built in)")
             .map_err(|e| e.to_string())?,
     };
@@ -97,14 +98,19 @@ fn battle_with_powers(args: &BattleArgs) -> Result<String, String> {
     use crate::games::auto_rumble::trace::hand::json_str;
     let cat = match &args.powers {
         Some(p) => Catalogue::new(
-            crate::games::auto_rumble::powers::file::load(p).map_err(|e| e.to_string())?,
+            crate::games::auto_rumble::powers::file::load(
+                &crate::platform::sources::Sources::disk(),
+                p,
+            )
+            .map_err(|e| e.to_string())?,
         ),
         None => Catalogue::builtin(),
     };
     let rules = args.rules.as_ref().map(|p| p.display().to_string());
-    let cat = cat.with_rules_file(rules.as_deref())?;
+    let cat = cat.with_rules_file(&crate::platform::sources::Sources::disk(), rules.as_deref())?;
     let mut sc = match &args.file {
-        Some(path) => scenario::load_with(path, &cat).map_err(|e| e.to_string())?,
+        Some(path) => scenario::load_with(&crate::platform::sources::Sources::disk(), path, &cat)
+            .map_err(|e| e.to_string())?,
         None => scenario::parse_with(
             SAMPLE_ROUND_1,
             "experiments/sample-round-1.toml (built in)",
@@ -331,8 +337,12 @@ fn verdict(l: &Lineup, o: &Outcome, k: &Kernel) -> String {
 /// `skirmish rumble check FILE`: a power file (`[[power]]` or `include`) is checked as
 /// `powers check` does; anything else is read as a scenario and its heroes printed back.
 pub(super) fn check(path: &std::path::Path) -> Result<String, String> {
-    let text =
-        crate::games::file_error::read(path, "Auto Rumble file").map_err(|e| e.to_string())?;
+    let text = crate::games::file_error::read(
+        &crate::platform::sources::Sources::disk(),
+        path,
+        "Auto Rumble file",
+    )
+    .map_err(|e| e.to_string())?;
     let table: Option<toml::Table> = toml::from_str(&text).ok();
     let is_power_file = table
         .as_ref()
@@ -342,10 +352,15 @@ pub(super) fn check(path: &std::path::Path) -> Result<String, String> {
     }
     // A rules file (issue 51) reads back as its changes from the seed's values.
     if crate::games::auto_rumble::input::rules::is_rules(&text) {
-        let r = crate::games::auto_rumble::input::rules::load(path).map_err(|e| e.to_string())?;
+        let r = crate::games::auto_rumble::input::rules::load(
+            &crate::platform::sources::Sources::disk(),
+            path,
+        )
+        .map_err(|e| e.to_string())?;
         return Ok(crate::games::changes::rules_file_told(path, &r.changes()));
     }
-    let sc = scenario::load(path).map_err(|e| e.to_string())?;
+    let sc = scenario::load(&crate::platform::sources::Sources::disk(), path)
+        .map_err(|e| e.to_string())?;
     let lineup = sc.lineup();
     let mut out = format!(
         "{}: a scenario of {} heroes (seed {}, at most {} rounds, capacity {})\n",

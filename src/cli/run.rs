@@ -90,8 +90,12 @@ pub fn experiment(
     path: &Path,
     flags: &RunFlags,
 ) -> Result<Experiment, String> {
-    let text =
-        crate::games::file_error::read(path, "experiment file").map_err(|e| e.to_string())?;
+    let text = crate::games::file_error::read(
+        &crate::platform::sources::Sources::disk(),
+        path,
+        "experiment file",
+    )
+    .map_err(|e| e.to_string())?;
     let located = |e: toml::de::Error| {
         let at = e
             .span()
@@ -255,7 +259,7 @@ fn ffa_experiment(
 ) -> Result<String, String> {
     let exp: simulate::Experiment = toml::from_str(&text).map_err(located)?;
     let settings = exp.settings.clone();
-    crate::games::auto_rumble::simulation::ffa::Ffa::new(settings.clone())
+    crate::games::auto_rumble::simulation::ffa::Ffa::new(ctx.sources(), settings.clone())
         .map_err(|e| locate_setting(path, &text, &e))?;
     // The command line's flags win over the file's.
     let run = RunFlags {

@@ -129,7 +129,8 @@ struct Moved {
 /// What a point came to: a dataset command's parts, or the folder of an analysis played whole.
 enum Point {
     Parts(Vec<(u64, u64, Tally)>),
-    Folder(PathBuf),
+    /// An analysis's answer and its groups' replicates (asked in memory, issue 78).
+    Answer(Box<(Answer, Option<crate::platform::answer::Replicates>)>),
 }
 
 impl Point {
@@ -140,8 +141,11 @@ impl Point {
             (Point::Parts(a), Point::Parts(b)) => {
                 Pairing::of(&view(a), &view(b)).ok_or_else(|| "too few parts to pair".to_string())
             }
-            (Point::Folder(a), Point::Folder(b)) => crate::platform::dataset::pairing(a, b)
-                .ok_or_else(|| "the analysis kept no groups to pair its moves by".to_string()),
+            (Point::Answer(a), Point::Answer(b)) => match (&a.1, &b.1) {
+                (Some(ra), Some(rb)) => Pairing::of_replicates(ra, rb),
+                _ => None,
+            }
+            .ok_or_else(|| "the analysis kept no groups to pair its moves by".to_string()),
             _ => unreachable!("one question plays every point alike"),
         }
     }
@@ -268,8 +272,7 @@ fn run(o: &Own, check: bool) -> Result<String, String> {
     };
     let play = |point: &[f64]| -> Result<Point, String> {
         if analysis.is_some() {
-            q.sums(point, o.seed, 0..matches)?;
-            return Ok(Point::Folder(q.folder(point, o.seed)));
+            return Ok(Point::Answer(Box::new(q.answer(point, o.seed, matches)?)));
         }
         ranges
             .iter()
@@ -286,7 +289,7 @@ fn run(o: &Own, check: bool) -> Result<String, String> {
             parts.iter().for_each(|p| whole_tally.merge(&p.2));
             Answer::sections(&whole_tally)
         }
-        Point::Folder(dir) => Answer::read(&dir.join("result.json"))?.sections,
+        Point::Answer(a) => a.0.sections.clone(),
     };
     let ranked: Vec<&Section> = match &o.section {
         Some(t) => {

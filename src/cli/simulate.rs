@@ -163,10 +163,10 @@ pub struct SimulateRumble {
 
 impl DatasetCommand for SimulateRumble {
     type Sim = Ffa;
-    fn build(&self) -> Result<Ffa, String> {
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<Ffa, String> {
         // The settings' messages start with their key (`powers: ...`): on the command line the
         // setting is the flag of that name.
-        Ffa::new(self.settings.clone()).map_err(|e| match e.split_once(':') {
+        Ffa::new(src, self.settings.clone()).map_err(|e| match e.split_once(':') {
             // A file's own error (`file.toml:3:1: ...`) names its file, line and field already.
             Some((key, rest)) if !key.contains([' ', '.', '/']) => {
                 format!("--{}:{rest}", key.replace('_', "-"))
@@ -187,7 +187,9 @@ impl DatasetCommand for SimulateRumble {
                     .settings
                     .power_file
                     .as_deref()
-                    .map(|f| crate::games::auto_rumble::powers::file::files(Path::new(f)))
+                    .map(|f| {
+                        crate::games::auto_rumble::powers::file::files(ctx.sources(), Path::new(f))
+                    })
                     .unwrap_or_default()
                     .into_iter()
                     .chain(ffa.settings.rules_file.as_deref().map(PathBuf::from))

@@ -30,7 +30,9 @@ pub struct PlayArgs {
 
 fn load(file: Option<&Path>) -> Result<GameFile, String> {
     match file {
-        Some(p) => input::load(p).map_err(|e| e.to_string()),
+        Some(p) => {
+            input::load(&crate::platform::sources::Sources::disk(), p).map_err(|e| e.to_string())
+        }
         None => {
             input::parse("experiments/tag/small.toml (built in)", SMALL).map_err(|e| e.to_string())
         }
@@ -42,7 +44,9 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
     let told = a.tell.told()?;
     let mut g = load(a.file.as_deref())?;
     if let Some(p) = &a.rules {
-        g = g.with_rules(p).map_err(|e| e.to_string())?;
+        g = g
+            .with_rules(&crate::platform::sources::Sources::disk(), p)
+            .map_err(|e| e.to_string())?;
     }
     let seed = a.tell.seed.unwrap_or(g.seed);
     Ok(crate::games::elemental_tag::trace::tell(&g, seed, told))
@@ -51,13 +55,16 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
 /// `skirmish tag check FILE`.
 pub fn check(path: &Path) -> Result<String, String> {
     // A rules file (issue 51) reads back as its changes from the seed's values.
-    if let Ok(text) = crate::games::file_error::read(path, "file")
+    if let Ok(text) =
+        crate::games::file_error::read(&crate::platform::sources::Sources::disk(), path, "file")
         && input::is_rules(&text)
     {
-        let s = input::load_rules(path).map_err(|e| e.to_string())?;
+        let s = input::load_rules(&crate::platform::sources::Sources::disk(), path)
+            .map_err(|e| e.to_string())?;
         return Ok(crate::games::changes::rules_file_told(path, &s.changes()));
     }
-    let g = input::load(path).map_err(|e| e.to_string())?;
+    let g =
+        input::load(&crate::platform::sources::Sources::disk(), path).map_err(|e| e.to_string())?;
     let players: usize = g.teams.iter().map(|t| t.players.len()).sum();
     let side = crate::games::elemental_tag::rules::grid_side(&g.settings, players as u32);
     let mut out = format!(
@@ -140,7 +147,7 @@ pub struct TournamentFlags {
 impl DatasetCommand for TournamentFlags {
     type Sim = TagTournament;
     const UNIT: &'static str = "games";
-    fn build(&self) -> Result<TagTournament, String> {
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<TagTournament, String> {
         let f = self;
         let mut policies = split_specs(&f.policies)
             .iter()
@@ -163,7 +170,7 @@ impl DatasetCommand for TournamentFlags {
         )?;
         let mut settings = match &f.rules {
             None => Settings::default(),
-            Some(p) => input::load_rules(p).map_err(|e| e.to_string())?,
+            Some(p) => input::load_rules(src, p).map_err(|e| e.to_string())?,
         };
         if let Some(t) = f.max_turns {
             settings.max_turns = t;
@@ -267,7 +274,7 @@ pub struct DuelFlags {
 
 /// `skirmish analyze tag duel` (TG-52): the two-player core solved exactly, and every policy
 /// measured against the solution.
-fn duel(f: &DuelFlags) -> Result<Studied, String> {
+fn duel(src: &crate::platform::sources::Sources, f: &DuelFlags) -> Result<Studied, String> {
     use crate::games::elemental_tag::analysis::duel::Duel;
     use crate::games::elemental_tag::analysis::oracle::{Side, measure};
     use crate::rng::{Stream, match_stream_rng};
@@ -282,14 +289,14 @@ fn duel(f: &DuelFlags) -> Result<Studied, String> {
     let t = f.turns as usize;
     let settings = match &f.rules {
         None => Settings::default(),
-        Some(p) => input::load_rules(p).map_err(|e| e.to_string())?,
+        Some(p) => input::load_rules(src, p).map_err(|e| e.to_string())?,
     };
     let claim = match &f.out {
         Some(o) => Some(crate::platform::dataset::claim_output_folder(o, DUEL)?),
         None => None,
     };
     let d = Duel::solve(f.side, &settings, t);
-    let mut answer = DuelAnswer::new(f, &settings, d.states.len(), t);
+    let mut answer = DuelAnswer::new(src, f, &settings, d.states.len(), t);
     let head = format!(
         "Elemental Tag duel on a {0}x{0} grid: one it player, one runner, {1} starts, solved exactly for horizons 1..{t}\n",
         f.side,
@@ -373,8 +380,12 @@ impl Analysis for DuelFlags {
     fn out(&self) -> Option<&Path> {
         self.out.as_deref()
     }
-    fn study(&self, _: &crate::platform::context::Context, _: Encoder) -> Result<Studied, String> {
-        duel(self)
+    fn study(
+        &self,
+        ctx: &crate::platform::context::Context,
+        _: Encoder,
+    ) -> Result<Studied, String> {
+        duel(ctx.sources(), self)
     }
 }
 
@@ -388,7 +399,13 @@ struct DuelAnswer {
 }
 
 impl DuelAnswer {
-    fn new(f: &DuelFlags, rules: &Settings, starts: usize, t: usize) -> DuelAnswer {
+    fn new(
+        src: &crate::platform::sources::Sources,
+        f: &DuelFlags,
+        rules: &Settings,
+        starts: usize,
+        t: usize,
+    ) -> DuelAnswer {
         use crate::platform::answer::{Answer, Provenance, Section, Unit};
         use crate::platform::grid::Grid;
         let command = format!(
@@ -409,7 +426,7 @@ impl DuelAnswer {
         if f.rules.is_some() {
             settings["rules"] = rules.changes().into();
         }
-        let inputs = super::flags::input_digests(&f.rules);
+        let inputs = super::flags::input_digests(src, &f.rules);
         DuelAnswer {
             games: f.games,
             starts: starts as u64,

@@ -166,7 +166,7 @@ impl TournamentExperiment {
 impl DatasetCommand for TournamentFlags {
     type Sim = Tournament;
     const UNIT: &'static str = "games";
-    fn build(&self) -> Result<Tournament, String> {
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<Tournament, String> {
         let f = self;
         let specs = split_specs(f.strategies.as_deref().unwrap_or(DEFAULT_STRATEGIES));
         let source = match &f.values {
@@ -181,9 +181,10 @@ impl DatasetCommand for TournamentFlags {
             }
             Some(p) => {
                 let cat = crate::games::auto_rumble::powers::catalogue::Catalogue::load(
+                    src,
                     f.powers.as_deref(),
                 )?
-                .with_rules_file(f.rules.as_deref())?;
+                .with_rules_file(src, f.rules.as_deref())?;
                 ValueSource::Given {
                     values: read_values(p, &cat)?,
                     from: p.display().to_string(),
@@ -191,10 +192,13 @@ impl DatasetCommand for TournamentFlags {
             }
         };
         Tournament::new(
+            crate::games::auto_rumble::simulation::tournament::Files {
+                src,
+                powers: f.powers.as_deref(),
+                rules: f.rules.as_deref(),
+            },
             &specs,
             f.players,
-            f.powers.as_deref(),
-            f.rules.as_deref(),
             source,
             f.max_rounds,
             f.capacity,
@@ -247,7 +251,7 @@ impl DatasetCommand for TournamentFlags {
         let mut inputs = f
             .powers
             .as_deref()
-            .map(|p| crate::games::auto_rumble::powers::file::files(Path::new(p)))
+            .map(|p| crate::games::auto_rumble::powers::file::files(ctx.sources(), Path::new(p)))
             .unwrap_or_default();
         inputs.extend(f.values.iter().cloned());
         inputs.extend(f.rules.iter().map(PathBuf::from));

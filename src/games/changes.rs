@@ -47,8 +47,12 @@ pub fn changes(shipped: &str, text: &str) -> Vec<String> {
 /// [`changes`] of the rules file at `path` (none: the seed's rules), for a run's settings: what
 /// a what-if or `diff` says changed, in plain words (issue 64: a debug dump of the rules was
 /// shown). The file was read and checked before; one that cannot be read now changes nothing.
-pub fn of_file(shipped: &str, path: Option<&std::path::Path>) -> Vec<String> {
-    path.and_then(|p| std::fs::read_to_string(p).ok())
+pub fn of_file(
+    src: &crate::platform::sources::Sources,
+    shipped: &str,
+    path: Option<&std::path::Path>,
+) -> Vec<String> {
+    path.and_then(|p| src.read(p).ok())
         .map_or_else(Vec::new, |t| changes(shipped, &t))
 }
 
@@ -69,11 +73,12 @@ pub fn parse_rules<T: serde::de::DeserializeOwned>(
 
 /// Reads a rules file and [`parse_rules`] it.
 pub fn load_rules<T: serde::de::DeserializeOwned>(
+    src: &crate::platform::sources::Sources,
     path: &std::path::Path,
     format: &str,
     check: impl Fn(&T) -> Result<(), (&'static str, String)>,
 ) -> Result<T, crate::games::file_error::FileError> {
-    let text = crate::games::file_error::read(path, "rules file")?;
+    let text = crate::games::file_error::read(src, path, "rules file")?;
     parse_rules(&path.display().to_string(), &text, format, check)
 }
 

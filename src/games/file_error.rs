@@ -171,9 +171,14 @@ fn key_on_line(text: &str, line: usize) -> Option<String> {
     bare.then(|| key.to_string())
 }
 
-/// Reads a file, or an error naming it and the fix.
-pub fn read(path: &std::path::Path, what: &str) -> Result<String, FileError> {
-    std::fs::read_to_string(path).map_err(|e| FileError {
+/// Reads a file from `sources` (the disk, or a text a question holds in its place), or an error
+/// naming it and the fix.
+pub fn read(
+    sources: &crate::platform::sources::Sources,
+    path: &std::path::Path,
+    what: &str,
+) -> Result<String, FileError> {
+    sources.read(path).map_err(|e| FileError {
         file: path.display().to_string(),
         at: None,
         field: String::new(),

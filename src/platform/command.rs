@@ -17,6 +17,7 @@ use super::job::Job;
 use super::ledger::{Ledger, Run};
 use super::plan::{Plan, Shard};
 use super::runner::{Encoder, Simulation};
+use super::sources::Sources;
 use super::table::Table;
 use super::tally::{Tally, thousands};
 
@@ -25,7 +26,8 @@ pub trait DatasetCommand {
     type Sim: Simulation;
     /// The simulation the settings describe, every input read and checked: an error here is the
     /// host's (positioned, exit 2) and nothing has been written.
-    fn build(&self) -> Result<Self::Sim, String>;
+    /// Its input files are read from `src` (the disk, or a question's point held over it).
+    fn build(&self, src: &Sources) -> Result<Self::Sim, String>;
     /// The command's own plan when its matches are played whole (a Clan Melee tournament's
     /// melees: its chunks are its own); `None`: any plan of the caller's.
     fn whole(&self, _sim: &Self::Sim) -> Option<Plan> {
@@ -52,7 +54,7 @@ pub trait DatasetCommand {
 /// For `verify` (`ctx` replaying) it replays instead, prints nothing and keeps the outcome in
 /// `ctx`.
 pub fn serve<C: DatasetCommand>(ctx: &Context, c: &C, encode: Encoder) -> Result<String, String> {
-    let sim = c.build()?;
+    let sim = c.build(ctx.sources())?;
     let job = c.job(ctx, &sim)?;
     job.check()?;
     let (report, ds) = match job.execute(ctx, encode)? {
@@ -71,8 +73,12 @@ pub trait WithSimulation {
 }
 
 /// Builds the command's simulation, as serving it would, and hands it to `v`.
-pub fn visit<C: DatasetCommand, V: WithSimulation>(c: &C, v: V) -> Result<V::Out, String> {
-    let sim = c.build()?;
+pub fn visit<C: DatasetCommand, V: WithSimulation>(
+    src: &Sources,
+    c: &C,
+    v: V,
+) -> Result<V::Out, String> {
+    let sim = c.build(src)?;
     let whole = c.whole(&sim);
     v.with(&sim, whole)
 }

@@ -7,6 +7,8 @@
 
 use std::sync::Mutex;
 
+use super::sources::Sources;
+
 /// How long `skirmish verify` lets the recorded command play parts again instead of running
 /// (issue 53: a part's tally is checked against what its matches give, not trusted from the
 /// manifest): parts are taken spread over the run (first, last, middle, quarters...) until the
@@ -25,6 +27,11 @@ pub struct Context {
     paired_parts: Option<u64>,
     /// `verify`'s request to replay the folder's sums instead of running, and what it found.
     replay: Option<Mutex<Replaying>>,
+    /// Where the command reads its input files: the disk, or a question's point held over it.
+    sources: Sources,
+    /// An analysis asked for its answer as a value (a question's point): no folder is claimed,
+    /// read or written, and nothing earlier is continued.
+    in_memory: bool,
 }
 
 #[derive(Debug)]
@@ -50,6 +57,8 @@ impl Context {
             argv,
             paired_parts: None,
             replay: None,
+            sources: Sources::disk(),
+            in_memory: false,
         }
     }
 
@@ -84,7 +93,31 @@ impl Context {
             argv,
             paired_parts: self.paired_parts,
             replay: None,
+            sources: self.sources.clone(),
+            in_memory: self.in_memory,
         }
+    }
+
+    /// The same run, its input files read from `sources` (a question's point).
+    pub fn reading(mut self, sources: Sources) -> Context {
+        self.sources = sources;
+        self
+    }
+
+    /// Where the command reads its input files.
+    pub fn sources(&self) -> &Sources {
+        &self.sources
+    }
+
+    /// The same run, its answer wanted as a value: no folder claimed, read or written.
+    pub fn in_memory(mut self) -> Context {
+        self.in_memory = true;
+        self
+    }
+
+    /// Whether the run's answer is wanted as a value only (see [`Context::in_memory`]).
+    pub fn is_in_memory(&self) -> bool {
+        self.in_memory
     }
 
     /// The command line as run, program name first.

@@ -561,7 +561,8 @@ pub struct Run {
     out: std::path::PathBuf,
     command: &'static str,
     shard: Option<super::plan::Shard>,
-    _claim: super::dataset::OutputClaim,
+    /// The folder held while the run lives; `None` for an answer wanted in memory.
+    _claim: Option<super::dataset::OutputClaim>,
 }
 
 impl Run {
@@ -572,6 +573,20 @@ impl Run {
         identity: serde_json::Value,
         shard: Option<super::plan::Shard>,
     ) -> Result<Run, String> {
+        if ctx.is_in_memory() {
+            // A question's point (issue 78): every cell played here, nothing read or written.
+            if shard.is_some() {
+                return Err("a question's point plays whole: give no --shard".into());
+            }
+            return Ok(Run {
+                ledger: Ledger::new(BTreeMap::new(), None),
+                identity,
+                out: out.to_path_buf(),
+                command,
+                shard,
+                _claim: None,
+            });
+        }
         let claim = match shard {
             None => super::dataset::claim_output_folder(out, command)?,
             Some(s) => super::dataset::claim_shard(
@@ -591,7 +606,7 @@ impl Run {
             out: out.to_path_buf(),
             command,
             shard,
-            _claim: claim,
+            _claim: Some(claim),
         })
     }
 

@@ -21,6 +21,7 @@ pub mod plan;
 pub mod runner;
 pub mod scratch;
 pub mod sink;
+pub mod sources;
 pub mod table;
 pub mod tally;
 pub mod unit;

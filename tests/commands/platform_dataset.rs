@@ -19,10 +19,13 @@ fn tmp(name: &str) -> common::Tmp {
 
 /// Small, quick rosters (a low capacity keeps Amoeba battles short) that still use every power.
 fn ffa() -> Ffa {
-    Ffa::new(FfaSettings {
-        capacity: 64,
-        ..FfaSettings::default()
-    })
+    Ffa::new(
+        &skirmish::platform::sources::Sources::disk(),
+        FfaSettings {
+            capacity: 64,
+            ..FfaSettings::default()
+        },
+    )
     .unwrap()
 }
 

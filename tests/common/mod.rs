@@ -198,9 +198,10 @@ impl Drop for TmpFile {
 /// The 37 archive powers (experiments/powers/archive.toml) as a catalogue.
 pub fn archive() -> skirmish::games::auto_rumble::powers::catalogue::Catalogue {
     skirmish::games::auto_rumble::powers::catalogue::Catalogue::new(
-        skirmish::games::auto_rumble::powers::file::load(Path::new(
-            "experiments/powers/archive.toml",
-        ))
+        skirmish::games::auto_rumble::powers::file::load(
+            &skirmish::platform::sources::Sources::disk(),
+            Path::new("experiments/powers/archive.toml"),
+        )
         .unwrap(),
     )
 }
@@ -208,9 +209,10 @@ pub fn archive() -> skirmish::games::auto_rumble::powers::catalogue::Catalogue {
 /// The archive plus the powers hosts write next (experiments/powers/second-edition.toml, issue 23).
 pub fn second_edition() -> skirmish::games::auto_rumble::powers::catalogue::Catalogue {
     skirmish::games::auto_rumble::powers::catalogue::Catalogue::new(
-        skirmish::games::auto_rumble::powers::file::load(Path::new(
-            "experiments/powers/second-edition.toml",
-        ))
+        skirmish::games::auto_rumble::powers::file::load(
+            &skirmish::platform::sources::Sources::disk(),
+            Path::new("experiments/powers/second-edition.toml"),
+        )
         .unwrap(),
     )
 }

@@ -130,9 +130,10 @@ fn data_kernel_matches_data_reference_on_archive_powers_in_its_class() {
     use rand::seq::SliceRandom;
     use skirmish::games::auto_rumble::powers::catalogue::default_order;
     let cat = Catalogue::new(
-        skirmish::games::auto_rumble::powers::file::load(std::path::Path::new(
-            "experiments/powers/archive.toml",
-        ))
+        skirmish::games::auto_rumble::powers::file::load(
+            &skirmish::platform::sources::Sources::disk(),
+            std::path::Path::new("experiments/powers/archive.toml"),
+        )
         .unwrap(),
     );
     let in_class: Vec<u16> = (0..cat.len() as u16)
@@ -778,9 +779,10 @@ fn every_archive_power_beside_amoeba_plays_as_the_reference() {
 #[test]
 fn a_host_s_reactions_beside_amoeba_play_as_the_reference() {
     let cat = Catalogue::new(
-        skirmish::games::auto_rumble::powers::file::load(std::path::Path::new(
-            "experiments/powers/reactions.toml",
-        ))
+        skirmish::games::auto_rumble::powers::file::load(
+            &skirmish::platform::sources::Sources::disk(),
+            std::path::Path::new("experiments/powers/reactions.toml"),
+        )
         .unwrap(),
     );
     let first = archive().len() as u16;

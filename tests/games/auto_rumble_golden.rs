@@ -176,7 +176,11 @@ fn sample_heroes_enter_with_the_samples_stats_and_use_orders() {
 // The shipped scenario file is exactly what the bids produce.
 #[test]
 fn shipped_sample_scenario_matches_the_bids() {
-    let sc = scenario::load(std::path::Path::new("experiments/sample-round-1.toml")).unwrap();
+    let sc = scenario::load(
+        &skirmish::platform::sources::Sources::disk(),
+        std::path::Path::new("experiments/sample-round-1.toml"),
+    )
+    .unwrap();
     assert_eq!(sc.heroes, heroes_from_bids());
 }
 
@@ -382,7 +386,11 @@ fn sample_reference_model_agrees_with_the_kernel() {
 // Golden playthrough file (OpenSpiel-style): the --trace output of the sample, byte for byte.
 #[test]
 fn sample_trace_matches_the_golden_playthrough_file() {
-    let sc = scenario::load(std::path::Path::new("experiments/sample-round-1.toml")).unwrap();
+    let sc = scenario::load(
+        &skirmish::platform::sources::Sources::disk(),
+        std::path::Path::new("experiments/sample-round-1.toml"),
+    )
+    .unwrap();
     let lineup = sc.lineup();
     let ini = lineup.initiatives(&mut skirmish::rng::stream_rng(
         0,

@@ -244,9 +244,10 @@ fn issue_49_clause_kinds_allocate_nothing_after_warm_up() {
     use skirmish::games::auto_rumble::kernel::data::{self, DataKernel};
     use skirmish::games::auto_rumble::powers::catalogue::{Catalogue, Loadout};
     use skirmish::games::auto_rumble::powers::file::{load, parse};
-    let mut defs = load(std::path::Path::new(
-        "experiments/powers/second-edition.toml",
-    ))
+    let mut defs = load(
+        &skirmish::platform::sources::Sources::disk(),
+        std::path::Path::new("experiments/powers/second-edition.toml"),
+    )
     .unwrap();
     let extra = r#"
 [[power]]

@@ -590,7 +590,13 @@ fn mc_25_modifiers_change_stats_and_are_checked() {
 fn mc_30_a_combat_is_a_function_of_its_seed() {
     let r = Rules::default();
     let cat = catalogue::builtin();
-    let c = input::combat::from_flag(None, &r, &cat).unwrap();
+    let c = input::combat::from_flag(
+        &skirmish::platform::sources::Sources::disk(),
+        None,
+        &r,
+        &cat,
+    )
+    .unwrap();
     let g = [&c.groups[0], &c.groups[1]];
     let a = combat(g, &r, 9, &mut Quiet);
     assert_eq!(a, combat(g, &r, 9, &mut Quiet));
@@ -606,7 +612,10 @@ fn shipped_files_load_and_the_catalogue_keeps_its_attribution() {
     assert_eq!(cat.modifiers.len(), 82);
     assert!(input::MINIONS.contains("open-sanctum/sanctum-cards"));
     assert!(input::MODIFIERS.contains("CC-BY 4.0"));
-    assert_eq!(input::rules::from_flag(None).unwrap(), Rules::default());
+    assert_eq!(
+        input::rules::from_flag(&skirmish::platform::sources::Sources::disk(), None).unwrap(),
+        Rules::default()
+    );
 }
 
 mod board {

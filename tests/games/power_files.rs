@@ -33,7 +33,11 @@ fn built_in_catalogue_is_the_six_sample_powers_in_order() {
 
 #[test]
 fn archive_includes_the_sample_and_loads_every_power() {
-    let defs = file::load(Path::new("experiments/powers/archive.toml")).unwrap();
+    let defs = file::load(
+        &skirmish::platform::sources::Sources::disk(),
+        Path::new("experiments/powers/archive.toml"),
+    )
+    .unwrap();
     assert_eq!(&defs[..6], file::builtin());
     // All 36 powers of docs/rules/notes/rumble-powers.md, plus Pox (what the Poxwalkers hold).
     assert_eq!(defs.len(), 37);

@@ -47,7 +47,7 @@ fn known() -> impl Iterator<Item = &'static (&'static str, Option<i32>, f64)> {
 
 #[test]
 fn a_calibration_power_worth_c_coins_comes_out_at_c_within_its_interval() {
-    let v = PowerValue::new(settings()).unwrap();
+    let v = PowerValue::new(&skirmish::platform::sources::Sources::disk(), settings()).unwrap();
     let e = run(&v, 2026);
     assert_eq!(
         e.stop,
@@ -73,11 +73,14 @@ fn a_calibration_power_worth_c_coins_comes_out_at_c_within_its_interval() {
 /// be too narrow (or the interpolation biased), not unlucky.
 #[test]
 fn the_coin_value_intervals_cover_the_true_worth_at_about_95_percent() {
-    let v = PowerValue::new(ValueSettings {
-        precision: 2.0,
-        batch: 500,
-        ..settings()
-    })
+    let v = PowerValue::new(
+        &skirmish::platform::sources::Sources::disk(),
+        ValueSettings {
+            precision: 2.0,
+            batch: 500,
+            ..settings()
+        },
+    )
     .unwrap();
     let mut covered = 0;
     let mut total = 0;
@@ -98,7 +101,7 @@ fn the_coin_value_intervals_cover_the_true_worth_at_about_95_percent() {
 
 #[test]
 fn a_power_that_strictly_dominates_another_ranks_above_it() {
-    let v = PowerValue::new(settings()).unwrap();
+    let v = PowerValue::new(&skirmish::platform::sources::Sources::disk(), settings()).unwrap();
     let e = run(&v, 7);
     for (big, small) in [
         ("Cosmic Shield", "Cosmic Shield (5)"),
@@ -126,7 +129,7 @@ fn a_power_that_strictly_dominates_another_ranks_above_it() {
 
 #[test]
 fn a_stronger_bid_on_a_power_that_reads_its_strength_is_worth_more() {
-    let v = PowerValue::new(settings()).unwrap();
+    let v = PowerValue::new(&skirmish::platform::sources::Sources::disk(), settings()).unwrap();
     let e = run(&v, 11);
     let at = |s| row(&v, &e, "Refund", Some(s)).value.x;
     assert!(at(10) < at(20) && at(20) < at(40));
@@ -140,12 +143,15 @@ fn a_stronger_bid_on_a_power_that_reads_its_strength_is_worth_more() {
 
 #[test]
 fn a_run_that_cannot_reach_the_precision_stops_at_the_budget_and_says_so() {
-    let v = PowerValue::new(ValueSettings {
-        precision: 0.01,
-        batch: 100,
-        max_battles: 100 * 20 * 3,
-        ..settings()
-    })
+    let v = PowerValue::new(
+        &skirmish::platform::sources::Sources::disk(),
+        ValueSettings {
+            precision: 0.01,
+            batch: 100,
+            max_battles: 100 * 20 * 3,
+            ..settings()
+        },
+    )
     .unwrap();
     let e = run(&v, 1);
     assert_eq!(e.stop, Stop::Budget);
@@ -157,11 +163,14 @@ fn a_run_that_cannot_reach_the_precision_stops_at_the_budget_and_says_so() {
 fn the_paired_design_measures_a_pair_of_two_coin_powers_as_adding_up() {
     // Two `coins` powers held together are one bigger `coins` power: the interaction is the
     // curvature of the coin curve, small next to the effects themselves.
-    let v = PowerValue::new(ValueSettings {
-        powers: vec!["Calibration +5".into(), "Calibration +15".into()],
-        synergy_per_roster: 1,
-        ..settings()
-    })
+    let v = PowerValue::new(
+        &skirmish::platform::sources::Sources::disk(),
+        ValueSettings {
+            powers: vec!["Calibration +5".into(), "Calibration +15".into()],
+            synergy_per_roster: 1,
+            ..settings()
+        },
+    )
     .unwrap();
     let e = run(&v, 3);
     assert_eq!(e.synergy.len(), 1);
@@ -194,12 +203,15 @@ fn candidates_file() -> String {
 // a 1.7-coin gap in 38% of runs where a paired one finds it in 92%).
 #[test]
 fn a_candidate_is_compared_with_each_catalogue_power_on_the_same_rosters() {
-    let v = PowerValue::new(ValueSettings {
-        candidates: Some(candidates_file()),
-        precision: 2.5,
-        batch: 1_000,
-        ..settings()
-    })
+    let v = PowerValue::new(
+        &skirmish::platform::sources::Sources::disk(),
+        ValueSettings {
+            candidates: Some(candidates_file()),
+            precision: 2.5,
+            batch: 1_000,
+            ..settings()
+        },
+    )
     .unwrap();
     let e = run(&v, 5);
     let arm = |name: &str| row(&v, &e, name, None).arm;

@@ -148,12 +148,16 @@ fn loadout_error(what: &str, e: impl std::fmt::Display) -> String {
 
 impl PowerValue {
     /// Checks every setting; messages name the setting and the fix.
-    pub fn new(settings: ValueSettings) -> Result<PowerValue, String> {
+    pub fn new(
+        src: &crate::platform::sources::Sources,
+        settings: ValueSettings,
+    ) -> Result<PowerValue, String> {
         let (cat, candidates) = with_candidates(
+            src,
             settings.power_file.as_deref(),
             settings.candidates.as_deref(),
         )?;
-        let cat = cat.with_rules_file(settings.rules_file.as_deref())?;
+        let cat = cat.with_rules_file(src, settings.rules_file.as_deref())?;
         let s = &settings;
         for (field, r) in [
             ("heroes", [s.heroes[0] as i64, s.heroes[1] as i64]),
@@ -1678,18 +1682,19 @@ impl Standing {
 /// The catalogue (a file, or the built-in six) and, with a candidate file, its powers after
 /// the catalogue's, with their ids. A candidate may not reuse a catalogue power's name.
 fn with_candidates(
+    src: &crate::platform::sources::Sources,
     power_file: Option<&str>,
     candidates: Option<&str>,
 ) -> Result<(Catalogue, Vec<PowerId>), String> {
     let Some(c) = candidates else {
-        return Ok((Catalogue::load(power_file)?, Vec::new()));
+        return Ok((Catalogue::load(src, power_file)?, Vec::new()));
     };
     let mut defs = match power_file {
         None => crate::games::auto_rumble::powers::file::builtin().to_vec(),
-        Some(f) => crate::games::auto_rumble::powers::file::load(std::path::Path::new(f))
+        Some(f) => crate::games::auto_rumble::powers::file::load(src, std::path::Path::new(f))
             .map_err(|e| e.to_string())?,
     };
-    let extra = crate::games::auto_rumble::powers::file::load(std::path::Path::new(c))
+    let extra = crate::games::auto_rumble::powers::file::load(src, std::path::Path::new(c))
         .map_err(|e| e.to_string())?;
     let first = defs.len();
     for d in &extra {
@@ -1843,7 +1848,11 @@ mod tests {
 
     #[test]
     fn the_grid_gains_the_base_at_zero() {
-        let v = PowerValue::new(ValueSettings::default()).unwrap();
+        let v = PowerValue::new(
+            &crate::platform::sources::Sources::disk(),
+            ValueSettings::default(),
+        )
+        .unwrap();
         assert_eq!(v.grid[v.zero], 0);
         assert!(v.grid.windows(2).all(|w| w[0] < w[1]));
         // The six sample powers read no strength: one arm each.
@@ -1857,7 +1866,9 @@ mod tests {
         let bad = |f: fn(&mut ValueSettings)| {
             let mut s = ValueSettings::default();
             f(&mut s);
-            PowerValue::new(s).err().expect("refused")
+            PowerValue::new(&crate::platform::sources::Sources::disk(), s)
+                .err()
+                .expect("refused")
         };
         assert!(bad(|s| s.heroes = [1, 4]).contains("--heroes"));
         assert!(bad(|s| s.grid = vec![-10, 0, 10]).contains("--grid"));
@@ -1870,11 +1881,14 @@ mod tests {
 
     #[test]
     fn the_result_does_not_depend_on_the_thread_count() {
-        let v = PowerValue::new(ValueSettings {
-            batch: 40,
-            max_battles: 80 * 100,
-            ..ValueSettings::default()
-        })
+        let v = PowerValue::new(
+            &crate::platform::sources::Sources::disk(),
+            ValueSettings {
+                batch: 40,
+                max_battles: 80 * 100,
+                ..ValueSettings::default()
+            },
+        )
         .unwrap();
         let run = |threads| {
             crate::platform::runner::pool(threads)

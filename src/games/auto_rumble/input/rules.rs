@@ -13,8 +13,11 @@ pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
 }
 
 /// Reads and checks a rules file.
-pub fn load(path: &std::path::Path) -> Result<Rules, FileError> {
-    crate::games::changes::load_rules(path, "docs/auto-rumble.md", Rules::check)
+pub fn load(
+    src: &crate::platform::sources::Sources,
+    path: &std::path::Path,
+) -> Result<Rules, FileError> {
+    crate::games::changes::load_rules(src, path, "docs/auto-rumble.md", Rules::check)
 }
 
 /// Whether a file's text is a rules file rather than a scenario or a power file.

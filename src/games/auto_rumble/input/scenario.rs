@@ -133,9 +133,12 @@ struct HeroDoc {
 type Ctx<'a> = crate::games::file_error::FileCtx<'a>;
 
 /// Reads and validates a scenario file.
-pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+pub fn load(
+    src: &crate::platform::sources::Sources,
+    path: &Path,
+) -> Result<Scenario, ScenarioError> {
     let file = path.display().to_string();
-    let text = crate::games::file_error::read(path, "scenario file")?;
+    let text = crate::games::file_error::read(src, path, "scenario file")?;
     parse(&text, &file)
 }
 
@@ -196,9 +199,13 @@ pub fn parse_with(text: &str, file: &str, cat: &Catalogue) -> Result<DataScenari
 }
 
 /// Loads a scenario file whose power names come from `cat`.
-pub fn load_with(path: &Path, cat: &Catalogue) -> Result<DataScenario, ScenarioError> {
+pub fn load_with(
+    src: &crate::platform::sources::Sources,
+    path: &Path,
+    cat: &Catalogue,
+) -> Result<DataScenario, ScenarioError> {
     let file = path.display().to_string();
-    let text = crate::games::file_error::read(path, "scenario file")?;
+    let text = crate::games::file_error::read(src, path, "scenario file")?;
     parse_with(&text, &file, cat)
 }
 

@@ -233,10 +233,13 @@ impl Catalogue {
 
     /// The six sample powers (experiments/powers/sample.toml, built in).
     /// The catalogue of a power file, or the built-in six without one.
-    pub fn load(power_file: Option<&str>) -> Result<Catalogue, String> {
+    pub fn load(
+        src: &crate::platform::sources::Sources,
+        power_file: Option<&str>,
+    ) -> Result<Catalogue, String> {
         match power_file {
             None => Ok(Catalogue::builtin()),
-            Some(f) => crate::games::auto_rumble::powers::file::load(std::path::Path::new(f))
+            Some(f) => crate::games::auto_rumble::powers::file::load(src, std::path::Path::new(f))
                 .map(Catalogue::new)
                 .map_err(|e| e.to_string()),
         }
@@ -244,10 +247,15 @@ impl Catalogue {
 
     /// The catalogue with a rules file's numbers (issue 51); `None` keeps the seed's. The error
     /// names the file, line and field.
-    pub fn with_rules_file(mut self, rules_file: Option<&str>) -> Result<Catalogue, String> {
+    pub fn with_rules_file(
+        mut self,
+        src: &crate::platform::sources::Sources,
+        rules_file: Option<&str>,
+    ) -> Result<Catalogue, String> {
         if let Some(f) = rules_file {
-            self.rules = crate::games::auto_rumble::input::rules::load(std::path::Path::new(f))
-                .map_err(|e| e.to_string())?;
+            self.rules =
+                crate::games::auto_rumble::input::rules::load(src, std::path::Path::new(f))
+                    .map_err(|e| e.to_string())?;
         }
         Ok(self)
     }

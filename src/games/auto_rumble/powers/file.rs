@@ -22,6 +22,7 @@
 //! error names the file, line and column, the field, and a fix, with a "did you mean" for names.
 //! The rule questions the format raises are AR-23 onwards in `docs/rules/auto-rumble.md`.
 
+use crate::platform::sources::Sources;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -879,13 +880,18 @@ fn did_you_mean(name: &str, all: &[&str]) -> String {
 
 /// The files a power file is made of: itself, then every file it includes, depth first (each
 /// once). What a dataset's identity must record, so that editing an included file is noticed.
-pub fn files(path: &Path) -> Vec<std::path::PathBuf> {
-    fn walk(path: &Path, depth: usize, out: &mut Vec<std::path::PathBuf>) {
+pub fn files(src: &crate::platform::sources::Sources, path: &Path) -> Vec<std::path::PathBuf> {
+    fn walk(
+        src: &crate::platform::sources::Sources,
+        path: &Path,
+        depth: usize,
+        out: &mut Vec<std::path::PathBuf>,
+    ) {
         if depth > MAX_INCLUDE_DEPTH || out.iter().any(|p| p == path) {
             return;
         }
         out.push(path.to_path_buf());
-        let Ok(text) = std::fs::read_to_string(path) else {
+        let Ok(text) = src.read(path) else {
             return;
         };
         let Ok(doc) = toml::from_str::<toml::Table>(&text) else {
@@ -894,34 +900,42 @@ pub fn files(path: &Path) -> Vec<std::path::PathBuf> {
         if let Some(toml::Value::Array(list)) = doc.get("include") {
             for inc in list.iter().filter_map(|v| v.as_str()) {
                 if let Some(dir) = path.parent() {
-                    walk(&dir.join(inc), depth + 1, out);
+                    walk(src, &dir.join(inc), depth + 1, out);
                 }
             }
         }
     }
     let mut out = Vec::new();
-    walk(path, 0, &mut out);
+    walk(src, path, 0, &mut out);
     out
 }
 
 /// Reads and validates a power file, with the files it includes (their powers first).
-pub fn load(path: &Path) -> Result<Vec<PowerDef>, PowerFileError> {
-    load_at(path, 0)
+pub fn load(
+    src: &crate::platform::sources::Sources,
+    path: &Path,
+) -> Result<Vec<PowerDef>, PowerFileError> {
+    load_at(src, path, 0)
 }
 
-fn load_at(path: &Path, depth: usize) -> Result<Vec<PowerDef>, PowerFileError> {
+fn load_at(
+    src: &crate::platform::sources::Sources,
+    path: &Path,
+    depth: usize,
+) -> Result<Vec<PowerDef>, PowerFileError> {
     let file = path.display().to_string();
-    let text = crate::games::file_error::read(path, "power file")?;
-    parse_in(&text, &file, path.parent(), depth)
+    let text = crate::games::file_error::read(src, path, "power file")?;
+    parse_in(src, &text, &file, path.parent(), depth)
 }
 
 /// Parses and validates power-file text; `file` labels errors. `include` is refused (no folder
 /// to resolve it in): use [`load`].
 pub fn parse(text: &str, file: &str) -> Result<Vec<PowerDef>, PowerFileError> {
-    parse_in(text, file, None, 0)
+    parse_in(&Sources::disk(), text, file, None, 0)
 }
 
 fn parse_in(
+    src: &crate::platform::sources::Sources,
     text: &str,
     file: &str,
     dir: Option<&Path>,
@@ -951,7 +965,7 @@ fn parse_in(
             ));
         }
         let before = out.len();
-        out.extend(load_at(&dir.join(inc.get_ref()), depth + 1)?);
+        out.extend(load_at(src, &dir.join(inc.get_ref()), depth + 1)?);
         // Names are unique across the included files too (a file included twice, directly or
         // through two others, brings each of its powers twice).
         if let Some(dup) = out[before..].iter().find(|d| {

@@ -133,13 +133,17 @@ fn range_error(field: &str, r: [i64; 2]) -> Option<String> {
 
 impl Ffa {
     /// Checks every setting; the message names the setting and the fix.
-    pub fn new(mut settings: FfaSettings) -> Result<Ffa, String> {
+    pub fn new(
+        src: &crate::platform::sources::Sources,
+        mut settings: FfaSettings,
+    ) -> Result<Ffa, String> {
         let cat = match &settings.power_file {
             None => Catalogue::builtin(),
             Some(f) => {
-                let text = std::fs::read(f)
+                let text = src
+                    .read(std::path::Path::new(f))
                     .map_err(|e| format!("power_file: cannot read `{f}` ({e}): check the path"))?;
-                let digest = format!("{:016x}", fnv1a(&text));
+                let digest = format!("{:016x}", fnv1a(text.as_bytes()));
                 if let Some(d) = &settings.power_file_digest
                     && *d != digest
                 {
@@ -149,12 +153,12 @@ impl Ffa {
                 }
                 settings.power_file_digest = Some(digest);
                 Catalogue::new(
-                    crate::games::auto_rumble::powers::file::load(std::path::Path::new(f))
+                    crate::games::auto_rumble::powers::file::load(src, std::path::Path::new(f))
                         .map_err(|e| format!("power_file: {e}"))?,
                 )
             }
         };
-        let cat = cat.with_rules_file(settings.rules_file.as_deref())?;
+        let cat = cat.with_rules_file(src, settings.rules_file.as_deref())?;
         settings.rules = cat.rules.changes();
         if settings.catalogue.is_empty() {
             // Every power a hero may be drawn with: helpers are left out (AR-55).

@@ -34,19 +34,31 @@ pub struct Tournament {
     pub values_from: String,
 }
 
+/// The files a tournament reads (a power file and a rules file; `None`: the built-in six and
+/// the seed's rules) and where it reads them from.
+pub struct Files<'a> {
+    pub src: &'a crate::platform::sources::Sources,
+    pub powers: Option<&'a str>,
+    pub rules: Option<&'a str>,
+}
+
 impl Tournament {
     /// `specs` name the strategies (`value`, `sniper(n=1)`...). `players` defaults to their
     /// number (at least 3).
     pub fn new(
+        files: Files<'_>,
         specs: &[String],
         players: Option<usize>,
-        power_file: Option<&str>,
-        rules_file: Option<&str>,
         source: ValueSource,
         max_rounds: u32,
         capacity: u32,
     ) -> Result<Tournament, String> {
-        let cat = Catalogue::load(power_file)?.with_rules_file(rules_file)?;
+        let Files {
+            src,
+            powers: power_file,
+            rules: rules_file,
+        } = files;
+        let cat = Catalogue::load(src, power_file)?.with_rules_file(src, rules_file)?;
         if specs.is_empty() {
             return Err(
                 "--strategies: name at least one, e.g. value,hoarder,sniper,spreader,random".into(),
@@ -102,16 +114,19 @@ impl Tournament {
                 (values, from)
             }
             ValueSource::Measured { precision, seed } => {
-                let v = PowerValue::new(ValueSettings {
-                    power_file: power_file.map(String::from),
-                    rules_file: rules_file.map(String::from),
-                    precision,
-                    synergy_per_roster: 0,
-                    counter_per_roster: 0,
-                    capacity,
-                    max_rounds,
-                    ..ValueSettings::default()
-                })?;
+                let v = PowerValue::new(
+                    src,
+                    ValueSettings {
+                        power_file: power_file.map(String::from),
+                        rules_file: rules_file.map(String::from),
+                        precision,
+                        synergy_per_roster: 0,
+                        counter_per_roster: 0,
+                        capacity,
+                        max_rounds,
+                        ..ValueSettings::default()
+                    },
+                )?;
                 let est = v.run(seed, |_| {});
                 let mut values = vec![0.0; cat.len()];
                 for r in est.overall() {

@@ -421,8 +421,11 @@ impl Clan {
     }
 
     /// Reads and compiles a clan file.
-    pub fn load(path: &std::path::Path) -> Result<Clan, FileError> {
-        let text = crate::games::file_error::read(path, "clan file")?;
+    pub fn load(
+        src: &crate::platform::sources::Sources,
+        path: &std::path::Path,
+    ) -> Result<Clan, FileError> {
+        let text = crate::games::file_error::read(src, path, "clan file")?;
         Clan::parse(&path.display().to_string(), &text)
     }
 

@@ -63,7 +63,10 @@ pub fn reference_field() -> Field {
 }
 
 /// Clans from files or folders (a folder's `*.toml` files in name order), in the order given.
-pub fn load(paths: &[std::path::PathBuf]) -> Result<Vec<Clan>, FileError> {
+pub fn load(
+    src: &crate::platform::sources::Sources,
+    paths: &[std::path::PathBuf],
+) -> Result<Vec<Clan>, FileError> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
@@ -79,10 +82,10 @@ pub fn load(paths: &[std::path::PathBuf]) -> Result<Vec<Clan>, FileError> {
                 .collect();
             files.sort();
             for f in files {
-                out.push(Clan::load(&f)?);
+                out.push(Clan::load(src, &f)?);
             }
         } else {
-            out.push(Clan::load(p)?);
+            out.push(Clan::load(src, p)?);
         }
     }
     Ok(out)

@@ -13,14 +13,20 @@ pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
 }
 
 /// Reads and checks a rules file.
-pub fn load(path: &std::path::Path) -> Result<Rules, FileError> {
-    crate::games::changes::load_rules(path, "docs/clan-melee.md", Rules::check)
+pub fn load(
+    src: &crate::platform::sources::Sources,
+    path: &std::path::Path,
+) -> Result<Rules, FileError> {
+    crate::games::changes::load_rules(src, path, "docs/clan-melee.md", Rules::check)
 }
 
 /// The rules of a `--rules` flag: the file's, or the seed's without one.
-pub fn from_flag(path: Option<&str>) -> Result<Rules, String> {
+pub fn from_flag(
+    src: &crate::platform::sources::Sources,
+    path: Option<&str>,
+) -> Result<Rules, String> {
     path.map_or(Ok(Rules::SEED), |p| {
-        load(std::path::Path::new(p)).map_err(|e| e.to_string())
+        load(src, std::path::Path::new(p)).map_err(|e| e.to_string())
     })
 }
 

@@ -133,8 +133,11 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Settings, FileError> {
 }
 
 /// Reads and checks a rules file.
-pub fn load_rules(path: &std::path::Path) -> Result<Settings, FileError> {
-    crate::games::changes::load_rules(path, "docs/elemental-tag.md", check_settings)
+pub fn load_rules(
+    src: &crate::platform::sources::Sources,
+    path: &std::path::Path,
+) -> Result<Settings, FileError> {
+    crate::games::changes::load_rules(src, path, "docs/elemental-tag.md", check_settings)
 }
 
 /// Whether a file's text is a rules file rather than a game file (it has no teams or
@@ -268,8 +271,12 @@ pub fn parse(file: &str, text: &str) -> Result<GameFile, FileError> {
 impl GameFile {
     /// The game under a rules file's settings in place of its own (`tag play --rules`), checked
     /// again: the grid those settings give its players must still fit.
-    pub fn with_rules(mut self, path: &std::path::Path) -> Result<GameFile, FileError> {
-        let text = crate::games::file_error::read(path, "rules file")?;
+    pub fn with_rules(
+        mut self,
+        src: &crate::platform::sources::Sources,
+        path: &std::path::Path,
+    ) -> Result<GameFile, FileError> {
+        let text = crate::games::file_error::read(src, path, "rules file")?;
         let file = path.display().to_string();
         let s = parse_rules(&file, &text)?;
         let players =
@@ -290,7 +297,10 @@ impl GameFile {
 }
 
 /// Reads and checks a game file.
-pub fn load(path: &std::path::Path) -> Result<GameFile, FileError> {
-    let text = crate::games::file_error::read(path, "game file")?;
+pub fn load(
+    src: &crate::platform::sources::Sources,
+    path: &std::path::Path,
+) -> Result<GameFile, FileError> {
+    let text = crate::games::file_error::read(src, path, "game file")?;
     parse(&path.display().to_string(), &text)
 }

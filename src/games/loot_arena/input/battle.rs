@@ -147,11 +147,12 @@ pub fn parse(
 
 /// Reads and checks a battle file.
 pub fn load(
+    src: &crate::platform::sources::Sources,
     path: &std::path::Path,
     rules: &Rules,
     cat: &Catalogue,
 ) -> Result<BattleFile, FileError> {
-    let text = crate::games::file_error::read(path, "battle file")?;
+    let text = crate::games::file_error::read(src, path, "battle file")?;
     parse(&path.display().to_string(), &text, rules, cat)
 }
 

@@ -152,8 +152,11 @@ pub fn parse(file: &str, text: &str) -> Result<Catalogue, FileError> {
 }
 
 /// Reads and checks a catalogue file.
-pub fn load(path: &std::path::Path) -> Result<Catalogue, FileError> {
-    let text = crate::games::file_error::read(path, "item catalogue")?;
+pub fn load(
+    src: &crate::platform::sources::Sources,
+    path: &std::path::Path,
+) -> Result<Catalogue, FileError> {
+    let text = crate::games::file_error::read(src, path, "item catalogue")?;
     parse(&path.display().to_string(), &text)
 }
 
@@ -164,9 +167,12 @@ pub fn builtin() -> Catalogue {
 }
 
 /// A catalogue from `--items FILE`, or the built-in one.
-pub fn from_flag(path: Option<&std::path::Path>) -> Result<Catalogue, String> {
+pub fn from_flag(
+    src: &crate::platform::sources::Sources,
+    path: Option<&std::path::Path>,
+) -> Result<Catalogue, String> {
     match path {
-        Some(p) => load(p).map_err(|e| e.to_string()),
+        Some(p) => load(src, p).map_err(|e| e.to_string()),
         None => Ok(builtin()),
     }
 }

@@ -81,7 +81,11 @@ pub fn parse(file: &str, text: &str, rules: &Rules) -> Result<RoyaleFile, FileEr
 }
 
 /// Reads and checks a royale file.
-pub fn load(path: &std::path::Path, rules: &Rules) -> Result<RoyaleFile, FileError> {
-    let text = crate::games::file_error::read(path, "royale file")?;
+pub fn load(
+    src: &crate::platform::sources::Sources,
+    path: &std::path::Path,
+    rules: &Rules,
+) -> Result<RoyaleFile, FileError> {
+    let text = crate::games::file_error::read(src, path, "royale file")?;
     parse(&path.display().to_string(), &text, rules)
 }

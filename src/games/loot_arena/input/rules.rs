@@ -431,15 +431,21 @@ pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
 }
 
 /// Reads and checks a rules file.
-pub fn load(path: &std::path::Path) -> Result<Rules, FileError> {
-    let text = crate::games::file_error::read(path, "rules file")?;
+pub fn load(
+    src: &crate::platform::sources::Sources,
+    path: &std::path::Path,
+) -> Result<Rules, FileError> {
+    let text = crate::games::file_error::read(src, path, "rules file")?;
     parse(&path.display().to_string(), &text)
 }
 
 /// Rules from `--rules FILE`, or the seed's.
-pub fn from_flag(path: Option<&std::path::Path>) -> Result<Rules, String> {
+pub fn from_flag(
+    src: &crate::platform::sources::Sources,
+    path: Option<&std::path::Path>,
+) -> Result<Rules, String> {
     match path {
-        Some(p) => load(p).map_err(|e| e.to_string()),
+        Some(p) => load(src, p).map_err(|e| e.to_string()),
         None => Ok(Rules::default()),
     }
 }

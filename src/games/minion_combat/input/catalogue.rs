@@ -253,23 +253,27 @@ pub fn parse_modifiers(file: &str, text: &str) -> Result<Vec<Modifier>, FileErro
 
 /// The catalogue `--minions` and `--modifiers` name, or the shipped ones.
 pub fn from_flags(
+    src: &crate::platform::sources::Sources,
     minions: Option<&std::path::Path>,
     modifiers: Option<&std::path::Path>,
     effects: Option<&std::path::Path>,
 ) -> Result<Catalogue, String> {
     let (file, text) = super::read(
+        src,
         minions,
         ("experiments/minion-combat/minions.toml", super::MINIONS),
     )?;
     let m = parse_minions(&file, &text).map_err(|e| e.to_string())?;
     let minions_file = file;
     let (file, text) = super::read(
+        src,
         modifiers,
         ("experiments/minion-combat/modifiers.toml", super::MODIFIERS),
     )?;
     let x = parse_modifiers(&file, &text).map_err(|e| e.to_string())?;
     let modifiers_file = file;
     let (file, text) = super::read(
+        src,
         effects,
         ("experiments/minion-combat/effects.toml", super::EFFECTS),
     )?;
@@ -294,5 +298,6 @@ pub fn from_flags(
 
 /// The shipped catalogue and modifiers.
 pub fn builtin() -> Catalogue {
-    from_flags(None, None, None).expect("the shipped catalogue loads")
+    from_flags(&crate::platform::sources::Sources::disk(), None, None, None)
+        .expect("the shipped catalogue loads")
 }

@@ -357,11 +357,13 @@ pub fn parse(file: &str, text: &str, r: &Rules, cat: &Catalogue) -> Result<Comba
 
 /// The combat a file names, or the shipped example.
 pub fn from_flag(
+    src: &crate::platform::sources::Sources,
     path: Option<&std::path::Path>,
     r: &Rules,
     cat: &Catalogue,
 ) -> Result<CombatFile, String> {
     let (file, text) = super::read(
+        src,
         path,
         ("experiments/minion-combat/combat.toml", super::COMBAT),
     )?;

@@ -26,11 +26,12 @@ pub const FORMAT: &str = "docs/minion-combat.md";
 /// The text of the file a flag names (through the shared reader), or the built-in text, with the
 /// name errors give it.
 pub fn read(
+    src: &crate::platform::sources::Sources,
     path: Option<&std::path::Path>,
     builtin: (&str, &str),
 ) -> Result<(String, String), String> {
     match path {
-        Some(p) => crate::games::file_error::read(p, "Minion Combat file")
+        Some(p) => crate::games::file_error::read(src, p, "Minion Combat file")
             .map(|t| (p.display().to_string(), t))
             .map_err(|e| e.to_string()),
         None => Ok((format!("{} (built in)", builtin.0), builtin.1.to_string())),

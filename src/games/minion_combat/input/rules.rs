@@ -131,7 +131,14 @@ pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
 }
 
 /// The rules a `--rules` flag names, or the shipped defaults.
-pub fn from_flag(path: Option<&std::path::Path>) -> Result<Rules, String> {
-    let (file, text) = super::read(path, ("experiments/minion-combat/rules.toml", super::RULES))?;
+pub fn from_flag(
+    src: &crate::platform::sources::Sources,
+    path: Option<&std::path::Path>,
+) -> Result<Rules, String> {
+    let (file, text) = super::read(
+        src,
+        path,
+        ("experiments/minion-combat/rules.toml", super::RULES),
+    )?;
     parse(&file, &text).map_err(|e| e.to_string())
 }
