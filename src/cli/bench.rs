@@ -54,9 +54,10 @@ pub struct BenchFlags {
     /// Scale of every one-thread workload's match count, in percent (a quick look: 10).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub size: u64,
-    /// A folder for the answer (`result.json`, `report.html`): what `reproduce` records.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
+    /// The folder for the answer (`result.json`, `report.html`: what `reproduce` records); the
+    /// end-to-end rows write their dataset inside it while they are timed.
+    #[arg(long, default_value = "runs/bench")]
+    pub out: PathBuf,
     /// Accepted for the grammar's sake: bench draws no progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -251,10 +252,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
         return Err("bench: --matches and --threads must be at least 1".into());
     }
     // The folder rule (new, empty, or an earlier bench answer) before a minute of timing.
-    let _claim = match &f.out {
-        Some(dir) => Some(crate::platform::dataset::claim_output_folder(dir, COMMAND)?),
-        None => None,
-    };
+    let _claim = crate::platform::dataset::claim_output_folder(&f.out, COMMAND)?;
     let all = super::flags::threads(f.threads)?;
     let (cpu, cores) = machine();
     let mut out = format!(
@@ -369,7 +367,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
         sig(steps / 1e6)
     ));
 
-    let (table, e2e_rows, e2e_notes) = end_to_end(f.matches, all, f.repeats)?;
+    let (table, e2e_rows, e2e_notes) = end_to_end(&f.out, f.matches, all, f.repeats)?;
     out.push_str(&table);
     notes.extend(e2e_notes);
     notes.insert(
@@ -380,7 +378,8 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
         ),
     );
 
-    if let Some(dir) = &f.out {
+    {
+        let dir = &f.out;
         let answer = Answer {
             verdict: Vec::new(),
             highlight: Vec::new(),
@@ -481,6 +480,7 @@ fn work_unit(w: &Workload) -> &'static str {
 /// to end into a scratch folder, each the median of `repeats` runs (single runs on a shared
 /// machine move more than the differences measured). The table, its rows as estimates, and notes.
 fn end_to_end(
+    folder: &Path,
     matches: u64,
     all: usize,
     repeats: u64,
@@ -526,9 +526,8 @@ fn end_to_end(
         rate
     };
     let encode = encoder()?;
-    // A private folder made afresh (issue 79), the job's --out inside it.
-    let holder = crate::platform::scratch::Scratch::new("bench")?;
-    let dir = holder.path().join("out");
+    // Inside the bench's own folder (issue 78: no temporary folder), removed after each run.
+    let dir = folder.join("end-to-end");
     let mut bytes = 0;
     let ffa = &ffa;
     let end_to_end = |bytes: &mut u64| {

@@ -54,6 +54,10 @@ pub struct ReproduceFlags {
     /// The command's arguments, with --record (after `--`).
     #[arg(last = true)]
     pub args: Vec<String>,
+    /// Where each answer is run again: `OUT/NAME`, a fresh run each time (what an earlier
+    /// `reproduce` left there is replaced), kept afterwards to open or `diff`.
+    #[arg(long, default_value = "runs/reproduce")]
+    pub out: PathBuf,
 }
 
 /// One recorded answer.
@@ -214,12 +218,38 @@ fn names() -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// Runs `args` (plus a scratch --out and --quiet) with this very binary and reads the answer
-/// its folder holds.
-fn run(args: &[String]) -> Result<Answer, String> {
-    // A private folder made afresh (issue 79), the run's --out inside it.
-    let holder = crate::platform::scratch::Scratch::new("reproduce")?;
-    let scratch = holder.path().join("out");
+/// Makes `dir` ready for a fresh run: absent, or an earlier run's folder (a skirmish output, or
+/// what the program's own script wrote: its `result.json` alone) removed.
+fn fresh(dir: &Path) -> Result<(), String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    let ours = names.is_empty()
+        || names
+            .iter()
+            .any(|n| n == crate::platform::dataset::OUTPUT_MARK)
+        || crate::platform::dataset::answer_of(dir).is_ok()
+        || names == [crate::platform::answer::FILE];
+    if !ours {
+        return Err(format!(
+            "--out {}: holds files no earlier reproduction wrote; give another --out",
+            dir.display()
+        ));
+    }
+    std::fs::remove_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))
+}
+
+/// Runs `args` (plus `--out OUT/NAME` and --quiet) with this very binary and reads the answer
+/// its folder holds. The folder is the host's to name (issue 78: no temporary folder); an
+/// earlier run's there is removed first (a command continues what its folder holds, and a
+/// reproduction must play everything again), any other folder refused.
+fn run(out: &Path, name: &str, args: &[String]) -> Result<Answer, String> {
+    let scratch = out.join(name);
+    fresh(&scratch)?;
     // A recorded script (`bash experiments/first-run.sh`) measures what skirmish cannot measure
     // from inside: it takes the same --out and writes the same result.json.
     let runner = runner_of(args)?;
@@ -571,7 +601,7 @@ pub fn reproduce(f: &ReproduceFlags) -> Result<String, String> {
         if f.args.is_empty() {
             return Err("--record NAME -- ARGS: give the command's arguments after --".into());
         }
-        let answer = run(&f.args)?;
+        let answer = run(&f.out, name, &f.args)?;
         write(
             name,
             &Recorded {
@@ -639,7 +669,7 @@ pub fn reproduce(f: &ReproduceFlags) -> Result<String, String> {
     let mut out = String::new();
     let mut moved = 0;
     for (name, mut r) in chosen {
-        let now = run(&r.args)?;
+        let now = run(&f.out, &name, &r.args)?;
         let (lines, m) = compare(&name, &r.answer, &now);
         out.push_str(&lines);
         moved += m;

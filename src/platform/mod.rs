@@ -19,6 +19,8 @@ pub mod narration;
 pub mod parquet;
 pub mod plan;
 pub mod runner;
+/// Private temporary folders, for tests only: no command makes one (issue 78).
+#[cfg(test)]
 pub mod scratch;
 pub mod sink;
 pub mod sources;

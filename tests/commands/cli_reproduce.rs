@@ -3,15 +3,7 @@
 
 use crate::common;
 
-use common::tmp;
-
-fn skirmish_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::{skirmish_in, tmp};
 
 #[test]
 fn every_generated_block_equals_its_answer_and_a_hand_edit_fails() {

@@ -6,7 +6,7 @@ use crate::common;
 use std::fs;
 use std::path::Path;
 
-use common::{skirmish, tmp};
+use common::{skirmish, skirmish_in, tmp};
 
 /// One hostile name: script, event handler, closing tags, BBCode, Markdown links and images, a
 /// table pipe, a newline, ESC and BEL, and a right-to-left override.
@@ -151,14 +151,6 @@ fn answers_with(name: &str, args: serde_json::Value) -> common::Tmp {
     )
     .unwrap();
     d
-}
-
-fn skirmish_in(dir: &Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
 }
 
 #[test]

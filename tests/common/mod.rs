@@ -93,12 +93,42 @@ fn caller_file() -> String {
         .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
 }
 
-/// Runs the built `skirmish` binary with `args`.
+/// Runs the built `skirmish` binary with `args`, its `TMPDIR` an empty folder of its own that
+/// must still be empty when it is done: no command makes a temporary folder (issue 78: a
+/// question's points, `reproduce` and `bench` used to). Every command the suite runs is checked.
 pub fn skirmish(args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
+    skirmish_in(Path::new("."), args)
+}
+
+/// [`skirmish`] run in the folder `dir`.
+pub fn skirmish_in(dir: &Path, args: &[&str]) -> Output {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static RUN: AtomicU64 = AtomicU64::new(0);
+    let tmpdir = std::env::temp_dir().join(format!(
+        "skirmish-tmpdir-{}-{}",
+        std::process::id(),
+        RUN.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = fs::remove_dir_all(&tmpdir);
+    fs::create_dir_all(&tmpdir).expect("an empty TMPDIR");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish"))
         .args(args)
+        .current_dir(dir)
+        .env("TMPDIR", &tmpdir)
         .output()
-        .expect("the binary runs")
+        .expect("the binary runs");
+    let left: Vec<String> = fs::read_dir(&tmpdir)
+        .expect("TMPDIR is still there")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let _ = fs::remove_dir_all(&tmpdir);
+    assert!(
+        left.is_empty(),
+        "`skirmish {}` left {left:?} in its TMPDIR: a command makes no temporary folder",
+        args.join(" ")
+    );
+    o
 }
 
 /// A fresh (removed) temporary path, unique to this test process, the calling test file,
