@@ -18,6 +18,7 @@ fn every_kind_of_estimate_covers_95_percent() {
         check: true,
         detail: false,
         twins: false,
+        balance: false,
         threads: None,
         out: None,
         quiet: true,

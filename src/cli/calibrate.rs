@@ -23,6 +23,8 @@ use crate::platform::tally::{Tally, thousands};
 pub const COVERAGE: &str = "coverage of the 95% intervals, by kind of estimate";
 /// Its section with `--twins` (issue 80: the words).
 pub const TWINS: &str = "candidate twins not told from their member, by twin";
+/// Its section with `--balance` (issue 80: the words).
+pub const BALANCE: &str = "balance verdicts right at a known truth, by case";
 /// The command, as output folders record it.
 const COMMAND: &str = "calibrate";
 /// A kind covering less than this is a failure (`--check`): clearly below 95% on a few hundred
@@ -58,6 +60,11 @@ pub struct CalibrateFlags {
     /// do not tell the twin from its member (at least 95%, as an interval covers).
     #[arg(long)]
     pub twins: bool,
+    /// The balance verdict instead of the intervals (issue 80): `--runs` verifications at a
+    /// known truth, with the target's tolerance around it (how often PASS: at least 95%) and
+    /// with the truth just outside it (how often not PASS: at least 95%).
+    #[arg(long, conflicts_with = "twins")]
+    pub balance: bool,
     #[arg(long)]
     pub threads: Option<usize>,
     /// A folder for the answer (`result.json`, `report.html`): what `reproduce` records.
@@ -820,6 +827,114 @@ fn twin_kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     Ok(out)
 }
 
+/// What `--balance` verifies: a dataset command, the section and estimate its target reads.
+const BALANCE_COMMAND: &str = "simulate loot";
+const BALANCE_SECTION: &str = "win share by pair";
+const BALANCE_LABEL: &str = "Gladiator+Mage";
+/// Matches of each reference run (at `--size 100`).
+const BALANCE_REFERENCE: u64 = 20_000;
+/// The verification's standard error, as a share of the tolerance: a fifth, where an
+/// equivalence test PASSes a truth at the tolerance's centre 99.8% of the time.
+const BALANCE_SE: f64 = 0.2;
+
+/// The balance verdict at a known truth (issue 80: PASS meant "not rejected"). The truth is the
+/// reference's estimate (`reference` runs merged); each of `runs` verifications plays fresh
+/// seeds, sized so that its standard error is a fifth of the tolerance, and is judged as
+/// `balance` judges its proof ([`crate::platform::balance::judge`]) against two targets: the
+/// tolerance (two points, the default for a share) centred on the truth, where it should PASS,
+/// and a band whose lower edge is the truth, where the truth is just outside and it should not.
+fn balance_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String> {
+    use crate::platform::answer::Outcome;
+    use crate::platform::balance::{Aim, SHARE_TOLERANCE, Target, judge, misses};
+    let q = super::question::Question::new(BALANCE_COMMAND, &[])?;
+    let merged = |tallies: Vec<Tally>| {
+        let mut t = Tally::default();
+        for x in &tallies {
+            t.merge(x);
+        }
+        t
+    };
+    let estimate = |t: &Tally| -> Result<Estimate, String> {
+        Answer::sections(t)
+            .into_iter()
+            .find(|s| s.title == BALANCE_SECTION)
+            .and_then(|s| s.estimates.into_iter().find(|e| e.label == BALANCE_LABEL))
+            .ok_or_else(|| format!("`{BALANCE_COMMAND}`: no {BALANCE_SECTION}: {BALANCE_LABEL}"))
+    };
+    let per = (BALANCE_REFERENCE * f.size / 100).max(1_000);
+    let reference = merged(q.play_each(&[], (1..=f.reference).map(|s| (s, 0..per)).collect())?);
+    let truth = estimate(&reference)?;
+    let tol = SHARE_TOLERANCE;
+    // A standard error shrinks as the square root of the matches.
+    let se = (truth.hi - truth.lo) / (2.0 * crate::stats::Z95);
+    let want = BALANCE_SE * tol;
+    let matches = ((per * f.reference) as f64 * (se / want).powi(2) / 100.0).ceil() as u64 * 100;
+    let first = 1 + f.reference;
+    let runs = q.play_each(&[], (0..f.runs).map(|r| (first + r, 0..matches)).collect())?;
+    let target = |aim: Aim| Target {
+        section: BALANCE_SECTION.into(),
+        label: Some(BALANCE_LABEL.into()),
+        aim,
+        tolerance: None,
+    };
+    let p = truth.value;
+    let cases = [
+        (
+            "balance PASS with the truth at its tolerance's centre",
+            target(Aim::Band(p - tol, p + tol)),
+            true,
+        ),
+        (
+            "balance not PASS with the truth just outside its tolerance",
+            target(Aim::Band(p, p + 2.0 * tol)),
+            false,
+        ),
+    ];
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    for (kind, t, pass_right) in cases {
+        let mut per_run = Vec::new();
+        let mut counts = [0u64; 3];
+        for tally in &runs {
+            let m = misses(std::slice::from_ref(&t), &Answer::sections(tally))?;
+            let (outcome, _) = judge(std::slice::from_ref(&t), &m);
+            counts[match outcome {
+                Outcome::Pass => 0,
+                Outcome::Fail => 1,
+                Outcome::Inconclusive => 2,
+            }] += 1;
+            per_run.push(((outcome == Outcome::Pass) == pass_right) as u64);
+        }
+        notes.push(format!(
+            "{kind}: PASS {}, FAIL {}, INCONCLUSIVE {} of {} verifications",
+            counts[0], counts[1], counts[2], f.runs
+        ));
+        out.push(Kind {
+            game: "Loot Arena",
+            command: BALANCE_COMMAND,
+            kind: kind.to_string(),
+            checked: per_run.len() as u64,
+            held: per_run.iter().sum(),
+            per_run: per_run.into_iter().map(|h| (h, 1)).collect(),
+            labels: 1,
+            by_label: Vec::new(),
+            fixed: 0,
+        });
+    }
+    notes.push(format!(
+        "the balance's truth: {BALANCE_SECTION}: {BALANCE_LABEL} {:.2}% [{:.2}, {:.2}] over {} battles (seeds 1 to {}); each verification plays {} battles, its standard error {:.2} points against a tolerance of {:.0}",
+        100.0 * p,
+        100.0 * truth.lo,
+        100.0 * truth.hi,
+        thousands(per * f.reference),
+        f.reference,
+        thousands(matches),
+        100.0 * se * ((per * f.reference) as f64 / matches as f64).sqrt(),
+        100.0 * tol
+    ));
+    Ok((out, notes))
+}
+
 /// Every workload (or those `--only` names), checked.
 pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     Ok(kinds_and_notes(f)?.0)
@@ -829,6 +944,9 @@ pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
 pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String> {
     let threads = super::flags::threads(f.threads)?;
     let pool = runner::pool(threads)?;
+    if f.balance {
+        return pool.install(|| balance_kinds(f));
+    }
     if f.twins {
         let kinds = pool.install(|| twin_kinds(f))?;
         if kinds.is_empty() {
@@ -919,13 +1037,41 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
         None => None,
     };
     let (kinds, notes) = kinds_and_notes(f)?;
-    let failing: Vec<&Kind> = kinds.iter().filter(|k| k.coverage() < FLOOR).collect();
-    let narrow = kinds.iter().filter(|k| k.verdict() == "too narrow").count();
+    // The words (issue 80) are judged by the upper 95% bound of how often they are right: a
+    // word right more often than 95% is no fault, as an interval too wide is.
+    let words = f.twins || f.balance;
+    let verdict = |k: &Kind| {
+        if words {
+            if k.interval().1 < 0.95 {
+                "too often wrong"
+            } else {
+                "ok"
+            }
+        } else {
+            k.verdict()
+        }
+    };
+    let failing: Vec<&Kind> = kinds
+        .iter()
+        .filter(|k| {
+            if words {
+                verdict(k) != "ok"
+            } else {
+                k.coverage() < FLOOR
+            }
+        })
+        .collect();
+    let narrow = kinds
+        .iter()
+        .filter(|k| matches!(verdict(k), "too narrow" | "too often wrong"))
+        .count();
     let mut out = format!(
-        "{} kinds of {}, each checked on {} runs{}: {} cover 95% within their sampling error{}{}\n\n",
+        "{} kinds of {}, each checked on {} runs{}: {} {} within their sampling error{}{}\n\n",
         kinds.len(),
         if f.twins {
             "word (a candidate twin not told from its member, Holm's family over the whole card at 5%)"
+        } else if f.balance {
+            "verdict (balance's equivalence test at a known truth: right in at least 95% of runs)"
         } else {
             "estimate"
         },
@@ -935,20 +1081,37 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
         } else {
             format!(" against a reference of {} runs merged", f.reference)
         },
-        kinds.iter().filter(|k| k.verdict() == "ok").count(),
+        kinds.iter().filter(|k| verdict(k) == "ok").count(),
+        if words {
+            "right at least 95% of the time"
+        } else {
+            "cover 95%"
+        },
         if narrow > 0 {
             format!(", {narrow} clearly less")
         } else {
             String::new()
         },
-        match kinds.iter().filter(|k| k.verdict() == "too wide").count() {
+        match kinds.iter().filter(|k| verdict(k) == "too wide").count() {
             0 => String::new(),
             n => format!(", {n} clearly more (too wide)"),
         }
     );
     out.push_str(&format!(
         "{:<14} {:<50} {:<44} {:>9} {:>22}  verdict\n",
-        "game", "command", "kind of estimate", "checked", "coverage [95%]"
+        "game",
+        "command",
+        if words {
+            "kind of word"
+        } else {
+            "kind of estimate"
+        },
+        "checked",
+        if words {
+            "right [95%]"
+        } else {
+            "coverage [95%]"
+        }
     ));
     for k in &kinds {
         let (lo, hi) = k.interval();
@@ -959,7 +1122,7 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
             crate::platform::escape::plain(&k.kind),
             thousands(k.checked),
             crate::platform::tally::share_cell(k.coverage(), lo, hi),
-            k.verdict()
+            verdict(k)
         ));
         if f.detail {
             for (label, checked, held, truth, ratio) in &k.by_label {
@@ -984,6 +1147,8 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
             outcome: None,
             title: if f.twins {
                 "calibrate --twins: how often a candidate twin is told from its member".into()
+            } else if f.balance {
+                "calibrate --balance: how often balance's verdict is right at a known truth".into()
             } else {
                 "calibrate: how often each kind of 95% interval holds the truth".into()
             },
@@ -997,7 +1162,13 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
                     f.only
                         .as_ref()
                         .map_or(String::new(), |o| format!(" --only {o}")),
-                    if f.twins { " --twins" } else { "" }
+                    if f.twins {
+                        " --twins"
+                    } else if f.balance {
+                        " --balance"
+                    } else {
+                        ""
+                    }
                 ),
                 COMMAND,
                 f.runs,
@@ -1019,9 +1190,18 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
             )],
             sections: vec![Section {
                 band: None,
-                title: if f.twins { TWINS } else { COVERAGE }.into(),
+                title: if f.twins {
+                    TWINS
+                } else if f.balance {
+                    BALANCE
+                } else {
+                    COVERAGE
+                }
+                .into(),
                 meaning: if f.twins {
                     "the share of runs whose verdict card (every difference of every section one family, Holm's at 5%) did not tell the candidate from the member it plays exactly as, with that share's own 95% interval; 95% or more is right"
+                } else if f.balance {
+                    "the share of verifications on fresh seeds whose verdict was right (PASS with the truth at the tolerance's centre; not PASS with the truth on its edge, just outside), with that share's own 95% interval; 95% or more is right"
                 } else {
                     "the share of small runs whose 95% interval held the reference value, with that share's own 95% interval (by run: a run's labels share its matches); 95% is right"
                 }
@@ -1066,9 +1246,13 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
     }
     if f.check && !failing.is_empty() {
         return Err(format!(
-            "{out}\n{} kinds cover less than {:.0}%: {}",
+            "{out}\n{} kinds {}: {}",
             failing.len(),
-            100.0 * FLOOR,
+            if words {
+                "are right clearly less often than 95%".to_string()
+            } else {
+                format!("cover less than {:.0}%", 100.0 * FLOOR)
+            },
             failing
                 .iter()
                 .map(|k| format!("{} ({}): {:.1}%", k.kind, k.command, 100.0 * k.coverage()))
