@@ -33,6 +33,7 @@ fn every_kind_of_estimate_covers_95_percent() {
         detail: false,
         twins: false,
         balance: false,
+        sensitivity: false,
         threads: None,
         out: None,
         quiet: true,

@@ -23,6 +23,8 @@ use crate::platform::tally::{Tally, thousands};
 pub const COVERAGE: &str = "coverage of the 95% intervals, by kind of estimate";
 /// Its section with `--twins` (issue 80: the words).
 pub const TWINS: &str = "candidate twins not told from their member, by twin";
+/// Its section with `--sensitivity` (issue 80: the words).
+pub const SENSITIVITY: &str = "sensitivity runs calling no move of no effect clear";
 /// Its section with `--balance` (issue 80: the words).
 pub const BALANCE: &str = "balance verdicts right at a known truth, by case";
 /// The command, as output folders record it.
@@ -65,6 +67,10 @@ pub struct CalibrateFlags {
     /// with the truth just outside it (how often not PASS: at least 95%).
     #[arg(long, conflicts_with = "twins")]
     pub balance: bool,
+    /// Sensitivity's "clear" instead of the intervals (issue 80): `--runs` runs of moves with no
+    /// effect, and how many call none of them clear (at least 95%).
+    #[arg(long, conflicts_with_all = ["twins", "balance"])]
+    pub sensitivity: bool,
     #[arg(long)]
     pub threads: Option<usize>,
     /// A folder for the answer (`result.json`, `report.html`): what `reproduce` records.
@@ -935,6 +941,88 @@ fn balance_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String>
     Ok((out, notes))
 }
 
+/// What `--sensitivity` moves: a dataset command at the size of the recorded sensitivity, and
+/// how many moves of no effect each run makes (eight numbers, each moved down and up).
+const SENSITIVITY_COMMAND: &str = "simulate loot";
+const SENSITIVITY_MATCHES: u64 = 20_000;
+const NULL_MOVES: u64 = 16;
+
+/// Sensitivity's "clear" where nothing moves (issue 80: 13.5% of moves with no effect read as
+/// clear). Each run plays the base on a seed of its own, in sensitivity's parts, and
+/// [`NULL_MOVES`] moves of no effect: the same rules on other seeds, in the same parts. (With
+/// common random numbers a number the command does not read plays the very same matches and
+/// moves nothing, which no test could call clear; a move to other seeds keeps the spread of
+/// the matches and has no effect.) Each run's moves are judged as `sensitivity` judges them
+/// ([`super::sensitivity::clear_moves`], one family); a run is right when it calls none clear.
+fn sensitivity_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String> {
+    use super::sensitivity::{PARTS, clear_moves, ranked_by_default};
+    use crate::platform::answer::Pairing;
+    let q = super::question::Question::new(SENSITIVITY_COMMAND, &[])?;
+    let matches = (SENSITIVITY_MATCHES * f.size / 100).max(PARTS);
+    let size = matches.div_ceil(PARTS);
+    let ranges: Vec<std::ops::Range<u64>> = (0..matches)
+        .step_by(size as usize)
+        .map(|s| s..(s + size).min(matches))
+        .collect();
+    let mut per_run = Vec::new();
+    let mut called = 0usize;
+    for r in 0..f.runs {
+        // Run r's base on one seed, its moves on the next ones: no two runs share a seed.
+        let first = 1 + r * (1 + NULL_MOVES);
+        let jobs: Vec<(u64, std::ops::Range<u64>)> = (0..=NULL_MOVES)
+            .flat_map(|k| ranges.iter().map(move |m| (first + k, m.clone())))
+            .collect();
+        let tallies = q.play_each(&[], jobs)?;
+        let points: Vec<Vec<(u64, u64, &Tally)>> = tallies
+            .chunks(ranges.len())
+            .map(|c| {
+                c.iter()
+                    .zip(&ranges)
+                    .map(|(t, m)| (m.start, m.end - m.start, t))
+                    .collect()
+            })
+            .collect();
+        let mut whole = Tally::default();
+        for p in &points[0] {
+            whole.merge(p.2);
+        }
+        let sections = Answer::sections(&whole);
+        let ranked = ranked_by_default(&sections);
+        let pairings: Vec<(String, Pairing)> = points[1..]
+            .iter()
+            .enumerate()
+            .filter_map(|(k, moved)| {
+                Pairing::of(&points[0], moved).map(|p| (format!("move {}", k + 1), p))
+            })
+            .collect();
+        if pairings.len() as u64 != NULL_MOVES {
+            return Err(format!(
+                "`{SENSITIVITY_COMMAND}`: a move did not pair with its base"
+            ));
+        }
+        let clear = clear_moves(pairings.iter().map(|(n, p)| (n.clone(), p)), &ranked);
+        called += clear.len();
+        per_run.push(((clear.is_empty()) as u64, 1));
+    }
+    let kind = Kind {
+        game: "Loot Arena",
+        command: SENSITIVITY_COMMAND,
+        kind: format!("sensitivity runs calling none of {NULL_MOVES} moves of no effect clear"),
+        checked: per_run.len() as u64,
+        held: per_run.iter().map(|x| x.0).sum(),
+        per_run,
+        labels: 1,
+        by_label: Vec::new(),
+        fixed: 0,
+    };
+    let note = format!(
+        "sensitivity: each run plays {} battles on its base seed and on each of {NULL_MOVES} other seeds, in {PARTS} parts; {called} of the {} moves were called clear",
+        thousands(matches),
+        thousands(NULL_MOVES * f.runs)
+    );
+    Ok((vec![kind], vec![note]))
+}
+
 /// Every workload (or those `--only` names), checked.
 pub fn kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     Ok(kinds_and_notes(f)?.0)
@@ -946,6 +1034,9 @@ pub fn kinds_and_notes(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), S
     let pool = runner::pool(threads)?;
     if f.balance {
         return pool.install(|| balance_kinds(f));
+    }
+    if f.sensitivity {
+        return pool.install(|| sensitivity_kinds(f));
     }
     if f.twins {
         let kinds = pool.install(|| twin_kinds(f))?;
@@ -1039,7 +1130,7 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
     let (kinds, notes) = kinds_and_notes(f)?;
     // The words (issue 80) are judged by the upper 95% bound of how often they are right: a
     // word right more often than 95% is no fault, as an interval too wide is.
-    let words = f.twins || f.balance;
+    let words = f.twins || f.balance || f.sensitivity;
     let verdict = |k: &Kind| {
         if words {
             if k.interval().1 < 0.95 {
@@ -1072,11 +1163,13 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
             "word (a candidate twin not told from its member, Holm's family over the whole card at 5%)"
         } else if f.balance {
             "verdict (balance's equivalence test at a known truth: right in at least 95% of runs)"
+        } else if f.sensitivity {
+            "word (sensitivity's \"clear\", Holm's family over every move's estimates at 5%)"
         } else {
             "estimate"
         },
         f.runs,
-        if f.twins {
+        if f.twins || f.sensitivity {
             String::new()
         } else {
             format!(" against a reference of {} runs merged", f.reference)
@@ -1149,6 +1242,8 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
                 "calibrate --twins: how often a candidate twin is told from its member".into()
             } else if f.balance {
                 "calibrate --balance: how often balance's verdict is right at a known truth".into()
+            } else if f.sensitivity {
+                "calibrate --sensitivity: how often moves of no effect are called clear".into()
             } else {
                 "calibrate: how often each kind of 95% interval holds the truth".into()
             },
@@ -1166,6 +1261,8 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
                         " --twins"
                     } else if f.balance {
                         " --balance"
+                    } else if f.sensitivity {
+                        " --sensitivity"
                     } else {
                         ""
                     }
@@ -1194,12 +1291,16 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
                     TWINS
                 } else if f.balance {
                     BALANCE
+                } else if f.sensitivity {
+                    SENSITIVITY
                 } else {
                     COVERAGE
                 }
                 .into(),
                 meaning: if f.twins {
                     "the share of runs whose verdict card (every difference of every section one family, Holm's at 5%) did not tell the candidate from the member it plays exactly as, with that share's own 95% interval; 95% or more is right"
+                } else if f.sensitivity {
+                    "the share of sensitivity runs that called none of their moves of no effect clear (one family over every move's estimates, Holm's at 5%), with that share's own 95% interval; 95% or more is right"
                 } else if f.balance {
                     "the share of verifications on fresh seeds whose verdict was right (PASS with the truth at the tolerance's centre; not PASS with the truth on its edge, just outside), with that share's own 95% interval; 95% or more is right"
                 } else {
@@ -1228,6 +1329,11 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
                     "every run plays its matches on a master seed of its own: seeds {} to {}",
                     f.reference + 1,
                     f.reference + f.runs
+                )
+            } else if f.sensitivity {
+                format!(
+                    "every run plays its base and its moves on master seeds of their own: seeds 1 to {}",
+                    f.runs * (1 + NULL_MOVES)
                 )
             } else {
                 format!(

@@ -248,7 +248,9 @@ fn fresh(dir: &Path) -> Result<(), String> {
 /// earlier run's there is removed first (a command continues what its folder holds, and a
 /// reproduction must play everything again), any other folder refused.
 fn run(out: &Path, name: &str, args: &[String]) -> Result<Answer, String> {
-    let scratch = out.join(name);
+    // Absolute: a recorded script runs from a folder of its own.
+    let scratch =
+        std::path::absolute(out.join(name)).map_err(|e| format!("--out {}: {e}", out.display()))?;
     fresh(&scratch)?;
     // A recorded script (`bash experiments/first-run.sh`) measures what skirmish cannot measure
     // from inside: it takes the same --out and writes the same result.json.

@@ -115,7 +115,7 @@ fn own(words: &[String]) -> Result<Own, String> {
 }
 
 /// Parts the matches are played in: the pairs of the paired intervals.
-const PARTS: u64 = 20;
+pub(super) const PARTS: u64 = 20;
 
 /// One rules number moved one way: its label, and each estimate's move with its half-width.
 struct Moved {
@@ -306,15 +306,7 @@ fn run(o: &Own, check: bool) -> Result<String, String> {
             }
             s
         }
-        // The win rates and shares; an analysis without any: its first (headline) section.
-        None => match sections
-            .iter()
-            .filter(|s| s.unit == Unit::Share)
-            .collect::<Vec<_>>()
-        {
-            shares if shares.is_empty() => sections.iter().take(1).collect(),
-            shares => shares,
-        },
+        None => ranked_by_default(&sections),
     };
     let mut moved = Vec::new();
     for (i, (key, v, whole)) in keys.iter().enumerate() {
@@ -467,41 +459,13 @@ fn answer(
             .total_cmp(&by_key[&key_of(a)])
             .then_with(|| key_of(a).cmp(&key_of(b)))
     });
-    // "Clear" is a test over the whole family (issue 80: the largest of each move's estimates
-    // was tested alone at 5%, and 13.5% of moves with no effect read as clear): every move's
-    // every ranked estimate gets a p-value (from its interval read as a normal one, which only
-    // widens it: the interval's t quantile is at least 1.96), and Holm's procedure holds the
-    // chance of any false "clear" in the answer to 5%. A move is clear when one of its
-    // estimates is.
-    let mut family: Vec<(String, f64)> = Vec::new();
-    for m in moved {
-        let Ok(p) = &m.moves else { continue };
-        if p.identical {
-            continue;
-        }
-        for s in ranked {
-            for e in &s.estimates {
-                if let Some(&(d, h)) = p.by.get(&(s.title.clone(), e.label.clone())) {
-                    let se = h / crate::stats::Z95;
-                    let pv = if se > 0.0 {
-                        crate::stats::two_sided_p(d / se)
-                    } else if d != 0.0 {
-                        0.0
-                    } else {
-                        1.0
-                    };
-                    family.push((label(m), pv));
-                }
-            }
-        }
-    }
-    let rejected = crate::stats::holm(&family.iter().map(|f| f.1).collect::<Vec<_>>(), 0.05);
-    let clear_moves: std::collections::BTreeSet<&str> = family
-        .iter()
-        .zip(&rejected)
-        .filter(|(_, r)| **r)
-        .map(|(f, _)| f.0.as_str())
-        .collect();
+    // "Clear" is a test over the whole family ([`clear_moves`]).
+    let clear_moves = clear_moves(
+        moved
+            .iter()
+            .filter_map(|m| m.moves.as_ref().ok().map(|p| (label(m), p))),
+        ranked,
+    );
     let is_clear = |e: &Estimate| {
         clear_moves
             .iter()
@@ -718,4 +682,51 @@ fn answer(
         heatmaps: Vec::new(),
         grids: Vec::new(),
     }
+}
+
+/// The sections a sensitivity ranks by default: the win rates and shares; an analysis without
+/// any, its first (headline) section.
+pub(super) fn ranked_by_default(sections: &[Section]) -> Vec<&Section> {
+    match sections
+        .iter()
+        .filter(|s| s.unit == Unit::Share)
+        .collect::<Vec<_>>()
+    {
+        shares if shares.is_empty() => sections.iter().take(1).collect(),
+        shares => shares,
+    }
+}
+
+/// The moves called clear, by name: a test over the whole family (issue 80: the largest of
+/// each move's estimates was tested alone at 5%, and 13.5% of moves with no effect read as
+/// clear). Every move's every ranked estimate gets a p-value from the same t its interval took
+/// ([`Pairing::p_value`]: a normal p-value read from that interval was exact at 5% and several
+/// times too small at Holm's far steps, and `calibrate --sensitivity` found 17.5% of runs with
+/// sixteen moves of no effect calling one clear), and Holm's procedure holds the chance of any
+/// false "clear" in the answer to 5%. A move is clear when one of its estimates is; a move whose
+/// runs agree match for match moved nothing.
+pub(super) fn clear_moves<'a>(
+    moves: impl Iterator<Item = (String, &'a Pairing)>,
+    ranked: &[&Section],
+) -> std::collections::BTreeSet<String> {
+    let mut family: Vec<(String, f64)> = Vec::new();
+    for (name, p) in moves {
+        if p.identical {
+            continue;
+        }
+        for s in ranked {
+            for e in &s.estimates {
+                if let Some(pv) = p.p_value(&(s.title.clone(), e.label.clone())) {
+                    family.push((name.clone(), pv));
+                }
+            }
+        }
+    }
+    let rejected = crate::stats::holm(&family.iter().map(|f| f.1).collect::<Vec<_>>(), 0.05);
+    family
+        .into_iter()
+        .zip(rejected)
+        .filter(|(_, r)| *r)
+        .map(|(f, _)| f.0)
+        .collect()
 }
