@@ -82,5 +82,10 @@ pub const GAME: crate::games::Game = crate::games::Game {
         matches: 0,
     }],
     paired: None,
-    twins: &[],
+    twins: &[crate::games::Twin {
+        command: "tournament clan-melee --candidate experiments/candidates/clan1-twin.toml --budgets 1000 --melees 2000",
+        candidate: "Clan1 Twin",
+        of: "Clan1",
+        matches: 2_000,
+    }],
 };
