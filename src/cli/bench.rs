@@ -378,89 +378,87 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
         ),
     );
 
-    {
-        let dir = &f.out;
-        let answer = Answer {
-            verdict: Vec::new(),
-            highlight: Vec::new(),
-            outcome: None,
-            title: format!("bench: every game's kernel on {cpu}"),
-            provenance: Provenance::of_tool(
-                format!(
-                    "skirmish bench --matches {} --repeats {} --size {}{}",
-                    f.matches,
-                    f.repeats,
-                    f.size,
-                    f.threads.map_or(String::new(), |t| format!(" --threads {t}"))
-                ),
-                SOURCE,
+    let dir = &f.out;
+    let answer = Answer {
+        verdict: Vec::new(),
+        highlight: Vec::new(),
+        outcome: None,
+        title: format!("bench: every game's kernel on {cpu}"),
+        provenance: Provenance::of_tool(
+            format!(
+                "skirmish bench --matches {} --repeats {} --size {}{}",
                 f.matches,
-                serde_json::json!({
-                    "machine": cpu,
-                    "cores": cores,
-                    "threads": all,
-                    "repeats": f.repeats,
-                    "size_percent": f.size,
-                    "workloads": workloads().iter().map(|w| w.command).collect::<Vec<_>>(),
-                }),
+                f.repeats,
+                f.size,
+                f.threads.map_or(String::new(), |t| format!(" --threads {t}"))
             ),
-            totals: vec![
-                ("machine".into(), format!("{cpu}, {cores} cores")),
-                ("yardstick".into(), format!("{} M steps/s", sig(steps / 1e6))),
-            ],
-            sections: vec![
-                Section {
-                    band: None,
-                    title: RELATIVE.into(),
-                    meaning: format!(
-                        "matches per million steps of a plain generator loop timed in the same command, one thread; the band is what reproduce accepts ({FACTOR}x either way), not a sampled interval"
-                    ),
-                    unit: Unit::Number,
-                    estimates: relative,
-                },
-                Section {
-                    band: None,
-                    title: "matches per second, one thread".into(),
-                    meaning: format!(
-                        "median of {} runs, between the slowest and fastest; this machine only, never compared",
-                        f.repeats
-                    ),
-                    unit: Unit::Number,
-                    estimates: absolute,
-                },
-                Section {
-                    band: None,
-                    title: "times slower than the sample roster, one thread".into(),
-                    meaning: format!(
-                        "a power's roster beside Amoeba and Titanium Skin against {SAMPLE_ROSTER}: battles/s of that roster over this one's, median runs; issue 81 asks every power within 5x of the median power"
-                    ),
-                    unit: Unit::Number,
-                    estimates: slower,
-                },
-                Section {
-                    band: None,
-                    title: "work per second, one thread".into(),
-                    meaning: "each game's unit of work (hits, interactions, dice, player-moves, attacks) per second, median run; this machine only".into(),
-                    unit: Unit::Number,
-                    estimates: work,
-                },
-                Section {
-                    band: None,
-                    title: format!("Auto Rumble battles per second, {all} threads"),
-                    meaning: "the main job's rosters: the kernel alone on one and all threads, with tables and Parquet encoding, and end to end with files written; this machine only".into(),
-                    unit: Unit::Number,
-                    estimates: e2e_rows,
-                },
-            ],
-            tables: Vec::new(),
-            notes,
-            heatmaps: Vec::new(),
-            grids: Vec::new(),
-        };
-        let files = crate::platform::answer::files(&answer).to_vec();
-        crate::platform::dataset::replace_folder(dir, COMMAND, &files)?;
-        out.push_str(&crate::platform::answer::report_line(dir));
-    }
+            SOURCE,
+            f.matches,
+            serde_json::json!({
+                "machine": cpu,
+                "cores": cores,
+                "threads": all,
+                "repeats": f.repeats,
+                "size_percent": f.size,
+                "workloads": workloads().iter().map(|w| w.command).collect::<Vec<_>>(),
+            }),
+        ),
+        totals: vec![
+            ("machine".into(), format!("{cpu}, {cores} cores")),
+            ("yardstick".into(), format!("{} M steps/s", sig(steps / 1e6))),
+        ],
+        sections: vec![
+            Section {
+                band: None,
+                title: RELATIVE.into(),
+                meaning: format!(
+                    "matches per million steps of a plain generator loop timed in the same command, one thread; the band is what reproduce accepts ({FACTOR}x either way), not a sampled interval"
+                ),
+                unit: Unit::Number,
+                estimates: relative,
+            },
+            Section {
+                band: None,
+                title: "matches per second, one thread".into(),
+                meaning: format!(
+                    "median of {} runs, between the slowest and fastest; this machine only, never compared",
+                    f.repeats
+                ),
+                unit: Unit::Number,
+                estimates: absolute,
+            },
+            Section {
+                band: None,
+                title: "times slower than the sample roster, one thread".into(),
+                meaning: format!(
+                    "a power's roster beside Amoeba and Titanium Skin against {SAMPLE_ROSTER}: battles/s of that roster over this one's, median runs; issue 81 asks every power within 5x of the median power"
+                ),
+                unit: Unit::Number,
+                estimates: slower,
+            },
+            Section {
+                band: None,
+                title: "work per second, one thread".into(),
+                meaning: "each game's unit of work (hits, interactions, dice, player-moves, attacks) per second, median run; this machine only".into(),
+                unit: Unit::Number,
+                estimates: work,
+            },
+            Section {
+                band: None,
+                title: format!("Auto Rumble battles per second, {all} threads"),
+                meaning: "the main job's rosters: the kernel alone on one and all threads, with tables and Parquet encoding, and end to end with files written; this machine only".into(),
+                unit: Unit::Number,
+                estimates: e2e_rows,
+            },
+        ],
+        tables: Vec::new(),
+        notes,
+        heatmaps: Vec::new(),
+        grids: Vec::new(),
+    };
+    let files = crate::platform::answer::files(&answer).to_vec();
+    crate::platform::dataset::replace_folder(dir, COMMAND, &files)?;
+    out.push_str(&crate::platform::answer::report_line(dir));
     Ok(out)
 }
 
