@@ -138,15 +138,40 @@ impl Kind {
         }
         c.wilson95()
     }
-    /// `too narrow` when clearly under 95%, `too wide` when clearly over, else `ok`.
-    pub fn verdict(&self) -> &'static str {
+    /// An interval's: too narrow when clearly under 95%, too wide when clearly over. A word's
+    /// (issue 80, `words`): too often wrong when clearly under 95%; right more often is no fault.
+    pub fn verdict(&self, words: bool) -> Verdict {
         let (lo, hi) = self.interval();
         if hi < 0.95 {
-            "too narrow"
-        } else if lo > 0.95 && self.coverage() > 0.99 {
-            "too wide"
+            if words {
+                Verdict::TooOftenWrong
+            } else {
+                Verdict::TooNarrow
+            }
+        } else if !words && lo > 0.95 && self.coverage() > 0.99 {
+            Verdict::TooWide
         } else {
-            "ok"
+            Verdict::Ok
+        }
+    }
+}
+
+/// What a kind's coverage (or a word's rate of being right) says, against 95%.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Ok,
+    TooNarrow,
+    TooWide,
+    TooOftenWrong,
+}
+
+impl Verdict {
+    pub fn words(self) -> &'static str {
+        match self {
+            Verdict::Ok => "ok",
+            Verdict::TooNarrow => "too narrow",
+            Verdict::TooWide => "too wide",
+            Verdict::TooOftenWrong => "too often wrong",
         }
     }
 }
@@ -1131,22 +1156,12 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
     // The words (issue 80) are judged by the upper 95% bound of how often they are right: a
     // word right more often than 95% is no fault, as an interval too wide is.
     let words = f.twins || f.balance || f.sensitivity;
-    let verdict = |k: &Kind| {
-        if words {
-            if k.interval().1 < 0.95 {
-                "too often wrong"
-            } else {
-                "ok"
-            }
-        } else {
-            k.verdict()
-        }
-    };
+    let verdict = |k: &Kind| k.verdict(words);
     let failing: Vec<&Kind> = kinds
         .iter()
         .filter(|k| {
             if words {
-                verdict(k) != "ok"
+                verdict(k) != Verdict::Ok
             } else {
                 k.coverage() < FLOOR
             }
@@ -1154,7 +1169,7 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
         .collect();
     let narrow = kinds
         .iter()
-        .filter(|k| matches!(verdict(k), "too narrow" | "too often wrong"))
+        .filter(|k| matches!(verdict(k), Verdict::TooNarrow | Verdict::TooOftenWrong))
         .count();
     let mut out = format!(
         "{} kinds of {}, each checked on {} runs{}: {} {} within their sampling error{}{}\n\n",
@@ -1174,7 +1189,7 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
         } else {
             format!(" against a reference of {} runs merged", f.reference)
         },
-        kinds.iter().filter(|k| verdict(k) == "ok").count(),
+        kinds.iter().filter(|k| verdict(k) == Verdict::Ok).count(),
         if words {
             "right at least 95% of the time"
         } else {
@@ -1185,7 +1200,11 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
         } else {
             String::new()
         },
-        match kinds.iter().filter(|k| verdict(k) == "too wide").count() {
+        match kinds
+            .iter()
+            .filter(|k| verdict(k) == Verdict::TooWide)
+            .count()
+        {
             0 => String::new(),
             n => format!(", {n} clearly more (too wide)"),
         }
@@ -1215,7 +1234,7 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
             crate::platform::escape::plain(&k.kind),
             thousands(k.checked),
             crate::platform::tally::share_cell(k.coverage(), lo, hi),
-            verdict(k)
+            verdict(k).words()
         ));
         if f.detail {
             for (label, checked, held, truth, ratio) in &k.by_label {

@@ -72,7 +72,7 @@ pub struct Question {
     analysis: Option<&'static str>,
     /// A dataset command's flags, read once: each point builds its simulation from them with
     /// its own rules and files held in memory ([`Question::sources_at`]).
-    dataset: Option<std::sync::Arc<super::bench::Dataset>>,
+    dataset: Option<super::bench::Dataset>,
 }
 
 /// The path the point's rules are held under (never read from the disk: [`Question::sources_at`]
@@ -288,10 +288,10 @@ impl Question {
             Some(_) => None,
             None => {
                 let w: Vec<&str> = words.iter().map(String::as_str).collect();
-                Some(std::sync::Arc::new(
+                Some(
                     super::bench::Dataset::parse(&w, "the question")
                         .map_err(|e| format!("`{command}`: {e}"))?,
-                ))
+                )
             }
         };
         Ok(Question {
@@ -561,7 +561,7 @@ impl Question {
     /// The dataset command's flags (a question about an analysis plays none).
     fn dataset(&self) -> Result<&super::bench::Dataset, String> {
         self.dataset
-            .as_deref()
+            .as_ref()
             .ok_or_else(|| format!("`{}`: an analysis answers, it plays no tally", self.command))
     }
 
