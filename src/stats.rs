@@ -288,6 +288,28 @@ pub fn t_two_sided_p(t: f64, df: f64) -> f64 {
     incomplete_beta(df / 2.0, 0.5, df / (df + t * t)).clamp(0.0, 1.0)
 }
 
+/// The `t` with P(|T| >= t) = `alpha` for Student's t with `df` degrees of freedom (infinite:
+/// the normal's): [`t_two_sided_p`] inverted by bisection, for intervals at levels no table
+/// holds (a pick among many, issue 80).
+pub fn t_two_sided_quantile(alpha: f64, df: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, 1.0);
+    while t_two_sided_p(hi, df) > alpha && hi < 1e12 {
+        hi *= 2.0;
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if t_two_sided_p(mid, df) > alpha {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        if hi - lo <= 1e-12 * hi {
+            break;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
 /// ln Gamma(x) for x > 0 (Lanczos, g = 7, nine terms: relative error about 1e-15).
 fn ln_gamma(x: f64) -> f64 {
     const G: [f64; 9] = [
@@ -663,6 +685,18 @@ mod tests {
         assert!((two_sided_p(0.0) - 1.0).abs() < 1e-6);
         assert!((two_sided_p(-2.575_829) - 0.01).abs() < 1e-6);
         assert!(two_sided_p(10.0) < 1e-20);
+    }
+
+    #[test]
+    fn t_quantile_inverts_the_two_sided_p_value() {
+        // The tables' 0.975 quantiles: 19 and 4 degrees of freedom, and the normal's.
+        assert!((t_two_sided_quantile(0.05, 19.0) - 2.093).abs() < 1e-3);
+        assert!((t_two_sided_quantile(0.05, 4.0) - 2.776).abs() < 1e-3);
+        assert!((t_two_sided_quantile(0.05, f64::INFINITY) - Z95).abs() < 1e-6);
+        // Bonferroni over 16 at 19: the 0.05 / 16 level, far wider.
+        let q = t_two_sided_quantile(0.05 / 16.0, 19.0);
+        assert!((t_two_sided_p(q, 19.0) - 0.05 / 16.0).abs() < 1e-9);
+        assert!(q > 3.3 && q < 3.5, "{q}");
     }
 
     #[test]

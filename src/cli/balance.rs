@@ -1243,6 +1243,7 @@ fn answer(
         verdict: Vec::new(),
         highlight: Vec::new(),
         outcome: Some(outcome),
+        apart: Vec::new(),
         // A title short enough for a phone: several numbers are told in the totals.
         title: format!(
             "balance: {} ({})",

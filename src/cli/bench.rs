@@ -383,6 +383,7 @@ pub fn bench(f: &BenchFlags) -> Result<String, String> {
         verdict: Vec::new(),
         highlight: Vec::new(),
         outcome: None,
+        apart: Vec::new(),
         title: format!("bench: every game's kernel on {cpu}"),
         provenance: Provenance::of_tool(
             format!(

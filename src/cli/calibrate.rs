@@ -24,7 +24,7 @@ pub const COVERAGE: &str = "coverage of the 95% intervals, by kind of estimate";
 /// Its section with `--twins` (issue 80: the words).
 pub const TWINS: &str = "candidate twins not told from their member, by twin";
 /// Its section with `--sensitivity` (issue 80: the words).
-pub const SENSITIVITY: &str = "sensitivity runs calling no move of no effect clear";
+pub const SENSITIVITY: &str = "sensitivity's words on moves of no effect";
 /// Its section with `--balance` (issue 80: the words).
 pub const BALANCE: &str = "balance verdicts right at a known truth, by case";
 /// The command, as output folders record it.
@@ -757,6 +757,11 @@ fn twin_kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
         if f.only.as_deref().is_some_and(|o| !t.command.contains(o)) {
             continue;
         }
+        let q = super::question::Question::new(t.command, &[])?;
+        if q.size_flag().is_some() {
+            out.push(analysis_twin(&t, &q, f)?);
+            continue;
+        }
         let split = shlex::split(t.command).expect("a twin's command is shell-quoted");
         let words: Vec<&str> = split.iter().map(String::as_str).collect();
         struct Cards<'a> {
@@ -856,6 +861,49 @@ fn twin_kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
         });
     }
     Ok(out)
+}
+
+/// A twin whose command is an analysis: `runs` answers asked in memory on seeds of their own,
+/// each read for whether its verdict card told the twin from its member
+/// ([`crate::platform::answer::Apart`]).
+fn analysis_twin(
+    t: &crate::games::Entry<crate::games::Twin>,
+    q: &super::question::Question,
+    f: &CalibrateFlags,
+) -> Result<Kind, String> {
+    let size = (t.matches * f.size / 100).max(1);
+    let mut held = Vec::new();
+    for r in 0..f.runs {
+        let (answer, _) = q.answer(&[], 1 + f.reference + r, size)?;
+        let mine: Vec<_> = answer
+            .apart
+            .iter()
+            .filter(|a| a.candidate == t.candidate && a.member == t.of)
+            .collect();
+        if !mine.is_empty() {
+            held.push((!mine.iter().any(|a| a.told) as u64, 1));
+        }
+    }
+    if held.is_empty() {
+        return Err(format!(
+            "`{}`: the candidate `{}` is ranked beside `{}` in no section of its answer",
+            t.command, t.candidate, t.of
+        ));
+    }
+    Ok(Kind {
+        game: t.game,
+        command: t.command,
+        kind: format!(
+            "candidate twin of {}: runs whose card does not tell it from its twin",
+            t.of
+        ),
+        checked: held.len() as u64,
+        held: held.iter().map(|x| x.0).sum(),
+        per_run: held,
+        labels: 1,
+        by_label: Vec::new(),
+        fixed: 0,
+    })
 }
 
 /// What `--balance` verifies: a dataset command, the section and estimate its target reads.
@@ -980,7 +1028,7 @@ const NULL_MOVES: u64 = 16;
 /// the matches and has no effect.) Each run's moves are judged as `sensitivity` judges them
 /// ([`super::sensitivity::clear_moves`], one family); a run is right when it calls none clear.
 fn sensitivity_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String> {
-    use super::sensitivity::{PARTS, clear_moves, ranked_by_default};
+    use super::sensitivity::{PARTS, clear_moves, largest_move, ranked_by_default};
     use crate::platform::answer::Pairing;
     let q = super::question::Question::new(SENSITIVITY_COMMAND, &[])?;
     let matches = (SENSITIVITY_MATCHES * f.size / 100).max(PARTS);
@@ -990,6 +1038,7 @@ fn sensitivity_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), Str
         .map(|s| s..(s + size).min(matches))
         .collect();
     let mut per_run = Vec::new();
+    let mut picked: Vec<(u64, u64)> = Vec::new();
     let mut called = 0usize;
     for r in 0..f.runs {
         // Run r's base on one seed, its moves on the next ones: no two runs share a seed.
@@ -1028,6 +1077,13 @@ fn sensitivity_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), Str
         let clear = clear_moves(pairings.iter().map(|(n, p)| (n.clone(), p)), &ranked);
         called += clear.len();
         per_run.push(((clear.is_empty()) as u64, 1));
+        // Each move's largest move has no effect to find: its interval, widened for the pick,
+        // should hold 0.
+        let covered = pairings
+            .iter()
+            .filter_map(|(_, p)| largest_move(p, &ranked))
+            .map(|(_, _, d, h)| (d.abs() <= h) as u64);
+        picked.push(covered.fold((0, 0), |(a, n), c| (a + c, n + 1)));
     }
     let kind = Kind {
         game: "Loot Arena",
@@ -1040,12 +1096,24 @@ fn sensitivity_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), Str
         by_label: Vec::new(),
         fixed: 0,
     };
+    let largest = Kind {
+        game: "Loot Arena",
+        command: SENSITIVITY_COMMAND,
+        kind: "a move of no effect: its largest move's interval (widened for the pick) holds 0"
+            .into(),
+        checked: picked.iter().map(|x| x.1).sum(),
+        held: picked.iter().map(|x| x.0).sum(),
+        per_run: picked,
+        labels: 1,
+        by_label: Vec::new(),
+        fixed: 0,
+    };
     let note = format!(
         "sensitivity: each run plays {} battles on its base seed and on each of {NULL_MOVES} other seeds, in {PARTS} parts; {called} of the {} moves were called clear",
         thousands(matches),
         thousands(NULL_MOVES * f.runs)
     );
-    Ok((vec![kind], vec![note]))
+    Ok((vec![kind, largest], vec![note]))
 }
 
 /// Every workload (or those `--only` names), checked.
@@ -1257,6 +1325,7 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
             verdict: Vec::new(),
             highlight: Vec::new(),
             outcome: None,
+            apart: Vec::new(),
             title: if f.twins {
                 "calibrate --twins: how often a candidate twin is told from its member".into()
             } else if f.balance {
@@ -1319,7 +1388,7 @@ pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
                 meaning: if f.twins {
                     "the share of runs whose verdict card (every difference of every section one family, Holm's at 5%) did not tell the candidate from the member it plays exactly as, with that share's own 95% interval; 95% or more is right"
                 } else if f.sensitivity {
-                    "the share of sensitivity runs that called none of their moves of no effect clear (one family over every move's estimates, Holm's at 5%), with that share's own 95% interval; 95% or more is right"
+                    "the share of sensitivity runs that called none of their moves of no effect clear (one family over every move's estimates, Holm's at 5%), and of moves whose largest move's interval (widened for the pick) held 0, each with that share's own 95% interval; 95% or more is right"
                 } else if f.balance {
                     "the share of verifications on fresh seeds whose verdict was right (PASS with the truth at the tolerance's centre; not PASS with the truth on its edge, just outside), with that share's own 95% interval; 95% or more is right"
                 } else {

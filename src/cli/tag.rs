@@ -434,6 +434,7 @@ impl DuelAnswer {
                 verdict: Vec::new(),
                 highlight: Vec::new(),
                 outcome: None,
+                apart: Vec::new(),
                 title: format!("tag duel: a {0}x{0} grid, solved exactly to {t} turns", f.side),
                 provenance: Provenance {
                     command,

@@ -47,16 +47,17 @@ pub struct Game {
     pub twins: &'static [Twin],
 }
 
-/// A dataset command with a candidate that plays exactly as a member of its field (a setting
-/// its policy never reads), each run long enough to show a seat bias.
+/// A command with a candidate that plays exactly as a member of its field (a setting its policy
+/// never reads, or a member under another name), each run long enough to show a seat bias.
 pub struct Twin {
-    /// The command's words after `skirmish`, `--candidate` included.
+    /// The command's words after `skirmish`, `--candidate` included: a dataset command, or an
+    /// analysis (asked in memory, its size the analysis's size flag).
     pub command: &'static str,
     /// The candidate's label in the command's answer.
     pub candidate: &'static str,
     /// The label of the member it plays as.
     pub of: &'static str,
-    /// Matches per run.
+    /// Matches per run (an analysis: its size flag's unit).
     pub matches: u64,
 }
 

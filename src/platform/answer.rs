@@ -142,8 +142,23 @@ impl Section {
         better: crate::stats::Better,
         var_diff: impl Fn(&str) -> Option<f64>,
     ) -> Option<Standing> {
+        let (me, field, paired) = self.field_of(label, &var_diff)?;
+        Some(Standing {
+            verdict: crate::stats::compare((me.value, se_of(&me)), &field, better),
+            estimate: me,
+            paired,
+            card: false,
+        })
+    }
+
+    /// The estimate labelled `label` and the section's others as a verdict's field, with each
+    /// difference's covariance where `var_diff` measured it, and whether all were.
+    fn field_of(
+        &self,
+        label: &str,
+        var_diff: &dyn Fn(&str) -> Option<f64>,
+    ) -> Option<(Estimate, Field, bool)> {
         let me = self.estimates.iter().find(|e| e.label == label)?;
-        let se = |e: &Estimate| (e.hi - e.lo) / (2.0 * crate::stats::Z95);
         let mut paired = true;
         let field: Vec<(f64, f64, Option<f64>)> = self
             .estimates
@@ -151,18 +166,82 @@ impl Section {
             .filter(|e| e.label != label)
             .map(|e| {
                 // The covariance that makes the test's variance the difference's own.
-                let cov = var_diff(&e.label).map(|v| 0.5 * (se(e).powi(2) + se(me).powi(2) - v));
+                let cov =
+                    var_diff(&e.label).map(|v| 0.5 * (se_of(e).powi(2) + se_of(me).powi(2) - v));
                 paired &= cov.is_some();
-                (e.value, se(e), cov)
+                (e.value, se_of(e), cov)
             })
             .collect();
-        Some(Standing {
-            estimate: me.clone(),
-            verdict: crate::stats::compare((me.value, se(me)), &field, better),
-            paired: paired && !field.is_empty(),
-            card: false,
-        })
+        let paired = paired && !field.is_empty();
+        Some((me.clone(), field, paired))
     }
+}
+
+/// A verdict's field: each member's value, standard error and covariance with the candidate.
+type Field = Vec<(f64, f64, Option<f64>)>;
+
+/// An estimate's standard error, read from its 95% interval.
+fn se_of(e: &Estimate) -> f64 {
+    (e.hi - e.lo) / (2.0 * crate::stats::Z95)
+}
+
+/// One section of a verdict card: the section, the candidate's label in it, which way is
+/// better, and each member's difference variance where it was measured on the same matches.
+pub type Ask<'a> = (
+    &'a Section,
+    &'a str,
+    crate::stats::Better,
+    &'a dyn Fn(&str) -> Option<f64>,
+);
+
+/// [`Section::standing_paired`] for every section of a verdict card at once, one family under
+/// Holm's procedure (issue 80: a family per section let a twin be called clearly different
+/// somewhere on the card more often than 1 in 20). Each answer is the standing (`None` where
+/// the section has no such label) and which members the card told apart.
+pub fn card_standings(asks: &[Ask]) -> Vec<Option<(Standing, Vec<Apart>)>> {
+    let found: Vec<_> = asks
+        .iter()
+        .map(|&(sec, label, better, var_diff)| {
+            sec.field_of(label, var_diff)
+                .map(|(me, field, paired)| (sec, me, field, better, paired))
+        })
+        .collect();
+    let cards: Vec<crate::stats::Card> = found
+        .iter()
+        .flatten()
+        .map(|(_, me, field, better, _)| {
+            ((me.value, se_of(me)), &field[..], *better, f64::INFINITY)
+        })
+        .collect();
+    let mut judged = crate::stats::compare_family_apart(&cards).into_iter();
+    found
+        .into_iter()
+        .map(|f| {
+            let (sec, me, _, _, paired) = f?;
+            let (verdict, told) = judged.next().expect("one verdict per card");
+            let apart = sec
+                .estimates
+                .iter()
+                .filter(|e| e.label != me.label)
+                .zip(told)
+                .map(|(e, told)| Apart {
+                    candidate: me.label.clone(),
+                    member: e.label.clone(),
+                    section: sec.title.clone(),
+                    told,
+                })
+                .collect();
+            Some((
+                Standing {
+                    estimate: me,
+                    verdict,
+                    paired,
+                    card: true,
+                },
+                apart,
+            ))
+        })
+        .collect()
 }
 
 /// Which way a section's estimates are better, read from its title (issue 63: Tag ranked
@@ -250,6 +329,21 @@ pub struct Answer {
     /// A test's verdict, where the answer is one (a balance's, issue 80). Absent when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+    /// Which members each candidate's verdict card told apart from it (issue 80: what
+    /// `calibrate --twins` reads of the member a twin plays as). Not written: the verdict's
+    /// sentences say it.
+    #[serde(skip)]
+    pub apart: Vec<Apart>,
+}
+
+/// One comparison of a candidate's verdict card: the candidate, the member, the section it was
+/// ranked in, and whether the card's test told them apart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Apart {
+    pub candidate: String,
+    pub member: String,
+    pub section: String,
+    pub told: bool,
 }
 
 /// What a test concludes (issue 80): PASS only when the data show the target met, FAIL only
@@ -491,6 +585,7 @@ impl Answer {
         }
         Answer {
             outcome: None,
+            apart: Vec::new(),
             title: format!(
                 "{}: {} matches, seed {}",
                 id.simulation,
@@ -1497,6 +1592,18 @@ impl Replicates {
 }
 
 impl Pairing {
+    /// The half-width of the difference keyed `key`'s interval at two-sided level `alpha` (its
+    /// 95% one at 0.05), from the same t; an exact difference keeps none. `None` when the
+    /// estimate was not paired.
+    pub fn half_width_at(&self, key: &(String, String), alpha: f64) -> Option<f64> {
+        let &(_, half) = self.by.get(key)?;
+        Some(match self.df.get(key) {
+            _ if half <= 0.0 => half,
+            Some(&df) => half / t975(df) * crate::stats::t_two_sided_quantile(alpha, df as f64),
+            None => half / Z95 * crate::stats::t_two_sided_quantile(alpha, f64::INFINITY),
+        })
+    }
+
     /// The two-sided p-value of the difference keyed `key` being nothing, from the same t its
     /// interval's quantile took (issue 80: a normal p-value after a t-based interval is exact at
     /// 5% and several times too small in the far tail a family's test reaches); `None` when the
@@ -1884,6 +1991,7 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
         verdict: Vec::new(),
         highlight: Vec::new(),
         outcome: None,
+        apart: Vec::new(),
         title: format!("what-if, B - A: {}", a.title),
         provenance: Provenance {
             command: b.provenance.command.clone(),
@@ -2104,11 +2212,58 @@ mod tests {
         assert_eq!(p.p_value(&("s".into(), "b".into())), None);
     }
 
+    /// Issue 80: a candidate's verdict card is one family over all its sections (Loot's item
+    /// worth per class was a family per class). A gap of 2.1 standard errors is told apart in a
+    /// section alone (p = 0.036), not on a card of two such sections (Holm's first step is
+    /// 0.025); the card says which member it compared and that it did not tell them apart.
+    #[test]
+    fn a_candidates_card_is_one_family_over_its_sections() {
+        let sec = |title: &str| Section {
+            band: None,
+            title: title.into(),
+            meaning: String::new(),
+            unit: Unit::Number,
+            estimates: vec![
+                Estimate {
+                    label: "me".into(),
+                    value: 0.0,
+                    lo: -Z95,
+                    hi: Z95,
+                    count: 100,
+                    exact: false,
+                },
+                Estimate {
+                    label: "them".into(),
+                    value: 2.1,
+                    lo: 2.1,
+                    hi: 2.1,
+                    count: 100,
+                    exact: false,
+                },
+            ],
+        };
+        let (a, b) = (sec("worth for a Mage"), sec("worth for a Rogue"));
+        let alone = a.standing_paired("me", crate::stats::Better::Higher, |_| None);
+        assert_eq!(alone.unwrap().verdict.better, 1);
+        let none = |_: &str| None;
+        let card = card_standings(&[
+            (&a, "me", crate::stats::Better::Higher, &none),
+            (&b, "me", crate::stats::Better::Higher, &none),
+        ]);
+        for (st, apart) in card.into_iter().map(Option::unwrap) {
+            assert!(st.card);
+            assert_eq!(st.verdict.better, 0);
+            assert_eq!(apart.len(), 1);
+            assert_eq!((apart[0].member.as_str(), apart[0].told), ("them", false));
+        }
+    }
+
     fn answer() -> Answer {
         Answer {
             verdict: Vec::new(),
             highlight: Vec::new(),
             outcome: None,
+            apart: Vec::new(),
             title: "t <b>".into(),
             provenance: Provenance {
                 command: "skirmish simulate rumble --seed 1".into(),

@@ -377,17 +377,24 @@ fn a_tag_candidate_twin_of_a_member_plays_like_it() {
 }
 
 // Issue 80: the words are calibrated too. `calibrate --twins` plays each game's candidate twin
-// (Tag's `spread(margin=3)`, which plays exactly as `spread`) and counts the runs whose verdict
-// card does not tell it from its member; a filter that names no twin is one error.
+// (Tag's `spread(margin=3)`, which plays exactly as `spread`; a renamed power, item, clan and
+// minion in the others, the analyses asked in memory) and counts the runs whose verdict card
+// does not tell it from its member; a filter that names no twin is one error.
 #[test]
 fn calibrate_twins_counts_the_cards_that_do_not_tell_a_twin_from_its_member() {
     let out = run_ok(&["calibrate", "--twins", "--runs", "12", "--size", "5"]);
-    assert!(
-        out.contains("candidate twin of spread(bid=2, margin=2, replace=0, list=3)"),
-        "{out}"
-    );
+    for twin in [
+        "candidate twin of spread(bid=2, margin=2, replace=0, list=3)",
+        "candidate twin of Clan1:",
+        "candidate twin of Titanium Skin:",
+        "candidate twin of Rare Physical (Runed Axe):",
+        "candidate twin of Dwarf swordsman (baseline):",
+    ] {
+        assert!(out.contains(twin), "{twin}: {out}");
+    }
+    assert!(out.contains("5 kinds of word"), "{out}");
     assert!(out.contains("each checked on 12 runs"), "{out}");
-    let o = skirmish(&["calibrate", "--twins", "--only", "loot", "--runs", "10"]);
+    let o = skirmish(&["calibrate", "--twins", "--only", "nonesuch", "--runs", "10"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no candidate twin"));
 }

@@ -139,5 +139,10 @@ pub const GAME: crate::games::Game = crate::games::Game {
         to: 20.0,
         matches: 800,
     }),
-    twins: &[],
+    twins: &[crate::games::Twin {
+        command: "analyze rumble powers --candidate experiments/candidates/titanium-twin.toml",
+        candidate: "Titanium Twin",
+        of: "Titanium Skin",
+        matches: 100_000,
+    }],
 };

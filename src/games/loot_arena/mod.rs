@@ -79,5 +79,10 @@ pub const GAME: crate::games::Game = crate::games::Game {
         to: 95.0,
         matches: 800,
     }),
-    twins: &[],
+    twins: &[crate::games::Twin {
+        command: "analyze loot items --candidate 'Twin Axe: rare physical' --cell 500",
+        candidate: "Rare Physical (Twin Axe)",
+        of: "Rare Physical (Runed Axe)",
+        matches: 2_000,
+    }],
 };

@@ -81,5 +81,10 @@ pub const GAME: crate::games::Game = crate::games::Game {
         to: 6.0,
         matches: 800,
     }),
-    twins: &[],
+    twins: &[crate::games::Twin {
+        command: "analyze minions --candidate 'Dwarf swordsman' --cell 100",
+        candidate: "Dwarf swordsman",
+        of: "Dwarf swordsman (baseline)",
+        matches: 20_000,
+    }],
 };

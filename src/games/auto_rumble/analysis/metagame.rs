@@ -660,6 +660,7 @@ pub fn answer(
         verdict,
         highlight: Vec::new(),
         outcome: None,
+        apart: Vec::new(),
         title: format!(
             "bidding meta-game: {} strategies, {n} players, {} profiles x {} games, seed {seed}",
             k,

@@ -370,28 +370,41 @@ impl PowerValue {
             }
             let Some(me) = at(i) else { continue };
             let (lo, hi) = me.value.interval();
-            let field: Vec<(f64, f64, Option<f64>)> = self
+            let members: Vec<(&str, &ArmEstimate)> = self
                 .powers
                 .iter()
                 .enumerate()
                 .filter(|(_, q)| !self.candidates.contains(q))
-                .filter_map(|(j, _)| at(j))
-                .map(|o| {
+                .filter_map(|(j, &q)| Some((self.cat.name(q), at(j)?)))
+                .collect();
+            let field: Vec<(f64, f64, Option<f64>)> = members
+                .iter()
+                .map(|(_, o)| {
                     let cov = est.paired.get(&(me.arm, o.arm)).copied();
                     (o.value.x, se(o), cov)
                 })
                 .collect();
+            // Its card is one section, its own family; the covariances are known (the
+            // normal's p-values).
+            let (verdict, told) = crate::stats::compare_family_apart(&[(
+                (me.value.x, se(me)),
+                &field,
+                crate::stats::Better::Higher,
+                f64::INFINITY,
+            )])
+            .remove(0);
             out.push(Standing {
                 name: self.cat.name(p).to_string(),
                 value: me.value.x,
                 lo,
                 hi,
                 censor: me.value.censor,
-                verdict: crate::stats::compare(
-                    (me.value.x, se(me)),
-                    &field,
-                    crate::stats::Better::Higher,
-                ),
+                verdict,
+                apart: members
+                    .iter()
+                    .zip(told)
+                    .map(|((m, _), t)| (m.to_string(), t))
+                    .collect(),
             });
         }
         out
@@ -1459,6 +1472,17 @@ impl PowerValue {
             });
         }
         Answer {
+            apart: standings
+                .iter()
+                .flat_map(|s| {
+                    s.apart.iter().map(|(m, told)| crate::platform::answer::Apart {
+                        candidate: s.name.clone(),
+                        member: m.clone(),
+                        section: "the candidates against the field".into(),
+                        told: *told,
+                    })
+                })
+                .collect(),
             verdict,
             highlight,
             outcome: None,
@@ -1656,6 +1680,8 @@ pub struct Standing {
     /// Its rank among the catalogue's valued powers (ties shared) and how many are told
     /// apart from it.
     pub verdict: crate::stats::Verdict,
+    /// Each catalogue power beside it and whether the test told them apart.
+    pub apart: Vec<(String, bool)>,
 }
 
 impl Standing {

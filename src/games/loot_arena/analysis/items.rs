@@ -962,6 +962,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
         verdict: Vec::new(),
         highlight: Vec::new(),
         outcome: None,
+        apart: Vec::new(),
         title: format!(
             "loot items: {} battles, seed {seed}",
             crate::platform::tally::thousands(f.battles)
@@ -1002,6 +1003,10 @@ pub fn candidate_verdicts(
     found: &Findings,
     answer: &mut crate::platform::answer::Answer,
 ) {
+    // Each section the candidate is ranked in, its label, and each member's measured
+    // difference variance.
+    type Asked = (crate::platform::answer::Section, String, Vec<(String, f64)>);
+    let mut asks: Vec<Asked> = Vec::new();
     for &i in &st.candidates {
         let it = &st.field.catalogue.items[i as usize];
         let label = format!("{} ({})", it.label(), it.name);
@@ -1020,17 +1025,13 @@ pub fn candidate_verdicts(
                 .map(|c| c.name())
                 .find(|c| sec.title == format!("item worth for a {c}, in health"))
                 .unwrap_or_default();
-            let var_diff = |other: &str| {
-                found
-                    .paired
-                    .get(&(class.to_string(), label.clone(), other.to_string()))
-                    .copied()
-            };
-            if let Some(st) =
-                same_tier.standing_paired(&label, crate::stats::Better::Higher, var_diff)
-            {
-                answer.verdict.push(st.line(&same_tier));
-            }
+            let key = |other: &str| (class.to_string(), label.clone(), other.to_string());
+            let var_diff: Vec<(String, f64)> = same_tier
+                .estimates
+                .iter()
+                .filter_map(|e| Some((e.label.clone(), *found.paired.get(&key(&e.label))?)))
+                .collect();
+            asks.push((same_tier, label.clone(), var_diff));
         }
         // A class where its worth is beyond the ladder (or below it): ranked by the win-share
         // change itself, which the worth only translates into health (issue 63: every
@@ -1073,17 +1074,39 @@ pub fn candidate_verdicts(
                     })
                     .collect(),
             };
-            let var_diff = |other: &str| {
-                found
-                    .paired_effect
-                    .get(&(class.name().to_string(), label.clone(), other.to_string()))
-                    .copied()
-            };
-            if let Some(st) =
-                section.standing_paired(&label, crate::stats::Better::Higher, var_diff)
-            {
-                answer.verdict.push(st.line(&section));
-            }
+            let key = |other: &str| (class.name().to_string(), label.clone(), other.to_string());
+            let var_diff: Vec<(String, f64)> = section
+                .estimates
+                .iter()
+                .filter_map(|e| Some((e.label.clone(), *found.paired_effect.get(&key(&e.label))?)))
+                .collect();
+            asks.push((section, label.clone(), var_diff));
+        }
+    }
+    // Every candidate's every class is one verdict card, one family (issue 80).
+    let lookups: Vec<_> = asks
+        .iter()
+        .map(|(_, _, v)| move |other: &str| v.iter().find(|(l, _)| l == other).map(|x| x.1))
+        .collect();
+    let card: Vec<crate::platform::answer::Ask> = asks
+        .iter()
+        .zip(&lookups)
+        .map(|((sec, label, _), f)| {
+            (
+                sec,
+                label.as_str(),
+                crate::stats::Better::Higher,
+                f as &dyn Fn(&str) -> Option<f64>,
+            )
+        })
+        .collect();
+    for ((sec, _, _), judged) in asks
+        .iter()
+        .zip(crate::platform::answer::card_standings(&card))
+    {
+        if let Some((st, apart)) = judged {
+            answer.verdict.push(st.line(sec));
+            answer.apart.extend(apart);
         }
     }
 }

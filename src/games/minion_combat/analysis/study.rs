@@ -691,6 +691,7 @@ pub fn answer(f: &Found, st: &Study, seed: u64, command: &str) -> crate::platfor
         verdict: Vec::new(),
         highlight: Vec::new(),
         outcome: None,
+        apart: Vec::new(),
         title: format!(
             "analyze minions: {} combats, seed {seed}",
             thousands(f.combats)
@@ -993,6 +994,12 @@ pub fn candidate_answer(
         100.0 * dlo,
         100.0 * dhi
     ));
+    // The baseline keeps its own label beside a candidate of the same name (a twin).
+    let baseline = if c.name == st.swordsman {
+        format!("{} (baseline)", st.swordsman)
+    } else {
+        st.swordsman.clone()
+    };
     let ladder = |kind: usize, who: &str| Section {
         band: None,
         title: format!("{} alone against k {who}", c.name),
@@ -1007,6 +1014,14 @@ pub fn candidate_answer(
         verdict,
         highlight: vec![c.name.clone()],
         outcome: None,
+        // Its only test: the paired difference against the baseline, told apart where its
+        // interval leaves out 0.
+        apart: vec![crate::platform::answer::Apart {
+            candidate: c.name.clone(),
+            member: baseline.clone(),
+            section: "against the field".into(),
+            told: dlo > 0.0 || dhi < 0.0,
+        }],
         title: format!(
             "analyze minions --candidate: {} combats, seed {seed}",
             thousands(c.combats)
@@ -1030,7 +1045,7 @@ pub fn candidate_answer(
                 unit: Unit::Share,
                 estimates: vec![
                     est(c.name.clone(), &c.field.changed),
-                    est(st.swordsman.clone(), &c.field.base),
+                    est(baseline.clone(), &c.field.base),
                 ],
             },
             ladder(0, &st.swordsman),
