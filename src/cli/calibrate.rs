@@ -916,6 +916,88 @@ const BALANCE_REFERENCE: u64 = 20_000;
 /// equivalence test PASSes a truth at the tolerance's centre 99.8% of the time.
 const BALANCE_SE: f64 = 0.2;
 
+/// The number the searched case tunes, its range and its seed value (where the truth is).
+const BALANCE_KEY: &str = "champion.mage.health";
+const BALANCE_RANGE: (f64, f64) = (60.0, 110.0);
+const BALANCE_SEED_VALUE: f64 = 85.0;
+
+/// A balance asked of a [`super::question::Question`] in memory, as the search asks it.
+struct InMemory<'a>(&'a super::question::Question);
+
+impl crate::platform::balance::Ask for InMemory<'_> {
+    fn ask(
+        &self,
+        point: &[f64],
+        seed: u64,
+        matches: std::ops::Range<u64>,
+    ) -> Result<crate::platform::balance::Sums, String> {
+        self.0.sums(point, seed, matches)
+    }
+}
+
+/// The whole balance where the target is reachable (issue 80: PASS meant "not rejected", and a
+/// search tuned Loot's Mage health anywhere from 74 to 88 for the share 85 gives): each run
+/// searches [`BALANCE_KEY`] over [`BALANCE_RANGE`] for the truth at its seed value, each point
+/// playing up to `per_point` on the search's own seed, then proves the value found on fresh
+/// seeds (`matches`), judged as `balance` judges. Each run's verdict, and the range of values
+/// tuned.
+fn searched_balance(
+    f: &CalibrateFlags,
+    truth: &Estimate,
+    matches: u64,
+    per_point: u64,
+) -> Result<(Vec<crate::platform::answer::Outcome>, String), String> {
+    use crate::platform::balance::{Aim, Number, Plan, Target, judge, misses, search};
+    let mut q = super::question::Question::new(BALANCE_COMMAND, &[])?;
+    let at = q.name(super::question::Named::Rules(BALANCE_KEY.into()))?;
+    if at.map(|a| a.0) != Some(BALANCE_SEED_VALUE) {
+        return Err(format!(
+            "{BALANCE_KEY}: the seed's value is not {BALANCE_SEED_VALUE}"
+        ));
+    }
+    let number = Number {
+        name: BALANCE_KEY.into(),
+        lo: BALANCE_RANGE.0,
+        hi: BALANCE_RANGE.1,
+        integer: true,
+        start: BALANCE_SEED_VALUE,
+    };
+    let target = Target {
+        section: BALANCE_SECTION.into(),
+        label: Some(BALANCE_LABEL.into()),
+        aim: Aim::Value(truth.value),
+        tolerance: None,
+    };
+    let (mut outcomes, mut tuned) = (Vec::new(), Vec::new());
+    for r in 0..f.runs {
+        // Seeds no other case plays: the search's, then the proof's.
+        let seed = 1_000_000 + 2 * r;
+        let plan = Plan {
+            seed,
+            per_point,
+            batch: (per_point / 10).max(1),
+            budget: u64::MAX,
+        };
+        let ask = InMemory(&q);
+        let found = search(
+            &ask,
+            std::slice::from_ref(&number),
+            std::slice::from_ref(&target),
+            &plan,
+        )?;
+        let proof = q.sums(&found.point, seed + 1, 0..matches)?;
+        let m = misses(std::slice::from_ref(&target), &proof.sections())?;
+        outcomes.push(judge(std::slice::from_ref(&target), &m).0);
+        tuned.push(found.point[0]);
+    }
+    let (lo, hi) = tuned
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        });
+    Ok((outcomes, format!("{lo:.0} to {hi:.0}")))
+}
+
 /// The balance verdict at a known truth (issue 80: PASS meant "not rejected"). The truth is the
 /// reference's estimate (`reference` runs merged); each of `runs` verifications plays fresh
 /// seeds, sized so that its standard error is a fifth of the tolerance, and is judged as
@@ -988,6 +1070,49 @@ fn balance_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String>
             "{kind}: PASS {}, FAIL {}, INCONCLUSIVE {} of {} verifications",
             counts[0], counts[1], counts[2], f.runs
         ));
+        out.push(Kind {
+            game: "Loot Arena",
+            command: BALANCE_COMMAND,
+            kind: kind.to_string(),
+            checked: per_run.len() as u64,
+            held: per_run.iter().sum(),
+            per_run: per_run.into_iter().map(|h| (h, 1)).collect(),
+            labels: 1,
+            by_label: Vec::new(),
+            fixed: 0,
+        });
+    }
+    // The whole balance: a search for the number on seeds of its own, then the proof on fresh
+    // ones, with the target the truth at the number's seed value (reachable exactly there).
+    // At balance's default sizes (a point a quarter of the proof) the search places the value
+    // only as well as a quarter of the proof can: a reachable target must then never FAIL; at
+    // twice the proof it should PASS.
+    let cases = [
+        (
+            "balance not FAIL after a search, the target reachable (each point a quarter of the proof, as balance plays by default)",
+            matches.div_ceil(4),
+            false,
+        ),
+        (
+            "balance PASS after a search, the target reachable (each point twice the proof)",
+            2 * matches,
+            true,
+        ),
+    ];
+    for (kind, per_point, pass) in cases {
+        let (outcomes, tuned) = searched_balance(f, &truth, matches, per_point)?;
+        let count = |o: Outcome| outcomes.iter().filter(|&&x| x == o).count();
+        notes.push(format!(
+            "{kind}: PASS {}, FAIL {}, INCONCLUSIVE {} of {} balances; {BALANCE_KEY} tuned to {tuned} (the seed's {BALANCE_SEED_VALUE} reaches the target exactly)",
+            count(Outcome::Pass),
+            count(Outcome::Fail),
+            count(Outcome::Inconclusive),
+            f.runs,
+        ));
+        let per_run: Vec<u64> = outcomes
+            .iter()
+            .map(|&o| if pass { o == Outcome::Pass } else { o != Outcome::Fail } as u64)
+            .collect();
         out.push(Kind {
             game: "Loot Arena",
             command: BALANCE_COMMAND,
