@@ -370,7 +370,7 @@ impl ItemFlags {
         let mut field = field;
         let mut candidates = Vec::new();
         if let Some(c) = &self.candidate {
-            for item in candidate_items(src, c)? {
+            for item in crate::games::loot_arena::input::items::candidate(src, c)? {
                 if field.catalogue.find(&item.name).is_some() {
                     return Err(format!(
                         "--candidate: `{}` is the name of a catalogue item: rename it",
@@ -564,60 +564,6 @@ impl DatasetCommand for TournamentFlags {
         let record = Record::new(command, settings, f.data.files());
         f.run.job(t, size, f.out.clone(), record)
     }
-}
-
-/// `--candidate`: an item catalogue file, or one item as `NAME: TIER KIND [WEIGHT] DICE` in any
-/// order after the colon, read through the catalogue's own loader (the same checks and errors).
-fn candidate_items(
-    src: &crate::platform::sources::Sources,
-    spec: &str,
-) -> Result<Vec<crate::games::loot_arena::state::Item>, String> {
-    use crate::games::loot_arena::input::items;
-    use crate::games::loot_arena::rules::{Kind, Tier, Weight};
-    let path = std::path::Path::new(spec);
-    if src.is_file(path) {
-        return items::load(src, path)
-            .map(|c| c.items)
-            .map_err(|e| format!("--candidate: {e}"));
-    }
-    let Some((name, rest)) = spec.split_once(':') else {
-        return Err(format!(
-            "--candidate `{spec}`: write an item as \"Flaming Sword: rare physical 2d6+2\" (name, colon, tier, kind, dice), or give an item catalogue file"
-        ));
-    };
-    let (mut tier, mut kind, mut weight, mut dice) = (None, None, None, None);
-    for w in rest.split_whitespace() {
-        if Tier::parse(w).is_some() {
-            tier = Some(w);
-        } else if Kind::parse(w).is_some() {
-            kind = Some(w);
-        } else if Weight::parse(w).is_some() {
-            weight = Some(w);
-        } else {
-            dice = Some(w);
-        }
-    }
-    let (Some(tier), Some(kind)) = (tier, kind) else {
-        return Err(format!(
-            "--candidate `{spec}`: say its tier (common, uncommon, rare, legendary) and kind (physical, magical, support, defensive), e.g. \"Flaming Sword: rare physical 2d6+2\""
-        ));
-    };
-    let q = |s: &str| format!("{:?}", s.trim());
-    let mut text = format!(
-        "[[item]]\nname = {}\nkind = {}\ntier = {}\n",
-        q(name),
-        q(kind),
-        q(tier)
-    );
-    if let Some(w) = weight {
-        text.push_str(&format!("weight = {}\n", q(w)));
-    }
-    if let Some(d) = dice {
-        text.push_str(&format!("dice = {}\n", q(d)));
-    }
-    items::parse("--candidate", &text)
-        .map(|c| c.items)
-        .map_err(|e| e.to_string())
 }
 
 /// A reading's name as a rules file writes it (`HalfUp` -> `half_up`).

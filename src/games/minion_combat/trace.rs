@@ -5,9 +5,170 @@
 
 use std::fmt::Write;
 
+use crate::games::minion_combat::board::{Board, play_quiet};
+use crate::games::minion_combat::input::combat::CombatFile;
 use crate::games::minion_combat::reference::{Blow, Fight, Hook, INFINITE, Result, Tiebreak, Who};
+use crate::games::minion_combat::rules::Rules;
 use crate::games::minion_combat::state::{End, Group, Outcome};
+use crate::platform::narration::{Style, Told, restyle};
 use crate::platform::sink::Sink;
+
+/// The tags of a combat file the kernel does not play yet (MC-40), said before its combat.
+pub fn unplayed(c: &CombatFile) -> String {
+    if c.unplayed.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = c
+        .unplayed
+        .iter()
+        .map(|(n, t)| format!("{n} ({t})"))
+        .collect();
+    format!(
+        "Not played yet (MC-40), these tags do nothing (the rest of each minion is played): {}\n",
+        list.join(", ")
+    )
+}
+
+/// One combat as `minions combat` tells it: its result, a narration, or a JSON trace.
+pub fn tell(c: &CombatFile, r: &Rules, seed: u64, told: Told) -> String {
+    use crate::games::minion_combat::reference::{Quiet, combat};
+    let groups = [&c.groups[0], &c.groups[1]];
+    let style = match told {
+        Told::Traced => {
+            let mut t = JsonTrace::new(Sink::stdout());
+            combat(groups, r, seed, &mut t);
+            return t.out.finish();
+        }
+        Told::Narrated(style) => {
+            let mut out = Sink::stdout().styled(style);
+            out.push_str(&unplayed(c));
+            let mut n = Narrator::new(groups, out);
+            combat(groups, r, seed, &mut n);
+            return n.out.finish();
+        }
+        Told::Result(style) => style,
+    };
+    let o = combat(groups, r, seed, &mut Quiet);
+    let mut s = unplayed(c);
+    s.push_str(&format!(
+        "seed {seed}: {} after {} round(s)\n",
+        match o.winner {
+            Some(w) => format!("{} wins", c.groups[w].name),
+            None if o.survivors(0) + o.survivors(1) == 0 => "both groups wiped out".into(),
+            None => "both groups stand".into(),
+        },
+        o.rounds
+    ));
+    for k in 0..2 {
+        s.push_str(&format!(
+            "  {}: {} of {} standing, {} HP left\n",
+            c.groups[k].name,
+            o.survivors(k),
+            o.size[k],
+            o.hp_left(k)
+        ));
+    }
+    restyle(style, &s)
+}
+
+/// A board's turn as `minions combat BOARD` tells it: the combats in the page's order (MC-5)
+/// and what stands after them, a narration of each combat, or a JSON trace.
+pub fn tell_board(mut b: Board, r: &Rules, told: Told) -> String {
+    let labels: Vec<(String, String)> = b
+        .groups
+        .iter()
+        .map(|p| (p.label.clone(), p.player.word().to_string()))
+        .collect();
+    // Narrations and traces stream as each combat is told (bounded memory, issue 53); the
+    // board's summary, which comes first, is played quietly on a copy.
+    let narrated = matches!(told, Told::Narrated(_)).then(|| b.clone());
+    if told == Told::Traced {
+        let f = b.play(
+            r,
+            |k, _| {
+                let mut out = Sink::stdout();
+                out.push_str(&format!("{{\"step\":\"combat\",\"combat\":{}}}\n", k + 1));
+                JsonTrace::new(out)
+            },
+            |_, j| {
+                j.out.finish();
+            },
+        );
+        return format!("{{\"step\":\"board\",\"combats\":{}}}\n", f.len());
+    }
+    let fought = play_quiet(&mut b, r);
+    let mut s = format!(
+        "Board {}x{}, {} has initiative; {} combat(s) in the page's order (MC-5), combat k seeded match_seed({}, k - 1)\n",
+        b.rows,
+        b.cols,
+        b.initiative.word(),
+        fought.len(),
+        b.seed
+    );
+    for (k, f) in fought.iter().enumerate() {
+        let (x, y) = (&labels[f.a], &labels[f.b]);
+        let o = &f.outcome;
+        s.push_str(&format!(
+            "  combat {}: {} ({} {}) against {} ({} {}) to its {}: {} after {} round(s)\n",
+            k + 1,
+            b.groups[f.a].group.name,
+            x.1,
+            x.0,
+            b.groups[f.b].group.name,
+            y.1,
+            y.0,
+            f.step.word(),
+            match o.winner {
+                Some(0) => format!("{} wins", b.groups[f.a].group.name),
+                Some(_) => format!("{} wins", b.groups[f.b].group.name),
+                None if o.survivors(0) + o.survivors(1) == 0 => "both wiped out".into(),
+                None => "both stand".into(),
+            },
+            o.rounds
+        ));
+    }
+    s.push_str("After the combat phase:\n");
+    for p in &b.groups {
+        let ms = &p.group.minions;
+        s.push_str(&format!(
+            "  {} ({} {}): {}\n",
+            p.group.name,
+            p.player.word(),
+            p.label,
+            if ms.is_empty() {
+                "wiped out, leaves the board".to_string()
+            } else {
+                format!(
+                    "{} minions, {} HP",
+                    ms.len(),
+                    ms.iter().map(|m| m.hp as i64).sum::<i64>()
+                )
+            }
+        ));
+    }
+    let style = match told {
+        Told::Narrated(style) | Told::Result(style) => style,
+        Told::Traced => Style::Text,
+    };
+    let Some(mut again) = narrated else {
+        return restyle(style, &s);
+    };
+    let mut out = Sink::stdout().styled(style);
+    out.push_str(&s);
+    out.finish();
+    again.play(
+        r,
+        |k, g| {
+            let mut out = Sink::stdout().styled(style);
+            out.push_str(&format!("\n=== Combat {} ===\n", k + 1));
+            Narrator::new(g, out)
+        },
+        |_, n| {
+            n.out.finish();
+        },
+    );
+    String::new()
+}
 
 /// Writes the narration into `out` (streamed to stdout by the CLI, so a combat of any length
 /// is told in bounded memory, issue 53).

@@ -176,3 +176,56 @@ pub fn from_flag(
         None => Ok(builtin()),
     }
 }
+
+/// `--candidate`: an item catalogue file, or one item as `NAME: TIER KIND [WEIGHT] DICE` in any
+/// order after the colon, read through the catalogue's own loader (the same checks and errors).
+pub fn candidate(
+    src: &crate::platform::sources::Sources,
+    spec: &str,
+) -> Result<Vec<crate::games::loot_arena::state::Item>, String> {
+    use crate::games::loot_arena::rules::{Kind, Tier, Weight};
+    let path = std::path::Path::new(spec);
+    if src.is_file(path) {
+        return load(src, path)
+            .map(|c| c.items)
+            .map_err(|e| format!("--candidate: {e}"));
+    }
+    let Some((name, rest)) = spec.split_once(':') else {
+        return Err(format!(
+            "--candidate `{spec}`: write an item as \"Flaming Sword: rare physical 2d6+2\" (name, colon, tier, kind, dice), or give an item catalogue file"
+        ));
+    };
+    let (mut tier, mut kind, mut weight, mut dice) = (None, None, None, None);
+    for w in rest.split_whitespace() {
+        if Tier::parse(w).is_some() {
+            tier = Some(w);
+        } else if Kind::parse(w).is_some() {
+            kind = Some(w);
+        } else if Weight::parse(w).is_some() {
+            weight = Some(w);
+        } else {
+            dice = Some(w);
+        }
+    }
+    let (Some(tier), Some(kind)) = (tier, kind) else {
+        return Err(format!(
+            "--candidate `{spec}`: say its tier (common, uncommon, rare, legendary) and kind (physical, magical, support, defensive), e.g. \"Flaming Sword: rare physical 2d6+2\""
+        ));
+    };
+    let q = |s: &str| format!("{:?}", s.trim());
+    let mut text = format!(
+        "[[item]]\nname = {}\nkind = {}\ntier = {}\n",
+        q(name),
+        q(kind),
+        q(tier)
+    );
+    if let Some(w) = weight {
+        text.push_str(&format!("weight = {}\n", q(w)));
+    }
+    if let Some(d) = dice {
+        text.push_str(&format!("dice = {}\n", q(d)));
+    }
+    parse("--candidate", &text)
+        .map(|c| c.items)
+        .map_err(|e| e.to_string())
+}

@@ -188,3 +188,53 @@ fn sampled(limit: u64, samples: u64, mut play: impl FnMut(u64) -> usize) -> Odds
     }
     Odds::Sampled { counts, limit }
 }
+
+/// `minions combat --exact` in words: the exact odds of every outcome (MC-37), or sampled ones
+/// with 95% intervals beyond `limit` paths (`samples` combats from `seed`).
+pub fn odds_text(
+    c: &crate::games::minion_combat::input::combat::CombatFile,
+    r: &Rules,
+    limit: u64,
+    samples: u64,
+    seed: u64,
+) -> String {
+    let (found, effects) = odds_of([&c.groups[0], &c.groups[1]], r, limit, samples, seed);
+    let names = [
+        format!("{} wins", c.groups[0].name),
+        format!("{} wins", c.groups[1].name),
+        "both stand (last round or withdrawal)".to_string(),
+        "both wiped out".to_string(),
+    ];
+    let mut s = crate::games::minion_combat::trace::unplayed(c);
+    match found {
+        Odds::Exact { p, paths } => {
+            s.push_str(&format!(
+                "exact odds over {paths} path(s), every random choice enumerated (MC-37){}:\n",
+                if effects {
+                    ", effects played (the plain model)"
+                } else {
+                    ""
+                }
+            ));
+            for (n, p) in names.iter().zip(p) {
+                s.push_str(&format!("  {n:<40} {:8.4}%\n", 100.0 * p));
+            }
+        }
+        Odds::Sampled { counts, limit } => {
+            s.push_str(&format!(
+                "more than {limit} paths: sampled over {} combats (seeds from {seed}), 95% intervals:\n",
+                counts[0].trials
+            ));
+            for (n, c) in names.iter().zip(counts) {
+                let (lo, hi) = c.wilson95();
+                s.push_str(&format!(
+                    "  {n:<40} {:8.4}% [{:.4}, {:.4}]\n",
+                    100.0 * c.rate(),
+                    100.0 * lo,
+                    100.0 * hi
+                ));
+            }
+        }
+    }
+    s
+}

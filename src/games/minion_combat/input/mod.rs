@@ -3,7 +3,9 @@
 //! runs; an error names the file, line, field and the fix.
 
 pub mod board;
+pub mod candidate;
 pub mod catalogue;
+pub mod check;
 pub mod combat;
 pub mod effects;
 pub mod rules;
@@ -35,5 +37,63 @@ pub fn read(
             .map(|t| (p.display().to_string(), t))
             .map_err(|e| e.to_string()),
         None => Ok((format!("{} (built in)", builtin.0), builtin.1.to_string())),
+    }
+}
+
+/// The game's data files a command names (`--rules`, `--minions`, `--modifiers`, `--effects`);
+/// none named: the seed's.
+#[derive(Clone, Debug, Default)]
+pub struct DataFiles {
+    pub rules: Option<std::path::PathBuf>,
+    pub minions: Option<std::path::PathBuf>,
+    pub modifiers: Option<std::path::PathBuf>,
+    pub effects: Option<std::path::PathBuf>,
+}
+
+impl DataFiles {
+    /// The rules and the catalogue (minions, modifiers, effects), each the seed's where no file
+    /// is named, checked against each other.
+    pub fn load(
+        &self,
+        src: &crate::platform::sources::Sources,
+    ) -> Result<
+        (
+            crate::games::minion_combat::rules::Rules,
+            crate::games::minion_combat::state::Catalogue,
+        ),
+        String,
+    > {
+        use crate::games::minion_combat::rules::Rules;
+        let rules = rules::from_flag(src, self.rules.as_deref())?;
+        let cat = catalogue::from_flags(
+            src,
+            self.minions.as_deref(),
+            self.modifiers.as_deref(),
+            self.effects.as_deref(),
+        )?;
+        // A nation the rules file adds that no catalogue minion is of is a typo (`Dwraf`) or a
+        // nation nobody fields: its ability would silently never apply (issue 53).
+        let known = Rules::default();
+        for n in &rules.nations {
+            let fielded = cat
+                .minions
+                .iter()
+                .any(|m| m.nation.eq_ignore_ascii_case(&n.name));
+            if known.nation(&n.name).is_none() && !fielded {
+                let names: Vec<&str> = known.nations.iter().map(|k| k.name.as_str()).collect();
+                let hint = crate::names::closest_name(&n.name, names.iter().copied())
+                    .map(|c| format!("; did you mean `{c}`?"))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "{}: `nation.{}`: no minion of the catalogue is of this nation, so its ability would never apply; name one of {}{hint}",
+                    self.rules
+                        .as_deref()
+                        .map_or("the rules".into(), |p| p.display().to_string()),
+                    n.name,
+                    names.join(", ")
+                ));
+            }
+        }
+        Ok((rules, cat))
     }
 }
