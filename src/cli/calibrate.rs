@@ -15,7 +15,8 @@
 use clap::Args;
 use rayon::prelude::*;
 
-use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
+use crate::games::Of;
+use crate::platform::answer::{Answer, Apart, Estimate, Provenance, Section, Unit};
 use crate::platform::runner::{self, Simulation};
 use crate::platform::tally::{Tally, thousands};
 
@@ -747,10 +748,11 @@ fn items_what_if_coverage(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
 const TWIN_PARTS: u64 = 20;
 
 /// Each game's candidate twins ([`crate::games::Twin`]): `runs` runs of each (seeds of their
-/// own, its matches in [`TWIN_PARTS`] parts), its verdict card made as a candidate run's
-/// answer makes it ([`crate::platform::answer::candidate_standings`]); a run holds when no
-/// member is called clearly better or worse than the twin. One kind per twin, checked as a
-/// coverage: at least 95%.
+/// own), each run's verdict card read for which members it told apart from the candidate
+/// ([`Apart`]): a dataset command's card made as a candidate run's answer makes it
+/// ([`crate::platform::answer::candidate_standings`], its matches in [`TWIN_PARTS`] parts), an
+/// analysis's answer asked in memory. A run holds when no twin of the candidate is called
+/// clearly better or worse. One kind per twin, checked as a word: at least 95%.
 fn twin_kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     let mut out = Vec::new();
     for t in crate::games::entries(|g| g.twins) {
@@ -758,100 +760,43 @@ fn twin_kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
             continue;
         }
         let q = super::question::Question::new(t.command, &[])?;
-        if q.size_flag().is_some() {
-            out.push(analysis_twin(&t, &q, f)?);
-            continue;
-        }
-        let split = shlex::split(t.command).expect("a twin's command is shell-quoted");
-        let words: Vec<&str> = split.iter().map(String::as_str).collect();
-        struct Cards<'a> {
-            candidate: &'a str,
-            of: &'a str,
-            matches: u64,
-            runs: u64,
-            first: u64,
-        }
-        impl crate::platform::command::WithSimulation for Cards<'_> {
-            type Out = Vec<Option<bool>>;
-            fn with<S: Simulation>(
-                self,
-                sim: &S,
-                _whole: Option<crate::platform::plan::Plan>,
-            ) -> Result<Self::Out, String> {
-                let Cards {
-                    candidate,
-                    of,
-                    matches,
-                    runs,
-                    first,
-                } = self;
-                Ok((0..runs)
-                    .into_par_iter()
-                    .map_init(
-                        || sim.worker(),
-                        |w, r| {
-                            let step = matches.div_ceil(TWIN_PARTS);
-                            let parts: Vec<Tally> = (0..matches)
-                                .step_by(step as usize)
-                                .map(|a| {
-                                    sim.play(w, first + r, a..(a + step).min(matches), false).1
-                                })
-                                .collect();
-                            let mut whole = Tally::default();
-                            for p in &parts {
-                                whole.merge(p);
-                            }
-                            let sections = Answer::sections(&whole);
-                            let refs: Vec<&Tally> = parts.iter().collect();
-                            let (_, standings) = crate::platform::answer::candidate_standings(
-                                candidate, &sections, &refs,
-                            );
-                            // The twin against the member it plays as, in every section it is
-                            // ranked in; None: ranked nowhere beside it (not a check).
-                            let mut seen = false;
-                            let mut told = false;
-                            for (k, _, apart) in &standings {
-                                let field = sections[*k]
-                                    .estimates
-                                    .iter()
-                                    .filter(|e| e.label != candidate);
-                                if let Some(i) = field.clone().position(|e| e.label == of) {
-                                    seen = true;
-                                    told |= apart[i];
-                                }
-                            }
-                            seen.then_some(!told)
-                        },
-                    )
-                    .collect())
-            }
-        }
-        let matches = (t.matches * f.size / 100).max(TWIN_PARTS);
-        let cards = super::bench::with_simulation(
-            &words,
-            "calibrate",
-            Cards {
-                candidate: t.candidate,
-                of: t.of,
-                matches,
-                runs: f.runs,
-                first: 1 + f.reference,
-            },
-        )?;
-        let held: Vec<(u64, u64)> = cards.iter().flatten().map(|&ok| (ok as u64, 1)).collect();
+        let cards = if q.size_flag().is_some() {
+            analysis_cards(&t, &q, f)?
+        } else {
+            dataset_cards(&t, f)?
+        };
+        // The twin against the members it plays as, in every section it is ranked in; None:
+        // ranked nowhere beside them (not a check).
+        let held: Vec<(u64, u64)> = cards
+            .iter()
+            .filter_map(|card| {
+                let mine: Vec<&Apart> = card
+                    .iter()
+                    .filter(|a| a.candidate == t.candidate && t.of.holds(&a.member))
+                    .collect();
+                (!mine.is_empty()).then(|| (!mine.iter().any(|a| a.told) as u64, 1))
+            })
+            .collect();
         if held.is_empty() {
             return Err(format!(
-                "`{}`: the candidate `{}` is ranked beside `{}` in no section of its answer",
-                t.command, t.candidate, t.of
+                "`{}`: the candidate `{}` is ranked beside {} in no section of its answer",
+                t.command,
+                t.candidate,
+                t.of.words()
             ));
         }
         out.push(Kind {
             game: t.game,
             command: t.command,
-            kind: format!(
-                "candidate twin of {}: runs whose card does not tell it from its twin",
-                t.of
-            ),
+            kind: match t.of {
+                Of::Member(m) => {
+                    format!("candidate twin of {m}: runs whose card does not tell it from its twin")
+                }
+                Of::Every => {
+                    "a field of twins: runs whose card calls no member clearly better or worse"
+                        .into()
+                }
+            },
             checked: held.len() as u64,
             held: held.iter().map(|x| x.0).sum(),
             per_run: held,
@@ -863,47 +808,95 @@ fn twin_kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
     Ok(out)
 }
 
-/// A twin whose command is an analysis: `runs` answers asked in memory on seeds of their own,
-/// each read for whether its verdict card told the twin from its member
-/// ([`crate::platform::answer::Apart`]).
-fn analysis_twin(
+/// A dataset twin's runs: each run's card, as its answer would say it.
+fn dataset_cards(
+    t: &crate::games::Entry<crate::games::Twin>,
+    f: &CalibrateFlags,
+) -> Result<Vec<Vec<Apart>>, String> {
+    let split = shlex::split(t.command).expect("a twin's command is shell-quoted");
+    let words: Vec<&str> = split.iter().map(String::as_str).collect();
+    struct Cards<'a> {
+        candidate: &'a str,
+        matches: u64,
+        runs: u64,
+        first: u64,
+    }
+    impl crate::platform::command::WithSimulation for Cards<'_> {
+        type Out = Vec<Vec<Apart>>;
+        fn with<S: Simulation>(
+            self,
+            sim: &S,
+            _whole: Option<crate::platform::plan::Plan>,
+        ) -> Result<Self::Out, String> {
+            let Cards {
+                candidate,
+                matches,
+                runs,
+                first,
+            } = self;
+            Ok((0..runs)
+                .into_par_iter()
+                .map_init(
+                    || sim.worker(),
+                    |w, r| {
+                        let step = matches.div_ceil(TWIN_PARTS);
+                        let parts: Vec<Tally> = (0..matches)
+                            .step_by(step as usize)
+                            .map(|a| sim.play(w, first + r, a..(a + step).min(matches), false).1)
+                            .collect();
+                        let mut whole = Tally::default();
+                        for p in &parts {
+                            whole.merge(p);
+                        }
+                        let sections = Answer::sections(&whole);
+                        let refs: Vec<&Tally> = parts.iter().collect();
+                        let (_, standings) = crate::platform::answer::candidate_standings(
+                            candidate, &sections, &refs,
+                        );
+                        standings
+                            .iter()
+                            .flat_map(|(k, _, apart)| {
+                                let sec = &sections[*k];
+                                sec.estimates
+                                    .iter()
+                                    .filter(|e| e.label != candidate)
+                                    .zip(apart)
+                                    .map(|(e, &told)| Apart {
+                                        candidate: candidate.to_string(),
+                                        member: e.label.clone(),
+                                        section: sec.title.clone(),
+                                        told,
+                                    })
+                            })
+                            .collect()
+                    },
+                )
+                .collect())
+        }
+    }
+    super::bench::with_simulation(
+        &words,
+        "calibrate",
+        Cards {
+            candidate: t.candidate,
+            matches: (t.matches * f.size / 100).max(TWIN_PARTS),
+            runs: f.runs,
+            first: 1 + f.reference,
+        },
+    )
+}
+
+/// An analysis twin's runs: each run's answer asked in memory on a seed of its own, and what
+/// its card told apart ([`Answer::apart`]).
+fn analysis_cards(
     t: &crate::games::Entry<crate::games::Twin>,
     q: &super::question::Question,
     f: &CalibrateFlags,
-) -> Result<Kind, String> {
+) -> Result<Vec<Vec<Apart>>, String> {
     let size = (t.matches * f.size / 100).max(1);
-    let mut held = Vec::new();
-    for r in 0..f.runs {
-        let (answer, _) = q.answer(&[], 1 + f.reference + r, size)?;
-        let mine: Vec<_> = answer
-            .apart
-            .iter()
-            .filter(|a| a.candidate == t.candidate && a.member == t.of)
-            .collect();
-        if !mine.is_empty() {
-            held.push((!mine.iter().any(|a| a.told) as u64, 1));
-        }
-    }
-    if held.is_empty() {
-        return Err(format!(
-            "`{}`: the candidate `{}` is ranked beside `{}` in no section of its answer",
-            t.command, t.candidate, t.of
-        ));
-    }
-    Ok(Kind {
-        game: t.game,
-        command: t.command,
-        kind: format!(
-            "candidate twin of {}: runs whose card does not tell it from its twin",
-            t.of
-        ),
-        checked: held.len() as u64,
-        held: held.iter().map(|x| x.0).sum(),
-        per_run: held,
-        labels: 1,
-        by_label: Vec::new(),
-        fixed: 0,
-    })
+    (0..f.runs)
+        .map(|r| Ok(q.answer(&[], 1 + f.reference + r, size)?.0.apart))
+        .collect()
 }
 
 /// What `--balance` verifies: a dataset command, the section and estimate its target reads.

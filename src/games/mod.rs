@@ -55,10 +55,36 @@ pub struct Twin {
     pub command: &'static str,
     /// The candidate's label in the command's answer.
     pub candidate: &'static str,
-    /// The label of the member it plays as.
-    pub of: &'static str,
+    /// Which members it plays exactly as.
+    pub of: Of,
     /// Matches per run (an analysis: its size flag's unit).
     pub matches: u64,
+}
+
+/// The members of a twin's field that play exactly as the candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Of {
+    /// The member with this label.
+    Member(&'static str),
+    /// Every member: a field of twins, where any "clearly" on the card is false.
+    Every,
+}
+
+impl Of {
+    /// Whether `member` (a label in the answer) is one of them.
+    pub fn holds(self, member: &str) -> bool {
+        match self {
+            Of::Member(m) => m == member,
+            Of::Every => true,
+        }
+    }
+
+    pub fn words(self) -> String {
+        match self {
+            Of::Member(m) => format!("`{m}`"),
+            Of::Every => "any member".into(),
+        }
+    }
 }
 
 /// A workload `skirmish bench` times: one of the game's dataset commands (its defaults, or the

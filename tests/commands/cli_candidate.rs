@@ -389,10 +389,11 @@ fn calibrate_twins_counts_the_cards_that_do_not_tell_a_twin_from_its_member() {
         "candidate twin of Titanium Skin:",
         "candidate twin of Rare Physical (Runed Axe):",
         "candidate twin of Dwarf swordsman (baseline):",
+        "a field of twins: runs whose card calls no member clearly better or worse",
     ] {
         assert!(out.contains(twin), "{twin}: {out}");
     }
-    assert!(out.contains("5 kinds of word"), "{out}");
+    assert!(out.contains("6 kinds of word"), "{out}");
     assert!(out.contains("each checked on 12 runs"), "{out}");
     let o = skirmish(&["calibrate", "--twins", "--only", "nonesuch", "--runs", "10"]);
     assert_eq!(o.status.code(), Some(2));

@@ -142,7 +142,7 @@ pub const GAME: crate::games::Game = crate::games::Game {
     twins: &[crate::games::Twin {
         command: "analyze rumble powers --candidate experiments/candidates/titanium-twin.toml",
         candidate: "Titanium Twin",
-        of: "Titanium Skin",
+        of: crate::games::Of::Member("Titanium Skin"),
         matches: 100_000,
     }],
 };

@@ -85,7 +85,7 @@ pub const GAME: crate::games::Game = crate::games::Game {
     twins: &[crate::games::Twin {
         command: "tournament clan-melee --candidate experiments/candidates/clan1-twin.toml --budgets 1000 --melees 2000",
         candidate: "Clan1 Twin",
-        of: "Clan1",
+        of: crate::games::Of::Member("Clan1"),
         matches: 2_000,
     }],
 };

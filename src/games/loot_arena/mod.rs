@@ -82,7 +82,7 @@ pub const GAME: crate::games::Game = crate::games::Game {
     twins: &[crate::games::Twin {
         command: "analyze loot items --candidate 'Twin Axe: rare physical' --cell 500",
         candidate: "Rare Physical (Twin Axe)",
-        of: "Rare Physical (Runed Axe)",
+        of: crate::games::Of::Member("Rare Physical (Runed Axe)"),
         matches: 2_000,
     }],
 };

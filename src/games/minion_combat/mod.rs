@@ -84,7 +84,7 @@ pub const GAME: crate::games::Game = crate::games::Game {
     twins: &[crate::games::Twin {
         command: "analyze minions --candidate 'Dwarf swordsman' --cell 100",
         candidate: "Dwarf swordsman",
-        of: "Dwarf swordsman (baseline)",
+        of: crate::games::Of::Member("Dwarf swordsman (baseline)"),
         matches: 20_000,
     }],
 };
