@@ -8,12 +8,11 @@ use super::flags::{GameFlags, Record, Size, refuse_repeats, shell_flag, shell_qu
 use crate::games::loot_arena::analysis::{items as study, odds};
 use crate::games::loot_arena::input::{self, battle::BattleFile};
 use crate::games::loot_arena::policy::Policy;
-use crate::games::loot_arena::rules::{Class, Rules, show_frac};
+use crate::games::loot_arena::rules::{Rules, show_frac};
 use crate::games::loot_arena::simulation::battles::Field;
 use crate::games::loot_arena::simulation::royale::RoyaleTournament;
 use crate::games::loot_arena::state::Catalogue;
 use crate::games::loot_arena::strategy::Strategy;
-use crate::games::loot_arena::trace::royale::mark;
 use crate::platform::command::{Analysis, DatasetCommand, Played, Studied, play_cells};
 use crate::platform::job::Job;
 use crate::platform::runner::Encoder;
@@ -94,88 +93,10 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
     Ok(crate::games::loot_arena::trace::tell(&b, &r, seed, told))
 }
 
-/// `skirmish loot check FILE`: a battle, a royale, a rules file or an item catalogue, told
-/// apart by what they hold.
+/// `skirmish loot check FILE`: a battle, a royale, a rules file or an item catalogue.
 pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
-    let text = crate::games::file_error::read(
-        &crate::platform::sources::Sources::disk(),
-        path,
-        "Loot Arena file",
-    )
-    .map_err(|e| e.to_string())?;
-    let name = path.display().to_string();
-    let table: Option<toml::Table> = toml::from_str(&text).ok();
-    let has = |k: &str| table.as_ref().is_some_and(|t| t.contains_key(k));
-    if has("item") || has("tiers") {
-        let cat = input::items::parse(&name, &text).map_err(|e| e.to_string())?;
-        let mut out = format!("{name}: an item catalogue of {} items\n", cat.items.len());
-        for it in &cat.items {
-            out.push_str(&format!(
-                "  {:<28} {:<26} {}\n",
-                it.name,
-                it.label(),
-                it.dice
-            ));
-        }
-        return Ok(out);
-    }
-    if input::royale::is_royale(&text) {
-        let (r, _) = data.load(&crate::platform::sources::Sources::disk())?;
-        let g = input::royale::parse(&name, &text, &r).map_err(|e| e.to_string())?;
-        let side = r.royale.side_for(g.seats.len() as u32);
-        let mut out = format!(
-            "{name}: a royale of {} players on a {side}x{side} map, seed {}\n",
-            g.seats.len(),
-            g.seed
-        );
-        for (p, (n, s)) in g.names.iter().zip(&g.seats).enumerate() {
-            out.push_str(&format!("  {} {n}: {}\n", mark(p), s.spec()));
-        }
-        return Ok(out);
-    }
-    if has("player") {
-        let (r, cat) = data.load(&crate::platform::sources::Sources::disk())?;
-        let b = input::battle::parse(&name, &text, &r, &cat).map_err(|e| e.to_string())?;
-        let mut out = format!("{name}: a battle, seed {}\n", b.seed);
-        let n = crate::games::loot_arena::trace::Names::new(&b.players, &b.fielded, &b.catalogue);
-        for c in 0..4 {
-            let l = &b.fielded[c];
-            let items: Vec<String> = n.item[c]
-                .iter()
-                .flatten()
-                .map(|(x, d)| format!("{x} {d}"))
-                .collect();
-            out.push_str(&format!(
-                "  {}: {}/{} health; items: {}; armor: {}; plays {}\n",
-                n.who[c],
-                l.health,
-                l.max,
-                if items.is_empty() {
-                    "none".into()
-                } else {
-                    items.join(", ")
-                },
-                n.armor[c]
-                    .as_ref()
-                    .map_or("none".to_string(), |(x, d)| format!("{x} {d}")),
-                l.policy.spec()
-            ));
-        }
-        return Ok(out);
-    }
-    let r = input::rules::parse(&name, &text).map_err(|e| e.to_string())?;
-    let mut out = format!("{name}: a rules file\n");
-    for c in Class::ALL {
-        let cr = r.class(c);
-        out.push_str(&format!(
-            "  {:<10} {:>4} health, {} base\n",
-            c.name(),
-            cr.health,
-            cr.dice
-        ));
-    }
-    out.push_str(&crate::games::changes::told(input::RULES, &text));
-    Ok(out)
+    let src = crate::platform::sources::Sources::disk();
+    input::check(&src, path, &|| data.load(&src))
 }
 
 #[derive(Args, Debug)]

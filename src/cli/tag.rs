@@ -54,54 +54,7 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
 
 /// `skirmish tag check FILE`.
 pub fn check(path: &Path) -> Result<String, String> {
-    // A rules file (issue 51) reads back as its changes from the seed's values.
-    if let Ok(text) =
-        crate::games::file_error::read(&crate::platform::sources::Sources::disk(), path, "file")
-        && input::is_rules(&text)
-    {
-        let s = input::load_rules(&crate::platform::sources::Sources::disk(), path)
-            .map_err(|e| e.to_string())?;
-        return Ok(crate::games::changes::rules_file_told(path, &s.changes()));
-    }
-    let g =
-        input::load(&crate::platform::sources::Sources::disk(), path).map_err(|e| e.to_string())?;
-    let players: usize = g.teams.iter().map(|t| t.players.len()).sum();
-    let side = crate::games::elemental_tag::rules::grid_side(&g.settings, players as u32);
-    let mut out = format!(
-        "{}: {} teams, {players} players, a {side}x{side} grid\n",
-        path.display(),
-        g.teams.len()
-    );
-    for t in &g.teams {
-        let who: Vec<String> = t
-            .players
-            .iter()
-            .map(|(n, p)| format!("{n} plays {}", p.spec()))
-            .collect();
-        out.push_str(&format!(
-            "  {} ({}): {}\n",
-            t.name,
-            if t.underworld {
-                "underworld"
-            } else {
-                "element"
-            },
-            who.join("; ")
-        ));
-    }
-    for l in &g.signups {
-        out.push_str(&format!(
-            "  {} signs up late at turn {} and plays {}\n",
-            l.name,
-            l.turn,
-            l.policy.spec()
-        ));
-    }
-    // Settings in plain words, as changes from the seed's (issue 53: not a debug dump).
-    for c in g.settings.changes() {
-        out.push_str(&format!("  setting: {c}\n"));
-    }
-    Ok(out)
+    input::check(&crate::platform::sources::Sources::disk(), path)
 }
 
 #[derive(Args, Debug, Clone)]

@@ -4,3 +4,4 @@
 
 pub mod data;
 pub mod hand;
+pub mod tell;

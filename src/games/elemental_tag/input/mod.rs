@@ -304,3 +304,56 @@ pub fn load(
     let text = crate::games::file_error::read(src, path, "game file")?;
     parse(&path.display().to_string(), &text)
 }
+
+/// `skirmish tag check FILE`: a game file or a rules file, read by its parser (its first error,
+/// else what it holds in words).
+pub fn check(
+    src: &crate::platform::sources::Sources,
+    path: &std::path::Path,
+) -> Result<String, String> {
+    // A rules file (issue 51) reads back as its changes from the seed's values.
+    if let Ok(text) = crate::games::file_error::read(src, path, "file")
+        && is_rules(&text)
+    {
+        let s = load_rules(src, path).map_err(|e| e.to_string())?;
+        return Ok(crate::games::changes::rules_file_told(path, &s.changes()));
+    }
+    let g = load(src, path).map_err(|e| e.to_string())?;
+    let players: usize = g.teams.iter().map(|t| t.players.len()).sum();
+    let side = grid_side(&g.settings, players as u32);
+    let mut out = format!(
+        "{}: {} teams, {players} players, a {side}x{side} grid\n",
+        path.display(),
+        g.teams.len()
+    );
+    for t in &g.teams {
+        let who: Vec<String> = t
+            .players
+            .iter()
+            .map(|(n, p)| format!("{n} plays {}", p.spec()))
+            .collect();
+        out.push_str(&format!(
+            "  {} ({}): {}\n",
+            t.name,
+            if t.underworld {
+                "underworld"
+            } else {
+                "element"
+            },
+            who.join("; ")
+        ));
+    }
+    for l in &g.signups {
+        out.push_str(&format!(
+            "  {} signs up late at turn {} and plays {}\n",
+            l.name,
+            l.turn,
+            l.policy.spec()
+        ));
+    }
+    // Settings in plain words, as changes from the seed's (issue 53: not a debug dump).
+    for c in g.settings.changes() {
+        out.push_str(&format!("  setting: {c}\n"));
+    }
+    Ok(out)
+}

@@ -12,3 +12,96 @@ pub const RULES: &str = include_str!("../../../../experiments/loot-arena/rules.t
 pub const ITEMS: &str = include_str!("../../../../experiments/loot-arena/items.toml");
 pub const BATTLE: &str = include_str!("../../../../experiments/loot-arena/battle.toml");
 pub const ROYALE: &str = include_str!("../../../../experiments/loot-arena/royale.toml");
+
+/// `skirmish loot check FILE`: a battle, a royale, a rules file or an item catalogue, told
+/// apart by what they hold, each read by its parser (its first error, else what it holds in
+/// words); `data` loads the rules and catalogue a battle or royale is read against.
+pub fn check(
+    src: &crate::platform::sources::Sources,
+    path: &std::path::Path,
+    data: &dyn Fn() -> Result<
+        (
+            crate::games::loot_arena::rules::Rules,
+            crate::games::loot_arena::state::Catalogue,
+        ),
+        String,
+    >,
+) -> Result<String, String> {
+    use crate::games::loot_arena::rules::Class;
+    use crate::games::loot_arena::trace::royale::mark;
+    let text =
+        crate::games::file_error::read(src, path, "Loot Arena file").map_err(|e| e.to_string())?;
+    let name = path.display().to_string();
+    let table: Option<toml::Table> = toml::from_str(&text).ok();
+    let has = |k: &str| table.as_ref().is_some_and(|t| t.contains_key(k));
+    if has("item") || has("tiers") {
+        let cat = items::parse(&name, &text).map_err(|e| e.to_string())?;
+        let mut out = format!("{name}: an item catalogue of {} items\n", cat.items.len());
+        for it in &cat.items {
+            out.push_str(&format!(
+                "  {:<28} {:<26} {}\n",
+                it.name,
+                it.label(),
+                it.dice
+            ));
+        }
+        return Ok(out);
+    }
+    if royale::is_royale(&text) {
+        let (r, _) = data()?;
+        let g = royale::parse(&name, &text, &r).map_err(|e| e.to_string())?;
+        let side = r.royale.side_for(g.seats.len() as u32);
+        let mut out = format!(
+            "{name}: a royale of {} players on a {side}x{side} map, seed {}\n",
+            g.seats.len(),
+            g.seed
+        );
+        for (p, (n, s)) in g.names.iter().zip(&g.seats).enumerate() {
+            out.push_str(&format!("  {} {n}: {}\n", mark(p), s.spec()));
+        }
+        return Ok(out);
+    }
+    if has("player") {
+        let (r, cat) = data()?;
+        let b = battle::parse(&name, &text, &r, &cat).map_err(|e| e.to_string())?;
+        let mut out = format!("{name}: a battle, seed {}\n", b.seed);
+        let n = crate::games::loot_arena::trace::Names::new(&b.players, &b.fielded, &b.catalogue);
+        for c in 0..4 {
+            let l = &b.fielded[c];
+            let items: Vec<String> = n.item[c]
+                .iter()
+                .flatten()
+                .map(|(x, d)| format!("{x} {d}"))
+                .collect();
+            out.push_str(&format!(
+                "  {}: {}/{} health; items: {}; armor: {}; plays {}\n",
+                n.who[c],
+                l.health,
+                l.max,
+                if items.is_empty() {
+                    "none".into()
+                } else {
+                    items.join(", ")
+                },
+                n.armor[c]
+                    .as_ref()
+                    .map_or("none".to_string(), |(x, d)| format!("{x} {d}")),
+                l.policy.spec()
+            ));
+        }
+        return Ok(out);
+    }
+    let r = rules::parse(&name, &text).map_err(|e| e.to_string())?;
+    let mut out = format!("{name}: a rules file\n");
+    for c in Class::ALL {
+        let cr = r.class(c);
+        out.push_str(&format!(
+            "  {:<10} {:>4} health, {} base\n",
+            c.name(),
+            cr.health,
+            cr.dice
+        ));
+    }
+    out.push_str(&crate::games::changes::told(RULES, &text));
+    Ok(out)
+}
