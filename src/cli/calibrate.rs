@@ -909,6 +909,21 @@ const BALANCE_REFERENCE: u64 = 20_000;
 /// equivalence test PASSes a truth at the tolerance's centre 99.8% of the time.
 const BALANCE_SE: f64 = 0.2;
 
+/// A balance case's kind: each run right or not.
+fn balance_kind(kind: &str, per_run: Vec<u64>) -> Kind {
+    Kind {
+        game: "Loot Arena",
+        command: BALANCE_COMMAND,
+        kind: kind.to_string(),
+        checked: per_run.len() as u64,
+        held: per_run.iter().sum(),
+        per_run: per_run.into_iter().map(|h| (h, 1)).collect(),
+        labels: 1,
+        by_label: Vec::new(),
+        fixed: 0,
+    }
+}
+
 /// The number the searched case tunes, its range and its seed value (where the truth is).
 const BALANCE_KEY: &str = "champion.mage.health";
 const BALANCE_RANGE: (f64, f64) = (60.0, 110.0);
@@ -1063,17 +1078,7 @@ fn balance_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String>
             "{kind}: PASS {}, FAIL {}, INCONCLUSIVE {} of {} verifications",
             counts[0], counts[1], counts[2], f.runs
         ));
-        out.push(Kind {
-            game: "Loot Arena",
-            command: BALANCE_COMMAND,
-            kind: kind.to_string(),
-            checked: per_run.len() as u64,
-            held: per_run.iter().sum(),
-            per_run: per_run.into_iter().map(|h| (h, 1)).collect(),
-            labels: 1,
-            by_label: Vec::new(),
-            fixed: 0,
-        });
+        out.push(balance_kind(kind, per_run));
     }
     // The whole balance: a search for the number on seeds of its own, then the proof on fresh
     // ones, with the target the truth at the number's seed value (reachable exactly there).
@@ -1106,17 +1111,7 @@ fn balance_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String>
             .iter()
             .map(|&o| if pass { o == Outcome::Pass } else { o != Outcome::Fail } as u64)
             .collect();
-        out.push(Kind {
-            game: "Loot Arena",
-            command: BALANCE_COMMAND,
-            kind: kind.to_string(),
-            checked: per_run.len() as u64,
-            held: per_run.iter().sum(),
-            per_run: per_run.into_iter().map(|h| (h, 1)).collect(),
-            labels: 1,
-            by_label: Vec::new(),
-            fixed: 0,
-        });
+        out.push(balance_kind(kind, per_run));
     }
     notes.push(format!(
         "the balance's truth: {BALANCE_SECTION}: {BALANCE_LABEL} {:.2}% [{:.2}, {:.2}] over {} battles (seeds 1 to {}); each verification plays {} battles, its standard error {:.2} points against a tolerance of {:.0}",

@@ -1025,12 +1025,7 @@ pub fn candidate_verdicts(
                 .map(|c| c.name())
                 .find(|c| sec.title == format!("item worth for a {c}, in health"))
                 .unwrap_or_default();
-            let key = |other: &str| (class.to_string(), label.clone(), other.to_string());
-            let var_diff: Vec<(String, f64)> = same_tier
-                .estimates
-                .iter()
-                .filter_map(|e| Some((e.label.clone(), *found.paired.get(&key(&e.label))?)))
-                .collect();
+            let var_diff = measured(&same_tier, &found.paired, class, &label);
             asks.push((same_tier, label.clone(), var_diff));
         }
         // A class where its worth is beyond the ladder (or below it): ranked by the win-share
@@ -1074,12 +1069,7 @@ pub fn candidate_verdicts(
                     })
                     .collect(),
             };
-            let key = |other: &str| (class.name().to_string(), label.clone(), other.to_string());
-            let var_diff: Vec<(String, f64)> = section
-                .estimates
-                .iter()
-                .filter_map(|e| Some((e.label.clone(), *found.paired_effect.get(&key(&e.label))?)))
-                .collect();
+            let var_diff = measured(&section, &found.paired_effect, class.name(), &label);
             asks.push((section, label.clone(), var_diff));
         }
     }
@@ -1109,6 +1099,23 @@ pub fn candidate_verdicts(
             answer.apart.extend(apart);
         }
     }
+}
+
+/// Each estimate of `sec` whose difference from the candidate `label` was measured on the same
+/// battles in `class` (`paired`, keyed by class, candidate and member), with that variance.
+fn measured(
+    sec: &crate::platform::answer::Section,
+    paired: &std::collections::BTreeMap<(String, String, String), f64>,
+    class: &str,
+    label: &str,
+) -> Vec<(String, f64)> {
+    sec.estimates
+        .iter()
+        .filter_map(|e| {
+            let key = (class.to_string(), label.to_string(), e.label.clone());
+            Some((e.label.clone(), *paired.get(&key)?))
+        })
+        .collect()
 }
 
 fn grids(f: &Findings) -> Vec<Grid> {
