@@ -5,9 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::games::clan_melee::analysis::study::{
-    ClanStudy, Study, Variant, healer_clan, warrior_clan,
-};
+use crate::games::clan_melee::analysis::study::{Challengers, ClanStudy, Study};
 use crate::games::clan_melee::input::{clans, rules};
 use crate::games::clan_melee::rules::Mode;
 use crate::games::clan_melee::simulation::tournament::{By, DEFAULT_MAX_TURNS, Settings};
@@ -353,38 +351,30 @@ pub fn build_study(
     let settings = f.melee.settings(mode)?;
     let budgets = budgets(&f.budgets)?;
     let rules = rules::from_flag(src, f.melee.rules.as_deref())?;
-    let mut variants = Vec::new();
-    let mut texts = Vec::new();
-    for study in studies {
-        let (values, text): (Vec<i32>, Box<dyn Fn(i32) -> String>) = match study {
-            Study::WarriorAp => (
-                ints("--ap", &f.ap, -1000, 10_000)?,
-                Box::new(|ap| warrior_clan(ap, f.piece)),
-            ),
-            Study::HealerShare => (
-                ints("--healer-share", &f.healer_share, 0, 100)?,
-                Box::new(|s| healer_clan(s, f.warrior_ap, f.piece)),
-            ),
-        };
-        for v in values {
-            let t = text(v);
-            let mut variant = Variant::new(study, v, &t)?;
-            variant.field.rules = rules;
-            variants.push(variant);
-            let file = study.label(v).to_lowercase().replace(['%', ' '], "");
-            texts.push((format!("{file}.toml"), t));
-        }
-    }
-    Ok((
-        ClanStudy {
-            variants,
-            budgets,
-            melees: f.melees,
-            settings,
-            wiggle: !f.melee.no_wiggle,
+    let asked = studies
+        .into_iter()
+        .map(|study| {
+            Ok((
+                study,
+                match study {
+                    Study::WarriorAp => ints("--ap", &f.ap, -1000, 10_000)?,
+                    Study::HealerShare => ints("--healer-share", &f.healer_share, 0, 100)?,
+                },
+            ))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    ClanStudy::build(
+        &asked,
+        Challengers {
+            piece: f.piece,
+            warrior_ap: f.warrior_ap,
+            rules,
         },
-        texts,
-    ))
+        budgets,
+        f.melees,
+        settings,
+        !f.melee.no_wiggle,
+    )
 }
 
 impl Analysis for StudyFlags {

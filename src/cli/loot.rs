@@ -288,26 +288,11 @@ impl ItemFlags {
         if sets.is_empty() {
             return Err("--sets: name at least one policy".into());
         }
-        let mut field = field;
-        let mut candidates = Vec::new();
-        if let Some(c) = &self.candidate {
-            for item in crate::games::loot_arena::input::items::candidate(src, c)? {
-                if field.catalogue.find(&item.name).is_some() {
-                    return Err(format!(
-                        "--candidate: `{}` is the name of a catalogue item: rename it",
-                        item.name
-                    ));
-                }
-                candidates.push(field.catalogue.add_undrawn(item));
-            }
-        }
-        Ok(study::Study {
-            field,
-            battles: self.battles,
-            cell: self.cell,
-            sets,
-            candidates,
-        })
+        let candidates = match &self.candidate {
+            Some(c) => crate::games::loot_arena::input::items::candidate(src, c)?,
+            None => Vec::new(),
+        };
+        study::Study::new(field, self.battles, self.cell, sets, candidates)
     }
 }
 

@@ -272,20 +272,21 @@ impl Analysis for StudyFlags {
         }
         let field = f.field.build(ctx.sources())?;
         let threads = super::flags::threads(f.run.threads)?;
-        for (flag, spec) in [("--swordsman", &f.swordsman), ("--archer", &f.archer)] {
-            let (minions, _) = input::combat::minion_spec(spec, &field.catalogue, &field.rules)
-                .map_err(|e| format!("{flag}: {e}"))?;
-            // The split study fields swordsmen and archers in one group: recruits only (MC-1); a
-            // monster here measured groups the rules forbid, with exit 0 (issue 53).
-            if minions.iter().any(|m| !m.recruit) {
-                return Err(format!(
-                    "{flag} `{spec}`: a monster; the split fields swordsmen and archers together, and a group is all recruits or all monsters (MC-1): name a recruit, e.g. `Dwarf swordsman`"
-                ));
-            }
-        }
+        let st = study::Study::new(
+            field,
+            f.combats,
+            f.cell,
+            f.size as usize,
+            &f.swordsman,
+            &f.archer,
+        )?;
         let candidate = match &f.candidate {
             None => None,
-            Some(c) => Some(input::candidate::minion(c, &field.catalogue, &field.rules)?),
+            Some(c) => Some(input::candidate::minion(
+                c,
+                &st.field.catalogue,
+                &st.field.rules,
+            )?),
         };
         if f.candidate.is_some() && f.run.sharding.shard.is_some() {
             return Err(
@@ -293,14 +294,6 @@ impl Analysis for StudyFlags {
                 .into(),
         );
         }
-        let st = study::Study {
-            field,
-            combats: f.combats,
-            cell: f.cell,
-            size: f.size as usize,
-            swordsman: f.swordsman.clone(),
-            archer: f.archer.clone(),
-        };
         if let Some(m) = candidate {
             // Issue 51: the candidate's questions only, not the whole study.
             // A question's point (issue 78) wants the answer only: no folder is claimed.

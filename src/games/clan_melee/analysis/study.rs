@@ -157,7 +157,52 @@ pub struct ClanStudy {
     pub wiggle: bool,
 }
 
+/// How every challenger is built: its members' hit points (`piece`), the healer study's
+/// warriors' action points, and the melee's numbers.
+pub struct Challengers {
+    pub piece: i32,
+    pub warrior_ap: i32,
+    pub rules: crate::games::clan_melee::rules::Rules,
+}
+
 impl ClanStudy {
+    /// The study of each `(study, values)` asked: a challenger per value, compiled and checked,
+    /// with its clan file's name and text (what the folder keeps beside the melees).
+    pub fn build(
+        asked: &[(Study, Vec<i32>)],
+        c: Challengers,
+        budgets: Vec<i64>,
+        melees: u64,
+        settings: Settings,
+        wiggle: bool,
+    ) -> Result<(ClanStudy, Vec<(String, String)>), String> {
+        let mut variants = Vec::new();
+        let mut texts = Vec::new();
+        for (study, values) in asked {
+            for &v in values {
+                let t = match study {
+                    Study::WarriorAp => warrior_clan(v, c.piece),
+                    Study::HealerShare => healer_clan(v, c.warrior_ap, c.piece),
+                };
+                let mut variant = Variant::new(*study, v, &t)?;
+                variant.field.rules = c.rules;
+                variants.push(variant);
+                let file = study.label(v).to_lowercase().replace(['%', ' '], "");
+                texts.push((format!("{file}.toml"), t));
+            }
+        }
+        Ok((
+            ClanStudy {
+                variants,
+                budgets,
+                melees,
+                settings,
+                wiggle,
+            },
+            texts,
+        ))
+    }
+
     /// Melees in the study (saturating: the job refuses more than it allows, never a wrapped
     /// count).
     pub fn matches(&self) -> u64 {

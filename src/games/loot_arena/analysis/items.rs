@@ -54,6 +54,36 @@ pub struct Study {
     pub candidates: Vec<u16>,
 }
 
+impl Study {
+    /// The study of `field` with a host's `candidates` added to its catalogue, undrawn (a
+    /// candidate may not take a catalogue item's name).
+    pub fn new(
+        mut field: Field,
+        battles: u64,
+        cell: u64,
+        sets: Vec<Policy>,
+        candidates: Vec<crate::games::loot_arena::state::Item>,
+    ) -> Result<Study, String> {
+        let mut added = Vec::new();
+        for item in candidates {
+            if field.catalogue.find(&item.name).is_some() {
+                return Err(format!(
+                    "--candidate: `{}` is the name of a catalogue item: rename it",
+                    item.name
+                ));
+            }
+            added.push(field.catalogue.add_undrawn(item));
+        }
+        Ok(Study {
+            field,
+            battles,
+            cell,
+            sets,
+            candidates: added,
+        })
+    }
+}
+
 /// An arm of the item study: what the focal champion gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arm {

@@ -76,6 +76,38 @@ pub struct Study {
     pub archer: String,
 }
 
+impl Study {
+    /// The study of `field` with its baseline recruits named by `swordsman` and `archer`
+    /// (catalogue specs): the split fields them in one group, so each must be a recruit (MC-1;
+    /// issue 53: a monster here measured groups the rules forbid, with exit 0).
+    pub fn new(
+        field: Field,
+        combats: u64,
+        cell: u64,
+        size: usize,
+        swordsman: &str,
+        archer: &str,
+    ) -> Result<Study, String> {
+        for (flag, spec) in [("--swordsman", swordsman), ("--archer", archer)] {
+            let (minions, _) = minion_spec(spec, &field.catalogue, &field.rules)
+                .map_err(|e| format!("{flag}: {e}"))?;
+            if minions.iter().any(|m| !m.recruit) {
+                return Err(format!(
+                    "{flag} `{spec}`: a monster; the split fields swordsmen and archers together, and a group is all recruits or all monsters (MC-1): name a recruit, e.g. `Dwarf swordsman`"
+                ));
+            }
+        }
+        Ok(Study {
+            field,
+            combats,
+            cell,
+            size,
+            swordsman: swordsman.to_string(),
+            archer: archer.to_string(),
+        })
+    }
+}
+
 /// One stat's or nation's paired result.
 #[derive(Clone, Debug, Default)]
 pub struct Paired {
