@@ -427,14 +427,7 @@ impl Telling {
     /// What is told, as a game's `play` takes it (a style refused with a trace).
     pub fn told(&self) -> Result<crate::platform::narration::Told, String> {
         use crate::platform::narration::Told;
-        let style = self.style()?;
-        Ok(if self.trace {
-            Told::Traced
-        } else if self.narrate {
-            Told::Narrated(style)
-        } else {
-            Told::Result(style)
-        })
+        Ok(Told::of(self.trace, self.narrate, self.style()?))
     }
 }
 

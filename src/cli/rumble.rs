@@ -44,13 +44,7 @@ pub const SAMPLE_ROUND_1: &str = include_str!("../../experiments/sample-round-1.
 
 pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
     let style = args.style.style(args.trace)?;
-    let told = if args.trace {
-        Told::Traced
-    } else if args.narrate {
-        Told::Narrated(style)
-    } else {
-        Told::Result(style)
-    };
+    let told = Told::of(args.trace, args.narrate, style);
     if args.powers.is_some() || args.rules.is_some() {
         return battle_with_powers(&args, told);
     }

@@ -43,6 +43,27 @@ pub enum Told {
     Traced,
 }
 
+impl Told {
+    /// What a command's `--trace`, `--narrate` and `--format` ask (a trace first: they conflict).
+    pub fn of(trace: bool, narrate: bool, style: Style) -> Told {
+        if trace {
+            Told::Traced
+        } else if narrate {
+            Told::Narrated(style)
+        } else {
+            Told::Result(style)
+        }
+    }
+
+    /// The style its words are written in (a trace's JSON Lines: plain text).
+    pub fn style(self) -> Style {
+        match self {
+            Told::Result(s) | Told::Narrated(s) => s,
+            Told::Traced => Style::Text,
+        }
+    }
+}
+
 /// The restyling of a narration, a line at a time.
 #[derive(Debug, Default)]
 pub struct Styler {

@@ -10,7 +10,7 @@ use crate::games::minion_combat::input::combat::CombatFile;
 use crate::games::minion_combat::reference::{Blow, Fight, Hook, INFINITE, Result, Tiebreak, Who};
 use crate::games::minion_combat::rules::Rules;
 use crate::games::minion_combat::state::{End, Group, Outcome};
-use crate::platform::narration::{Style, Told, restyle};
+use crate::platform::narration::{Told, restyle};
 use crate::platform::sink::Sink;
 
 /// The tags of a combat file the kernel does not play yet (MC-40), said before its combat.
@@ -146,10 +146,7 @@ pub fn tell_board(mut b: Board, r: &Rules, told: Told) -> String {
             }
         ));
     }
-    let style = match told {
-        Told::Narrated(style) | Told::Result(style) => style,
-        Told::Traced => Style::Text,
-    };
+    let style = told.style();
     let Some(mut again) = narrated else {
         return restyle(style, &s);
     };

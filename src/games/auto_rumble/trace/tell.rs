@@ -8,7 +8,7 @@ use crate::games::auto_rumble::input::scenario::{DataScenario, Scenario};
 use crate::games::auto_rumble::powers::catalogue::Catalogue;
 use crate::games::auto_rumble::trace::hand::{JsonTrace, Narrator, Silent};
 use crate::games::auto_rumble::{EndReason, Kernel, Lineup, Outcome, rules};
-use crate::platform::narration::{Style, Told, restyle};
+use crate::platform::narration::{Told, restyle};
 use crate::platform::sink::Sink;
 use crate::rng::{Stream, stream_rng};
 
@@ -58,10 +58,7 @@ pub fn tell_with(cat: &Catalogue, sc: &DataScenario, told: Told) -> String {
     // The heroes as they enter, before the battle (a trace has no header).
     let trace = told == Told::Traced;
     let narrate = matches!(told, Told::Narrated(_));
-    let mut text = Sink::stdout().styled(match told {
-        Told::Narrated(style) | Told::Result(style) => style,
-        Told::Traced => Style::Text,
-    });
+    let mut text = Sink::stdout().styled(told.style());
     if !trace {
         text.push_str(&entering(cat, sc, &initiative));
     }
