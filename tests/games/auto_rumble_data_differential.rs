@@ -305,6 +305,9 @@ impl skirmish::games::auto_rumble::kernel::data::RoundHook for Replayed {
     fn born(&mut self, round: u32, parent: u32, id: u32, summon: Option<(u16, u8)>) {
         self.births.push((round, parent, id, summon));
     }
+    fn restart(&mut self) {
+        *self = Replayed::default();
+    }
 }
 
 // The general path of the data kernel (every clause of the format: reactions, effects on other
@@ -627,30 +630,177 @@ cost = { spend = 10 }
 effects = [{ add_defence = 15 }]
 "#;
 
+/// Allies' gifts (issue 81, Field Medic's kind): one clause and two.
+const GIFTS: &str = r#"
+[[power]]
+name = "Triage"
+source = "test"
+text = "Whenever a hit takes your Energy, every ally (you too) gains 7 Energy."
+[[power.clause]]
+when = "damaged"
+target = "all_allies"
+effects = [{ add_energy = 7 }]
+
+[[power]]
+name = "Rallying Cry"
+source = "test"
+text = "Whenever a hit takes your Energy, every ally gains 1 Energy, then 2 more."
+[[power.clause]]
+when = "damaged"
+target = "all_allies"
+effects = [{ add_energy = 1 }]
+[[power.clause]]
+when = "damaged"
+target = "all_allies"
+effects = [{ add_energy = 2, to = "all_allies" }]
+"#;
+
+// Issue 81: a gift to allies large enough to saturate part-way through a class (AR-18) would
+// leave its members apart; the fast path hands the battle to the general path, which plays it
+// as the reference does.
+#[test]
+fn gifts_that_could_saturate_inside_a_class_are_played_hero_by_hero_ar_18() {
+    use skirmish::games::auto_rumble::powers::catalogue::default_order;
+    let cat = catalogue_with(
+        r#"
+[[power]]
+name = "Windfall"
+source = "test"
+text = "Whenever a hit takes your Energy, every ally gains 1,000,000 Energy."
+[[power.clause]]
+when = "damaged"
+target = "all_allies"
+effects = [{ add_energy = 1000000 }]
+"#,
+    );
+    let held = |names: &[&str]| -> Vec<Held> {
+        names
+            .iter()
+            .map(|n| Held {
+                power: cat.id(n).unwrap(),
+                strength: 0,
+            })
+            .collect()
+    };
+    // Two teams that copy every round; each of the attackers' members makes the givers'
+    // classes give a million per member, until Energies reach the top.
+    let (givers, copiers) = (held(&["Amoeba", "Windfall"]), held(&["Amoeba"]));
+    let mut a = Loadout::compile(&cat, 20, &givers, &default_order(&cat, &givers)).unwrap();
+    a.energy = 1_000_000_000;
+    let mut b = Loadout::compile(&cat, 20, &copiers, &default_order(&cat, &copiers)).unwrap();
+    b.energy = 1_000_000;
+    let builds = vec![a, b];
+    assert!(in_kernel_class(&builds), "gifts play on the fast path");
+    let ini = [0.2, 0.7];
+    let want = data_reference::play(&cat, &builds, &ini, 12, 256);
+    let mut kernel = DataKernel::new(256);
+    let mut rec = Rounds::default();
+    let got = kernel.run(&cat, &builds, &ini, 12, &mut rec);
+    assert!(kernel.bailed(), "the battle reached a saturating gift");
+    assert_eq!(rec.0, want.rounds);
+    assert_eq!(got, want.outcome);
+    // Its heroes are read where it was played.
+    assert_eq!(kernel.hero_energy(0), kernel.general().hero_energy(0));
+    // The next battle starts on the fast path again.
+    let small = vec![b, b];
+    let again = kernel.run(&cat, &small, &ini, 12, &mut NoHook);
+    assert!(!kernel.bailed());
+    assert_eq!(
+        again,
+        data_reference::play(&cat, &small, &ini, 12, 256).outcome
+    );
+}
+
 // Classes (the data kernel's default): 20,000 Amoeba-heavy rosters, many filling small tables
 // part-way through a class, with copies that differ from their originals, members falling after
 // copying and loadouts played hero by hero: every round's Energies by hero id, copies and
 // outcome equal the data reference's and the same kernel's hero-by-hero play.
 #[test]
 fn classes_play_amoeba_heavy_rosters_as_the_reference_plays_them_hero_by_hero() {
-    use rand::seq::SliceRandom;
-    use skirmish::games::auto_rumble::powers::catalogue::default_order;
-    use skirmish::games::auto_rumble::powers::file::parse;
+    let cat = catalogue_with(SPLITTERS);
+    let seen = classes_against_reference(&cat, 0xC1A55, 20_000, &CAPACITIES, |_| 0.2);
+    // The rosters reach what they are for: full tables, test powers, and (with the six alone)
+    // far fewer class operations than hero-by-hero ones.
+    assert!(seen.capped > 2_000, "{} capped battles", seen.capped);
+    assert!(
+        seen.tested > 10_000,
+        "{} battles with test powers",
+        seen.tested
+    );
+    // Attacker classes split by the hits their members landed, many times over.
+    assert!(
+        seen.splits > 1_000,
+        "{} classes split by their hits",
+        seen.splits
+    );
+    assert!(
+        seen.ops[1] > 3 * seen.ops[0],
+        "the six: {} class operations, {} hero by hero",
+        seen.ops[0],
+        seen.ops[1]
+    );
+}
+
+// Issue 81: allies' gifts on the fast path (Field Medic's kind), beside Amoeba and the other
+// powers the fast path plays: classes against the reference and hero by hero, as above.
+#[test]
+fn classes_that_give_allies_energy_play_as_the_reference_plays_them_hero_by_hero() {
+    let cat = catalogue_with(&format!("{SPLITTERS}\n{GIFTS}"));
+    let gift = |p: u16| cat.defs[p as usize].text.contains("every ally");
+    // (The reference gives each gift to every ally one by one: tables up to 64 keep it quick.)
+    let seen = classes_against_reference(&cat, 0x61F7, 4_000, &CAPACITIES[..4], |p| {
+        if gift(p) { 0.5 } else { 0.1 }
+    });
+    assert!(seen.capped > 1_500, "{} capped battles", seen.capped);
+    assert!(seen.gifts > 2_500, "{} battles with gifts", seen.gifts);
+}
+
+/// The sample powers and `more`.
+fn catalogue_with(more: &str) -> Catalogue {
     let text = format!(
-        "{}\n{SPLITTERS}",
+        "{}\n{more}",
         include_str!("../../experiments/powers/sample.toml")
     );
-    let cat = Catalogue::new(parse(&text, "sample+splitters").unwrap());
+    Catalogue::new(
+        skirmish::games::auto_rumble::powers::file::parse(&text, "sample+tests").unwrap(),
+    )
+}
+
+/// What [`classes_against_reference`] played.
+struct Classes {
+    capped: u32,
+    /// Battles with a test power.
+    tested: u32,
+    /// Battles with allies' gifts.
+    gifts: u32,
+    /// Class operations and hero-by-hero ones, over the battles of the six alone.
+    ops: [u64; 2],
+    splits: u64,
+}
+
+/// `rosters` Amoeba-heavy rosters (each other power held with probability `chance(power)`,
+/// at most four), on the fast path: every round's Energies and the outcome against the data
+/// reference, the outcome and originals against the same kernel played hero by hero.
+fn classes_against_reference(
+    cat: &Catalogue,
+    seed: u64,
+    rosters: u64,
+    capacities: &[usize],
+    chance: impl Fn(u16) -> f64,
+) -> Classes {
+    use rand::seq::SliceRandom;
+    use skirmish::games::auto_rumble::powers::catalogue::{default_order, phase};
     let amoeba = cat.id("Amoeba").unwrap();
     let others: Vec<u16> = (0..cat.len() as u16).filter(|&p| p != amoeba).collect();
-    let mut classes: Vec<DataKernel> = CAPACITIES.iter().map(|&c| DataKernel::new(c)).collect();
-    let mut heroes: Vec<DataKernel> = CAPACITIES
+    let mut classes: Vec<DataKernel> = capacities.iter().map(|&c| DataKernel::new(c)).collect();
+    let mut heroes: Vec<DataKernel> = capacities
         .iter()
         .map(|&c| DataKernel::per_hero(c))
         .collect();
     let (mut capped, mut split_tests, mut ops) = (0, 0, [0u64; 2]);
-    for i in 0..20_000u64 {
-        let mut rng = stream_rng(0xC1A55, i, Stream::Roster);
+    let mut gifts = 0u32;
+    for i in 0..rosters {
+        let mut rng = stream_rng(seed, i, Stream::Roster);
         let n = rng.random_range(2..=5);
         let builds: Vec<Loadout> = (0..n)
             .map(|_| {
@@ -662,32 +812,36 @@ fn classes_play_amoeba_heavy_rosters_as_the_reference_plays_them_hero_by_hero() 
                     });
                 }
                 for &power in &others {
-                    if rng.random_bool(0.2) {
+                    if rng.random_bool(chance(power)) {
                         held.push(Held { power, strength: 0 });
                     }
                 }
                 held.shuffle(&mut rng);
                 held.truncate(4);
-                let mut order = default_order(&cat, &held);
+                let mut order = default_order(cat, &held);
                 order.shuffle(&mut rng);
-                Loadout::compile(&cat, rng.random_range(-30..=60), &held, &order).unwrap()
+                Loadout::compile(cat, rng.random_range(-30..=60), &held, &order).unwrap()
             })
             .collect();
         // Forced initiative ties now and then (AR-19 orders them by roster position).
         let ini: Vec<f64> = (0..n)
             .map(|_| rng.random_range(0..4) as f64 / 4.0)
             .collect();
-        let k = rng.random_range(0..CAPACITIES.len());
+        let k = rng.random_range(0..capacities.len());
         let max_rounds = rng.random_range(4..=30);
-        let want = data_reference::play(&cat, &builds, &ini, max_rounds, CAPACITIES[k]);
+        if !in_kernel_class(&builds) {
+            continue; // a gift held beside a reaction of the holder alone: the general path's
+        }
+        gifts += builds.iter().any(|b| b.phases & phase::ALLY_GIFT != 0) as u32;
+        let want = data_reference::play(cat, &builds, &ini, max_rounds, capacities[k]);
         let mut rec = Rounds::default();
-        let got = classes[k].run(&cat, &builds, &ini, max_rounds, &mut rec);
+        let got = classes[k].run(cat, &builds, &ini, max_rounds, &mut rec);
         if let Some(r) =
             (0..rec.0.len().max(want.rounds.len())).find(|&r| rec.0.get(r) != want.rounds.get(r))
         {
             panic!(
                 "battle {i} (capacity {}), round {}: Energies differ\n kernel: {:?}\n reference: {:?}\n{}",
-                CAPACITIES[k],
+                capacities[k],
                 r + 1,
                 &rec.0[..=r.min(rec.0.len() - 1)],
                 &want.rounds[..=r.min(want.rounds.len() - 1)],
@@ -705,9 +859,9 @@ fn classes_play_amoeba_heavy_rosters_as_the_reference_plays_them_hero_by_hero() 
         }
         assert_eq!(got, want.outcome, "battle {i}: outcomes differ");
         let before = (classes[k].ops(), heroes[k].ops());
-        let silent = classes[k].run(&cat, &builds, &ini, max_rounds, &mut NoHook);
+        let silent = classes[k].run(cat, &builds, &ini, max_rounds, &mut NoHook);
         assert_eq!(silent, want.outcome, "battle {i}: silent outcome differs");
-        let by_hero = heroes[k].run(&cat, &builds, &ini, max_rounds, &mut NoHook);
+        let by_hero = heroes[k].run(cat, &builds, &ini, max_rounds, &mut NoHook);
         let tested = builds.iter().any(|b| {
             b.clauses()
                 .iter()
@@ -736,22 +890,13 @@ fn classes_play_amoeba_heavy_rosters_as_the_reference_plays_them_hero_by_hero() 
         capped += want.outcome.capped as u32;
         split_tests += tested as u32;
     }
-    // The rosters reach what they are for: full tables, test powers, and (with the six alone)
-    // far fewer class operations than hero-by-hero ones.
-    assert!(capped > 2_000, "{capped} capped battles");
-    assert!(
-        split_tests > 10_000,
-        "{split_tests} battles with test powers"
-    );
-    // Attacker classes split by the hits their members landed, many times over.
-    let splits: u64 = classes.iter().map(DataKernel::splits).sum();
-    assert!(splits > 1_000, "{splits} classes split by their hits");
-    assert!(
-        ops[1] > 3 * ops[0],
-        "the six: {} class operations, {} hero by hero",
-        ops[0],
-        ops[1]
-    );
+    Classes {
+        capped,
+        tested: split_tests,
+        gifts,
+        ops,
+        splits: classes.iter().map(DataKernel::splits).sum(),
+    }
 }
 
 // Issue 81: every archive power beside Amoeba (and now and then Titanium Skin), the rosters in

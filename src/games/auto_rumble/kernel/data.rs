@@ -29,7 +29,7 @@ use crate::games::auto_rumble::kernel::hand::{EndReason, Outcome};
 pub use crate::games::auto_rumble::kernel::hook::{NoHook, RoundHook, Rounds};
 use crate::games::auto_rumble::kernel::powerless;
 use crate::games::auto_rumble::powers::catalogue::{
-    Catalogue, HeldClause, Loadout, MAX_CLAUSES, MAX_HERO_COUNTERS, NO_CLAUSE, phase,
+    Catalogue, HeldClause, Loadout, MAX_CLAUSES, MAX_HERO_COUNTERS, NO_CLAUSE, gift_per_hit, phase,
 };
 use crate::games::auto_rumble::powers::expr::Quantity;
 use crate::games::auto_rumble::powers::file::{Clause, EffectKind, Limit, When};
@@ -46,9 +46,13 @@ const MAX_COPY_TRIES: usize = MAX_CLAUSES * MAX_EFFECTS;
 /// `origin` of a class that does not hold its team's original hero.
 const NO_ORIGIN: u32 = u32::MAX;
 
-/// Whether [`DataKernel`] can play these loadouts.
+/// Whether [`DataKernel`] can play these loadouts. A class that gives allies gifts
+/// ([`phase::ALLY_GIFT`]) reacts to nothing else.
 pub fn in_kernel_class(builds: &[Loadout]) -> bool {
-    builds.iter().all(|b| b.phases & OUTSIDE == 0)
+    builds.iter().all(|b| {
+        b.phases & OUTSIDE == 0
+            && (b.phases & phase::ALLY_GIFT == 0 || b.phases & phase::SELF_REACTION == 0)
+    })
 }
 
 /// One table of classes: struct-of-arrays, `capacity` slots, the first `len` live.
@@ -350,6 +354,20 @@ pub struct DataKernel {
     landed: Vec<(u32, u32)>,
     /// Classes split by their members' hits ([`Self::land_hits`]), over every battle played.
     splits: u64,
+    /// Per team: the Energy each ally gains from one of its heroes' gifting hits
+    /// ([`phase::ALLY_GIFT`]), 0 for a team that gives none.
+    gift: Vec<i64>,
+    /// This battle holds allies' gifts.
+    any_gift: bool,
+    /// Teams whose classes an attack has taken already (allies' gifts: all at once).
+    gift_done: Vec<bool>,
+    /// Per row: how many of an attacker class's members landed their hit on a gifting class.
+    gift_landing: Vec<u32>,
+    /// A gift could saturate part-way through a class (AR-18: members would end apart): the
+    /// battle is replayed on the general path, which plays it hero by hero.
+    bail: bool,
+    /// The last battle was played by the general path (its heroes are read there).
+    bailed: bool,
 }
 
 impl DataKernel {
@@ -375,6 +393,12 @@ impl DataKernel {
             any_self_reaction: false,
             landed: Vec::with_capacity(capacity),
             splits: 0,
+            gift: Vec::new(),
+            any_gift: false,
+            gift_done: Vec::new(),
+            gift_landing: vec![0; capacity],
+            bail: false,
+            bailed: false,
         }
     }
 
@@ -403,6 +427,12 @@ impl DataKernel {
         self.splits
     }
 
+    /// Whether the last battle was handed to the general path part-way (a gift that could
+    /// saturate inside a class, [`phase::ALLY_GIFT`]): it was played there from its start.
+    pub fn bailed(&self) -> bool {
+        self.bailed
+    }
+
     /// The general path's kernel, of the same capacity (made on first use).
     pub fn general(&mut self) -> &mut GeneralKernel {
         let capacity = self.capacity();
@@ -412,12 +442,18 @@ impl DataKernel {
 
     /// Heroes of `team` alive at the end of the last battle.
     pub fn team_alive(&self, team: u16) -> u32 {
-        self.team_alive[team as usize]
+        match &self.general {
+            Some(g) if self.bailed => g.team_alive(team),
+            _ => self.team_alive[team as usize],
+        }
     }
 
     /// Hero `id`'s Energy at the end of the last battle; `None` if it died or never entered.
     /// Only originals are followed (they have the ids of their roster positions).
     pub fn hero_energy(&self, id: HeroId) -> Option<i32> {
+        if let Some(g) = self.general.as_ref().filter(|_| self.bailed) {
+            return g.hero_energy(id);
+        }
         let f = &self.front;
         (0..f.len)
             .find(|&i| f.team[i] as HeroId == id && f.origin[i] != NO_ORIGIN && f.energy[i] > 0)
@@ -442,8 +478,12 @@ impl DataKernel {
         if self.team_alive.len() < teams {
             self.team_alive.resize(teams, 0);
             self.round_deaths.resize(teams, 0);
+            self.gift.resize(teams, 0);
+            self.gift_done.resize(teams, false);
             self.sort.reserve(teams);
         }
+        self.bail = false;
+        self.bailed = false;
         rules::initiative_order(&initiative[..teams], &mut self.sort);
         let mut tally = Tally {
             teams_alive: 0,
@@ -465,6 +505,16 @@ impl DataKernel {
         };
         let phases = builds.iter().fold(0u32, |p, b| p | b.phases);
         self.any_self_reaction = phases & phase::SELF_REACTION != 0;
+        self.any_gift = phases & phase::ALLY_GIFT != 0;
+        if self.any_gift {
+            for (t, b) in builds.iter().enumerate() {
+                self.gift[t] = if b.phases & phase::ALLY_GIFT != 0 {
+                    gift_per_hit(cat, b)
+                } else {
+                    0
+                };
+            }
+        }
         // Without powers nothing reads a row's Defence, limits or counters, and every class is
         // one hero: the battle's setup writes only what the powerless rounds read.
         if phases != 0 {
@@ -577,6 +627,9 @@ impl DataKernel {
                     self.front.tax[..n].fill(0);
                 }
                 self.actions::<H>(cat, builds, &mut tally);
+                if self.bail {
+                    break;
+                }
             }
             if phases & phase::ROUND_END != 0 {
                 self.phase::<H>(cat, builds, &mut tally, |b| (&b.round_end, b.n_round_end));
@@ -611,6 +664,15 @@ impl DataKernel {
                 winner = self.round_limit_winner(initiative);
                 break;
             }
+        }
+        if self.bail {
+            // Nothing of this battle's table is kept: the general path plays it from the start.
+            hook.restart();
+            let outcome = self
+                .general()
+                .run(cat, builds, initiative, max_rounds, hook);
+            self.bailed = true;
+            return outcome;
         }
         if end == EndReason::Elimination {
             winner = (0..teams as u16).find(|&t| self.team_alive[t as usize] > 0);
@@ -1065,7 +1127,9 @@ impl DataKernel {
             0
         };
         self.landed.clear();
-        if self.any_self_reaction {
+        if self.any_gift {
+            self.attack_gifting(cat, builds, i, tally, hit_reacts, tax);
+        } else if self.any_self_reaction {
             self.attack_reacting(cat, builds, i, tally, hit_reacts, tax);
         } else {
             let n = self.front.len;
@@ -1321,23 +1385,171 @@ impl DataKernel {
                 }
                 continue;
             }
-            tally.ops += 1;
-            let mut landing = 0;
-            for t in 0..times {
-                if self.front.energy[j] <= 0 {
-                    break;
+            let landing = self.reacting_row(cat, b, j, damage, times, tally, tax);
+            if hit_reacts {
+                self.landed.push((landing, m));
+            }
+        }
+    }
+
+    /// A reacting class `j` (holding `b`) takes `times` hits of `damage`, one at a time
+    /// ([`Self::attack_reacting`]); returns how many landed.
+    #[allow(clippy::too_many_arguments)]
+    fn reacting_row(
+        &mut self,
+        cat: &Catalogue,
+        b: &Loadout,
+        j: usize,
+        damage: i32,
+        times: u32,
+        tally: &mut Tally,
+        tax: i32,
+    ) -> u32 {
+        let m = self.front.count[j];
+        tally.ops += 1;
+        let mut landing = 0;
+        for t in 0..times {
+            if self.front.energy[j] <= 0 {
+                break;
+            }
+            let before = self.front.reacting_state(j);
+            // A hit its target's reaction burns out still hit it (the attacker's `hit`).
+            landing += 1;
+            tally.hits += m as u64;
+            if tally.count_hits {
+                self.front.hits_round[j] += 1;
+            }
+            self.react(cat, b, j, When::Attacked, tally);
+            let f = &mut self.front;
+            if f.energy[j] <= 0 {
+                continue; // its reaction burnt it out: the hit lands on nobody
+            }
+            let by_defence = damage.min(f.defence[j]);
+            f.defence[j] -= by_defence;
+            let rest = damage - by_defence;
+            let by_prevention = if rest > 0 {
+                rest.min(f.prevention[j])
+            } else {
+                0
+            };
+            f.prevention[j] -= by_prevention;
+            let to_energy = rest - by_prevention;
+            if to_energy > 0 {
+                let e = f.energy[j].saturating_sub(to_energy);
+                f.energy[j] = e;
+                tally.lost_energy = true;
+                if tax > 0 {
+                    f.tax[j] = f.tax[j].max(tax);
                 }
-                let before = self.front.reacting_state(j);
-                // A hit its target's reaction burns out still hit it (the attacker's `hit`).
-                landing += 1;
+                if e <= 0 {
+                    let t = f.team[j];
+                    die(
+                        t,
+                        f.count[j],
+                        &mut self.team_alive,
+                        &mut self.round_deaths,
+                        tally,
+                    );
+                } else {
+                    self.react(cat, b, j, When::Damaged, tally);
+                }
+            }
+            if self.front.energy[j] > 0 && self.front.reacting_state(j) == before {
+                // A fixed point (Second Wind at 15, a hit it always survives): the class's
+                // reactions read nothing else that moves within an attack, so each later
+                // hit leaves it as it is. They land all at once.
+                let rest = times - t - 1;
+                landing += rest;
+                tally.hits += m as u64 * rest as u64;
+                if tally.count_hits {
+                    self.front.hits_round[j] += rest as i32;
+                }
+                break;
+            }
+        }
+        landing
+    }
+
+    /// [`Self::attack`] in a battle with allies' gifts ([`phase::ALLY_GIFT`]): a gifting team's
+    /// classes take the attacker class's hits one member's hit at a time, in order (a gift
+    /// reaches every alive class of the team, so which of them has fallen by the next hit
+    /// depends on the order); the other classes as [`Self::attack_reacting`] takes them (no
+    /// gift crosses teams, so each team's hits may be taken apart from the others').
+    fn attack_gifting(
+        &mut self,
+        cat: &Catalogue,
+        builds: &[Loadout],
+        i: usize,
+        tally: &mut Tally,
+        hit_reacts: bool,
+        tax: i32,
+    ) {
+        let team = self.front.team[i];
+        let damage = self.front.hit[i];
+        let times = self.front.count[i];
+        self.gift_done.fill(false);
+        for j in 0..self.front.len {
+            let f = &self.front;
+            let t = f.team[j];
+            if t == team || f.energy[j] <= 0 {
+                continue;
+            }
+            let (b, m) = (&builds[t as usize], f.count[j]);
+            let landing = if self.gift[t as usize] > 0 {
+                if !self.gift_done[t as usize] {
+                    self.gift_done[t as usize] = true;
+                    self.gifting_team(j, damage, times, tally, hit_reacts, tax);
+                }
+                continue;
+            } else if b.phases & phase::SELF_REACTION != 0 {
+                self.reacting_row(cat, b, j, damage, times, tally, tax)
+            } else {
+                self.attack_class(i, j, tally, tax)
+            };
+            if hit_reacts {
+                self.landed.push((landing, m));
+            }
+        }
+    }
+
+    /// The gifting team of class `first` (its first alive class) takes `times` hits of
+    /// `damage` on each of its alive heroes, attacker member by attacker member and class by
+    /// class in order. A class's members each take the hit: if it takes Energy from the first
+    /// and leaves it at 0 or below, every member falls and none gives (each faces the same hit
+    /// with the same Energy); otherwise every member lives and gives, and the class's gifts,
+    /// `gift x members`, reach every alive class of the team, the class itself included (a
+    /// member takes the gifts of the members before it, its hit, then the rest: they end
+    /// alike). Where the gifts could saturate part-way through a class (AR-18) the members
+    /// would end apart: the battle is handed to the general path ([`DataKernel::bail`]).
+    // (A row indexes every column of the table, not only the landing counts.)
+    #[allow(clippy::needless_range_loop)]
+    fn gifting_team(
+        &mut self,
+        first: usize,
+        damage: i32,
+        times: u32,
+        tally: &mut Tally,
+        hit_reacts: bool,
+        tax: i32,
+    ) {
+        let f = &mut self.front;
+        let team = f.team[first];
+        let gift = self.gift[team as usize];
+        let landing = &mut self.gift_landing;
+        landing[first..f.len].fill(0);
+        for _ in 0..times {
+            let mut any = false;
+            for j in first..f.len {
+                if f.team[j] != team || f.energy[j] <= 0 {
+                    continue;
+                }
+                any = true;
+                landing[j] += 1;
+                let m = f.count[j];
+                tally.ops += 1;
                 tally.hits += m as u64;
                 if tally.count_hits {
-                    self.front.hits_round[j] += 1;
-                }
-                self.react(cat, b, j, When::Attacked, tally);
-                let f = &mut self.front;
-                if f.energy[j] <= 0 {
-                    continue; // its reaction burnt it out: the hit lands on nobody
+                    f.hits_round[j] += 1;
                 }
                 let by_defence = damage.min(f.defence[j]);
                 f.defence[j] -= by_defence;
@@ -1349,41 +1561,39 @@ impl DataKernel {
                 };
                 f.prevention[j] -= by_prevention;
                 let to_energy = rest - by_prevention;
-                if to_energy > 0 {
-                    let e = f.energy[j].saturating_sub(to_energy);
-                    f.energy[j] = e;
-                    tally.lost_energy = true;
-                    if tax > 0 {
-                        f.tax[j] = f.tax[j].max(tax);
-                    }
-                    if e <= 0 {
-                        let t = f.team[j];
-                        die(
-                            t,
-                            f.count[j],
-                            &mut self.team_alive,
-                            &mut self.round_deaths,
-                            tally,
-                        );
-                    } else {
-                        self.react(cat, b, j, When::Damaged, tally);
-                    }
+                if to_energy <= 0 {
+                    continue;
                 }
-                if self.front.energy[j] > 0 && self.front.reacting_state(j) == before {
-                    // A fixed point (Second Wind at 15, a hit it always survives): the class's
-                    // reactions read nothing else that moves within an attack, so each later
-                    // hit leaves it as it is. They land all at once.
-                    let rest = times - t - 1;
-                    landing += rest;
-                    tally.hits += m as u64 * rest as u64;
-                    if tally.count_hits {
-                        self.front.hits_round[j] += rest as i32;
+                tally.lost_energy = true;
+                if tax > 0 {
+                    f.tax[j] = f.tax[j].max(tax);
+                }
+                let e = f.energy[j].saturating_sub(to_energy);
+                f.energy[j] = e;
+                if e <= 0 {
+                    die(team, m, &mut self.team_alive, &mut self.round_deaths, tally);
+                    continue;
+                }
+                if m > 1 && e as i64 + to_energy as i64 + (m as i64 - 1) * gift > i32::MAX as i64 {
+                    self.bail = true;
+                    return;
+                }
+                let given = gift * m as i64;
+                for k in first..f.len {
+                    if f.team[k] == team && f.energy[k] > 0 {
+                        f.energy[k] = (f.energy[k] as i64 + given).min(i32::MAX as i64) as i32;
                     }
-                    break;
                 }
             }
-            if hit_reacts {
-                self.landed.push((landing, m));
+            if !any {
+                break;
+            }
+        }
+        if hit_reacts {
+            for j in first..f.len {
+                if f.team[j] == team && landing[j] > 0 {
+                    self.landed.push((landing[j], f.count[j]));
+                }
             }
         }
     }

@@ -7,6 +7,9 @@ use crate::games::auto_rumble::state::{HeroId, RoundView};
 pub trait RoundHook {
     const ENABLED: bool;
     fn round_end(&mut self, round: u32, view: RoundView<'_>);
+    /// The battle starts again from its first round on the general path (the fast path met a
+    /// class it cannot keep whole): forget what it reported.
+    fn restart(&mut self);
     /// A copy or summon (`summon`: which power's which) joined after `parent` in `round` (0: the
     /// battle start). Only [`crate::games::auto_rumble::kernel::general`] reports births.
     #[inline(always)]
@@ -20,6 +23,7 @@ impl RoundHook for NoHook {
     const ENABLED: bool = false;
     #[inline(always)]
     fn round_end(&mut self, _: u32, _: RoundView<'_>) {}
+    fn restart(&mut self) {}
 }
 
 /// Records each round's `(id, Energy)` of the alive heroes.
@@ -36,5 +40,8 @@ impl RoundHook for Rounds {
                 .map(|(&i, &e)| (i, e))
                 .collect(),
         );
+    }
+    fn restart(&mut self) {
+        self.0.clear();
     }
 }

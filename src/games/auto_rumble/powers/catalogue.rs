@@ -443,6 +443,11 @@ pub mod phase {
     /// ([`tax_on_damage`], Entangle): the data kernel's fast path taxes a target class whose
     /// members an attack took Energy from (they took the same hits; taxes do not stack, AR-31).
     pub const TAX_ON_DAMAGE: u32 = 1 << 20;
+    /// A `damaged` reaction whose only effects are constant Energy gains for every ally
+    /// ([`ally_gift`], Field Medic): the data kernel's fast path plays it, a gifting team's
+    /// classes taking one attacker member's hit at a time, each surviving member's gift added
+    /// to every alive class of its team.
+    pub const ALLY_GIFT: u32 = 1 << 21;
     /// Which reactions a loadout holds, one bit per trigger ([`on`]): a battle in which nothing
     /// holds one skips asking for it (an elimination then asks no opponent, a hit nobody).
     pub const REACTIONS: u32 = 0x7f << 11;
@@ -775,6 +780,13 @@ impl Loadout {
                 phase::SELF_REACTION,
             ),
             _ if self_hit(c) => (&mut self.reactions, &mut self.n_reactions, phase::SELF_HIT),
+            _ if ally_gift(c) => {
+                // Its effect on the allies is the fast path's own (no effect bits).
+                self.reactions[self.n_reactions as usize] = i as u8;
+                self.n_reactions += 1;
+                self.phases |= phase::ALLY_GIFT | phase::on(c.when);
+                return;
+            }
             _ if tax_on_damage(c) => {
                 // Its effect on another hero is the fast path's own (no effect bits).
                 self.reactions[self.n_reactions as usize] = i as u8;
@@ -929,6 +941,40 @@ fn tax_on_damage(c: &Clause) -> bool {
                 && e.to.unwrap_or(c.target) == Target::Other
                 && e.value.as_constant().is_some()
         })
+}
+
+/// Whether `damaged` reaction `c` is Field Medic's kind ("whenever a hit takes your Energy,
+/// every ally gains 2 Energy", issue 81): constant, non-negative Energy gains for every ally
+/// (the holder included) and nothing else, no condition, limit or Burn, reading nothing. The
+/// members of a class an attacker's member hits one after another each survive or each fall
+/// alike (a fallen member gives nothing, so the next one faces the same hit with the same
+/// Energy), and the survivors end alike: the gifts of a class's hit add up, the class stays
+/// one.
+pub fn ally_gift(c: &Clause) -> bool {
+    c.when == When::Damaged
+        && c.target == Target::AllAllies
+        && c.conds().is_empty()
+        && c.limit == Limit::Unlimited
+        && c.cost.burn.as_constant() == Some(0)
+        && c.cost.spend.as_constant() == Some(0)
+        && !c.from_start
+        && !c.effects().is_empty()
+        && c.effects().iter().all(|e| {
+            e.kind == EffectKind::AddEnergy
+                && e.cond.is_none()
+                && e.to.is_none_or(|t| t == Target::AllAllies)
+                && e.value.as_constant().is_some_and(|v| v >= 0)
+        })
+}
+
+/// The Energy each ally gains from one gifting hit of loadout `b` ([`ally_gift`] clauses).
+pub fn gift_per_hit(cat: &Catalogue, b: &Loadout) -> i64 {
+    b.clause_list(&b.reactions, b.n_reactions)
+        .map(|hc| cat.clause(hc))
+        .filter(|c| ally_gift(c))
+        .flat_map(|c| c.effects().iter())
+        .map(|e| e.value.as_constant().unwrap_or(0) as i64)
+        .sum()
 }
 
 /// A reaction whose effects all act on the holder with the fast path's kinds (no copy), with no
