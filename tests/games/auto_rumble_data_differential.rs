@@ -159,7 +159,9 @@ fn data_kernel_matches_data_reference_on_archive_powers_in_its_class() {
         .collect();
     assert!(in_class.len() >= 12, "{} powers in class", in_class.len());
     let mut kernel = DataKernel::new(64);
-    for i in 0..5_000u64 {
+    let (mut played, mut i) = (0, 0u64);
+    while played < 5_000 {
+        i += 1;
         let mut rng = stream_rng(0xA4C, i, Stream::Roster);
         let n = rng.random_range(2..=6);
         let builds: Vec<Loadout> = (0..n)
@@ -179,12 +181,17 @@ fn data_kernel_matches_data_reference_on_archive_powers_in_its_class() {
             })
             .collect();
         let ini: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..1.0)).collect();
+        if !in_kernel_class(&builds) {
+            continue; // Assassin's Game beside a reaction: the general path's
+        }
+        played += 1;
         let mut rec = Rounds::default();
         let got = kernel.run(&cat, &builds, &ini, 30, &mut rec);
         let want = data_reference::play(&cat, &builds, &ini, 30, 64);
         assert_eq!(rec.0, want.rounds, "battle {i}: per-round Energies differ");
         assert_eq!(got, want.outcome, "battle {i}: outcomes differ");
     }
+    assert!(i < 12_000, "{i} rosters drawn for 5,000 on the fast path");
 }
 
 // AR-3, AR-5: powerless battles, silent, take the data kernel's run-ahead path (`powerless.rs`):
@@ -753,6 +760,35 @@ fn classes_that_give_allies_energy_play_as_the_reference_plays_them_hero_by_hero
     });
     assert!(seen.capped > 1_500, "{} capped battles", seen.capped);
     assert!(seen.gifts > 2_500, "{} battles with gifts", seen.gifts);
+}
+
+// Issue 81: Assassin's Game's rule on the fast path (AR-39), every attack walking down the next
+// opponent's class member by member, the class splitting where one member took part of the
+// hits (in front of the attacker too, wrapping round): classes against the reference and hero
+// by hero, as above.
+#[test]
+fn classes_under_assassin_s_game_play_as_the_reference_plays_them_hero_by_hero_ar_39() {
+    let cat = catalogue_with(
+        r#"
+[[power]]
+name = "Assassin's Game"
+source = "test"
+text = "Each hero gets one target, none itself, no two sharing; a hero may attack only its target; a killer inherits its victim's target."
+[[power.clause]]
+when = "passive"
+effects = [{ everyone_attacks_only = "next_opponent" }]
+"#,
+    );
+    let rule = cat.id("Assassin's Game").unwrap();
+    let seen = classes_against_reference(&cat, 0xA55, 4_000, &CAPACITIES[..4], |p| {
+        if p == rule { 0.4 } else { 0.2 }
+    });
+    assert!(seen.capped > 1_000, "{} capped battles", seen.capped);
+    assert!(
+        seen.splits > 10_000,
+        "{} classes split by a walk",
+        seen.splits
+    );
 }
 
 /// The sample powers and `more`.

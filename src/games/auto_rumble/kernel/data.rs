@@ -48,12 +48,24 @@ const NO_ORIGIN: u32 = u32::MAX;
 
 /// Whether [`DataKernel`] can play these loadouts. A class that gives allies gifts
 /// ([`phase::ALLY_GIFT`]) reacts to nothing else.
+///
+/// Assassin's Game's rule ([`phase::NEXT_OPPONENT`]) singles out one member of a class at a
+/// time: it plays in battles where nothing else tells members apart (no reactions, taxes or
+/// gifts, no count of the hits each took).
 pub fn in_kernel_class(builds: &[Loadout]) -> bool {
+    let phases = builds.iter().fold(0, |p, b| p | b.phases);
     builds.iter().all(|b| {
         b.phases & OUTSIDE == 0
             && (b.phases & phase::ALLY_GIFT == 0 || b.phases & phase::SELF_REACTION == 0)
-    })
+    }) && (phases & phase::NEXT_OPPONENT == 0 || phases & BESIDE_NEXT_OPPONENT == 0)
 }
+
+/// What Assassin's Game's rule does not play beside on the fast path (see [`in_kernel_class`]).
+const BESIDE_NEXT_OPPONENT: u32 = phase::SELF_REACTION
+    | phase::SELF_HIT
+    | phase::TAX_ON_DAMAGE
+    | phase::ALLY_GIFT
+    | phase::HITS_TAKEN;
 
 /// One table of classes: struct-of-arrays, `capacity` slots, the first `len` live.
 #[derive(Clone, Debug)]
@@ -368,6 +380,12 @@ pub struct DataKernel {
     bail: bool,
     /// The last battle was played by the general path (its heroes are read there).
     bailed: bool,
+    /// This round an alive holder of Assassin's Game made its plan ([`phase::NEXT_OPPONENT`]):
+    /// every attack hits only the next opponent.
+    next_only: bool,
+    /// Rows inserted before the acting class in its turn (a class it hit split in front of
+    /// it): the class, and the rows after it, moved down by this many.
+    moved: usize,
 }
 
 impl DataKernel {
@@ -399,6 +417,8 @@ impl DataKernel {
             gift_landing: vec![0; capacity],
             bail: false,
             bailed: false,
+            next_only: false,
+            moved: 0,
         }
     }
 
@@ -976,6 +996,7 @@ impl DataKernel {
     /// attack's damage per hit with the passive bonuses whose conditions hold (AR-9, AR-25).
     fn plan(&mut self, cat: &Catalogue, builds: &[Loadout], tally: &Tally, phases: u32) {
         let n = self.front.len;
+        self.next_only = false;
         for i in 0..n {
             let b = &builds[self.front.team[i] as usize];
             if b.phases & (phase::USE | phase::PASSIVE) == 0 {
@@ -1034,6 +1055,11 @@ impl DataKernel {
                         // A first-hit bonus is outside the kernel's class (phase::GENERAL).
                         if e.kind == EffectKind::AttackBonus {
                             bonus += e.value.eval(|q| self.read(b, hc, i, tally, q)) as i64;
+                        } else if e.kind == EffectKind::EveryoneAttacksOnly
+                            && self.front.energy[i] > 0
+                        {
+                            // AR-39: the rule holds for the round its holder plans in.
+                            self.next_only = true;
                         }
                     }
                 }
@@ -1057,7 +1083,9 @@ impl DataKernel {
                 continue; // AR-5
             }
             tally.turn_first = self.pending.len;
+            self.moved = 0;
             let rows = self.walk(cat, builds, i, self.front.plan[i], tally);
+            i += self.moved;
             if rows == 1 {
                 self.settle_copies(i, tally);
             }
@@ -1076,7 +1104,7 @@ impl DataKernel {
         &mut self,
         cat: &Catalogue,
         builds: &[Loadout],
-        i: usize,
+        mut i: usize,
         mut mask: u16,
         tally: &mut Tally,
     ) -> usize {
@@ -1092,7 +1120,11 @@ impl DataKernel {
                 self.fire(cat, b, &b.clauses[u as usize], i, tally);
                 continue;
             }
+            let moved = self.moved;
             let runs = self.attack(cat, builds, i, tally);
+            // (Only Assassin's Game's walk splits a class in front of this one, and it never
+            // splits this one: `runs` is then 1.)
+            i += self.moved - moved;
             if runs > 1 {
                 let (mut r, mut end) = (i, i + runs);
                 while r < end {
@@ -1127,6 +1159,10 @@ impl DataKernel {
             0
         };
         self.landed.clear();
+        if self.next_only {
+            self.attack_next(i, tally);
+            return 1;
+        }
         if self.any_gift {
             self.attack_gifting(cat, builds, i, tally, hit_reacts, tax);
         } else if self.any_self_reaction {
@@ -1508,6 +1544,122 @@ impl DataKernel {
             };
             if hit_reacts {
                 self.landed.push((landing, m));
+            }
+        }
+    }
+
+    /// [`Self::attack`] in a round under Assassin's Game's rule (AR-39): each of class `i`'s
+    /// members hits only the next alive opponent after it, wrapping round, so a killer inherits
+    /// its victim's target. The members stand together, so each aims at the first alive
+    /// member of the first opponent class after the class: the hits walk down that class, each
+    /// member taking them until it falls (`h` equal hits fell one from the class's state), and
+    /// the class splits into those that fell, the one that took the rest, and those untouched.
+    fn attack_next(&mut self, mut i: usize, tally: &mut Tally) {
+        let team = self.front.team[i];
+        let damage = self.front.hit[i] as i64;
+        let mut left = self.front.count[i] as i64;
+        while left > 0 {
+            let f = &self.front;
+            let alive_opponent = |k: &usize| f.team[*k] != team && f.energy[*k] > 0;
+            let Some(j) = (i + 1..f.len)
+                .find(alive_opponent)
+                .or_else(|| (0..i).find(alive_opponent))
+            else {
+                return;
+            };
+            tally.ops += 1;
+            let (c, e, d, p) = (
+                f.count[j] as i64,
+                f.energy[j] as i64,
+                f.defence[j] as i64,
+                f.prevention[j] as i64,
+            );
+            if damage == 0 {
+                // Each hit lands on the first member and takes nothing.
+                tally.hits += left as u64;
+                return;
+            }
+            let h = (e + d + p + damage - 1) / damage;
+            let fell = (left / h).min(c);
+            let after = |hits: i64| {
+                let sum = hits * damage;
+                let by_defence = sum.min(d);
+                let by_prevention = (sum - by_defence).min(p);
+                (
+                    (e - (sum - by_defence - by_prevention)) as i32,
+                    (d - by_defence) as i32,
+                    (p - by_prevention) as i32,
+                )
+            };
+            tally.lost_energy |= fell > 0 || after(left.min(h)).0 < e as i32;
+            let t = f.team[j];
+            if fell == c {
+                left -= c * h;
+                tally.hits += (c * h) as u64;
+                let (ee, dd, pp) = after(h);
+                let f = &mut self.front;
+                (f.energy[j], f.defence[j], f.prevention[j]) = (ee, dd, pp);
+                die(
+                    t,
+                    c as u32,
+                    &mut self.team_alive,
+                    &mut self.round_deaths,
+                    tally,
+                );
+                continue;
+            }
+            let rest = left - fell * h;
+            tally.hits += left as u64;
+            left = 0;
+            // Pieces in member order: fallen, the one that took the rest, untouched.
+            let part = (rest > 0) as i64;
+            let pieces = [
+                (fell, after(h)),
+                (part, after(rest)),
+                (c - fell - part, after(0)),
+            ];
+            let n = pieces.iter().filter(|x| x.0 > 0).count();
+            if n > 1 {
+                self.split_class(j, n - 1);
+                if j < i {
+                    i += n - 1;
+                    self.moved += n - 1;
+                }
+            }
+            let origin = self.front.origin[j];
+            let (mut row, mut from) = (j, 0u32);
+            for &(members, (ee, dd, pp)) in pieces.iter().filter(|x| x.0 > 0) {
+                let f = &mut self.front;
+                let to = from + members as u32;
+                f.count[row] = members as u32;
+                (f.energy[row], f.defence[row], f.prevention[row]) = (ee, dd, pp);
+                f.origin[row] = if origin != NO_ORIGIN && (from..to).contains(&origin) {
+                    origin - from
+                } else {
+                    NO_ORIGIN
+                };
+                (row, from) = (row + 1, to);
+            }
+            if fell > 0 {
+                die(
+                    t,
+                    fell as u32,
+                    &mut self.team_alive,
+                    &mut self.round_deaths,
+                    tally,
+                );
+            }
+        }
+    }
+
+    /// Splits class `j` into `extra + 1` rows of its members (see [`Table::split`]); the copies
+    /// waiting to join after classes below it move down with them.
+    fn split_class(&mut self, j: usize, extra: usize) {
+        self.front.split(j, extra);
+        self.splits += 1;
+        for t in &mut self.turns {
+            if t.parent as usize > j {
+                t.parent += extra as u32;
             }
         }
     }

@@ -448,6 +448,11 @@ pub mod phase {
     /// classes taking one attacker member's hit at a time, each surviving member's gift added
     /// to every alive class of its team.
     pub const ALLY_GIFT: u32 = 1 << 21;
+    /// A passive `everyone_attacks_only = next_opponent` (Assassin's Game, AR-39): in a round
+    /// whose plan an alive holder makes, every hero's attack hits only the next alive opponent
+    /// after it. The data kernel's fast path walks an attacker class's hits down that
+    /// opponent's class member by member, splitting it where one member took part of them.
+    pub const NEXT_OPPONENT: u32 = 1 << 22;
     /// Which reactions a loadout holds, one bit per trigger ([`on`]): a battle in which nothing
     /// holds one skips asking for it (an elimination then asks no opponent, a hit nobody).
     pub const REACTIONS: u32 = 0x7f << 11;
@@ -1012,9 +1017,24 @@ fn of_holder_alone(c: &Clause) -> bool {
         })
 }
 
+/// Whether effect `e` of clause `c` is Assassin's Game's rule ([`phase::NEXT_OPPONENT`]): a
+/// passive, read with the plan, that every attack this round hits only the next opponent.
+pub fn next_opponent_rule(c: &Clause, e: &crate::games::auto_rumble::powers::file::Effect) -> bool {
+    c.when == When::Passive
+        && !c.from_start
+        && e.kind == EffectKind::EveryoneAttacksOnly
+        && e.to == Some(Target::NextOpponent)
+        && e.cond.is_none()
+}
+
 fn effect_bits(c: &Clause) -> u32 {
     let mut bits = 0;
     for e in c.effects() {
+        if next_opponent_rule(c, e) {
+            // Its `to` is the rule the attacks follow, not a hero it acts on.
+            bits |= phase::NEXT_OPPONENT;
+            continue;
+        }
         let to = e.to.unwrap_or(c.target);
         if to != Target::Holder {
             bits |= phase::TARGETS_OTHERS;
