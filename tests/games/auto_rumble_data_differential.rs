@@ -182,7 +182,7 @@ fn data_kernel_matches_data_reference_on_archive_powers_in_its_class() {
             .collect();
         let ini: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..1.0)).collect();
         if !in_kernel_class(&builds) {
-            continue; // Assassin's Game beside a reaction: the general path's
+            continue; // Assassin's Game or Sniper beside a reaction: the general path's
         }
         played += 1;
         let mut rec = Rounds::default();
@@ -191,7 +191,7 @@ fn data_kernel_matches_data_reference_on_archive_powers_in_its_class() {
         assert_eq!(rec.0, want.rounds, "battle {i}: per-round Energies differ");
         assert_eq!(got, want.outcome, "battle {i}: outcomes differ");
     }
-    assert!(i < 12_000, "{i} rosters drawn for 5,000 on the fast path");
+    assert!(i < 20_000, "{i} rosters drawn for 5,000 on the fast path");
 }
 
 // AR-3, AR-5: powerless battles, silent, take the data kernel's run-ahead path (`powerless.rs`):
@@ -789,6 +789,23 @@ effects = [{ everyone_attacks_only = "next_opponent" }]
         "{} classes split by a walk",
         seen.splits
     );
+}
+
+// Issue 81: Sniper on the fast path (AR-40): its attack hit by hit on the first member of the
+// first opponent class, split off from the rest, x1.5 after Defence, executing the undefended,
+// reloading every other round: classes against the reference and hero by hero, as above.
+#[test]
+fn classes_beside_a_sniper_play_as_the_reference_plays_them_hero_by_hero_ar_40() {
+    let archive = include_str!("../../experiments/powers/archive.toml");
+    let at = archive.find("name = \"Sniper\"").unwrap();
+    let end = at + archive[at..].find("\n# ").unwrap();
+    let cat = catalogue_with(&format!("[[power]]\n{}", &archive[at..end]));
+    let sniper = cat.id("Sniper").unwrap();
+    let seen = classes_against_reference(&cat, 0x5419, 4_000, &CAPACITIES[..4], |p| {
+        if p == sniper { 0.4 } else { 0.2 }
+    });
+    assert!(seen.capped > 1_000, "{} capped battles", seen.capped);
+    assert!(seen.splits > 5_000, "{} members split off", seen.splits);
 }
 
 /// The sample powers and `more`.

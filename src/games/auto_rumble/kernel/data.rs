@@ -30,6 +30,7 @@ pub use crate::games::auto_rumble::kernel::hook::{NoHook, RoundHook, Rounds};
 use crate::games::auto_rumble::kernel::powerless;
 use crate::games::auto_rumble::powers::catalogue::{
     Catalogue, HeldClause, Loadout, MAX_CLAUSES, MAX_HERO_COUNTERS, NO_CLAUSE, gift_per_hit, phase,
+    shot_rule,
 };
 use crate::games::auto_rumble::powers::expr::Quantity;
 use crate::games::auto_rumble::powers::file::{Clause, EffectKind, Limit, When};
@@ -49,15 +50,15 @@ const NO_ORIGIN: u32 = u32::MAX;
 /// Whether [`DataKernel`] can play these loadouts. A class that gives allies gifts
 /// ([`phase::ALLY_GIFT`]) reacts to nothing else.
 ///
-/// Assassin's Game's rule ([`phase::NEXT_OPPONENT`]) singles out one member of a class at a
-/// time: it plays in battles where nothing else tells members apart (no reactions, taxes or
-/// gifts, no count of the hits each took).
+/// Assassin's Game's rule ([`phase::NEXT_OPPONENT`]) and Sniper's aim ([`phase::SHOT`]) single
+/// out one member of a class at a time: they play in battles where nothing else tells members
+/// apart (no reactions, taxes or gifts, no count of the hits each took).
 pub fn in_kernel_class(builds: &[Loadout]) -> bool {
     let phases = builds.iter().fold(0, |p, b| p | b.phases);
     builds.iter().all(|b| {
         b.phases & OUTSIDE == 0
             && (b.phases & phase::ALLY_GIFT == 0 || b.phases & phase::SELF_REACTION == 0)
-    }) && (phases & phase::NEXT_OPPONENT == 0 || phases & BESIDE_NEXT_OPPONENT == 0)
+    }) && (phases & (phase::NEXT_OPPONENT | phase::SHOT) == 0 || phases & BESIDE_NEXT_OPPONENT == 0)
 }
 
 /// What Assassin's Game's rule does not play beside on the fast path (see [`in_kernel_class`]).
@@ -305,6 +306,19 @@ struct Turn {
     made: Made,
     /// The first copy's id; the rest follow in the order made (member by member).
     id: HeroId,
+}
+
+/// What Sniper's kind of passives of a class say this round ([`DataKernel::shot`]).
+#[derive(Clone, Copy, Debug)]
+struct Shot {
+    /// Its attack hits only the first opponent in initiative order.
+    first: bool,
+    /// The percentage after Defence (AR-40).
+    pct: i32,
+    /// An undefended target is eliminated outright (AR-40).
+    execute: bool,
+    /// It does not attack this round.
+    no_attack: bool,
 }
 
 /// Per-battle counters the phases share.
@@ -1011,9 +1025,15 @@ impl DataKernel {
             let mut budget = self.front.energy[i] as i64 - self.front.tax[i] as i64;
             let mut mask = 0u16;
             let mut used = 0u8;
+            // AR-40: `no_attack` is read before the plan is made.
+            let no_attack = b.phases & phase::SHOT != 0
+                && self.shot(cat, b, i, tally).is_some_and(|s| s.no_attack);
             // While planning, `powers_used` is still last round's count, as in the reference
             // (AR-9: the plan's conditions and costs cannot see the plan being made).
             for (j, &u) in b.uses().iter().enumerate() {
+                if u == NO_CLAUSE && no_attack {
+                    continue; // not planned, and it costs nothing
+                }
                 let cost = if u == NO_CLAUSE {
                     cat.rules.attack_cost as i64
                 } else {
@@ -1159,6 +1179,12 @@ impl DataKernel {
             0
         };
         self.landed.clear();
+        if b.phases & phase::SHOT != 0
+            && let Some(shot) = self.shot(cat, b, i, tally).filter(|s| s.first)
+        {
+            self.attack_first(i, tally, shot);
+            return 1;
+        }
         if self.next_only {
             self.attack_next(i, tally);
             return 1;
@@ -1649,6 +1675,111 @@ impl DataKernel {
                     tally,
                 );
             }
+        }
+    }
+
+    /// Sniper's kind of passives of class `i` this round ([`phase::SHOT`]): their conditions read
+    /// only the round and strengths, so they read at the attack what they read at the plan.
+    /// As the general path reads them: the last aim and percentage count.
+    fn shot(&self, cat: &Catalogue, b: &Loadout, i: usize, tally: &Tally) -> Option<Shot> {
+        let mut shot = Shot {
+            first: false,
+            pct: 100,
+            execute: false,
+            no_attack: false,
+        };
+        let mut any = false;
+        for hc in b.clause_list(&b.passive, b.n_passive) {
+            let c = cat.clause(hc);
+            if !shot_rule(c)
+                || !c
+                    .conds()
+                    .iter()
+                    .all(|x| x.holds(|q| self.read(b, hc, i, tally, q)))
+            {
+                continue;
+            }
+            any = true;
+            for e in c.effects() {
+                match e.kind {
+                    EffectKind::AttackOnly => shot.first = true,
+                    EffectKind::AfterDefencePercent => {
+                        shot.pct = e.value.as_constant().unwrap_or(100).clamp(0, 1_000_000)
+                    }
+                    EffectKind::ExecuteUndefended => shot.execute = true,
+                    EffectKind::NoAttack => shot.no_attack = true,
+                    _ => {}
+                }
+            }
+        }
+        any.then_some(shot)
+    }
+
+    /// [`Self::attack`] of a class whose members aim at the first opponent in initiative order
+    /// (AR-39, AR-40, Sniper): hit by hit, each on the first member of the first alive opponent
+    /// class, split off from the rest (the attack is one hit a member, so this costs what the
+    /// hits are).
+    fn attack_first(&mut self, mut i: usize, tally: &mut Tally, shot: Shot) {
+        let team = self.front.team[i];
+        let damage = self.front.hit[i];
+        let mut from = 0;
+        for _ in 0..self.front.count[i] {
+            let f = &self.front;
+            // Rows before the last target hold no alive opponent (a split adds rows after it).
+            let Some(j) = (from..f.len).find(|&k| f.team[k] != team && f.energy[k] > 0) else {
+                return;
+            };
+            from = j;
+            if f.count[j] > 1 {
+                self.split_class(j, 1);
+                let f = &mut self.front;
+                let (c, origin) = (f.count[j], f.origin[j]);
+                (f.count[j], f.count[j + 1]) = (1, c - 1);
+                f.origin[j] = if origin == 0 { 0 } else { NO_ORIGIN };
+                f.origin[j + 1] = if origin != NO_ORIGIN && origin > 0 {
+                    origin - 1
+                } else {
+                    NO_ORIGIN
+                };
+                if j < i {
+                    i += 1;
+                    self.moved += 1;
+                }
+            }
+            self.shot_hit(j, damage, shot, tally);
+        }
+    }
+
+    /// One attack hit on the one hero of class `j` (AR-5, AR-40): Defence, then the percentage
+    /// after Defence (rounded up), prevention, Energy; then, if it had no Defence as the hit
+    /// arrived and lives, it is eliminated outright.
+    fn shot_hit(&mut self, j: usize, damage: i32, shot: Shot, tally: &mut Tally) {
+        tally.ops += 1;
+        tally.hits += 1;
+        let f = &mut self.front;
+        let had_defence = f.defence[j] > 0;
+        let by_defence = damage.min(f.defence[j]);
+        f.defence[j] -= by_defence;
+        let mut rest = damage - by_defence;
+        if shot.pct != 100 && rest > 0 {
+            rest = ((rest as i64 * shot.pct as i64 + 99) / 100).min(i32::MAX as i64) as i32;
+        }
+        let by_prevention = rest.min(f.prevention[j]);
+        f.prevention[j] -= by_prevention;
+        rest -= by_prevention;
+        if rest > 0 {
+            let e = f.energy[j].saturating_sub(rest);
+            f.energy[j] = e;
+            tally.lost_energy = true;
+            if e <= 0 {
+                let t = f.team[j];
+                die(t, 1, &mut self.team_alive, &mut self.round_deaths, tally);
+                return;
+            }
+        }
+        if shot.execute && !had_defence {
+            let e = self.front.energy[j];
+            self.lose(j, e, tally);
         }
     }
 

@@ -453,6 +453,12 @@ pub mod phase {
     /// after it. The data kernel's fast path walks an attacker class's hits down that
     /// opponent's class member by member, splitting it where one member took part of them.
     pub const NEXT_OPPONENT: u32 = 1 << 22;
+    /// A passive that aims the holder's attack at the first opponent in initiative order,
+    /// with or without a percentage after Defence and an execution of the undefended, or that
+    /// skips its attack (Sniper, AR-40; [`shot_rule`]), its conditions reading only the round:
+    /// the data kernel's fast path lands such an attack hit by hit, on the first member of the
+    /// first opponent class, which it splits off.
+    pub const SHOT: u32 = 1 << 23;
     /// Which reactions a loadout holds, one bit per trigger ([`on`]): a battle in which nothing
     /// holds one skips asking for it (an elimination then asks no opponent, a hit nobody).
     pub const REACTIONS: u32 = 0x7f << 11;
@@ -1027,7 +1033,38 @@ pub fn next_opponent_rule(c: &Clause, e: &crate::games::auto_rumble::powers::fil
         && e.cond.is_none()
 }
 
+/// Whether passive `c` is Sniper's kind ([`phase::SHOT`]): read at the plan with conditions that
+/// read only the round and the holder's strength (so they read the same when its attack lands),
+/// and effects each of `attack_only = "first_opponent"`, a constant `after_defence_percent`,
+/// `execute_undefended` or `no_attack`; a percentage or an execution only beside the aim (the
+/// fast path lands them only on the hits it lands one by one).
+pub fn shot_rule(c: &Clause) -> bool {
+    let aims = c
+        .effects()
+        .iter()
+        .any(|e| e.kind == EffectKind::AttackOnly && e.to == Some(Target::FirstOpponent));
+    c.when == When::Passive
+        && !c.from_start
+        && c.limit == Limit::Unlimited
+        && !c.reads(|q| !matches!(q, Quantity::Round | Quantity::Strength))
+        && !c.effects().is_empty()
+        && c.effects().iter().all(|e| {
+            e.cond.is_none()
+                && match e.kind {
+                    EffectKind::AttackOnly => e.to == Some(Target::FirstOpponent),
+                    EffectKind::AfterDefencePercent => aims && e.value.as_constant().is_some(),
+                    EffectKind::ExecuteUndefended => aims,
+                    EffectKind::NoAttack => true,
+                    _ => false,
+                }
+        })
+}
+
 fn effect_bits(c: &Clause) -> u32 {
+    if shot_rule(c) {
+        // Its `attack_only` names the rule its attack follows, not a hero it acts on.
+        return phase::SHOT;
+    }
     let mut bits = 0;
     for e in c.effects() {
         if next_opponent_rule(c, e) {
