@@ -796,16 +796,36 @@ effects = [{ everyone_attacks_only = "next_opponent" }]
 // reloading every other round: classes against the reference and hero by hero, as above.
 #[test]
 fn classes_beside_a_sniper_play_as_the_reference_plays_them_hero_by_hero_ar_40() {
-    let archive = include_str!("../../experiments/powers/archive.toml");
-    let at = archive.find("name = \"Sniper\"").unwrap();
-    let end = at + archive[at..].find("\n# ").unwrap();
-    let cat = catalogue_with(&format!("[[power]]\n{}", &archive[at..end]));
+    let cat = catalogue_with(&archive_power("Sniper"));
     let sniper = cat.id("Sniper").unwrap();
     let seen = classes_against_reference(&cat, 0x5419, 4_000, &CAPACITIES[..4], |p| {
         if p == sniper { 0.4 } else { 0.2 }
     });
     assert!(seen.capped > 1_000, "{} capped battles", seen.capped);
     assert!(seen.splits > 5_000, "{} members split off", seen.splits);
+}
+
+// Issue 81: Parasitic Strain on the fast path (AR-26): beside the six (Cosmic Shield and
+// Crystallize give Defence to take), a class whose theft finds Defence plays member by member,
+// each target split off its class; where none has Defence the class plays whole. Classes
+// against the reference and hero by hero, as above.
+#[test]
+fn classes_beside_parasitic_strain_play_as_the_reference_plays_them_hero_by_hero_ar_26() {
+    let cat = catalogue_with(&archive_power("Parasitic Strain"));
+    let strain = cat.id("Parasitic Strain").unwrap();
+    let seen = classes_against_reference(&cat, 0x9A5, 4_000, &CAPACITIES[..4], |p| {
+        if p == strain { 0.5 } else { 0.25 }
+    });
+    assert!(seen.capped > 1_000, "{} capped battles", seen.capped);
+    assert!(seen.splits > 5_000, "{} classes split", seen.splits);
+}
+
+/// One power of the archive, as its file writes it.
+fn archive_power(name: &str) -> String {
+    let archive = include_str!("../../experiments/powers/archive.toml");
+    let at = archive.find(&format!("name = \"{name}\"")).unwrap();
+    let end = at + archive[at..].find("\n# ").unwrap();
+    format!("[[power]]\n{}", &archive[at..end])
 }
 
 /// The sample powers and `more`.

@@ -30,7 +30,7 @@ pub use crate::games::auto_rumble::kernel::hook::{NoHook, RoundHook, Rounds};
 use crate::games::auto_rumble::kernel::powerless;
 use crate::games::auto_rumble::powers::catalogue::{
     Catalogue, HeldClause, Loadout, MAX_CLAUSES, MAX_HERO_COUNTERS, NO_CLAUSE, gift_per_hit, phase,
-    shot_rule,
+    shot_rule, steal_rule,
 };
 use crate::games::auto_rumble::powers::expr::Quantity;
 use crate::games::auto_rumble::powers::file::{Clause, EffectKind, Limit, When};
@@ -50,16 +50,19 @@ const NO_ORIGIN: u32 = u32::MAX;
 /// Whether [`DataKernel`] can play these loadouts. A class that gives allies gifts
 /// ([`phase::ALLY_GIFT`]) reacts to nothing else.
 ///
-/// Assassin's Game's rule ([`phase::NEXT_OPPONENT`]) and Sniper's aim ([`phase::SHOT`]) single
-/// out one member of a class at a time: they play in battles where nothing else tells members
+/// Assassin's Game's rule ([`phase::NEXT_OPPONENT`]), Sniper's aim ([`phase::SHOT`]) and
+/// Parasitic Strain's theft ([`phase::STEAL`]) single out one member of a class at a time: they play in battles where nothing else tells members
 /// apart (no reactions, taxes or gifts, no count of the hits each took).
 pub fn in_kernel_class(builds: &[Loadout]) -> bool {
     let phases = builds.iter().fold(0, |p, b| p | b.phases);
     builds.iter().all(|b| {
         b.phases & OUTSIDE == 0
             && (b.phases & phase::ALLY_GIFT == 0 || b.phases & phase::SELF_REACTION == 0)
-    }) && (phases & (phase::NEXT_OPPONENT | phase::SHOT) == 0 || phases & BESIDE_NEXT_OPPONENT == 0)
+    }) && (phases & SINGLES_ONE == 0 || phases & BESIDE_NEXT_OPPONENT == 0)
 }
+
+/// Clauses that single out one member of another class ([`in_kernel_class`]).
+const SINGLES_ONE: u32 = phase::NEXT_OPPONENT | phase::SHOT | phase::STEAL;
 
 /// What Assassin's Game's rule does not play beside on the fast path (see [`in_kernel_class`]).
 const BESIDE_NEXT_OPPONENT: u32 = phase::SELF_REACTION
@@ -1104,6 +1107,10 @@ impl DataKernel {
             }
             tally.turn_first = self.pending.len;
             self.moved = 0;
+            let b = &builds[self.front.team[i] as usize];
+            if b.phases & phase::STEAL != 0 && plans_steal(cat, b, self.front.plan[i]) {
+                self.steal_turn(i);
+            }
             let rows = self.walk(cat, builds, i, self.front.plan[i], tally);
             i += self.moved;
             if rows == 1 {
@@ -1137,7 +1144,14 @@ impl DataKernel {
             }
             let u = b.uses[j];
             if u != NO_CLAUSE {
-                self.fire(cat, b, &b.clauses[u as usize], i, tally);
+                let hc = &b.clauses[u as usize];
+                if b.phases & phase::STEAL != 0 && steal_rule(cat.clause(hc)) {
+                    let moved = self.moved;
+                    self.steal(cat, hc, i, tally);
+                    i += self.moved - moved;
+                } else {
+                    self.fire(cat, b, hc, i, tally);
+                }
                 continue;
             }
             let moved = self.moved;
@@ -1783,6 +1797,99 @@ impl DataKernel {
         }
     }
 
+    /// At the start of class `i`'s turn, a class holding Parasitic Strain's kind of clause
+    /// ([`phase::STEAL`]): where no opponent has Defence, every member's theft finds none and
+    /// does alike (nothing in its turn gives an opponent Defence: it and its members act alone,
+    /// reacting to nothing), so the class plays whole; otherwise each member's theft finds a
+    /// different hero, and the class splits into its members, each taking its turn in order.
+    fn steal_turn(&mut self, i: usize) {
+        let f = &self.front;
+        let c = f.count[i] as usize;
+        let team = f.team[i];
+        if c == 1 || !(0..f.len).any(|k| f.team[k] != team && f.energy[k] > 0 && f.defence[k] > 0) {
+            return;
+        }
+        let origin = f.origin[i];
+        self.split_class(i, c - 1);
+        let f = &mut self.front;
+        for k in 0..c {
+            f.count[i + k] = 1;
+            f.origin[i + k] = if origin == k as u32 { 0 } else { NO_ORIGIN };
+        }
+    }
+
+    /// Class `i`'s use of Parasitic Strain's kind of clause ([`phase::STEAL`], AR-26): its
+    /// target is the first alive opponent with the most Defence; the holder gains what the
+    /// effect reads of the target's Defence as it stands, the target loses a constant (not
+    /// below 0). A class of several members is here only where that Defence is 0 for each
+    /// ([`Self::steal_turn`]); a target with Defence is split off its class first.
+    fn steal(&mut self, cat: &Catalogue, hc: &HeldClause, i: usize, tally: &mut Tally) {
+        let c = cat.clause(hc);
+        if !self.may_fire(c, hc, i) {
+            return;
+        }
+        if c.limit != Limit::Unlimited {
+            self.front.once_round[i] |= hc.bit;
+            self.front.once_game[i] |= hc.bit;
+        }
+        let f = &self.front;
+        let team = f.team[i];
+        let mut target: Option<usize> = None;
+        for k in 0..f.len {
+            if f.team[k] != team
+                && f.energy[k] > 0
+                && target.is_none_or(|t| f.defence[k] > f.defence[t])
+            {
+                target = Some(k);
+            }
+        }
+        let mut i = i;
+        if let Some(j) = target
+            && f.defence[j] > 0
+            && f.count[j] > 1
+        {
+            debug_assert_eq!(
+                f.count[i], 1,
+                "a class steals whole only from the undefended"
+            );
+            self.split_class(j, 1);
+            let f = &mut self.front;
+            let (n, origin) = (f.count[j], f.origin[j]);
+            (f.count[j], f.count[j + 1]) = (1, n - 1);
+            f.origin[j] = if origin == 0 { 0 } else { NO_ORIGIN };
+            f.origin[j + 1] = if origin != NO_ORIGIN && origin > 0 {
+                origin - 1
+            } else {
+                NO_ORIGIN
+            };
+            if j < i {
+                i += 1;
+                self.moved += 1;
+            }
+        }
+        tally.ops += 1;
+        for e in c.effects() {
+            if self.front.energy[i] <= 0 {
+                return;
+            }
+            let f = &mut self.front;
+            let read = target.map_or(0, |t| f.defence[t]);
+            match e.kind {
+                EffectKind::AddDefence => {
+                    let v = e.value.eval(|_| read);
+                    f.defence[i] = f.defence[i].saturating_add(v).max(0);
+                }
+                EffectKind::LoseDefence => {
+                    if let Some(t) = target {
+                        let v = e.value.as_constant().unwrap_or(0);
+                        f.defence[t] = f.defence[t].saturating_sub(v.max(0)).max(0);
+                    }
+                }
+                _ => unreachable!("steal_rule"),
+            }
+        }
+    }
+
     /// Splits class `j` into `extra + 1` rows of its members (see [`Table::split`]); the copies
     /// waiting to join after classes below it move down with them.
     fn split_class(&mut self, j: usize, extra: usize) {
@@ -2060,6 +2167,14 @@ impl Out<'_> {
 #[inline]
 fn first_attack_bit(b: &Loadout) -> u16 {
     (b.n_uses > 0 && b.uses[0] == NO_CLAUSE) as u16
+}
+
+/// Whether plan `plan` of a hero holding `b` uses a clause of Parasitic Strain's kind
+/// ([`phase::STEAL`]).
+fn plans_steal(cat: &Catalogue, b: &Loadout, plan: u16) -> bool {
+    b.uses().iter().enumerate().any(|(j, &u)| {
+        plan & (1 << j) != 0 && u != NO_CLAUSE && steal_rule(cat.clause(&b.clauses[u as usize]))
+    })
 }
 
 /// The largest tax of `b`'s `dealt_damage` taxes ([`phase::TAX_ON_DAMAGE`]): all fire on each

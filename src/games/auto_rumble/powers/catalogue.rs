@@ -459,6 +459,11 @@ pub mod phase {
     /// the data kernel's fast path lands such an attack hit by hit, on the first member of the
     /// first opponent class, which it splits off.
     pub const SHOT: u32 = 1 << 23;
+    /// A `use` clause on the opponent with the most Defence that takes Defence from it and gives
+    /// the holder some ([`steal_rule`], Parasitic Strain): the data kernel's fast path plays a
+    /// class's uses once where no opponent has Defence (each member's then does the same), and
+    /// member by member otherwise, the target split off its class.
+    pub const STEAL: u32 = 1 << 24;
     /// Which reactions a loadout holds, one bit per trigger ([`on`]): a battle in which nothing
     /// holds one skips asking for it (an elimination then asks no opponent, a hit nobody).
     pub const REACTIONS: u32 = 0x7f << 11;
@@ -1060,7 +1065,37 @@ pub fn shot_rule(c: &Clause) -> bool {
         })
 }
 
+/// Whether `use` clause `c` is Parasitic Strain's kind ([`phase::STEAL`]): aimed at the opponent
+/// with the most Defence, no Burn, its effects each a gain of Defence for the holder whose value
+/// reads only the target's Defence, or a constant loss of Defence for the target.
+pub fn steal_rule(c: &Clause) -> bool {
+    c.when == When::Use
+        && c.target == Target::OpponentMostDefence
+        && !c.from_start
+        && c.limit != Limit::OncePerHeroPerRound
+        && c.cost.burn.as_constant() == Some(0)
+        && !c.reads(|q| !q.fast_path_tracks() && q != Quantity::TargetDefence)
+        && !c.effects().is_empty()
+        && c.effects().iter().all(|e| {
+            e.cond.is_none()
+                && match e.kind {
+                    EffectKind::AddDefence => {
+                        e.to == Some(Target::Holder)
+                            && !e.value.reads(|q| q != Quantity::TargetDefence)
+                    }
+                    EffectKind::LoseDefence => {
+                        e.to.is_none_or(|t| t == Target::OpponentMostDefence)
+                            && e.value.as_constant().is_some()
+                    }
+                    _ => false,
+                }
+        })
+}
+
 fn effect_bits(c: &Clause) -> u32 {
+    if steal_rule(c) {
+        return phase::STEAL;
+    }
     if shot_rule(c) {
         // Its `attack_only` names the rule its attack follows, not a hero it acts on.
         return phase::SHOT;
