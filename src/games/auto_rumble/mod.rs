@@ -98,9 +98,9 @@ pub const GAME: crate::games::Game = crate::games::Game {
             versus: None,
         },
         crate::games::Workload {
-            what: "Sniper beside Amoeba (slowest archive power)",
-            command: "simulate rumble --power-file experiments/powers/archive.toml --catalogue Sniper --catalogue Amoeba --catalogue 'Titanium Skin' --powers 2",
-            matches: 2_000,
+            what: "Egg Clutch beside Amoeba (slowest archive power, a summon)",
+            command: "simulate rumble --power-file experiments/powers/archive.toml --catalogue 'Egg Clutch' --catalogue Amoeba --catalogue 'Titanium Skin' --powers 2",
+            matches: 20_000,
             unit: "battles",
             versus: Some(SAMPLE_ROSTER),
         },

@@ -7,7 +7,11 @@
 //! are in it, and so are reactions of the holder alone to being attacked or damaged
 //! ([`phase::SELF_REACTION`]), an attacker's own `hit` reactions that never lower its Energy
 //! ([`phase::SELF_HIT`]: an attacker class splits where its members landed different hits) and
-//! a constant tax on the hero damaged ([`phase::TAX_ON_DAMAGE`]). Loadouts outside it (other
+//! a constant tax on the hero damaged ([`phase::TAX_ON_DAMAGE`]), constant Energy gifts to every
+//! ally when a hit takes the holder's Energy ([`phase::ALLY_GIFT`]), and three effects that single
+//! out one hero of another class, splitting its class there: Assassin's Game's rule
+//! ([`phase::NEXT_OPPONENT`]), Sniper's aim ([`phase::SHOT`]) and Parasitic Strain's theft
+//! ([`phase::STEAL`]). Loadouts outside it (other
 //! reactions, effects on other heroes, locks, wards, summons, wins) are played by [`crate::games::auto_rumble::kernel::general`], which plays every clause, also
 //! without allocating; [`play`] picks the path. tests/games/auto_rumble_data_differential.rs holds
 //! both to the data reference, round by round.
