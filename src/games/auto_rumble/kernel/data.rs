@@ -1749,20 +1749,7 @@ impl DataKernel {
             };
             from = j;
             if f.count[j] > 1 {
-                self.split_class(j, 1);
-                let f = &mut self.front;
-                let (c, origin) = (f.count[j], f.origin[j]);
-                (f.count[j], f.count[j + 1]) = (1, c - 1);
-                f.origin[j] = if origin == 0 { 0 } else { NO_ORIGIN };
-                f.origin[j + 1] = if origin != NO_ORIGIN && origin > 0 {
-                    origin - 1
-                } else {
-                    NO_ORIGIN
-                };
-                if j < i {
-                    i += 1;
-                    self.moved += 1;
-                }
+                i = self.split_first(j, i);
             }
             self.shot_hit(j, damage, shot, tally);
         }
@@ -1856,20 +1843,7 @@ impl DataKernel {
                 f.count[i], 1,
                 "a class steals whole only from the undefended"
             );
-            self.split_class(j, 1);
-            let f = &mut self.front;
-            let (n, origin) = (f.count[j], f.origin[j]);
-            (f.count[j], f.count[j + 1]) = (1, n - 1);
-            f.origin[j] = if origin == 0 { 0 } else { NO_ORIGIN };
-            f.origin[j + 1] = if origin != NO_ORIGIN && origin > 0 {
-                origin - 1
-            } else {
-                NO_ORIGIN
-            };
-            if j < i {
-                i += 1;
-                self.moved += 1;
-            }
+            i = self.split_first(j, i);
         }
         tally.ops += 1;
         for e in c.effects() {
@@ -1892,6 +1866,26 @@ impl DataKernel {
                 _ => unreachable!("steal_rule"),
             }
         }
+    }
+
+    /// Splits the first member of class `j` off the rest (one hero singled out); returns where
+    /// the acting class `i` stands after it (moved down when `j` is in front of it).
+    fn split_first(&mut self, j: usize, i: usize) -> usize {
+        self.split_class(j, 1);
+        let f = &mut self.front;
+        let (n, origin) = (f.count[j], f.origin[j]);
+        (f.count[j], f.count[j + 1]) = (1, n - 1);
+        f.origin[j] = if origin == 0 { 0 } else { NO_ORIGIN };
+        f.origin[j + 1] = if origin != NO_ORIGIN && origin > 0 {
+            origin - 1
+        } else {
+            NO_ORIGIN
+        };
+        if j < i {
+            self.moved += 1;
+            return i + 1;
+        }
+        i
     }
 
     /// Splits class `j` into `extra + 1` rows of its members (see [`Table::split`]); the copies
