@@ -174,6 +174,22 @@ impl Table {
         self.len = n + extra;
     }
 
+    /// One hit of `damage` on each member of row `j` (AR-5): its Defence absorbs first, then
+    /// its prevention; returns what reaches Energy (not yet taken).
+    #[inline]
+    fn absorb(&mut self, j: usize, damage: i32) -> i32 {
+        let by_defence = damage.min(self.defence[j]);
+        self.defence[j] -= by_defence;
+        let rest = damage - by_defence;
+        let by_prevention = if rest > 0 {
+            rest.min(self.prevention[j])
+        } else {
+            0
+        };
+        self.prevention[j] -= by_prevention;
+        rest - by_prevention
+    }
+
     /// What a reaction of the holder alone can read or change of row `i` (its Energy, Defence,
     /// prevention, limits and counters): the same before and after a hit, the row is at a
     /// fixed point and every further equal hit does the same.
@@ -1504,16 +1520,7 @@ impl DataKernel {
             if f.energy[j] <= 0 {
                 continue; // its reaction burnt it out: the hit lands on nobody
             }
-            let by_defence = damage.min(f.defence[j]);
-            f.defence[j] -= by_defence;
-            let rest = damage - by_defence;
-            let by_prevention = if rest > 0 {
-                rest.min(f.prevention[j])
-            } else {
-                0
-            };
-            f.prevention[j] -= by_prevention;
-            let to_energy = rest - by_prevention;
+            let to_energy = f.absorb(j, damage);
             if to_energy > 0 {
                 let e = f.energy[j].saturating_sub(to_energy);
                 f.energy[j] = e;
@@ -1939,16 +1946,7 @@ impl DataKernel {
                 if tally.count_hits {
                     f.hits_round[j] += 1;
                 }
-                let by_defence = damage.min(f.defence[j]);
-                f.defence[j] -= by_defence;
-                let rest = damage - by_defence;
-                let by_prevention = if rest > 0 {
-                    rest.min(f.prevention[j])
-                } else {
-                    0
-                };
-                f.prevention[j] -= by_prevention;
-                let to_energy = rest - by_prevention;
+                let to_energy = f.absorb(j, damage);
                 if to_energy <= 0 {
                     continue;
                 }
