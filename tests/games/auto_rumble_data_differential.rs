@@ -820,6 +820,21 @@ fn classes_beside_parasitic_strain_play_as_the_reference_plays_them_hero_by_hero
     assert!(seen.splits > 5_000, "{} classes split", seen.splits);
 }
 
+// Issue 81: Piercing Blow on the fast path (AR-24, AR-26): its holder's class plays member by
+// member the round it uses it (each member's pick of the opponent with the most Energy reads
+// what the members before it did), each target split off its class. Classes against the
+// reference and hero by hero, as above.
+#[test]
+fn classes_beside_piercing_blow_play_as_the_reference_plays_them_hero_by_hero_ar_26() {
+    let cat = catalogue_with(&archive_power("Piercing Blow"));
+    let blow = cat.id("Piercing Blow").unwrap();
+    let seen = classes_against_reference(&cat, 0xB10, 4_000, &CAPACITIES[..4], |p| {
+        if p == blow { 0.5 } else { 0.25 }
+    });
+    assert!(seen.capped > 1_000, "{} capped battles", seen.capped);
+    assert!(seen.splits > 5_000, "{} classes split", seen.splits);
+}
+
 /// One power of the archive, as its file writes it.
 fn archive_power(name: &str) -> String {
     let archive = include_str!("../../experiments/powers/archive.toml");

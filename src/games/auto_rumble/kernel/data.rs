@@ -10,8 +10,8 @@
 //! a constant tax on the hero damaged ([`phase::TAX_ON_DAMAGE`]), constant Energy gifts to every
 //! ally when a hit takes the holder's Energy ([`phase::ALLY_GIFT`]), and three effects that single
 //! out one hero of another class, splitting its class there: Assassin's Game's rule
-//! ([`phase::NEXT_OPPONENT`]), Sniper's aim ([`phase::SHOT`]) and Parasitic Strain's theft
-//! ([`phase::STEAL`]). Loadouts outside it (other
+//! ([`phase::NEXT_OPPONENT`]), Sniper's aim ([`phase::SHOT`]), Parasitic Strain's theft
+//! ([`phase::STEAL`]) and Piercing Blow's damage ([`phase::STRIKE`]). Loadouts outside it (other
 //! reactions, effects on other heroes, locks, wards, summons, wins) are played by [`crate::games::auto_rumble::kernel::general`], which plays every clause, also
 //! without allocating; [`play`] picks the path. tests/games/auto_rumble_data_differential.rs holds
 //! both to the data reference, round by round.
@@ -34,10 +34,10 @@ pub use crate::games::auto_rumble::kernel::hook::{NoHook, RoundHook, Rounds};
 use crate::games::auto_rumble::kernel::powerless;
 use crate::games::auto_rumble::powers::catalogue::{
     Catalogue, HeldClause, Loadout, MAX_CLAUSES, MAX_HERO_COUNTERS, NO_CLAUSE, gift_per_hit, phase,
-    shot_rule, steal_rule,
+    shot_rule, steal_rule, strike_rule,
 };
 use crate::games::auto_rumble::powers::expr::Quantity;
-use crate::games::auto_rumble::powers::file::{Clause, EffectKind, Limit, When};
+use crate::games::auto_rumble::powers::file::{Clause, EffectKind, Limit, Target, When};
 use crate::games::auto_rumble::powers::limits::MAX_EFFECTS;
 use crate::games::auto_rumble::rules;
 use crate::games::auto_rumble::state::{HeroId, RoundView};
@@ -54,8 +54,9 @@ const NO_ORIGIN: u32 = u32::MAX;
 /// Whether [`DataKernel`] can play these loadouts. A class that gives allies gifts
 /// ([`phase::ALLY_GIFT`]) reacts to nothing else.
 ///
-/// Assassin's Game's rule ([`phase::NEXT_OPPONENT`]), Sniper's aim ([`phase::SHOT`]) and
-/// Parasitic Strain's theft ([`phase::STEAL`]) single out one member of a class at a time: they play in battles where nothing else tells members
+/// Assassin's Game's rule ([`phase::NEXT_OPPONENT`]), Sniper's aim ([`phase::SHOT`]),
+/// Parasitic Strain's theft ([`phase::STEAL`]) and Piercing Blow's damage ([`phase::STRIKE`])
+/// single out one member of a class at a time: they play in battles where nothing else tells members
 /// apart (no reactions, taxes or gifts, no count of the hits each took).
 pub fn in_kernel_class(builds: &[Loadout]) -> bool {
     let phases = builds.iter().fold(0, |p, b| p | b.phases);
@@ -66,7 +67,7 @@ pub fn in_kernel_class(builds: &[Loadout]) -> bool {
 }
 
 /// Clauses that single out one member of another class ([`in_kernel_class`]).
-const SINGLES_ONE: u32 = phase::NEXT_OPPONENT | phase::SHOT | phase::STEAL;
+const SINGLES_ONE: u32 = phase::NEXT_OPPONENT | phase::SHOT | phase::STEAL | phase::STRIKE;
 
 /// What Assassin's Game's rule does not play beside on the fast path (see [`in_kernel_class`]).
 const BESIDE_NEXT_OPPONENT: u32 = phase::SELF_REACTION
@@ -1128,8 +1129,12 @@ impl DataKernel {
             tally.turn_first = self.pending.len;
             self.moved = 0;
             let b = &builds[self.front.team[i] as usize];
-            if b.phases & phase::STEAL != 0 && plans_steal(cat, b, self.front.plan[i]) {
+            let plan = self.front.plan[i];
+            if b.phases & phase::STEAL != 0 && plans(cat, b, plan, steal_rule) {
                 self.steal_turn(i);
+            }
+            if b.phases & phase::STRIKE != 0 && plans(cat, b, plan, strike_rule) {
+                self.into_members(i);
             }
             let rows = self.walk(cat, builds, i, self.front.plan[i], tally);
             i += self.moved;
@@ -1168,6 +1173,10 @@ impl DataKernel {
                 if b.phases & phase::STEAL != 0 && steal_rule(cat.clause(hc)) {
                     let moved = self.moved;
                     self.steal(cat, hc, i, tally);
+                    i += self.moved - moved;
+                } else if b.phases & phase::STRIKE != 0 && strike_rule(cat.clause(hc)) {
+                    let moved = self.moved;
+                    self.strike(cat, b, hc, i, tally);
                     i += self.moved - moved;
                 } else {
                     self.fire(cat, b, hc, i, tally);
@@ -1802,17 +1811,111 @@ impl DataKernel {
     /// different hero, and the class splits into its members, each taking its turn in order.
     fn steal_turn(&mut self, i: usize) {
         let f = &self.front;
-        let c = f.count[i] as usize;
         let team = f.team[i];
-        if c == 1 || !(0..f.len).any(|k| f.team[k] != team && f.energy[k] > 0 && f.defence[k] > 0) {
+        if (0..f.len).any(|k| f.team[k] != team && f.energy[k] > 0 && f.defence[k] > 0) {
+            self.into_members(i);
+        }
+    }
+
+    /// Splits class `i` into its members, one row each, to take their turns one after another
+    /// (they merge again at the next rebuild where they are still alike).
+    fn into_members(&mut self, i: usize) {
+        let f = &self.front;
+        let (c, origin) = (f.count[i] as usize, f.origin[i]);
+        if c == 1 {
             return;
         }
-        let origin = f.origin[i];
         self.split_class(i, c - 1);
         let f = &mut self.front;
         for k in 0..c {
             f.count[i + k] = 1;
             f.origin[i + k] = if origin == k as u32 { 0 } else { NO_ORIGIN };
+        }
+    }
+
+    /// Hero `i`'s use of Piercing Blow's kind of clause ([`phase::STRIKE`], AR-24, AR-26): its
+    /// Burn, then each effect's damage (no attack hit: Defence absorbs it unless ignored, then
+    /// prevention unless unpreventable) on the first alive opponent with the most (or least)
+    /// Energy as the effect fires, split off its class.
+    fn strike(
+        &mut self,
+        cat: &Catalogue,
+        b: &Loadout,
+        hc: &HeldClause,
+        mut i: usize,
+        tally: &mut Tally,
+    ) {
+        let c = cat.clause(hc);
+        debug_assert_eq!(
+            self.front.count[i], 1,
+            "a striking class plays member by member"
+        );
+        if !self.may_fire(c, hc, i) {
+            return;
+        }
+        if c.limit != Limit::Unlimited {
+            self.front.once_round[i] |= hc.bit;
+            self.front.once_game[i] |= hc.bit;
+        }
+        let burn = c.cost.burn.eval(|q| self.read(b, hc, i, tally, q));
+        if burn > 0 && !self.lose(i, burn, tally) {
+            return; // AR-24: burnt out
+        }
+        let most = c.target == Target::OpponentMostEnergy;
+        for e in c.effects() {
+            let f = &self.front;
+            if f.energy[i] <= 0 {
+                return;
+            }
+            let team = f.team[i];
+            let mut target: Option<usize> = None;
+            for k in 0..f.len {
+                if f.team[k] != team
+                    && f.energy[k] > 0
+                    && target.is_none_or(|t| {
+                        if most {
+                            f.energy[k] > f.energy[t]
+                        } else {
+                            f.energy[k] < f.energy[t]
+                        }
+                    })
+                {
+                    target = Some(k);
+                }
+            }
+            let Some(j) = target else {
+                continue;
+            };
+            let v = e.value.as_constant().unwrap_or(0);
+            if v <= 0 {
+                continue;
+            }
+            if f.count[j] > 1 {
+                // The target keeps row `j`; its class-mates follow it.
+                i = self.split_first(j, i);
+            }
+            tally.ops += 1;
+            let f = &mut self.front;
+            let mut rest = v;
+            if !e.ignore_defence && !e.unpreventable {
+                let d = rest.min(f.defence[j]);
+                f.defence[j] -= d;
+                rest -= d;
+            }
+            if !e.unpreventable {
+                let p = rest.min(f.prevention[j]);
+                f.prevention[j] -= p;
+                rest -= p;
+            }
+            if rest > 0 {
+                let left = f.energy[j].saturating_sub(rest);
+                f.energy[j] = left;
+                tally.lost_energy = true;
+                if left <= 0 {
+                    let t = f.team[j];
+                    die(t, 1, &mut self.team_alive, &mut self.round_deaths, tally);
+                }
+            }
         }
     }
 
@@ -2165,11 +2268,10 @@ fn first_attack_bit(b: &Loadout) -> u16 {
     (b.n_uses > 0 && b.uses[0] == NO_CLAUSE) as u16
 }
 
-/// Whether plan `plan` of a hero holding `b` uses a clause of Parasitic Strain's kind
-/// ([`phase::STEAL`]).
-fn plans_steal(cat: &Catalogue, b: &Loadout, plan: u16) -> bool {
+/// Whether plan `plan` of a hero holding `b` uses a clause of the kind `rule` says.
+fn plans(cat: &Catalogue, b: &Loadout, plan: u16, rule: fn(&Clause) -> bool) -> bool {
     b.uses().iter().enumerate().any(|(j, &u)| {
-        plan & (1 << j) != 0 && u != NO_CLAUSE && steal_rule(cat.clause(&b.clauses[u as usize]))
+        plan & (1 << j) != 0 && u != NO_CLAUSE && rule(cat.clause(&b.clauses[u as usize]))
     })
 }
 

@@ -464,6 +464,11 @@ pub mod phase {
     /// class's uses once where no opponent has Defence (each member's then does the same), and
     /// member by member otherwise, the target split off its class.
     pub const STEAL: u32 = 1 << 24;
+    /// A `use` clause whose only effects are constant damage (not an attack hit) to the
+    /// opponent with the most or least Energy ([`strike_rule`], Piercing Blow): the data
+    /// kernel's fast path plays its holder's class member by member that round (each member's
+    /// pick reads what the members before it did), each target split off its class.
+    pub const STRIKE: u32 = 1 << 25;
     /// Which reactions a loadout holds, one bit per trigger ([`on`]): a battle in which nothing
     /// holds one skips asking for it (an elimination then asks no opponent, a hit nobody).
     pub const REACTIONS: u32 = 0x7f << 11;
@@ -1092,9 +1097,33 @@ pub fn steal_rule(c: &Clause) -> bool {
         })
 }
 
+/// Whether `use` clause `c` is Piercing Blow's kind ([`phase::STRIKE`]): aimed at the opponent
+/// with the most or least Energy, each effect a constant damage that is no attack hit.
+pub fn strike_rule(c: &Clause) -> bool {
+    c.when == When::Use
+        && matches!(
+            c.target,
+            Target::OpponentMostEnergy | Target::OpponentLeastEnergy
+        )
+        && !c.from_start
+        && c.limit != Limit::OncePerHeroPerRound
+        && !c.reads(|q| !q.fast_path_tracks())
+        && !c.effects().is_empty()
+        && c.effects().iter().all(|e| {
+            e.kind == EffectKind::Damage
+                && e.cond.is_none()
+                && e.to.is_none()
+                && !e.as_attack
+                && e.value.as_constant().is_some()
+        })
+}
+
 fn effect_bits(c: &Clause) -> u32 {
     if steal_rule(c) {
         return phase::STEAL;
+    }
+    if strike_rule(c) {
+        return phase::STRIKE;
     }
     if shot_rule(c) {
         // Its `attack_only` names the rule its attack follows, not a hero it acts on.
