@@ -1134,7 +1134,7 @@ impl DataKernel {
                 self.steal_turn(i);
             }
             if b.phases & phase::STRIKE != 0 && plans(cat, b, plan, strike_rule) {
-                self.into_members(i);
+                self.split_members(i);
             }
             let rows = self.walk(cat, builds, i, self.front.plan[i], tally);
             i += self.moved;
@@ -1813,13 +1813,13 @@ impl DataKernel {
         let f = &self.front;
         let team = f.team[i];
         if (0..f.len).any(|k| f.team[k] != team && f.energy[k] > 0 && f.defence[k] > 0) {
-            self.into_members(i);
+            self.split_members(i);
         }
     }
 
     /// Splits class `i` into its members, one row each, to take their turns one after another
     /// (they merge again at the next rebuild where they are still alike).
-    fn into_members(&mut self, i: usize) {
+    fn split_members(&mut self, i: usize) {
         let f = &self.front;
         let (c, origin) = (f.count[i] as usize, f.origin[i]);
         if c == 1 {
