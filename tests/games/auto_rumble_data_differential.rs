@@ -796,13 +796,7 @@ effects = [{ everyone_attacks_only = "next_opponent" }]
 // reloading every other round: classes against the reference and hero by hero, as above.
 #[test]
 fn classes_beside_a_sniper_play_as_the_reference_plays_them_hero_by_hero_ar_40() {
-    let cat = catalogue_with(&archive_power("Sniper"));
-    let sniper = cat.id("Sniper").unwrap();
-    let seen = classes_against_reference(&cat, 0x5419, 4_000, &CAPACITIES[..4], |p| {
-        if p == sniper { 0.4 } else { 0.2 }
-    });
-    assert!(seen.capped > 1_000, "{} capped battles", seen.capped);
-    assert!(seen.splits > 5_000, "{} members split off", seen.splits);
+    beside_the_six("Sniper", 0x5419, 0.4);
 }
 
 // Issue 81: Parasitic Strain on the fast path (AR-26): beside the six (Cosmic Shield and
@@ -811,13 +805,7 @@ fn classes_beside_a_sniper_play_as_the_reference_plays_them_hero_by_hero_ar_40()
 // against the reference and hero by hero, as above.
 #[test]
 fn classes_beside_parasitic_strain_play_as_the_reference_plays_them_hero_by_hero_ar_26() {
-    let cat = catalogue_with(&archive_power("Parasitic Strain"));
-    let strain = cat.id("Parasitic Strain").unwrap();
-    let seen = classes_against_reference(&cat, 0x9A5, 4_000, &CAPACITIES[..4], |p| {
-        if p == strain { 0.5 } else { 0.25 }
-    });
-    assert!(seen.capped > 1_000, "{} capped battles", seen.capped);
-    assert!(seen.splits > 5_000, "{} classes split", seen.splits);
+    beside_the_six("Parasitic Strain", 0x9A5, 0.5);
 }
 
 // Issue 81: Piercing Blow on the fast path (AR-24, AR-26): its holder's class plays member by
@@ -826,13 +814,24 @@ fn classes_beside_parasitic_strain_play_as_the_reference_plays_them_hero_by_hero
 // reference and hero by hero, as above.
 #[test]
 fn classes_beside_piercing_blow_play_as_the_reference_plays_them_hero_by_hero_ar_26() {
-    let cat = catalogue_with(&archive_power("Piercing Blow"));
-    let blow = cat.id("Piercing Blow").unwrap();
-    let seen = classes_against_reference(&cat, 0xB10, 4_000, &CAPACITIES[..4], |p| {
-        if p == blow { 0.5 } else { 0.25 }
+    beside_the_six("Piercing Blow", 0xB10, 0.5);
+}
+
+/// 4,000 rosters of the six and archive power `name` (held with probability `chance`, each of
+/// the six a quarter), classes against the reference and hero by hero; full tables and classes
+/// split where the power singled a hero out.
+fn beside_the_six(name: &str, seed: u64, chance: f64) {
+    let cat = catalogue_with(&archive_power(name));
+    let power = cat.id(name).unwrap();
+    let seen = classes_against_reference(&cat, seed, 4_000, &CAPACITIES[..4], |p| {
+        if p == power { chance } else { 0.25 }
     });
-    assert!(seen.capped > 1_000, "{} capped battles", seen.capped);
-    assert!(seen.splits > 5_000, "{} classes split", seen.splits);
+    assert!(
+        seen.capped > 1_000,
+        "{name}: {} capped battles",
+        seen.capped
+    );
+    assert!(seen.splits > 5_000, "{name}: {} classes split", seen.splits);
 }
 
 /// One power of the archive, as its file writes it.

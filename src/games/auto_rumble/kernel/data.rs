@@ -1788,15 +1788,8 @@ impl DataKernel {
         let by_prevention = rest.min(f.prevention[j]);
         f.prevention[j] -= by_prevention;
         rest -= by_prevention;
-        if rest > 0 {
-            let e = f.energy[j].saturating_sub(rest);
-            f.energy[j] = e;
-            tally.lost_energy = true;
-            if e <= 0 {
-                let t = f.team[j];
-                die(t, 1, &mut self.team_alive, &mut self.round_deaths, tally);
-                return;
-            }
+        if !self.takes(j, rest, tally) {
+            return;
         }
         if shot.execute && !had_defence {
             let e = self.front.energy[j];
@@ -1907,16 +1900,25 @@ impl DataKernel {
                 f.prevention[j] -= p;
                 rest -= p;
             }
-            if rest > 0 {
-                let left = f.energy[j].saturating_sub(rest);
-                f.energy[j] = left;
-                tally.lost_energy = true;
-                if left <= 0 {
-                    let t = f.team[j];
-                    die(t, 1, &mut self.team_alive, &mut self.round_deaths, tally);
-                }
+            self.takes(j, rest, tally);
+        }
+    }
+
+    /// The one hero of row `j` takes `rest` from its Energy (what a hit left after Defence and
+    /// prevention, AR-5); returns whether it lives.
+    fn takes(&mut self, j: usize, rest: i32, tally: &mut Tally) -> bool {
+        let f = &mut self.front;
+        if rest > 0 {
+            let e = f.energy[j].saturating_sub(rest);
+            f.energy[j] = e;
+            tally.lost_energy = true;
+            if e <= 0 {
+                let t = f.team[j];
+                die(t, 1, &mut self.team_alive, &mut self.round_deaths, tally);
+                return false;
             }
         }
+        true
     }
 
     /// Class `i`'s use of Parasitic Strain's kind of clause ([`phase::STEAL`], AR-26): its
