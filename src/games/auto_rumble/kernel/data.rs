@@ -56,21 +56,22 @@ const NO_ORIGIN: u32 = u32::MAX;
 ///
 /// Assassin's Game's rule ([`phase::NEXT_OPPONENT`]), Sniper's aim ([`phase::SHOT`]),
 /// Parasitic Strain's theft ([`phase::STEAL`]) and Piercing Blow's damage ([`phase::STRIKE`])
-/// single out one member of a class at a time: they play in battles where nothing else tells members
-/// apart (no reactions, taxes or gifts, no count of the hits each took).
+/// single out one member of a class at a time: they play in battles where nothing else tells
+/// members apart (no reactions, taxes or gifts, no count of the hits each took).
 pub fn in_kernel_class(builds: &[Loadout]) -> bool {
     let phases = builds.iter().fold(0, |p, b| p | b.phases);
     builds.iter().all(|b| {
         b.phases & OUTSIDE == 0
             && (b.phases & phase::ALLY_GIFT == 0 || b.phases & phase::SELF_REACTION == 0)
-    }) && (phases & SINGLES_ONE == 0 || phases & BESIDE_NEXT_OPPONENT == 0)
+    }) && (phases & SINGLES_ONE == 0 || phases & NOT_BESIDE_SINGLING == 0)
 }
 
 /// Clauses that single out one member of another class ([`in_kernel_class`]).
 const SINGLES_ONE: u32 = phase::NEXT_OPPONENT | phase::SHOT | phase::STEAL | phase::STRIKE;
 
-/// What Assassin's Game's rule does not play beside on the fast path (see [`in_kernel_class`]).
-const BESIDE_NEXT_OPPONENT: u32 = phase::SELF_REACTION
+/// What the clauses that single out one member do not play beside on the fast path (see
+/// [`in_kernel_class`]).
+const NOT_BESIDE_SINGLING: u32 = phase::SELF_REACTION
     | phase::SELF_HIT
     | phase::TAX_ON_DAMAGE
     | phase::ALLY_GIFT
@@ -1185,8 +1186,8 @@ impl DataKernel {
             }
             let moved = self.moved;
             let runs = self.attack(cat, builds, i, tally);
-            // (Only Assassin's Game's walk splits a class in front of this one, and it never
-            // splits this one: `runs` is then 1.)
+            // (Only an attack that singles out a hero splits a class in front of this one, and
+            // it never splits this one: `runs` is then 1.)
             i += self.moved - moved;
             if runs > 1 {
                 let (mut r, mut end) = (i, i + runs);
