@@ -191,6 +191,11 @@ fn clause(rng: &mut MatchRng, powers: &[String], fast: bool) -> String {
             rng.random_range(-5..=40)
         );
     }
+    // The kinds that reach other heroes on the fast path (issue 81): allies' gifts, Assassin's
+    // Game's rule, Sniper's aim, Parasitic Strain's theft, Piercing Blow's damage.
+    if fast && rng.random_bool(0.1) {
+        return singling_out(rng);
+    }
     let when = if fast {
         pick(
             rng,
@@ -255,6 +260,57 @@ fn clause(rng: &mut MatchRng, powers: &[String], fast: bool) -> String {
         .collect();
     s.push_str(&format!("effects = [{}]\n", effects.join(", ")));
     s
+}
+
+/// A clause of one of the kinds the fast path plays on another hero, its numbers drawn.
+fn singling_out(rng: &mut MatchRng) -> String {
+    let head = "[[power.clause]]\n";
+    match rng.random_range(0..5) {
+        0 => format!(
+            "{head}when = \"damaged\"\ntarget = \"all_allies\"\neffects = [{{ add_energy = {} }}]\n",
+            rng.random_range(0..=12)
+        ),
+        1 => format!(
+            "{head}when = \"passive\"\neffects = [{{ everyone_attacks_only = \"next_opponent\" }}]\n"
+        ),
+        2 => {
+            let mut effects = vec!["{ attack_only = \"first_opponent\" }".to_string()];
+            if rng.random_bool(0.5) {
+                effects.push(format!(
+                    "{{ after_defence_percent = {} }}",
+                    rng.random_range(0..=300)
+                ));
+            }
+            if rng.random_bool(0.5) {
+                effects.push("{ execute_undefended = 1 }".into());
+            }
+            if rng.random_bool(0.3) {
+                effects = vec!["{ no_attack = 1 }".into()];
+            }
+            let when = if rng.random_bool(0.5) {
+                format!("if = \"round % {} == 0\"\n", rng.random_range(2..=3))
+            } else {
+                String::new()
+            };
+            format!(
+                "{head}when = \"passive\"\n{when}effects = [{}]\n",
+                effects.join(", ")
+            )
+        }
+        3 => format!(
+            "{head}when = \"use\"\ncost = {{ spend = {} }}\ntarget = \"opponent_most_defence\"\neffects = [{{ add_defence = \"target.defence\", to = \"self\" }}, {{ lose_defence = {} }}]\n",
+            rng.random_range(0..=25),
+            rng.random_range(0..=30)
+        ),
+        _ => format!(
+            "{head}when = \"use\"\ncost = {{ spend = {}, burn = {} }}\ntarget = \"{}\"\neffects = [{{ damage = {}, ignore_defence = {} }}]\n",
+            rng.random_range(0..=15),
+            rng.random_range(0..=12),
+            pick(rng, &["opponent_most_energy", "opponent_least_energy"]),
+            rng.random_range(1..=30),
+            rng.random_bool(0.5)
+        ),
+    }
 }
 
 /// A file of 1-3 powers; later powers may be summons' powers or given ones (a helper sometimes).
