@@ -1706,6 +1706,15 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             if !self.is_alive(i) || self.won.is_some() {
                 return;
             }
+            if plain && self.s.front.first_hit_done[i] {
+                // The rest of this run of one team's rows, all fought (see `plain_run`).
+                let end = self.s.run_end[t] as usize;
+                if !self.plain_run(i, t, end) {
+                    return;
+                }
+                t = self.next_opposed(i, end, n);
+                continue;
+            }
             if self.is_alive(t) {
                 let f = &self.s.front;
                 if plain
@@ -1721,6 +1730,60 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
             }
             t = self.next_opposed(i, t + 1, n);
         }
+    }
+
+    /// The plain attack's hits (see [`Self::attack`]) on rows `from..to`, one run of a team the
+    /// attacker fights, in order: the loop of [`Self::attack`] without asking row by row
+    /// whether it is fought or has left (a row that left is not alive). False when the attacker
+    /// is out or the battle won (after a ward, dodge or loss cap took a hit the long way).
+    #[inline]
+    fn plain_run(&mut self, i: usize, from: usize, to: usize) -> bool {
+        // A hit of 0 arrives as 0 whatever multiplies it (AR-2, AR-59) and, on a target whose
+        // Defence and prevention are not below 0, takes nothing: it only counts (AR-28). Battles
+        // of heroes who deal 0 (coins of -30 and below) can fill the table and last every round.
+        if self.s.front.hit[i] == 0 && !self.cat.remembers {
+            let f = &mut self.s.front;
+            let mut t = from;
+            while t < to {
+                if f.energy[t] > 0 {
+                    if f.ward[t] > 0
+                        || f.dodge[t] > 0
+                        || f.loss_cap[t] != i32::MAX
+                        || f.defence[t] < 0
+                        || f.prevention[t] < 0
+                    {
+                        break;
+                    }
+                    f.attack_hits_round[t] += 1;
+                    self.hits += 1;
+                }
+                t += 1;
+            }
+            // The first target a 0 could still change (a ward, dodge, loss cap, or Defence or
+            // prevention below 0) and the rest go row by row.
+            return self.plain_rest(i, t, to);
+        }
+        self.plain_rest(i, from, to)
+    }
+
+    /// [`Self::plain_run`] row by row from `from`: each hit through [`Self::plain_hit`], a target
+    /// with a ward, dodge or loss cap through [`Self::attack_hit`].
+    fn plain_rest(&mut self, i: usize, from: usize, to: usize) -> bool {
+        for t in from..to {
+            let f = &self.s.front;
+            if f.energy[t] <= 0 {
+                continue;
+            }
+            if f.ward[t] <= 0 && f.dodge[t] <= 0 && f.loss_cap[t] == i32::MAX {
+                self.plain_hit(i, t);
+            } else {
+                self.attack_hit(i, t);
+                if !self.is_alive(i) || self.won.is_some() {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// [`Self::hit_inner`] for an attack hit that sets nothing off (see [`Self::attack`]): no
