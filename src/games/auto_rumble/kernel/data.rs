@@ -108,6 +108,9 @@ struct Table {
     /// general path's `tax_next` and `tax_now` (a copy inherits it as it stands, as there).
     tax: Vec<i32>,
     len: usize,
+    /// Changes whenever rows move (a split, a rebuild): what was learnt of where rows stand
+    /// holds while it is unchanged ([`DataKernel::own_rows`]).
+    shape: u64,
 }
 
 impl Table {
@@ -129,6 +132,7 @@ impl Table {
             hits_last: vec![0; c],
             tax: vec![0; c],
             len: 0,
+            shape: 0,
         }
     }
 
@@ -174,6 +178,7 @@ impl Table {
             once_round, counters, hits_round, hits_last, tax
         );
         self.len = n + extra;
+        self.shape += 1;
     }
 
     /// One hit of `damage` on each member of row `j` (AR-5): its Defence absorbs first, then
@@ -425,6 +430,9 @@ pub struct DataKernel {
     /// Rows inserted before the acting class in its turn (a class it hit split in front of
     /// it): the class, and the rows after it, moved down by this many.
     moved: usize,
+    /// The rows around one class that hold its team, and the table's shape then
+    /// ([`Self::own_rows`]).
+    own: Option<(u64, u16, usize, usize)>,
 }
 
 impl DataKernel {
@@ -458,6 +466,7 @@ impl DataKernel {
             bailed: false,
             next_only: false,
             moved: 0,
+            own: None,
         }
     }
 
@@ -543,6 +552,7 @@ impl DataKernel {
         }
         self.bail = false;
         self.bailed = false;
+        self.own = None;
         rules::initiative_order(&initiative[..teams], &mut self.sort);
         let mut tally = Tally {
             teams_alive: 0,
@@ -1240,10 +1250,21 @@ impl DataKernel {
         } else {
             let n = self.front.len;
             let team = self.front.team[i];
-            for j in 0..n {
-                if self.front.team[j] == team || self.front.energy[j] <= 0 {
+            // A team's classes stand together (copies join after their originals), and a
+            // class attacks all but them: skipped in one step, not row by row.
+            let (lo, hi) = self.own_rows(i);
+            let mut j = 0;
+            while j < n {
+                if j == lo {
+                    j = hi;
                     continue;
                 }
+                let k = j;
+                j += 1;
+                if self.front.team[k] == team || self.front.energy[k] <= 0 {
+                    continue;
+                }
+                let j = k;
                 let landing = self.attack_class(i, j, tally, tax);
                 if hit_reacts {
                     self.landed.push((landing, self.front.count[j]));
@@ -2139,6 +2160,30 @@ impl DataKernel {
         self.rebuild::<H>(tally);
     }
 
+    /// The rows `lo..hi` around class `i` that all hold its team (its own and its neighbours
+    /// of the same team), found once while the table keeps its shape: consecutive classes of
+    /// one team attack one after another.
+    fn own_rows(&mut self, i: usize) -> (usize, usize) {
+        let f = &self.front;
+        let team = f.team[i];
+        if let Some((shape, t, lo, hi)) = self.own
+            && (shape, t) == (f.shape, team)
+            && (lo..hi).contains(&i)
+        {
+            return (lo, hi);
+        }
+        let mut lo = i;
+        while lo > 0 && f.team[lo - 1] == team {
+            lo -= 1;
+        }
+        let mut hi = i + 1;
+        while hi < f.len && f.team[hi] == team {
+            hi += 1;
+        }
+        self.own = Some((f.shape, team, lo, hi));
+        (lo, hi)
+    }
+
     /// Drops the dead and inserts the waiting copies after their originals (AR-11), member by
     /// member: member j of a class is followed by the copies it made. Neighbours alike merge
     /// into one class (unless played hero by hero).
@@ -2202,6 +2247,7 @@ impl DataKernel {
             self.rebuild_ids();
         }
         std::mem::swap(&mut self.front, &mut self.back);
+        self.front.shape = self.back.shape + 1;
         tally.in_table = tally.alive;
         self.pending.len = 0;
         self.turns.clear();
