@@ -1034,29 +1034,8 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
         let f = &self.s.front;
         let n = f.len;
         // AR-56: `anyone_*` rules pick among every other hero alive, of any team.
-        let best = |key: &dyn Fn(usize) -> i32, most: bool, anyone: bool| {
-            let mut pick: Option<usize> = None;
-            let mut consider = |k: usize| {
-                let better = pick.is_none_or(|p| {
-                    let (a, b) = (key(k), key(p));
-                    if most { a > b } else { a < b }
-                });
-                if better {
-                    pick = Some(k);
-                }
-            };
-            if anyone {
-                for k in (0..n).filter(|&k| f.energy[k] > 0 && k != i) {
-                    consider(k);
-                }
-            } else {
-                let mut k = self.first_opponent(i, 0, n);
-                while let Some(o) = k {
-                    consider(o);
-                    k = self.first_opponent(i, o + 1, n);
-                }
-            }
-            pick
+        let best = |key: fn(&Rows, usize) -> i32, most: bool, anyone: bool| {
+            self.best(i, |k| key(f, k), most, anyone)
         };
         match t {
             Target::Holder => Some(i),
@@ -1067,17 +1046,56 @@ impl<'a, H: RoundHook> Battle<'_, 'a, H> {
                 (0..n).find(|&k| f.energy[k] > 0 && self.attacked_now(i, k))
             }
             Target::Everyone => (0..n).find(|&k| f.energy[k] > 0 && k != i),
-            Target::OpponentMostEnergy => best(&|k| f.energy[k], true, false),
-            Target::OpponentLeastEnergy => best(&|k| f.energy[k], false, false),
-            Target::OpponentMostDefence => best(&|k| f.defence[k], true, false),
-            Target::AnyoneMostEnergy => best(&|k| f.energy[k], true, true),
-            Target::AnyoneLeastEnergy => best(&|k| f.energy[k], false, true),
+            Target::OpponentMostEnergy => best(|f, k| f.energy[k], true, false),
+            Target::OpponentLeastEnergy => best(|f, k| f.energy[k], false, false),
+            Target::OpponentMostDefence => best(|f, k| f.defence[k], true, false),
+            Target::AnyoneMostEnergy => best(|f, k| f.energy[k], true, true),
+            Target::AnyoneLeastEnergy => best(|f, k| f.energy[k], false, true),
             // Wrapping round: after `i`, then from the top (`i` never fights itself).
             Target::NextOpponent => self
                 .first_opponent(i, i + 1, n)
                 .or_else(|| self.first_opponent(i, 0, i)),
             Target::Other => other.filter(|&k| f.energy[k] > 0),
         }
+    }
+
+    /// The hero alive with the most (or least) `key`, the first in initiative order on a tie:
+    /// among every other hero (`anyone`), else among the opponents of row `i`, a run of one
+    /// team's rows at a time (see [`Self::plain_run`]).
+    #[inline]
+    fn best(
+        &self,
+        i: usize,
+        key: impl Fn(usize) -> i32,
+        most: bool,
+        anyone: bool,
+    ) -> Option<usize> {
+        let f = &self.s.front;
+        let n = f.len;
+        let mut pick: Option<(usize, i32)> = None;
+        let mut consider = |k: usize| {
+            let a = key(k);
+            if pick.is_none_or(|(_, b)| if most { a > b } else { a < b }) {
+                pick = Some((k, a));
+            }
+        };
+        if anyone {
+            for k in (0..n).filter(|&k| f.energy[k] > 0 && k != i) {
+                consider(k);
+            }
+        } else {
+            let mut k = self.next_opposed(i, 0, n);
+            while k < n {
+                let end = self.s.run_end[k] as usize;
+                for o in k..end {
+                    if f.energy[o] > 0 {
+                        consider(o);
+                    }
+                }
+                k = self.next_opposed(i, end, n);
+            }
+        }
+        pick.map(|(k, _)| k)
     }
 
     /// Pushes the heroes an effect acts on, in initiative order (AR-26), onto the target stack;
