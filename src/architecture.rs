@@ -1,8 +1,10 @@
 //! The layering ARCHITECTURE.md states, kept by a test: every `crate::`, `super::` and `self::`
 //! path in `src/` (use trees and inline paths alike, test modules and comments aside) is an
-//! edge from its file's module to the module it names. A game never reaches the CLI; a kernel
-//! never reaches the platform or the CLI; the platform never reaches a game or the CLI; the CLI
-//! never reaches a game's kernel (it asks the game). No import circle anywhere.
+//! edge from its file's module to the module it names. A game never reaches the CLI or the
+//! questions; a kernel never reaches the platform, the questions or the CLI; the platform never
+//! reaches a game, the questions or the CLI; the questions never reach the CLI (it hands them
+//! what they need of the grammar, `questions::Commands`) or a kernel; the CLI never reaches a
+//! game's kernel (it asks the game). No import circle anywhere.
 //!
 //! Issue 78 removed the last forbidden edge and the last circle: none may come back.
 
@@ -16,6 +18,7 @@ fn layer(module: &str) -> &'static str {
         ["games", _, "kernel", ..] => "kernel",
         ["games", ..] => "games",
         ["platform", ..] => "platform",
+        ["questions", ..] => "questions",
         ["cli", ..] => "cli",
         _ => "lib",
     }
@@ -25,9 +28,10 @@ fn layer(module: &str) -> &'static str {
 fn forbidden(from: &str, to: &str) -> bool {
     matches!(
         (layer(from), layer(to)),
-        ("games" | "kernel", "cli")
+        ("games" | "kernel", "cli" | "questions")
             | ("kernel", "platform")
-            | ("platform", "games" | "kernel" | "cli")
+            | ("platform", "games" | "kernel" | "cli" | "questions")
+            | ("questions", "cli" | "kernel")
             | ("cli", "kernel")
     )
 }
@@ -246,7 +250,7 @@ mod tests {
             .collect();
         assert!(
             bad.is_empty(),
-            "forbidden paths (a game or kernel reaching the CLI, a kernel the platform, the platform a game or the CLI, the CLI a game's kernel): {bad:?}"
+            "forbidden paths (a game or kernel reaching the CLI or the questions, a kernel the platform, the platform a game, the questions or the CLI, the questions the CLI or a kernel, the CLI a game's kernel): {bad:?}"
         );
     }
 
@@ -283,6 +287,10 @@ mod tests {
             "platform::answer"
         ));
         assert!(forbidden("platform::answer", "games::names"));
+        assert!(forbidden("questions::reproduce", "cli::flags"));
+        assert!(forbidden("platform::dataset", "questions::reproduce"));
+        assert!(!forbidden("cli::reproduce", "questions::reproduce"));
+        assert!(!forbidden("questions::reproduce", "platform::answer"));
         assert!(forbidden("cli::powers", "games::auto_rumble::kernel::data"));
         assert!(!forbidden(
             "cli::powers",

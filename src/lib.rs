@@ -8,6 +8,7 @@ pub mod equilibrium;
 pub mod games;
 pub mod names;
 pub mod platform;
+pub mod questions;
 pub mod rng;
 pub mod search;
 pub mod stats;

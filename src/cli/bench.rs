@@ -27,12 +27,9 @@ use crate::platform::tally::{Tally, thousands};
 use super::flags::encoder;
 use super::simulate::DEFAULT_CHUNK;
 
-/// The section `reproduce` compares: each workload's rate over the yardstick's.
-pub const RELATIVE: &str = "speed against this machine's yardstick";
+pub use crate::questions::reproduce::{RELATIVE, SOURCE};
 /// The command, as output folders record it.
 const COMMAND: &str = "bench";
-/// The answer's source: how `reproduce` knows to compare ratios only.
-pub const SOURCE: &str = "bench";
 /// How far a ratio may move, as a factor either way, and still reproduce: timings are not sampled
 /// estimates, and the same code's ratio moves up to a fifth between runs on a shared 2-core
 /// machine, while a regression worth catching halves it.

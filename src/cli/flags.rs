@@ -128,17 +128,7 @@ pub struct Simulate<F> {
     pub game: F,
 }
 
-/// `word` as one POSIX shell word: unchanged when it holds only characters no shell treats
-/// specially, else in single quotes (a `'` inside written `'\''`). The manifest's recorded
-/// command is pasted into a shell; a path holding a quote or a space must survive that.
-pub fn shell_quote(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./,:=@%+".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
+pub use crate::platform::escape::shell_quote;
 
 /// Each input file's SHA-256 by its path as given (an answer's provenance); a file that cannot
 /// be read is recorded as such rather than failing an answer already played.

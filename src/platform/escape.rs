@@ -122,6 +122,18 @@ fn inert_brackets(s: &str) -> String {
     out
 }
 
+/// `word` as one POSIX shell word: unchanged when it holds only characters no shell treats
+/// specially, else in single quotes (a `'` inside written `'\''`). The manifest's recorded
+/// command is pasted into a shell; a path holding a quote or a space must survive that.
+pub fn shell_quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./,:=@%+".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
