@@ -98,7 +98,7 @@ pub const GAME: crate::games::Game = crate::games::Game {
             versus: None,
         },
         crate::games::Workload {
-            what: "Egg Clutch beside Amoeba (slowest archive power, a summon)",
+            what: "Egg Clutch beside Amoeba (among the slowest archive powers, a summon)",
             command: "simulate rumble --power-file experiments/powers/archive.toml --catalogue 'Egg Clutch' --catalogue Amoeba --catalogue 'Titanium Skin' --powers 2",
             matches: 20_000,
             unit: "battles",
