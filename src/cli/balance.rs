@@ -15,7 +15,8 @@ use crate::platform::balance::{self, Aim, Ask, Number, Sums, Target};
 use crate::platform::grid::{Cell, Grid};
 use crate::platform::tally::thousands;
 
-use super::question::{Named, Question};
+use super::Question;
+use crate::questions::question::Named;
 
 const COMMAND: &str = "balance";
 /// `--grid-limit`'s default: the grid is counted, never played unless asked (issue 80: playing
@@ -915,7 +916,7 @@ fn tuned_files(q: &Question, point: &[f64], out_dir: &Path) -> Vec<(String, Vec<
             name
         };
         // Its includes named from `OUT/tuned/`, where it is written (issue 80).
-        let text = super::question::includes_for(&text, &p, &out_dir.join("tuned"));
+        let text = crate::questions::question::includes_for(&text, &p, &out_dir.join("tuned"));
         out.push((format!("tuned/{name}"), text.into_bytes()));
     }
     out

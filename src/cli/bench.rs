@@ -87,7 +87,7 @@ fn flags<T: Args>(words: &[&str], tool: &str) -> Result<T, String> {
 /// A dataset command's flags (`simulate rumble --heroes 3`...), read once from its words as the
 /// command line reads them; its simulation is built from them as serving the command would. The
 /// command's run flags (`--matches`, `--seed`...) are the caller's, not read here.
-pub(super) enum Dataset {
+pub enum Dataset {
     SimulateRumble(super::simulate::SimulateRumble),
     SimulateLoot(super::flags::Simulate<super::loot::FieldFlags>),
     SimulateMinions(super::flags::Simulate<super::minions::FieldFlags>),
@@ -126,9 +126,10 @@ impl Dataset {
             }
         })
     }
+}
 
-    /// Builds the simulation, its files read from `src`, and hands it to `v`.
-    pub(super) fn visit<V: WithSimulation>(&self, src: &Sources, v: V) -> Result<V::Out, String> {
+impl crate::questions::Dataset for Dataset {
+    fn visit<V: WithSimulation>(&self, src: &Sources, v: V) -> Result<V::Out, String> {
         match self {
             Dataset::SimulateRumble(c) => visit(src, c, v),
             Dataset::SimulateLoot(c) => visit(src, c, v),
@@ -148,6 +149,7 @@ pub(super) fn with_simulation<V: WithSimulation>(
     tool: &str,
     v: V,
 ) -> Result<V::Out, String> {
+    use crate::questions::Dataset as _;
     Dataset::parse(words, tool)?.visit(&Sources::disk(), v)
 }
 

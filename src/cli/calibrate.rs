@@ -335,9 +335,9 @@ fn paired_coverage(
     f: &CalibrateFlags,
 ) -> Result<Vec<Kind>, String> {
     use crate::platform::answer::Pairing;
-    let mut q = super::question::Question::new(pw.command, &[])?;
+    let mut q = super::Question::new(pw.command, &[])?;
     let (from, _) = q
-        .name(super::question::Named::Rules(pw.key.to_string()))?
+        .name(crate::questions::question::Named::Rules(pw.key.to_string()))?
         .ok_or_else(|| format!("{}: `{}` has no value", pw.command, pw.key))?;
     let (a, b) = ([from], [pw.to]);
     let reference: Vec<(u64, std::ops::Range<u64>)> =
@@ -759,7 +759,7 @@ fn twin_kinds(f: &CalibrateFlags) -> Result<Vec<Kind>, String> {
         if f.only.as_deref().is_some_and(|o| !t.command.contains(o)) {
             continue;
         }
-        let q = super::question::Question::new(t.command, &[])?;
+        let q = super::Question::new(t.command, &[])?;
         let cards = if q.size_flag().is_some() {
             analysis_cards(&t, &q, f)?
         } else {
@@ -890,7 +890,7 @@ fn dataset_cards(
 /// its card told apart ([`Answer::apart`]).
 fn analysis_cards(
     t: &crate::games::Entry<crate::games::Twin>,
-    q: &super::question::Question,
+    q: &super::Question,
     f: &CalibrateFlags,
 ) -> Result<Vec<Vec<Apart>>, String> {
     let size = (t.matches * f.size / 100).max(1);
@@ -929,8 +929,8 @@ const BALANCE_KEY: &str = "champion.mage.health";
 const BALANCE_RANGE: (f64, f64) = (60.0, 110.0);
 const BALANCE_SEED_VALUE: f64 = 85.0;
 
-/// A balance asked of a [`super::question::Question`] in memory, as the search asks it.
-struct InMemory<'a>(&'a super::question::Question);
+/// A balance asked of a [`super::Question`] in memory, as the search asks it.
+struct InMemory<'a>(&'a super::Question);
 
 impl crate::platform::balance::Ask for InMemory<'_> {
     fn ask(
@@ -956,8 +956,8 @@ fn searched_balance(
     per_point: u64,
 ) -> Result<(Vec<crate::platform::answer::Outcome>, String), String> {
     use crate::platform::balance::{Aim, Number, Plan, Target, judge, misses, search};
-    let mut q = super::question::Question::new(BALANCE_COMMAND, &[])?;
-    let at = q.name(super::question::Named::Rules(BALANCE_KEY.into()))?;
+    let mut q = super::Question::new(BALANCE_COMMAND, &[])?;
+    let at = q.name(crate::questions::question::Named::Rules(BALANCE_KEY.into()))?;
     if at.map(|a| a.0) != Some(BALANCE_SEED_VALUE) {
         return Err(format!(
             "{BALANCE_KEY}: the seed's value is not {BALANCE_SEED_VALUE}"
@@ -1015,7 +1015,7 @@ fn searched_balance(
 fn balance_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String> {
     use crate::platform::answer::Outcome;
     use crate::platform::balance::{Aim, SHARE_TOLERANCE, Target, judge, misses};
-    let q = super::question::Question::new(BALANCE_COMMAND, &[])?;
+    let q = super::Question::new(BALANCE_COMMAND, &[])?;
     let merged = |tallies: Vec<Tally>| {
         let mut t = Tally::default();
         for x in &tallies {
@@ -1143,7 +1143,7 @@ const NULL_MOVES: u64 = 16;
 fn sensitivity_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String> {
     use super::sensitivity::{PARTS, clear_moves, largest_move, ranked_by_default};
     use crate::platform::answer::Pairing;
-    let q = super::question::Question::new(SENSITIVITY_COMMAND, &[])?;
+    let q = super::Question::new(SENSITIVITY_COMMAND, &[])?;
     let matches = (SENSITIVITY_MATCHES * f.size / 100).max(PARTS);
     let size = matches.div_ceil(PARTS);
     let ranges: Vec<std::ops::Range<u64>> = (0..matches)

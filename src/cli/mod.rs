@@ -18,12 +18,15 @@ mod bench;
 pub mod calibrate;
 mod clan_melee;
 pub mod flags;
+mod grammar;
 mod loot;
 mod metagame;
 mod minions;
 mod powers;
-pub mod question;
 mod reproduce;
+pub use grammar::Grammar;
+/// A command asked at a point, read by this command line's grammar.
+pub type Question = crate::questions::question::Question<Grammar>;
 mod rumble;
 mod run;
 mod sensitivity;

@@ -57,47 +57,10 @@ impl ReproduceFlags {
     }
 }
 
-/// The command line's grammar, as a question asks it (issue 62: an answer file is data; its
-/// `args` name a skirmish command that writes a dataset or `run`, `bench`, `calibrate`,
-/// `balance` or `sensitivity`, and nothing else).
-pub struct Grammar;
-
-impl crate::questions::Commands for Grammar {
-    fn may_answer(&self, args: &[String]) -> Result<(), String> {
-        // `--versus-rules FILE` is read before the grammar (`cli::main`): the command is checked
-        // without it, as each of its two arms is run.
-        let mut own = Vec::new();
-        let mut words = args.iter();
-        while let Some(w) = words.next() {
-            if w == super::VERSUS {
-                words.next();
-            } else if !w.starts_with("--versus-rules=") {
-                own.push(w.clone());
-            }
-        }
-        let argv = std::iter::once("skirmish".to_string()).chain(own).chain([
-            "--out".into(),
-            "x".into(),
-            "--quiet".into(),
-        ]);
-        use clap::Parser as _;
-        let cli = super::Cli::try_parse_from(argv).map_err(|e| e.kind().to_string())?;
-        match cli.command {
-            c if super::writes_datasets(&c) => Ok(()),
-            super::Command::Run { .. }
-            | super::Command::Bench(_)
-            | super::Command::Calibrate(_)
-            | super::Command::Balance(_)
-            | super::Command::Sensitivity(_) => Ok(()),
-            _ => Err("not a command an answer may run".into()),
-        }
-    }
-}
-
 /// `skirmish reproduce`: estimates moved beyond their intervals are a finding (exit 1), not an
 /// input error.
 pub fn reproduce(f: &ReproduceFlags) -> Result<String, String> {
-    let r = crate::questions::reproduce::reproduce(&f.settings(), &Grammar)?;
+    let r = crate::questions::reproduce::reproduce(&f.settings(), &super::Grammar)?;
     if r.moved > 0 {
         eprint!("{}", r.text);
         std::process::exit(1);

@@ -10,7 +10,8 @@ use clap::Args;
 use crate::platform::answer::{Answer, Estimate, Pairing, Provenance, Section, Unit};
 use crate::platform::tally::{Tally, thousands};
 
-use super::question::{Named, Question};
+use super::Question;
+use crate::questions::question::Named;
 
 pub(super) const COMMAND: &str = "sensitivity";
 
@@ -234,7 +235,7 @@ fn run(o: &Own, check: bool) -> Result<String, String> {
         ));
     }
     let keys: Vec<(String, f64, bool)> = match &o.keys {
-        None => super::question::numbers(&q.rules),
+        None => crate::questions::question::numbers(&q.rules),
         Some(list) => list
             .iter()
             .map(|k| {

@@ -1,12 +1,35 @@
-//! Questions asked of any command, above the games and the platform: `reproduce` (recorded
-//! answers run again and compared). They reach the command line only through what the CLI
-//! hands them ([`Commands`]), never the CLI itself (src/architecture.rs keeps it so).
+//! Questions asked of any command, above the games and the platform: `question` (a dataset
+//! command or an analysis asked at a point, in memory) and `reproduce` (recorded answers run
+//! again and compared). They reach the command line only through what the CLI hands them
+//! ([`Commands`]), never the CLI itself (src/architecture.rs keeps it so).
 
+pub mod question;
 pub mod reproduce;
 
+use crate::platform::command::{Findings, WithSimulation};
+use crate::platform::context::Context;
+use crate::platform::sources::Sources;
+
 /// What a question needs of the command-line grammar, which the CLI owns.
-pub trait Commands {
+pub trait Commands: Default + Sync {
+    /// A dataset command's flags, read once.
+    type Dataset: Dataset + Sync;
     /// Whether `args` (the words after `skirmish`) name a command a recorded answer may run;
     /// `Err` says why not.
     fn may_answer(&self, args: &[String]) -> Result<(), String>;
+    /// Reads the words of a dataset command (`simulate loot --field 3`, run flags left out);
+    /// `tool` names the caller in errors.
+    fn dataset(&self, words: &[&str], tool: &str) -> Result<Self::Dataset, String>;
+    /// Whether `words` (after `skirmish`) read as a command, as the command line reads them;
+    /// `Err` is the grammar's message.
+    fn reads(&self, words: &[String]) -> Result<(), String>;
+    /// An analysis's words read as the command line reads them and asked with `ctx`: its
+    /// findings, whole.
+    fn findings(&self, ctx: &Context, words: Vec<String>) -> Result<Findings, String>;
+}
+
+/// A dataset command read once: its simulation built from its flags as serving it would.
+pub trait Dataset {
+    /// Builds the simulation, its files read from `src`, and hands it to `v`.
+    fn visit<V: WithSimulation>(&self, src: &Sources, v: V) -> Result<V::Out, String>;
 }

@@ -1,19 +1,19 @@
 //! A dataset command asked at a point (issue 65): the command's words with values for named
 //! numbers (a rules key, or a `{{placeholder}}` in one of its input files) filled in, played on
 //! given matches of a master seed, answering with its tally. What `balance` and `sensitivity`
-//! ask; every game's dataset command is one (through [`super::bench::with_simulation`]).
+//! ask; every game's dataset command is one (read by the CLI's grammar, [`Commands`]).
 
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use clap::Parser as _;
 use rayon::prelude::*;
 
 use crate::platform::balance::Sums;
 use crate::platform::plan::Plan;
 use crate::platform::runner::Simulation;
 use crate::platform::tally::Tally;
+use crate::questions::{Commands, Dataset as _};
 
 /// What a coordinate of a point names.
 #[derive(Clone, Debug)]
@@ -25,7 +25,7 @@ pub enum Named {
 }
 
 impl Named {
-    pub fn describe(&self, q: &Question) -> String {
+    pub fn describe<C: Commands>(&self, q: &Question<C>) -> String {
         match self {
             Named::Rules(k) => k.clone(),
             Named::Placeholder { file, name } => {
@@ -47,7 +47,9 @@ const RUN_FLAGS: &[(&str, bool)] = &[
     ("--quiet", false),
 ];
 
-pub struct Question {
+pub struct Question<C: Commands> {
+    /// The command-line grammar the command is read by.
+    commands: C,
     /// The command as the host wrote it.
     pub command: String,
     /// Its words after `skirmish`, run flags and `--rules` taken out.
@@ -72,7 +74,7 @@ pub struct Question {
     analysis: Option<&'static str>,
     /// A dataset command's flags, read once: each point builds its simulation from them with
     /// its own rules and files held in memory ([`Question::sources_at`]).
-    dataset: Option<super::bench::Dataset>,
+    dataset: Option<C::Dataset>,
 }
 
 /// The path the point's rules are held under (never read from the disk: [`Question::sources_at`]
@@ -104,12 +106,6 @@ pub fn numbers(t: &toml::Table) -> Vec<(String, f64, bool)> {
     let mut out = Vec::new();
     walk("", t, &mut out);
     out
-}
-
-/// An analysis's words read by the command grammar, as the command line reads them.
-fn parse(words: Vec<String>) -> Result<super::Cli, String> {
-    super::Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(words))
-        .map_err(|e| e.to_string().trim_end().to_string())
 }
 
 /// The value at a dotted key.
@@ -177,10 +173,11 @@ fn without(words: &[String], drop: &[usize]) -> Vec<String> {
         .collect()
 }
 
-impl Question {
+impl<C: Commands> Question<C> {
     /// Reads a command (`simulate loot --matches 20000 --rules my.toml`): a dataset command of a
     /// game, its rules, and the input files `placeholders` name (path, placeholder names).
-    pub fn new(command: &str, placeholder_files: &[PathBuf]) -> Result<Question, String> {
+    pub fn new(command: &str, placeholder_files: &[PathBuf]) -> Result<Question<C>, String> {
+        let commands = C::default();
         let mut words =
             shlex::split(command).ok_or_else(|| format!("`{command}`: unbalanced quotes"))?;
         if words.first().is_some_and(|w| w == "skirmish") {
@@ -289,12 +286,14 @@ impl Question {
             None => {
                 let w: Vec<&str> = words.iter().map(String::as_str).collect();
                 Some(
-                    super::bench::Dataset::parse(&w, "the question")
+                    commands
+                        .dataset(&w, "the question")
                         .map_err(|e| format!("`{command}`: {e}"))?,
                 )
             }
         };
         Ok(Question {
+            commands,
             command: command.to_string(),
             words,
             game,
@@ -350,7 +349,7 @@ impl Question {
         }
         let Some(dataset) = &self.dataset else {
             // Its flags checked as the command line reads them; its inputs when it runs.
-            return self.map_err(point, parse(self.words.clone()).map(|_| ()));
+            return self.map_err(point, self.commands.reads(&self.words));
         };
         self.whole = self.map_err(point, dataset.visit(&self.sources_at(point), Shape))?;
         if let Some(p) = self.whole {
@@ -559,7 +558,7 @@ impl Question {
     }
 
     /// The dataset command's flags (a question about an analysis plays none).
-    fn dataset(&self) -> Result<&super::bench::Dataset, String> {
+    fn dataset(&self) -> Result<&C::Dataset, String> {
         self.dataset
             .as_ref()
             .ok_or_else(|| format!("`{}`: an analysis answers, it plays no tally", self.command))
@@ -586,7 +585,7 @@ impl Question {
         let ctx = crate::platform::context::Context::of_process()
             .reading(self.sources_at(point))
             .in_memory();
-        let run = parse(words).and_then(|cli| super::analysis_findings(&ctx, cli.command));
+        let run = self.commands.findings(&ctx, words);
         self.map_err(point, run)
     }
 
@@ -835,7 +834,7 @@ mod tests {
     #[test]
     fn a_point_is_asked_in_memory_under_the_hosts_own_paths() {
         let host = Path::new("experiments/balance/thorns-power.toml");
-        let mut q = super::Question::new(
+        let mut q = super::Question::<crate::cli::Grammar>::new(
             "simulate rumble --matches 10 --powers 1 --power-file experiments/balance/thorns-power.toml",
             &[host.to_path_buf()],
         )

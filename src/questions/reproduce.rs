@@ -165,7 +165,7 @@ enum Runner {
     FirstRun,
 }
 
-fn runner_of(args: &[String], commands: &dyn Commands) -> Result<Runner, String> {
+fn runner_of(args: &[String], commands: &impl Commands) -> Result<Runner, String> {
     if args == ["bash", FIRST_RUN] {
         return Ok(Runner::FirstRun);
     }
@@ -220,7 +220,12 @@ fn fresh(dir: &Path) -> Result<(), String> {
 /// its folder holds. The folder is the host's to name (issue 78: no temporary folder); an
 /// earlier run's there is removed first (a command continues what its folder holds, and a
 /// reproduction must play everything again), any other folder refused.
-fn run(out: &Path, name: &str, args: &[String], commands: &dyn Commands) -> Result<Answer, String> {
+fn run(
+    out: &Path,
+    name: &str,
+    args: &[String],
+    commands: &impl Commands,
+) -> Result<Answer, String> {
     // Absolute: a recorded script runs from a folder of its own.
     let scratch =
         std::path::absolute(out.join(name)).map_err(|e| format!("--out {}: {e}", out.display()))?;
@@ -575,7 +580,7 @@ pub struct Reproduced {
 
 /// Runs, checks or records the answers `f` names; `commands` says which command lines an answer
 /// may run (the CLI's grammar).
-pub fn reproduce(f: &Settings, commands: &dyn Commands) -> Result<Reproduced, String> {
+pub fn reproduce(f: &Settings, commands: &impl Commands) -> Result<Reproduced, String> {
     let done = |text: String| Reproduced { text, moved: 0 };
     if let Some(name) = &f.record {
         check_name(name)?;

@@ -1,0 +1,66 @@
+//! The command line's grammar handed to the questions (`questions::Commands`): which command
+//! lines a recorded answer may run, a dataset command's flags read once, an analysis asked in
+//! memory.
+
+/// The command line's grammar, as a question asks it (issue 62: an answer file is data; its
+/// `args` name a skirmish command that writes a dataset or `run`, `bench`, `calibrate`,
+/// `balance` or `sensitivity`, and nothing else).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Grammar;
+
+impl crate::questions::Commands for Grammar {
+    type Dataset = super::bench::Dataset;
+
+    fn dataset(&self, words: &[&str], tool: &str) -> Result<Self::Dataset, String> {
+        super::bench::Dataset::parse(words, tool)
+    }
+
+    fn reads(&self, words: &[String]) -> Result<(), String> {
+        parse(words.to_vec()).map(|_| ())
+    }
+
+    fn findings(
+        &self,
+        ctx: &crate::platform::context::Context,
+        words: Vec<String>,
+    ) -> Result<crate::platform::command::Findings, String> {
+        super::analysis_findings(ctx, parse(words)?.command)
+    }
+
+    fn may_answer(&self, args: &[String]) -> Result<(), String> {
+        // `--versus-rules FILE` is read before the grammar (`cli::main`): the command is checked
+        // without it, as each of its two arms is run.
+        let mut own = Vec::new();
+        let mut words = args.iter();
+        while let Some(w) = words.next() {
+            if w == super::VERSUS {
+                words.next();
+            } else if !w.starts_with("--versus-rules=") {
+                own.push(w.clone());
+            }
+        }
+        let argv = std::iter::once("skirmish".to_string()).chain(own).chain([
+            "--out".into(),
+            "x".into(),
+            "--quiet".into(),
+        ]);
+        use clap::Parser as _;
+        let cli = super::Cli::try_parse_from(argv).map_err(|e| e.kind().to_string())?;
+        match cli.command {
+            c if super::writes_datasets(&c) => Ok(()),
+            super::Command::Run { .. }
+            | super::Command::Bench(_)
+            | super::Command::Calibrate(_)
+            | super::Command::Balance(_)
+            | super::Command::Sensitivity(_) => Ok(()),
+            _ => Err("not a command an answer may run".into()),
+        }
+    }
+}
+
+/// Words after `skirmish` read by the command grammar, as the command line reads them.
+fn parse(words: Vec<String>) -> Result<super::Cli, String> {
+    use clap::Parser as _;
+    super::Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(words))
+        .map_err(|e| e.to_string().trim_end().to_string())
+}
