@@ -1139,10 +1139,10 @@ const NULL_MOVES: u64 = 16;
 /// common random numbers a number the command does not read plays the very same matches and
 /// moves nothing, which no test could call clear; a move to other seeds keeps the spread of
 /// the matches and has no effect.) Each run's moves are judged as `sensitivity` judges them
-/// ([`super::sensitivity::clear_moves`], one family); a run is right when it calls none clear.
+/// ([`crate::questions::sensitivity::clear_moves`], one family); a run is right when it calls none clear.
 fn sensitivity_kinds(f: &CalibrateFlags) -> Result<(Vec<Kind>, Vec<String>), String> {
-    use super::sensitivity::{PARTS, clear_moves, largest_move, ranked_by_default};
     use crate::platform::answer::Pairing;
+    use crate::questions::sensitivity::{PARTS, clear_moves, largest_move, ranked_by_default};
     let q = super::Question::new(SENSITIVITY_COMMAND, &[])?;
     let matches = (SENSITIVITY_MATCHES * f.size / 100).max(PARTS);
     let size = matches.div_ceil(PARTS);

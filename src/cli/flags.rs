@@ -93,10 +93,7 @@ pub(crate) fn encoder() -> Result<Encoder, String> {
     })
 }
 
-/// Worker threads when `--threads` is not given: every core.
-pub(crate) fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
+pub(crate) use crate::platform::runner::{default_threads, threads};
 
 /// `--shard K/N` and `--shard-count N` of a tournament or an analysis, read as `simulate` reads
 /// them (issue 51): the flag, else a Slurm job array's or a Kubernetes Indexed Job's variables.
@@ -149,16 +146,6 @@ pub fn input_digests<P: AsRef<std::path::Path>>(
 /// ` --flag WORD`, the word shell-quoted (see [`shell_quote`]).
 pub fn shell_flag(flag: &str, word: impl std::fmt::Display) -> String {
     format!(" {flag} {}", shell_quote(&word.to_string()))
-}
-
-/// `--threads`, checked the same way by every command: 1 to 1024 (issue 53: `analyze` took
-/// 1025, `bench` refused it only after measuring).
-pub(crate) fn threads(given: Option<usize>) -> Result<usize, String> {
-    let n = given.unwrap_or_else(default_threads);
-    if n == 0 || n > 1024 {
-        return Err(format!("--threads {n}: give between 1 and 1024"));
-    }
-    Ok(n)
 }
 
 /// Refuses a list naming one entry twice (two spellings of one policy included: entries are

@@ -844,7 +844,9 @@ fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, S
         .unwrap_or_default();
     match mark.trim() {
         WHAT_IF => return verify_what_if(dir, replay_for, all),
-        sensitivity::COMMAND => return sensitivity::verify(dir),
+        crate::questions::sensitivity::COMMAND => {
+            return crate::questions::sensitivity::verify::<Grammar>(dir);
+        }
         _ => {}
     }
     let question = crate::platform::dataset::answer_of(dir)

@@ -87,6 +87,21 @@ struct Done {
     tally: Tally,
 }
 
+/// Worker threads when `--threads` is not given: every core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `--threads`, checked the same way by every command: 1 to 1024 (issue 53: `analyze` took
+/// 1025, `bench` refused it only after measuring).
+pub fn threads(given: Option<usize>) -> Result<usize, String> {
+    let n = given.unwrap_or_else(default_threads);
+    if n == 0 || n > 1024 {
+        return Err(format!("--threads {n}: give between 1 and 1024"));
+    }
+    Ok(n)
+}
+
 /// A rayon pool of exactly `threads` threads.
 pub fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
     rayon::ThreadPoolBuilder::new()

@@ -5,6 +5,7 @@
 
 pub mod question;
 pub mod reproduce;
+pub mod sensitivity;
 
 use crate::platform::command::{Findings, WithSimulation};
 use crate::platform::context::Context;
