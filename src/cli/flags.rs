@@ -127,21 +127,7 @@ pub struct Simulate<F> {
 
 pub use crate::platform::escape::shell_quote;
 
-/// Each input file's SHA-256 by its path as given (an answer's provenance); a file that cannot
-/// be read is recorded as such rather than failing an answer already played.
-pub fn input_digests<P: AsRef<std::path::Path>>(
-    src: &Sources,
-    paths: impl IntoIterator<Item = P>,
-) -> std::collections::BTreeMap<String, String> {
-    paths
-        .into_iter()
-        .map(|p| {
-            let p = p.as_ref();
-            let digest = src.sha256(p).unwrap_or_else(|e| format!("unreadable: {e}"));
-            (p.display().to_string(), digest)
-        })
-        .collect()
-}
+pub use crate::platform::sources::input_digests;
 
 /// ` --flag WORD`, the word shell-quoted (see [`shell_quote`]).
 pub fn shell_flag(flag: &str, word: impl std::fmt::Display) -> String {

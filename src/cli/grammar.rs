@@ -15,6 +15,18 @@ impl crate::questions::Commands for Grammar {
         super::bench::Dataset::parse(words, tool)
     }
 
+    fn balance(
+        &self,
+        argv: &[String],
+    ) -> Result<Option<crate::questions::balance::Settings>, String> {
+        use clap::Parser as _;
+        let cli = super::Cli::try_parse_from(argv).map_err(|e| e.kind().to_string())?;
+        match cli.command {
+            super::Command::Balance(f) => f.settings().map(Some),
+            _ => Ok(None),
+        }
+    }
+
     fn reads(&self, words: &[String]) -> Result<(), String> {
         parse(words.to_vec()).map(|_| ())
     }

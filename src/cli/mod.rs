@@ -836,8 +836,8 @@ fn writes_datasets(c: &Command) -> bool {
 /// changed, is named and the folder refused before anything is played again.
 fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, String> {
     // A balance folder keeps its asks (issue 79: verify refused every one, naming a manifest).
-    if std::fs::symlink_metadata(dir.join(balance::ASKED)).is_ok() {
-        return balance::verify(dir, replay_for, all);
+    if std::fs::symlink_metadata(dir.join(crate::questions::balance::ASKED)).is_ok() {
+        return crate::questions::balance::verify::<Grammar>(dir, replay_for, all);
     }
     // A what-if and a sensitivity are folders of their own kind, each asked again whole.
     let mark = crate::platform::digest::read_kept(&dir.join(crate::platform::dataset::OUTPUT_MARK))

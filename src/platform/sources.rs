@@ -63,6 +63,22 @@ impl Sources {
     }
 }
 
+/// Each input file's SHA-256 by its path as given (an answer's provenance); a file that cannot
+/// be read is recorded as such rather than failing an answer already played.
+pub fn input_digests<P: AsRef<std::path::Path>>(
+    src: &Sources,
+    paths: impl IntoIterator<Item = P>,
+) -> std::collections::BTreeMap<String, String> {
+    paths
+        .into_iter()
+        .map(|p| {
+            let p = p.as_ref();
+            let digest = src.sha256(p).unwrap_or_else(|e| format!("unreadable: {e}"));
+            (p.display().to_string(), digest)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::Sources;

@@ -1,8 +1,10 @@
-//! Questions asked of any command, above the games and the platform: `question` (a dataset
+//! Questions asked of any command, above the games and the platform: `balance` (the numbers
+//! that meet targets), `sensitivity` (every rules number moved a step), `question` (a dataset
 //! command or an analysis asked at a point, in memory) and `reproduce` (recorded answers run
 //! again and compared). They reach the command line only through what the CLI hands them
 //! ([`Commands`]), never the CLI itself (src/architecture.rs keeps it so).
 
+pub mod balance;
 pub mod question;
 pub mod reproduce;
 pub mod sensitivity;
@@ -24,6 +26,9 @@ pub trait Commands: Default + Sync {
     /// Whether `words` (after `skirmish`) read as a command, as the command line reads them;
     /// `Err` is the grammar's message.
     fn reads(&self, words: &[String]) -> Result<(), String>;
+    /// A whole command line (`skirmish balance FILE ...`) read as a balance's settings: `None`
+    /// when it names another command; `Err` is the grammar's message.
+    fn balance(&self, argv: &[String]) -> Result<Option<balance::Settings>, String>;
     /// An analysis's words read as the command line reads them and asked with `ctx`: its
     /// findings, whole.
     fn findings(&self, ctx: &Context, words: Vec<String>) -> Result<Findings, String>;

@@ -475,7 +475,7 @@ fn mutated_balance_files_are_read_or_refused_never_a_panic() {
             .replace("40000", "200");
         let path = dir.join(format!("{k}.toml"));
         std::fs::write(&path, text).unwrap();
-        match skirmish::cli::balance::read(&path) {
+        match skirmish::questions::balance::read::<skirmish::cli::Grammar>(&path) {
             Ok(_) => read += 1,
             Err(e) => {
                 assert!(!e.is_empty());
