@@ -10,7 +10,9 @@
 
 mod common;
 
-use skirmish::cli::calibrate::{CalibrateFlags, FLOOR, kinds};
+use skirmish::cli::Grammar;
+use skirmish::cli::calibrate::CalibrateFlags;
+use skirmish::questions::calibrate::{FLOOR, kinds};
 
 /// The commands calibrated here (`--only` of each): every dataset command but the Auto Rumble
 /// tournament, with their what-ifs.
@@ -41,10 +43,13 @@ fn every_kind_of_estimate_covers_95_percent() {
     let kinds: Vec<_> = CHEAPER
         .iter()
         .flat_map(|only| {
-            kinds(&CalibrateFlags {
-                only: Some(only.to_string()),
-                ..flags.clone()
-            })
+            kinds::<Grammar>(
+                &CalibrateFlags {
+                    only: Some(only.to_string()),
+                    ..flags.clone()
+                }
+                .settings(),
+            )
             .unwrap()
         })
         .collect();

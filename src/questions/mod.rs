@@ -1,10 +1,12 @@
 //! Questions asked of any command, above the games and the platform: `balance` (the numbers
-//! that meet targets), `sensitivity` (every rules number moved a step), `question` (a dataset
+//! that meet targets), `calibrate` (do the 95% intervals and the words hold their rates?),
+//! `sensitivity` (every rules number moved a step), `question` (a dataset
 //! command or an analysis asked at a point, in memory) and `reproduce` (recorded answers run
 //! again and compared). They reach the command line only through what the CLI hands them
 //! ([`Commands`]), never the CLI itself (src/architecture.rs keeps it so).
 
 pub mod balance;
+pub mod calibrate;
 pub mod question;
 pub mod reproduce;
 pub mod sensitivity;
@@ -29,6 +31,13 @@ pub trait Commands: Default + Sync {
     /// A whole command line (`skirmish balance FILE ...`) read as a balance's settings: `None`
     /// when it names another command; `Err` is the grammar's message.
     fn balance(&self, argv: &[String]) -> Result<Option<balance::Settings>, String>;
+    /// `skirmish analyze loot items ...` (a whole command line) read, its study built with its
+    /// files read from `src` (calibrate's what-if of the item analysis, issue 63).
+    fn item_study(
+        &self,
+        argv: Vec<String>,
+        src: &Sources,
+    ) -> Result<crate::games::loot_arena::analysis::items::Study, String>;
     /// An analysis's words read as the command line reads them and asked with `ctx`: its
     /// findings, whole.
     fn findings(&self, ctx: &Context, words: Vec<String>) -> Result<Findings, String>;

@@ -40,7 +40,7 @@ fn row<'a>(v: &PowerValue, e: &'a Estimates, name: &str, strength: Option<i32>) 
 /// (power, strength, its true worth in coins): the calibration powers, as `calibrate` knows them
 /// (its candidates left out).
 fn known() -> impl Iterator<Item = &'static (&'static str, Option<i32>, f64)> {
-    skirmish::cli::calibrate::KNOWN
+    skirmish::questions::calibrate::KNOWN
         .iter()
         .filter(|k| !k.0.starts_with("Candidate"))
 }
