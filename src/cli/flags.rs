@@ -8,7 +8,6 @@ use std::str::FromStr;
 use clap::Args;
 
 use crate::platform::plan::Shard;
-use crate::platform::runner::Encoder;
 
 /// Flags every simulation shares: size, seed, where to write, how to split the work.
 #[derive(Args, Debug, Clone, Default)]
@@ -80,19 +79,7 @@ pub(crate) fn parse_range<T: FromStr + Copy>(flag: &str, text: &str) -> Result<[
     }
 }
 
-#[cfg(feature = "parquet")]
-const PARQUET: Option<Encoder> = Some(crate::platform::parquet::encode);
-#[cfg(not(feature = "parquet"))]
-const PARQUET: Option<Encoder> = None;
-
-pub(crate) fn encoder() -> Result<Encoder, String> {
-    PARQUET.ok_or_else(|| {
-        "this skirmish was built without Parquet support (--no-default-features); rebuild with \
-         the default features to write datasets"
-            .to_string()
-    })
-}
-
+pub(crate) use crate::platform::runner::encoder;
 pub(crate) use crate::platform::runner::{default_threads, threads};
 
 /// `--shard K/N` and `--shard-count N` of a tournament or an analysis, read as `simulate` reads

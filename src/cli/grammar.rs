@@ -2,6 +2,11 @@
 //! lines a recorded answer may run, a dataset command's flags read once, an analysis asked in
 //! memory.
 
+use clap::{Args, Parser};
+
+use crate::platform::command::{WithSimulation, visit};
+use crate::platform::sources::Sources;
+
 /// The command line's grammar, as a question asks it (issue 62: an answer file is data; its
 /// `args` name a skirmish command that writes a dataset or `run`, `bench`, `calibrate`,
 /// `balance` or `sensitivity`, and nothing else).
@@ -9,10 +14,10 @@
 pub struct Grammar;
 
 impl crate::questions::Commands for Grammar {
-    type Dataset = super::bench::Dataset;
+    type Dataset = Dataset;
 
     fn dataset(&self, words: &[&str], tool: &str) -> Result<Self::Dataset, String> {
-        super::bench::Dataset::parse(words, tool)
+        Dataset::parse(words, tool)
     }
 
     fn balance(
@@ -95,4 +100,82 @@ fn parse(words: Vec<String>) -> Result<super::Cli, String> {
     use clap::Parser as _;
     super::Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(words))
         .map_err(|e| e.to_string().trim_end().to_string())
+}
+
+/// The flags of one command, parsed from its words as the CLI would.
+#[derive(Parser)]
+struct Only<T: Args> {
+    #[command(flatten)]
+    flags: T,
+}
+
+fn flags<T: Args>(words: &[&str], tool: &str) -> Result<T, String> {
+    Only::<T>::try_parse_from(std::iter::once("skirmish").chain(words.iter().copied()))
+        .map(|o| o.flags)
+        .map_err(|e| format!("{tool} workload `{}`: {e}", words.join(" ")))
+}
+
+/// A dataset command's flags (`simulate rumble --heroes 3`...), read once from its words as the
+/// command line reads them; its simulation is built from them as serving the command would. The
+/// command's run flags (`--matches`, `--seed`...) are the caller's, not read here.
+pub enum Dataset {
+    SimulateRumble(super::simulate::SimulateRumble),
+    SimulateLoot(super::flags::Simulate<super::loot::FieldFlags>),
+    SimulateMinions(super::flags::Simulate<super::minions::FieldFlags>),
+    ClanMelee(super::clan_melee::ClanMeleeFlags),
+    TournamentRumble(super::tournament::TournamentFlags),
+    TournamentTag(super::tag::TournamentFlags),
+    TournamentLoot(super::loot::TournamentFlags),
+}
+
+impl Dataset {
+    /// Reads the words of a dataset command; `tool` names the caller in errors.
+    pub(super) fn parse(words: &[&str], tool: &str) -> Result<Dataset, String> {
+        if words.len() < 2 {
+            return Err(format!(
+                "{tool} workload `{}`: not a dataset command",
+                words.join(" ")
+            ));
+        }
+        let rest = &words[2..];
+        Ok(match &words[..2] {
+            ["simulate", "rumble"] => {
+                let f: super::simulate::FfaFlags = flags(rest, tool)?;
+                Dataset::SimulateRumble(super::simulate::simulate_rumble(&Default::default(), &f)?)
+            }
+            ["simulate", "loot"] => Dataset::SimulateLoot(simulate(flags(rest, tool)?)),
+            ["simulate", "minions"] => Dataset::SimulateMinions(simulate(flags(rest, tool)?)),
+            ["tournament", "clan-melee"] => Dataset::ClanMelee(flags(rest, tool)?),
+            ["tournament", "rumble"] => Dataset::TournamentRumble(flags(rest, tool)?),
+            ["tournament", "tag"] => Dataset::TournamentTag(flags(rest, tool)?),
+            ["tournament", "loot"] => Dataset::TournamentLoot(flags(rest, tool)?),
+            _ => {
+                return Err(format!(
+                    "{tool} workload `{}`: not a dataset command",
+                    words.join(" ")
+                ));
+            }
+        })
+    }
+}
+
+impl crate::questions::Dataset for Dataset {
+    fn visit<V: WithSimulation>(&self, src: &Sources, v: V) -> Result<V::Out, String> {
+        match self {
+            Dataset::SimulateRumble(c) => visit(src, c, v),
+            Dataset::SimulateLoot(c) => visit(src, c, v),
+            Dataset::SimulateMinions(c) => visit(src, c, v),
+            Dataset::ClanMelee(c) => visit(src, c, v),
+            Dataset::TournamentRumble(c) => visit(src, c, v),
+            Dataset::TournamentTag(c) => visit(src, c, v),
+            Dataset::TournamentLoot(c) => visit(src, c, v),
+        }
+    }
+}
+
+fn simulate<F>(game: F) -> super::flags::Simulate<F> {
+    super::flags::Simulate {
+        run: Default::default(),
+        game,
+    }
 }

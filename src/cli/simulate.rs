@@ -67,7 +67,7 @@ impl BattleFlags {
     }
 }
 
-pub const DEFAULT_CHUNK: u64 = 50_000;
+pub use crate::platform::plan::DEFAULT_CHUNK;
 /// The folder under `runs/`.
 pub const DEFAULT_OUT: &str = "rumble-ffa";
 

@@ -6,6 +6,9 @@
 use std::fmt;
 use std::ops::Range;
 
+/// Matches per chunk when `--chunk-size` is not given.
+pub const DEFAULT_CHUNK: u64 = 50_000;
+
 /// The K-th (0-based) of N equal slices of the chunk range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {

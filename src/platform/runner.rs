@@ -59,6 +59,20 @@ pub trait Simulation: Sync {
 /// Turns a chunk's tables into file bytes (Parquet in the product, anything in tests).
 pub type Encoder = fn(&Table) -> Result<Vec<u8>, String>;
 
+#[cfg(feature = "parquet")]
+const PARQUET: Option<Encoder> = Some(crate::platform::parquet::encode);
+#[cfg(not(feature = "parquet"))]
+const PARQUET: Option<Encoder> = None;
+
+/// The Parquet encoder, or why this build has none.
+pub fn encoder() -> Result<Encoder, String> {
+    PARQUET.ok_or_else(|| {
+        "this skirmish was built without Parquet support (--no-default-features); rebuild with \
+         the default features to write datasets"
+            .to_string()
+    })
+}
+
 pub struct RunConfig {
     pub seed: u64,
     pub plan: Plan,

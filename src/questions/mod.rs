@@ -6,6 +6,7 @@
 //! ([`Commands`]), never the CLI itself (src/architecture.rs keeps it so).
 
 pub mod balance;
+pub mod bench;
 pub mod calibrate;
 pub mod question;
 pub mod reproduce;
