@@ -255,6 +255,21 @@ mod tests {
     }
 
     #[test]
+    fn the_cli_touches_no_file() {
+        // Issue 78: the CLI parses and converts; what reads or writes folders is the platform's
+        // or a question's.
+        let bad: Vec<String> = modules(&src())
+            .into_iter()
+            .filter(|(m, text)| layer(m) == "cli" && code(text).contains("std::fs"))
+            .map(|(m, _)| m)
+            .collect();
+        assert!(
+            bad.is_empty(),
+            "the CLI's modules reaching std::fs: {bad:?}"
+        );
+    }
+
+    #[test]
     fn no_import_circle_anywhere() {
         let found = circles(&edges(&src()));
         assert!(found.is_empty(), "import circles: {found:?}");

@@ -507,7 +507,7 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
     // A what-if's folder is its own kind of output (issue 62: one written into a finished plain
     // run replaced that run's answer): new, empty, or an earlier what-if's.
     crate::platform::dataset::check_output_folder(&out, WHAT_IF)?;
-    let out_is_new = !out.exists() || std::fs::read_dir(&out).is_ok_and(|mut d| d.next().is_none());
+    let out_is_new = crate::platform::dataset::absent_or_empty(&out);
     crate::platform::dataset::mark_output_folder(&out, WHAT_IF)?;
     let mut answers = Vec::new();
     for (command, dir, argv) in arms {
@@ -518,12 +518,10 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
             Ok(a) => answers.push(a),
             Err(e) => {
                 if new {
-                    let _ = std::fs::remove_dir_all(&dir);
+                    crate::platform::dataset::discard(&dir);
                 }
                 if out_is_new {
-                    // Only if empty: the other arm's finished folder is kept.
-                    let _ = std::fs::remove_file(out.join(crate::platform::dataset::OUTPUT_MARK));
-                    let _ = std::fs::remove_dir(&out);
+                    crate::platform::dataset::unmark_if_empty(&out);
                 }
                 return Err(e);
             }
@@ -836,7 +834,7 @@ fn writes_datasets(c: &Command) -> bool {
 /// changed, is named and the folder refused before anything is played again.
 fn verify(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<String, String> {
     // A balance folder keeps its asks (issue 79: verify refused every one, naming a manifest).
-    if std::fs::symlink_metadata(dir.join(crate::questions::balance::ASKED)).is_ok() {
+    if crate::questions::balance::keeps_asks(dir) {
         return crate::questions::balance::verify::<Grammar>(dir, replay_for, all);
     }
     // A what-if and a sensitivity are folders of their own kind, each asked again whole.

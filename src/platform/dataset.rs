@@ -1119,6 +1119,23 @@ pub fn check_output_folder(out: &Path, command: &str) -> Result<(), String> {
     }
 }
 
+/// Whether `dir` is absent or an empty folder (a what-if's folder it made may be removed again).
+pub fn absent_or_empty(dir: &Path) -> bool {
+    !dir.exists() || std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_none())
+}
+
+/// Removes a folder this run made and could not finish (a what-if's arm that failed).
+pub fn discard(dir: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Removes `dir`'s output mark and then `dir` itself, only if nothing else is in it (a what-if
+/// that failed leaves the other arm's finished folder).
+pub fn unmark_if_empty(dir: &Path) {
+    let _ = std::fs::remove_file(dir.join(OUTPUT_MARK));
+    let _ = std::fs::remove_dir(dir);
+}
+
 /// Makes `out` this command's output folder (created, its mark written) without replacing what it
 /// holds: where a shard of an analysis leaves its cells beside the others' (issue 51).
 pub fn mark_output_folder(out: &Path, command: &str) -> Result<(), String> {

@@ -349,6 +349,11 @@ const MAX_SHARDS: u64 = 100_000;
 /// Where a balance keeps its asks (sealed: an edited sum is refused, never taken as played).
 pub const ASKED: &str = "asked.json";
 
+/// Whether `dir` is a balance's folder (it keeps its asks), a link included.
+pub fn keeps_asks(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(ASKED)).is_ok()
+}
+
 /// The asks an earlier run of the same balance left in its folder, and this run's: asked the
 /// same again, a run takes them from there, so a stopped run continues where it stopped and a
 /// larger `--budget` plays only what is new (the search is deterministic: it asks the same
