@@ -1253,18 +1253,10 @@ impl DataKernel {
             // A team's classes stand together (copies join after their originals), and a
             // class attacks all but them: skipped in one step, not row by row.
             let (lo, hi) = self.own_rows(i);
-            let mut j = 0;
-            while j < n {
-                if j == lo {
-                    j = hi;
+            for j in (0..lo).chain(hi..n) {
+                if self.front.team[j] == team || self.front.energy[j] <= 0 {
                     continue;
                 }
-                let k = j;
-                j += 1;
-                if self.front.team[k] == team || self.front.energy[k] <= 0 {
-                    continue;
-                }
-                let j = k;
                 let landing = self.attack_class(i, j, tally, tax);
                 if hit_reacts {
                     self.landed.push((landing, self.front.count[j]));
