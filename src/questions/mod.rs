@@ -1,8 +1,8 @@
 //! Questions asked of any command, above the games and the platform: `balance` (the numbers
-//! that meet targets), `calibrate` (do the 95% intervals and the words hold their rates?),
-//! `sensitivity` (every rules number moved a step), `question` (a dataset
-//! command or an analysis asked at a point, in memory) and `reproduce` (recorded answers run
-//! again and compared). They reach the command line only through what the CLI hands them
+//! that meet targets), `bench` (every game's workloads timed against a yardstick), `calibrate`
+//! (do the 95% intervals and the words hold their rates?), `sensitivity` (every rules number
+//! moved a step), `question` (a dataset command or an analysis asked at a point, in memory) and
+//! `reproduce` (recorded answers run again and compared). They reach the command line only through what the CLI hands them
 //! ([`Commands`]), never the CLI itself (src/architecture.rs keeps it so).
 
 pub mod balance;
