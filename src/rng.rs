@@ -10,42 +10,61 @@
 use rand::SeedableRng;
 pub use rand_xoshiro::Xoshiro256PlusPlus as MatchRng;
 
-/// The purposes a match draws random numbers for. The tag values are part of the derivation:
-/// never renumber them.
-#[repr(u64)]
+/// A purpose a match draws random numbers for: its tag, part of the derivation (never renumber
+/// one). Each game declares the streams it draws from in its `GAME` (`games::Game::streams`),
+/// and a test keeps every tag in the registry to one game, so a new game names its own streams
+/// in its own folder (`Stream::new(15, "...")`) without touching this file (issue 78).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stream {
+pub struct Stream {
+    tag: u64,
+    /// What the stream draws, as a reader would say it.
+    pub what: &'static str,
+}
+
+// The streams keep the names they had as an enum's variants, so every call site reads as before.
+#[allow(non_upper_case_globals)]
+impl Stream {
+    /// A stream with tag `tag`: a number no other stream in the registry uses.
+    pub const fn new(tag: u64, what: &'static str) -> Stream {
+        Stream { tag, what }
+    }
+
+    /// The tag mixed into the match's seed.
+    pub const fn tag(self) -> u64 {
+        self.tag
+    }
+
     /// Drawing a random roster (heroes, coins, powers, orders).
-    Roster = 1,
+    pub const Roster: Stream = Stream::new(1, "Auto Rumble's random rosters");
     /// Base initiatives (AR-19).
-    Initiative = 2,
+    pub const Initiative: Stream = Stream::new(2, "Auto Rumble's base initiatives");
     /// Chance during a battle (no Auto Rumble rule uses it yet).
-    Battle = 3,
+    pub const Battle: Stream = Stream::new(3, "Auto Rumble's chance in battle (unused)");
     /// The full game's pool: the starting powers and each round's reveal (AR-50).
-    Pool = 4,
+    pub const Pool: Stream = Stream::new(4, "Auto Rumble's pool and reveals");
     /// Strategies' own choices in the full game (AR-50).
-    Bidding = 5,
+    pub const Bidding: Stream = Stream::new(5, "Auto Rumble's strategies' choices");
     /// A Clan Melee's budget: the classic 5% wiggle (CM-30).
-    Budget = 6,
+    pub const Budget: Stream = Stream::new(6, "Clan Melee's budget wiggle");
     /// Elemental Tag's rule draws: ties for it, places, a random new it (TG-40).
-    Tag = 7,
+    pub const Tag: Stream = Stream::new(7, "Elemental Tag's rule draws");
     /// Elemental Tag's policies' own choices (TG-40).
-    Moves = 8,
+    pub const Moves: Stream = Stream::new(8, "Elemental Tag's policies' choices");
     /// Loot Arena's dice: a battle's key, from which every die is read by its place (LA-30).
-    Loot = 9,
+    pub const Loot: Stream = Stream::new(9, "Loot Arena's dice");
     /// Loot Arena's random equipment and fielded pairs in simulations and analyses (LA-31).
-    LootField = 10,
+    pub const LootField: Stream = Stream::new(10, "Loot Arena's random fields");
     /// Minion Combat's random choices: a combat's key, from which every choice is read by its
     /// place (MC-30).
-    Minions = 11,
+    pub const Minions: Stream = Stream::new(11, "Minion Combat's choices");
     /// Minion Combat's random groups in simulations and analyses (MC-31).
-    MinionField = 12,
+    pub const MinionField: Stream = Stream::new(12, "Minion Combat's random groups");
     /// Loot Arena's royale: a game's key, from which spawns, loot, splits and battle seeds are
     /// read by their place (LA-49).
-    Royale = 13,
+    pub const Royale: Stream = Stream::new(13, "Loot Arena's royale");
     /// Elemental Tag's order of policies around the table in a candidate run, one per cycle of
     /// P games (TG-50).
-    Seats = 14,
+    pub const Seats: Stream = Stream::new(14, "Elemental Tag's seat order");
 }
 
 /// SplitMix64's finaliser: a bijective 64-bit mixer with full avalanche.
@@ -90,7 +109,7 @@ pub fn match_stream_key(seed: u64, stream: Stream) -> u64 {
 
 #[inline]
 fn stream_key(seed: u64, stream: Stream) -> u64 {
-    fmix64(seed ^ (stream as u64).wrapping_mul(0xA076_1D64_78BD_642F))
+    fmix64(seed ^ stream.tag.wrapping_mul(0xA076_1D64_78BD_642F))
 }
 
 /// Word `i` of a stream seed whose mixed key is `key`.

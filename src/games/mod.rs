@@ -33,6 +33,8 @@ pub struct Game {
     /// Every key of the game's rules at the seed's value, as TOML (what `balance` and
     /// `sensitivity` move).
     pub seed_rules: fn() -> String,
+    /// The random streams its matches draw from (`crate::rng::Stream`), each tag its own.
+    pub streams: &'static [crate::rng::Stream],
     /// The analyses a question may ask whole at a size: their words after `skirmish` and the
     /// flag of their size.
     pub sized_analyses: &'static [(&'static [&'static str], &'static str)],
@@ -154,4 +156,33 @@ pub fn entries<T>(pick: fn(&'static Game) -> &'static [T]) -> Vec<Entry<T>> {
 /// The game whose command word is `command`.
 pub fn game(command: &str) -> Option<&'static Game> {
     GAMES.iter().find(|g| g.command == command)
+}
+
+#[cfg(test)]
+mod tests {
+    /// A stream's tag is part of every draw's derivation: two games drawing from one tag would
+    /// share their randomness (issue 78: a game names its streams in its own folder).
+    #[test]
+    fn every_random_stream_belongs_to_one_game() {
+        let mut seen: Vec<(u64, &str)> = Vec::new();
+        for g in super::GAMES {
+            assert!(
+                !g.streams.is_empty(),
+                "{} declares no random stream",
+                g.name
+            );
+            for s in g.streams {
+                if let Some((_, other)) = seen.iter().find(|(t, _)| *t == s.tag()) {
+                    panic!(
+                        "stream tag {} ({}) is declared by {other} and {}",
+                        s.tag(),
+                        s.what,
+                        g.name
+                    );
+                }
+                seen.push((s.tag(), g.name));
+            }
+        }
+        assert_eq!(seen.len(), 14, "the five games draw from fourteen streams");
+    }
 }

@@ -64,6 +64,16 @@ pub const GAME: crate::games::Game = crate::games::Game {
         ),
     ],
     seed_rules: || input::rules::SHIPPED.to_string(),
+    streams: {
+        use crate::rng::Stream;
+        &[
+            Stream::Roster,
+            Stream::Initiative,
+            Stream::Battle,
+            Stream::Pool,
+            Stream::Bidding,
+        ]
+    },
     sized_analyses: &[
         (&["analyze", "rumble", "powers"], "--max-battles"),
         (&["analyze", "powers"], "--max-battles"),

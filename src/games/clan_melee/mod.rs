@@ -53,6 +53,10 @@ pub const GAME: crate::games::Game = crate::games::Game {
         ("experiment file", "experiments/clan-melee-tournament.toml"),
     ],
     seed_rules: || input::rules::SHIPPED.to_string(),
+    streams: {
+        use crate::rng::Stream;
+        &[Stream::Budget]
+    },
     sized_analyses: &[],
     bench: &[
         crate::games::Workload {

@@ -35,6 +35,10 @@ pub const GAME: crate::games::Game = crate::games::Game {
         "experiments/tag/small.toml, experiments/tag/alliances.toml",
     )],
     seed_rules: || toml::to_string(&rules::Settings::default()).unwrap_or_default(),
+    streams: {
+        use crate::rng::Stream;
+        &[Stream::Tag, Stream::Moves, Stream::Seats]
+    },
     sized_analyses: &[],
     bench: &[
         crate::games::Workload {

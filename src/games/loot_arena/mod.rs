@@ -43,6 +43,10 @@ pub const GAME: crate::games::Game = crate::games::Game {
         ("item catalogue", "experiments/loot-arena/items.toml"),
     ],
     seed_rules: || input::RULES.to_string(),
+    streams: {
+        use crate::rng::Stream;
+        &[Stream::Loot, Stream::LootField, Stream::Royale]
+    },
     sized_analyses: &[
         (&["analyze", "loot", "items"], "--battles"),
         (&["analyze", "items"], "--battles"),

@@ -54,6 +54,10 @@ pub const GAME: crate::games::Game = crate::games::Game {
         ("combat effects", "experiments/minion-combat/effects.toml"),
     ],
     seed_rules: || input::RULES.to_string(),
+    streams: {
+        use crate::rng::Stream;
+        &[Stream::Minions, Stream::MinionField]
+    },
     sized_analyses: &[(&["analyze", "minions"], "--combats")],
     bench: &[
         crate::games::Workload {
