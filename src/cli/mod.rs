@@ -471,7 +471,7 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
         .iter()
         .any(|w| w == "--chunk-size" || w.starts_with("--chunk-size="))
     {
-        ctx = ctx.in_parts(2 * crate::platform::answer::MIN_PAIRED_PARTS as u64);
+        ctx = ctx.in_parts(2 * crate::platform::pairing::MIN_PAIRED_PARTS as u64);
     }
     let out = PathBuf::from(out.unwrap_or_else(|| "runs/what-if".into()));
     // B: the rules file replaces the command's own, or joins it.
@@ -528,13 +528,13 @@ fn versus(argv: Vec<String>) -> Result<String, String> {
         }
     }
     let pairing = crate::platform::dataset::pairing(&out.join("base"), &out.join("versus"));
-    let d = crate::platform::answer::difference(&answers[1], &answers[0], pairing.as_ref())?;
-    for (name, bytes) in crate::platform::answer::files(&d) {
+    let d = crate::platform::pairing::difference(&answers[1], &answers[0], pairing.as_ref())?;
+    for (name, bytes) in crate::platform::render::files(&d) {
         crate::platform::dataset::atomic_write(&out, &name, &bytes)?;
     }
     Ok(
-        crate::platform::answer::render(&d, crate::platform::answer::Format::Text)
-            + &crate::platform::answer::report_line(&out),
+        crate::platform::render::render(&d, crate::platform::render::Format::Text)
+            + &crate::platform::render::report_line(&out),
     )
 }
 
@@ -698,7 +698,7 @@ fn dispatch(ctx: &Context, command: Command) -> Result<String, String> {
         Command::Report { dir, to } => report(&dir, &to),
         Command::Reproduce(flags) => reproduce::reproduce(&flags),
         Command::Diff { a, b, to } => {
-            use crate::platform::answer::Format;
+            use crate::platform::render::Format;
             let f = Format::parse(&to.format)?;
             let (ea, eb) = (
                 crate::platform::dataset::answer_of(&a)?,
@@ -707,9 +707,9 @@ fn dispatch(ctx: &Context, command: Command) -> Result<String, String> {
             let pairing = crate::platform::dataset::pairing(&a, &b);
             // Issue 64: a diff to post takes the formats a report does (the what-if's model).
             let text = match f {
-                Format::Text => crate::platform::answer::diff(&ea, &eb, pairing.as_ref())?,
+                Format::Text => crate::platform::pairing::diff(&ea, &eb, pairing.as_ref())?,
                 _ => rendered(
-                    &crate::platform::answer::difference(&ea, &eb, pairing.as_ref())?,
+                    &crate::platform::pairing::difference(&ea, &eb, pairing.as_ref())?,
                     f,
                     to.full,
                     &format!(
@@ -791,11 +791,11 @@ fn experiment_error(file: &std::path::Path, text: &str, e: &clap::Error) -> Stri
 /// `again` (the command with `--full`) for the rest.
 fn rendered(
     a: &crate::platform::answer::Answer,
-    f: crate::platform::answer::Format,
+    f: crate::platform::render::Format,
     full: bool,
     again: &str,
 ) -> String {
-    use crate::platform::answer::{Format, POST_LIMIT, bbcode_post, render};
+    use crate::platform::render::{Format, POST_LIMIT, bbcode_post, render};
     match f {
         Format::BBCode => bbcode_post(a, (!full).then_some(POST_LIMIT), again),
         _ => render(a, f),
@@ -803,7 +803,7 @@ fn rendered(
 }
 
 fn report(dir: &std::path::Path, to: &Rendering) -> Result<String, String> {
-    let f = crate::platform::answer::Format::parse(&to.format)?;
+    let f = crate::platform::render::Format::parse(&to.format)?;
     let again = format!(
         "skirmish report {} --format bbcode --full, or its report.html",
         flags::shell_quote(&dir.display().to_string())
@@ -921,8 +921,8 @@ fn verify_what_if(dir: &std::path::Path, replay_for: u64, all: bool) -> Result<S
     let b = crate::platform::dataset::answer_of(&versus)?;
     let pairing = crate::platform::dataset::pairing(&base, &versus);
     // As `versus` wrote it: the base's answer first.
-    let d = crate::platform::answer::difference(&a, &b, pairing.as_ref())?;
-    let same = crate::platform::dataset::compare_folder(dir, &crate::platform::answer::files(&d))
+    let d = crate::platform::pairing::difference(&a, &b, pairing.as_ref())?;
+    let same = crate::platform::dataset::compare_folder(dir, &crate::platform::render::files(&d))
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     said.push_str(&format!("{}: the difference: {same}\n", dir.display()));
     Ok(said)

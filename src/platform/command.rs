@@ -11,11 +11,13 @@
 
 use std::path::Path;
 
-use super::answer::{self, Answer, Replicates, brief};
+use super::answer::Answer;
 use super::context::{Context, Done};
 use super::job::Job;
 use super::ledger::{Ledger, Run};
+use super::pairing::{self, Replicates};
 use super::plan::{Plan, Shard};
+use super::render::{self, brief};
 use super::runner::{Encoder, Simulation};
 use super::sources::Sources;
 use super::table::Table;
@@ -152,10 +154,10 @@ pub fn serve_analysis<A: Analysis>(
         "summary.txt".to_string(),
         format!("{}{text}", f.summary).into_bytes(),
     ));
-    files.extend(answer::files(&f.answer));
+    files.extend(render::files(&f.answer));
     if let Some(r) = &f.replicates {
         files.push((
-            answer::REPLICATES.to_string(),
+            pairing::REPLICATES.to_string(),
             super::digest::sealed_text(r).into_bytes(),
         ));
     }
@@ -199,7 +201,7 @@ pub fn serve_analysis<A: Analysis>(
             format!("{names} .parquet; ")
         },
         f.tail,
-        answer::report_line(out)
+        render::report_line(out)
     ))
 }
 

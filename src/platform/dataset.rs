@@ -731,11 +731,11 @@ pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
 
 /// Two folders' estimates paired part for part, when both are datasets of one command and seed
 /// holding the same matches in the same parts (`None` otherwise: compared unpaired).
-pub fn pairing(a: &Path, b: &Path) -> Option<crate::platform::answer::Pairing> {
+pub fn pairing(a: &Path, b: &Path) -> Option<crate::platform::pairing::Pairing> {
     let (Ok((ha, pa)), Ok((hb, pb))) = (parts_of(a), parts_of(b)) else {
         // Analyses keep one sum over all their matches: their groups' replicates pair them.
         let (ra, rb) = (replicates_of(a)?, replicates_of(b)?);
-        return crate::platform::answer::Pairing::of_replicates(&ra, &rb);
+        return crate::platform::pairing::Pairing::of_replicates(&ra, &rb);
     };
     if ha.identity.seed != hb.identity.seed || ha.identity.simulation != hb.identity.simulation {
         return None;
@@ -745,13 +745,13 @@ pub fn pairing(a: &Path, b: &Path) -> Option<crate::platform::answer::Pairing> {
             .map(|r| (r.first_match, r.matches, &r.tally))
             .collect()
     }
-    crate::platform::answer::Pairing::of(&rows(&pa), &rows(&pb))
+    crate::platform::pairing::Pairing::of(&rows(&pa), &rows(&pb))
 }
 
-/// An analysis folder's [`crate::platform::answer::Replicates`], when it wrote them and they are
+/// An analysis folder's [`crate::platform::pairing::Replicates`], when it wrote them and they are
 /// as written (an edited file pairs nothing).
-fn replicates_of(dir: &Path) -> Option<crate::platform::answer::Replicates> {
-    let f = dir.join(crate::platform::answer::REPLICATES);
+fn replicates_of(dir: &Path) -> Option<crate::platform::pairing::Replicates> {
+    let f = dir.join(crate::platform::pairing::REPLICATES);
     let v = super::digest::read_sealed(&f).ok()?;
     serde_json::from_value(v).ok()
 }
@@ -819,7 +819,7 @@ pub fn answer_files(
     let mut whole = Tally::default();
     tallies.iter().for_each(|t| whole.merge(t));
     a.grids = grids(&whole);
-    let files = crate::platform::answer::files(&a);
+    let files = crate::platform::render::files(&a);
     Ok((a, files.to_vec()))
 }
 
@@ -840,7 +840,7 @@ pub fn verify_analysis(dir: &Path) -> Result<Option<(String, String)>, String> {
     let mut files: Vec<std::path::PathBuf> = [
         "ledger.json",
         "state.json",
-        crate::platform::answer::REPLICATES,
+        crate::platform::pairing::REPLICATES,
     ]
     .iter()
     .map(|f| dir.join(f))

@@ -287,7 +287,7 @@ impl<S: Simulation> Job<'_, S> {
 
     /// The last line of a dataset command's output: where its report is.
     pub fn report_line(&self) -> String {
-        super::answer::report_line(&self.out)
+        super::render::report_line(&self.out)
     }
 
     /// The end-of-run summary: throughput, then the win-rate tables with Wilson intervals.
@@ -359,7 +359,7 @@ impl<S: Simulation> Job<'_, S> {
         ));
         // The answer's own rendering (issue 50): what `skirmish report` shows, in brief.
         if let Ok(a) = super::dataset::answer_of(&self.out) {
-            s.push_str(&super::answer::brief(&a));
+            s.push_str(&super::render::brief(&a));
         }
         s
     }

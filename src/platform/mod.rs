@@ -15,9 +15,11 @@ pub mod ledger;
 pub mod manifest;
 pub mod memory;
 pub mod narration;
+pub mod pairing;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod plan;
+pub mod render;
 pub mod runner;
 /// Private temporary folders, for tests only: no command makes one (issue 78).
 #[cfg(test)]

@@ -855,7 +855,7 @@ fn run<C: Commands>(f: &Settings, check: Option<&Check>) -> Result<(String, Outc
             outcome,
         ));
     }
-    let mut files = crate::platform::answer::files(&answer).to_vec();
+    let mut files = crate::platform::render::files(&answer).to_vec();
     let tuned = tuned_files(q, &found.point, &f.out);
     files.extend(tuned.iter().cloned());
     files.push(kept.file());
@@ -874,11 +874,11 @@ fn run<C: Commands>(f: &Settings, check: Option<&Check>) -> Result<(String, Outc
             f.out.display()
         ));
     }
-    out += &crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
+    out += &crate::platform::render::render(&answer, crate::platform::render::Format::Text);
     for (name, _) in &tuned {
         out.push_str(&format!("tuned: {}\n", f.out.join(name).display()));
     }
-    out.push_str(&crate::platform::answer::report_line(&f.out));
+    out.push_str(&crate::platform::render::report_line(&f.out));
     Ok((out, outcome))
 }
 

@@ -364,9 +364,9 @@ pub fn bench<C: Commands>(f: &Settings) -> Result<String, String> {
         heatmaps: Vec::new(),
         grids: Vec::new(),
     };
-    let files = crate::platform::answer::files(&answer).to_vec();
+    let files = crate::platform::render::files(&answer).to_vec();
     crate::platform::dataset::replace_folder(dir, COMMAND, &files)?;
-    out.push_str(&crate::platform::answer::report_line(dir));
+    out.push_str(&crate::platform::render::report_line(dir));
     Ok(out)
 }
 

@@ -330,7 +330,7 @@ fn paired_coverage<C: Commands>(
     matches: u64,
     f: &Settings,
 ) -> Result<Vec<Kind>, String> {
-    use crate::platform::answer::Pairing;
+    use crate::platform::pairing::Pairing;
     let mut q = Question::<C>::new(pw.command, &[])?;
     let (from, _) = q
         .name(crate::questions::question::Named::Rules(pw.key.to_string()))?
@@ -374,8 +374,8 @@ fn paired_kinds(
     game: &'static str,
     command: &'static str,
     change: &str,
-    truth: &crate::platform::answer::Pairing,
-    runs: &[Option<crate::platform::answer::Pairing>],
+    truth: &crate::platform::pairing::Pairing,
+    runs: &[Option<crate::platform::pairing::Pairing>],
 ) -> Vec<Kind> {
     let mut kinds: std::collections::BTreeMap<String, Kind> = Default::default();
     for ((title, label), &(d, _)) in &truth.by {
@@ -607,7 +607,7 @@ fn coin_value_coverage(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), String>
 /// rosters paired ([`PowerValue::replicates`]), against one what-if as long as `reference`.
 fn coin_what_if_coverage(f: &Settings) -> Result<Vec<Kind>, String> {
     use crate::games::auto_rumble::analysis::power_value::{Batches, PowerValue, ValueSettings};
-    use crate::platform::answer::Pairing;
+    use crate::platform::pairing::Pairing;
     // The rules held in memory (issue 78: no temporary folder), under the name they go by.
     let rules = std::path::Path::new("experiments/auto-rumble/costly-attack.toml");
     let src = crate::platform::sources::Sources::disk().holding(
@@ -666,7 +666,7 @@ const ITEMS_BATTLES: (u64, u64) = (500, 100);
 /// `reference` small ones.
 fn items_what_if_coverage<C: Commands>(f: &Settings) -> Result<Vec<Kind>, String> {
     use crate::games::loot_arena::analysis::items;
-    use crate::platform::answer::{Pairing, Replicates};
+    use crate::platform::pairing::{Pairing, Replicates};
     // The rules held in memory (issue 78: no temporary folder).
     let rules = std::path::Path::new("(the Mage at health 95).toml");
     let src =
@@ -734,7 +734,7 @@ const TWIN_PARTS: u64 = 20;
 /// Each game's candidate twins ([`crate::games::Twin`]): `runs` runs of each (seeds of their
 /// own), each run's verdict card read for which members it told apart from the candidate
 /// ([`Apart`]): a dataset command's card made as a candidate run's answer makes it
-/// ([`crate::platform::answer::candidate_standings`], its matches in [`TWIN_PARTS`] parts), an
+/// ([`crate::platform::pairing::candidate_standings`], its matches in [`TWIN_PARTS`] parts), an
 /// analysis's answer asked in memory. A run holds when no twin of the candidate is called
 /// clearly better or worse. One kind per twin, checked as a word: at least 95%.
 fn twin_kinds<C: Commands>(f: &Settings) -> Result<Vec<Kind>, String> {
@@ -834,7 +834,7 @@ fn dataset_cards<C: Commands>(
                         }
                         let sections = Answer::sections(&whole);
                         let refs: Vec<&Tally> = parts.iter().collect();
-                        let (_, standings) = crate::platform::answer::candidate_standings(
+                        let (_, standings) = crate::platform::pairing::candidate_standings(
                             candidate, &sections, &refs,
                         );
                         standings
@@ -1125,7 +1125,7 @@ const NULL_MOVES: u64 = 16;
 /// the matches and has no effect.) Each run's moves are judged as `sensitivity` judges them
 /// ([`crate::questions::sensitivity::clear_moves`], one family); a run is right when it calls none clear.
 fn sensitivity_kinds<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), String> {
-    use crate::platform::answer::Pairing;
+    use crate::platform::pairing::Pairing;
     use crate::questions::sensitivity::{PARTS, clear_moves, largest_move, ranked_by_default};
     let q = Question::<C>::new(SENSITIVITY_COMMAND, &[])?;
     let matches = (SENSITIVITY_MATCHES * f.size / 100).max(PARTS);
@@ -1531,9 +1531,9 @@ pub fn calibrate<C: Commands>(f: &Settings) -> Result<String, String> {
             heatmaps: Vec::new(),
             grids: Vec::new(),
         };
-        let files = crate::platform::answer::files(&answer).to_vec();
+        let files = crate::platform::render::files(&answer).to_vec();
         crate::platform::dataset::replace_folder(dir, COMMAND, &files)?;
-        out.push_str(&crate::platform::answer::report_line(dir));
+        out.push_str(&crate::platform::render::report_line(dir));
     }
     if f.check && !failing.is_empty() {
         return Err(format!(

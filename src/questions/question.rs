@@ -543,7 +543,7 @@ impl<C: Commands> Question<C> {
     ) -> Result<
         (
             crate::platform::answer::Answer,
-            Option<crate::platform::answer::Replicates>,
+            Option<crate::platform::pairing::Replicates>,
         ),
         String,
     > {

@@ -369,7 +369,7 @@ fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>, layout:
             let interval = if e.exact {
                 "exact".to_string()
             } else if e.lo == e.hi {
-                crate::platform::answer::NO_SPREAD.to_string()
+                crate::platform::render::NO_SPREAD.to_string()
             } else {
                 format!("[{}, {}]", show(e.lo), show(e.hi))
             };
@@ -472,7 +472,7 @@ fn figure_of(
         .iter()
         .find(|s| s.title == title)
         .ok_or_else(|| format!("the answer has no section `{title}`"))?;
-    Ok((sec.title.clone(), crate::platform::answer::bars_svg(sec)))
+    Ok((sec.title.clone(), crate::platform::render::bars_svg(sec)))
 }
 
 /// A document with every block regenerated from its answer file, its links to `docs/figures/`

@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use crate::platform::answer::{Answer, Estimate, Pairing, Provenance, Section, Unit};
+use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
+use crate::platform::pairing::Pairing;
 use crate::platform::tally::{Tally, thousands};
 
 use crate::platform::escape::shell_quote;
@@ -121,7 +122,7 @@ struct Moved {
 enum Point {
     Parts(Vec<(u64, u64, Tally)>),
     /// An analysis's answer and its groups' replicates (asked in memory, issue 78).
-    Answer(Box<(Answer, Option<crate::platform::answer::Replicates>)>),
+    Answer(Box<(Answer, Option<crate::platform::pairing::Replicates>)>),
 }
 
 impl Point {
@@ -331,14 +332,14 @@ fn run<C: Commands>(o: &Own, check: bool) -> Result<String, String> {
     }
     bar.finish_and_clear();
     let answer = answer(o, &q, matches, &sections, &ranked, &moved);
-    let files = crate::platform::answer::files(&answer).to_vec();
+    let files = crate::platform::render::files(&answer).to_vec();
     if check {
         return crate::platform::dataset::compare_folder(&o.out, &files)
             .map_err(|e| format!("{}: {e}", o.out.display()));
     }
     crate::platform::dataset::replace_folder(&o.out, COMMAND, &files)?;
-    let mut out = crate::platform::answer::render(&answer, crate::platform::answer::Format::Text);
-    out.push_str(&crate::platform::answer::report_line(&o.out));
+    let mut out = crate::platform::render::render(&answer, crate::platform::render::Format::Text);
+    out.push_str(&crate::platform::render::report_line(&o.out));
     Ok(out)
 }
 

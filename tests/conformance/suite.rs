@@ -180,7 +180,7 @@ pub fn verify_replays_the_parts_and_catches_an_edited_tally(g: &dyn Game) {
     let kept = skirmish::platform::answer::Answer::read(&dir.join("result.json")).unwrap();
     let mut forged = skirmish::platform::dataset::answer(&dir).unwrap();
     forged.grids = kept.grids;
-    for (name, bytes) in skirmish::platform::answer::files(&forged) {
+    for (name, bytes) in skirmish::platform::render::files(&forged) {
         fs::write(dir.join(name), bytes).unwrap();
     }
     let o = skirmish(&["verify", d]);

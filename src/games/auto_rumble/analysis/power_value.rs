@@ -1216,7 +1216,7 @@ impl PowerValue {
         &self,
         acc: &Accum,
         seed: u64,
-    ) -> Option<crate::platform::answer::Replicates> {
+    ) -> Option<crate::platform::pairing::Replicates> {
         let gw = self.group_width();
         let st = &acc.strata[0];
         if acc.groups.len() != GROUPS * gw || st.rosters < 2 {
@@ -1272,7 +1272,7 @@ impl PowerValue {
             }
             by.push(("coin value by power".to_string(), label, x, z));
         }
-        Some(crate::platform::answer::Replicates {
+        Some(crate::platform::pairing::Replicates {
             source: "rumble-powers".into(),
             seed,
             groups: GROUPS,

@@ -1108,7 +1108,7 @@ pub fn candidate_verdicts(
         .iter()
         .map(|(_, _, v)| move |other: &str| v.iter().find(|(l, _)| l == other).map(|x| x.1))
         .collect();
-    let card: Vec<crate::platform::answer::Ask> = asks
+    let card: Vec<crate::platform::pairing::Ask> = asks
         .iter()
         .zip(&lookups)
         .map(|((sec, label, _), f)| {
@@ -1122,7 +1122,7 @@ pub fn candidate_verdicts(
         .collect();
     for ((sec, _, _), judged) in asks
         .iter()
-        .zip(crate::platform::answer::card_standings(&card))
+        .zip(crate::platform::pairing::card_standings(&card))
     {
         if let Some((st, apart)) = judged {
             answer.verdict.push(st.line(sec));
