@@ -64,6 +64,39 @@ impl crate::questions::Commands for Grammar {
         super::analysis_findings(ctx, parse(words)?.command)
     }
 
+    type Ready = Ready;
+
+    fn read(&self, argv: &[String]) -> Result<Ready, crate::questions::Misread> {
+        use clap::Parser as _;
+        super::Cli::try_parse_from(argv)
+            .map(|cli| Ready(cli.command))
+            .map_err(|e| {
+                let said = e.to_string();
+                // clap names an argument the command lacks in quotes on its first line.
+                let unknown = (e.kind() == clap::error::ErrorKind::UnknownArgument)
+                    .then(|| said.lines().next().unwrap_or("").split('\'').nth(1))
+                    .flatten()
+                    .map(String::from);
+                crate::questions::Misread {
+                    kind: e.kind().to_string(),
+                    said,
+                    unknown,
+                }
+            })
+    }
+
+    fn writes_folder(&self, command: &Ready) -> bool {
+        super::writes_datasets(&command.0)
+    }
+
+    fn run(
+        &self,
+        ctx: &crate::platform::context::Context,
+        command: Ready,
+    ) -> Result<String, String> {
+        super::dispatch(ctx, command.0)
+    }
+
     fn may_answer(&self, args: &[String]) -> Result<(), String> {
         // `--versus-rules FILE` is read before the grammar (`cli::main`): the command is checked
         // without it, as each of its two arms is run.
@@ -94,6 +127,9 @@ impl crate::questions::Commands for Grammar {
         }
     }
 }
+
+/// A command line the grammar read, ready to run.
+pub struct Ready(super::Command);
 
 /// Words after `skirmish` read by the command grammar, as the command line reads them.
 fn parse(words: Vec<String>) -> Result<super::Cli, String> {

@@ -393,6 +393,14 @@ fn versus_rules_answers_a_rule_change_in_its_known_direction() {
     let o = skirmish(&["bench", "--versus-rules", "experiments/tag/tag-cost-4.toml"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("takes no --rules"));
+    // A flag the command lacks is the grammar's message, said once.
+    let o = skirmish(&["simulate", "loot", "--versus-rules", "x.toml", "--bogus"]);
+    assert_eq!(o.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        said.starts_with("error: unexpected argument '--bogus'"),
+        "{said}"
+    );
     // A rules file that does not load is refused before either arm writes a thing.
     let none = tmp("report", "what-if-none");
     let o = skirmish(&[
