@@ -59,6 +59,7 @@ impl Provenance {
     }
 }
 
+/// One estimate: a share or a mean, with its 95% interval and the count behind it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
     pub label: String,
@@ -319,11 +320,6 @@ impl Answer {
         serde_json::to_string_pretty(self).expect("an answer serialises") + "\n"
     }
 }
-
-/// A candidate's verdict card (issue 51): what kept it from playing, then where it stands in
-/// each section against the field it played beside, on the same matches (`parts`: the run's
-/// batches of whole matches, for each difference's variance). One line per section; `calibrate`
-/// counts the "clearly" a candidate twin of a member draws.
 
 /// The section title of a group of win counts: a `share of` group by its own name, `wins by
 /// policy` as "win rate by policy" (issue 64: it read "win rate by wins by policy").

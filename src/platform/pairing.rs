@@ -223,6 +223,10 @@ impl Answer {
     }
 }
 
+/// A candidate's verdict card (issue 51): what kept it from playing, then where it stands in
+/// each section against the field it played beside, on the same matches (`parts`: the run's
+/// batches of whole matches, for each difference's variance). One line per section; `calibrate`
+/// counts the "clearly" a candidate twin of a member draws.
 pub fn candidate_card(c: &str, sections: &[Section], parts: &[&Tally]) -> Vec<String> {
     let (mut verdict, standings) = candidate_standings(c, sections, parts);
     verdict.extend(standings.iter().map(|(k, st, _)| st.line(&sections[*k])));
@@ -317,8 +321,6 @@ pub fn candidate_standings(
         .collect();
     (verdict, standings)
 }
-
-/// The formats an answer is written in.
 
 /// B - A and the half-width of its 95% interval, unpaired (each run's interval read as a normal
 /// one): conservative for runs of one seed, whose estimates move together.

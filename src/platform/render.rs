@@ -25,8 +25,6 @@ pub fn report_line(dir: &std::path::Path) -> String {
     format!("report: {d}/{REPORT} (for a forum post: skirmish report {d} --format bbcode)\n")
 }
 
-/// One estimate: a share or a mean, with its 95% interval and the count behind it.
-
 impl HeatMap {
     fn show(&self, v: f64) -> String {
         self.unit.short(v)
@@ -118,6 +116,7 @@ impl HeatMap {
     }
 }
 
+/// The formats an answer is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Text,
