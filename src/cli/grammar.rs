@@ -32,26 +32,6 @@ impl crate::questions::Commands for Grammar {
         }
     }
 
-    fn item_study(
-        &self,
-        argv: Vec<String>,
-        src: &crate::platform::sources::Sources,
-    ) -> Result<crate::games::loot_arena::analysis::items::Study, String> {
-        use clap::Parser as _;
-        match super::Cli::try_parse_from(argv)
-            .map_err(|e| e.to_string())?
-            .command
-        {
-            super::Command::Analyze {
-                game:
-                    super::AnalyzeCommand::Loot {
-                        question: super::LootQuestion::Items(flags),
-                    },
-            } => flags.build(src),
-            _ => Err("the words name no item analysis (analyze loot items)".into()),
-        }
-    }
-
     fn reads(&self, words: &[String]) -> Result<(), String> {
         parse(words.to_vec()).map(|_| ())
     }

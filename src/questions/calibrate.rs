@@ -665,60 +665,52 @@ const ITEMS_BATTLES: (u64, u64) = (500, 100);
 /// battles ([`crate::platform::command::with_jackknife`]), against one what-if as long as
 /// `reference` small ones.
 fn items_what_if_coverage<C: Commands>(f: &Settings) -> Result<Vec<Kind>, String> {
-    use crate::games::loot_arena::analysis::items;
     use crate::platform::pairing::{Pairing, Replicates};
     // The rules held in memory (issue 78: no temporary folder).
-    let rules = std::path::Path::new("(the Mage at health 95).toml");
-    let src =
-        crate::platform::sources::Sources::disk().holding(rules, "[champion.mage]\nhealth = 95\n");
+    let rules = "(the Mage at health 95).toml";
+    let src = crate::platform::sources::Sources::disk().holding(
+        std::path::Path::new(rules),
+        "[champion.mage]\nhealth = 95\n",
+    );
     let scale = |n: u64| (n * f.size / 100).max(20);
-    let study = |rules: Option<&std::path::Path>, times: u64| {
+    // The analysis asked in memory as the command line would (its answer and the jackknife's
+    // replicates, as `analyze loot items` writes them), on the current pool.
+    let replicates = |rules: Option<&str>, times: u64, seed: u64| -> Result<Replicates, String> {
         let (battles, cell) = (
             scale(ITEMS_BATTLES.0) * times,
             scale(ITEMS_BATTLES.1) * times,
         );
-        let mut words = vec![
-            "skirmish".to_string(),
-            "analyze".into(),
-            "loot".into(),
-            "items".into(),
+        let mut words: Vec<String> = ITEMS_COMMAND.split(' ').map(String::from).collect();
+        words.extend([
             "--battles".into(),
             battles.to_string(),
             "--cell".into(),
             cell.to_string(),
-        ];
+            "--seed".into(),
+            seed.to_string(),
+            "--threads".into(),
+            rayon::current_num_threads().to_string(),
+            "--quiet".into(),
+        ]);
         if let Some(r) = rules {
-            words.extend(["--rules".into(), r.display().to_string()]);
+            words.extend(["--rules".into(), r.to_string()]);
         }
-        C::default().item_study(words, &src)
+        let ctx = crate::platform::context::Context::of_process()
+            .reading(src.clone())
+            .in_memory();
+        C::default()
+            .findings(&ctx, words)?
+            .replicates
+            .ok_or_else(|| "the study kept no groups".to_string())
     };
-    let arms = [
-        (study(None, 1)?, study(Some(rules), 1)?),
-        (study(None, f.reference)?, study(Some(rules), f.reference)?),
-    ];
-    // The answer and its jackknife's replicates, as `analyze loot items` writes them.
-    let replicates = |st: &items::Study, seed: u64| -> Result<Replicates, String> {
-        let mut ledger = crate::platform::ledger::Ledger::default();
-        let (found, reps) =
-            crate::platform::command::with_jackknife(&mut ledger, &|_| {}, |l, t| {
-                st.run(seed, l, t)
-            })?;
-        let answer = |x: &items::Findings| items::answer(x, seed, ITEMS_COMMAND);
-        let whole = answer(&found.ok_or("the study summed no cell")?);
-        let without: Vec<_> = reps
-            .ok_or("the study kept no groups")?
-            .iter()
-            .map(answer)
-            .collect();
-        Replicates::jackknife(&whole, &without).ok_or_else(|| "no replicates".to_string())
+    let pair = |times: u64, seed: u64| {
+        Pairing::of_replicates(
+            &replicates(None, times, seed).ok()?,
+            &replicates(Some(rules), times, seed).ok()?,
+        )
     };
-    let pair = |(a, b): &(items::Study, items::Study), seed: u64| {
-        Pairing::of_replicates(&replicates(a, seed).ok()?, &replicates(b, seed).ok()?)
-    };
-    let truth = pair(&arms[1], 0).ok_or("the reference what-if did not pair")?;
-    let runs: Vec<Option<Pairing>> = (0..f.runs)
-        .map(|r| pair(&arms[0], 1 + f.reference + r))
-        .collect();
+    let truth = pair(f.reference, 0).ok_or("the reference what-if did not pair")?;
+    let runs: Vec<Option<Pairing>> = (0..f.runs).map(|r| pair(1, 1 + f.reference + r)).collect();
     Ok(paired_kinds(
         "Loot Arena",
         ITEMS_COMMAND,

@@ -35,13 +35,6 @@ pub trait Commands: Default + Sync {
     /// A whole command line (`skirmish balance FILE ...`) read as a balance's settings: `None`
     /// when it names another command; `Err` is the grammar's message.
     fn balance(&self, argv: &[String]) -> Result<Option<balance::Settings>, String>;
-    /// `skirmish analyze loot items ...` (a whole command line) read, its study built with its
-    /// files read from `src` (calibrate's what-if of the item analysis, issue 63).
-    fn item_study(
-        &self,
-        argv: Vec<String>,
-        src: &Sources,
-    ) -> Result<crate::games::loot_arena::analysis::items::Study, String>;
     /// An analysis's words read as the command line reads them and asked with `ctx`: its
     /// findings, whole.
     fn findings(&self, ctx: &Context, words: Vec<String>) -> Result<Findings, String>;
