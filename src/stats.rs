@@ -414,7 +414,8 @@ pub fn holm(p: &[f64], alpha: f64) -> Vec<bool> {
 }
 
 /// Which way an estimate is better.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Better {
     Higher,
     Lower,

@@ -89,6 +89,12 @@ pub struct Section {
     /// counts as met), when the section is drawn against one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub band: Option<(f64, f64)>,
+    /// Which way its estimates are better, set by whoever builds the section (issue 78: it was
+    /// read from the title's words); `None` for a section that is no ranking (how games end,
+    /// how long they last). A candidate is ranked only in a section that has one. Not stored:
+    /// what it decides is (the candidate's card), so a folder's files keep their bytes.
+    #[serde(skip)]
+    pub better: Option<crate::stats::Better>,
 }
 
 /// Where one estimate stands among its section's others (issue 51: a candidate against the
@@ -229,7 +235,10 @@ impl Answer {
     /// Every count and mean of a tally as the sections of an answer: counts as win rates (or a
     /// `share of` group as itself) with Wilson's interval, means with the normal one, win points
     /// as a share; what a dataset's answer shows and what `balance` and `sensitivity` read.
-    pub fn sections(t: &Tally) -> Vec<Section> {
+    /// Each section says which way it ranks: a win count higher, a `share of` group not at all,
+    /// win points higher, another mean as `ranked` (the simulation's [`crate::platform::runner::Simulation::ranked`]) lists it.
+    pub fn sections(t: &Tally, ranked: &[(&str, crate::stats::Better)]) -> Vec<Section> {
+        use crate::stats::Better;
         let mut sections = Vec::new();
         for (group, labels) in &t.groups {
             let mut rows: Vec<(&String, _)> = labels.iter().collect();
@@ -237,10 +246,12 @@ impl Answer {
                 (Ok(x), Ok(y)) => x.cmp(&y),
                 _ => a.0.cmp(b.0),
             });
+            let share_of = group.starts_with(crate::platform::tally::SHARE_OF);
             sections.push(Section {
                 band: None,
+                better: (!share_of).then_some(Better::Higher),
                 title: count_title(group),
-                meaning: if group.starts_with(crate::platform::tally::SHARE_OF) {
+                meaning: if share_of {
                     "out of those counted, with its 95% Wilson interval".into()
                 } else {
                     "wins out of those counted, with its 95% Wilson interval".into()
@@ -273,8 +284,14 @@ impl Answer {
                 .values()
                 .all(|m| m.sum_sq == 0 && m.by_match.is_none())
                 && labels.values().any(|m| m.sum != 0);
+            let better = if points {
+                Some(Better::Higher)
+            } else {
+                ranked.iter().find(|(g, _)| g == group).map(|&(_, b)| b)
+            };
             sections.push(Section {
                 band: None,
+                better,
                 title: group.clone(),
                 meaning: if points {
                     "the share of win points (a draw counts half), with its 95% Wilson interval at the rows the spread between matches is worth"
@@ -337,6 +354,30 @@ pub(crate) fn count_title(group: &str) -> String {
 pub(crate) mod tests {
     use super::*;
 
+    /// Issue 78: which way a section ranks is set by whoever builds it, never read from its
+    /// title's words (a win count titled with "lost" ranked lower, a mean titled with "won"
+    /// higher).
+    #[test]
+    fn a_sections_direction_is_its_builders_not_its_titles() {
+        use crate::stats::Better;
+        let mut t = Tally::default();
+        t.count("wins lost by policy", "a").add(true);
+        t.count("share of games won by end", "x").add(true);
+        t.mean("place by policy", "a").add(1);
+        t.mean("games won, by policy", "a").add(3);
+        t.mean("win share by policy", "a").add(2);
+        let s = Answer::sections(&t, &[("place by policy", Better::Lower)]);
+        let better = |title: &str| s.iter().find(|x| x.title == title).unwrap().better;
+        assert_eq!(better("win rate lost by policy"), Some(Better::Higher));
+        assert_eq!(better("share of games won by end"), None);
+        assert_eq!(better("place by policy"), Some(Better::Lower));
+        assert_eq!(better("games won, by policy"), None);
+        assert_eq!(better("win share by policy"), Some(Better::Higher));
+        // Not stored: a folder's result.json keeps its bytes.
+        let ranked = s.iter().find(|x| x.better.is_some()).unwrap();
+        assert!(!serde_json::to_string(ranked).unwrap().contains("better"));
+    }
+
     /// An answer of two estimates that every renderer and difference test reads.
     pub(crate) fn answer() -> Answer {
         Answer {
@@ -358,6 +399,7 @@ pub(crate) mod tests {
             totals: vec![("matches".into(), "10".into())],
             sections: vec![Section {
                 band: None,
+                better: None,
                 title: "win rate by power".into(),
                 meaning: "wins".into(),
                 unit: Unit::Share,

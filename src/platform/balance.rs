@@ -420,7 +420,7 @@ impl Sums {
     pub fn sections(&self) -> Vec<Section> {
         match self {
             Sums::None => Vec::new(),
-            Sums::Tally(t) => Answer::sections(t),
+            Sums::Tally(t) => Answer::sections(t, &[]),
             Sums::Answer(s) => s.clone(),
         }
     }
@@ -1050,6 +1050,7 @@ mod tests {
     fn share(value: f64, lo: f64, hi: f64) -> Vec<Section> {
         vec![Section {
             band: None,
+            better: None,
             title: "win rate by coin".into(),
             meaning: String::new(),
             unit: crate::platform::answer::Unit::Share,
@@ -1134,7 +1135,7 @@ mod tests {
                 aim: Aim::Equal,
                 tolerance: None,
             }],
-            &Answer::sections(&t),
+            &Answer::sections(&t, &[]),
         )
         .unwrap_err();
         assert!(e.contains("did you mean `win rate by coin`"), "{e}");

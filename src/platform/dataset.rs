@@ -724,8 +724,12 @@ fn parts_of(dir: &Path) -> Result<(Manifest, BTreeMap<u64, PartRecord>), String>
 pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
     let (head, parts) = parts_of(dir)?;
     let tallies: Vec<&Tally> = parts.values().map(|r| &r.tally).collect();
+    // Which way its sections rank is the game's, which this module does not know: a folder read
+    // without its simulation ranks nothing (`answer_of` carries the ranking from the stored answer).
     Ok(crate::platform::answer::Answer::from_dataset(
-        &head, &tallies,
+        &head,
+        &tallies,
+        &[],
     ))
 }
 
@@ -774,6 +778,8 @@ pub fn answer_of(dir: &Path) -> Result<crate::platform::answer::Answer, String> 
         let s = crate::platform::answer::Answer::read(&stored)?;
         if s.provenance == a.provenance {
             a.grids = s.grids;
+            // So is a candidate's card: which way each section ranks is the game's too.
+            a.verdict = s.verdict;
         }
     }
     Ok(a)
@@ -784,8 +790,9 @@ pub fn answer_of(dir: &Path) -> Result<crate::platform::answer::Answer, String> 
 pub fn write_answer(
     dir: &Path,
     grids: &dyn Fn(&Tally) -> Vec<crate::platform::grid::Grid>,
+    ranked: &[(&str, crate::stats::Better)],
 ) -> Result<crate::platform::answer::Answer, String> {
-    let (a, files) = answer_files(dir, grids)?;
+    let (a, files) = answer_files(dir, grids, ranked)?;
     for (name, bytes) in files {
         if fs::read(dir.join(&name)).is_ok_and(|b| b == bytes) {
             continue;
@@ -812,10 +819,11 @@ pub type NamedFiles = Vec<(String, Vec<u8>)>;
 pub fn answer_files(
     dir: &Path,
     grids: &dyn Fn(&Tally) -> Vec<crate::platform::grid::Grid>,
+    ranked: &[(&str, crate::stats::Better)],
 ) -> Result<(crate::platform::answer::Answer, NamedFiles), String> {
     let (head, parts) = parts_of(dir)?;
     let tallies: Vec<&Tally> = parts.values().map(|r| &r.tally).collect();
-    let mut a = crate::platform::answer::Answer::from_dataset(&head, &tallies);
+    let mut a = crate::platform::answer::Answer::from_dataset(&head, &tallies, ranked);
     let mut whole = Tally::default();
     tallies.iter().for_each(|t| whole.merge(t));
     a.grids = grids(&whole);
@@ -987,13 +995,15 @@ pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
     }
     // The answer beside the manifest is checked too (issue 79: a dataset's result.json was not
     // read by verify at all): sealed, and what the manifest's tallies give; the grids the game
-    // lays out of them are recomputed by the replay, which compares the files byte for byte.
+    // lays out of them, and a candidate's card (ranked the game's way), are recomputed by the
+    // replay, which compares the files byte for byte.
     if problems.is_empty() {
         let stored = dir.join(crate::platform::answer::FILE);
         match (crate::platform::answer::Answer::read(&stored), answer(dir)) {
             (Err(e), _) | (_, Err(e)) => problems.push(e),
             (Ok(mut kept), Ok(rebuilt)) => {
                 kept.grids = rebuilt.grids.clone();
+                kept.verdict = rebuilt.verdict.clone();
                 let text = |a: &crate::platform::answer::Answer| serde_json::to_string(a).ok();
                 if text(&kept) != text(&rebuilt) {
                     problems.push(format!(

@@ -171,7 +171,7 @@ impl<S: Simulation> Job<'_, S> {
         let report = runner::run(self.sim, &cfg, &mut ds, encode)?;
         ds.seal(plan.chunks());
         // The answer beside the manifest, for `skirmish report` and `diff` (issue 50).
-        super::dataset::write_answer(&self.out, &|t| self.sim.grids(t))?;
+        super::dataset::write_answer(&self.out, &|t| self.sim.grids(t), self.sim.ranked())?;
         Ok((report, ds))
     }
 
@@ -256,8 +256,9 @@ impl<S: Simulation> Job<'_, S> {
         let done = replayed.into_inner();
         // The answer (`result.json`, `report.html`) is recomputed from the manifest's tallies
         // and compared byte for byte (issue 79: a resealed grid cell passed and was reported).
-        let answer = super::dataset::answer_files(&self.out, &|t| self.sim.grids(t))
-            .and_then(|(_, files)| super::dataset::compare_folder(&self.out, &files));
+        let answer =
+            super::dataset::answer_files(&self.out, &|t| self.sim.grids(t), self.sim.ranked())
+                .and_then(|(_, files)| super::dataset::compare_folder(&self.out, &files));
         if problems.is_empty() && done > 0 {
             let answer = answer?;
             Ok(format!(

@@ -133,41 +133,21 @@ pub fn card_standings(asks: &[Ask]) -> Vec<Option<(Standing, Vec<Apart>)>> {
         .collect()
 }
 
-/// Which way a section's estimates are better, read from its title (issue 63: Tag ranked
-/// "points lost" highest first); `None` for a section that is no ranking (how games end, how
-/// long they last).
-pub fn better_of(title: &str) -> Option<crate::stats::Better> {
-    use crate::stats::Better;
-    let t = title.to_lowercase();
-    let any = |words: &[&str]| words.iter().any(|w| t.contains(w));
-    if any(&["lost", "turns it", "place"]) {
-        Some(Better::Lower)
-    } else if any(&[
-        "win",
-        "won",
-        "score",
-        "survived",
-        "outlasted",
-        "worth",
-        "held",
-        "value",
-    ]) {
-        Some(Better::Higher)
-    } else {
-        None
-    }
-}
-
 impl Answer {
     /// The answer a dataset holds: its manifest's identity and the tallies of the parts present.
     /// Works on any folder a dataset command wrote, older ones included.
-    pub fn from_dataset(m: &Manifest, parts: &[&Tally]) -> Answer {
+    /// `ranked`: which way its mean groups rank ([`crate::platform::runner::Simulation::ranked`]).
+    pub fn from_dataset(
+        m: &Manifest,
+        parts: &[&Tally],
+        ranked: &[(&str, crate::stats::Better)],
+    ) -> Answer {
         let mut t = Tally::default();
         for p in parts {
             t.merge(p);
         }
         let id = &m.identity;
-        let sections = Answer::sections(&t);
+        let sections = Answer::sections(&t, ranked);
         let mut notes = Vec::new();
         // Issue 51: a candidate run names its candidate; where it stands in each section is
         // told beside the numbers, so every rendering of the folder carries it.
@@ -277,7 +257,7 @@ pub fn candidate_standings(
     let mut rows: Vec<Row> = Vec::new();
     for (k, sec) in sections.iter().enumerate() {
         // A section of the candidate alone ranks it against nothing.
-        let Some(better) = better_of(&sec.title).filter(|_| sec.estimates.len() > 1) else {
+        let Some(better) = sec.better.filter(|_| sec.estimates.len() > 1) else {
             continue;
         };
         let Some(me) = sec.estimates.iter().find(|e| e.label == c) else {
@@ -865,6 +845,7 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
                 .collect();
             (!estimates.is_empty()).then(|| Section {
                 band: None,
+                better: None,
                 title: format!("what-if: {}", sa.title),
                 meaning: format!(
                     "B minus A, with the difference's 95% interval (each run's: {})",
@@ -1119,6 +1100,7 @@ mod tests {
     fn a_candidates_card_is_one_family_over_its_sections() {
         let sec = |title: &str| Section {
             band: None,
+            better: None,
             title: title.into(),
             meaning: String::new(),
             unit: Unit::Number,

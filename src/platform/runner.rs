@@ -39,6 +39,13 @@ pub trait Simulation: Sync {
     fn grids(&self, _tally: &Tally) -> Vec<super::grid::Grid> {
         Vec::new()
     }
+    /// Which way each of its tally's mean groups ranks, by the group's name (issue 78: read
+    /// from the section's title before). A count group is a win rate, higher better, and a
+    /// `share of` group no ranking (`Answer::sections`); a mean group not listed is no ranking
+    /// (a game's length, coins left).
+    fn ranked(&self) -> &'static [(&'static str, crate::stats::Better)] {
+        &[]
+    }
     /// The most memory one worker needs while playing any match of this simulation, and what
     /// needs it ("a melee at budget 100000000"), when that can be large: a run lowers its thread
     /// count to what fits, or refuses ([`super::memory::fit`]). `None`: small, never checked.

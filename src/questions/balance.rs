@@ -1200,6 +1200,7 @@ fn answer<C: Commands>(
         .zip(checked)
         .map(|(t, m)| Section {
             band: met_band(t, m),
+            better: None,
             title: format!("verification: {}", t.section),
             meaning: format!(
                 "at the tuned values, on {upto}{} fresh {unit} (seed {vseed}), with 95% intervals; target: {}",
@@ -1236,6 +1237,7 @@ fn answer<C: Commands>(
                 })
                 .collect(),
             band: met_band(t, m),
+            better: None,
         });
     }
     Answer {

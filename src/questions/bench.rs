@@ -318,6 +318,7 @@ pub fn bench<C: Commands>(f: &Settings) -> Result<String, String> {
         sections: vec![
             Section {
                 band: None,
+                better: None,
                 title: RELATIVE.into(),
                 meaning: format!(
                     "matches per million steps of a plain generator loop timed in the same command, one thread; the band is what reproduce accepts ({FACTOR}x either way), not a sampled interval"
@@ -327,6 +328,7 @@ pub fn bench<C: Commands>(f: &Settings) -> Result<String, String> {
             },
             Section {
                 band: None,
+                better: None,
                 title: "matches per second, one thread".into(),
                 meaning: format!(
                     "median of {} runs, between the slowest and fastest; this machine only, never compared",
@@ -337,6 +339,7 @@ pub fn bench<C: Commands>(f: &Settings) -> Result<String, String> {
             },
             Section {
                 band: None,
+                better: None,
                 title: "times slower than the sample roster, one thread".into(),
                 meaning: format!(
                     "a power's roster beside Amoeba and Titanium Skin against {SAMPLE_ROSTER}: battles/s of that roster over this one's, median runs; issue 81 asks every power within 5x of the median power"
@@ -346,6 +349,7 @@ pub fn bench<C: Commands>(f: &Settings) -> Result<String, String> {
             },
             Section {
                 band: None,
+                better: None,
                 title: "work per second, one thread".into(),
                 meaning: "each game's unit of work (hits, interactions, dice, player-moves, attacks) per second, median run; this machine only".into(),
                 unit: Unit::Number,
@@ -353,6 +357,7 @@ pub fn bench<C: Commands>(f: &Settings) -> Result<String, String> {
             },
             Section {
                 band: None,
+                better: None,
                 title: format!("Auto Rumble battles per second, {all} threads"),
                 meaning: "the main job's rosters: the kernel alone on one and all threads, with tables and Parquet encoding, and end to end with files written; this machine only".into(),
                 unit: Unit::Number,

@@ -824,7 +824,7 @@ fn dataset_cards<C: Commands>(
                         for p in &parts {
                             whole.merge(p);
                         }
-                        let sections = Answer::sections(&whole);
+                        let sections = Answer::sections(&whole, sim.ranked());
                         let refs: Vec<&Tally> = parts.iter().collect();
                         let (_, standings) = crate::platform::pairing::candidate_standings(
                             candidate, &sections, &refs,
@@ -1000,7 +1000,7 @@ fn balance_kinds<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), 
         t
     };
     let estimate = |t: &Tally| -> Result<Estimate, String> {
-        Answer::sections(t)
+        Answer::sections(t, &[])
             .into_iter()
             .find(|s| s.title == BALANCE_SECTION)
             .and_then(|s| s.estimates.into_iter().find(|e| e.label == BALANCE_LABEL))
@@ -1041,7 +1041,7 @@ fn balance_kinds<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), 
         let mut per_run = Vec::new();
         let mut counts = [0u64; 3];
         for tally in &runs {
-            let m = misses(std::slice::from_ref(&t), &Answer::sections(tally))?;
+            let m = misses(std::slice::from_ref(&t), &Answer::sections(tally, &[]))?;
             let (outcome, _) = judge(std::slice::from_ref(&t), &m);
             counts[match outcome {
                 Outcome::Pass => 0,
@@ -1149,7 +1149,7 @@ fn sensitivity_kinds<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String
         for p in &points[0] {
             whole.merge(p.2);
         }
-        let sections = Answer::sections(&whole);
+        let sections = Answer::sections(&whole, &[]);
         let ranked = ranked_by_default(&sections);
         let pairings: Vec<(String, Pairing)> = points[1..]
             .iter()
@@ -1464,6 +1464,7 @@ pub fn calibrate<C: Commands>(f: &Settings) -> Result<String, String> {
             )],
             sections: vec![Section {
                 band: None,
+                better: None,
                 title: if f.twins {
                     TWINS
                 } else if f.balance {

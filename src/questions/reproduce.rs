@@ -677,6 +677,7 @@ mod tests {
     fn speed(section: &str, value: f64) -> crate::platform::answer::Section {
         crate::platform::answer::Section {
             band: None,
+            better: None,
             title: section.into(),
             meaning: String::new(),
             unit: crate::platform::answer::Unit::Number,

@@ -279,7 +279,7 @@ fn run<C: Commands>(o: &Own, check: bool) -> Result<String, String> {
         Point::Parts(parts) => {
             let mut whole_tally = Tally::default();
             parts.iter().for_each(|p| whole_tally.merge(&p.2));
-            Answer::sections(&whole_tally)
+            Answer::sections(&whole_tally, &[])
         }
         Point::Answer(a) => a.0.sections.clone(),
     };
@@ -484,6 +484,7 @@ fn answer<C: Commands>(
     }
     let mut out_sections = vec![Section {
         band: None,
+        better: None,
         title: format!(
             "largest move, by rules number moved {:.0}% down and up",
             100.0 * o.step
@@ -530,6 +531,7 @@ fn answer<C: Commands>(
     if !per_unit.is_empty() {
         out_sections.push(Section {
             band: None,
+            better: None,
             title: "move per unit of the number".into(),
             meaning: "each move above divided by its step in the number's own units (to - from): what one unit of each number does, so that numbers moved by steps of different sizes compare".into(),
             unit,
@@ -558,6 +560,7 @@ fn answer<C: Commands>(
                 if !est.is_empty() {
                     out_sections.push(Section {
                         band: None,
+                        better: None,
                         title: format!("{}: {}", label(m), s.title),
                         meaning: "each estimate's move, paired on the same matches".into(),
                         unit: moved_unit(s.unit),

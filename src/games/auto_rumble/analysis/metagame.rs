@@ -359,6 +359,11 @@ impl Simulation for MetaGame {
         "rumble-metagame"
     }
 
+    fn ranked(&self) -> &'static [(&'static str, crate::stats::Better)] {
+        // A payoff counts wins (AR-50): more is better. Its blocks measure the spread between
+        // games, no ranking.
+        &[(PAYOFF, crate::stats::Better::Higher)]
+    }
     fn tables(&self) -> Vec<&'static str> {
         vec!["games"]
     }
@@ -478,6 +483,7 @@ pub fn answer(
     let mut sections = vec![
         Section {
             band: None,
+            better: None,
             title: "the equilibrium mix".into(),
             meaning: format!(
                 "each strategy's weight in the symmetric equilibrium of the empirical game ({n} players; no strategy gains against it), with the 2.5-97.5% range over {} payoff tables resampled by game (blocks of games drawn again, the same for every profile)",
@@ -488,6 +494,7 @@ pub fn answer(
         },
         Section {
             band: None,
+            better: None,
             title: "regret against the equilibrium".into(),
             meaning: "win share lost by playing the strategy instead of the mix, when the others play the mix (0 for the strategies it plays), 2.5-97.5% over the resampled tables".into(),
             unit: Unit::Share,
@@ -503,6 +510,7 @@ pub fn answer(
         let o = p.all_of(j, n);
         sections.push(Section {
             band: None,
+            better: None,
             title: format!("win share against {} x {other}", n - 1),
             meaning: "each strategy's win share seated with the others all of one strategy (a fair share is 1/players), 95% interval".into(),
             unit: Unit::Share,
@@ -590,6 +598,7 @@ pub fn answer(
             2,
             Section {
                 band: None,
+                better: None,
                 title: "against the equilibrium mix".into(),
                 meaning: format!(
                     "win share of one seat when the other {} draw their strategies from the equilibrium mix, on the same fresh games for every row (95% interval; a fair share is {:.1}%)",
@@ -605,6 +614,7 @@ pub fn answer(
                 3,
                 Section {
                     band: None,
+                    better: None,
                     title: "exploitability: the best response found against a table of each".into(),
                     meaning: format!(
                         "win share of the best share(...) strategy found against {} seats of the strategy, on fresh games (95% interval); above {:.1}% (a fair share) it exploits it",

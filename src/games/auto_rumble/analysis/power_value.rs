@@ -1454,6 +1454,7 @@ impl PowerValue {
             highlight.extend(standings.iter().map(|s| s.name.clone()));
             sections.push(Section {
                 band: None,
+                better: None,
                 title: "the candidates against the field".into(),
                 meaning: "each candidate's coin value at the middle strength, against the catalogue's powers as the field, on the same rosters as every catalogue power's (common random numbers); its rank is in the verdict".into(),
                 unit: Unit::Number,
@@ -1515,6 +1516,7 @@ impl PowerValue {
                 sections,
                 vec![Section {
                     band: None,
+                    better: None,
                     title: "coin value by power".into(),
                     meaning: "what holding the power is worth in unspent coins (AR-44), with its 95% interval by the delta method".into(),
                     unit: Unit::Number,
@@ -1522,6 +1524,7 @@ impl PowerValue {
                 }],
                 vec![Section {
                     band: None,
+                    better: None,
                     title: "win-rate effect by power".into(),
                     meaning: "the focal hero's win rate holding the power less without it, on the same rosters (common random numbers), 95% interval".into(),
                     unit: Unit::Share,

@@ -14,6 +14,9 @@ use crate::platform::table::{Code, Codes, I32s, Table};
 use crate::platform::tally::Tally;
 use crate::rng::match_seed;
 
+/// The tally's group of powers each strategy won.
+const POWERS_WON: &str = "powers won, by strategy";
+
 /// Where the value-aware strategies' coin values come from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ValueSource {
@@ -230,6 +233,11 @@ impl Simulation for Tournament {
         "rumble-tournament"
     }
 
+    fn ranked(&self) -> &'static [(&'static str, crate::stats::Better)] {
+        // As the title read before the direction was typed (issue 78): more powers won ranks
+        // higher; coins left at the end rank neither way.
+        &[(POWERS_WON, crate::stats::Better::Higher)]
+    }
     fn tables(&self) -> Vec<&'static str> {
         vec!["games", "players", "rounds"]
     }
@@ -286,9 +294,7 @@ impl Simulation for Tournament {
                 tally
                     .mean("coins left at the end, by strategy", name)
                     .add(p.balance as i64);
-                tally
-                    .mean("powers won, by strategy", name)
-                    .add(p.powers_won as i64);
+                tally.mean(POWERS_WON, name).add(p.powers_won as i64);
                 present[who[s]] = true;
             }
             // Head to head: of the games one of the two won, the row's share (AR-50).

@@ -142,6 +142,7 @@ impl DuelAnswer {
                 sections: vec![
                     Section {
                         band: None,
+                        better: None,
                         title: "guaranteed chance of a tag by turns".into(),
                         meaning: "exact: the chance the it player can guarantee within so many turns, mean over the starts, between the least and the greatest start (not a sampled interval)".into(),
                         unit: Unit::Share,
@@ -149,6 +150,7 @@ impl DuelAnswer {
                     },
                     Section {
                         band: None,
+                        better: None,
                         title: format!("tags within {t} turns against the exact strategies"),
                         meaning: "duels from uniform starts: each policy as runner against the exact it player, and as it player against the exact runner; the exact strategies mix by the solved values".into(),
                         unit: Unit::Share,

@@ -166,6 +166,19 @@ impl Simulation for TagTournament {
         vec!["games", "players"]
     }
 
+    fn ranked(&self) -> &'static [(&'static str, crate::stats::Better)] {
+        use crate::stats::Better::{Higher, Lower};
+        // A policy scores, survives and keeps its points; it is it and loses points (TG-30..33).
+        &[
+            (SCORE, Higher),
+            (SURVIVED, Higher),
+            (BIDS, Higher),
+            (IT, Lower),
+            (LOST_BID, Lower),
+            (LOST_IT, Lower),
+            (LOST_TAGS, Lower),
+        ]
+    }
     fn grids(&self, tally: &Tally) -> Vec<Grid> {
         grids(self, tally)
     }

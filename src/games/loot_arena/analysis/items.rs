@@ -874,6 +874,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
         if !worth.is_empty() {
             sections.push(Section {
                 band: None,
+                better: None,
                 title: format!("item worth for a {}, in health", class.name()),
                 meaning: "the extra health that changes the focal champion's win share as much as the item (LA-32)".into(),
                 unit: Unit::Number,
@@ -894,6 +895,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
     if !loo.is_empty() {
         sections.push(Section {
             band: None,
+            better: None,
             title: "leave one out".into(),
             meaning: "side 0's win share lost without one of its items".into(),
             unit: Unit::Share,
@@ -910,6 +912,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
         if !rows.is_empty() {
             sections.push(Section {
                 band: None,
+                better: None,
                 title: format!("sets for a {}", class.name()),
                 meaning: "the focal champion's side's win share by its policy".into(),
                 unit: Unit::Share,
@@ -964,6 +967,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
             rows.sort_by(|a, b| b.value.total_cmp(&a.value));
             sections.push(Section {
                 band: None,
+                better: None,
                 title: format!("pairings, {kit}, crit = {}", crit.word()),
                 meaning: "each pair's win share against the six pairs, averaged".into(),
                 unit: Unit::Share,
@@ -1070,6 +1074,7 @@ pub fn candidate_verdicts(
             }
             let section = crate::platform::answer::Section {
                 band: None,
+                better: None,
                 title: format!(
                     "win-share change for a {} among {tier} items (its worth is {})",
                     class.name(),

@@ -204,6 +204,16 @@ impl Simulation for RoyaleTournament {
         "loot-royale"
     }
 
+    fn ranked(&self) -> &'static [(&'static str, crate::stats::Better)] {
+        use crate::stats::Better::{Higher, Lower};
+        // Place 1 is the winner's (LA-49); rounds survived and items held count up.
+        &[
+            (PLACE, Lower),
+            (PLACE_BY_BATTLES, Lower),
+            (SURVIVED, Higher),
+            (HELD, Higher),
+        ]
+    }
     fn grids(&self, tally: &Tally) -> Vec<Grid> {
         grids(self, tally)
     }

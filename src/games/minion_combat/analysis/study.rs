@@ -693,6 +693,7 @@ pub fn answer(f: &Found, st: &Study, seed: u64, command: &str) -> crate::platfor
     let sections = vec![
         Section {
             band: None,
+            better: None,
             title: "what a stat is worth".into(),
             meaning: "win share change when every minion of a random field group gets the stat, paired (MC-32)".into(),
             unit: Unit::Share,
@@ -700,6 +701,7 @@ pub fn answer(f: &Found, st: &Study, seed: u64, command: &str) -> crate::platfor
         },
         Section {
             band: None,
+            better: None,
             title: "splits against the field".into(),
             meaning: "win share of 8 recruits split between the baseline swordsman and archer, against the field (MC-35)".into(),
             unit: Unit::Share,
@@ -713,6 +715,7 @@ pub fn answer(f: &Found, st: &Study, seed: u64, command: &str) -> crate::platfor
         },
         Section {
             band: None,
+            better: None,
             title: "nation abilities".into(),
             meaning: "win share change of a nation's group with its ability on rather than off, paired (MC-36)".into(),
             unit: Unit::Share,
@@ -1034,6 +1037,7 @@ pub fn candidate_answer(
     };
     let ladder = |kind: usize, who: &str| Section {
         band: None,
+        better: None,
         title: format!("{} alone against k {who}", c.name),
         meaning: "its win share against 1..8 baseline recruits (MC-33's ladder), 95% interval"
             .into(),
@@ -1072,6 +1076,7 @@ pub fn candidate_answer(
         sections: vec![
             Section {
                 band: None,
+                better: None,
                 title: "against the field".into(),
                 meaning: "win share of side 0's drawn group made all of the candidate, and all of the baseline swordsman, on the same draws (common random numbers)".into(),
                 unit: Unit::Share,
