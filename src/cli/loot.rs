@@ -312,14 +312,7 @@ impl Analysis for ItemFlags {
         let threads = super::flags::threads(f.run.threads)?;
         // Issue 51: the study's identity (all but the counts); its cells kept in the folder by an
         // earlier run or by shards are summed, not played again.
-        let identity = serde_json::json!({
-            "version": env!("CARGO_PKG_VERSION"),
-            "seed": f.run.seed,
-            "field": f.field.command(&st.field),
-            "rules": format!("{:?}", st.field.rules),
-            "catalogue": format!("{:?}", st.field.catalogue),
-            "sets": st.sets.iter().map(|p| p.spec()).collect::<Vec<_>>(),
-        });
+        let identity = st.identity(f.run.seed, f.field.command(&st.field));
         let w = match play_cells(
             ctx,
             f.run

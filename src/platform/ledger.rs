@@ -534,6 +534,7 @@ pub fn kept(
             continue;
         };
         if content.get("identity") != Some(identity) {
+            earlier_format(&f, content.get("identity"), identity)?;
             continue;
         }
         let s: Stored = serde_json::from_value(content)
@@ -541,6 +542,32 @@ pub fn kept(
         all.absorb(s.cells);
     }
     Ok(all.cells)
+}
+
+/// Refuses a file of kept sums at `path` whose identity (`theirs`, not equal to `ours`) holds a
+/// key as another kind of value than this version writes (text where it writes a table): kept
+/// in an earlier format (issue 78: identities were debug text), not by another question, so
+/// neither continued nor silently replaced.
+pub fn earlier_format(
+    path: &std::path::Path,
+    theirs: Option<&serde_json::Value>,
+    ours: &serde_json::Value,
+) -> Result<(), String> {
+    use serde_json::Value;
+    let (Some(Value::Object(theirs)), Value::Object(ours)) = (theirs, ours) else {
+        return Ok(());
+    };
+    let kind = |v: &Value| std::mem::discriminant(v);
+    match ours
+        .iter()
+        .find(|(k, v)| theirs.get(*k).is_some_and(|t| kind(t) != kind(v)))
+    {
+        Some((key, _)) => Err(format!(
+            "{}: kept by an earlier skirmish, which wrote its identity's `{key}` another way (issue 78: as debug text); this version cannot tell whether its sums answer the same question, so it does not continue them. Give another --out, or remove that file to play afresh",
+            path.display()
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The bytes of a ledger stored under `identity` (`ledger.json`, or a shard's file), sealed.

@@ -462,3 +462,47 @@ fn a_damaged_ledger_is_refused_not_a_panic() {
         "{said}"
     );
 }
+
+/// Issue 78: an analysis's identity is values (its rules a table, its catalogue a digest), where
+/// it was the rules' debug text. A ledger kept in the earlier way is refused naming the file and
+/// the fix, exit 2, never continued under a question it may not answer; the same folder's cells
+/// are continued once it is played afresh.
+#[test]
+fn a_ledger_kept_with_a_debug_text_identity_is_refused_naming_why() {
+    let out = tmp("extend", "debug-identity");
+    let o = out.to_str().unwrap();
+    let minions = |combats: &str| {
+        skirmish(&[
+            "analyze",
+            "minions",
+            "--combats",
+            combats,
+            "--cell",
+            "20",
+            "--quiet",
+            "--out",
+            o,
+        ])
+    };
+    assert!(minions("200").status.success());
+    let path = out.join("ledger.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut l: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(l["identity"]["rules"].is_object(), "{text}");
+    l["identity"]["rules"] = "Rules { rounds: 10, .. }".into();
+    l.as_object_mut().unwrap().remove("digest");
+    std::fs::write(&path, skirmish::platform::digest::sealed_text(&l)).unwrap();
+    let again = minions("400");
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(again.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("ledger.json")
+            && said.contains("`rules` another way")
+            && said.contains("another --out"),
+        "{said}"
+    );
+    std::fs::remove_file(&path).unwrap();
+    assert!(minions("200").status.success());
+    let kept = minions("200");
+    assert!(String::from_utf8_lossy(&kept.stdout).contains("0 of them played now"));
+}

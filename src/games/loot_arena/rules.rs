@@ -22,7 +22,7 @@ pub const MAX_SETS: u32 = 100;
 pub const MAX_ITEM_SLOTS: u32 = 4;
 
 /// The four champions (LA-1), in the order the seed lists their dice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[repr(u8)]
 pub enum Class {
     Gladiator = 0,
@@ -51,7 +51,7 @@ impl Class {
 }
 
 /// An item's type (LA-17).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[repr(u8)]
 pub enum Kind {
     Physical = 0,
@@ -86,7 +86,7 @@ impl Kind {
 }
 
 /// An item's tier (LA-17).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[repr(u8)]
 pub enum Tier {
     Common = 0,
@@ -110,7 +110,7 @@ impl Tier {
 }
 
 /// A defensive item's weight (LA-18).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[repr(u8)]
 pub enum Weight {
     Light = 0,
@@ -137,7 +137,7 @@ impl Weight {
 }
 
 /// Dice in the rules' notation: `2d10`, `1d8+1`, `3d6-2`, or a flat `4` (LA-8).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Dice {
     pub n: u8,
     pub sides: u16,
@@ -273,7 +273,7 @@ pub fn show_frac(m: i64) -> String {
 }
 
 /// One class's numbers (LA-1, LA-14, LA-18).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ClassRules {
     pub health: i32,
     /// The base attack dice (LA-8).
@@ -288,7 +288,7 @@ pub struct ClassRules {
 }
 
 /// How two bonuses combine (LA-5, LA-7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Stacking {
     /// 1 + (a - 1) + (b - 1): the seed's "stacks additively" (a Gladiator's Physical weapon does
     /// 1.5x to a Mage).
@@ -300,14 +300,14 @@ pub enum Stacking {
 /// What affinity multiplies (LA-7): the affinity item's own dice (the seed's sentence), or the
 /// whole attack when an affinity item is carried (its footnote's other reading: "a Gladiator
 /// with a Physical weapon would do 1.5x damage to a Mage").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum AffinityScope {
     Item,
     Attack,
 }
 
 /// Which base rolls make a critical hit (LA-10).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Crit {
     /// Any base die shows its top face (the seed names single-die faces: "10 for Gladiators").
     AnyDie,
@@ -329,7 +329,7 @@ impl Crit {
 }
 
 /// What a critical hit multiplies (LA-10).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum CritStage {
     /// The attack's final damage ("do double the damage").
     Final,
@@ -338,7 +338,7 @@ pub enum CritStage {
 }
 
 /// "Rounded to the nearest whole number": how a half rounds (LA-9).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Rounding {
     HalfUp,
     HalfEven,
@@ -346,7 +346,7 @@ pub enum Rounding {
 }
 
 /// When two Healers in a fight cancel each other's effects (LA-6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum TwoHealers {
     /// Any two Healers in the fight, on one side or both ("if two Healers are in the fight").
     Any,
@@ -357,7 +357,7 @@ pub enum TwoHealers {
 }
 
 /// Whether a dead Healer's effects last (LA-6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum HealerEffects {
     /// Only while the Healer lives (a dead champion is not "in the fight").
     WhileAlive,
@@ -366,7 +366,7 @@ pub enum HealerEffects {
 }
 
 /// Who wins a battle that ends with both sides standing (LA-16).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Judge {
     /// The side keeping the larger share of its fielded champions' health; equal shares draw.
     HealthShare,
@@ -375,7 +375,7 @@ pub enum Judge {
 }
 
 /// Every number and reading of the battle.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Rules {
     pub classes: [ClassRules; 4],
     /// `beats[a][b]`: class a is strong against class b (LA-3).
@@ -425,7 +425,7 @@ pub const MAX_BAG: u32 = 16;
 pub const MAX_LOOT_ACTIONS: u32 = 16;
 
 /// What a cell's loot is like: the map's corners, edges and centre (LA-42).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[repr(u8)]
 pub enum Ring {
     Corner = 0,
@@ -451,7 +451,7 @@ impl Ring {
 }
 
 /// Where a player on the middle line of a shrinking map goes (LA-41).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Merge {
     /// Either side at random, drawn per player and axis from the game's seed.
     Random,
@@ -460,7 +460,7 @@ pub enum Merge {
 }
 
 /// Who fights twice when an odd number of players share a tile (LA-46).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Twice {
     /// One of the players paired in the first battles, at random among those still in.
     Random,
@@ -469,7 +469,7 @@ pub enum Twice {
 }
 
 /// The royale's numbers and readings (LA-40..LA-49).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Royale {
     /// The starting map's side (4: a 4x4 grid, LA-40).
     pub side: u32,

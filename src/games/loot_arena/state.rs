@@ -6,7 +6,7 @@ use crate::games::loot_arena::policy::Policy;
 use crate::games::loot_arena::rules::{Class, Dice, Kind, MAX_ITEM_SLOTS, Tier, Weight};
 
 /// One item of a catalogue.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Item {
     pub name: String,
     pub kind: Kind,
@@ -28,7 +28,7 @@ impl Item {
 }
 
 /// A list of items with lookups by kind and tier (random draws) and by name (files).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Catalogue {
     pub items: Vec<Item>,
     /// Where the catalogue came from (named in summaries).
@@ -140,7 +140,7 @@ pub const fn partner(c: usize) -> usize {
 }
 
 /// What a battle reports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Outcome {
     /// The winning side; `None` for a draw (LA-16).
     pub winner: Option<u8>,
@@ -178,7 +178,7 @@ pub const MAX_HELD: usize = 64;
 
 /// One of a player's four champions in the royale (LA-44, LA-45): health left (0 or below:
 /// fallen for good) and what it wears.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Champ {
     pub health: i32,
     pub items: [u16; MAX_ITEM_SLOTS as usize],

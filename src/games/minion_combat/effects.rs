@@ -8,7 +8,7 @@
 use crate::games::minion_combat::rules::Attack;
 
 /// Where in the pipeline a clause fires (MC-41).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum When {
     /// Holds all the time (a passive: stat changes, quasi-immunities, ignores armor, ...).
     Always,
@@ -51,7 +51,7 @@ pub const WHENS: [(&str, When); 11] = [
 ];
 
 /// Whom a clause acts on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum To {
     /// The holder.
     Me,
@@ -76,7 +76,7 @@ pub const TOS: [(&str, To); 5] = [
 
 /// A condition on the other party (its kind, class, enchantments, Flight or nation); on a
 /// trigger without one (start of combat or round, end of combat), on the targets (MC-55).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Against {
     Monster,
     Recruit,
@@ -108,7 +108,7 @@ pub const AGAINSTS: [(&str, Against); 7] = [
 ];
 
 /// A stat change: damage of either attack, max armor, level, attacks per round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Delta {
     pub hand: i32,
     pub missile: i32,
@@ -149,7 +149,7 @@ impl Delta {
 }
 
 /// What a clause does.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Do {
     /// Always: a passive stat change of its targets; on a trigger: a change that lasts the
     /// combat (MC-43).
@@ -199,7 +199,7 @@ pub enum Do {
 }
 
 /// One clause: `source` is the catalogue tag, modifier or status that carries it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Clause {
     pub source: String,
     pub when: When,
@@ -216,7 +216,7 @@ pub struct Clause {
 
 /// A status a clause gives (Gaze, Karillian Venom): its clauses act once per stack on the one
 /// holding it; `kills_at` stacks kill it. Statuses last until the end of the combat (MC-47).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Status {
     pub name: String,
     pub kills_at: Option<u32>,
@@ -228,7 +228,7 @@ pub struct Status {
 
 /// The effects file: every clause by source, and the sources whose modifier numbers are
 /// played by their clauses instead of being added to the minion.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Effects {
     pub clauses: Vec<Clause>,
     pub statuses: Vec<Status>,

@@ -2,7 +2,7 @@
 //! in a rules file (`experiments/minion-combat/rules.toml` writes them all).
 
 /// The two kinds of attack (MC-2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Attack {
     Hand,
     Missile,
@@ -19,7 +19,7 @@ impl Attack {
 
 /// What "a victim you estimate you (and your fellow group members) can kill off in this round"
 /// counts (MC-15).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Estimate {
     /// My remaining attacks plus those of groupmates already aiming at the victim.
     Group,
@@ -30,7 +30,7 @@ pub enum Estimate {
 }
 
 /// When a shooter chooses its victim wisely (MC-16).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum WisePer {
     /// Once a round (R2, or at its turn in round 1), again only when its victim has died.
     Round,
@@ -39,7 +39,7 @@ pub enum WisePer {
 }
 
 /// Which attack a minion with both hand and missile damage makes after round 1 (MC-7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum BothAttacks {
     Missile,
     Hand,
@@ -48,14 +48,14 @@ pub enum BothAttacks {
 /// A nation's ability (MC-18): `amount` more damage of one attack type in one round (Imp,
 /// Keeper, Human: +1 hand in round 2; Elf, Satyr: +1 missile in round 1). The 9-HP nations'
 /// ability is already in their printed stat blocks.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Nation {
     pub name: String,
     pub bonus: Option<(Attack, u32, i32)>,
 }
 
 /// Everything a combat's outcome depends on besides the groups and the key.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Rules {
     /// Rounds in a full combat (MC-4).
     pub rounds: u32,

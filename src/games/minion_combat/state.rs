@@ -4,7 +4,7 @@ use crate::games::minion_combat::effects::{Clause, Effects};
 use crate::games::minion_combat::rules::{Attack, BothAttacks, MAX_GROUP, Rules};
 
 /// Monster or recruit (MC-1: a group is all one or all the other).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Kind {
     Monster,
     Recruit,
@@ -13,7 +13,7 @@ pub enum Kind {
 }
 
 /// A catalogue entry: a minion type as its card prints it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
     pub name: String,
     pub card: String,
@@ -35,7 +35,7 @@ pub struct Stats {
 }
 
 /// The minion catalogue and the modifiers (MC-24, MC-25), names unique regardless of case.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Catalogue {
     pub minions: Vec<Stats>,
     pub modifiers: Vec<Modifier>,
@@ -62,7 +62,7 @@ impl Catalogue {
 }
 
 /// A plain stat change (MC-25): a spell of `modifiers.toml`, or a host's own.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Modifier {
     pub name: String,
     pub hand: i32,
@@ -79,7 +79,7 @@ pub struct Modifier {
 }
 
 /// A minion as fielded: its stat block with modifiers applied, whole numbers ready for a combat.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Minion {
     pub name: String,
     pub recruit: bool,
@@ -161,7 +161,7 @@ impl Minion {
 }
 
 /// Who owns a group, for precedence (MC-3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 pub enum Owner {
     Initiative = 0,
     Neutral = 1,
@@ -179,7 +179,7 @@ impl Owner {
 }
 
 /// A group as a combat fields it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Group {
     pub name: String,
     pub owner: Owner,
@@ -195,7 +195,7 @@ pub fn precedes(a: &Group, b: &Group) -> bool {
 }
 
 /// How a combat ended (MC-22).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum End {
     /// One group was wiped out; the winner is the other.
     Wiped,
@@ -207,7 +207,7 @@ pub enum End {
 
 /// What a combat came to, sides in the order given (not precedence). Fixed-size, so the kernel
 /// fills one without allocating and both engines return the same thing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Outcome {
     pub end: End,
     /// The side left standing, when one was wiped out.

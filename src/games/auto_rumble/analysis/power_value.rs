@@ -1786,6 +1786,7 @@ pub fn shard_batches(
             continue;
         };
         if stored.get("identity") != Some(identity) {
+            crate::platform::ledger::earlier_format(&f, stored.get("identity"), identity)?;
             continue;
         }
         let b = serde_json::from_value::<Batches>(stored["batches"].clone()).map_err(|e| {
@@ -1815,7 +1816,7 @@ impl PowerValue {
         serde_json::json!({
             "version": env!("CARGO_PKG_VERSION"),
             "seed": seed,
-            "settings": format!("{s:?}"),
+            "settings": serde_json::to_value(&s).expect("settings serialise"),
             "inputs": inputs,
         })
     }
@@ -1834,6 +1835,7 @@ impl PowerValue {
             return Ok(None);
         };
         if state.get("identity") != Some(identity) {
+            crate::platform::ledger::earlier_format(&path, state.get("identity"), identity)?;
             return Ok(None); // another analysis: replaced, as any earlier output is
         }
         let (Some(rosters), Ok(sums)) = (

@@ -55,6 +55,23 @@ pub struct Study {
 }
 
 impl Study {
+    /// What the study's kept cells hold for (issue 51: all but its counts), as values (issue 78:
+    /// its rules and catalogue were their debug text): the version, the seed, the field's flags
+    /// (`field`), every rules number, the catalogue by digest and the sets. A folder's cells are
+    /// continued only under the same identity.
+    pub fn identity(&self, seed: u64, field: String) -> serde_json::Value {
+        let catalogue =
+            serde_json::to_string(&self.field.catalogue).expect("a catalogue serialises");
+        serde_json::json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "seed": seed,
+            "field": field,
+            "rules": serde_json::to_value(&self.field.rules).expect("rules serialise"),
+            "catalogue": crate::platform::digest::sha256_hex(catalogue.as_bytes()),
+            "sets": self.sets.iter().map(|p| p.spec()).collect::<Vec<_>>(),
+        })
+    }
+
     /// The study of `field` with a host's `candidates` added to its catalogue, undrawn (a
     /// candidate may not take a catalogue item's name).
     pub fn new(

@@ -77,6 +77,25 @@ pub struct Study {
 }
 
 impl Study {
+    /// What the study's kept cells hold for (issue 51: all but its counts), as values (issue 78:
+    /// its rules and catalogue were their debug text): the version, the seed, the field's flags
+    /// (`field`), every rules number, the catalogue by digest, the group size and the baselines.
+    /// A folder's cells are continued only under the same identity.
+    pub fn identity(&self, seed: u64, field: String) -> serde_json::Value {
+        let catalogue =
+            serde_json::to_string(&self.field.catalogue).expect("a catalogue serialises");
+        serde_json::json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "seed": seed,
+            "field": field,
+            "rules": serde_json::to_value(&self.field.rules).expect("rules serialise"),
+            "catalogue": crate::platform::digest::sha256_hex(catalogue.as_bytes()),
+            "size": self.size,
+            "swordsman": self.swordsman,
+            "archer": self.archer,
+        })
+    }
+
     /// The study of `field` with its baseline recruits named by `swordsman` and `archer`
     /// (catalogue specs): the split fields them in one group, so each must be a recruit (MC-1;
     /// issue 53: a monster here measured groups the rules forbid, with exit 0).
