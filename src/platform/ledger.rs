@@ -544,6 +544,28 @@ pub fn kept(
     Ok(all.cells)
 }
 
+/// What every study's identity holds alike (issue 78: values, where it was debug text): the
+/// version, the seed, the field's flags, every rules number as a table and the catalogue by
+/// digest. A study adds what else its cells depend on.
+pub fn identity(
+    seed: u64,
+    field: String,
+    rules: &impl Serialize,
+    catalogue: &impl Serialize,
+) -> serde_json::Map<String, serde_json::Value> {
+    let catalogue = serde_json::to_string(catalogue).expect("a catalogue serialises");
+    let serde_json::Value::Object(id) = serde_json::json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "seed": seed,
+        "field": field,
+        "rules": serde_json::to_value(rules).expect("rules serialise"),
+        "catalogue": super::digest::sha256_hex(catalogue.as_bytes()),
+    }) else {
+        unreachable!("an object")
+    };
+    id
+}
+
 /// Refuses a file of kept sums at `path` whose identity (`theirs`, not equal to `ours`) holds a
 /// key as another kind of value than this version writes (text where it writes a table): kept
 /// in an earlier format (issue 78: identities were debug text), not by another question, so

@@ -60,16 +60,11 @@ impl Study {
     /// (`field`), every rules number, the catalogue by digest and the sets. A folder's cells are
     /// continued only under the same identity.
     pub fn identity(&self, seed: u64, field: String) -> serde_json::Value {
-        let catalogue =
-            serde_json::to_string(&self.field.catalogue).expect("a catalogue serialises");
-        serde_json::json!({
-            "version": env!("CARGO_PKG_VERSION"),
-            "seed": seed,
-            "field": field,
-            "rules": serde_json::to_value(&self.field.rules).expect("rules serialise"),
-            "catalogue": crate::platform::digest::sha256_hex(catalogue.as_bytes()),
-            "sets": self.sets.iter().map(|p| p.spec()).collect::<Vec<_>>(),
-        })
+        let (rules, catalogue) = (&self.field.rules, &self.field.catalogue);
+        let mut id = crate::platform::ledger::identity(seed, field, rules, catalogue);
+        let sets: Vec<String> = self.sets.iter().map(|p| p.spec()).collect();
+        id.insert("sets".into(), sets.into());
+        id.into()
     }
 
     /// The study of `field` with a host's `candidates` added to its catalogue, undrawn (a

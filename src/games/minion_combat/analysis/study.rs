@@ -82,18 +82,12 @@ impl Study {
     /// (`field`), every rules number, the catalogue by digest, the group size and the baselines.
     /// A folder's cells are continued only under the same identity.
     pub fn identity(&self, seed: u64, field: String) -> serde_json::Value {
-        let catalogue =
-            serde_json::to_string(&self.field.catalogue).expect("a catalogue serialises");
-        serde_json::json!({
-            "version": env!("CARGO_PKG_VERSION"),
-            "seed": seed,
-            "field": field,
-            "rules": serde_json::to_value(&self.field.rules).expect("rules serialise"),
-            "catalogue": crate::platform::digest::sha256_hex(catalogue.as_bytes()),
-            "size": self.size,
-            "swordsman": self.swordsman,
-            "archer": self.archer,
-        })
+        let (rules, catalogue) = (&self.field.rules, &self.field.catalogue);
+        let mut id = crate::platform::ledger::identity(seed, field, rules, catalogue);
+        id.insert("size".into(), self.size.into());
+        id.insert("swordsman".into(), self.swordsman.clone().into());
+        id.insert("archer".into(), self.archer.clone().into());
+        id.into()
     }
 
     /// The study of `field` with its baseline recruits named by `swordsman` and `archer`
