@@ -16,7 +16,7 @@ pub fn verify<C: Commands>(
     all: bool,
 ) -> Result<String, String> {
     // A balance folder keeps its asks (issue 79: verify refused every one, naming a manifest).
-    if crate::questions::balance::keeps_asks(dir) {
+    if super::balance::keeps_asks(dir) {
         return super::balance::verify::<C>(dir, replay_for, all);
     }
     // A what-if and a sensitivity are folders of their own kind, each asked again whole.

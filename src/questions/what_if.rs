@@ -14,10 +14,10 @@ pub const VERSUS: &str = "--versus-rules";
 pub const WHAT_IF: &str = "what-if";
 
 /// `--versus-rules FILE` on the command line `argv` (the program's name first), asked with
-/// `ctx`: the same command under
-/// its rules (A, `OUT/base`) and under FILE (B, `OUT/versus`), on the same match seeds, and every
-/// estimate's difference B - A with its 95% interval as the answer in OUT.
-pub fn what_if<C: Commands>(ctx: Context, argv: Vec<String>) -> Result<String, String> {
+/// `ctx`: the same command under its rules (A, `OUT/base`) and under FILE (B, `OUT/versus`), on
+/// the same match seeds, and every estimate's difference B - A with its 95% interval as the
+/// answer in OUT.
+pub fn what_if<C: Commands>(mut ctx: Context, argv: Vec<String>) -> Result<String, String> {
     let commands = C::default();
     let mut rest = Vec::new();
     let (mut file, mut out) = (None, None);
@@ -39,9 +39,8 @@ pub fn what_if<C: Commands>(ctx: Context, argv: Vec<String>) -> Result<String, S
             rest.push(w);
         }
     }
-    let file = file.expect("called with --versus-rules");
+    let file = file.ok_or("--versus-rules FILE: name the rules file")?;
     // Both runs in at least 20 parts unless the host chose the part size (issue 63).
-    let mut ctx = ctx;
     if !rest
         .iter()
         .any(|w| w == "--chunk-size" || w.starts_with("--chunk-size="))
