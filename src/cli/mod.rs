@@ -411,6 +411,8 @@ pub fn main() -> ExitCode {
             Command::Balance(flags) => {
                 balance::balance(&flags).map(|(text, o)| (shown(text), o.exit_code()))
             }
+            // A recorded answer that moved is a finding (exit 1), told like the others.
+            Command::Reproduce(flags) => reproduce::reproduce(&flags),
             command => dispatch(&Context::of_process(), command).map(|text| (text, 0)),
         }
     };
@@ -597,7 +599,7 @@ fn dispatch(ctx: &Context, command: Command) -> Result<String, String> {
             replay_all,
         } => crate::questions::verify::verify::<Grammar>(&dir, replay_for, replay_all),
         Command::Report { dir, to } => report(&dir, &to),
-        Command::Reproduce(flags) => reproduce::reproduce(&flags),
+        Command::Reproduce(flags) => reproduce::reproduce(&flags).map(|(text, _)| text),
         Command::Diff { a, b, to } => {
             use crate::platform::render::Format;
             let f = Format::parse(&to.format)?;

@@ -57,13 +57,9 @@ impl ReproduceFlags {
     }
 }
 
-/// `skirmish reproduce`: estimates moved beyond their intervals are a finding (exit 1), not an
-/// input error.
-pub fn reproduce(f: &ReproduceFlags) -> Result<String, String> {
+/// `skirmish reproduce` and its exit status: estimates moved beyond their intervals are a
+/// finding (1, as a balance's FAIL), not an input error (2); the report is printed either way.
+pub fn reproduce(f: &ReproduceFlags) -> Result<(String, u8), String> {
     let r = crate::questions::reproduce::reproduce(&f.settings(), &super::Grammar)?;
-    if r.moved > 0 {
-        eprint!("{}", r.text);
-        std::process::exit(1);
-    }
-    Ok(r.text)
+    Ok((r.text, u8::from(r.moved > 0)))
 }

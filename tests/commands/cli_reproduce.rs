@@ -57,6 +57,40 @@ fn a_recorded_answer_reproduces_identically() {
     assert!(!said.contains("within their interval, 1"), "{said}");
 }
 
+/// A recorded answer whose estimate moved beyond its interval is a finding: exit 1 (as a balance's
+/// FAIL, not 2, an input error), the report on stdout naming what moved; the process is not ended
+/// from inside the command (issue 78: it called `process::exit`).
+#[test]
+fn a_recorded_answer_that_moved_exits_1_and_says_what_moved() {
+    let d = tmp("reproduce", "moved");
+    std::fs::create_dir_all(d.join("docs/answers")).unwrap();
+    let mut a: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("docs/answers/candidate-minion.json").unwrap(),
+    )
+    .unwrap();
+    let e = &mut a["answer"]["sections"][0]["estimates"][0];
+    for k in ["value", "lo", "hi"] {
+        e[k] = (e[k].as_f64().unwrap() + 100.0).into();
+    }
+    std::fs::write(
+        d.join("docs/answers/candidate-minion.json"),
+        serde_json::to_string_pretty(&a).unwrap(),
+    )
+    .unwrap();
+    let o = skirmish_in(&d, &["reproduce", "candidate-minion"]);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{said}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        said.contains("moved: candidate-minion") && said.contains(" 1 moved"),
+        "{said}"
+    );
+}
+
 /// The measured-looking spans of a line of prose: a share with decimals (`24.1%`), a rate
 /// (`2.15 M battles/s`) or a duration (`3.5 s`, `31 ns`). Code spans are commands, not results.
 fn measured_spans(line: &str) -> Vec<String> {
