@@ -51,15 +51,15 @@ impl crate::questions::Commands for Grammar {
         super::Cli::try_parse_from(argv)
             .map(|cli| Ready(cli.command))
             .map_err(|e| {
-                let said = e.to_string();
-                // clap names an argument the command lacks in quotes on its first line.
-                let unknown = (e.kind() == clap::error::ErrorKind::UnknownArgument)
-                    .then(|| said.lines().next().unwrap_or("").split('\'').nth(1))
-                    .flatten()
-                    .map(String::from);
+                use clap::error::{ContextKind, ContextValue, ErrorKind};
+                // The argument the command lacks, from clap's context, not its message's words.
+                let unknown = match (e.kind(), e.get(ContextKind::InvalidArg)) {
+                    (ErrorKind::UnknownArgument, Some(ContextValue::String(a))) => Some(a.clone()),
+                    _ => None,
+                };
                 crate::questions::Misread {
                     kind: e.kind().to_string(),
-                    said,
+                    said: e.to_string(),
                     unknown,
                 }
             })
