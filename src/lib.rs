@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod equilibrium;
+pub mod error;
 pub mod games;
 pub mod names;
 pub mod platform;

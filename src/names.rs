@@ -1,6 +1,7 @@
 //! Names in files hosts write: the normal form they are compared in, and the "did you mean" of
 //! every error message. Shared by every game's file formats.
 
+use crate::error::Error;
 /// Lower-case letters and digits only: "Big, Gnashy Claws" and "big gnashy claws" compare equal.
 pub fn normalise(s: &str) -> String {
     s.chars()
@@ -41,19 +42,19 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 
 /// A policy or strategy spec split into its name and the text inside its parentheses:
 /// `smart(hunt=2)` -> (`smart`, `hunt=2`); `looter` -> (`looter`, ``).
-pub fn call(spec: &str) -> Result<(&str, &str), String> {
+pub fn call(spec: &str) -> Result<(&str, &str), Error> {
     let s = spec.trim();
     match s.split_once('(') {
         Some((n, rest)) => match rest.trim_end().strip_suffix(')') {
             Some(inner) => Ok((n.trim(), inner)),
-            None => Err(format!("`{s}`: close the parentheses")),
+            None => Err(Error::Input(format!("`{s}`: close the parentheses"))),
         },
         None => Ok((s, "")),
     }
 }
 
 /// The `key=value` parameters of a spec's parentheses, trimmed.
-pub fn params(args: &str) -> impl Iterator<Item = Result<(&str, &str), String>> {
+pub fn params(args: &str) -> impl Iterator<Item = Result<(&str, &str), Error>> {
     // A key given twice is a typo, not a silent last-wins (issue 53).
     let mut seen: Vec<&str> = Vec::new();
     args.split(',')
@@ -64,7 +65,9 @@ pub fn params(args: &str) -> impl Iterator<Item = Result<(&str, &str), String>> 
                 .map(|(k, v)| (k.trim(), v.trim()))
                 .ok_or_else(|| format!("`{}`: write parameters as key=value", kv.trim()))?;
             if seen.contains(&k) {
-                return Err(format!("`{k}` is given twice: give each parameter once"));
+                return Err(Error::Input(format!(
+                    "`{k}` is given twice: give each parameter once"
+                )));
             }
             seen.push(k);
             Ok((k, v))

@@ -1,5 +1,6 @@
 //! `skirmish analyze rumble powers`: every power's coin value, win-rate effect, pairs (AR-44).
 
+use crate::error::Error;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -70,7 +71,7 @@ pub struct PowerFlags {
 }
 
 impl PowerFlags {
-    pub fn settings(&self) -> Result<ValueSettings, String> {
+    pub fn settings(&self) -> Result<ValueSettings, Error> {
         let mut s = ValueSettings {
             power_file: self.powers.clone(),
             candidates: self.candidate.clone(),
@@ -137,11 +138,7 @@ impl Analysis for PowerFlags {
     fn out(&self) -> Option<&Path> {
         Some(self.out.as_deref().unwrap_or(Path::new(DEFAULT_OUT)))
     }
-    fn study(
-        &self,
-        ctx: &crate::platform::context::Context,
-        _: Encoder,
-    ) -> Result<Studied, String> {
+    fn study(&self, ctx: &crate::platform::context::Context, _: Encoder) -> Result<Studied, Error> {
         powers(ctx, self)
     }
 }
@@ -149,16 +146,16 @@ impl Analysis for PowerFlags {
 const DEFAULT_OUT: &str = "runs/powers";
 
 /// `skirmish analyze rumble powers`.
-fn powers(ctx: &crate::platform::context::Context, flags: &PowerFlags) -> Result<Studied, String> {
+fn powers(ctx: &crate::platform::context::Context, flags: &PowerFlags) -> Result<Studied, Error> {
     let settings = flags.settings()?;
     let v = PowerValue::new(ctx.sources(), settings)?;
     // A budget below one roster's battles measured nothing and exited 0 (issue 53).
     if v.settings.max_battles < v.battles_per_roster() {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "--max-battles {}: one roster here plays {} battles (one per arm); give at least that",
             v.settings.max_battles,
             v.battles_per_roster()
-        ));
+        )));
     }
     let seed = flags.run.seed;
     let out = flags
@@ -175,7 +172,7 @@ fn powers(ctx: &crate::platform::context::Context, flags: &PowerFlags) -> Result
         if let Some(a) = avail
             && fixed.saturating_add(per_thread) > a
         {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{what} need about {} of memory and {} is available: give fewer powers or candidates (their pairs grow as the square of their number), or free memory{}",
                 memory::show(fixed.saturating_add(per_thread)),
                 memory::show(a),
@@ -184,7 +181,7 @@ fn powers(ctx: &crate::platform::context::Context, flags: &PowerFlags) -> Result
                 } else {
                     String::new()
                 }
-            ));
+            )));
         }
         let fit = memory::fit(
             per_thread,

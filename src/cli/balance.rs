@@ -1,5 +1,6 @@
 //! `skirmish balance`'s flags; the work is [`crate::questions::balance`].
 
+use crate::error::Error;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -49,7 +50,7 @@ pub struct BalanceFlags {
 impl BalanceFlags {
     /// The settings the flags say (the shard read from `--shard`, else the scheduler's
     /// variables).
-    pub fn settings(&self) -> Result<Settings, String> {
+    pub fn settings(&self) -> Result<Settings, Error> {
         Ok(Settings {
             file: self.file.clone(),
             out: self.out.clone(),
@@ -67,6 +68,6 @@ impl BalanceFlags {
 }
 
 /// `skirmish balance`: what it says, and its verdict (the exit code's).
-pub fn balance(f: &BalanceFlags) -> Result<(String, Outcome), String> {
+pub fn balance(f: &BalanceFlags) -> Result<(String, Outcome), Error> {
     crate::questions::balance::balance::<super::Grammar>(&f.settings()?)
 }

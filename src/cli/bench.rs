@@ -1,5 +1,6 @@
 //! `skirmish bench`'s flags; the work is [`crate::questions::bench`].
 
+use crate::error::Error;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -45,6 +46,6 @@ impl BenchFlags {
 }
 
 /// `skirmish bench`.
-pub fn bench(f: &BenchFlags) -> Result<String, String> {
+pub fn bench(f: &BenchFlags) -> Result<String, Error> {
     crate::questions::bench::bench::<super::Grammar>(&f.settings())
 }

@@ -1,5 +1,6 @@
 //! `skirmish calibrate`'s flags; the work is [`crate::questions::calibrate`].
 
+use crate::error::Error;
 use clap::Args;
 
 use crate::questions::calibrate::Settings;
@@ -73,6 +74,6 @@ impl CalibrateFlags {
 }
 
 /// `skirmish calibrate`.
-pub fn calibrate(f: &CalibrateFlags) -> Result<String, String> {
+pub fn calibrate(f: &CalibrateFlags) -> Result<String, Error> {
     crate::questions::calibrate::calibrate::<super::Grammar>(&f.settings())
 }

@@ -1,5 +1,6 @@
 //! `skirmish tournament clan-melee` (CM-30, CM-31).
 
+use crate::error::Error;
 use crate::platform::context::Done;
 use std::path::PathBuf;
 
@@ -78,7 +79,7 @@ impl MeleeFlags {
             .unwrap_or_default()
     }
     /// The melees' settings in `mode`.
-    fn settings(&self, mode: Mode) -> Result<Settings, String> {
+    fn settings(&self, mode: Mode) -> Result<Settings, Error> {
         if self.max_turns == 0 {
             return Err("--max-turns: allow at least 1 turn".into());
         }
@@ -91,21 +92,23 @@ impl MeleeFlags {
 }
 
 /// `--melees`: at least one per `per`, at most a run's matches.
-fn melees(n: u64, per: &str) -> Result<(), String> {
+fn melees(n: u64, per: &str) -> Result<(), Error> {
     if n == 0 {
-        return Err(format!("--melees: play at least 1 melee per {per}"));
+        return Err(Error::Input(format!(
+            "--melees: play at least 1 melee per {per}"
+        )));
     }
     if n > crate::platform::job::MAX_MATCHES {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "--melees {n}: play at most {} melees per {per}",
             crate::platform::job::MAX_MATCHES
-        ));
+        )));
     }
     Ok(())
 }
 
-fn budgets(s: &str) -> Result<Vec<i64>, String> {
-    let v: Result<Vec<i64>, String> = s
+fn budgets(s: &str) -> Result<Vec<i64>, Error> {
+    let v: Result<Vec<i64>, Error> = s
         .split(',')
         .map(|b| {
             let t: String = b.trim().chars().filter(|&c| c != '_').collect();
@@ -113,7 +116,7 @@ fn budgets(s: &str) -> Result<Vec<i64>, String> {
                 .ok()
                 .filter(|&n| (1..=100_000_000).contains(&n))
                 .ok_or_else(|| {
-                    format!("--budgets: `{}` is not a budget from 1 to 100000000; e.g. --budgets 100,1000,10000", b.trim())
+                    Error::Input(format!("--budgets: `{}` is not a budget from 1 to 100000000; e.g. --budgets 100,1000,10000", b.trim()))
                 })
         })
         .collect();
@@ -132,7 +135,7 @@ fn budgets(s: &str) -> Result<Vec<i64>, String> {
 impl DatasetCommand for ClanMeleeFlags {
     type Sim = ClanTournament;
     const UNIT: &'static str = "melees";
-    fn build(&self, src: &crate::platform::sources::Sources) -> Result<ClanTournament, String> {
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<ClanTournament, Error> {
         let f = self;
         let mode = Mode::parse(&f.mode)?;
         let budgets = match &f.budgets {
@@ -146,24 +149,24 @@ impl DatasetCommand for ClanMeleeFlags {
             Some(list) => {
                 let paths: Vec<PathBuf> =
                     list.split(',').map(|p| PathBuf::from(p.trim())).collect();
-                clans::load(src, &paths).map_err(|e| e.to_string())?
+                clans::load(src, &paths)?
             }
         };
         if let Some(c) = &f.candidate {
             // Issue 51: the host's clan joins the field, last.
-            let mut extra = clans::load(src, &[PathBuf::from(c)]).map_err(|e| e.to_string())?;
+            let mut extra = clans::load(src, &[PathBuf::from(c)])?;
             if extra.len() != 1 {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "--candidate {c}: give one clan file (a folder holds {})",
                     extra.len()
-                ));
+                )));
             }
             let cand = extra.remove(0);
             if clans.iter().any(|k| k.name == cand.name) {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "--candidate {c}: its clan is named `{}`, like one in the field: rename it",
                     cand.name
-                ));
+                )));
             }
             clans.push(cand);
         }
@@ -190,7 +193,7 @@ impl DatasetCommand for ClanMeleeFlags {
         &self,
         _: &crate::platform::context::Context,
         t: &'a ClanTournament,
-    ) -> Result<Job<'a, ClanTournament>, String> {
+    ) -> Result<Job<'a, ClanTournament>, Error> {
         let f = self;
         let chunk_size = f.chunk_size.unwrap_or((f.melees / 5).max(1));
         let files: Vec<String> = t.field.clans.iter().map(|c| c.file.clone()).collect();
@@ -302,7 +305,7 @@ pub struct StudyFlags {
     pub run: super::flags::Running,
 }
 
-fn ints(flag: &str, s: &str, lo: i32, hi: i32) -> Result<Vec<i32>, String> {
+fn ints(flag: &str, s: &str, lo: i32, hi: i32) -> Result<Vec<i32>, Error> {
     let v = s
         .split(',')
         .map(|x| {
@@ -311,16 +314,18 @@ fn ints(flag: &str, s: &str, lo: i32, hi: i32) -> Result<Vec<i32>, String> {
                 .ok()
                 .filter(|n| (lo..=hi).contains(n))
                 .ok_or_else(|| {
-                    format!(
+                    Error::Input(format!(
                         "{flag}: `{}` is not a whole number from {lo} to {hi}; e.g. {flag} {lo},{hi}",
                         x.trim()
-                    )
+                    ))
                 })
         })
-        .collect::<Result<Vec<i32>, String>>()?;
+        .collect::<Result<Vec<i32>, Error>>()?;
     let mut seen = std::collections::BTreeSet::new();
     if let Some(d) = v.iter().find(|x| !seen.insert(**x)) {
-        return Err(format!("{flag}: {d} is listed twice; list each value once"));
+        return Err(Error::Input(format!(
+            "{flag}: {d} is listed twice; list each value once"
+        )));
     }
     Ok(v)
 }
@@ -329,23 +334,23 @@ fn ints(flag: &str, s: &str, lo: i32, hi: i32) -> Result<Vec<i32>, String> {
 pub fn build_study(
     src: &crate::platform::sources::Sources,
     f: &StudyFlags,
-) -> Result<(ClanStudy, Vec<(String, String)>), String> {
+) -> Result<(ClanStudy, Vec<(String, String)>), Error> {
     let mode = Mode::parse(&f.mode)?;
     let studies: Vec<Study> = match f.study.as_str() {
         "both" => vec![Study::WarriorAp, Study::HealerShare],
         "warrior-ap" => vec![Study::WarriorAp],
         "healer-share" => vec![Study::HealerShare],
         s => {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--study `{s}`: write warrior-ap, healer-share or both"
-            ));
+            )));
         }
     };
     if !(1..=1000).contains(&f.piece) {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "--piece {}: members hold 1 to 1000 hp (the cap, CM-3)",
             f.piece
-        ));
+        )));
     }
     melees(f.melees, "challenger and budget")?;
     let settings = f.melee.settings(mode)?;
@@ -362,7 +367,7 @@ pub fn build_study(
                 },
             ))
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, Error>>()?;
     ClanStudy::build(
         &asked,
         Challengers {
@@ -388,7 +393,7 @@ impl Analysis for StudyFlags {
         &self,
         ctx: &crate::platform::context::Context,
         encode: Encoder,
-    ) -> Result<Studied, String> {
+    ) -> Result<Studied, Error> {
         study(ctx, self, encode)
     }
 }
@@ -398,7 +403,7 @@ fn study(
     ctx: &crate::platform::context::Context,
     f: &StudyFlags,
     encode: Encoder,
-) -> Result<Studied, String> {
+) -> Result<Studied, Error> {
     // Issue 51's spelling of a candidate clan against the field: the tournament with it.
     if let Some(c) = &f.candidate {
         let t = ClanMeleeFlags {
@@ -539,19 +544,19 @@ pub struct PlayFlags {
     pub style: super::flags::NarrationFormat,
 }
 
-fn field_of(src: &crate::platform::sources::Sources, clans: Option<&str>) -> Result<Field, String> {
+fn field_of(src: &crate::platform::sources::Sources, clans: Option<&str>) -> Result<Field, Error> {
     let clans = match clans {
         None => clans::reference(),
         Some(list) => {
             let paths: Vec<PathBuf> = list.split(',').map(|p| PathBuf::from(p.trim())).collect();
-            clans::load(src, &paths).map_err(|e| e.to_string())?
+            clans::load(src, &paths)?
         }
     };
-    Field::new(clans).map_err(|e| format!("--clans: {e}"))
+    Field::new(clans).map_err(|e| Error::Input(format!("--clans: {e}")))
 }
 
 /// `skirmish clan-melee play`.
-pub fn play(f: &PlayFlags) -> Result<String, String> {
+pub fn play(f: &PlayFlags) -> Result<String, Error> {
     use crate::games::clan_melee::trace;
     let settings = Settings {
         mode: Mode::parse(&f.mode)?,
@@ -576,6 +581,6 @@ pub fn play(f: &PlayFlags) -> Result<String, String> {
 }
 
 /// `skirmish clan-melee check FILE`: the clan compiled, and what it fields at a range of budgets.
-pub fn check(path: &std::path::Path) -> Result<String, String> {
+pub fn check(path: &std::path::Path) -> Result<String, Error> {
     crate::games::clan_melee::input::check(&crate::platform::sources::Sources::disk(), path)
 }

@@ -1,6 +1,7 @@
 //! Flags and helpers every command shares (`--seed`, `--out`, `--threads`, `--quiet`, `--shard`,
 //! `--chunk-size` mean the same everywhere). Every command module uses this one; it uses none.
 
+use crate::error::Error;
 use crate::platform::sources::Sources;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -50,7 +51,7 @@ impl Running {
         planned: u64,
         unit: &'a str,
         absolute: bool,
-    ) -> Result<crate::platform::command::Cells<'a>, String> {
+    ) -> Result<crate::platform::command::Cells<'a>, Error> {
         Ok(crate::platform::command::Cells {
             out,
             name,
@@ -66,7 +67,7 @@ impl Running {
 }
 
 /// `MIN..MAX`, `MIN..=MAX` or a single `N`.
-pub(crate) fn parse_range<T: FromStr + Copy>(flag: &str, text: &str) -> Result<[T; 2], String> {
+pub(crate) fn parse_range<T: FromStr + Copy>(flag: &str, text: &str) -> Result<[T; 2], Error> {
     let bad =
         || format!("--{flag} `{text}`: expected MIN..MAX (inclusive) or one number, e.g. 2..6");
     let parse = |s: &str| s.trim().parse::<T>().map_err(|_| bad());
@@ -98,7 +99,7 @@ pub struct ShardFlags {
 }
 
 impl ShardFlags {
-    pub fn shard(&self) -> Result<Option<Shard>, String> {
+    pub fn shard(&self) -> Result<Option<Shard>, Error> {
         match &self.shard {
             Some(t) => Shard::parse(t).map(Some),
             None => Shard::from_env(|k| std::env::var(k).ok(), self.shard_count),
@@ -123,12 +124,12 @@ pub fn shell_flag(flag: &str, word: impl std::fmt::Display) -> String {
 
 /// Refuses a list naming one entry twice (two spellings of one policy included: entries are
 /// compared as `spec` writes them): its rows would be counted twice (issue 53).
-pub(crate) fn refuse_repeats(flag: &str, specs: &[String]) -> Result<(), String> {
+pub(crate) fn refuse_repeats(flag: &str, specs: &[String]) -> Result<(), Error> {
     for (k, s) in specs.iter().enumerate() {
         if specs[..k].contains(s) {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{flag}: `{s}` is listed twice; list each once (its rows would be counted twice)"
-            ));
+            )));
         }
     }
     Ok(())
@@ -252,7 +253,7 @@ impl Running {
         size: Size,
         out: PathBuf,
         record: Record,
-    ) -> Result<crate::platform::job::Job<'a, S>, String> {
+    ) -> Result<crate::platform::job::Job<'a, S>, Error> {
         Ok(crate::platform::job::Job {
             inputs: record.inputs,
             sim,
@@ -280,7 +281,7 @@ pub fn simulate_job<'a, S: crate::platform::runner::Simulation>(
     sim: &'a S,
     out: &str,
     record: impl FnOnce(u64, u64, u64) -> Record,
-) -> Result<crate::platform::job::Job<'a, S>, String> {
+) -> Result<crate::platform::job::Job<'a, S>, Error> {
     let matches = run.matches.unwrap_or(1_000_000);
     let seed = run.seed.unwrap_or(42);
     let chunk_size = ctx.paired_chunk(run.chunk_size.unwrap_or(50_000), matches);
@@ -316,7 +317,7 @@ pub trait GameFlags {
     /// What one match is called.
     const UNIT: &'static str;
     /// The simulation the flags describe, every input read and checked.
-    fn build(&self, src: &Sources) -> Result<Self::Sim, String>;
+    fn build(&self, src: &Sources) -> Result<Self::Sim, Error>;
     /// The game's flags as the canonical command writes them.
     fn command(&self, sim: &Self::Sim) -> String;
     /// The settings the manifest records.
@@ -328,14 +329,14 @@ pub trait GameFlags {
 impl<F: GameFlags> crate::platform::command::DatasetCommand for Simulate<F> {
     type Sim = F::Sim;
     const UNIT: &'static str = F::UNIT;
-    fn build(&self, src: &Sources) -> Result<F::Sim, String> {
+    fn build(&self, src: &Sources) -> Result<F::Sim, Error> {
         self.game.build(src)
     }
     fn job<'a>(
         &self,
         ctx: &crate::platform::context::Context,
         sim: &'a F::Sim,
-    ) -> Result<crate::platform::job::Job<'a, F::Sim>, String> {
+    ) -> Result<crate::platform::job::Job<'a, F::Sim>, Error> {
         let command = format!("skirmish simulate {} {}", F::GAME, self.game.command(sim));
         let (settings, inputs) = (self.game.settings(ctx.sources(), sim), self.game.inputs());
         simulate_job(ctx, &self.run, sim, F::GAME, |matches, seed, chunk_size| {
@@ -370,12 +371,12 @@ pub struct Telling {
 
 impl Telling {
     /// The narration's style (refused with a trace).
-    pub fn style(&self) -> Result<crate::platform::narration::Style, String> {
+    pub fn style(&self) -> Result<crate::platform::narration::Style, Error> {
         self.style.style(self.trace)
     }
 
     /// What is told, as a game's `play` takes it (a style refused with a trace).
-    pub fn told(&self) -> Result<crate::platform::narration::Told, String> {
+    pub fn told(&self) -> Result<crate::platform::narration::Told, Error> {
         use crate::platform::narration::Told;
         Ok(Told::of(self.trace, self.narrate, self.style()?))
     }
@@ -392,13 +393,13 @@ pub struct NarrationFormat {
 
 impl NarrationFormat {
     /// The style, refused with a trace (JSON Lines are written as they are).
-    pub fn style(&self, trace: bool) -> Result<crate::platform::narration::Style, String> {
+    pub fn style(&self, trace: bool) -> Result<crate::platform::narration::Style, Error> {
         let style = crate::platform::narration::Style::parse(&self.format)?;
         if trace && style != crate::platform::narration::Style::Text {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--format {}: a trace is JSON Lines, written as they are; --format styles a narration (--narrate)",
                 self.format
-            ));
+            )));
         }
         Ok(style)
     }

@@ -2,6 +2,7 @@
 //! lines a recorded answer may run, a dataset command's flags read once, an analysis asked in
 //! memory.
 
+use crate::error::Error;
 use clap::{Args, Parser};
 
 use crate::platform::command::{WithSimulation, visit};
@@ -16,14 +17,14 @@ pub struct Grammar;
 impl crate::questions::Commands for Grammar {
     type Dataset = Dataset;
 
-    fn dataset(&self, words: &[&str], tool: &str) -> Result<Self::Dataset, String> {
+    fn dataset(&self, words: &[&str], tool: &str) -> Result<Self::Dataset, Error> {
         Dataset::parse(words, tool)
     }
 
     fn balance(
         &self,
         argv: &[String],
-    ) -> Result<Option<crate::questions::balance::Settings>, String> {
+    ) -> Result<Option<crate::questions::balance::Settings>, Error> {
         use clap::Parser as _;
         let cli = super::Cli::try_parse_from(argv).map_err(|e| e.kind().to_string())?;
         match cli.command {
@@ -32,7 +33,7 @@ impl crate::questions::Commands for Grammar {
         }
     }
 
-    fn reads(&self, words: &[String]) -> Result<(), String> {
+    fn reads(&self, words: &[String]) -> Result<(), Error> {
         parse(words.to_vec()).map(|_| ())
     }
 
@@ -40,7 +41,7 @@ impl crate::questions::Commands for Grammar {
         &self,
         ctx: &crate::platform::context::Context,
         words: Vec<String>,
-    ) -> Result<crate::platform::command::Findings, String> {
+    ) -> Result<crate::platform::command::Findings, Error> {
         super::analysis_findings(ctx, parse(words)?.command)
     }
 
@@ -73,11 +74,11 @@ impl crate::questions::Commands for Grammar {
         &self,
         ctx: &crate::platform::context::Context,
         command: Ready,
-    ) -> Result<String, String> {
+    ) -> Result<String, Error> {
         super::dispatch(ctx, command.0)
     }
 
-    fn may_answer(&self, args: &[String]) -> Result<(), String> {
+    fn may_answer(&self, args: &[String]) -> Result<(), Error> {
         // `--versus-rules FILE` is read before the grammar (`cli::main`): the command is checked
         // without it, as each of its two arms is run.
         let mut own = Vec::new();
@@ -112,10 +113,10 @@ impl crate::questions::Commands for Grammar {
 pub struct Ready(super::Command);
 
 /// Words after `skirmish` read by the command grammar, as the command line reads them.
-fn parse(words: Vec<String>) -> Result<super::Cli, String> {
+fn parse(words: Vec<String>) -> Result<super::Cli, Error> {
     use clap::Parser as _;
     super::Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(words))
-        .map_err(|e| e.to_string().trim_end().to_string())
+        .map_err(|e| Error::Input(e.to_string().trim_end().to_string()))
 }
 
 /// The flags of one command, parsed from its words as the CLI would.
@@ -125,10 +126,10 @@ struct Only<T: Args> {
     flags: T,
 }
 
-fn flags<T: Args>(words: &[&str], tool: &str) -> Result<T, String> {
+fn flags<T: Args>(words: &[&str], tool: &str) -> Result<T, Error> {
     Only::<T>::try_parse_from(std::iter::once("skirmish").chain(words.iter().copied()))
         .map(|o| o.flags)
-        .map_err(|e| format!("{tool} workload `{}`: {e}", words.join(" ")))
+        .map_err(|e| Error::Input(format!("{tool} workload `{}`: {e}", words.join(" "))))
 }
 
 /// A dataset command's flags (`simulate rumble --heroes 3`...), read once from its words as the
@@ -146,12 +147,12 @@ pub enum Dataset {
 
 impl Dataset {
     /// Reads the words of a dataset command; `tool` names the caller in errors.
-    pub(super) fn parse(words: &[&str], tool: &str) -> Result<Dataset, String> {
+    pub(super) fn parse(words: &[&str], tool: &str) -> Result<Dataset, Error> {
         if words.len() < 2 {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{tool} workload `{}`: not a dataset command",
                 words.join(" ")
-            ));
+            )));
         }
         let rest = &words[2..];
         Ok(match &words[..2] {
@@ -166,17 +167,17 @@ impl Dataset {
             ["tournament", "tag"] => Dataset::TournamentTag(flags(rest, tool)?),
             ["tournament", "loot"] => Dataset::TournamentLoot(flags(rest, tool)?),
             _ => {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{tool} workload `{}`: not a dataset command",
                     words.join(" ")
-                ));
+                )));
             }
         })
     }
 }
 
 impl crate::questions::Dataset for Dataset {
-    fn visit<V: WithSimulation>(&self, src: &Sources, v: V) -> Result<V::Out, String> {
+    fn visit<V: WithSimulation>(&self, src: &Sources, v: V) -> Result<V::Out, Error> {
         match self {
             Dataset::SimulateRumble(c) => visit(src, c, v),
             Dataset::SimulateLoot(c) => visit(src, c, v),

@@ -1,5 +1,6 @@
 //! `skirmish loot play|check|odds`, `simulate loot` and `analyze loot items` (Loot Arena).
 
+use crate::error::Error;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -31,7 +32,7 @@ pub struct DataFlags {
 }
 
 impl DataFlags {
-    fn load(&self, src: &crate::platform::sources::Sources) -> Result<(Rules, Catalogue), String> {
+    fn load(&self, src: &crate::platform::sources::Sources) -> Result<(Rules, Catalogue), Error> {
         Ok((
             input::rules::from_flag(src, self.rules.as_deref())?,
             input::items::from_flag(src, self.items.as_deref())?,
@@ -54,22 +55,22 @@ pub struct PlayArgs {
     pub tell: super::flags::Telling,
 }
 
-fn load_battle(file: Option<&Path>, r: &Rules, cat: &Catalogue) -> Result<BattleFile, String> {
+fn load_battle(file: Option<&Path>, r: &Rules, cat: &Catalogue) -> Result<BattleFile, Error> {
     match file {
         Some(p) => input::battle::load(&crate::platform::sources::Sources::disk(), p, r, cat)
-            .map_err(|e| e.to_string()),
+            .map_err(Error::from),
         None => input::battle::parse(
             "experiments/loot-arena/battle.toml (built in)",
             input::BATTLE,
             r,
             cat,
         )
-        .map_err(|e| e.to_string()),
+        .map_err(Error::from),
     }
 }
 
 /// `skirmish loot play`.
-pub fn play(a: &PlayArgs) -> Result<String, String> {
+pub fn play(a: &PlayArgs) -> Result<String, Error> {
     let told = a.tell.told()?;
     let (r, cat) = a.data.load(&crate::platform::sources::Sources::disk())?;
     if let Some(p) = &a.file {
@@ -77,11 +78,9 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
             &crate::platform::sources::Sources::disk(),
             p,
             "Loot Arena file",
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         if input::royale::is_royale(&text) {
-            let g = input::royale::parse(&p.display().to_string(), &text, &r)
-                .map_err(|e| e.to_string())?;
+            let g = input::royale::parse(&p.display().to_string(), &text, &r)?;
             let seed = a.tell.seed.unwrap_or(g.seed);
             return Ok(crate::games::loot_arena::trace::royale::tell(
                 &g, &r, &cat, seed, told,
@@ -94,7 +93,7 @@ pub fn play(a: &PlayArgs) -> Result<String, String> {
 }
 
 /// `skirmish loot check FILE`: a battle, a royale, a rules file or an item catalogue.
-pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
+pub fn check(path: &Path, data: &DataFlags) -> Result<String, Error> {
     let src = crate::platform::sources::Sources::disk();
     input::check(&src, path, &|| data.load(&src))
 }
@@ -110,7 +109,7 @@ pub struct OddsArgs {
 }
 
 /// `skirmish loot odds`: one attack's exact damage distribution (LA-22).
-pub fn odds(a: &OddsArgs) -> Result<String, String> {
+pub fn odds(a: &OddsArgs) -> Result<String, Error> {
     let (r, cat) = a.data.load(&crate::platform::sources::Sources::disk())?;
     let m = odds::matchup(&a.attack, &r, &cat).map_err(|e| format!("loot odds: {e}"))?;
     let o = odds::exact(&m.strike, &r).map_err(|e| format!("loot odds: {e}"))?;
@@ -172,7 +171,7 @@ impl GameFlags for FieldFlags {
     type Sim = Field;
     const GAME: &'static str = "loot";
     const UNIT: &'static str = "battles";
-    fn build(&self, src: &crate::platform::sources::Sources) -> Result<Field, String> {
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<Field, Error> {
         let (rules, catalogue) = self.data.load(src)?;
         let policies = split_specs(&self.policies)
             .iter()
@@ -278,7 +277,7 @@ const ITEMS: &str = "analyze loot items";
 
 impl ItemFlags {
     /// The study the flags describe: its field, sets and candidate items, read and checked.
-    pub fn build(&self, src: &crate::platform::sources::Sources) -> Result<study::Study, String> {
+    pub fn build(&self, src: &crate::platform::sources::Sources) -> Result<study::Study, Error> {
         let field = self.field.build(src)?;
         let sets = split_specs(&self.sets)
             .iter()
@@ -302,11 +301,7 @@ impl Analysis for ItemFlags {
     fn out(&self) -> Option<&Path> {
         Some(&self.out)
     }
-    fn study(
-        &self,
-        ctx: &crate::platform::context::Context,
-        _: Encoder,
-    ) -> Result<Studied, String> {
+    fn study(&self, ctx: &crate::platform::context::Context, _: Encoder) -> Result<Studied, Error> {
         let f = self;
         let st = f.build(ctx.sources())?;
         let threads = super::flags::threads(f.run.threads)?;
@@ -412,7 +407,7 @@ pub struct TournamentFlags {
 impl DatasetCommand for TournamentFlags {
     type Sim = RoyaleTournament;
     const UNIT: &'static str = "games";
-    fn build(&self, src: &crate::platform::sources::Sources) -> Result<RoyaleTournament, String> {
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<RoyaleTournament, Error> {
         let f = self;
         let strategies = split_specs(&f.strategies)
             .iter()
@@ -436,7 +431,7 @@ impl DatasetCommand for TournamentFlags {
         &self,
         ctx: &crate::platform::context::Context,
         t: &'a RoyaleTournament,
-    ) -> Result<Job<'a, RoyaleTournament>, String> {
+    ) -> Result<Job<'a, RoyaleTournament>, Error> {
         let f = self;
         let specs: Vec<String> = t.strategies.iter().map(|s| s.spec()).collect();
         let chunk_size = ctx.paired_chunk(f.chunk_size, f.games);

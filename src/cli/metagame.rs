@@ -1,5 +1,6 @@
 //! `skirmish analyze rumble metagame` (issue 54, AR-71): the bidding strategies as a game.
 
+use crate::error::Error;
 use crate::platform::context::Done;
 use std::path::{Path, PathBuf};
 
@@ -83,7 +84,7 @@ impl Analysis for MetagameFlags {
         &self,
         ctx: &crate::platform::context::Context,
         encode: Encoder,
-    ) -> Result<Studied, String> {
+    ) -> Result<Studied, Error> {
         metagame(ctx, self, encode)
     }
 }
@@ -92,7 +93,7 @@ fn metagame(
     ctx: &crate::platform::context::Context,
     f: &MetagameFlags,
     encode: Encoder,
-) -> Result<Studied, String> {
+) -> Result<Studied, Error> {
     let specs = split_specs(
         f.strategies
             .as_deref()
@@ -246,7 +247,7 @@ fn search(
     solved: &metagame::Solved,
     f: &MetagameFlags,
     specs: &[String],
-) -> Result<metagame::Responses, String> {
+) -> Result<metagame::Responses, Error> {
     if f.search_iterations == 0
         || f.search_population < 2
         || f.search_games == 0

@@ -1,5 +1,6 @@
 //! `skirmish minions combat|check` (Minion Combat Pipeline).
 
+use crate::error::Error;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -64,7 +65,7 @@ impl DataFlags {
             effects: self.effects.clone(),
         }
     }
-    fn load(&self, src: &crate::platform::sources::Sources) -> Result<(Rules, Catalogue), String> {
+    fn load(&self, src: &crate::platform::sources::Sources) -> Result<(Rules, Catalogue), Error> {
         self.files_named().load(src)
     }
 }
@@ -90,22 +91,20 @@ pub struct CombatArgs {
 }
 
 /// `skirmish minions combat`.
-pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
+pub fn combat_cmd(a: &CombatArgs) -> Result<String, Error> {
     use crate::games::minion_combat::{analysis::exact, trace};
     let told = a.tell.told()?;
     let src = crate::platform::sources::Sources::disk();
     let (r, cat) = a.data.load(&src)?;
     if let Some(p) = &a.file {
-        let text = crate::games::file_error::read(&src, p, "Minion Combat file")
-            .map_err(|e| e.to_string())?;
+        let text = crate::games::file_error::read(&src, p, "Minion Combat file")?;
         if input::board::is_board(&text) {
             if a.exact {
                 return Err(
                     "--exact: odds are for one combat; give a combat file, not a board".into(),
                 );
             }
-            let mut b = input::board::parse(&p.display().to_string(), &text, &r, &cat)
-                .map_err(|e| e.to_string())?;
+            let mut b = input::board::parse(&p.display().to_string(), &text, &r, &cat)?;
             if let Some(seed) = a.tell.seed {
                 b.seed = seed;
             }
@@ -121,7 +120,7 @@ pub fn combat_cmd(a: &CombatArgs) -> Result<String, String> {
 }
 
 /// `skirmish minions check FILE`: a rules file, catalogue, modifier list or combat file.
-pub fn check(path: &Path, data: &DataFlags) -> Result<String, String> {
+pub fn check(path: &Path, data: &DataFlags) -> Result<String, Error> {
     input::check::check(
         &crate::platform::sources::Sources::disk(),
         path,
@@ -154,7 +153,7 @@ impl GameFlags for FieldFlags {
     type Sim = Field;
     const GAME: &'static str = "minions";
     const UNIT: &'static str = "combats";
-    fn build(&self, src: &crate::platform::sources::Sources) -> Result<Field, String> {
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<Field, Error> {
         let (rules, cat) = self.data.load(src)?;
         let mut kinds = [false; 2];
         for k in self.kinds.split(',').map(str::trim) {
@@ -162,9 +161,9 @@ impl GameFlags for FieldFlags {
                 "recruits" | "recruit" => kinds[0] = true,
                 "monsters" | "monster" => kinds[1] = true,
                 other => {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "--kinds `{other}`: recruits, monsters, or both (recruits,monsters)"
-                    ));
+                    )));
                 }
             }
         }
@@ -252,11 +251,7 @@ impl Analysis for StudyFlags {
     fn out(&self) -> Option<&Path> {
         Some(&self.out)
     }
-    fn study(
-        &self,
-        ctx: &crate::platform::context::Context,
-        _: Encoder,
-    ) -> Result<Studied, String> {
+    fn study(&self, ctx: &crate::platform::context::Context, _: Encoder) -> Result<Studied, Error> {
         let f = self;
         use crate::games::minion_combat::analysis::study;
         use crate::platform::tally::thousands;

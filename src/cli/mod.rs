@@ -1,6 +1,7 @@
 //! The `skirmish` command line. Each subcommand parses its flags, calls library code, and turns
 //! errors into one message on stderr with exit code 2.
 
+use crate::error::{Error, Status};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -66,7 +67,7 @@ pub struct Rendering {
 impl Rendering {
     /// `text` printed (after `before`), or written whole to `-o` (issue 62: a full disk left a
     /// truncated page in place; never over a file of an output folder).
-    fn deliver(&self, before: &str, text: String) -> Result<String, String> {
+    fn deliver(&self, before: &str, text: String) -> Result<String, Error> {
         match &self.output {
             None => Ok(format!("{before}{text}")),
             Some(p) => {
@@ -404,23 +405,23 @@ pub fn main() -> ExitCode {
         && argv.get(1).is_none_or(|c| c != "reproduce" && c != "run")
     {
         crate::questions::what_if::what_if::<Grammar>(Context::of_process(), argv)
-            .map(|text| (text, 0))
+            .map(|text| (text, Status::Done))
     } else {
         match Cli::parse().command {
             // A balance's verdict is its exit code (issue 80): 0 PASS, 1 FAIL, 3 INCONCLUSIVE.
             Command::Balance(flags) => {
-                balance::balance(&flags).map(|(text, o)| (shown(text), o.exit_code()))
+                balance::balance(&flags).map(|(text, o)| (shown(text), o.status()))
             }
             // A recorded answer that moved is a finding (exit 1), told like the others.
             Command::Reproduce(flags) => reproduce::reproduce(&flags),
-            command => dispatch(&Context::of_process(), command).map(|text| (text, 0)),
+            command => dispatch(&Context::of_process(), command).map(|text| (text, Status::Done)),
         }
     };
     match result {
-        Ok((text, code)) => {
+        Ok((text, status)) => {
             let mut out = std::io::stdout().lock();
             match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                Ok(()) => ExitCode::from(code),
+                Ok(()) => ExitCode::from(status.exit_code()),
                 // A closed pipe (`| head`) is not an error worth a message.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 // A full disk or a failing device is: the output is incomplete.
@@ -430,11 +431,13 @@ pub fn main() -> ExitCode {
                 }
             }
         }
-        Err(message) => {
+        Err(error) => {
             // A host's name in a message (a key, a label, a file) shows its controls as
             // `\u{..}`: an error cannot repaint the terminal either.
+            let message = error.to_string();
             eprintln!("error: {}", crate::platform::escape::plain_lines(&message));
-            ExitCode::from(2)
+            // 2 for the host's input, 1 for the machine (`crate::error`).
+            ExitCode::from(error.exit_code())
         }
     }
 }
@@ -447,15 +450,19 @@ use crate::questions::what_if::VERSUS;
 fn analysis_findings(
     ctx: &crate::platform::context::Context,
     command: Command,
-) -> Result<crate::platform::command::Findings, String> {
+) -> Result<crate::platform::command::Findings, Error> {
     use crate::platform::command::{Analysis, Studied};
     fn whole<A: Analysis>(
         ctx: &crate::platform::context::Context,
         a: &A,
-    ) -> Result<crate::platform::command::Findings, String> {
+    ) -> Result<crate::platform::command::Findings, Error> {
         match a.study(ctx, encoder()?)? {
             Studied::Whole(f) => Ok(*f),
-            Studied::Said(said) => Err(format!("{}: gave no answer ({})", A::NAME, said.trim())),
+            Studied::Said(said) => Err(Error::Input(format!(
+                "{}: gave no answer ({})",
+                A::NAME,
+                said.trim()
+            ))),
         }
     }
     match command {
@@ -495,7 +502,7 @@ fn shown(text: String) -> String {
     crate::platform::escape::plain_lines(&text).into_owned()
 }
 
-fn dispatch(ctx: &Context, command: Command) -> Result<String, String> {
+fn dispatch(ctx: &Context, command: Command) -> Result<String, Error> {
     match command {
         Command::Games => Ok(games()),
         Command::Rumble { command } => match command {
@@ -584,13 +591,14 @@ fn dispatch(ctx: &Context, command: Command) -> Result<String, String> {
                 let cli = Cli::try_parse_from(std::iter::once("skirmish".to_string()).chain(argv))
                     .map_err(|e| experiment_error(&file, &text, &e))?;
                 if !writes_datasets(&cli.command) {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "{}: `command`: an experiment file names simulate, tournament or analyze (one that writes a dataset), never another command",
                         file.display()
-                    ));
+                    )));
                 }
                 // A setting refused while the command runs is placed on the file's line too.
-                dispatch(ctx, cli.command).map_err(|e| run::locate(&file, &text, &e))
+                dispatch(ctx, cli.command)
+                    .map_err(|e| e.map_message(|m| run::locate(&file, &text, &m)))
             }
         },
         Command::Verify {
@@ -705,7 +713,7 @@ fn rendered(
     }
 }
 
-fn report(dir: &std::path::Path, to: &Rendering) -> Result<String, String> {
+fn report(dir: &std::path::Path, to: &Rendering) -> Result<String, Error> {
     let f = crate::platform::render::Format::parse(&to.format)?;
     let again = format!(
         "skirmish report {} --format bbcode --full, or its report.html",

@@ -1,10 +1,11 @@
 //! `skirmish rumble check FILE` (a power file) and `skirmish rumble powers [FILE]`: a host's view of a power file.
 
+use crate::error::Error;
 use std::path::Path;
 
 use crate::games::auto_rumble::powers::file::{self, PowerDef};
 
-fn load(file: Option<&Path>) -> Result<(String, Vec<PowerDef>), String> {
+fn load(file: Option<&Path>) -> Result<(String, Vec<PowerDef>), Error> {
     match file {
         None => Ok((
             "the built-in catalogue (experiments/powers/sample.toml)".to_string(),
@@ -12,7 +13,7 @@ fn load(file: Option<&Path>) -> Result<(String, Vec<PowerDef>), String> {
         )),
         Some(p) => file::load(&crate::platform::sources::Sources::disk(), p)
             .map(|d| (p.display().to_string(), d))
-            .map_err(|e| e.to_string()),
+            .map_err(Error::from),
     }
 }
 
@@ -46,7 +47,7 @@ fn needs(defs: &[PowerDef]) -> String {
 
 /// Validates a file and prints every power back, normalised: when, if, for how much, to whom,
 /// what. A host reads it to confirm the file says what the player meant.
-pub fn check(file: &Path) -> Result<String, String> {
+pub fn check(file: &Path) -> Result<String, Error> {
     let (label, defs) = load(Some(file))?;
     let mut out = String::new();
     for (d, engine) in defs
@@ -74,7 +75,7 @@ pub fn check(file: &Path) -> Result<String, String> {
 }
 
 /// One line per power: name, source, faithful or adapted, when it acts.
-pub fn list(file: Option<&Path>) -> Result<String, String> {
+pub fn list(file: Option<&Path>) -> Result<String, Error> {
     let (label, defs) = load(file)?;
     let width = defs.iter().map(|d| d.name.len()).max().unwrap_or(4).max(4);
     let mut out = format!("{label}: {} powers\n", defs.len());

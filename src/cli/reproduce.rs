@@ -1,6 +1,7 @@
 //! `skirmish reproduce`'s flags (the work is [`crate::questions::reproduce`]) and the grammar a
 //! recorded answer's command line is checked against.
 
+use crate::error::{Error, Status};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -59,7 +60,12 @@ impl ReproduceFlags {
 
 /// `skirmish reproduce` and its exit status: estimates moved beyond their intervals are a
 /// finding (1, as a balance's FAIL), not an input error (2); the report is printed either way.
-pub fn reproduce(f: &ReproduceFlags) -> Result<(String, u8), String> {
+pub fn reproduce(f: &ReproduceFlags) -> Result<(String, Status), Error> {
     let r = crate::questions::reproduce::reproduce(&f.settings(), &super::Grammar)?;
-    Ok((r.text, u8::from(r.moved > 0)))
+    let status = if r.moved > 0 {
+        Status::Finding
+    } else {
+        Status::Done
+    };
+    Ok((r.text, status))
 }

@@ -1,5 +1,6 @@
 //! `skirmish rumble ...`
 
+use crate::error::Error;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -42,17 +43,15 @@ pub struct BattleArgs {
 /// The rules' worked sample, built in so `skirmish rumble play` needs no file.
 pub const SAMPLE_ROUND_1: &str = include_str!("../../experiments/sample-round-1.toml");
 
-pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
+pub(super) fn battle(args: BattleArgs) -> Result<String, Error> {
     let style = args.style.style(args.trace)?;
     let told = Told::of(args.trace, args.narrate, style);
     if args.powers.is_some() || args.rules.is_some() {
         return battle_with_powers(&args, told);
     }
     let mut sc: Scenario = match &args.file {
-        Some(path) => scenario::load(&crate::platform::sources::Sources::disk(), path)
-            .map_err(|e| e.to_string())?,
-        None => scenario::parse(SAMPLE_ROUND_1, "experiments/sample-round-1.toml (built in)")
-            .map_err(|e| e.to_string())?,
+        Some(path) => scenario::load(&crate::platform::sources::Sources::disk(), path)?,
+        None => scenario::parse(SAMPLE_ROUND_1, "experiments/sample-round-1.toml (built in)")?,
     };
     let n = sc.heroes.len();
     apply_overrides(&args, n, &mut sc.seed, &mut sc.max_rounds, &mut sc.capacity)?;
@@ -63,29 +62,24 @@ pub(super) fn battle(args: BattleArgs) -> Result<String, String> {
 /// six), the numbers from a rules file (or the seed's). The battle is played by the data
 /// reference model (every clause of the format, any rules; one battle needs no speed), so
 /// reactions and effects on other heroes work too ([`tell::tell_with`]).
-fn battle_with_powers(args: &BattleArgs, told: Told) -> Result<String, String> {
+fn battle_with_powers(args: &BattleArgs, told: Told) -> Result<String, Error> {
     use crate::games::auto_rumble::powers::catalogue::Catalogue;
     let cat = match &args.powers {
-        Some(p) => Catalogue::new(
-            crate::games::auto_rumble::powers::file::load(
-                &crate::platform::sources::Sources::disk(),
-                p,
-            )
-            .map_err(|e| e.to_string())?,
-        ),
+        Some(p) => Catalogue::new(crate::games::auto_rumble::powers::file::load(
+            &crate::platform::sources::Sources::disk(),
+            p,
+        )?),
         None => Catalogue::builtin(),
     };
     let rules = args.rules.as_ref().map(|p| p.display().to_string());
     let cat = cat.with_rules_file(&crate::platform::sources::Sources::disk(), rules.as_deref())?;
     let mut sc = match &args.file {
-        Some(path) => scenario::load_with(&crate::platform::sources::Sources::disk(), path, &cat)
-            .map_err(|e| e.to_string())?,
+        Some(path) => scenario::load_with(&crate::platform::sources::Sources::disk(), path, &cat)?,
         None => scenario::parse_with(
             SAMPLE_ROUND_1,
             "experiments/sample-round-1.toml (built in)",
             &cat,
-        )
-        .map_err(|e| e.to_string())?,
+        )?,
     };
     let n = sc.heroes.len();
     apply_overrides(args, n, &mut sc.seed, &mut sc.max_rounds, &mut sc.capacity)?;
@@ -109,7 +103,7 @@ fn apply_overrides(
     seed: &mut u64,
     max_rounds: &mut u32,
     capacity: &mut usize,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if let Some(s) = args.seed {
         *seed = s;
     }
@@ -118,9 +112,9 @@ fn apply_overrides(
     }
     if let Some(c) = args.capacity {
         if (c as usize) < heroes {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--capacity {c} is smaller than the scenario's {heroes} heroes: raise it (AR-15)"
-            ));
+            )));
         }
         *capacity = c as usize;
     }
@@ -129,13 +123,12 @@ fn apply_overrides(
 
 /// `skirmish rumble check FILE`: a power file (`[[power]]` or `include`) is checked as
 /// `powers check` does; anything else is read as a scenario and its heroes printed back.
-pub(super) fn check(path: &std::path::Path) -> Result<String, String> {
+pub(super) fn check(path: &std::path::Path) -> Result<String, Error> {
     let text = crate::games::file_error::read(
         &crate::platform::sources::Sources::disk(),
         path,
         "Auto Rumble file",
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     let table: Option<toml::Table> = toml::from_str(&text).ok();
     let is_power_file = table
         .as_ref()
@@ -148,12 +141,10 @@ pub(super) fn check(path: &std::path::Path) -> Result<String, String> {
         let r = crate::games::auto_rumble::input::rules::load(
             &crate::platform::sources::Sources::disk(),
             path,
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         return Ok(crate::games::changes::rules_file_told(path, &r.changes()));
     }
-    let sc = scenario::load(&crate::platform::sources::Sources::disk(), path)
-        .map_err(|e| e.to_string())?;
+    let sc = scenario::load(&crate::platform::sources::Sources::disk(), path)?;
     let lineup = sc.lineup();
     let mut out = format!(
         "{}: a scenario of {} heroes (seed {}, at most {} rounds, capacity {})\n",

@@ -4,6 +4,7 @@
 //! file gives its flags as top-level keys (`melees = 12`, `no_wiggle = true`) and is parsed by the
 //! same clap definitions as the command line, so a file can say exactly what a command line can.
 
+use crate::error::Error;
 use std::path::Path;
 
 use super::flags::RunFlags;
@@ -58,7 +59,7 @@ pub fn locate_setting(path: &Path, text: &str, message: &str) -> String {
 }
 
 /// The clap command a file's `command` names, or where the file names none.
-fn subcommand(path: &Path, text: &str, command: &str) -> Result<clap::Command, String> {
+fn subcommand(path: &Path, text: &str, command: &str) -> Result<clap::Command, Error> {
     use clap::CommandFactory;
     let mut sub = super::Cli::command();
     for word in command.split(' ') {
@@ -72,12 +73,12 @@ fn subcommand(path: &Path, text: &str, command: &str) -> Result<clap::Command, S
                 let hint = crate::names::closest_name(word, names.iter().map(String::as_str))
                     .map(|c| format!("did you mean `{c}`? "))
                     .unwrap_or_default();
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{}:{}: `command`: `{command}`: no such command (`{word}`); {hint}one of: {}",
                     path.display(),
                     line_of(text, "command").unwrap_or(1),
                     names.join(", ")
-                ));
+                )));
             }
         }
     }
@@ -89,13 +90,12 @@ pub fn experiment(
     ctx: &crate::platform::context::Context,
     path: &Path,
     flags: &RunFlags,
-) -> Result<Experiment, String> {
+) -> Result<Experiment, Error> {
     let text = crate::games::file_error::read(
         &crate::platform::sources::Sources::disk(),
         path,
         "experiment file",
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     let located = |e: toml::de::Error| {
         let at = e
             .span()
@@ -123,7 +123,7 @@ pub fn experiment(
             let f = exp.flags(flags, text.clone());
             crate::platform::command::serve(ctx, &f, super::flags::encoder()?)
                 .map(Experiment::Done)
-                .map_err(|e| format!("{}: {e}", path.display()))
+                .map_err(|e| Error::Input(format!("{}: {e}", path.display())))
         }
         "simulate rumble" => {
             ffa_experiment(ctx, path, text.clone(), flags, located).map(Experiment::Done)
@@ -139,16 +139,16 @@ fn argv(
     command: &str,
     table: &toml::Table,
     flags: &RunFlags,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, Error> {
     // A file is data (issue 62): it names a command that writes a dataset, never one that runs
     // other programs or files (`reproduce`, `run`, `bench`).
     let first = command.split(' ').next().unwrap_or("");
     if !["simulate", "tournament", "analyze"].contains(&first) {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{}:{}: `command`: `{command}` cannot be run from a file: an experiment file names simulate, tournament or analyze",
             path.display(),
             line_of(text, "command").unwrap_or(1)
-        ));
+        )));
     }
     // Every key must be one of the command's flags: named with its line, a likely typo's
     // correction, and the keys there are.
@@ -164,12 +164,12 @@ fn argv(
             let hint = crate::names::closest_name(key, keys.iter().map(String::as_str))
                 .map(|c| format!("did you mean `{c}`? "))
                 .unwrap_or_default();
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{}:{}: `{key}`: not a setting of `{command}`; {hint}its keys are the command's flags: {}",
                 path.display(),
                 line_of(text, key).unwrap_or(1),
                 keys.join(", ")
-            ));
+            )));
         }
     }
     let mut overrides: Vec<(&str, String)> = Vec::new();
@@ -216,27 +216,27 @@ fn argv(
             toml::Value::Integer(i) => out.push(format!("{flag}={i}")),
             toml::Value::Float(f) => out.push(format!("{flag}={f}")),
             toml::Value::Array(items) => {
-                let parts: Result<Vec<String>, String> = items
+                let parts: Result<Vec<String>, Error> = items
                     .iter()
                     .map(|v| match v {
                         toml::Value::String(s) => Ok(s.clone()),
                         toml::Value::Integer(i) => Ok(i.to_string()),
                         toml::Value::Float(f) => Ok(f.to_string()),
-                        _ => Err(format!(
+                        _ => Err(Error::Input(format!(
                             "{}:{}: `{key}`: a list holds strings or numbers, e.g. {key} = [100, 1000]",
                             path.display(),
                             line_of(text, key).unwrap_or(1)
-                        )),
+                        ))),
                     })
                     .collect();
                 out.extend([flag, parts?.join(",")]);
             }
             _ => {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{}:{}: `{key}`: give a string, number, boolean or list, e.g. {key} = 10",
                     path.display(),
                     line_of(text, key).unwrap_or(1)
-                ));
+                )));
             }
         }
     }
@@ -256,11 +256,11 @@ fn ffa_experiment(
     text: String,
     flags: &RunFlags,
     located: impl Fn(toml::de::Error) -> String,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     let exp: simulate::Experiment = toml::from_str(&text).map_err(located)?;
     let settings = exp.settings.clone();
     crate::games::auto_rumble::simulation::ffa::Ffa::new(ctx.sources(), settings.clone())
-        .map_err(|e| locate_setting(path, &text, &e))?;
+        .map_err(|e| e.map_message(|m| locate_setting(path, &text, &m)))?;
     // The command line's flags win over the file's.
     let run = RunFlags {
         matches: flags.matches.or(exp.matches),

@@ -1,5 +1,6 @@
 //! `skirmish sensitivity`'s flags; the work is [`crate::questions::sensitivity`].
 
+use crate::error::Error;
 use clap::Args;
 
 #[derive(Args, Debug, Clone)]
@@ -13,6 +14,6 @@ pub struct SensitivityFlags {
 }
 
 /// `skirmish sensitivity`.
-pub fn sensitivity(f: &SensitivityFlags) -> Result<String, String> {
+pub fn sensitivity(f: &SensitivityFlags) -> Result<String, Error> {
     crate::questions::sensitivity::sensitivity::<super::Grammar>(&f.words)
 }

@@ -1,5 +1,6 @@
 //! `skirmish simulate rumble` and its experiment files.
 
+use crate::error::Error;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -73,7 +74,7 @@ pub const DEFAULT_OUT: &str = "rumble-ffa";
 
 impl FfaFlags {
     /// Overrides `base` with the flags given.
-    pub fn apply(&self, mut s: FfaSettings) -> Result<FfaSettings, String> {
+    pub fn apply(&self, mut s: FfaSettings) -> Result<FfaSettings, Error> {
         if let Some(t) = &self.heroes {
             s.heroes = parse_range("heroes", t)?;
         }
@@ -163,22 +164,24 @@ pub struct SimulateRumble {
 
 impl DatasetCommand for SimulateRumble {
     type Sim = Ffa;
-    fn build(&self, src: &crate::platform::sources::Sources) -> Result<Ffa, String> {
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<Ffa, Error> {
         // The settings' messages start with their key (`powers: ...`): on the command line the
         // setting is the flag of that name.
-        Ffa::new(src, self.settings.clone()).map_err(|e| match e.split_once(':') {
-            // A file's own error (`file.toml:3:1: ...`) names its file, line and field already.
-            Some((key, rest)) if !key.contains([' ', '.', '/']) => {
-                format!("--{}:{rest}", key.replace('_', "-"))
-            }
-            _ => e,
+        Ffa::new(src, self.settings.clone()).map_err(|e| {
+            e.map_message(|e| match e.split_once(':') {
+                // A file's own error (`file.toml:3:1: ...`) names its file, line and field already.
+                Some((key, rest)) if !key.contains([' ', '.', '/']) => {
+                    format!("--{}:{rest}", key.replace('_', "-"))
+                }
+                _ => e,
+            })
         })
     }
     fn job<'a>(
         &self,
         ctx: &crate::platform::context::Context,
         ffa: &'a Ffa,
-    ) -> Result<Job<'a, Ffa>, String> {
+    ) -> Result<Job<'a, Ffa>, Error> {
         simulate_job(ctx, &self.run, ffa, DEFAULT_OUT, |matches, seed, chunk| {
             Record {
                 settings: serde_json::to_value(&ffa.settings).expect("serialisable"),
@@ -201,7 +204,7 @@ impl DatasetCommand for SimulateRumble {
 }
 
 /// `skirmish simulate rumble`.
-pub fn simulate_rumble(flags: &RunFlags, ffa: &FfaFlags) -> Result<SimulateRumble, String> {
+pub fn simulate_rumble(flags: &RunFlags, ffa: &FfaFlags) -> Result<SimulateRumble, Error> {
     Ok(SimulateRumble {
         settings: ffa.apply(FfaSettings::default())?,
         run: flags.clone(),

@@ -1,5 +1,6 @@
 //! `skirmish tag play|check` and `skirmish tournament tag` (Elemental Tag).
 
+use crate::error::Error;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -28,32 +29,26 @@ pub struct PlayArgs {
     pub tell: super::flags::Telling,
 }
 
-fn load(file: Option<&Path>) -> Result<GameFile, String> {
+fn load(file: Option<&Path>) -> Result<GameFile, Error> {
     match file {
-        Some(p) => {
-            input::load(&crate::platform::sources::Sources::disk(), p).map_err(|e| e.to_string())
-        }
-        None => {
-            input::parse("experiments/tag/small.toml (built in)", SMALL).map_err(|e| e.to_string())
-        }
+        Some(p) => input::load(&crate::platform::sources::Sources::disk(), p).map_err(Error::from),
+        None => input::parse("experiments/tag/small.toml (built in)", SMALL).map_err(Error::from),
     }
 }
 
 /// `skirmish tag play`.
-pub fn play(a: &PlayArgs) -> Result<String, String> {
+pub fn play(a: &PlayArgs) -> Result<String, Error> {
     let told = a.tell.told()?;
     let mut g = load(a.file.as_deref())?;
     if let Some(p) = &a.rules {
-        g = g
-            .with_rules(&crate::platform::sources::Sources::disk(), p)
-            .map_err(|e| e.to_string())?;
+        g = g.with_rules(&crate::platform::sources::Sources::disk(), p)?;
     }
     let seed = a.tell.seed.unwrap_or(g.seed);
     Ok(crate::games::elemental_tag::trace::tell(&g, seed, told))
 }
 
 /// `skirmish tag check FILE`.
-pub fn check(path: &Path) -> Result<String, String> {
+pub fn check(path: &Path) -> Result<String, Error> {
     input::check(&crate::platform::sources::Sources::disk(), path)
 }
 
@@ -100,7 +95,7 @@ pub struct TournamentFlags {
 impl DatasetCommand for TournamentFlags {
     type Sim = TagTournament;
     const UNIT: &'static str = "games";
-    fn build(&self, src: &crate::platform::sources::Sources) -> Result<TagTournament, String> {
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<TagTournament, Error> {
         let f = self;
         let mut policies = split_specs(&f.policies)
             .iter()
@@ -110,10 +105,10 @@ impl DatasetCommand for TournamentFlags {
             // The host's policy joins the field, seated last.
             let p = Policy::parse(c).map_err(|e| format!("--candidate: {e}"))?;
             if policies.iter().any(|q| q.spec() == p.spec()) {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "--candidate: `{}` is one of --policies already; give a policy the field does not hold",
                     p.spec()
-                ));
+                )));
             }
             policies.push(p);
         }
@@ -123,7 +118,7 @@ impl DatasetCommand for TournamentFlags {
         )?;
         let mut settings = match &f.rules {
             None => Settings::default(),
-            Some(p) => input::load_rules(src, p).map_err(|e| e.to_string())?,
+            Some(p) => input::load_rules(src, p)?,
         };
         if let Some(t) = f.max_turns {
             settings.max_turns = t;
@@ -144,7 +139,7 @@ impl DatasetCommand for TournamentFlags {
         &self,
         ctx: &crate::platform::context::Context,
         t: &'a TagTournament,
-    ) -> Result<Job<'a, TagTournament>, String> {
+    ) -> Result<Job<'a, TagTournament>, Error> {
         let f = self;
         // The field's policies: the candidate is named on its own flag (and seated last).
         let candidate = f
@@ -226,7 +221,7 @@ pub struct DuelFlags {
 }
 
 /// `skirmish analyze tag duel` (TG-52): the flags as the game's question, its folder claimed.
-fn duel(src: &crate::platform::sources::Sources, f: &DuelFlags) -> Result<Studied, String> {
+fn duel(src: &crate::platform::sources::Sources, f: &DuelFlags) -> Result<Studied, Error> {
     use crate::games::elemental_tag::analysis::duel_study::{Asked, study};
     let given = split_specs(&f.policies);
     let policies = given
@@ -239,7 +234,7 @@ fn duel(src: &crate::platform::sources::Sources, f: &DuelFlags) -> Result<Studie
     )?;
     let settings = match &f.rules {
         None => Settings::default(),
-        Some(p) => input::load_rules(src, p).map_err(|e| e.to_string())?,
+        Some(p) => input::load_rules(src, p)?,
     };
     let claim = match &f.out {
         Some(o) => Some(crate::platform::dataset::claim_output_folder(o, DUEL)?),
@@ -291,11 +286,7 @@ impl Analysis for DuelFlags {
     fn out(&self) -> Option<&Path> {
         self.out.as_deref()
     }
-    fn study(
-        &self,
-        ctx: &crate::platform::context::Context,
-        _: Encoder,
-    ) -> Result<Studied, String> {
+    fn study(&self, ctx: &crate::platform::context::Context, _: Encoder) -> Result<Studied, Error> {
         duel(ctx.sources(), self)
     }
 }

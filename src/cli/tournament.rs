@@ -1,5 +1,6 @@
 //! `skirmish tournament rumble`: full ten-round games between bidding strategies (AR-45 .. AR-50).
 
+use crate::error::Error;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -63,7 +64,7 @@ pub const DEFAULT_STRATEGIES: &str = "value,hoarder,sniper,spreader,random,outbi
 fn read_values(
     path: &Path,
     t_cat: &crate::games::auto_rumble::powers::catalogue::Catalogue,
-) -> Result<Vec<f64>, String> {
+) -> Result<Vec<f64>, Error> {
     use crate::platform::parquet::{read_f64s, read_strings};
     let names = read_strings(path, "power")?;
     let strength = read_f64s(path, "strength")?;
@@ -78,21 +79,21 @@ fn read_values(
         // The middle strength's row, like the analysis' own default (AR-44).
         let mut rows: Vec<usize> = (0..names.len()).filter(|&i| names[i] == d.name).collect();
         if rows.is_empty() {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--values {}: no value for `{}`: run `skirmish analyze rumble powers` with the same power file",
                 path.display(),
                 d.name
-            ));
+            )));
         }
         rows.sort_by(|&a, &b| strength[a].total_cmp(&strength[b]));
         let v = value[rows[(rows.len() - 1) / 2]];
         // A strategy bidding on NaN or infinity would bid nonsense with exit 0 (issue 53).
         if !v.is_finite() {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--values {}: `{}`'s coin value is {v}, not a number a strategy can bid on: measure it again with `skirmish analyze rumble powers`",
                 path.display(),
                 d.name
-            ));
+            )));
         }
         out.push(v);
     }
@@ -103,7 +104,7 @@ fn read_values(
 fn read_values(
     _: &Path,
     _: &crate::games::auto_rumble::powers::catalogue::Catalogue,
-) -> Result<Vec<f64>, String> {
+) -> Result<Vec<f64>, Error> {
     Err("--values needs Parquet support: rebuild with the default features".into())
 }
 
@@ -166,7 +167,7 @@ impl TournamentExperiment {
 impl DatasetCommand for TournamentFlags {
     type Sim = Tournament;
     const UNIT: &'static str = "games";
-    fn build(&self, src: &crate::platform::sources::Sources) -> Result<Tournament, String> {
+    fn build(&self, src: &crate::platform::sources::Sources) -> Result<Tournament, Error> {
         let f = self;
         let specs = split_specs(f.strategies.as_deref().unwrap_or(DEFAULT_STRATEGIES));
         let source = match &f.values {
@@ -208,7 +209,7 @@ impl DatasetCommand for TournamentFlags {
         &self,
         ctx: &crate::platform::context::Context,
         t: &'a Tournament,
-    ) -> Result<Job<'a, Tournament>, String> {
+    ) -> Result<Job<'a, Tournament>, Error> {
         let f = self;
         let chunk_size = ctx.paired_chunk(f.chunk_size, f.games);
         let command = format!(

@@ -1,35 +1,11 @@
 //! Errors in the files hosts write (scenarios, power files): the file, the 1-based line and
 //! column, the field, and a message that says the fix. One type for every input format, so every
-//! error reads the same: `file:line:col: `field`: message`.
+//! error reads the same: `file:line:col: `field`: message`. The type itself is
+//! [`crate::error::FileError`], one variant of the crate's error.
 
-use std::fmt;
 use std::ops::Range;
 
-/// A problem in an input file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileError {
-    pub file: String,
-    /// 1-based line and column, where known.
-    pub at: Option<(usize, usize)>,
-    pub field: String,
-    pub message: String,
-}
-
-impl fmt::Display for FileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some((l, c)) = self.at {
-            write!(f, ":{l}:{c}")?;
-        }
-        if self.field.is_empty() {
-            write!(f, ": {}", self.message)
-        } else {
-            write!(f, ": `{}`: {}", self.field, self.message)
-        }
-    }
-}
-
-impl std::error::Error for FileError {}
+pub use crate::error::FileError;
 
 /// ` (did you mean `KEY`?)` for serde's "unknown field `X`, expected one of `A`, `B`" when one
 /// of the expected keys is close to X (issue 80: docs promise it for a misspelt rules key).
@@ -79,7 +55,7 @@ impl FileCtx<'_> {
         &self,
         span: Option<Range<usize>>,
         field: impl Into<String>,
-        message: impl Into<String>,
+        message: impl std::fmt::Display,
     ) -> FileError {
         let field = field.into();
         // Every error names a line and a field: a check that knows the field but not the span
@@ -96,7 +72,7 @@ impl FileCtx<'_> {
             file: self.file.to_string(),
             at,
             field,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 }

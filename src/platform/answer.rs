@@ -8,6 +8,7 @@
 //! inline SVG. This module is the model alone: it reaches neither of them (issue 78). Kernels
 //! know nothing of it, and it knows no game.
 
+use crate::error::Error;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -208,13 +209,14 @@ impl Outcome {
         }
     }
 
-    /// The process's exit code (docs/balance.md): 0 PASS, 1 FAIL, 3 INCONCLUSIVE (2 is a bad
-    /// input, as for every command).
-    pub fn exit_code(self) -> u8 {
+    /// The command's status (docs/balance.md): PASS is done (0), FAIL a finding (1),
+    /// INCONCLUSIVE exit 3 (2 is a bad input, as for every command).
+    pub fn status(self) -> crate::error::Status {
+        use crate::error::Status;
         match self {
-            Outcome::Pass => 0,
-            Outcome::Fail => 1,
-            Outcome::Inconclusive => 3,
+            Outcome::Pass => Status::Done,
+            Outcome::Fail => Status::Finding,
+            Outcome::Inconclusive => Status::Inconclusive,
         }
     }
 }
@@ -322,15 +324,15 @@ impl Answer {
     }
 
     /// Reads the `result.json` a command wrote at `path`, refusing one edited since (issue 62).
-    pub fn read(path: &std::path::Path) -> Result<Answer, String> {
+    pub fn read(path: &std::path::Path) -> Result<Answer, Error> {
         let content = super::digest::read_sealed(path)?;
         serde_json::from_value(content)
-            .map_err(|e| format!("{}: not a skirmish answer: {e}", path.display()))
+            .map_err(|e| Error::Input(format!("{}: not a skirmish answer: {e}", path.display())))
     }
 
     /// Reads an answer stored as JSON.
-    pub fn from_json(text: &str) -> Result<Answer, String> {
-        serde_json::from_str(text).map_err(|e| format!("not a skirmish answer: {e}"))
+    pub fn from_json(text: &str) -> Result<Answer, Error> {
+        serde_json::from_str(text).map_err(|e| Error::Input(format!("not a skirmish answer: {e}")))
     }
 
     pub fn to_json(&self) -> String {

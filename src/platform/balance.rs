@@ -8,6 +8,7 @@
 //! in batches and stops as soon as its decision is clear (its interval on one side of the target,
 //! or clearly worse than the best so far). Knows no game.
 
+use crate::error::Error;
 use std::ops::Range;
 
 use crate::platform::answer::{Answer, Estimate, Section};
@@ -153,16 +154,57 @@ fn label_in<'a>(sec: &'a Section, l: &str) -> Option<&'a Estimate> {
     })
 }
 
+/// A target the answer cannot meet as written: the target's field that is wrong and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unmet {
+    /// The target's field the host should fix.
+    pub field: TargetField,
+    pub message: String,
+}
+
+/// A target's field that an [`Unmet`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetField {
+    Section,
+    Label,
+}
+
+impl TargetField {
+    /// The field's key in a balance file's `[[target]]`.
+    pub fn key(self) -> &'static str {
+        match self {
+            TargetField::Section => "section",
+            TargetField::Label => "label",
+        }
+    }
+}
+
+impl std::fmt::Display for Unmet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<Unmet> for Error {
+    fn from(u: Unmet) -> Self {
+        Error::Input(u.message)
+    }
+}
+
 /// The target's estimates in `sections`, or an error naming what there is.
-fn find<'a>(t: &Target, sections: &'a [Section]) -> Result<(&'a Section, Vec<Estimate>), String> {
+fn find<'a>(t: &Target, sections: &'a [Section]) -> Result<(&'a Section, Vec<Estimate>), Unmet> {
+    let unmet = |field, message| Unmet { field, message };
     let Some(sec) = sections.iter().find(|s| s.title == t.section) else {
         let titles: Vec<&str> = sections.iter().map(|s| s.title.as_str()).collect();
-        return Err(format!(
-            "target section `{}` is not in the command's answer{}; its sections: {}",
-            t.section,
-            crate::names::closest_name(&t.section, titles.iter().copied())
-                .map_or(String::new(), |c| format!(" (did you mean `{c}`?)")),
-            titles.join("; ")
+        return Err(unmet(
+            TargetField::Section,
+            format!(
+                "target section `{}` is not in the command's answer{}; its sections: {}",
+                t.section,
+                crate::names::closest_name(&t.section, titles.iter().copied())
+                    .map_or(String::new(), |c| format!(" (did you mean `{c}`?)")),
+                titles.join("; ")
+            ),
         ));
     };
     let est: Vec<Estimate> = match &t.label {
@@ -170,25 +212,31 @@ fn find<'a>(t: &Target, sections: &'a [Section]) -> Result<(&'a Section, Vec<Est
             Some(e) => vec![e.clone()],
             None => {
                 let labels: Vec<&str> = sec.estimates.iter().map(|e| e.label.as_str()).collect();
-                return Err(format!(
-                    "target label `{l}` is not in section `{}`{}; its labels: {}",
-                    t.section,
-                    crate::names::closest_name(l, labels.iter().copied())
-                        .map_or(String::new(), |c| format!(" (did you mean `{c}`?)")),
-                    labels.join("; ")
+                return Err(unmet(
+                    TargetField::Label,
+                    format!(
+                        "target label `{l}` is not in section `{}`{}; its labels: {}",
+                        t.section,
+                        crate::names::closest_name(l, labels.iter().copied())
+                            .map_or(String::new(), |c| format!(" (did you mean `{c}`?)")),
+                        labels.join("; ")
+                    ),
                 ));
             }
         },
         None => sec.estimates.clone(),
     };
     if est.is_empty() {
-        return Err(format!("target section `{}` has no estimates", t.section));
+        return Err(unmet(
+            TargetField::Section,
+            format!("target section `{}` has no estimates", t.section),
+        ));
     }
     Ok((sec, est))
 }
 
 /// How far `sections` are from each target.
-pub fn misses(targets: &[Target], sections: &[Section]) -> Result<Vec<Miss>, String> {
+pub fn misses(targets: &[Target], sections: &[Section]) -> Result<Vec<Miss>, Unmet> {
     targets
         .iter()
         .map(|t| {
@@ -217,11 +265,14 @@ pub fn misses(targets: &[Target], sections: &[Section]) -> Result<Vec<Miss>, Str
                     let Some(o) = label_in(sec, other) else {
                         let labels: Vec<&str> =
                             sec.estimates.iter().map(|e| e.label.as_str()).collect();
-                        return Err(format!(
-                            "target label `{other}` (like) is not in section `{}`; its labels: {}",
-                            t.section,
-                            labels.join("; ")
-                        ));
+                        return Err(Unmet {
+                            field: TargetField::Label,
+                            message: format!(
+                                "target label `{other}` (like) is not in section `{}`; its labels: {}",
+                                t.section,
+                                labels.join("; ")
+                            ),
+                        });
                     };
                     let e = &est[0];
                     // The intervals' gap: 0 when they overlap.
@@ -429,7 +480,7 @@ impl Sums {
 /// The question: the command at `point` on matches `matches` of master seed `seed` (an analysis:
 /// its first `matches.end`, the earlier ones again or continued).
 pub trait Ask: Sync {
-    fn ask(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Sums, String>;
+    fn ask(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Sums, Error>;
 }
 
 /// A point the search played: its values, the matches it played, its largest miss, and why it
@@ -498,7 +549,7 @@ impl<A: Ask> Search<'_, A> {
         &mut self,
         point: &[f64],
         enough: &dyn Fn(&[Miss]) -> Option<String>,
-    ) -> Result<Vec<Miss>, String> {
+    ) -> Result<Vec<Miss>, Error> {
         let i = match self.seen.iter().position(|s| s.0 == point) {
             Some(i) => i,
             None => {
@@ -566,7 +617,7 @@ impl<A: Ask> Search<'_, A> {
     }
 
     /// Plays `point` to all its matches.
-    fn full(&mut self, point: &[f64]) -> Result<Vec<Miss>, String> {
+    fn full(&mut self, point: &[f64]) -> Result<Vec<Miss>, Error> {
         self.eval(point, &|_| None)
     }
 
@@ -574,7 +625,7 @@ impl<A: Ask> Search<'_, A> {
     /// stopped once its interval is on one side of the target), then bisection inside the
     /// scanned pair where the estimate crossed the target nearest to it; none crossed: out of
     /// reach, said from what the scan saw.
-    fn bisect(&mut self) -> Result<Found, String> {
+    fn bisect(&mut self) -> Result<Found, Error> {
         let n = &self.numbers[0];
         let side = |m: &[Miss]| -> Option<String> {
             let m = &m[0];
@@ -699,7 +750,7 @@ impl<A: Ask> Search<'_, A> {
     /// Several numbers or targets: a pattern search on the largest miss, from the inputs' own
     /// values; each step tries every number up and down, moves on the first improvement, else
     /// halves the steps; a point stops once its intervals make it clearly worse than the best.
-    fn pattern(&mut self) -> Result<Found, String> {
+    fn pattern(&mut self) -> Result<Found, Error> {
         let mut x: Vec<f64> = self.numbers.iter().map(|n| n.fit(n.start)).collect();
         let mut best = self.full(&x)?;
         let mut steps: Vec<f64> = self
@@ -795,7 +846,7 @@ pub fn search<A: Ask>(
     numbers: &[Number],
     targets: &[Target],
     plan: &Plan,
-) -> Result<Found, String> {
+) -> Result<Found, Error> {
     let mut s = Search {
         ask,
         numbers,
@@ -847,7 +898,7 @@ pub fn grid_search<A: Ask>(
     targets: &[Target],
     seed: u64,
     per_point: u64,
-) -> Result<(Vec<f64>, f64, u64), String> {
+) -> Result<(Vec<f64>, f64, u64), Error> {
     let mut best: Option<(Vec<f64>, f64)> = None;
     let mut played = 0u64;
     for p in grid(numbers) {
@@ -871,7 +922,7 @@ mod tests {
     /// uniform draw falls under it. The draw depends on the match alone (common random numbers).
     struct Coin;
     impl Ask for Coin {
-        fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Sums, String> {
+        fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Sums, Error> {
             let mut t = Tally::default();
             for i in m {
                 let u = (crate::rng::keyed_bits(seed, i) >> 11) as f64 / (1u64 << 53) as f64;
@@ -953,7 +1004,7 @@ mod tests {
     /// A coin whose rate is `shape(x)` at point `x`, drawn on common random numbers.
     struct Shaped(fn(f64) -> f64);
     impl Ask for Shaped {
-        fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Sums, String> {
+        fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Sums, Error> {
             let mut t = Tally::default();
             for i in m {
                 let u = (crate::rng::keyed_bits(seed, i) >> 11) as f64 / (1u64 << 53) as f64;
@@ -1015,7 +1066,7 @@ mod tests {
         // Tails is held to heads: heads at rate p, tails at 1 - p meet at p = 50.
         struct Two;
         impl Ask for Two {
-            fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Sums, String> {
+            fn ask(&self, p: &[f64], seed: u64, m: Range<u64>) -> Result<Sums, Error> {
                 let Sums::Tally(mut t) = Coin.ask(p, seed, m)? else {
                     unreachable!("a coin's sums are a tally")
                 };
@@ -1137,7 +1188,8 @@ mod tests {
             }],
             &Answer::sections(&t, &[]),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("did you mean `win rate by coin`"), "{e}");
     }
 

@@ -9,6 +9,7 @@
 //!
 //! Knows no game and no flag: a command's impl says how its flags become these.
 
+use crate::error::Error;
 use std::path::Path;
 
 use super::answer::Answer;
@@ -29,7 +30,7 @@ pub trait DatasetCommand {
     /// The simulation the settings describe, every input read and checked: an error here is the
     /// host's (positioned, exit 2) and nothing has been written.
     /// Its input files are read from `src` (the disk, or a question's point held over it).
-    fn build(&self, src: &Sources) -> Result<Self::Sim, String>;
+    fn build(&self, src: &Sources) -> Result<Self::Sim, Error>;
     /// The command's own plan when its matches are played whole (a Clan Melee tournament's
     /// melees: its chunks are its own); `None`: any plan of the caller's.
     fn whole(&self, _sim: &Self::Sim) -> Option<Plan> {
@@ -38,7 +39,7 @@ pub trait DatasetCommand {
     /// The run: its size, seed, folder, threads and shard, and what the folder records of it
     /// (the canonical command, the settings, the input files whose digests join its identity).
     /// Its part size is `ctx`'s ([`Context::paired_chunk`]): a what-if's runs pair.
-    fn job<'a>(&self, ctx: &Context, sim: &'a Self::Sim) -> Result<Job<'a, Self::Sim>, String>;
+    fn job<'a>(&self, ctx: &Context, sim: &'a Self::Sim) -> Result<Job<'a, Self::Sim>, Error>;
     /// What the command prints of a finished run, given the platform's summary: by default the
     /// summary with matches named as the host counts them ([`DatasetCommand::UNIT`]).
     fn said(&self, _sim: &Self::Sim, summary: String, _tally: &Tally) -> String {
@@ -55,7 +56,7 @@ pub trait DatasetCommand {
 /// returns what it prints: the summary, then where its report is.
 /// For `verify` (`ctx` replaying) it replays instead, prints nothing and keeps the outcome in
 /// `ctx`.
-pub fn serve<C: DatasetCommand>(ctx: &Context, c: &C, encode: Encoder) -> Result<String, String> {
+pub fn serve<C: DatasetCommand>(ctx: &Context, c: &C, encode: Encoder) -> Result<String, Error> {
     let sim = c.build(ctx.sources())?;
     let job = c.job(ctx, &sim)?;
     job.check()?;
@@ -71,7 +72,7 @@ pub fn serve<C: DatasetCommand>(ctx: &Context, c: &C, encode: Encoder) -> Result
 /// command's own plan when it is played whole, else `None`.
 pub trait WithSimulation {
     type Out;
-    fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<Self::Out, String>;
+    fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<Self::Out, Error>;
 }
 
 /// Builds the command's simulation, as serving it would, and hands it to `v`.
@@ -79,7 +80,7 @@ pub fn visit<C: DatasetCommand, V: WithSimulation>(
     src: &Sources,
     c: &C,
     v: V,
-) -> Result<V::Out, String> {
+) -> Result<V::Out, Error> {
     let sim = c.build(src)?;
     let whole = c.whole(&sim);
     v.with(&sim, whole)
@@ -124,18 +125,14 @@ pub trait Analysis {
     const BESIDE: bool = false;
     /// Its folder; `None`: the answer is printed only (the Tag duel without `--out`).
     fn out(&self) -> Option<&Path>;
-    fn study(&self, ctx: &Context, encode: Encoder) -> Result<Studied, String>;
+    fn study(&self, ctx: &Context, encode: Encoder) -> Result<Studied, Error>;
 }
 
 /// Runs the analysis, then writes its folder in one step (its tables, `summary.txt`, the answer
 /// and its report, the replicates, its own files) and returns what it prints: the head, the
 /// answer in brief, the tables, the report's line. For `verify` (`ctx` replaying) the folder is
 /// compared with what it would write, never written, and the outcome kept in `ctx`.
-pub fn serve_analysis<A: Analysis>(
-    ctx: &Context,
-    a: &A,
-    encode: Encoder,
-) -> Result<String, String> {
+pub fn serve_analysis<A: Analysis>(ctx: &Context, a: &A, encode: Encoder) -> Result<String, Error> {
     let f = match a.study(ctx, encode)? {
         Studied::Said(said) => return Ok(said),
         Studied::Whole(f) => f,
@@ -149,7 +146,7 @@ pub fn serve_analysis<A: Analysis>(
         .tables
         .iter()
         .map(|t| Ok((format!("{}.parquet", t.name), encode(t)?)))
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, Error>>()?;
     files.push((
         "summary.txt".to_string(),
         format!("{}{text}", f.summary).into_bytes(),
@@ -271,8 +268,8 @@ impl<T> Whole<T> {
 pub fn play_cells<T: Send>(
     ctx: &Context,
     s: Cells<'_>,
-    play: impl Fn(&mut Ledger, &(dyn Fn(u64) + Sync)) -> Result<Option<T>, String> + Send,
-) -> Result<Played<T>, String> {
+    play: impl Fn(&mut Ledger, &(dyn Fn(u64) + Sync)) -> Result<Option<T>, Error> + Send,
+) -> Result<Played<T>, Error> {
     use std::sync::atomic::{AtomicU64, Ordering};
     let mut run = Run::open(ctx, s.out, s.name, s.identity, s.shard)?;
     let pool = super::runner::pool(s.threads)?;
@@ -315,8 +312,8 @@ pub fn play_cells<T: Send>(
 pub fn with_jackknife<T>(
     ledger: &mut Ledger,
     tick: &(dyn Fn(u64) + Sync),
-    play: impl Fn(&mut Ledger, &(dyn Fn(u64) + Sync)) -> Result<Option<T>, String>,
-) -> Result<(Option<T>, Option<Vec<T>>), String> {
+    play: impl Fn(&mut Ledger, &(dyn Fn(u64) + Sync)) -> Result<Option<T>, Error>,
+) -> Result<(Option<T>, Option<Vec<T>>), Error> {
     let found = play(ledger, tick)?;
     if found.is_none() || !ledger.whole() {
         return Ok((found, None));

@@ -5,6 +5,7 @@
 //!
 //! Knows no game, no flag and no command grammar: the words it keeps are the CLI's to read.
 
+use crate::error::Error;
 use std::sync::Mutex;
 
 use super::sources::Sources;
@@ -39,7 +40,7 @@ struct Replaying {
     asked: Option<Replay>,
     said: Vec<String>,
     failed: bool,
-    outcome: Option<Result<String, String>>,
+    outcome: Option<Result<String, Error>>,
 }
 
 /// What a job, ledger or folder did with the run: ran it, or replayed it for `verify` (its
@@ -153,16 +154,16 @@ impl Context {
 
     /// Adds a line to what the replay says it checked (an analysis's cells replayed); an `Err`
     /// makes the replay fail whatever follows. Nothing when this run is not a replay.
-    pub fn replay_says(&self, line: Result<String, String>) {
+    pub fn replay_says(&self, line: Result<String, Error>) {
         if let Some(mut s) = self.slot() {
             s.failed |= line.is_err();
-            s.said.push(line.unwrap_or_else(|e| e));
+            s.said.push(line.unwrap_or_else(|e| e.to_string()));
         }
     }
 
     /// Ends the replay with `outcome`, after the lines said so far (their problems make it
     /// fail).
-    pub fn serve_replay(&self, outcome: Result<String, String>) {
+    pub fn serve_replay(&self, outcome: Result<String, Error>) {
         let Some(mut s) = self.slot() else { return };
         let said = std::mem::take(&mut s.said).join("; ");
         let join = |o: String| {
@@ -174,13 +175,14 @@ impl Context {
         };
         s.outcome = Some(match outcome {
             Ok(o) if !s.failed => Ok(join(o)),
-            Ok(o) | Err(o) => Err(join(o)),
+            Ok(o) => Err(Error::Input(join(o))),
+            Err(e) => Err(e.map_message(join)),
         });
         (s.asked, s.failed) = (None, false);
     }
 
     /// The replay's outcome, if a command served the request.
-    pub fn replay_outcome(&self) -> Option<Result<String, String>> {
+    pub fn replay_outcome(&self) -> Option<Result<String, Error>> {
         self.slot().and_then(|mut s| s.outcome.take())
     }
 }

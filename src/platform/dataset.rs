@@ -17,6 +17,7 @@
 //! write the same file; a later run without `--shard` takes their parts over and writes
 //! `manifest.json`.
 
+use crate::error::Error;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -25,8 +26,8 @@ use super::plan::Shard;
 use super::tally::Tally;
 
 /// Makes the folder `dir` (and its parents) for a command's `--out`.
-pub fn create_folder(dir: &Path) -> Result<(), String> {
-    fs::create_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))
+pub fn create_folder(dir: &Path) -> Result<(), Error> {
+    fs::create_dir_all(dir).map_err(|e| Error::Input(format!("--out {}: {e}", dir.display())))
 }
 
 /// The folder where an analysis's shards keep their cells (`OUT/shards/`).
@@ -73,7 +74,7 @@ pub struct PartFiles {
 impl PartFiles {
     /// Writes part `part`'s files (one per table, in the manifest's table order), each through a
     /// temporary name; their digests.
-    pub fn write(&self, part: u64, files: &[Vec<u8>]) -> Result<Vec<FileRecord>, String> {
+    pub fn write(&self, part: u64, files: &[Vec<u8>]) -> Result<Vec<FileRecord>, Error> {
         assert_eq!(files.len(), self.tables.len());
         let mut records = Vec::with_capacity(files.len());
         for (table, bytes) in self.tables.iter().zip(files) {
@@ -106,14 +107,14 @@ pub struct Dataset {
 }
 
 /// The lock file `dir/name`, opened (created if needed) but not locked.
-fn lock_file(dir: &Path, name: &str) -> Result<fs::File, String> {
+fn lock_file(dir: &Path, name: &str) -> Result<fs::File, Error> {
     let path = dir.join(name);
     if fs::symlink_metadata(&path).is_ok_and(|m| !m.file_type().is_file()) {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "--out {}: {} is not a plain file; remove it",
             dir.display(),
             path.display()
-        ));
+        )));
     }
     fs::OpenOptions::new()
         .read(true)
@@ -125,17 +126,17 @@ fn lock_file(dir: &Path, name: &str) -> Result<fs::File, String> {
         // an OS lock holds on a file opened so; a run that must write fails later, by name.
         .or_else(|e| fs::File::open(&path).map_err(|_| e))
         .map_err(|e| {
-            format!(
+            Error::Input(format!(
                 "--out {}: cannot open the lock {}: {e}",
                 dir.display(),
                 path.display()
-            )
+            ))
         })
 }
 
 /// Takes the folder lock: exclusive for a whole run, shared for a shard; refused (never waited
 /// for) when the other kind holds it.
-fn lock_folder(dir: &Path, shard: bool) -> Result<fs::File, String> {
+fn lock_folder(dir: &Path, shard: bool) -> Result<fs::File, Error> {
     let file = lock_file(dir, FOLDER_LOCK)?;
     let got = if shard {
         file.try_lock_shared()
@@ -144,7 +145,7 @@ fn lock_folder(dir: &Path, shard: bool) -> Result<fs::File, String> {
     };
     match got {
         Ok(()) => Ok(file),
-        Err(fs::TryLockError::WouldBlock) => Err(if shard {
+        Err(fs::TryLockError::WouldBlock) => Err(Error::Input(if shard {
             format!(
                 "--out {}: a run without --shard is writing this folder (lock {}); wait for it to finish or choose another --out",
                 dir.display(),
@@ -156,19 +157,19 @@ fn lock_folder(dir: &Path, shard: bool) -> Result<fs::File, String> {
                 dir.display(),
                 dir.join(FOLDER_LOCK).display()
             )
-        }),
-        Err(fs::TryLockError::Error(e)) => Err(format!(
+        })),
+        Err(fs::TryLockError::Error(e)) => Err(Error::Input(format!(
             "--out {}: cannot lock {}: {e}",
             dir.display(),
             dir.join(FOLDER_LOCK).display()
-        )),
+        ))),
     }
 }
 
 const FOLDER_LOCK: &str = ".folder.lock";
 
 /// Takes the writer's lock of a manifest, or says who holds it.
-fn lock(dir: &Path, name: &str) -> Result<fs::File, String> {
+fn lock(dir: &Path, name: &str) -> Result<fs::File, Error> {
     let path = dir.join(name);
     let mut file = lock_file(dir, name)?;
     match file.try_lock() {
@@ -181,18 +182,18 @@ fn lock(dir: &Path, name: &str) -> Result<fs::File, String> {
         }
         Err(fs::TryLockError::WouldBlock) => {
             let holder = fs::read_to_string(&path).unwrap_or_default();
-            Err(format!(
+            Err(Error::Input(format!(
                 "--out {}: another skirmish run is writing this folder ({}, lock {}); wait for it to finish or choose another --out",
                 dir.display(),
                 holder.trim(),
                 path.display()
-            ))
+            )))
         }
-        Err(fs::TryLockError::Error(e)) => Err(format!(
+        Err(fs::TryLockError::Error(e)) => Err(Error::Input(format!(
             "--out {}: cannot lock {}: {e}",
             dir.display(),
             path.display()
-        )),
+        ))),
     }
 }
 
@@ -226,13 +227,13 @@ fn shard_manifest_name(s: Shard) -> String {
 
 /// A manifest as its writer sealed it (issue 62: a tally edited plausibly was printed and
 /// stored as data): an edit after the run wrote it is refused, naming the file.
-fn read_manifest(path: &Path) -> Result<Manifest, String> {
+fn read_manifest(path: &Path) -> Result<Manifest, Error> {
     let content = super::digest::read_sealed(path)?;
     serde_json::from_value(content).map_err(|e| {
-        format!(
+        Error::Input(format!(
             "{}: not a skirmish manifest ({e}); choose another --out or delete the folder",
             path.display()
-        )
+        ))
     })
 }
 
@@ -253,15 +254,15 @@ impl Dataset {
         command: String,
         experiment: Option<String>,
         shard: Option<Shard>,
-    ) -> Result<Dataset, String> {
+    ) -> Result<Dataset, Error> {
         if dir.as_os_str().is_empty() {
             return Err("--out: an empty path; name a folder, e.g. --out runs/my-run".into());
         }
         if dir.exists() && !dir.is_dir() {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--out {}: exists and is not a folder; choose a folder name",
                 dir.display()
-            ));
+            )));
         }
         let manifest_name = match shard {
             Some(s) => shard_manifest_name(s),
@@ -303,11 +304,11 @@ impl Dataset {
         };
         // A folder that is someone else's is refused before anything is created in it.
         if dir.is_dir() && foreign(dir) {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--out {}: the folder is not empty and holds no skirmish manifest; \
                  choose an empty or new folder",
                 dir.display()
-            ));
+            )));
         }
         // The lock comes next: nothing in the folder is looked at or swept before it is ours.
         let had_dir = dir.is_dir();
@@ -329,11 +330,11 @@ impl Dataset {
                     })
                     .unwrap_or(false)
             {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "--out {}: the folder is not empty and holds no skirmish manifest; \
                      choose an empty or new folder",
                     dir.display()
-                ));
+                )));
             }
             if manifests.is_empty() {
                 manifests =
@@ -349,21 +350,21 @@ impl Dataset {
                     same == identity
                 };
                 if extends && identity.matches < m.identity.matches {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "{} holds a run of {} matches; asking for {} would drop finished data: ask for {} or more (more extends it in place), or choose another --out",
                         path.display(),
                         m.identity.matches,
                         identity.matches,
                         m.identity.matches
-                    ));
+                    )));
                 }
                 if m.identity != identity && !extends {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "{} was written by a different run ({}); re-run that exact command to \
                          resume it, or choose another --out",
                         path.display(),
                         difference(&m.identity, &identity)
-                    ));
+                    )));
                 }
                 for p in m.parts {
                     // A part is kept only if every file is still the one recorded (a part from
@@ -398,11 +399,11 @@ impl Dataset {
         for t in &identity.tables {
             let sub = dir.join(t);
             if fs::symlink_metadata(&sub).is_ok_and(|m| !m.file_type().is_dir()) {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "--out {}: {} is not a plain folder (a link?); remove it",
                     dir.display(),
                     sub.display()
-                ));
+                )));
             }
             fs::create_dir_all(&sub).map_err(|e| {
                 format!(
@@ -470,7 +471,7 @@ impl Dataset {
 
     /// Records a part whose files [`PartFiles::write`] has written (`record.files` their
     /// digests). Parts are recorded in any order and kept sorted.
-    pub fn record_part(&mut self, record: PartRecord) -> Result<(), String> {
+    pub fn record_part(&mut self, record: PartRecord) -> Result<(), Error> {
         assert_eq!(record.files.len(), self.manifest.identity.tables.len());
         let at = self
             .manifest
@@ -488,7 +489,7 @@ impl Dataset {
 
     /// Writes the manifest if parts were recorded since it was last written. A run calls it at
     /// its end; dropping the dataset does it too (errors then unreported).
-    pub fn flush(&mut self) -> Result<(), String> {
+    pub fn flush(&mut self) -> Result<(), Error> {
         if self.unwritten > 0 {
             self.write_manifest()?;
         }
@@ -521,7 +522,7 @@ impl Dataset {
         self.manifest_writes
     }
 
-    fn write_manifest(&mut self) -> Result<(), String> {
+    fn write_manifest(&mut self) -> Result<(), Error> {
         let text = super::digest::sealed_text(&self.manifest);
         // A re-read of a finished run rewrites nothing (it may be on read-only storage).
         if fs::read(self.dir.join(&self.manifest_name)).is_ok_and(|b| b == text.as_bytes()) {
@@ -554,13 +555,13 @@ fn tag_of(manifest_name: &str) -> &str {
 }
 
 /// Writes `dir/.name.tmp`, then renames it to `dir/name`: readers see the whole file or none.
-pub fn atomic_write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
+pub fn atomic_write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Error> {
     atomic_write_tagged(dir, name, "", bytes)
 }
 
 /// [`atomic_write`] with the writer's tag in the temporary name (`.name.TAG.tmp`), so that a
 /// sweep removes only its own writer's leftovers.
-fn atomic_write_tagged(dir: &Path, name: &str, tag: &str, bytes: &[u8]) -> Result<(), String> {
+fn atomic_write_tagged(dir: &Path, name: &str, tag: &str, bytes: &[u8]) -> Result<(), Error> {
     let tmp = if tag.is_empty() {
         dir.join(format!(".{name}.tmp"))
     } else {
@@ -570,7 +571,8 @@ fn atomic_write_tagged(dir: &Path, name: &str, tag: &str, bytes: &[u8]) -> Resul
     // Never through a link planted at the temporary name: remove whatever is there (the link
     // itself, not its target) and create the file new.
     if fs::symlink_metadata(&tmp).is_ok() {
-        fs::remove_file(&tmp).map_err(|e| format!("removing {}: {e}", tmp.display()))?;
+        fs::remove_file(&tmp)
+            .map_err(|e| Error::machine(format!("removing {}", tmp.display()), e))?;
     }
     {
         use std::io::Write;
@@ -578,17 +580,24 @@ fn atomic_write_tagged(dir: &Path, name: &str, tag: &str, bytes: &[u8]) -> Resul
             .write(true)
             .create_new(true)
             .open(&tmp)
-            .map_err(|e| format!("writing {}: {e}", tmp.display()))?;
-        f.write_all(bytes)
-            .map_err(|e| format!("writing {}: {e}", tmp.display()))?;
+            .map_err(|e| Error::machine(format!("writing {}", tmp.display()), e))?;
+        // A write the machine refuses (a full disk) leaves no half file behind.
+        f.write_all(bytes).map_err(|e| {
+            let _ = fs::remove_file(&tmp);
+            Error::machine(format!("writing {}", tmp.display()), e)
+        })?;
     }
-    fs::rename(&tmp, &dst)
-        .map_err(|e| format!("renaming {} to {}: {e}", tmp.display(), dst.display()))
+    fs::rename(&tmp, &dst).map_err(|e| {
+        Error::machine(
+            format!("renaming {} to {}", tmp.display(), dst.display()),
+            e,
+        )
+    })
 }
 
 /// Every part's tally in a dataset folder, each part counted once (whole-folder and shard
 /// manifests alike): what an analysis built on a dataset reads back.
-pub fn merged_tally(dir: &Path) -> Result<Tally, String> {
+pub fn merged_tally(dir: &Path) -> Result<Tally, Error> {
     let mut parts: BTreeMap<u64, Tally> = BTreeMap::new();
     let manifests = manifests_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for p in &manifests {
@@ -604,17 +613,20 @@ pub fn merged_tally(dir: &Path) -> Result<Tally, String> {
 }
 
 /// The command a dataset folder records (the whole folder's manifest's, else a shard's).
-pub fn recorded_command(dir: &Path) -> Result<String, String> {
+pub fn recorded_command(dir: &Path) -> Result<String, Error> {
     let manifests = manifests_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     match manifests.first() {
         Some(m) => Ok(read_manifest(m)?.command),
-        None => Err(format!("{}: no skirmish manifest here", dir.display())),
+        None => Err(Error::Input(format!(
+            "{}: no skirmish manifest here",
+            dir.display()
+        ))),
     }
 }
 
 /// What a dataset folder records: the identity of each manifest (the whole folder's first) and
 /// every listed part, each once. For `skirmish verify`'s replay.
-pub fn recorded(dir: &Path) -> Result<(Vec<Identity>, BTreeMap<u64, PartRecord>), String> {
+pub fn recorded(dir: &Path) -> Result<(Vec<Identity>, BTreeMap<u64, PartRecord>), Error> {
     let manifests = manifests_in(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let (mut ids, mut parts) = (Vec::new(), BTreeMap::new());
     for p in &manifests {
@@ -696,7 +708,7 @@ pub fn first_difference(
 
 /// A dataset folder's manifest (the whole folder's, else a shard's) and every part its manifests
 /// record, each once.
-fn parts_of(dir: &Path) -> Result<(Manifest, BTreeMap<u64, PartRecord>), String> {
+fn parts_of(dir: &Path) -> Result<(Manifest, BTreeMap<u64, PartRecord>), Error> {
     let manifests = manifests_in(dir).map_err(|e| {
         format!(
             "{}: {e}; name a folder a skirmish command wrote",
@@ -704,10 +716,10 @@ fn parts_of(dir: &Path) -> Result<(Manifest, BTreeMap<u64, PartRecord>), String>
         )
     })?;
     let Some(first) = manifests.first() else {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{}: no skirmish manifest here; name a folder a skirmish command wrote",
             dir.display()
-        ));
+        )));
     };
     let head = read_manifest(first)?;
     let mut parts: BTreeMap<u64, PartRecord> = BTreeMap::new();
@@ -721,7 +733,7 @@ fn parts_of(dir: &Path) -> Result<(Manifest, BTreeMap<u64, PartRecord>), String>
 
 /// The answer a dataset folder holds (issue 50): its identity and command from its manifest, and
 /// the tallies of its parts.
-pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
+pub fn answer(dir: &Path) -> Result<crate::platform::answer::Answer, Error> {
     let (head, parts) = parts_of(dir)?;
     let tallies: Vec<&Tally> = parts.values().map(|r| &r.tally).collect();
     // Which way its sections rank is the game's, which this module does not know: a folder read
@@ -762,7 +774,7 @@ fn replicates_of(dir: &Path) -> Option<crate::platform::pairing::Replicates> {
 
 /// The answer any folder holds: a dataset's rebuilt from its manifest (the source of truth,
 /// older folders included), else the `result.json` an analysis wrote.
-pub fn answer_of(dir: &Path) -> Result<crate::platform::answer::Answer, String> {
+pub fn answer_of(dir: &Path) -> Result<crate::platform::answer::Answer, Error> {
     let has_manifest = fs::read_dir(dir)
         .map(|d| d.filter_map(|e| e.ok()).any(|e| is_manifest(&e.path())))
         .unwrap_or(false);
@@ -791,7 +803,7 @@ pub fn write_answer(
     dir: &Path,
     grids: &dyn Fn(&Tally) -> Vec<crate::platform::grid::Grid>,
     ranked: &[(&str, crate::stats::Better)],
-) -> Result<crate::platform::answer::Answer, String> {
+) -> Result<crate::platform::answer::Answer, Error> {
     let (a, files) = answer_files(dir, grids, ranked)?;
     for (name, bytes) in files {
         if fs::read(dir.join(&name)).is_ok_and(|b| b == bytes) {
@@ -820,7 +832,7 @@ pub fn answer_files(
     dir: &Path,
     grids: &dyn Fn(&Tally) -> Vec<crate::platform::grid::Grid>,
     ranked: &[(&str, crate::stats::Better)],
-) -> Result<(crate::platform::answer::Answer, NamedFiles), String> {
+) -> Result<(crate::platform::answer::Answer, NamedFiles), Error> {
     let (head, parts) = parts_of(dir)?;
     let tallies: Vec<&Tally> = parts.values().map(|r| &r.tally).collect();
     let mut a = crate::platform::answer::Answer::from_dataset(&head, &tallies, ranked);
@@ -835,7 +847,7 @@ pub fn answer_files(
 /// keep sums, `ledger.json` or `state.json` and shards' files beside it): every sealed file is
 /// checked against its digest. Returns what was checked and the command the answer records
 /// (which `verify` replays); `None` when `dir` is not an analysis folder.
-pub fn verify_analysis(dir: &Path) -> Result<Option<(String, String)>, String> {
+pub fn verify_analysis(dir: &Path) -> Result<Option<(String, String)>, Error> {
     let has_manifest = fs::read_dir(dir)
         .map(|d| d.filter_map(|e| e.ok()).any(|e| is_manifest(&e.path())))
         .unwrap_or(false);
@@ -876,7 +888,7 @@ pub fn verify_analysis(dir: &Path) -> Result<Option<(String, String)>, String> {
 /// What `verify` finds when it compares an analysis folder with the files its recorded command
 /// would write now (from the folder's kept sums, some or all of them replayed): every file the
 /// same bytes, or which differ.
-pub fn compare_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<String, String> {
+pub fn compare_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<String, Error> {
     let differ: Vec<String> = files
         .iter()
         .filter_map(|(name, bytes)| {
@@ -898,31 +910,31 @@ pub fn compare_folder(out: &Path, files: &[(String, Vec<u8>)]) -> Result<String,
             files.len()
         ))
     } else {
-        Err(format!(
+        Err(Error::Input(format!(
             "{} of its {} files differ from what the command writes (edited, or written by another version): {}",
             differ.len(),
             files.len(),
             differ.join("; ")
-        ))
+        )))
     }
 }
 
 /// A table file's row count (the Parquet layer's; the platform does not read Parquet itself).
-pub type RowCount = dyn Fn(&Path) -> Result<u64, String>;
+pub type RowCount = dyn Fn(&Path) -> Result<u64, Error>;
 
 /// `skirmish verify DIR`: every listed part of every manifest in `dir` checked against its
 /// record (present, a plain file, its size and SHA-256), and, given `rows` (a table file's row
 /// count, from the Parquet layer), the first table's rows against the part's match count. `Ok`
 /// is the report; `Err` lists every problem found.
-pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
+pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, Error> {
     let mut manifests =
         manifests_in(dir).map_err(|e| format!("{}: {e}; name a dataset folder", dir.display()))?;
     manifests.sort();
     if manifests.is_empty() {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{}: no skirmish manifest here; name a dataset folder (one a run wrote)",
             dir.display()
-        ));
+        )));
     }
     let (mut problems, mut parts, mut files, mut matches) = (Vec::new(), 0u64, 0u64, 0u64);
     // A part may be listed by several manifests (a shard's, then the whole folder's): each is
@@ -986,11 +998,11 @@ pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
             let missing: Vec<u64> = (0..want).filter(|k| !seen.contains_key(k)).collect();
             let shown: Vec<String> = missing.iter().take(8).map(u64::to_string).collect();
             let more = if missing.len() > 8 { ", ..." } else { "" };
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{}: incomplete: {parts} of {want} parts are here ({matches} of {all} matches), every one as recorded; missing parts {}{more}: run the recorded command again to finish it (it resumes), or gather the other shards' parts",
                 dir.display(),
                 shown.join(", ")
-            ));
+            )));
         }
     }
     // The answer beside the manifest is checked too (issue 79: a dataset's result.json was not
@@ -1000,7 +1012,7 @@ pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
     if problems.is_empty() {
         let stored = dir.join(crate::platform::answer::FILE);
         match (crate::platform::answer::Answer::read(&stored), answer(dir)) {
-            (Err(e), _) | (_, Err(e)) => problems.push(e),
+            (Err(e), _) | (_, Err(e)) => problems.push(e.to_string()),
             (Ok(mut kept), Ok(rebuilt)) => {
                 kept.grids = rebuilt.grids.clone();
                 kept.verdict = rebuilt.verdict.clone();
@@ -1025,12 +1037,12 @@ pub fn verify(dir: &Path, rows: Option<&RowCount>) -> Result<String, String> {
             }
         ))
     } else {
-        Err(format!(
+        Err(Error::Input(format!(
             "{}: {} problem(s); re-run the command that made it (it recomputes these parts): {}",
             dir.display(),
             problems.len(),
             problems.join("; ")
-        ))
+        )))
     }
 }
 
@@ -1046,7 +1058,7 @@ fn is_output_folder(dir: &Path) -> bool {
 /// Where `report -o FILE` may write: the folder and the file name, or why not (issue 62:
 /// `-o DIR/manifest.json` overwrote a dataset's manifest). A file of a skirmish output folder
 /// (anything already in it or its tables' folders, or a name it writes) is refused.
-pub fn report_target(p: &Path) -> Result<(PathBuf, String), String> {
+pub fn report_target(p: &Path) -> Result<(PathBuf, String), Error> {
     let name = p
         .file_name()
         .and_then(|n| n.to_str())
@@ -1057,7 +1069,10 @@ pub fn report_target(p: &Path) -> Result<(PathBuf, String), String> {
         _ => PathBuf::from("."),
     };
     if fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_dir()) {
-        return Err(format!("-o {}: is a folder; name a file", p.display()));
+        return Err(Error::Input(format!(
+            "-o {}: is a folder; name a file",
+            p.display()
+        )));
     }
     let own = |d: &Path| is_output_folder(d);
     let reserved = is_manifest(Path::new(&name))
@@ -1073,11 +1088,11 @@ pub fn report_target(p: &Path) -> Result<(PathBuf, String), String> {
         .contains(&name.as_str());
     let inside = own(&dir) || dir.parent().is_some_and(own);
     if inside && (reserved || p.exists()) {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "-o {}: is a file of the skirmish output folder {}; write the report elsewhere (e.g. -o report.md)",
             p.display(),
             dir.display()
-        ));
+        )));
     }
     Ok((dir, name))
 }
@@ -1085,15 +1100,15 @@ pub fn report_target(p: &Path) -> Result<(PathBuf, String), String> {
 /// Whether `out` may receive a whole-folder output of `command`: it does not exist, is empty, or
 /// holds an earlier output of the same command (its mark says so). Anything else is refused and
 /// left untouched; checked before any work starts.
-pub fn check_output_folder(out: &Path, command: &str) -> Result<(), String> {
+pub fn check_output_folder(out: &Path, command: &str) -> Result<(), Error> {
     if out.as_os_str().is_empty() {
         return Err("--out: an empty path; name a folder, e.g. --out runs/powers".into());
     }
     if fs::symlink_metadata(out).is_ok_and(|m| !m.file_type().is_dir()) {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "--out {}: exists and is not a plain folder; choose a folder name",
             out.display()
-        ));
+        )));
     }
     let Ok(entries) = fs::read_dir(out) else {
         return Ok(());
@@ -1117,15 +1132,15 @@ pub fn check_output_folder(out: &Path, command: &str) -> Result<(), String> {
     }
     match fs::read_to_string(out.join(OUTPUT_MARK)) {
         Ok(mark) if mark.trim() == command => Ok(()),
-        Ok(mark) => Err(format!(
+        Ok(mark) => Err(Error::Input(format!(
             "--out {}: holds the output of `{}`, not `{command}`; choose another --out",
             out.display(),
             mark.trim()
-        )),
-        Err(_) => Err(format!(
+        ))),
+        Err(_) => Err(Error::Input(format!(
             "--out {}: the folder is not empty and is not an earlier `{command}` output; choose an empty or new folder",
             out.display()
-        )),
+        ))),
     }
 }
 
@@ -1148,13 +1163,13 @@ pub fn unmark_if_empty(dir: &Path) {
 
 /// Makes `out` this command's output folder (created, its mark written) without replacing what it
 /// holds: where a shard of an analysis leaves its cells beside the others' (issue 51).
-pub fn mark_output_folder(out: &Path, command: &str) -> Result<(), String> {
+pub fn mark_output_folder(out: &Path, command: &str) -> Result<(), Error> {
     mark_output_folder_as(out, command, "")
 }
 
 /// [`mark_output_folder`] by one of several writers that may make the folder at the same moment
 /// (`writer` names it: a shard): each writes the mark under a temporary name of its own.
-pub fn mark_output_folder_as(out: &Path, command: &str, writer: &str) -> Result<(), String> {
+pub fn mark_output_folder_as(out: &Path, command: &str, writer: &str) -> Result<(), Error> {
     check_output_folder(out, command)?;
     fs::create_dir_all(out).map_err(|e| format!("--out {}: {e}", out.display()))?;
     if !out.join(OUTPUT_MARK).is_file() {
@@ -1179,7 +1194,7 @@ fn writable(dir: &Path) -> bool {
 /// [`replace_folder`] for a folder whose parent cannot take a temporary sibling: each file is
 /// written through a temporary file and a rename inside the folder, then files of the earlier
 /// answer the new one does not have are removed (the folder is an output folder: checked).
-fn replace_inside(out: &Path, command: &str, files: &[(String, Vec<u8>)]) -> Result<(), String> {
+fn replace_inside(out: &Path, command: &str, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
     let mark = format!("{command}\n");
     let mut keep: Vec<&str> = vec![OUTPUT_MARK];
     for (n, bytes) in files
@@ -1213,7 +1228,7 @@ fn replace_inside(out: &Path, command: &str, files: &[(String, Vec<u8>)]) -> Res
 }
 
 /// An output folder's name and its parent (created), where its lock and temporary folders go.
-fn name_and_parent(out: &Path) -> Result<(&str, PathBuf), String> {
+fn name_and_parent(out: &Path) -> Result<(&str, PathBuf), Error> {
     let name = out
         .file_name()
         .and_then(|n| n.to_str())
@@ -1273,7 +1288,7 @@ fn lock_beside(
     suffix: &str,
     shared: bool,
     busy: &str,
-) -> Result<(fs::File, PathBuf), String> {
+) -> Result<(fs::File, PathBuf), Error> {
     let (name, mut parent) = name_and_parent(out)?;
     let mut lock_name = format!(".{name}.{suffix}.lock");
     // A writable folder under a parent this user may not write (issue 62): the lock goes inside
@@ -1299,22 +1314,22 @@ fn lock_beside(
     };
     match got {
         Ok(()) => Ok((file, parent.join(&lock_name))),
-        Err(fs::TryLockError::WouldBlock) => Err(format!(
+        Err(fs::TryLockError::WouldBlock) => Err(Error::Input(format!(
             "--out {}: {busy} (lock {}); wait for it to finish or choose another --out",
             out.display(),
             parent.join(&lock_name).display()
-        )),
-        Err(fs::TryLockError::Error(e)) => Err(format!(
+        ))),
+        Err(fs::TryLockError::Error(e)) => Err(Error::Input(format!(
             "--out {}: cannot lock {}: {e}",
             out.display(),
             parent.join(&lock_name).display()
-        )),
+        ))),
     }
 }
 
 /// [`check_output_folder`], then the folder's writer lock (an OS advisory lock on
 /// `.NAME.output.lock` beside it), or says another run holds it.
-pub fn claim_output_folder(out: &Path, command: &str) -> Result<OutputClaim, String> {
+pub fn claim_output_folder(out: &Path, command: &str) -> Result<OutputClaim, Error> {
     check_output_folder(out, command)?;
     let busy = format!("another `{command}` run is writing this folder");
     Ok(OutputClaim {
@@ -1325,7 +1340,7 @@ pub fn claim_output_folder(out: &Path, command: &str) -> Result<OutputClaim, Str
 /// A shard's claim on an analysis folder (issue 51): the folder's lock shared with the other
 /// shards (a whole run, which finishes the folder, never runs beside them) and its own
 /// `.NAME.TAG.lock` held alone (two runs of one shard never race).
-pub fn claim_shard(out: &Path, tag: &str, command: &str) -> Result<OutputClaim, String> {
+pub fn claim_shard(out: &Path, tag: &str, command: &str) -> Result<OutputClaim, Error> {
     check_output_folder(out, command)?;
     let whole = format!("a whole `{command}` run is finishing this folder");
     let same = format!("another `{command}` run of this shard is writing it");
@@ -1340,11 +1355,7 @@ pub fn claim_shard(out: &Path, tag: &str, command: &str) -> Result<OutputClaim, 
 /// Writes `files` as the whole content of `out`: into a new temporary folder beside it, then
 /// renamed into place (an earlier output is moved aside first and removed after), so a failure
 /// leaves the earlier output or nothing, never a mix.
-pub fn replace_folder(
-    out: &Path,
-    command: &str,
-    files: &[(String, Vec<u8>)],
-) -> Result<(), String> {
+pub fn replace_folder(out: &Path, command: &str, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
     check_output_folder(out, command)?;
     let (name, parent) = name_and_parent(out)?;
     if out.is_dir() && !writable(&parent) {
@@ -1354,7 +1365,7 @@ pub fn replace_folder(
     let tmp = parent.join(format!(".{name}.new-{pid}"));
     let old = parent.join(format!(".{name}.old-{pid}"));
     let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir(&tmp).map_err(|e| format!("creating {}: {e}", tmp.display()))?;
+    fs::create_dir(&tmp).map_err(|e| Error::machine(format!("creating {}", tmp.display()), e))?;
     let mut all: Vec<(&str, &[u8])> = files
         .iter()
         .map(|(n, b)| (n.as_str(), b.as_slice()))
@@ -1364,19 +1375,24 @@ pub fn replace_folder(
     for (n, bytes) in all {
         if let Some((sub, _)) = n.split_once('/') {
             fs::create_dir_all(tmp.join(sub))
-                .map_err(|e| format!("creating {}: {e}", tmp.join(sub).display()))?;
+                .map_err(|e| Error::machine(format!("creating {}", tmp.join(sub).display()), e))?;
         }
         fs::write(tmp.join(n), bytes).map_err(|e| {
             let _ = fs::remove_dir_all(&tmp);
-            format!("writing {}: {e}", tmp.join(n).display())
+            Error::machine(format!("writing {}", tmp.join(n).display()), e)
         })?;
     }
     let had = out.exists();
     if had {
-        fs::rename(out, &old).map_err(|e| format!("moving {} aside: {e}", out.display()))?;
+        fs::rename(out, &old)
+            .map_err(|e| Error::machine(format!("moving {} aside", out.display()), e))?;
     }
-    fs::rename(&tmp, out)
-        .map_err(|e| format!("renaming {} to {}: {e}", tmp.display(), out.display()))?;
+    fs::rename(&tmp, out).map_err(|e| {
+        Error::machine(
+            format!("renaming {} to {}", tmp.display(), out.display()),
+            e,
+        )
+    })?;
     if had {
         let _ = fs::remove_dir_all(&old);
     }

@@ -3,6 +3,7 @@
 //! edited or replaced. The `sha2` crate computes it (already in the build through polars; issue
 //! 53), and a file is hashed as it is read, 64 KiB at a time, never copied whole into memory.
 
+use crate::error::Error;
 use std::io::Read;
 
 use sha2::{Digest, Sha256};
@@ -71,21 +72,21 @@ pub fn sealed_text<T: serde::Serialize>(value: &T) -> String {
 
 /// The content of a sealed file read from `path` (its [`SEAL`] key removed), or why it cannot be
 /// trusted: not JSON, no digest, or a digest its content does not give (edited after writing).
-pub fn unseal(path: &std::path::Path, text: &str) -> Result<serde_json::Value, String> {
+pub fn unseal(path: &std::path::Path, text: &str) -> Result<serde_json::Value, Error> {
     let mut v: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| format!("{}: not a file skirmish wrote ({e})", path.display()))?;
     let recorded = v.get(SEAL).and_then(|d| d.as_str()).map(str::to_string);
     let Some(recorded) = recorded else {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{}: `{SEAL}`: missing; skirmish seals every file of saved sums and answers, so this one was written by an older version or edited. Run the command that made it again into a new --out",
             path.display()
-        ));
+        )));
     };
     if content_digest(&v) != recorded {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{}: `{SEAL}`: the content does not give the recorded digest: the file was edited after skirmish wrote it. Restore it, or run the command that made it again into a new --out",
             path.display()
-        ));
+        )));
     }
     if let Some(o) = v.as_object_mut() {
         o.remove(SEAL);
@@ -100,12 +101,12 @@ pub const KEPT_MAX_BYTES: u64 = 1 << 30;
 /// The text of a file a run keeps in its folder, read only if it is a plain file (never through
 /// a link, never a FIFO or a device) of at most [`KEPT_MAX_BYTES`] (issue 79: a received
 /// folder's shard file linked to /dev/zero was read without bound, and a FIFO hung `verify`).
-pub fn read_kept(path: &std::path::Path) -> Result<String, String> {
+pub fn read_kept(path: &std::path::Path) -> Result<String, Error> {
     let refuse = |why: &str| {
-        format!(
+        Error::Input(format!(
             "{}: {why}; skirmish writes only plain files there: remove it, or run the command that made the folder again into a new --out",
             path.display()
-        )
+        ))
     };
     // Looked at without following a link, before anything is opened (opening a FIFO waits).
     let meta = std::fs::symlink_metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -122,7 +123,8 @@ pub fn read_kept(path: &std::path::Path) -> Result<String, String> {
             meta.len()
         )));
     }
-    let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let f =
+        std::fs::File::open(path).map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
     let mut text = String::new();
     f.take(KEPT_MAX_BYTES + 1)
         .read_to_string(&mut text)
@@ -134,13 +136,13 @@ pub fn read_kept(path: &std::path::Path) -> Result<String, String> {
 }
 
 /// [`read_kept`], then [`unseal`]: the content of a sealed file a folder keeps.
-pub fn read_sealed(path: &std::path::Path) -> Result<serde_json::Value, String> {
+pub fn read_sealed(path: &std::path::Path) -> Result<serde_json::Value, Error> {
     unseal(path, &read_kept(path)?)
 }
 
 /// [`read_sealed`] of a file a folder may not hold yet: `None` when nothing is there; anything
 /// else there (a link, a FIFO, an edited file) is refused as [`read_sealed`] refuses it.
-pub fn read_sealed_if_there(path: &std::path::Path) -> Result<Option<serde_json::Value>, String> {
+pub fn read_sealed_if_there(path: &std::path::Path) -> Result<Option<serde_json::Value>, Error> {
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         _ => read_sealed(path).map(Some),
@@ -161,20 +163,26 @@ mod tests {
         assert_eq!(read_sealed(&plain).unwrap()["a"], 1);
         let link = dir.path().join("link.json");
         std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
-        let e = read_kept(&link).unwrap_err();
+        let e = read_kept(&link).unwrap_err().to_string();
         assert!(e.contains("link.json") && e.contains("a link"), "{e}");
         let to_plain = dir.path().join("to-plain.json");
         std::os::unix::fs::symlink(&plain, &to_plain).unwrap();
-        assert!(read_sealed(&to_plain).unwrap_err().contains("a link"));
+        assert!(
+            read_sealed(&to_plain)
+                .unwrap_err()
+                .to_string()
+                .contains("a link")
+        );
         let fifo = dir.path().join("fifo.json");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         if made.is_ok_and(|s| s.success()) {
-            let e = read_kept(&fifo).unwrap_err();
+            let e = read_kept(&fifo).unwrap_err().to_string();
             assert!(e.contains("not a plain file"), "{e}");
         }
         assert!(
             read_kept(dir.path())
                 .unwrap_err()
+                .to_string()
                 .contains("not a plain file")
         );
     }
@@ -189,13 +197,18 @@ mod tests {
             serde_json::json!({"n": 300, "sums": [1, 2, 3], "f": 0.1})
         );
         let edited = text.replace("300", "299");
-        let e = unseal(p, &edited).unwrap_err();
+        let e = unseal(p, &edited).unwrap_err().to_string();
         assert!(
             e.starts_with("x.json: `digest`") && e.contains("edited"),
             "{e}"
         );
         let bare = serde_json::to_string(&serde_json::json!({"n": 300})).unwrap();
-        assert!(unseal(p, &bare).unwrap_err().contains("missing"));
+        assert!(
+            unseal(p, &bare)
+                .unwrap_err()
+                .to_string()
+                .contains("missing")
+        );
         assert!(seal(serde_json::json!({"a": 1})).get("digest").is_some());
     }
 

@@ -1,5 +1,6 @@
 //! One simulation job end to end: open the dataset, run the missing chunks, summarise.
 
+use crate::error::Error;
 use std::path::PathBuf;
 
 use super::context::{Context, Done, Replay};
@@ -62,35 +63,35 @@ impl<S: Simulation> Job<'_, S> {
     }
 
     /// Checks the numbers before anything touches the disk.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         if self.matches == 0 || self.matches > MAX_MATCHES {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{} {}: give between 1 and {MAX_MATCHES}",
                 self.count_flag, self.matches
-            ));
+            )));
         }
         if self.chunk_size == 0 || self.chunk_size > 10_000_000 {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--chunk-size {}: give between 1 and 10000000 (one part file per chunk)",
                 self.chunk_size
-            ));
+            )));
         }
         // One part file (and one entry in the run's work list) per chunk: bound their number.
         if self.matches.div_ceil(self.chunk_size.max(1)) > MAX_PARTS {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{} {} in chunks of {} makes {} part files, more than {MAX_PARTS}: raise --chunk-size to at least {}",
                 self.count_flag,
                 self.matches,
                 self.chunk_size,
                 self.matches.div_ceil(self.chunk_size),
                 self.matches.div_ceil(MAX_PARTS)
-            ));
+            )));
         }
         if self.threads == 0 || self.threads > 1024 {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--threads {}: give between 1 and 1024",
                 self.threads
-            ));
+            )));
         }
         Ok(())
     }
@@ -125,7 +126,7 @@ impl<S: Simulation> Job<'_, S> {
         &self,
         ctx: &Context,
         encode: Encoder,
-    ) -> Result<Done<(RunReport, Dataset)>, String> {
+    ) -> Result<Done<(RunReport, Dataset)>, Error> {
         self.check()?;
         if let Some(r) = ctx.take_replay() {
             ctx.serve_replay(self.replay(r, encode));
@@ -136,7 +137,7 @@ impl<S: Simulation> Job<'_, S> {
 
     /// Runs the job into its dataset folder (resuming it) and returns the report and dataset
     /// (a run of its own: no replay, whatever the process is doing).
-    pub fn run(&self, encode: Encoder) -> Result<(RunReport, Dataset), String> {
+    pub fn run(&self, encode: Encoder) -> Result<(RunReport, Dataset), Error> {
         self.check()?;
         let plan = self.plan();
         let chunks = match self.shard {
@@ -177,7 +178,7 @@ impl<S: Simulation> Job<'_, S> {
 
     /// Plays the chosen recorded parts of the folder again (nothing is written) and compares each
     /// one's tally and file bytes with its record.
-    fn replay(&self, r: Replay, encode: Encoder) -> Result<String, String> {
+    fn replay(&self, r: Replay, encode: Encoder) -> Result<String, Error> {
         use rayon::prelude::*;
         let (ids, parts) = super::dataset::recorded(&self.out)?;
         let here = self.identity();
@@ -187,18 +188,18 @@ impl<S: Simulation> Job<'_, S> {
                 serde_json::to_value(&here).expect("serialisable"),
             );
             if let Some(d) = super::dataset::first_difference(&a, &b, ["recorded", "now"]) {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "the recorded command no longer makes this run ({d}): its inputs or the program changed, so its parts cannot be replayed"
-                ));
+                )));
             }
         }
         // Issue 79: an analysis folder resealed to name a dataset command replayed "0 of 0
         // parts" and passed. A command proves a folder only by replaying what it holds.
         if ids.is_empty() || parts.is_empty() {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "the recorded command `{}` writes a dataset, and this folder holds no dataset parts it recorded: naming a command proves nothing; the folder is refused",
                 super::escape::plain(&self.command)
-            ));
+            )));
         }
         let all: Vec<&super::dataset::PartRecord> = parts.values().collect();
         let chosen: Vec<&super::dataset::PartRecord> =
@@ -272,17 +273,17 @@ impl<S: Simulation> Job<'_, S> {
                 }
             ))
         } else if problems.is_empty() {
-            Err(format!(
+            Err(Error::Input(format!(
                 "replayed 0 of {} parts (no time was allowed): nothing was checked against its matches; give --replay-for more seconds or --replay-all",
                 all.len()
-            ))
+            )))
         } else {
-            Err(format!(
+            Err(Error::Input(format!(
                 "replayed {done} of {} parts; {} differ from what their matches give (delete such a part's files and run the recorded command again: it plays the part again): {}",
                 all.len(),
                 problems.len(),
                 problems.join("; ")
-            ))
+            )))
         }
     }
 

@@ -9,6 +9,7 @@
 //! sums over `0..n`; and the cells one shard played, merged with the others', are the whole
 //! study's. Cells are dealt to shards by the order the analysis asks for them, which is fixed.
 
+use crate::error::Error;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -295,7 +296,7 @@ impl Ledger {
         key: &str,
         n: u64,
         play: impl Fn(Range<u64>) -> S + Sync,
-    ) -> Result<S, String> {
+    ) -> Result<S, Error> {
         let ordinal = self.asked;
         self.asked += 1;
         if let Some(g) = self.left_out {
@@ -303,15 +304,15 @@ impl Ledger {
         }
         let held = self.cells.get(key).cloned().unwrap_or_default();
         if held.n > n {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "`{key}` already sums {} matches, more than the {n} asked for now: ask for at least as many (a finished run is never shortened)",
                 held.n
-            ));
+            )));
         }
         let damaged = || {
-            format!(
+            Error::Input(format!(
                 "{STATE}: the sums of `{key}` are not as this analysis writes them (an edited or damaged file); remove the folder's {STATE} and {SHARDS}/ to start over"
-            )
+            ))
         };
         let mut sums = if held.n > 0 {
             S::from_ints(&held.sums).ok_or_else(damaged)?
@@ -460,7 +461,7 @@ impl Ledger {
 
     /// What the replay found: how many cells it played again and whether each gave the sums the
     /// folder keeps (an `Err` names those that did not); `None` when not replaying.
-    pub fn audited(&self) -> Option<Result<String, String>> {
+    pub fn audited(&self) -> Option<Result<String, Error>> {
         let a = self.audit.as_ref()?;
         let kept = self.cells.len();
         let said = format!(
@@ -477,14 +478,14 @@ impl Ledger {
         Some(if a.problems.is_empty() {
             Ok(format!("{said}: each one's sums are what its matches give"))
         } else {
-            Err(format!(
+            Err(Error::Input(format!(
                 "{said}; {} not what their matches give (run the analysis again into a new --out): {}",
                 match a.problems.len() {
                     1 => "1 cell is".to_string(),
                     n => format!("{n} cells are"),
                 },
                 a.problems.join("; ")
-            ))
+            )))
         })
     }
 
@@ -521,7 +522,7 @@ struct Stored {
 pub fn kept(
     out: &std::path::Path,
     identity: &serde_json::Value,
-) -> Result<BTreeMap<String, Entry>, String> {
+) -> Result<BTreeMap<String, Entry>, Error> {
     let mut files = vec![out.join(STATE)];
     if let Ok(d) = std::fs::read_dir(out.join(SHARDS)) {
         let mut shards: Vec<_> = d.filter_map(|e| e.ok()).map(|e| e.path()).collect();
@@ -574,7 +575,7 @@ pub fn earlier_format(
     path: &std::path::Path,
     theirs: Option<&serde_json::Value>,
     ours: &serde_json::Value,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     use serde_json::Value;
     let (Some(Value::Object(theirs)), Value::Object(ours)) = (theirs, ours) else {
         return Ok(());
@@ -584,10 +585,10 @@ pub fn earlier_format(
         .iter()
         .find(|(k, v)| theirs.get(*k).is_some_and(|t| kind(t) != kind(v)))
     {
-        Some((key, _)) => Err(format!(
+        Some((key, _)) => Err(Error::Input(format!(
             "{}: kept by an earlier skirmish, which wrote its identity's `{key}` another way (issue 78: as debug text); this version cannot tell whether its sums answer the same question, so it does not continue them. Give another --out, or remove that file to play afresh",
             path.display()
-        )),
+        ))),
         None => Ok(()),
     }
 }
@@ -621,7 +622,7 @@ impl Run {
         command: &'static str,
         identity: serde_json::Value,
         shard: Option<super::plan::Shard>,
-    ) -> Result<Run, String> {
+    ) -> Result<Run, Error> {
         if ctx.is_in_memory() {
             // A question's point (issue 78): every cell played here, nothing read or written.
             if shard.is_some() {
@@ -662,7 +663,7 @@ impl Run {
     /// A shard's run ends here: its cells are written to `OUT/shards/K-of-N.json` (the folder
     /// made this command's output, the others' files left as they are), and the line that says
     /// so is returned, `played` naming what it played. `None` for a whole run.
-    pub fn end_shard(&self, played: &str) -> Result<Option<String>, String> {
+    pub fn end_shard(&self, played: &str) -> Result<Option<String>, Error> {
         let Some(shard) = self.shard else {
             return Ok(None);
         };

@@ -3,6 +3,7 @@
 //! machine has free, or refuses, before anything is written. The output never depends on the
 //! thread count, so lowering it changes nothing but the wall time.
 
+use crate::error::Error;
 /// The variable that caps the memory a run may use, e.g. `SKIRMISH_MEMORY=8G` (bytes, or with a
 /// K, M, G or T suffix, powers of 1024). Without it: the machine's available memory.
 pub const MEMORY_VAR: &str = "SKIRMISH_MEMORY";
@@ -30,10 +31,10 @@ pub fn parse_size(text: &str) -> Option<u64> {
 /// (Linux's `MemAvailable`), what this process's address-space limit leaves (`ulimit -v`) and
 /// what its control group's limit leaves (issue 79: under a 1.5 GB cap 1,000 candidate powers
 /// aborted instead of being refused), else `None` (unknown: no check).
-pub fn available() -> Result<Option<u64>, String> {
+pub fn available() -> Result<Option<u64>, Error> {
     if let Ok(v) = std::env::var(MEMORY_VAR) {
         return parse_size(&v).map(Some).ok_or_else(|| {
-            format!("{MEMORY_VAR}={v}: not a size; give bytes or a number with K, M, G or T, e.g. {MEMORY_VAR}=8G")
+            Error::Input(format!("{MEMORY_VAR}={v}: not a size; give bytes or a number with K, M, G or T, e.g. {MEMORY_VAR}=8G"))
         });
     }
     let read = |p: &str| std::fs::read_to_string(p).ok();
@@ -103,7 +104,7 @@ pub fn fit(
     threads: usize,
     available: Option<u64>,
     what: &str,
-) -> Result<Fit, String> {
+) -> Result<Fit, Error> {
     let Some(avail) = available else {
         return Ok(Fit {
             threads,
@@ -118,7 +119,7 @@ pub fn fit(
     }
     let can = (avail / per_thread) as usize;
     if can == 0 {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{what} needs about {} of memory and {} is available ({}): play smaller budgets, or free memory (or raise {MEMORY_VAR} if it was set lower)",
             show(per_thread),
             show(avail),
@@ -127,7 +128,7 @@ pub fn fit(
             } else {
                 "the machine's available memory"
             }
-        ));
+        )));
     }
     Ok(Fit {
         threads: can,
@@ -162,7 +163,9 @@ mod tests {
         let f = fit(2 * gb, 16, Some(7 * gb), "x").unwrap();
         assert_eq!(f.threads, 3);
         assert!(f.note.unwrap().contains("running 3 threads instead of 16"));
-        let e = fit(8 * gb, 2, Some(7 * gb), "a melee at budget 100000000").unwrap_err();
+        let e = fit(8 * gb, 2, Some(7 * gb), "a melee at budget 100000000")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("a melee at budget 100000000 needs about 8.0 GB"),
             "{e}"

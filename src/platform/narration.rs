@@ -9,6 +9,7 @@
 //! columns in a code block. Lines are restyled one at a time, so a narration of any length still
 //! streams.
 
+use crate::error::Error;
 use std::fmt::Write as _;
 
 /// How a narration is written.
@@ -22,14 +23,14 @@ pub enum Style {
 }
 
 impl Style {
-    pub fn parse(s: &str) -> Result<Style, String> {
+    pub fn parse(s: &str) -> Result<Style, Error> {
         match s {
             "text" => Ok(Style::Text),
             "md" | "markdown" => Ok(Style::Markdown),
             "bbcode" => Ok(Style::BBCode),
-            other => Err(format!(
+            other => Err(Error::Input(format!(
                 "--format `{other}`: a narration is written as text, md or bbcode"
-            )),
+            ))),
         }
     }
 }
@@ -325,6 +326,7 @@ mod tests {
         assert!(
             Style::parse("html")
                 .unwrap_err()
+                .to_string()
                 .contains("text, md or bbcode")
         );
         assert_eq!(Style::parse("md"), Ok(Style::Markdown));

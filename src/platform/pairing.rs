@@ -2,6 +2,7 @@
 //! `platform::answer`): a candidate's standing against its field, one family over its card,
 //! and the difference of two runs, paired over the parts they share (common random numbers).
 
+use crate::error::Error;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -792,12 +793,12 @@ fn pairing_short(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> String {
 /// A what-if as an answer of its own (issue 51, `--versus-rules`): every estimate both runs give,
 /// as B - A with its 95% interval, the settings that differ as notes. Renders, stores and
 /// reproduces like any answer.
-pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<Answer, String> {
+pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<Answer, Error> {
     if a.provenance.source != b.provenance.source {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "`{}` and `{}` answer different commands; a what-if compares two runs of one command",
             a.provenance.source, b.provenance.source
-        ));
+        )));
     }
     // What changed, in a rules file's words, opens the answer (issue 64).
     let changed = settings_diff(&a.provenance.settings, &b.provenance.settings, "");
@@ -912,12 +913,12 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
 
 /// `skirmish diff A B`: every estimate of both runs side by side with B - A and its 95% interval,
 /// paired where `pairing` has it, the settings that differ at the top.
-pub fn diff(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<String, String> {
+pub fn diff(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<String, Error> {
     if a.provenance.source != b.provenance.source {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "diff: `{}` and `{}` answer different commands; compare two runs of one command",
             a.provenance.source, b.provenance.source
-        ));
+        )));
     }
     let mut s = format!("A: {}\nB: {}\n", a.provenance.command, b.provenance.command);
     let changed = settings_diff(&a.provenance.settings, &b.provenance.settings, "");

@@ -6,6 +6,7 @@
 //! the table's name. Nothing time- or machine-dependent is written, so the same rows give the same
 //! bytes on any machine and thread count.
 
+use crate::error::Error;
 use std::io::Cursor;
 
 use polars::prelude::{DataFrame, DataType, ParquetReader, SerReader};
@@ -466,8 +467,9 @@ fn optional_levels<T>(buf: &mut Vec<u8>, v: &[Option<T>]) {
 /// The table as the bytes of one Parquet file. The file's key-value metadata carries the table's
 /// name (`skirmish.table`) and each column's description (`skirmish.columns`). The same rows
 /// give the same bytes on any machine and thread count.
-pub fn encode(table: &Table) -> Result<Vec<u8>, String> {
-    let fail = |e: ParquetError| format!("encoding table `{}` as Parquet: {e}", table.name);
+pub fn encode(table: &Table) -> Result<Vec<u8>, Error> {
+    let fail =
+        |e: ParquetError| Error::machine(format!("encoding table `{}` as Parquet", table.name), e);
     let rows = table.rows();
     let fields = table
         .columns
@@ -534,20 +536,20 @@ pub fn encode(table: &Table) -> Result<Vec<u8>, String> {
 }
 
 /// Reads a Parquet file's bytes back into a DataFrame.
-pub fn decode(bytes: &[u8]) -> Result<DataFrame, String> {
+pub fn decode(bytes: &[u8]) -> Result<DataFrame, Error> {
     ParquetReader::new(Cursor::new(bytes))
         .finish()
-        .map_err(|e| format!("reading Parquet: {e}"))
+        .map_err(|e| Error::Input(format!("reading Parquet: {e}")))
 }
 
 /// Reads a Parquet file.
-pub fn read(path: &std::path::Path) -> Result<DataFrame, String> {
+pub fn read(path: &std::path::Path) -> Result<DataFrame, Error> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    decode(&bytes).map_err(|e| Error::Input(format!("{}: {e}", path.display())))
 }
 
 /// One column of a Parquet file as floats (integers widen), for readers outside this module.
-pub fn read_f64s(path: &std::path::Path, column: &str) -> Result<Vec<f64>, String> {
+pub fn read_f64s(path: &std::path::Path, column: &str) -> Result<Vec<f64>, Error> {
     let df = read(path)?;
     let c = df
         .column(column)
@@ -563,7 +565,7 @@ pub fn read_f64s(path: &std::path::Path, column: &str) -> Result<Vec<f64>, Strin
 }
 
 /// One column of a Parquet file as strings.
-pub fn read_strings(path: &std::path::Path, column: &str) -> Result<Vec<String>, String> {
+pub fn read_strings(path: &std::path::Path, column: &str) -> Result<Vec<String>, Error> {
     let df = read(path)?;
     let c = df
         .column(column)

@@ -3,6 +3,7 @@
 //! Chunk `c` always holds matches `c * chunk_size .. min((c + 1) * chunk_size, matches)`, whatever
 //! the thread count or shard split, which is what makes part files comparable byte for byte.
 
+use crate::error::Error;
 use std::fmt;
 use std::ops::Range;
 
@@ -24,12 +25,12 @@ impl fmt::Display for Shard {
 
 impl Shard {
     /// Parses `K/N` with 0 <= K < N.
-    pub fn parse(text: &str) -> Result<Shard, String> {
+    pub fn parse(text: &str) -> Result<Shard, Error> {
         let bad = || {
-            format!(
+            Error::Input(format!(
                 "--shard `{text}`: expected K/N with 0 <= K < N, e.g. 0/4 for the first of four \
                  machines (K counts from 0, like SLURM_ARRAY_TASK_ID with --array=0-3)"
-            )
+            ))
         };
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let index: u64 = k.trim().parse().map_err(|_| bad())?;
@@ -46,12 +47,14 @@ impl Shard {
     pub fn from_env(
         get: impl Fn(&str) -> Option<String>,
         count: Option<u64>,
-    ) -> Result<Option<Shard>, String> {
-        let num = |name: &str| -> Result<Option<u64>, String> {
+    ) -> Result<Option<Shard>, Error> {
+        let num = |name: &str| -> Result<Option<u64>, Error> {
             match get(name) {
                 None => Ok(None),
                 Some(v) => v.trim().parse().map(Some).map_err(|_| {
-                    format!("environment variable {name}=`{v}` is not a whole number")
+                    Error::Input(format!(
+                        "environment variable {name}=`{v}` is not a whole number"
+                    ))
                 }),
             }
         };
@@ -66,7 +69,9 @@ impl Shard {
             return Shard::parse(&format!("{index}/{n}"))
                 .map(Some)
                 .map_err(|e| {
-                    format!("from SLURM_ARRAY_TASK_ID/COUNT: {e} (use a contiguous --array range)")
+                    Error::Input(format!(
+                        "from SLURM_ARRAY_TASK_ID/COUNT: {e} (use a contiguous --array range)"
+                    ))
                 });
         }
         if let Some(index) = num("JOB_COMPLETION_INDEX")? {

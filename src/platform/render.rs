@@ -2,6 +2,7 @@
 //! self-contained HTML page whose charts are inline SVG (issue 78: the renderers apart from the
 //! model they read, `platform::answer`).
 
+use crate::error::Error;
 use std::fmt::Write as _;
 
 use super::answer::{Answer, Estimate, FILE, HeatMap, REPORT, Section, Unit};
@@ -127,7 +128,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub fn parse(s: &str) -> Result<Format, String> {
+    pub fn parse(s: &str) -> Result<Format, Error> {
         Ok(match s {
             "text" | "terminal" => Format::Text,
             "md" | "markdown" => Format::Markdown,
@@ -135,9 +136,9 @@ impl Format {
             "json" => Format::Json,
             "html" => Format::Html,
             other => {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "--format `{other}`: one of text, md, bbcode, json, html"
-                ));
+                )));
             }
         })
     }

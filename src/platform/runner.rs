@@ -8,6 +8,7 @@
 //! a piece never matters: a chunk's rows depend only on (master seed, match indices), so the files
 //! are the same bytes for any thread count.
 
+use crate::error::Error;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -64,7 +65,7 @@ pub trait Simulation: Sync {
 }
 
 /// Turns a chunk's tables into file bytes (Parquet in the product, anything in tests).
-pub type Encoder = fn(&Table) -> Result<Vec<u8>, String>;
+pub type Encoder = fn(&Table) -> Result<Vec<u8>, Error>;
 
 #[cfg(feature = "parquet")]
 const PARQUET: Option<Encoder> = Some(crate::platform::parquet::encode);
@@ -72,11 +73,13 @@ const PARQUET: Option<Encoder> = Some(crate::platform::parquet::encode);
 const PARQUET: Option<Encoder> = None;
 
 /// The Parquet encoder, or why this build has none.
-pub fn encoder() -> Result<Encoder, String> {
+pub fn encoder() -> Result<Encoder, Error> {
     PARQUET.ok_or_else(|| {
-        "this skirmish was built without Parquet support (--no-default-features); rebuild with \
-         the default features to write datasets"
-            .to_string()
+        Error::Input(
+            "this skirmish was built without Parquet support (--no-default-features); rebuild \
+             with the default features to write datasets"
+                .to_string(),
+        )
     })
 }
 
@@ -104,7 +107,7 @@ pub struct RunReport {
 struct Done {
     chunk: u64,
     /// The part's files as written by its worker: their digests.
-    files: Result<Vec<super::dataset::FileRecord>, String>,
+    files: Result<Vec<super::dataset::FileRecord>, Error>,
     tally: Tally,
 }
 
@@ -115,21 +118,23 @@ pub fn default_threads() -> usize {
 
 /// `--threads`, checked the same way by every command: 1 to 1024 (issue 53: `analyze` took
 /// 1025, `bench` refused it only after measuring).
-pub fn threads(given: Option<usize>) -> Result<usize, String> {
+pub fn threads(given: Option<usize>) -> Result<usize, Error> {
     let n = given.unwrap_or_else(default_threads);
     if n == 0 || n > 1024 {
-        return Err(format!("--threads {n}: give between 1 and 1024"));
+        return Err(Error::Input(format!(
+            "--threads {n}: give between 1 and 1024"
+        )));
     }
     Ok(n)
 }
 
 /// A rayon pool of exactly `threads` threads.
-pub fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("skirmish-{i}"))
         .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))
+        .map_err(|e| Error::machine(format!("cannot start {threads} threads"), e))
 }
 
 /// Plays every unfinished chunk of `cfg.chunks` and writes it into `ds`.
@@ -138,7 +143,7 @@ pub fn run<S: Simulation>(
     cfg: &RunConfig,
     ds: &mut Dataset,
     encode: Encoder,
-) -> Result<RunReport, String> {
+) -> Result<RunReport, Error> {
     let start = Instant::now();
     let todo: Vec<u64> = cfg.chunks.clone().filter(|&c| !ds.is_finished(c)).collect();
     let kept = (cfg.chunks.end - cfg.chunks.start) - todo.len() as u64;
@@ -164,7 +169,7 @@ pub fn run<S: Simulation>(
     let part_files = ds.part_files();
 
     let mut played = 0u64;
-    let outcome: Result<(), String> = std::thread::scope(|scope| {
+    let outcome: Result<(), Error> = std::thread::scope(|scope| {
         let (todo_r, written_r, advanced_r, abort_r, pool_r, part_files) =
             (&todo, &written, &advanced, &abort, &pool, &part_files);
         // `tx` moves in (the closure `done` owns it), so the channel closes when the workers
@@ -183,7 +188,7 @@ pub fn run<S: Simulation>(
                 let files = tables
                     .iter()
                     .map(encode)
-                    .collect::<Result<Vec<_>, String>>()
+                    .collect::<Result<Vec<_>, Error>>()
                     .and_then(|f| part_files.write(c, &f));
                 tx.send(Done {
                     chunk: c,
@@ -381,11 +386,11 @@ pub fn measure<S: Simulation>(
     threads: usize,
     record: bool,
     encode: Option<Encoder>,
-) -> Result<(Tally, Duration), String> {
+) -> Result<(Tally, Duration), Error> {
     let pool = pool(threads)?;
     let start = Instant::now();
     let parts: Vec<u64> = (0..plan.chunks()).collect();
-    let sum: Mutex<Result<Tally, String>> = Mutex::new(Ok(Tally::default()));
+    let sum: Mutex<Result<Tally, Error>> = Mutex::new(Ok(Tally::default()));
     let done = |_: usize, tables: Vec<Table>, tally: Tally| {
         let encoded = match encode {
             Some(encode) => tables.iter().try_for_each(|t| encode(t).map(drop)),

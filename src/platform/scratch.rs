@@ -7,6 +7,7 @@
 //! the victim's files. std's `DirBuilder` (exclusive `mkdir` with mode 0700) is all this needs,
 //! so no crate is added for it.
 
+use crate::error::Error;
 use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,7 +22,7 @@ pub struct Scratch {
 
 impl Scratch {
     /// A new empty folder `skirmish-WHAT-XXXXXXXXXXXXXXXX` under the temporary folder.
-    pub fn new(what: &str) -> Result<Scratch, String> {
+    pub fn new(what: &str) -> Result<Scratch, Error> {
         let base = std::env::temp_dir();
         let mut last = None;
         for _ in 0..64 {
@@ -41,18 +42,18 @@ impl Scratch {
                 Ok(()) => return Ok(Scratch { path }),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
                 Err(e) => {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "{}: cannot make a scratch folder there ({e}); set TMPDIR to a folder you can write",
                         base.display()
-                    ));
+                    )));
                 }
             }
         }
-        Err(format!(
+        Err(Error::Input(format!(
             "{}: no fresh scratch folder could be made ({}); set TMPDIR to a folder of your own",
             base.display(),
             last.map_or_else(String::new, |e| e.to_string())
-        ))
+        )))
     }
 
     pub fn path(&self) -> &Path {

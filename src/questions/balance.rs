@@ -4,6 +4,7 @@
 //! search finds the values that meet them (or the closest reachable), then proves it on fresh
 //! seeds, counts a grid search's matches at the same precision, and writes the tuned inputs.
 
+use crate::error::Error;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -95,20 +96,19 @@ pub struct Read<C: Commands> {
 }
 
 /// Reads a balance file: every error names the file, line and field.
-pub fn read<C: Commands>(path: &Path) -> Result<Read<C>, String> {
+pub fn read<C: Commands>(path: &Path) -> Result<Read<C>, Error> {
     let text = crate::games::file_error::read(
         &crate::platform::sources::Sources::disk(),
         path,
         "balance file",
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     let file = path.display().to_string();
     let cx = FileCtx {
         file: &file,
         text: &text,
     };
-    let f: BalanceFile = cx.toml(FORMAT).map_err(|e| e.to_string())?;
-    let err = |field: String, m: String| -> String { cx.err(None, field, m).to_string() };
+    let f: BalanceFile = cx.toml(FORMAT)?;
+    let err = |field: String, m: String| -> Error { cx.err(None, field, m).into() };
     if f.tune.is_empty() {
         return Err(err(
             "command".into(),
@@ -124,8 +124,8 @@ pub fn read<C: Commands>(path: &Path) -> Result<Read<C>, String> {
     // Relative paths in the file are the host's, from where the command runs (as on the
     // command line).
     let placeholder_files: Vec<PathBuf> = f.tune.iter().filter_map(|t| t.file.clone()).collect();
-    let mut q =
-        Question::new(&f.command, &placeholder_files).map_err(|e| err("command".into(), e))?;
+    let mut q = Question::new(&f.command, &placeholder_files)
+        .map_err(|e| err("command".into(), e.to_string()))?;
     let mut numbers = Vec::new();
     for (i, t) in f.tune.iter().enumerate() {
         let field = |k: &str| format!("tune[{i}].{k}");
@@ -165,7 +165,7 @@ pub fn read<C: Commands>(path: &Path) -> Result<Read<C>, String> {
                 } else {
                     field("placeholder")
                 },
-                e,
+                e.to_string(),
             )
         })?;
         let whole_ends = lo.fract() == 0.0 && hi.fract() == 0.0;
@@ -274,7 +274,8 @@ pub fn read<C: Commands>(path: &Path) -> Result<Read<C>, String> {
         });
     }
     let start: Vec<f64> = numbers.iter().map(|n| n.start).collect();
-    q.prepare(&start).map_err(|e| err("command".into(), e))?;
+    q.prepare(&start)
+        .map_err(|e| err("command".into(), e.to_string()))?;
     q.matches = q.matches.filter(|&m| m > 0);
     if q.matches.is_none() {
         return Err(err(
@@ -301,18 +302,11 @@ pub fn read<C: Commands>(path: &Path) -> Result<Read<C>, String> {
                 },
             ),
         )
-        .map_err(|e| err("command".into(), e))?;
+        .map_err(|e| err("command".into(), e.to_string()))?;
     let sections = t.sections();
     for (i, tg) in targets.iter().enumerate() {
         match balance::misses(std::slice::from_ref(tg), &sections) {
-            Err(e) => {
-                let which = if e.starts_with("target label") {
-                    "label"
-                } else {
-                    "section"
-                };
-                return Err(err(format!("target[{i}].{which}"), e));
-            }
+            Err(e) => return Err(err(format!("target[{i}].{}", e.field.key()), e.message)),
             // A number aimed at 0 has no default tolerance (5% of nothing).
             Ok(m)
                 if tg.tolerance.is_none()
@@ -374,27 +368,27 @@ struct Kept {
 impl Kept {
     /// The folder's asks if they are this balance's (same file, inputs, seed and version); an
     /// edited file is refused, naming it.
-    fn open(out: &Path, identity: serde_json::Value, read_only: bool) -> Result<Kept, String> {
+    fn open(out: &Path, identity: serde_json::Value, read_only: bool) -> Result<Kept, Error> {
         let path = out.join(ASKED);
         let mut asks: Vec<Asked> = Vec::new();
         let stored = crate::platform::digest::read_sealed_if_there(&path)?;
         if read_only {
             // `verify`: the asks must be this very balance's, on the inputs as they are here.
             let Some(recorded) = stored.as_ref().and_then(|s| s.get("identity")) else {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{}: missing: a balance folder keeps its asks there",
                     path.display()
-                ));
+                )));
             };
             if let Some(d) = crate::platform::dataset::first_difference(
                 recorded,
                 &identity,
                 ["recorded", "here"],
             ) {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{}: the folder's balance is not the one its inputs make here ({d}): verify it where its files are as they were, with this version",
                     path.display()
-                ));
+                )));
             }
         }
         if let Some(stored) = stored
@@ -427,7 +421,7 @@ impl Kept {
         point: &[f64],
         seed: u64,
         m: &std::ops::Range<u64>,
-    ) -> Result<Option<Sums>, String> {
+    ) -> Result<Option<Sums>, Error> {
         let kept = {
             let asks = self.asks.lock().expect("no panic holds it");
             asks.iter()
@@ -471,7 +465,7 @@ impl Kept {
     }
 
     /// The ask summed over every shard's slice when all of some run's shards have written theirs.
-    fn sliced(&self, key: &str, m: &std::ops::Range<u64>) -> Result<Option<Sums>, String> {
+    fn sliced(&self, key: &str, m: &std::ops::Range<u64>) -> Result<Option<Sums>, Error> {
         let Ok(d) = std::fs::read_dir(self.shards()) else {
             return Ok(None);
         };
@@ -505,7 +499,7 @@ impl Kept {
     }
 
     /// Keeps an ask; the folder's copy is rewritten when the last is a few seconds old.
-    fn keep(&self, a: Asked) -> Result<(), String> {
+    fn keep(&self, a: Asked) -> Result<(), Error> {
         self.asks.lock().expect("no panic holds it").push(a);
         let mut w = self.written.lock().expect("no panic holds it");
         if !self.read_only && w.elapsed() >= std::time::Duration::from_secs(5) {
@@ -531,7 +525,7 @@ impl Kept {
 
 /// One shard's slice of an ask, as it wrote it (sealed: an edited slice is refused), holding
 /// `matches` matches.
-fn read_slice(p: &Path, matches: u64) -> Result<Sums, String> {
+fn read_slice(p: &Path, matches: u64) -> Result<Sums, Error> {
     let stored = crate::platform::digest::read_sealed(p)?;
     let sums = serde_json::from_value(stored["sums"].clone())
         .map_err(|e| format!("{}: `sums`: not as skirmish writes them ({e})", p.display()))?;
@@ -541,17 +535,17 @@ fn read_slice(p: &Path, matches: u64) -> Result<Sums, String> {
 
 /// Kept sums read back from `file` are refused when they cannot be what `matches` matches gave
 /// (the check a dataset's parts get): a forged count would reach the search's arithmetic.
-fn plausible(file: &Path, sums: &Sums, matches: u64) -> Result<(), String> {
+fn plausible(file: &Path, sums: &Sums, matches: u64) -> Result<(), Error> {
     let why = match sums {
         Sums::Tally(t) => crate::platform::dataset::implausible_tally(t, matches),
         Sums::None if matches > 0 => Some(format!("no sums for {matches} matches")),
         _ => None,
     };
     match why {
-        Some(why) => Err(format!(
+        Some(why) => Err(Error::Input(format!(
             "{}: a point's sums cannot be what its matches gave ({why}); choose another --out",
             file.display()
-        )),
+        ))),
         None => Ok(()),
     }
 }
@@ -590,7 +584,7 @@ impl<C: Commands> Asker<'_, C> {
         point: &[f64],
         seed: u64,
         m: &std::ops::Range<u64>,
-    ) -> Result<Sums, String> {
+    ) -> Result<Sums, Error> {
         let (k, n) = (s.shard.index, s.shard.count);
         let key = self.kept.key(point, seed, m);
         let mine = self.kept.slice_path(&key, k, n);
@@ -628,11 +622,11 @@ impl<C: Commands> Asker<'_, C> {
             let p = self.kept.slice_path(&key, other, n);
             while !p.is_file() {
                 if start.elapsed() > s.wait {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "--shard {k}/{n}: shard {other}/{n} has not written its slice of a point ({}) in {} s: is it running, on the same --out (a folder every shard sees)? What this shard played is kept: run it again to continue, or give a longer --shard-wait",
                         p.display(),
                         s.wait.as_secs()
-                    ));
+                    )));
                 }
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
@@ -646,7 +640,7 @@ impl<C: Commands> Asker<'_, C> {
 impl<C: Commands> Asker<'_, C> {
     /// The ask played here and now, whatever the folder keeps for it (what it keeps is replaced
     /// by what was played).
-    fn played(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Sums, String> {
+    fn played(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Sums, Error> {
         self.kept
             .asks
             .lock()
@@ -658,7 +652,7 @@ impl<C: Commands> Asker<'_, C> {
     }
 
     /// The ask played on this machine and kept.
-    fn play(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Sums, String> {
+    fn play(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Sums, Error> {
         let names = self.q.names();
         self.bar.set_message(
             names
@@ -682,12 +676,12 @@ impl<C: Commands> Asker<'_, C> {
 }
 
 impl<C: Commands> Ask for Asker<'_, C> {
-    fn ask(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Sums, String> {
+    fn ask(&self, point: &[f64], seed: u64, m: std::ops::Range<u64>) -> Result<Sums, Error> {
         if let Some(sums) = self.kept.find(point, seed, &m)? {
             return Ok(sums);
         }
         if self.checking {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{}: the search asks {} on seed {seed}, matches {}..{}, and the folder does not keep it: the balance was not finished there, or its asks were edited; run it again into the folder to finish it",
                 self.kept.out.join(ASKED).display(),
                 self.q
@@ -699,7 +693,7 @@ impl<C: Commands> Ask for Asker<'_, C> {
                     .join(", "),
                 m.start,
                 m.end
-            ));
+            )));
         }
         if let Some(s) = &self.in_step {
             let sums = self.in_step(s, point, seed, &m)?;
@@ -742,7 +736,7 @@ fn spinner(quiet: bool) -> indicatif::ProgressBar {
 /// `--shard` of a balance whose question is an analysis: refused before anything is played
 /// (reading the file checks its targets by playing the analysis once). A file that does not
 /// parse is left to `read`, which says where.
-fn refuse_sharded_analysis<C: Commands>(path: &Path) -> Result<(), String> {
+fn refuse_sharded_analysis<C: Commands>(path: &Path) -> Result<(), Error> {
     let command = std::fs::read_to_string(path)
         .ok()
         .and_then(|t| t.parse::<toml::Table>().ok())
@@ -752,17 +746,17 @@ fn refuse_sharded_analysis<C: Commands>(path: &Path) -> Result<(), String> {
         .and_then(|c| Question::<C>::new(c, &[]).ok())
         .is_some_and(|q| q.size_flag().is_some());
     if analysis {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{}: `command`: --shard: each point of `{}` is the whole analysis, played on one machine; shard a balance of a simulate or tournament command (each point's matches are split), or drop --shard",
             path.display(),
             command.unwrap_or_default()
-        ));
+        )));
     }
     Ok(())
 }
 
 /// `skirmish balance`: what it says, and its verdict (the exit code's).
-pub fn balance<C: Commands>(f: &Settings) -> Result<(String, Outcome), String> {
+pub fn balance<C: Commands>(f: &Settings) -> Result<(String, Outcome), Error> {
     let _claim = match f.shard {
         None => crate::platform::dataset::claim_output_folder(&f.out, COMMAND)?,
         Some(s) => crate::platform::dataset::claim_shard(
@@ -785,7 +779,7 @@ struct Check {
 /// The balance `f` asks: played and written into its folder, or (`check`) recomputed from the
 /// folder's kept asks, the proof and a sample of the asks played again, and compared with the
 /// folder's files, writing nothing.
-fn run<C: Commands>(f: &Settings, check: Option<&Check>) -> Result<(String, Outcome), String> {
+fn run<C: Commands>(f: &Settings, check: Option<&Check>) -> Result<(String, Outcome), Error> {
     let shard = f.shard;
     if shard.is_some() {
         refuse_sharded_analysis::<C>(&f.file)?;
@@ -1361,7 +1355,7 @@ fn replay_kept<C: Commands>(
     check: &Check,
     files: &[(String, Vec<u8>)],
     title: &str,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     use std::hash::{BuildHasher, Hasher};
     let start = std::time::Instant::now();
     let mut asks = asker.kept.asks.lock().expect("no panic holds it").clone();
@@ -1404,12 +1398,12 @@ fn replay_kept<C: Commands>(
     }
     let out = &asker.kept.out;
     if !problems.is_empty() {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{}: replayed {replayed} of its {total} kept asks; {} are not what their matches give (the folder was edited): {}",
             out.display(),
             problems.len(),
             problems.join("; ")
-        ));
+        )));
     }
     let same = crate::platform::dataset::compare_folder(out, files)
         .map_err(|e| format!("{}: {e}", out.display()))?;
@@ -1429,15 +1423,15 @@ fn replay_kept<C: Commands>(
 /// asks: the proof played again always, kept asks drawn afresh at random within `replay_for`
 /// seconds (every one with `all`), and every file the balance writes compared with the folder's.
 /// Nothing is written.
-pub fn verify<C: Commands>(dir: &Path, replay_for: u64, all: bool) -> Result<String, String> {
+pub fn verify<C: Commands>(dir: &Path, replay_for: u64, all: bool) -> Result<String, Error> {
     let stored = dir.join(crate::platform::answer::FILE);
     let answer = crate::platform::answer::Answer::read(&stored)?;
     let p = &answer.provenance;
     let refuse = |why: String| {
-        format!(
+        Error::Input(format!(
             "{}: `provenance.command`: {why}; nothing was run",
             stored.display()
-        )
+        ))
     };
     let words = shlex::split(&p.command).ok_or_else(|| refuse("not a command line".into()))?;
     let mut argv = words;
@@ -1460,14 +1454,14 @@ pub fn verify<C: Commands>(dir: &Path, replay_for: u64, all: bool) -> Result<Str
         match crate::platform::digest::sha256_file(Path::new(path)) {
             Ok(d) if d == *digest => {}
             Ok(_) => {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{path}: the folder's balance read it with another content (digest {digest}): verify where its inputs are as they were"
-                ));
+                )));
             }
             Err(e) => {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{path}: the folder's balance reads it, and it cannot be read here ({e}): verify where its inputs are"
-                ));
+                )));
             }
         }
     }

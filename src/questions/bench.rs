@@ -7,6 +7,7 @@
 //! only that ratio is what `skirmish reproduce` compares; absolute rates are shown with the
 //! machine they ran on and never compared.
 
+use crate::error::Error;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -73,7 +74,7 @@ type Run = (f64, Tally, f64);
 /// Steps of the yardstick timed before each measurement (about a tenth of a second).
 const STEPS: u64 = 1 << 26;
 
-fn time<S: Simulation>(sim: &S, plan: Plan, repeats: u64) -> Result<Vec<Run>, String> {
+fn time<S: Simulation>(sim: &S, plan: Plan, repeats: u64) -> Result<Vec<Run>, Error> {
     (0..repeats)
         .map(|_| {
             let pace = yardstick(STEPS);
@@ -84,14 +85,14 @@ fn time<S: Simulation>(sim: &S, plan: Plan, repeats: u64) -> Result<Vec<Run>, St
 }
 
 /// Plays one workload `repeats` times, one thread, kernel only.
-fn measure<C: Commands>(w: &Workload, size: u64, repeats: u64) -> Result<Vec<Run>, String> {
+fn measure<C: Commands>(w: &Workload, size: u64, repeats: u64) -> Result<Vec<Run>, Error> {
     struct Time {
         scaled: Plan,
         repeats: u64,
     }
     impl WithSimulation for Time {
         type Out = Vec<Run>;
-        fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<Vec<Run>, String> {
+        fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<Vec<Run>, Error> {
             time(sim, whole.unwrap_or(self.scaled), self.repeats)
         }
     }
@@ -154,7 +155,7 @@ fn sig(x: f64) -> String {
 }
 
 /// `skirmish bench`.
-pub fn bench<C: Commands>(f: &Settings) -> Result<String, String> {
+pub fn bench<C: Commands>(f: &Settings) -> Result<String, Error> {
     if f.matches == 0 || f.threads == Some(0) {
         return Err("bench: --matches and --threads must be at least 1".into());
     }
@@ -395,7 +396,7 @@ fn end_to_end(
     matches: u64,
     all: usize,
     repeats: u64,
-) -> Result<(String, Vec<Estimate>, Vec<String>), String> {
+) -> Result<(String, Vec<Estimate>, Vec<String>), Error> {
     let ffa = Ffa::new(&Sources::disk(), FfaSettings::default())?;
     let seed = 1;
     let chunk = (matches / (4 * all as u64)).clamp(1, DEFAULT_CHUNK);
@@ -567,7 +568,7 @@ mod tests {
         struct Pieces(u64);
         impl WithSimulation for Pieces {
             type Out = ();
-            fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<(), String> {
+            fn with<S: Simulation>(self, sim: &S, whole: Option<Plan>) -> Result<(), Error> {
                 let n = whole.map_or(self.0, |p| p.matches.min(12));
                 let mut w = sim.worker();
                 let (tables, tally) = sim.play(&mut w, 7, 0..n, true);

@@ -12,6 +12,7 @@
 //! `1 / reference` of a small run's variance, which lowers a true 95% by about
 //! `95% - P(|Z| < 1.96 / sqrt(1 + 1 / reference))` (0.1 point at 100 runs).
 
+use crate::error::Error;
 use rayon::prelude::*;
 
 use crate::games::Of;
@@ -77,7 +78,7 @@ fn with_simulation<C: Commands, V: crate::platform::command::WithSimulation>(
     words: &[&str],
     tool: &str,
     v: V,
-) -> Result<V::Out, String> {
+) -> Result<V::Out, Error> {
     C::default()
         .dataset(words, tool)?
         .visit(&crate::platform::sources::Sources::disk(), v)
@@ -329,7 +330,7 @@ fn paired_coverage<C: Commands>(
     pw: &PairedWorkload,
     matches: u64,
     f: &Settings,
-) -> Result<Vec<Kind>, String> {
+) -> Result<Vec<Kind>, Error> {
     use crate::platform::pairing::Pairing;
     let mut q = Question::<C>::new(pw.command, &[])?;
     let (from, _) = q
@@ -443,7 +444,7 @@ pub const KNOWN: &[(&str, Option<i32>, f64)] = &[
 /// also known by construction: how far the reference is from it (the coin curve's linear
 /// interpolation between grid points) is said beside, and how often the one-coin gap between
 /// "+16" and the catalogue's "+15" is told apart at 5%, paired and unpaired.
-fn coin_value_coverage(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), String> {
+fn coin_value_coverage(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), Error> {
     use crate::games::auto_rumble::analysis::power_value::{PowerValue, ValueSettings};
     // Both files held in memory (issue 78: no temporary folder), under the names they go by.
     let catalogue = std::path::Path::new("experiments/powers/calibration.toml");
@@ -605,7 +606,7 @@ fn coin_value_coverage(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), String>
 /// under the seed's rules and under an attack of 20 Energy (`experiments/auto-rumble/
 /// costly-attack.toml`) on the same rosters, each small what-if's intervals from its groups of
 /// rosters paired ([`PowerValue::replicates`]), against one what-if as long as `reference`.
-fn coin_what_if_coverage(f: &Settings) -> Result<Vec<Kind>, String> {
+fn coin_what_if_coverage(f: &Settings) -> Result<Vec<Kind>, Error> {
     use crate::games::auto_rumble::analysis::power_value::{Batches, PowerValue, ValueSettings};
     use crate::platform::pairing::Pairing;
     // The rules held in memory (issue 78: no temporary folder), under the name they go by.
@@ -628,7 +629,7 @@ fn coin_what_if_coverage(f: &Settings) -> Result<Vec<Kind>, String> {
             },
         )?;
         v.settings.max_battles = n * v.battles_per_roster();
-        Ok::<_, String>(v)
+        Ok::<_, Error>(v)
     };
     let changed = Some(rules.display().to_string());
     let (a, b) = (arm(None, rosters)?, arm(changed.clone(), rosters)?);
@@ -664,7 +665,7 @@ const ITEMS_BATTLES: (u64, u64) = (500, 100);
 /// on the same battles, each small what-if's intervals from the jackknife over its groups of
 /// battles ([`crate::platform::command::with_jackknife`]), against one what-if as long as
 /// `reference` small ones.
-fn items_what_if_coverage<C: Commands>(f: &Settings) -> Result<Vec<Kind>, String> {
+fn items_what_if_coverage<C: Commands>(f: &Settings) -> Result<Vec<Kind>, Error> {
     use crate::platform::pairing::{Pairing, Replicates};
     // The rules held in memory (issue 78: no temporary folder).
     let rules = "(the Mage at health 95).toml";
@@ -675,7 +676,7 @@ fn items_what_if_coverage<C: Commands>(f: &Settings) -> Result<Vec<Kind>, String
     let scale = |n: u64| (n * f.size / 100).max(20);
     // The analysis asked in memory as the command line would (its answer and the jackknife's
     // replicates, as `analyze loot items` writes them), on the current pool.
-    let replicates = |rules: Option<&str>, times: u64, seed: u64| -> Result<Replicates, String> {
+    let replicates = |rules: Option<&str>, times: u64, seed: u64| -> Result<Replicates, Error> {
         let (battles, cell) = (
             scale(ITEMS_BATTLES.0) * times,
             scale(ITEMS_BATTLES.1) * times,
@@ -701,7 +702,7 @@ fn items_what_if_coverage<C: Commands>(f: &Settings) -> Result<Vec<Kind>, String
         C::default()
             .findings(&ctx, words)?
             .replicates
-            .ok_or_else(|| "the study kept no groups".to_string())
+            .ok_or_else(|| Error::from("the study kept no groups"))
     };
     let pair = |times: u64, seed: u64| {
         Pairing::of_replicates(
@@ -729,7 +730,7 @@ const TWIN_PARTS: u64 = 20;
 /// ([`crate::platform::pairing::candidate_standings`], its matches in [`TWIN_PARTS`] parts), an
 /// analysis's answer asked in memory. A run holds when no twin of the candidate is called
 /// clearly better or worse. One kind per twin, checked as a word: at least 95%.
-fn twin_kinds<C: Commands>(f: &Settings) -> Result<Vec<Kind>, String> {
+fn twin_kinds<C: Commands>(f: &Settings) -> Result<Vec<Kind>, Error> {
     let mut out = Vec::new();
     for t in crate::games::entries(|g| g.twins) {
         if f.only.as_deref().is_some_and(|o| !t.command.contains(o)) {
@@ -754,12 +755,12 @@ fn twin_kinds<C: Commands>(f: &Settings) -> Result<Vec<Kind>, String> {
             })
             .collect();
         if held.is_empty() {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "`{}`: the candidate `{}` is ranked beside {} in no section of its answer",
                 t.command,
                 t.candidate,
                 t.of.words()
-            ));
+            )));
         }
         out.push(Kind {
             game: t.game,
@@ -788,7 +789,7 @@ fn twin_kinds<C: Commands>(f: &Settings) -> Result<Vec<Kind>, String> {
 fn dataset_cards<C: Commands>(
     t: &crate::games::Entry<crate::games::Twin>,
     f: &Settings,
-) -> Result<Vec<Vec<Apart>>, String> {
+) -> Result<Vec<Vec<Apart>>, Error> {
     let split = shlex::split(t.command).expect("a twin's command is shell-quoted");
     let words: Vec<&str> = split.iter().map(String::as_str).collect();
     struct Cards<'a> {
@@ -803,7 +804,7 @@ fn dataset_cards<C: Commands>(
             self,
             sim: &S,
             _whole: Option<crate::platform::plan::Plan>,
-        ) -> Result<Self::Out, String> {
+        ) -> Result<Self::Out, Error> {
             let Cards {
                 candidate,
                 matches,
@@ -868,7 +869,7 @@ fn analysis_cards<C: Commands>(
     t: &crate::games::Entry<crate::games::Twin>,
     q: &Question<C>,
     f: &Settings,
-) -> Result<Vec<Vec<Apart>>, String> {
+) -> Result<Vec<Vec<Apart>>, Error> {
     let size = (t.matches * f.size / 100).max(1);
     (0..f.runs)
         .map(|r| Ok(q.answer(&[], 1 + f.reference + r, size)?.0.apart))
@@ -914,7 +915,7 @@ impl<C: Commands> crate::platform::balance::Ask for InMemory<'_, C> {
         point: &[f64],
         seed: u64,
         matches: std::ops::Range<u64>,
-    ) -> Result<crate::platform::balance::Sums, String> {
+    ) -> Result<crate::platform::balance::Sums, Error> {
         self.0.sums(point, seed, matches)
     }
 }
@@ -930,14 +931,14 @@ fn searched_balance<C: Commands>(
     truth: &Estimate,
     matches: u64,
     per_point: u64,
-) -> Result<(Vec<crate::platform::answer::Outcome>, String), String> {
+) -> Result<(Vec<crate::platform::answer::Outcome>, String), Error> {
     use crate::platform::balance::{Aim, Number, Plan, Target, judge, misses, search};
     let mut q = Question::<C>::new(BALANCE_COMMAND, &[])?;
     let at = q.name(crate::questions::question::Named::Rules(BALANCE_KEY.into()))?;
     if at.map(|a| a.0) != Some(BALANCE_SEED_VALUE) {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{BALANCE_KEY}: the seed's value is not {BALANCE_SEED_VALUE}"
-        ));
+        )));
     }
     let number = Number {
         name: BALANCE_KEY.into(),
@@ -988,7 +989,7 @@ fn searched_balance<C: Commands>(
 /// `balance` judges its proof ([`crate::platform::balance::judge`]) against two targets: the
 /// tolerance (two points, the default for a share) centred on the truth, where it should PASS,
 /// and a band whose lower edge is the truth, where the truth is just outside and it should not.
-fn balance_kinds<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), String> {
+fn balance_kinds<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), Error> {
     use crate::platform::answer::Outcome;
     use crate::platform::balance::{Aim, SHARE_TOLERANCE, Target, judge, misses};
     let q = Question::<C>::new(BALANCE_COMMAND, &[])?;
@@ -999,12 +1000,16 @@ fn balance_kinds<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), 
         }
         t
     };
-    let estimate = |t: &Tally| -> Result<Estimate, String> {
+    let estimate = |t: &Tally| -> Result<Estimate, Error> {
         Answer::sections(t, &[])
             .into_iter()
             .find(|s| s.title == BALANCE_SECTION)
             .and_then(|s| s.estimates.into_iter().find(|e| e.label == BALANCE_LABEL))
-            .ok_or_else(|| format!("`{BALANCE_COMMAND}`: no {BALANCE_SECTION}: {BALANCE_LABEL}"))
+            .ok_or_else(|| {
+                Error::Input(format!(
+                    "`{BALANCE_COMMAND}`: no {BALANCE_SECTION}: {BALANCE_LABEL}"
+                ))
+            })
     };
     let per = (BALANCE_REFERENCE * f.size / 100).max(1_000);
     let reference = merged(q.play_each(&[], (1..=f.reference).map(|s| (s, 0..per)).collect())?);
@@ -1116,7 +1121,7 @@ const NULL_MOVES: u64 = 16;
 /// moves nothing, which no test could call clear; a move to other seeds keeps the spread of
 /// the matches and has no effect.) Each run's moves are judged as `sensitivity` judges them
 /// ([`crate::questions::sensitivity::clear_moves`], one family); a run is right when it calls none clear.
-fn sensitivity_kinds<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), String> {
+fn sensitivity_kinds<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), Error> {
     use crate::platform::pairing::Pairing;
     use crate::questions::sensitivity::{PARTS, clear_moves, largest_move, ranked_by_default};
     let q = Question::<C>::new(SENSITIVITY_COMMAND, &[])?;
@@ -1159,9 +1164,9 @@ fn sensitivity_kinds<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String
             })
             .collect();
         if pairings.len() as u64 != NULL_MOVES {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "`{SENSITIVITY_COMMAND}`: a move did not pair with its base"
-            ));
+            )));
         }
         let clear = clear_moves(pairings.iter().map(|(n, p)| (n.clone(), p)), &ranked);
         called += clear.len();
@@ -1206,12 +1211,12 @@ fn sensitivity_kinds<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String
 }
 
 /// Every workload (or those `--only` names), checked.
-pub fn kinds<C: Commands>(f: &Settings) -> Result<Vec<Kind>, String> {
+pub fn kinds<C: Commands>(f: &Settings) -> Result<Vec<Kind>, Error> {
     Ok(kinds_and_notes::<C>(f)?.0)
 }
 
 /// [`kinds`], with what the checks found beside coverage (how often a known gap is told apart).
-pub fn kinds_and_notes<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), String> {
+pub fn kinds_and_notes<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), Error> {
     let threads = runner::threads(f.threads)?;
     let pool = runner::pool(threads)?;
     if f.balance {
@@ -1223,10 +1228,10 @@ pub fn kinds_and_notes<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<Stri
     if f.twins {
         let kinds = pool.install(|| twin_kinds::<C>(f))?;
         if kinds.is_empty() {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--only {}: no candidate twin's command contains it",
                 f.only.as_deref().unwrap_or("")
-            ));
+            )));
         }
         return Ok((kinds, Vec::new()));
     }
@@ -1250,7 +1255,7 @@ pub fn kinds_and_notes<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<Stri
                 self,
                 sim: &S,
                 whole: Option<crate::platform::plan::Plan>,
-            ) -> Result<Vec<Kind>, String> {
+            ) -> Result<Vec<Kind>, Error> {
                 let matches = whole.map_or(self.matches, |p| p.matches);
                 Ok(coverage(sim, self.w, matches, self.f))
             }
@@ -1289,7 +1294,7 @@ pub fn kinds_and_notes<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<Stri
     }
 
     if out.is_empty() {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "--only {}: no calibrated command contains it (they are: {})",
             f.only.as_deref().unwrap_or(""),
             workloads()
@@ -1298,13 +1303,13 @@ pub fn kinds_and_notes<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<Stri
                 .chain([COIN_COMMAND, ITEMS_COMMAND])
                 .collect::<Vec<_>>()
                 .join("; ")
-        ));
+        )));
     }
     Ok((out, notes))
 }
 
 /// `skirmish calibrate`: the table, and the answer into `--out`.
-pub fn calibrate<C: Commands>(f: &Settings) -> Result<String, String> {
+pub fn calibrate<C: Commands>(f: &Settings) -> Result<String, Error> {
     let _claim = match &f.out {
         Some(dir) => Some(crate::platform::dataset::claim_output_folder(dir, COMMAND)?),
         None => None,
@@ -1529,7 +1534,7 @@ pub fn calibrate<C: Commands>(f: &Settings) -> Result<String, String> {
         out.push_str(&crate::platform::render::report_line(dir));
     }
     if f.check && !failing.is_empty() {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{out}\n{} kinds {}: {}",
             failing.len(),
             if words {
@@ -1542,7 +1547,7 @@ pub fn calibrate<C: Commands>(f: &Settings) -> Result<String, String> {
                 .map(|k| format!("{} ({}): {:.1}%", k.kind, k.command, 100.0 * k.coverage()))
                 .collect::<Vec<_>>()
                 .join("; ")
-        ));
+        )));
     }
     Ok(out)
 }

@@ -6,6 +6,7 @@
 //! `verify` (a folder proves itself). They reach the command line only through what the CLI hands them
 //! ([`Commands`]), never the CLI itself (src/architecture.rs keeps it so).
 
+use crate::error::Error;
 pub mod balance;
 pub mod bench;
 pub mod calibrate;
@@ -25,19 +26,19 @@ pub trait Commands: Default + Sync {
     type Dataset: Dataset + Sync;
     /// Whether `args` (the words after `skirmish`) name a command a recorded answer may run;
     /// `Err` says why not.
-    fn may_answer(&self, args: &[String]) -> Result<(), String>;
+    fn may_answer(&self, args: &[String]) -> Result<(), Error>;
     /// Reads the words of a dataset command (`simulate loot --field 3`, run flags left out);
     /// `tool` names the caller in errors.
-    fn dataset(&self, words: &[&str], tool: &str) -> Result<Self::Dataset, String>;
+    fn dataset(&self, words: &[&str], tool: &str) -> Result<Self::Dataset, Error>;
     /// Whether `words` (after `skirmish`) read as a command, as the command line reads them;
     /// `Err` is the grammar's message.
-    fn reads(&self, words: &[String]) -> Result<(), String>;
+    fn reads(&self, words: &[String]) -> Result<(), Error>;
     /// A whole command line (`skirmish balance FILE ...`) read as a balance's settings: `None`
     /// when it names another command; `Err` is the grammar's message.
-    fn balance(&self, argv: &[String]) -> Result<Option<balance::Settings>, String>;
+    fn balance(&self, argv: &[String]) -> Result<Option<balance::Settings>, Error>;
     /// An analysis's words read as the command line reads them and asked with `ctx`: its
     /// findings, whole.
-    fn findings(&self, ctx: &Context, words: Vec<String>) -> Result<Findings, String>;
+    fn findings(&self, ctx: &Context, words: Vec<String>) -> Result<Findings, Error>;
     /// A command line the grammar read, ready to run.
     type Ready;
     /// Reads a whole command line (the program's name first) as the command line reads it.
@@ -46,7 +47,7 @@ pub trait Commands: Default + Sync {
     /// run (issue 62).
     fn writes_folder(&self, command: &Self::Ready) -> bool;
     /// Runs the command with `ctx` (a what-if's arm, verify's replay): what it prints.
-    fn run(&self, ctx: &Context, command: Self::Ready) -> Result<String, String>;
+    fn run(&self, ctx: &Context, command: Self::Ready) -> Result<String, Error>;
 }
 
 /// Why the grammar did not read a command line.
@@ -63,5 +64,5 @@ pub struct Misread {
 /// A dataset command read once: its simulation built from its flags as serving it would.
 pub trait Dataset {
     /// Builds the simulation, its files read from `src`, and hands it to `v`.
-    fn visit<V: WithSimulation>(&self, src: &Sources, v: V) -> Result<V::Out, String>;
+    fn visit<V: WithSimulation>(&self, src: &Sources, v: V) -> Result<V::Out, Error>;
 }

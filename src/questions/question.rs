@@ -3,6 +3,7 @@
 //! given matches of a master seed, answering with its tally. What `balance` and `sensitivity`
 //! ask; every game's dataset command is one (read by the CLI's grammar, [`Commands`]).
 
+use crate::error::Error;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -176,7 +177,7 @@ fn without(words: &[String], drop: &[usize]) -> Vec<String> {
 impl<C: Commands> Question<C> {
     /// Reads a command (`simulate loot --matches 20000 --rules my.toml`): a dataset command of a
     /// game, its rules, and the input files `placeholders` name (path, placeholder names).
-    pub fn new(command: &str, placeholder_files: &[PathBuf]) -> Result<Question<C>, String> {
+    pub fn new(command: &str, placeholder_files: &[PathBuf]) -> Result<Question<C>, Error> {
         let commands = C::default();
         let mut words =
             shlex::split(command).ok_or_else(|| format!("`{command}`: unbalanced quotes"))?;
@@ -193,9 +194,9 @@ impl<C: Commands> Question<C> {
         if analysis.is_none()
             && (words.len() < 2 || !["simulate", "tournament"].contains(&words[0].as_str()))
         {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "`{command}`: ask a dataset command (simulate or tournament of a game: `simulate loot --matches 20000`) or an analysis with a size (`analyze rumble powers --max-battles 200000`, `analyze loot items --battles N`, `analyze minions --combats N`)"
-            ));
+            )));
         }
         let game = analysis.map_or(words[1].clone(), |a| a.0.to_string());
         let mut rules = seed_rules(&game).ok_or_else(|| {
@@ -247,8 +248,7 @@ impl<C: Commands> Question<C> {
                 &crate::platform::sources::Sources::disk(),
                 &path,
                 "rules file",
-            )
-            .map_err(|e| e.to_string())?;
+            )?;
             let over: toml::Table = text
                 .parse()
                 .map_err(|e: toml::de::Error| format!("{}: {}", path.display(), e.message()))?;
@@ -266,18 +266,17 @@ impl<C: Commands> Question<C> {
                 .iter()
                 .any(|w| *w == named || w.ends_with(&format!("={named}")))
             {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{}: the command `{command}` does not name this file; name it there (e.g. --power-file {})",
                     p.display(),
                     p.display()
-                ));
+                )));
             }
             let text = crate::games::file_error::read(
                 &crate::platform::sources::Sources::disk(),
                 p,
                 "input file",
-            )
-            .map_err(|e| e.to_string())?;
+            )?;
             files.push((p.clone(), text));
         }
         words.extend(["--rules".to_string(), RULES_AT.to_string()]);
@@ -339,11 +338,11 @@ impl<C: Commands> Question<C> {
 
     /// Checks the command at `point` (its flags, its files filled in) and learns its shape: a
     /// tournament played whole (Clan Melee) plays its own count and chunks.
-    pub fn prepare(&mut self, point: &[f64]) -> Result<(), String> {
+    pub fn prepare(&mut self, point: &[f64]) -> Result<(), Error> {
         struct Shape;
         impl crate::platform::command::WithSimulation for Shape {
             type Out = Option<Plan>;
-            fn with<S: Simulation>(self, _: &S, whole: Option<Plan>) -> Result<Self::Out, String> {
+            fn with<S: Simulation>(self, _: &S, whole: Option<Plan>) -> Result<Self::Out, Error> {
                 Ok(whole)
             }
         }
@@ -360,35 +359,35 @@ impl<C: Commands> Question<C> {
 
     /// Names another coordinate (checked: a rules key must be a number of the game's rules, a
     /// placeholder must be written in its file); its value in the inputs, when it has one.
-    pub fn name(&mut self, n: Named) -> Result<Option<(f64, bool)>, String> {
+    pub fn name(&mut self, n: Named) -> Result<Option<(f64, bool)>, Error> {
         let at = match &n {
             Named::Rules(k) => match get(&self.rules, k) {
                 Some(toml::Value::Integer(i)) => Some((*i as f64, true)),
                 Some(toml::Value::Float(f)) => Some((*f, false)),
                 Some(v) => {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "`{k}` is {} in {}'s rules, not a number: tune a number",
                         v.type_str(),
                         self.game
-                    ));
+                    )));
                 }
                 None => {
                     let keys: Vec<String> = numbers(&self.rules).into_iter().map(|x| x.0).collect();
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "`{k}` is not a number of {}'s rules{}",
                         self.game,
                         crate::names::closest_name(k, keys.iter().map(String::as_str))
                             .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"))
-                    ));
+                    )));
                 }
             },
             Named::Placeholder { file, name } => {
                 let (p, text) = &self.files[*file];
                 if !text.contains(&format!("{{{{{name}}}}}")) {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "{}: holds no `{{{{{name}}}}}`; write it where the number goes",
                         p.display()
-                    ));
+                    )));
                 }
                 None
             }
@@ -454,8 +453,13 @@ impl<C: Commands> Question<C> {
     /// An error about the point's rules told as the host's: the tuned values (their lines are a
     /// generated text's, not the host's). A filled-in file's errors name the host's file
     /// already (its lines are the host's: a placeholder fills one line).
-    fn map_err<T>(&self, point: &[f64], r: Result<T, String>) -> Result<T, String> {
-        r.map_err(|e| {
+    fn map_err<T>(&self, point: &[f64], r: Result<T, Error>) -> Result<T, Error> {
+        r.map_err(|e| e.map_message(|e| self.told_as_the_hosts(point, e)))
+    }
+
+    /// [`Self::map_err`]'s message.
+    fn told_as_the_hosts(&self, point: &[f64], e: String) -> String {
+        {
             let mut e = e;
             while let Some(at) = e.find(RULES_AT) {
                 let end = at + RULES_AT.len();
@@ -502,13 +506,13 @@ impl<C: Commands> Question<C> {
                 }
             }
             format!("`{}`: {e}", self.command)
-        })
+        }
     }
 
     /// What the command comes to at `point` on `matches` of master seed `seed`: a dataset
     /// command's tally of those matches, or an analysis's answer at its first `matches.end`
     /// (run in the point's own folder, so asked again for more it continues its run).
-    pub fn sums(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Sums, String> {
+    pub fn sums(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Sums, Error> {
         self.sums_told(point, seed, matches, &|_| {})
     }
 
@@ -520,7 +524,7 @@ impl<C: Commands> Question<C> {
         seed: u64,
         matches: Range<u64>,
         played: &(dyn Fn(u64) + Sync),
-    ) -> Result<Sums, String> {
+    ) -> Result<Sums, Error> {
         let Some(count) = self.analysis else {
             return self
                 .play_told(point, seed, matches, played)
@@ -545,7 +549,7 @@ impl<C: Commands> Question<C> {
             crate::platform::answer::Answer,
             Option<crate::platform::pairing::Replicates>,
         ),
-        String,
+        Error,
     > {
         let count = self.analysis.ok_or_else(|| {
             format!(
@@ -558,10 +562,13 @@ impl<C: Commands> Question<C> {
     }
 
     /// The dataset command's flags (a question about an analysis plays none).
-    fn dataset(&self) -> Result<&C::Dataset, String> {
-        self.dataset
-            .as_ref()
-            .ok_or_else(|| format!("`{}`: an analysis answers, it plays no tally", self.command))
+    fn dataset(&self) -> Result<&C::Dataset, Error> {
+        self.dataset.as_ref().ok_or_else(|| {
+            Error::Input(format!(
+                "`{}`: an analysis answers, it plays no tally",
+                self.command
+            ))
+        })
     }
 
     fn findings(
@@ -570,7 +577,7 @@ impl<C: Commands> Question<C> {
         point: &[f64],
         seed: u64,
         size: u64,
-    ) -> Result<crate::platform::command::Findings, String> {
+    ) -> Result<crate::platform::command::Findings, Error> {
         let mut words = self.words.clone();
         words.extend([
             count.to_string(),
@@ -591,7 +598,7 @@ impl<C: Commands> Question<C> {
 
     /// The command's tally at `point` on `matches` of master seed `seed`, played on the
     /// current rayon pool (the same sums whatever its threads).
-    pub fn play(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Tally, String> {
+    pub fn play(&self, point: &[f64], seed: u64, matches: Range<u64>) -> Result<Tally, Error> {
         self.play_told(point, seed, matches, &|_| {})
     }
 
@@ -602,7 +609,7 @@ impl<C: Commands> Question<C> {
         seed: u64,
         matches: Range<u64>,
         played: &(dyn Fn(u64) + Sync),
-    ) -> Result<Tally, String> {
+    ) -> Result<Tally, Error> {
         struct Play<'p> {
             seed: u64,
             matches: Range<u64>,
@@ -610,7 +617,7 @@ impl<C: Commands> Question<C> {
         }
         impl crate::platform::command::WithSimulation for Play<'_> {
             type Out = Tally;
-            fn with<S: Simulation>(self, sim: &S, _whole: Option<Plan>) -> Result<Tally, String> {
+            fn with<S: Simulation>(self, sim: &S, _whole: Option<Plan>) -> Result<Tally, Error> {
                 let len = self.matches.end - self.matches.start;
                 // Any split gives the same sums (a tournament played whole included: its
                 // melees are keyed by index), so parts are sized for the threads.
@@ -650,7 +657,7 @@ impl<C: Commands> Question<C> {
         &self,
         point: &[f64],
         jobs: Vec<(u64, Range<u64>)>,
-    ) -> Result<Vec<Tally>, String> {
+    ) -> Result<Vec<Tally>, Error> {
         struct Each {
             jobs: Vec<(u64, Range<u64>)>,
         }
@@ -660,7 +667,7 @@ impl<C: Commands> Question<C> {
                 self,
                 sim: &S,
                 _whole: Option<Plan>,
-            ) -> Result<Vec<Tally>, String> {
+            ) -> Result<Vec<Tally>, Error> {
                 Ok(self
                     .jobs
                     .into_par_iter()

@@ -15,6 +15,7 @@
 //! which `--check-docs` holds equal to what their answer files say (a number edited by hand
 //! fails CI) and `--update` rewrites, with the answer files, in one step.
 
+use crate::error::Error;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -73,14 +74,14 @@ fn path_of(name: &str) -> PathBuf {
     Path::new(ANSWERS).join(format!("{name}.json"))
 }
 
-fn read(name: &str) -> Result<Recorded, String> {
+fn read(name: &str) -> Result<Recorded, Error> {
     // Issue 79: a block `<!-- answer ../../../x -->` was filled from a file outside
     // docs/answers/: every name read is a plain one too, not only those recorded.
     if !plain_name(name) {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "answer `{}`: not a recorded answer's name (a plain name of letters, digits, `-` and `_`, read from {ANSWERS}/NAME.json)",
             crate::platform::escape::plain(name)
-        ));
+        )));
     }
     let p = path_of(name);
     let text = std::fs::read_to_string(&p).map_err(|e| {
@@ -89,12 +90,14 @@ fn read(name: &str) -> Result<Recorded, String> {
             p.display()
         )
     })?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
+    serde_json::from_str(&text).map_err(|e| Error::Input(format!("{}: {e}", p.display())))
 }
 
-fn write(name: &str, r: &Recorded) -> Result<(), String> {
+fn write(name: &str, r: &Recorded) -> Result<(), Error> {
     std::fs::create_dir_all(ANSWERS).map_err(|e| format!("{ANSWERS}: {e}"))?;
-    let text = serde_json::to_string_pretty(r).map_err(|e| e.to_string())? + "\n";
+    let text = serde_json::to_string_pretty(r)
+        .map_err(|e| Error::machine("encoding a recorded answer", e))?
+        + "\n";
     write_in_docs(&path_of(name), text.as_bytes())
 }
 
@@ -109,40 +112,40 @@ fn plain_name(name: &str) -> bool {
 
 /// A recorded answer's name: a plain file name (issue 62: `--record ../../x` wrote outside
 /// `docs/answers/`).
-fn check_name(name: &str) -> Result<(), String> {
+fn check_name(name: &str) -> Result<(), Error> {
     if plain_name(name) {
         Ok(())
     } else {
-        Err(format!(
+        Err(Error::Input(format!(
             "--record `{}`: a plain name of letters, digits, `-` and `_` (it becomes {ANSWERS}/NAME.json)",
             crate::platform::escape::plain(name)
-        ))
+        )))
     }
 }
 
 /// Writes `path` (README.md or a file under `docs/`) whole through a temporary file and a
 /// rename, never through a link: the file, `docs` and every folder between must not be links
 /// (issue 62: `--update` wrote wherever a planted link pointed).
-fn write_in_docs(path: &Path, bytes: &[u8]) -> Result<(), String> {
+fn write_in_docs(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let inside = path == Path::new("README.md") || path.starts_with("docs");
     if !inside
         || path
             .components()
             .any(|c| c == std::path::Component::ParentDir)
     {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{}: reproduce writes only README.md and files under docs/",
             path.display()
-        ));
+        )));
     }
     let mut at = PathBuf::new();
     for c in path.components() {
         at.push(c);
         if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{}: is a link; reproduce never writes through one (replace it with the file itself)",
                 at.display()
-            ));
+            )));
         }
     }
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
@@ -165,7 +168,7 @@ enum Runner {
     FirstRun,
 }
 
-fn runner_of(args: &[String], commands: &impl Commands) -> Result<Runner, String> {
+fn runner_of(args: &[String], commands: &impl Commands) -> Result<Runner, Error> {
     if args == ["bash", FIRST_RUN] {
         return Ok(Runner::FirstRun);
     }
@@ -178,7 +181,7 @@ fn runner_of(args: &[String], commands: &impl Commands) -> Result<Runner, String
     Ok(Runner::Skirmish)
 }
 
-fn names() -> Result<Vec<String>, String> {
+fn names() -> Result<Vec<String>, Error> {
     let mut out: Vec<String> = std::fs::read_dir(ANSWERS)
         .map_err(|e| format!("{ANSWERS}: {e}"))?
         .filter_map(|e| e.ok())
@@ -193,7 +196,7 @@ fn names() -> Result<Vec<String>, String> {
 
 /// Makes `dir` ready for a fresh run: absent, or an earlier run's folder (a skirmish output, or
 /// what the program's own script wrote: its `result.json` alone) removed.
-fn fresh(dir: &Path) -> Result<(), String> {
+fn fresh(dir: &Path) -> Result<(), Error> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(());
     };
@@ -208,24 +211,19 @@ fn fresh(dir: &Path) -> Result<(), String> {
         || crate::platform::dataset::answer_of(dir).is_ok()
         || names == [crate::platform::answer::FILE];
     if !ours {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "--out {}: holds files no earlier reproduction wrote; give another --out",
             dir.display()
-        ));
+        )));
     }
-    std::fs::remove_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))
+    std::fs::remove_dir_all(dir).map_err(|e| Error::Input(format!("--out {}: {e}", dir.display())))
 }
 
 /// Runs `args` (plus `--out OUT/NAME` and --quiet) with this very binary and reads the answer
 /// its folder holds. The folder is the host's to name (issue 78: no temporary folder); an
 /// earlier run's there is removed first (a command continues what its folder holds, and a
 /// reproduction must play everything again), any other folder refused.
-fn run(
-    out: &Path,
-    name: &str,
-    args: &[String],
-    commands: &impl Commands,
-) -> Result<Answer, String> {
+fn run(out: &Path, name: &str, args: &[String], commands: &impl Commands) -> Result<Answer, Error> {
     // Absolute: a recorded script runs from a folder of its own.
     let scratch =
         std::path::absolute(out.join(name)).map_err(|e| format!("--out {}: {e}", out.display()))?;
@@ -258,19 +256,21 @@ fn run(
     let verdict =
         args.first().is_some_and(|a| a == "balance") && matches!(o.status.code(), Some(1 | 3));
     if !o.status.success() && !verdict {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "skirmish {} failed: {}",
             args.join(" "),
             String::from_utf8_lossy(&o.stderr).trim()
-        ));
+        )));
     }
     // The program's own script writes its answer plainly (it is no skirmish run, so unsealed),
     // into the scratch folder made for it here.
     if script {
         let p = scratch.join(crate::platform::answer::FILE);
         std::fs::read_to_string(&p)
-            .map_err(|e| format!("{}: {e}", p.display()))
-            .and_then(|t| Answer::from_json(&t).map_err(|e| format!("{}: {e}", p.display())))
+            .map_err(|e| Error::Input(format!("{}: {e}", p.display())))
+            .and_then(|t| {
+                Answer::from_json(&t).map_err(|e| Error::Input(format!("{}: {e}", p.display())))
+            })
     } else {
         crate::platform::dataset::answer_of(&scratch)
     }
@@ -392,7 +392,7 @@ fn block_text(r: &Recorded, filter: Option<&str>, section: Option<&str>, layout:
 }
 
 /// A block's attributes, `key="value"` separated by spaces, in order.
-fn attributes(text: &str) -> Result<Vec<(String, String)>, String> {
+fn attributes(text: &str) -> Result<Vec<(String, String)>, Error> {
     let mut out = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {
@@ -404,9 +404,9 @@ fn attributes(text: &str) -> Result<Vec<(String, String)>, String> {
             .ok_or_else(|| format!("`{key}`: its value has no closing quote"))?;
         let key = key.trim();
         if !["filter", "section", "columns", "order", "figure", "heatmap"].contains(&key) {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "unknown attribute `{key}` (filter, section, columns, order, figure, heatmap)"
-            ));
+            )));
         }
         out.push((key.to_string(), value.to_string()));
         rest = after.trim_start();
@@ -454,7 +454,7 @@ fn figure_of(
     r: &Recorded,
     section: Option<&str>,
     heatmap: Option<&str>,
-) -> Result<(String, String), String> {
+) -> Result<(String, String), Error> {
     if let Some(title) = heatmap {
         let h = r
             .answer
@@ -477,7 +477,7 @@ fn figure_of(
 
 /// A document with every block regenerated from its answer file, its links to `docs/figures/`
 /// starting with `link`; with the blocks found and the figures they draw.
-fn regenerate_doc(text: &str, link: &str) -> Result<(String, usize, Vec<Figure>), String> {
+fn regenerate_doc(text: &str, link: &str) -> Result<(String, usize, Vec<Figure>), Error> {
     let mut figures = Vec::new();
     let mut out = String::new();
     let mut rest = text;
@@ -522,10 +522,10 @@ fn regenerate_doc(text: &str, link: &str) -> Result<(String, usize, Vec<Figure>)
         }
         if let Some(file) = attr("figure") {
             if !file.ends_with(".svg") || file.contains('/') {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "`<!-- answer {}-->`: figure=\"{file}\": a file name ending .svg (written under {FIGURES}/)",
                     head.trim()
-                ));
+                )));
             }
             let (title, svg) = figure_of(&r, attr("section"), attr("heatmap"))
                 .map_err(|e| format!("`<!-- answer {}-->`: {e}", head.trim()))?;
@@ -550,7 +550,7 @@ fn link_of(doc: &Path) -> &'static str {
 }
 
 /// Rewrites every document's generated blocks from the answer files.
-fn write_docs() -> Result<String, String> {
+fn write_docs() -> Result<String, Error> {
     let mut out = String::new();
     for d in documents() {
         let text = std::fs::read_to_string(&d).map_err(|e| format!("{}: {e}", d.display()))?;
@@ -580,7 +580,7 @@ pub struct Reproduced {
 
 /// Runs, checks or records the answers `f` names; `commands` says which command lines an answer
 /// may run (the CLI's grammar).
-pub fn reproduce(f: &Settings, commands: &impl Commands) -> Result<Reproduced, String> {
+pub fn reproduce(f: &Settings, commands: &impl Commands) -> Result<Reproduced, Error> {
     let done = |text: String| Reproduced { text, moved: 0 };
     if let Some(name) = &f.record {
         check_name(name)?;
@@ -621,10 +621,10 @@ pub fn reproduce(f: &Settings, commands: &impl Commands) -> Result<Reproduced, S
             }
         }
         if !stale.is_empty() {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "generated blocks differ from their answer files (a number edited by hand, or an answer re-recorded without --update) in: {}; run `skirmish reproduce --update` or restore them",
                 stale.join(", ")
-            ));
+            )));
         }
         return Ok(done(out + "every generated block equals its answer file\n"));
     }
@@ -634,10 +634,10 @@ pub fn reproduce(f: &Settings, commands: &impl Commands) -> Result<Reproduced, S
     } else {
         for n in &f.names {
             if !all.contains(n) {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{n}: no recorded answer; known: {}",
                     all.join(", ")
-                ));
+                )));
             }
         }
         f.names.clone()
@@ -730,11 +730,13 @@ mod tests {
         assert!(
             attributes(r#"colour="red""#)
                 .unwrap_err()
+                .to_string()
                 .contains("unknown attribute")
         );
         assert!(
             attributes(r#"filter="open"#)
                 .unwrap_err()
+                .to_string()
                 .contains("closing quote")
         );
     }
@@ -762,10 +764,16 @@ mod tests {
         assert!(
             regenerate_doc(&bad, "")
                 .unwrap_err()
+                .to_string()
                 .contains("ending .svg")
         );
         let bad = block.replace("power held", "nothing");
-        assert!(regenerate_doc(&bad, "").unwrap_err().contains("no section"));
+        assert!(
+            regenerate_doc(&bad, "")
+                .unwrap_err()
+                .to_string()
+                .contains("no section")
+        );
     }
 
     #[test]

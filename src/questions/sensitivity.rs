@@ -3,6 +3,7 @@
 //! the command's estimates moves, with paired intervals (the matches' parts are the pairs): which
 //! rules numbers move balance most, ranked, drawn as a tornado in `report.html`.
 
+use crate::error::Error;
 use std::path::PathBuf;
 
 use crate::platform::answer::{Answer, Estimate, Provenance, Section, Unit};
@@ -28,7 +29,7 @@ struct Own {
     command: String,
 }
 
-fn own(words: &[String]) -> Result<Own, String> {
+fn own(words: &[String]) -> Result<Own, Error> {
     let mut o = Own {
         keys: None,
         step: 0.10,
@@ -73,7 +74,11 @@ fn own(words: &[String]) -> Result<Own, String> {
                     let pct = v.trim_end_matches('%').parse::<f64>().ok();
                     o.step = match pct {
                         Some(p) if p > 0.0 && p <= 100.0 => p / 100.0,
-                        _ => return Err(format!("--step {v}: give a percentage, e.g. 10%")),
+                        _ => {
+                            return Err(Error::Input(format!(
+                                "--step {v}: give a percentage, e.g. 10%"
+                            )));
+                        }
                     }
                 }
                 "--section" => o.section = Some(v),
@@ -115,7 +120,7 @@ struct Moved {
     from: f64,
     to: f64,
     whole: bool,
-    moves: Result<Pairing, String>,
+    moves: Result<Pairing, Error>,
 }
 
 /// What a point came to: a dataset command's parts, or the folder of an analysis played whole.
@@ -128,16 +133,16 @@ enum Point {
 impl Point {
     /// Each estimate's move from `self` to `other` on the same matches: over the parts, or over
     /// an analysis's groups (its sealed replicates).
-    fn pair(&self, other: &Point) -> Result<Pairing, String> {
+    fn pair(&self, other: &Point) -> Result<Pairing, Error> {
         match (self, other) {
             (Point::Parts(a), Point::Parts(b)) => {
-                Pairing::of(&view(a), &view(b)).ok_or_else(|| "too few parts to pair".to_string())
+                Pairing::of(&view(a), &view(b)).ok_or_else(|| Error::from("too few parts to pair"))
             }
             (Point::Answer(a), Point::Answer(b)) => match (&a.1, &b.1) {
                 (Some(ra), Some(rb)) => Pairing::of_replicates(ra, rb),
                 _ => None,
             }
-            .ok_or_else(|| "the analysis kept no groups to pair its moves by".to_string()),
+            .ok_or_else(|| Error::from("the analysis kept no groups to pair its moves by")),
             _ => unreachable!("one question plays every point alike"),
         }
     }
@@ -149,7 +154,7 @@ fn view(x: &[(u64, u64, Tally)]) -> Vec<(u64, u64, &Tally)> {
 }
 
 /// `skirmish sensitivity WORDS...`: the question and sensitivity's own flags among its words.
-pub fn sensitivity<C: Commands>(words: &[String]) -> Result<String, String> {
+pub fn sensitivity<C: Commands>(words: &[String]) -> Result<String, Error> {
     let o = own(words)?;
     let _claim = crate::platform::dataset::claim_output_folder(&o.out, COMMAND)?;
     let threads = threads(o.threads)?;
@@ -160,15 +165,15 @@ pub fn sensitivity<C: Commands>(words: &[String]) -> Result<String, String> {
 /// `skirmish verify DIR` of a sensitivity folder (issue 79): its recorded question asked again
 /// whole on its recorded rules files (each one's digest checked first) and every file it writes
 /// compared with the folder's, writing nothing.
-pub fn verify<C: Commands>(dir: &std::path::Path) -> Result<String, String> {
+pub fn verify<C: Commands>(dir: &std::path::Path) -> Result<String, Error> {
     let stored = dir.join(crate::platform::answer::FILE);
     let answer = Answer::read(&stored)?;
     let p = &answer.provenance;
     let refuse = |why: String| {
-        format!(
+        Error::Input(format!(
             "{}: `provenance.command`: {why}; nothing was run",
             stored.display()
-        )
+        ))
     };
     let mut words = shlex::split(&p.command).ok_or_else(|| refuse("not a command line".into()))?;
     // `skirmish sensitivity WORDS...`: its own words, then this folder as --out.
@@ -180,16 +185,16 @@ pub fn verify<C: Commands>(dir: &std::path::Path) -> Result<String, String> {
     }
     words.drain(..2);
     words.extend(["--out".into(), dir.display().to_string(), "--quiet".into()]);
-    let o = own(&words).map_err(refuse)?;
+    let o = own(&words).map_err(|e| refuse(e.to_string()))?;
     for (path, digest) in &p.inputs {
         if crate::platform::digest::sha256_file(std::path::Path::new(path))
             .ok()
             .as_ref()
             != Some(digest)
         {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{path}: the folder's sensitivity read it with digest {digest}; this machine lacks it or holds it changed: verify where its inputs are as they were"
-            ));
+            )));
         }
     }
     let threads = threads(o.threads)?;
@@ -204,7 +209,7 @@ pub fn verify<C: Commands>(dir: &std::path::Path) -> Result<String, String> {
 }
 
 /// The sensitivity `o` asks, written into its folder, or (`check`) compared with it.
-fn run<C: Commands>(o: &Own, check: bool) -> Result<String, String> {
+fn run<C: Commands>(o: &Own, check: bool) -> Result<String, Error> {
     let mut q = Question::<C>::new(&o.command, &[])?;
     // An analysis is played whole at each point; its moves pair by its groups' replicates.
     let analysis = q.size_flag();
@@ -220,10 +225,10 @@ fn run<C: Commands>(o: &Own, check: bool) -> Result<String, String> {
         ),
     })?;
     if analysis.is_none() && matches < PARTS {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "`{}`: give at least {PARTS} matches: each move is paired over {PARTS} parts of them",
             o.command
-        ));
+        )));
     }
     let keys: Vec<(String, f64, bool)> = match &o.keys {
         None => crate::questions::question::numbers(&q.rules),
@@ -237,7 +242,7 @@ fn run<C: Commands>(o: &Own, check: bool) -> Result<String, String> {
                     .expect("a rules key has a value");
                 Ok((k.clone(), v, whole))
             })
-            .collect::<Result<_, String>>()?,
+            .collect::<Result<_, Error>>()?,
     };
     for (k, _, _) in &keys {
         q.name(Named::Rules(k.clone()))?;
@@ -262,14 +267,14 @@ fn run<C: Commands>(o: &Own, check: bool) -> Result<String, String> {
         );
         b
     };
-    let play = |point: &[f64]| -> Result<Point, String> {
+    let play = |point: &[f64]| -> Result<Point, Error> {
         if analysis.is_some() {
             return Ok(Point::Answer(Box::new(q.answer(point, o.seed, matches)?)));
         }
         ranges
             .iter()
             .map(|r| Ok((r.start, r.end - r.start, q.play(point, o.seed, r.clone())?)))
-            .collect::<Result<_, String>>()
+            .collect::<Result<_, Error>>()
             .map(Point::Parts)
     };
     let at_seed = play(&base)?;
@@ -287,14 +292,14 @@ fn run<C: Commands>(o: &Own, check: bool) -> Result<String, String> {
         Some(t) => {
             let s: Vec<&Section> = sections.iter().filter(|s| &s.title == t).collect();
             if s.is_empty() {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "--section {t}: not in the command's answer; its sections: {}",
                     sections
                         .iter()
                         .map(|s| s.title.as_str())
                         .collect::<Vec<_>>()
                         .join("; ")
-                ));
+                )));
             }
             s
         }
@@ -335,7 +340,7 @@ fn run<C: Commands>(o: &Own, check: bool) -> Result<String, String> {
     let files = crate::platform::render::files(&answer).to_vec();
     if check {
         return crate::platform::dataset::compare_folder(&o.out, &files)
-            .map_err(|e| format!("{}: {e}", o.out.display()));
+            .map_err(|e| Error::Input(format!("{}: {e}", o.out.display())));
     }
     crate::platform::dataset::replace_folder(&o.out, COMMAND, &files)?;
     let mut out = crate::platform::render::render(&answer, crate::platform::render::Format::Text);
@@ -381,10 +386,11 @@ fn answer<C: Commands>(
             Ok(p) => p,
             Err(e) => {
                 let prefix = format!("`{}`: ", q.command);
+                let e = e.to_string();
                 refused.push(format!(
                     "{}: {}",
                     label(m),
-                    e.strip_prefix(&prefix).unwrap_or(e)
+                    e.strip_prefix(&prefix).unwrap_or(&e)
                 ));
                 continue;
             }

@@ -5,6 +5,7 @@
 //! folders of their own kinds, each checked as it was made.
 
 use super::Commands;
+use crate::error::Error;
 
 /// `skirmish verify DIR` (issue 79): the question the folder proves first (its command, seed and
 /// inputs by digest), then what was checked, then what the default checks and what only
@@ -14,7 +15,7 @@ pub fn verify<C: Commands>(
     dir: &std::path::Path,
     replay_for: u64,
     all: bool,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     // A balance folder keeps its asks (issue 79: verify refused every one, naming a manifest).
     if super::balance::keeps_asks(dir) {
         return super::balance::verify::<C>(dir, replay_for, all);
@@ -38,16 +39,16 @@ pub fn verify<C: Commands>(
             match crate::platform::digest::sha256_file(std::path::Path::new(path)) {
                 Ok(d) if d == *digest => {}
                 Ok(_) => {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "{}: the folder's question read {path} with another content (digest {digest}); verify where its inputs are as they were, or with --replay-for 0 (its files only)",
                         dir.display()
-                    ));
+                    )));
                 }
                 Err(e) => {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "{}: the folder's question reads {path}, and this machine lacks it ({e}); verify where its inputs are, or with --replay-for 0 (its files only)",
                         dir.display()
-                    ));
+                    )));
                 }
             }
         }
@@ -94,7 +95,7 @@ fn verify_what_if<C: Commands>(
     dir: &std::path::Path,
     replay_for: u64,
     all: bool,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     let (base, versus) = (dir.join("base"), dir.join("versus"));
     let mut said = format!(
         "{}: a what-if: its two arms, then their difference\n",
@@ -119,9 +120,9 @@ fn verify_folder<C: Commands>(
     dir: &std::path::Path,
     replay_for: u64,
     all: bool,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     #[cfg(feature = "parquet")]
-    let rows = |p: &std::path::Path| -> Result<u64, String> {
+    let rows = |p: &std::path::Path| -> Result<u64, Error> {
         crate::platform::parquet::read(p).map(|df| df.height() as u64)
     };
     #[cfg(feature = "parquet")]
@@ -164,11 +165,11 @@ fn verify_folder<C: Commands>(
     // The manifest is data from whoever made the folder: only a command that writes datasets may
     // be replayed from it, never one that runs other programs (issue 62: `reproduce ... -- bash`).
     if !commands.writes_folder(&command_read) {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{}: manifest.json: `command`: `{}` is not a command that writes a dataset (simulate, tournament or analyze); nothing was run. Re-run the command that made the folder, or verify the files only with --replay-for 0",
             dir.display(),
             crate::platform::escape::plain(&command)
-        ));
+        )));
     }
     // An analysis's answer is written by its run without --shard; a shard's command would
     // write its slice into the folder being checked (issue 79: verify never writes).
@@ -177,11 +178,11 @@ fn verify_folder<C: Commands>(
             .iter()
             .any(|w| w == "--shard" || w.starts_with("--shard=") || w.starts_with("--shard-count"))
     {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{}: result.json: `provenance.command`: `{}` names a shard, and an analysis folder's answer is written by the run without --shard; the folder is refused and nothing was run",
             dir.display(),
             crate::platform::escape::plain(&command)
-        ));
+        )));
     }
     let ctx = crate::platform::context::Context::replaying(
         argv,
@@ -192,14 +193,14 @@ fn verify_folder<C: Commands>(
     let ran = commands.run(&ctx, command_read);
     match (ran, ctx.replay_outcome()) {
         (_, Some(Ok(r))) => Ok(format!("{}{}: {r}\n", files, dir.display())),
-        (_, Some(Err(e))) => Err(format!("{}: {e}", dir.display())),
-        (Err(e), None) => Err(format!(
+        (_, Some(Err(e))) => Err(Error::Input(format!("{}: {e}", dir.display()))),
+        (Err(e), None) => Err(Error::Input(format!(
             "{}: files verified, but the recorded command cannot replay its parts: {e}",
             dir.display()
-        )),
-        _ => Err(format!(
+        ))),
+        _ => Err(Error::Input(format!(
             "{}: files verified, but the recorded command played no dataset to replay",
             dir.display()
-        )),
+        ))),
     }
 }

@@ -3,6 +3,7 @@
 //! with its paired interval; its folder is its own kind (`OUT/base`, `OUT/versus` and the
 //! difference's answer).
 
+use crate::error::Error;
 use std::path::PathBuf;
 
 use super::Commands;
@@ -17,7 +18,7 @@ pub const WHAT_IF: &str = "what-if";
 /// `ctx`: the same command under its rules (A, `OUT/base`) and under FILE (B, `OUT/versus`), on
 /// the same match seeds, and every estimate's difference B - A with its 95% interval as the
 /// answer in OUT.
-pub fn what_if<C: Commands>(mut ctx: Context, argv: Vec<String>) -> Result<String, String> {
+pub fn what_if<C: Commands>(mut ctx: Context, argv: Vec<String>) -> Result<String, Error> {
     let commands = C::default();
     let mut rest = Vec::new();
     let (mut file, mut out) = (None, None);

@@ -478,7 +478,9 @@ fn mutated_balance_files_are_read_or_refused_never_a_panic() {
         match skirmish::questions::balance::read::<skirmish::cli::Grammar>(&path) {
             Ok(_) => read += 1,
             Err(e) => {
-                assert!(!e.is_empty());
+                assert!(!e.to_string().is_empty());
+                // A balance file is the host's input: exit 2.
+                assert_eq!(e.exit_code(), 2, "{e}");
                 refused += 1;
             }
         }

@@ -632,3 +632,45 @@ fn tag_play_takes_a_rules_file_and_refuses_one_whose_grid_cannot_hold_the_game()
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A write the machine refuses (a file-size limit here, as a full disk would) is the machine's
+/// failure, not the host's input: exit 1 (not 2), naming the file, no half-written file left;
+/// the same command with room then runs in the same folder.
+#[test]
+fn a_write_the_machine_refuses_exits_1_naming_the_file() {
+    let out = tmp("machine", "full");
+    // The limit's signal ignored, so the write fails with EFBIG instead of killing the run.
+    let script = "trap '' XFSZ; ulimit -f 1; exec \"$0\" simulate rumble --matches 2000 --out \"$1\" --quiet";
+    let o = std::process::Command::new("sh")
+        .args([
+            "-c",
+            script,
+            env!("CARGO_BIN_EXE_skirmish"),
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .expect("sh runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("writing ") && err.contains(&*out.to_string_lossy()),
+        "{err}"
+    );
+    let half: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(half.is_empty(), "{half:?}");
+    let o = skirmish(&[
+        "simulate",
+        "rumble",
+        "--matches",
+        "2000",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

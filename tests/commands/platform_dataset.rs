@@ -165,7 +165,7 @@ fn a_folder_holding_a_different_run_is_an_error_and_is_left_alone() {
     let before = dataset_files(&dir);
     let mut other = job(&sim, &dir, 300, 100, 1);
     other.seed = 43;
-    let err = other.run(parquet::encode).unwrap_err();
+    let err = other.run(parquet::encode).unwrap_err().to_string();
     assert!(err.contains("different run"), "{err}");
     assert!(err.contains("seed: 42 there, 43 here"), "{err}");
     assert_eq!(dataset_files(&dir), before);

@@ -322,11 +322,13 @@ fn strategies_parse_with_parameters_and_refuse_unknown_ones() {
     assert!(
         Kind::parse("valeu")
             .unwrap_err()
+            .to_string()
             .contains("did you mean `value`")
     );
     assert!(
         Kind::parse("value(greed=2)")
             .unwrap_err()
+            .to_string()
             .contains("no parameter `greed`")
     );
     assert!(Kind::parse("random(p=2)").is_err());

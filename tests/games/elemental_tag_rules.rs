@@ -820,7 +820,7 @@ fn tg51_policies_are_named_with_parameters_and_bad_ones_say_the_fix() {
         ("flee(list=99)", "out of range"),
         ("flee(margin=2", "close the parameters"),
     ] {
-        let e = Policy::parse(bad).unwrap_err();
+        let e = Policy::parse(bad).unwrap_err().to_string();
         assert!(e.contains(says), "{bad}: {e}");
     }
 }

@@ -113,7 +113,13 @@ fn la_40_players_spawn_on_distinct_cells_of_the_map_their_count_calls_for() {
             assert_eq!(log.rounds[0].1, want);
         }
     }
-    assert!(r.royale.check_players(17).unwrap_err().contains("16 cells"));
+    assert!(
+        r.royale
+            .check_players(17)
+            .unwrap_err()
+            .to_string()
+            .contains("16 cells")
+    );
     assert!(r.royale.check_players(1).is_err());
     // A shrink schedule that leaves too few cells at the start is refused at load.
     let tight = rules("shrink = [[12, 2]]");
@@ -123,7 +129,9 @@ fn la_40_players_spawn_on_distinct_cells_of_the_map_their_count_calls_for() {
             "[[player]]\nname = \"p{p}\"\nstrategy = \"looter\"\n"
         ));
     }
-    let e = input::royale::parse("ten.toml", &file, &tight).unwrap_err();
+    let e = input::royale::parse("ten.toml", &file, &tight)
+        .unwrap_err()
+        .to_string();
     assert!(e.to_string().contains("4 cells"), "{e}");
 }
 

@@ -355,7 +355,9 @@ fn mc_41_a_conditional_modifier_without_clauses_is_refused_and_numbers_false_kee
  {
     let cat = catalogue::builtin();
     let r = Rules::default();
-    let e = input::combat::minion_spec("Keeper swordsman + Berserkers", &cat, &r).unwrap_err();
+    let e = input::combat::minion_spec("Keeper swordsman + Berserkers", &cat, &r)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("played only by its clauses"), "{e}");
     let (m, _) = input::combat::minion_spec("Keeper swordsman + Pixie Dust", &cat, &r).unwrap();
     assert_eq!(m[0].hand, Some(2), "Pixie Dust's -2 is its groupmates'");

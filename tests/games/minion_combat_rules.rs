@@ -579,10 +579,13 @@ fn mc_25_modifiers_change_stats_and_are_checked() {
     let (v, _) = input::combat::minion_spec("2 x Keeper swordsman + Veteran", &cat, &r).unwrap();
     assert_eq!(v.len(), 2);
     assert_eq!((v[0].hand, v[0].armor, v[0].max_hp), (Some(3), 2, 11));
-    let e = input::combat::minion_spec("Werewolf + Veteran", &cat, &r).unwrap_err();
+    let e = input::combat::minion_spec("Werewolf + Veteran", &cat, &r)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("applies to recruit"), "{e}");
-    let e =
-        input::combat::minion_spec("Keeper swordsman + Veteran + Veteran", &cat, &r).unwrap_err();
+    let e = input::combat::minion_spec("Keeper swordsman + Veteran + Veteran", &cat, &r)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("not stackable"), "{e}");
 }
 

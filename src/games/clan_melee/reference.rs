@@ -46,7 +46,7 @@ pub fn setup(field: &Field, h: i32, rng: &mut MatchRng) -> (Vec<Member>, Vec<Cla
                 0
             },
             hp: *entered.as_ref().unwrap_or(&0),
-            disqualified: entered.err(),
+            disqualified: entered.err().map(|e| e.to_string()),
             survivors: 0,
             hp_left: 0,
             lasted: 0,

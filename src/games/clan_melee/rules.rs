@@ -2,6 +2,7 @@
 //! pure function, shared by the engine and the reference model so both say the same thing.
 //! All arithmetic wraps like the reference engine's 32-bit Java ints.
 
+use crate::error::Error;
 use rand::{Rng, RngExt};
 
 /// Action points a member may spend without hurting itself (CM-2).
@@ -37,11 +38,13 @@ impl Mode {
         }
     }
 
-    pub fn parse(s: &str) -> Result<Mode, String> {
+    pub fn parse(s: &str) -> Result<Mode, Error> {
         match s {
             "sane" => Ok(Mode::Sane),
             "reference" => Ok(Mode::Reference),
-            _ => Err(format!("--mode `{s}`: write sane or reference")),
+            _ => Err(Error::Input(format!(
+                "--mode `{s}`: write sane or reference"
+            ))),
         }
     }
 

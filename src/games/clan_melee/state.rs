@@ -2,6 +2,7 @@
 //! struct-of-arrays columns. The engine and the reference model both decide through
 //! [`Field::decide`], so a rule means one thing everywhere.
 
+use crate::error::Error;
 use crate::games::clan_melee::input::clan::{Case, Clan};
 use crate::games::clan_melee::input::expr::{Env, Op, Var};
 use crate::games::clan_melee::kernel::pairs::Pairs;
@@ -39,12 +40,12 @@ pub struct Field {
 }
 
 impl Field {
-    pub fn new(clans: Vec<Clan>) -> Result<Field, String> {
+    pub fn new(clans: Vec<Clan>) -> Result<Field, Error> {
         if clans.len() < 2 || clans.len() > MAX_CLANS {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "a melee needs 2 to {MAX_CLANS} clans; {} given",
                 clans.len()
-            ));
+            )));
         }
         let mut kinds = Vec::new();
         let mut kind_base = Vec::new();
@@ -79,11 +80,11 @@ impl Field {
             }
         }
         if kinds.len() > u16::MAX as usize {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "the field has {} member kinds; at most {}",
                 kinds.len(),
                 u16::MAX
-            ));
+            )));
         }
         let pairs = Pairs::new(
             kinds

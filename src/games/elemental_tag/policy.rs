@@ -3,6 +3,7 @@
 //! team's points, who is it); never others' submissions or the tag list. Chosen by name with
 //! parameters, `flee(margin=2, bid=3)`, like Auto Rumble's strategies.
 
+use crate::error::Error;
 use rand::RngExt;
 
 use crate::games::elemental_tag::rules::DIRS;
@@ -95,7 +96,7 @@ pub struct Policy {
 impl Policy {
     /// Parses `name` or `name(k=v, ...)`; keys: bid, margin, replace (0/1), list, and the team
     /// actions leave, eject, disband, found (0/1), join, accept (0/1).
-    pub fn parse(spec: &str) -> Result<Policy, String> {
+    pub fn parse(spec: &str) -> Result<Policy, Error> {
         let spec = spec.trim();
         let (name, params) = match spec.split_once('(') {
             Some((n, rest)) => {
@@ -117,10 +118,10 @@ impl Policy {
                 let hint = crate::names::closest_name(other, NAMES.iter().copied())
                     .map(|n| format!("did you mean `{n}`? "))
                     .unwrap_or_default();
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "unknown policy `{other}`: {hint}known: {}",
                     NAMES.join(", ")
-                ));
+                )));
             }
         };
         let mut p = Policy {
@@ -144,10 +145,10 @@ impl Policy {
             })?;
             // A parameter given twice is a typo, not a last-wins (issue 53).
             if seen.contains(&k.trim()) {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "policy `{spec}`: `{}` is given twice; give each parameter once",
                     k.trim()
-                ));
+                )));
             }
             seen.push(k.trim());
             let v: i64 = v.trim().parse().map_err(|_| {
@@ -171,15 +172,15 @@ impl Policy {
                 "friendly" if (0..=1).contains(&v) => p.friendly = v == 1,
                 "bid" | "margin" | "replace" | "list" | "leave" | "eject" | "disband" | "found"
                 | "join" | "accept" | "friendly" => {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "policy `{spec}`: `{}` = {v} is out of range (bid, leave, eject, disband, join 0..=1000; margin 0..=100; list 0..=16; replace, found, accept, friendly 0 or 1)",
                         k.trim()
-                    ));
+                    )));
                 }
                 other => {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "policy `{spec}`: unknown parameter `{other}`; known: bid, margin, replace, list, leave, eject, disband, found, join, accept, friendly"
-                    ));
+                    )));
                 }
             }
         }

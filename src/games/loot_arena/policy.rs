@@ -2,6 +2,7 @@
 //! submits for the rounds of one set, decided before the set starts; a policy writes a set from
 //! what a player can see then (its champions, the opponents, the strengths in play).
 
+use crate::error::Error;
 use crate::games::loot_arena::draws::{POLICY, die, place};
 use crate::games::loot_arena::rules::{Class, MAX_ROUNDS_PER_SET};
 
@@ -58,7 +59,7 @@ impl Action {
     /// Parses a set line: `attack [Healer, Mage, Gladiator, Rogue]` (brackets and commas optional;
     /// classes left out follow in the seed's order), `attack`, `heal self|partner|weakest`,
     /// `support`, `evade`.
-    pub fn parse(s: &str) -> Result<Action, String> {
+    pub fn parse(s: &str) -> Result<Action, Error> {
         let words: Vec<String> = s
             .split(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | ','))
             .filter(|w| !w.is_empty())
@@ -75,7 +76,7 @@ impl Action {
                         format!("`{w}` is not a class: name Gladiator, Rogue, Mage or Healer")
                     })?;
                     if order.contains(&c) {
-                        return Err(format!("{} is listed twice", c.name()));
+                        return Err(Error::Input(format!("{} is listed twice", c.name())));
                     }
                     order.push(c);
                 }
@@ -98,13 +99,13 @@ impl Action {
                 Ok(Action::Heal(t))
             }
             "support" | "evade" if words.len() > 1 => {
-                Err(format!("{first} takes nothing after it"))
+                Err(Error::Input(format!("{first} takes nothing after it")))
             }
             "support" => Ok(Action::Support),
             "evade" => Ok(Action::Evade),
-            w => Err(format!(
+            w => Err(Error::Input(format!(
                 "`{w}`: an action is attack [classes], heal self|partner|weakest, support or evade"
-            )),
+            ))),
         }
     }
 }
@@ -185,7 +186,7 @@ pub const NAMED: &[(&str, &str)] = &[
 ];
 
 impl Policy {
-    pub fn parse(spec: &str) -> Result<Policy, String> {
+    pub fn parse(spec: &str) -> Result<Policy, Error> {
         let (name, args) = crate::names::call(spec)?;
         let mut plan = Plan {
             focus: Focus::Strong,
@@ -202,15 +203,17 @@ impl Policy {
             "evasive" => plan.evade = 1,
             "random" if args.trim().is_empty() => return Ok(Policy::Random),
             "random" => return Err("`random` takes no parameters".into()),
-            n => return Err(crate::names::unknown("policy", n, NAMED)),
+            n => return Err(crate::names::unknown("policy", n, NAMED).into()),
         }
         for kv in crate::names::params(args) {
             let (k, v) = kv?;
-            let count = || -> Result<u8, String> {
+            let count = || -> Result<u8, Error> {
                 v.parse::<u8>()
                     .ok()
                     .filter(|n| *n as u32 <= MAX_ROUNDS_PER_SET)
-                    .ok_or_else(|| format!("{k}={v}: give 0 to {MAX_ROUNDS_PER_SET} rounds"))
+                    .ok_or_else(|| {
+                        Error::Input(format!("{k}={v}: give 0 to {MAX_ROUNDS_PER_SET} rounds"))
+                    })
             };
             match k {
                 "heal" => plan.heal = count()?,
@@ -224,13 +227,13 @@ impl Policy {
                     plan.focus = match v {
                         "strong" => Focus::Strong,
                         "healer" => Focus::Healer,
-                        _ => return Err(format!("focus={v}: strong or healer")),
+                        _ => return Err(Error::Input(format!("focus={v}: strong or healer"))),
                     }
                 }
                 _ => {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "`{k}`: a plan's parameters are focus, heal, target, support, evade"
-                    ));
+                    )));
                 }
             }
         }
@@ -492,6 +495,7 @@ mod tests {
         assert!(
             Policy::parse("atack")
                 .unwrap_err()
+                .to_string()
                 .contains("did you mean `attack`")
         );
         assert!(Policy::parse("plan(heal=99)").is_err());

@@ -6,6 +6,7 @@
 //! Multipliers are exact: fixed point with [`SCALE`] units per 1 (3 decimals in files), so
 //! 1.25 x 0.8 is exactly 1 and a tie such as 10.5 is a tie, never 10.499999.
 
+use crate::error::Error;
 use std::fmt;
 
 /// Fixed-point units per 1.0 (LA-9). Files give multipliers with at most 3 decimals, so the
@@ -154,13 +155,13 @@ impl Dice {
         Dice { n, sides, plus: 0 }
     }
     /// Parses `NdS`, `NdS+K`, `NdS-K` or `K`; the message says what is wrong and the fix.
-    pub fn parse(s: &str) -> Result<Dice, String> {
+    pub fn parse(s: &str) -> Result<Dice, Error> {
         let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
         let t = t.to_ascii_lowercase();
         let bad = || {
-            format!(
+            Error::Input(format!(
                 "`{s}`: write dice as NdS with an optional +K or -K (`1d8`, `2d6+1`), or a number"
-            )
+            ))
         };
         // Dice are ASCII: anything else is refused before the string is cut by byte.
         if t.is_empty() || !t.is_ascii() {
@@ -176,12 +177,14 @@ impl Dice {
             plus.parse().map_err(|_| bad())?
         };
         if !(-1000..=1000).contains(&plus) {
-            return Err(format!("`{s}`: a bonus is -1000 to 1000"));
+            return Err(Error::Input(format!("`{s}`: a bonus is -1000 to 1000")));
         }
         let Some((n, sides)) = dice.split_once('d') else {
             let k: i64 = dice.parse().map_err(|_| bad())?;
             if !(-1000..=1000).contains(&(k + plus as i64)) {
-                return Err(format!("`{s}`: a flat bonus is -1000 to 1000"));
+                return Err(Error::Input(format!(
+                    "`{s}`: a flat bonus is -1000 to 1000"
+                )));
             }
             return Ok(Dice {
                 n: 0,
@@ -196,10 +199,10 @@ impl Dice {
         };
         let sides: u32 = sides.parse().map_err(|_| bad())?;
         if n > MAX_DICE as u32 {
-            return Err(format!("`{s}`: at most {MAX_DICE} dice"));
+            return Err(Error::Input(format!("`{s}`: at most {MAX_DICE} dice")));
         }
         if !(1..=1000).contains(&sides) {
-            return Err(format!("`{s}`: a die has 1 to 1000 sides"));
+            return Err(Error::Input(format!("`{s}`: a die has 1 to 1000 sides")));
         }
         Ok(Dice {
             n: n as u8,
@@ -209,12 +212,12 @@ impl Dice {
     }
     /// Dice that absorb damage (armor, evasion) with a least total of 0 or more: below 0 they
     /// would add damage (`1d4-10` armor made hits stronger, issue 53). `what` names them.
-    pub fn absorbing(self, what: &str) -> Result<Dice, String> {
+    pub fn absorbing(self, what: &str) -> Result<Dice, Error> {
         let (least, _) = self.range();
         if least < 0 {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "`{self}` can roll {least}: {what} absorbs damage and never adds to it; keep its least roll at 0 or more (e.g. `1d4` rather than `1d4-10`)"
-            ));
+            )));
         }
         Ok(self)
     }
@@ -516,19 +519,21 @@ impl Default for Royale {
 
 impl Royale {
     /// Whether a game of `players` can start (LA-40): at least two, each on a cell of its own.
-    pub fn check_players(&self, players: usize) -> Result<(), String> {
+    pub fn check_players(&self, players: usize) -> Result<(), Error> {
         let side = self.side_for(players as u32);
         let cells = (side * side) as usize;
         if players < 2 {
             let s = if players == 1 { "" } else { "s" };
-            return Err(format!("{players} player{s}: a royale needs at least 2"));
+            return Err(Error::Input(format!(
+                "{players} player{s}: a royale needs at least 2"
+            )));
         }
         if players > cells.min(MAX_PLAYERS) {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{players} players: a {side}x{side} map has {cells} cells and each player spawns \
                  on its own (at most {}); fewer players, or a larger `royale.side`",
                 cells.min(MAX_PLAYERS)
-            ));
+            )));
         }
         Ok(())
     }

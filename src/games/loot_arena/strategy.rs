@@ -4,6 +4,7 @@
 //! and what it saw of the players it shared a tile with), never another player's gear or plans.
 //! Named with parameters, `centre(equip=plain, sets=medic)`, like the other games' policies.
 
+use crate::error::Error;
 use crate::games::loot_arena::policy::Policy;
 use crate::games::loot_arena::rules::{
     Class, Dice, Kind, MAX_ITEM_SLOTS, MAX_PLAYERS, Ring, Rules,
@@ -165,7 +166,7 @@ pub const NAMED: &[(&str, &str)] = &[
 ];
 
 impl Strategy {
-    pub fn parse(spec: &str) -> Result<Strategy, String> {
+    pub fn parse(spec: &str) -> Result<Strategy, Error> {
         let (name, args) = crate::names::call(spec)?;
         let attack = Policy::parse("attack").expect("a named policy");
         let mut st = Strategy {
@@ -191,7 +192,7 @@ impl Strategy {
                 st.field = Field::Counter;
                 st.sets = Policy::parse("medic").expect("a named policy");
             }
-            n => return Err(crate::names::unknown("strategy", n, NAMED)),
+            n => return Err(crate::names::unknown("strategy", n, NAMED).into()),
         }
         for kv in crate::names::params(args) {
             let (k, v) = kv?;
@@ -200,7 +201,7 @@ impl Strategy {
                     st.equip = match v {
                         "greedy" => Equip::Greedy,
                         "plain" => Equip::Plain,
-                        _ => return Err(format!("equip={v}: greedy or plain")),
+                        _ => return Err(Error::Input(format!("equip={v}: greedy or plain"))),
                     }
                 }
                 "field" => {
@@ -208,13 +209,19 @@ impl Strategy {
                         "strongest" => Field::Strongest,
                         "healer" => Field::Healer,
                         "counter" => Field::Counter,
-                        _ => return Err(format!("field={v}: strongest, healer or counter")),
+                        _ => {
+                            return Err(Error::Input(format!(
+                                "field={v}: strongest, healer or counter"
+                            )));
+                        }
                     }
                 }
                 "sets" => st.sets = Policy::parse(v).map_err(|e| format!("sets={v}: {e}"))?,
                 "greed" | "fear" | "hunt" => {
                     let Move::Smart { greed, fear, hunt } = &mut st.movement else {
-                        return Err(format!("`{k}`: only `smart` takes greed, fear and hunt"));
+                        return Err(Error::Input(format!(
+                            "`{k}`: only `smart` takes greed, fear and hunt"
+                        )));
                     };
                     let n: u8 = v
                         .parse()
@@ -228,10 +235,10 @@ impl Strategy {
                     }
                 }
                 _ => {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "`{k}`: a strategy's parameters are equip, field, sets (and smart's \
                          greed, fear)"
-                    ));
+                    )));
                 }
             }
         }
@@ -593,6 +600,7 @@ mod tests {
         assert!(
             Strategy::parse("hunterr")
                 .unwrap_err()
+                .to_string()
                 .contains("did you mean `hunter`")
         );
         assert!(Strategy::parse("looter(greed=2)").is_err());

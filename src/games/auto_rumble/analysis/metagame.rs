@@ -13,6 +13,7 @@
 //! Profiles are matches of the platform ([`Simulation`]): all cores, shards, resumable runs,
 //! the same bytes for any thread count.
 
+use crate::error::Error;
 use std::ops::Range;
 
 use rand::RngExt;
@@ -69,18 +70,18 @@ impl MetaGame {
         )
     }
 
-    pub fn new(t: Tournament, games: u64) -> Result<MetaGame, String> {
+    pub fn new(t: Tournament, games: u64) -> Result<MetaGame, Error> {
         if games == 0 {
             return Err("--games: play at least 1 game per profile".into());
         }
         let profiles = multisets(t.strategies.len(), t.game.players);
         if profiles.len() as u64 > 100_000 {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{} strategies at {} players make {} profiles: name fewer strategies or seat fewer players",
                 t.strategies.len(),
                 t.game.players,
                 profiles.len()
-            ));
+            )));
         }
         Ok(MetaGame { t, profiles, games })
     }
@@ -123,7 +124,7 @@ impl MetaGame {
 
     /// The empirical game from a tally holding every profile's payoffs: mean win shares, and
     /// their standard errors.
-    pub fn payoffs(&self, tally: &Tally) -> Result<Payoffs, String> {
+    pub fn payoffs(&self, tally: &Tally) -> Result<Payoffs, Error> {
         let k = self.t.strategies.len();
         let n = self.t.game.players;
         let means = tally

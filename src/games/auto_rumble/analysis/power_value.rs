@@ -11,6 +11,7 @@
 //! Sums are integers, so the result does not depend on the thread count; the stopping rule is
 //! checked between fixed batches of rosters, so it does not either.
 
+use crate::error::Error;
 use std::ops::Range;
 
 use rand::RngExt;
@@ -151,7 +152,7 @@ impl PowerValue {
     pub fn new(
         src: &crate::platform::sources::Sources,
         settings: ValueSettings,
-    ) -> Result<PowerValue, String> {
+    ) -> Result<PowerValue, Error> {
         let (cat, candidates) = with_candidates(
             src,
             settings.power_file.as_deref(),
@@ -172,23 +173,23 @@ impl PowerValue {
             ),
         ] {
             if r[0] > r[1] {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "--{field}: the range {}..{} is empty; give MIN..MAX with MIN <= MAX",
                     r[0], r[1]
-                ));
+                )));
             }
         }
         if s.heroes[0] < 2 || s.heroes[1] > MAX_HEROES {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--heroes: {}..{} is outside 2..{MAX_HEROES}: a battle needs the focal hero and a rival",
                 s.heroes[0], s.heroes[1]
-            ));
+            )));
         }
         if s.field_powers[1] as usize > MAX_HELD || s.field_powers[1] as usize > cat.len() {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--field-powers: at most {} distinct powers per hero here; lower the maximum",
                 MAX_HELD.min(cat.len())
-            ));
+            )));
         }
         if s.strengths.is_empty() || s.strengths.iter().any(|&x| x < 0) {
             return Err("--strengths: give one or more strengths >= 0, e.g. 10,20,40".into());
@@ -219,10 +220,10 @@ impl PowerValue {
                 .max()
                 .unwrap_or(0);
         if reach > rules::MAX_ABS_COINS as i64 {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--coins and --grid reach {reach} coins, beyond {} (AR-18): narrow them",
                 rules::MAX_ABS_COINS
-            ));
+            )));
         }
         if s.precision.is_nan() || s.precision <= 0.0 || !s.precision.is_finite() {
             return Err("--precision: give a positive number of coins, e.g. 1".into());
@@ -250,7 +251,9 @@ impl PowerValue {
             for name in &s.powers {
                 let p = cat.drawable_id(name, "--power")?;
                 if powers.contains(&p) {
-                    return Err(format!("--power: `{name}` is named twice; name it once"));
+                    return Err(Error::Input(format!(
+                        "--power: `{name}` is named twice; name it once"
+                    )));
                 }
                 powers.push(p);
             }
@@ -1714,45 +1717,43 @@ fn with_candidates(
     src: &crate::platform::sources::Sources,
     power_file: Option<&str>,
     candidates: Option<&str>,
-) -> Result<(Catalogue, Vec<PowerId>), String> {
+) -> Result<(Catalogue, Vec<PowerId>), Error> {
     let Some(c) = candidates else {
         return Ok((Catalogue::load(src, power_file)?, Vec::new()));
     };
     let mut defs = match power_file {
         None => crate::games::auto_rumble::powers::file::builtin().to_vec(),
-        Some(f) => crate::games::auto_rumble::powers::file::load(src, std::path::Path::new(f))
-            .map_err(|e| e.to_string())?,
+        Some(f) => crate::games::auto_rumble::powers::file::load(src, std::path::Path::new(f))?,
     };
-    let extra = crate::games::auto_rumble::powers::file::load(src, std::path::Path::new(c))
-        .map_err(|e| e.to_string())?;
+    let extra = crate::games::auto_rumble::powers::file::load(src, std::path::Path::new(c))?;
     let first = defs.len();
     for d in &extra {
         if let Some(o) = defs
             .iter()
             .find(|o| crate::names::normalise(&o.name) == crate::names::normalise(&d.name))
         {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{c}: the candidate power `{}` has the name of the catalogue's `{}`: rename it (and drop any `include` of the catalogue: the field comes from --powers)",
                 d.name, o.name
-            ));
+            )));
         }
     }
     defs.extend(extra);
     if defs.len() > crate::games::auto_rumble::powers::file::MAX_POWERS {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{c}: the catalogue and the candidates hold {} powers together, more than {}",
             defs.len(),
             crate::games::auto_rumble::powers::file::MAX_POWERS
-        ));
+        )));
     }
     let cat = Catalogue::new(defs);
     let ids: Vec<PowerId> = (first as PowerId..cat.len() as PowerId)
         .filter(|p| cat.drawable.contains(p))
         .collect();
     if ids.is_empty() {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{c}: every power in it is a helper (AR-55): a candidate needs a power a hero can hold"
-        ));
+        )));
     }
     Ok((cat, ids))
 }
@@ -1774,7 +1775,7 @@ fn ranked(est: &Estimates) -> Vec<&ArmEstimate> {
 pub fn shard_batches(
     out: &std::path::Path,
     identity: &serde_json::Value,
-) -> Result<Batches, String> {
+) -> Result<Batches, Error> {
     let mut all = Batches::new();
     let Ok(d) = std::fs::read_dir(out.join(crate::platform::ledger::SHARDS)) else {
         return Ok(all);
@@ -1827,7 +1828,7 @@ impl PowerValue {
         &self,
         out: &std::path::Path,
         identity: &serde_json::Value,
-    ) -> Result<Option<(u64, Accum)>, String> {
+    ) -> Result<Option<(u64, Accum)>, Error> {
         let v = self;
         let path = out.join(STATE);
         // Sealed (issue 62): `rosters` lowered by one was accepted and changed the tables.
@@ -1842,32 +1843,32 @@ impl PowerValue {
             state["rosters"].as_u64(),
             serde_json::from_value(state["sums"].clone()),
         ) else {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{}: `rosters` / `sums`: not as skirmish writes them; run the analysis again into a new --out",
                 path.display()
-            ));
+            )));
         };
         // The count it continues from must be the count its sums hold (issue 79: `rosters`
         // lowered by one and resealed passed the default verify).
         let acc: &Accum = &sums;
         let by_count: u64 = acc.strata.iter().skip(1).map(|s| s.rosters).sum();
         if acc.strata.first().map(|s| s.rosters) != Some(rosters) || by_count != rosters {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{}: `rosters`: {rosters}, and its sums hold {} rosters ({by_count} by hero count): not as a run writes it; run the analysis again into a new --out",
                 path.display(),
                 acc.strata.first().map_or(0, |s| s.rosters)
-            ));
+            )));
         }
         if rosters > v.max_rosters() {
             let per = v.battles_per_roster();
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--max-battles {}: {} already holds {} rosters ({} battles) of this analysis; ask for at least {} battles to continue it, or choose another --out",
                 v.settings.max_battles,
                 out.display(),
                 crate::platform::tally::thousands(rosters),
                 crate::platform::tally::thousands(rosters * per),
                 rosters * per
-            ));
+            )));
         }
         Ok(Some((rosters, sums)))
     }
@@ -1900,6 +1901,7 @@ mod tests {
             PowerValue::new(&crate::platform::sources::Sources::disk(), s)
                 .err()
                 .expect("refused")
+                .to_string()
         };
         assert!(bad(|s| s.heroes = [1, 4]).contains("--heroes"));
         assert!(bad(|s| s.grid = vec![-10, 0, 10]).contains("--grid"));

@@ -3,6 +3,7 @@
 //! state (`game::View`, AR-48) and their own randomness. Bidding writes into the caller's row:
 //! nothing is allocated per bid.
 
+use crate::error::Error;
 use rand::RngExt;
 
 use crate::games::auto_rumble::game::view::{DecideRng, Sizes, View};
@@ -77,14 +78,14 @@ impl Kind {
     }
 
     /// `name` or `name(key=value, ...)`, e.g. `value(shade=0.8)`.
-    pub fn parse(spec: &str) -> Result<Kind, String> {
+    pub fn parse(spec: &str) -> Result<Kind, Error> {
         let spec = spec.trim();
         let (name, params) = match spec.split_once('(') {
             Some((n, rest)) => {
                 let Some(p) = rest.strip_suffix(')') else {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "strategy `{spec}`: close the parameters, e.g. value(shade=0.8)"
-                    ));
+                    )));
                 };
                 (n.trim(), p)
             }
@@ -93,10 +94,10 @@ impl Kind {
         let mut kv = Vec::new();
         for part in params.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let Some((k, v)) = part.split_once('=') else {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "strategy `{spec}`: parameter `{part}` needs a value, e.g. {}",
                     example(name)
-                ));
+                )));
             };
             let v: f64 = v
                 .trim()
@@ -127,7 +128,7 @@ impl Kind {
                 min: 0.0,
             },
             other => {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "unknown strategy `{other}`: {}; known: {}",
                     crate::games::auto_rumble::powers::sample::closest_name(
                         other,
@@ -136,15 +137,15 @@ impl Kind {
                     .map(|n| format!("did you mean `{n}`?"))
                     .unwrap_or_default(),
                     NAMES.join(", ")
-                ));
+                )));
             }
         };
         for (k, v) in kv {
             let bad = || {
-                format!(
+                Error::Input(format!(
                     "strategy `{spec}`: `{name}` has no parameter `{k}` (or {v} is out of range); e.g. {}",
                     example(name)
-                )
+                ))
             };
             match (&mut kind, k.as_str()) {
                 (Kind::Random { p }, "p") if (0.0..=1.0).contains(&v) => *p = v,

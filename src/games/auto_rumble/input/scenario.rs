@@ -15,6 +15,7 @@
 //!
 //! Every error names the file, the line and column, the field and the fix.
 
+use crate::error::Error;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -41,14 +42,16 @@ pub fn check_limits(
     capacity: u32,
     largest: u8,
     [rounds, cap]: [&str; 2],
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if max_rounds == 0 || max_rounds > MAX_ROUNDS {
-        return Err(format!("{rounds}: {max_rounds} is outside 1..{MAX_ROUNDS}"));
+        return Err(Error::Input(format!(
+            "{rounds}: {max_rounds} is outside 1..{MAX_ROUNDS}"
+        )));
     }
     if (capacity as usize) < largest as usize || capacity as usize > MAX_CAPACITY {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{cap}: {capacity} must hold the largest roster ({largest} heroes) and be at most {MAX_CAPACITY} (AR-15)"
-        ));
+        )));
     }
     Ok(())
 }
@@ -292,7 +295,7 @@ fn battle_and_heroes(cx: &Ctx<'_>) -> Result<((u32, u64, usize), Vec<HeroDoc>), 
 /// How a scenario's power names become powers: the hand-written six, or a loaded catalogue.
 trait PowerNames {
     type Power: Copy + PartialEq;
-    fn lookup(&self, name: &str) -> Result<Self::Power, String>;
+    fn lookup(&self, name: &str) -> Result<Self::Power, Error>;
     fn name(&self, p: Self::Power) -> String;
 }
 
@@ -300,7 +303,7 @@ struct SamplePowers;
 
 impl PowerNames for SamplePowers {
     type Power = Power;
-    fn lookup(&self, name: &str) -> Result<Power, String> {
+    fn lookup(&self, name: &str) -> Result<Power, Error> {
         lookup_power(name)
     }
     fn name(&self, p: Power) -> String {
@@ -312,12 +315,14 @@ struct CataloguePowers<'a>(&'a Catalogue);
 
 impl PowerNames for CataloguePowers<'_> {
     type Power = PowerId;
-    fn lookup(&self, name: &str) -> Result<PowerId, String> {
-        self.0.id(name).ok_or_else(|| match self.0.closest(name) {
-            Some(p) => format!("unknown power `{name}` in the power file; did you mean `{p}`?"),
-            None => format!(
-                "unknown power `{name}`: it is not in the power file (`skirmish rumble powers FILE` lists them)"
-            ),
+    fn lookup(&self, name: &str) -> Result<PowerId, Error> {
+        self.0.id(name).ok_or_else(|| {
+            Error::Input(match self.0.closest(name) {
+                Some(p) => format!("unknown power `{name}` in the power file; did you mean `{p}`?"),
+                None => format!(
+                    "unknown power `{name}`: it is not in the power file (`skirmish rumble powers FILE` lists them)"
+                ),
+            })
         })
     }
     fn name(&self, p: PowerId) -> String {
@@ -504,13 +509,13 @@ fn draft<N: PowerNames>(
     })
 }
 
-fn lookup_power(name: &str) -> Result<Power, String> {
+fn lookup_power(name: &str) -> Result<Power, Error> {
     Power::from_name(name).ok_or_else(|| {
         let known: Vec<&str> = Power::ALL.iter().map(|p| p.name()).collect();
-        match Power::closest(name) {
+        Error::Input(match Power::closest(name) {
             Some(p) => format!("unknown power `{name}`; did you mean `{p}`?"),
             None => format!("unknown power `{name}`; known powers: {}", known.join(", ")),
-        }
+        })
     })
 }
 

@@ -4,6 +4,7 @@
 //! Everything string-shaped is settled here, once: names become ids, counter names become slots,
 //! use orders become clause indices. The kernels walk these tables and never allocate.
 
+use crate::error::Error;
 use std::fmt;
 
 use crate::games::auto_rumble::powers::expr::Quantity;
@@ -101,7 +102,7 @@ impl Catalogue {
         capacity: usize,
         max_rounds: u32,
         flag: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), Error> {
         let Some(power) = self.multiplying_power(held) else {
             return Ok(());
         };
@@ -110,9 +111,9 @@ impl Catalogue {
             return Ok(());
         }
         let most = ((MAX_BATTLE_HITS / max_rounds.max(1) as u64) as f64).sqrt() as u64;
-        Err(format!(
+        Err(Error::Input(format!(
             "{flag} {capacity}: `{power}` multiplies heroes and every hero hits every other, so a battle may ask for {capacity}² hits a round for {max_rounds} rounds, more than {MAX_BATTLE_HITS} (AR-72): give a capacity of at most {most}, or fewer rounds"
-        ))
+        )))
     }
 
     pub fn new(defs: Vec<PowerDef>) -> Catalogue {
@@ -236,12 +237,12 @@ impl Catalogue {
     pub fn load(
         src: &crate::platform::sources::Sources,
         power_file: Option<&str>,
-    ) -> Result<Catalogue, String> {
+    ) -> Result<Catalogue, Error> {
         match power_file {
             None => Ok(Catalogue::builtin()),
             Some(f) => crate::games::auto_rumble::powers::file::load(src, std::path::Path::new(f))
                 .map(Catalogue::new)
-                .map_err(|e| e.to_string()),
+                .map_err(Error::from),
         }
     }
 
@@ -251,11 +252,10 @@ impl Catalogue {
         mut self,
         src: &crate::platform::sources::Sources,
         rules_file: Option<&str>,
-    ) -> Result<Catalogue, String> {
+    ) -> Result<Catalogue, Error> {
         if let Some(f) = rules_file {
             self.rules =
-                crate::games::auto_rumble::input::rules::load(src, std::path::Path::new(f))
-                    .map_err(|e| e.to_string())?;
+                crate::games::auto_rumble::input::rules::load(src, std::path::Path::new(f))?;
         }
         Ok(self)
     }
@@ -292,21 +292,21 @@ impl Catalogue {
 
     /// The power by `name` for a command that draws, offers or values powers: unknown names get
     /// a "did you mean", helper powers are refused (AR-55). `flag` labels the message.
-    pub fn drawable_id(&self, name: &str, flag: &str) -> Result<PowerId, String> {
+    pub fn drawable_id(&self, name: &str, flag: &str) -> Result<PowerId, Error> {
         let Some(p) = self.id(name) else {
             let hint = self
                 .closest(name)
                 .map(|p| format!("did you mean `{p}`? "))
                 .unwrap_or_default();
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{flag}: unknown power `{name}`; {hint}`skirmish rumble powers` shows them"
-            ));
+            )));
         };
         if self.defs[p as usize].helper {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "{flag}: `{}` is a helper power, held only by the heroes other powers summon (AR-55); it is never drawn, offered or valued on its own: name another",
                 self.name(p)
-            ));
+            )));
         }
         Ok(p)
     }

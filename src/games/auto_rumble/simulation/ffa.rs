@@ -5,6 +5,7 @@
 //! `matches` table and one row per hero to the `heroes` table. The draw order is part of the
 //! dataset's meaning and is fixed in AR-22.
 
+use crate::error::Error;
 use std::ops::Range;
 
 use rand::RngExt;
@@ -136,7 +137,7 @@ impl Ffa {
     pub fn new(
         src: &crate::platform::sources::Sources,
         mut settings: FfaSettings,
-    ) -> Result<Ffa, String> {
+    ) -> Result<Ffa, Error> {
         let cat = match &settings.power_file {
             None => Catalogue::builtin(),
             Some(f) => {
@@ -147,9 +148,9 @@ impl Ffa {
                 if let Some(d) = &settings.power_file_digest
                     && *d != digest
                 {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "power_file: `{f}` has changed since this dataset was started (digest {d}, now {digest}): start a new dataset"
-                    ));
+                    )));
                 }
                 settings.power_file_digest = Some(digest);
                 Catalogue::new(
@@ -176,21 +177,21 @@ impl Ffa {
             ("strength", [s.strength[0] as i64, s.strength[1] as i64]),
         ] {
             if let Some(e) = range_error(field, r) {
-                return Err(e);
+                return Err(Error::Input(e));
             }
         }
         if s.heroes[0] < 2 || s.heroes[1] > MAX_HEROES {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "heroes: {}..{} is outside 2..{MAX_HEROES}; a battle needs at least 2 heroes",
                 s.heroes[0], s.heroes[1]
-            ));
+            )));
         }
         let max = rules::MAX_ABS_COINS;
         if s.coins[0] < -max || s.coins[1] > max {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "coins: {}..{} is outside -{max}..{max} (AR-18)",
                 s.coins[0], s.coins[1]
-            ));
+            )));
         }
         let mut catalogue = Vec::new();
         for name in &s.catalogue {
@@ -207,31 +208,31 @@ impl Ffa {
             })?;
             cat.drawable_id(name, "catalogue")?;
             if catalogue.contains(&p) {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "catalogue: `{name}` is listed twice; list each power once"
-                ));
+                )));
             }
             catalogue.push(p);
         }
         if catalogue.len() > MAX_POOL {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "catalogue: {} powers; at most {MAX_POOL} can be drawn from",
                 catalogue.len()
-            ));
+            )));
         }
         if s.powers[1] as usize > MAX_HELD {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "powers: at most {MAX_HELD} powers per hero; lower the maximum"
-            ));
+            )));
         }
         if s.powers[1] as usize > catalogue.len() {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "powers: a hero cannot hold {} distinct powers from a catalogue of {}; lower the \
                  maximum to {} or add powers to the catalogue",
                 s.powers[1],
                 catalogue.len(),
                 catalogue.len()
-            ));
+            )));
         }
         crate::games::auto_rumble::input::scenario::check_limits(
             s.max_rounds,

@@ -1,6 +1,7 @@
 //! Strategy tournaments (`skirmish tournament rumble`, AR-50): full games on the platform, seats
 //! rotated, one row per game, per player and per player-round.
 
+use crate::error::Error;
 use std::ops::Range;
 
 use crate::games::auto_rumble::analysis::power_value::{PowerValue, ValueSettings};
@@ -55,7 +56,7 @@ impl Tournament {
         source: ValueSource,
         max_rounds: u32,
         capacity: u32,
-    ) -> Result<Tournament, String> {
+    ) -> Result<Tournament, Error> {
         let Files {
             src,
             powers: power_file,
@@ -74,30 +75,30 @@ impl Tournament {
         let names: Vec<String> = kinds.iter().map(|k| k.spec()).collect();
         for (i, n) in names.iter().enumerate() {
             if names[..i].contains(n) {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "--strategies: `{n}` is listed twice; to seat it more often, raise --players"
-                ));
+                )));
             }
         }
         let players = players.unwrap_or(kinds.len().max(3));
         if !(3..=MAX_PLAYERS).contains(&players) {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--players {players}: the game takes 3 to {MAX_PLAYERS} players"
-            ));
+            )));
         }
         if max_rounds == 0 || max_rounds > crate::games::auto_rumble::input::scenario::MAX_ROUNDS {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--max-rounds {max_rounds}: give 1..{}",
                 crate::games::auto_rumble::input::scenario::MAX_ROUNDS
-            ));
+            )));
         }
         if (capacity as usize) < players
             || capacity as usize > crate::games::auto_rumble::input::scenario::MAX_CAPACITY
         {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--capacity {capacity}: must hold every player's hero and be at most {} (AR-15)",
                 crate::games::auto_rumble::input::scenario::MAX_CAPACITY
-            ));
+            )));
         }
         cat.check_work(
             cat.drawable.iter().copied(),
@@ -108,11 +109,11 @@ impl Tournament {
         let (values, values_from) = match source {
             ValueSource::Given { values, from } => {
                 if values.len() != cat.len() {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "{from}: {} values for {} powers",
                         values.len(),
                         cat.len()
-                    ));
+                    )));
                 }
                 (values, from)
             }

@@ -7,6 +7,7 @@
 //! has the same seed for every challenger (CM-41), so variants face the same rosters, wiggles and
 //! draws until their own members change the course of the melee.
 
+use crate::error::Error;
 use std::ops::Range;
 
 use crate::games::clan_melee::input::clan::Clan;
@@ -114,9 +115,9 @@ pub struct Variant {
 
 impl Variant {
     /// Compiles the challenger's clan text into a field with the reference clans.
-    pub fn new(study: Study, value: i32, text: &str) -> Result<Variant, String> {
+    pub fn new(study: Study, value: i32, text: &str) -> Result<Variant, Error> {
         let file = format!("({})", study.label(value));
-        let clan = Clan::parse(&file, text).map_err(|e| e.to_string())?;
+        let clan = Clan::parse(&file, text)?;
         let mut all = clans::reference();
         all.push(clan);
         Ok(Variant {
@@ -175,7 +176,7 @@ impl ClanStudy {
         melees: u64,
         settings: Settings,
         wiggle: bool,
-    ) -> Result<(ClanStudy, Vec<(String, String)>), String> {
+    ) -> Result<(ClanStudy, Vec<(String, String)>), Error> {
         let mut variants = Vec::new();
         let mut texts = Vec::new();
         for (study, values) in asked {

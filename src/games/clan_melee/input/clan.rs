@@ -2,6 +2,7 @@
 //! each member kind's decision rule as cases of integer expressions (`expr.rs`). Files compile
 //! once; building a roster and deciding never parse anything.
 
+use crate::error::Error;
 use std::collections::BTreeMap;
 
 use rand::Rng;
@@ -438,19 +439,19 @@ impl Clan {
         h: i32,
         rng: &mut impl Rng,
         out: &mut Vec<Made>,
-    ) -> Result<i64, String> {
+    ) -> Result<i64, Error> {
         self.build(h, rng, out)?;
         let total: i64 = out
             .iter()
             .map(|m| m.hp.min(HP_CAP) as i64 * m.count as i64)
             .sum();
         match self.clan_id {
-            Some(id) if id as usize != position => Err(format!(
+            Some(id) if id as usize != position => Err(Error::Input(format!(
                 "its members carry clan ID {id} but it plays as clan {position}"
-            )),
-            _ if total > h as i64 => Err(format!(
+            ))),
+            _ if total > h as i64 => Err(Error::Input(format!(
                 "its members' hit points total {total}, over the budget of {h}"
-            )),
+            ))),
             _ => Ok(total),
         }
     }
@@ -458,7 +459,7 @@ impl Clan {
     /// The members this clan fields at budget `h` (CM-22), in order as runs of alike members,
     /// drawing kinds from `rng`; `Err` is the reason the clan cannot field a roster (it is
     /// disqualified for that melee, CM-5).
-    pub fn build(&self, h: i32, rng: &mut impl Rng, out: &mut Vec<Made>) -> Result<(), String> {
+    pub fn build(&self, h: i32, rng: &mut impl Rng, out: &mut Vec<Made>) -> Result<(), Error> {
         out.clear();
         let mut members = 0usize;
         let Some(r) = self
@@ -481,14 +482,14 @@ impl Clan {
         let push =
             |out: &mut Vec<Made>, members: &mut usize, rest: &mut i64, kind: u16, hp: i32| {
                 if hp < 0 {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "its roster makes a member with {hp} hit points at budget {h}"
-                    ));
+                    )));
                 }
                 if *members >= limit {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "its roster makes more than H + 1000 = {limit} members at budget {h}"
-                    ));
+                    )));
                 }
                 *members += 1;
                 match out.last_mut() {
@@ -534,9 +535,9 @@ impl Clan {
                         continue;
                     }
                     if s <= 0 {
-                        return Err(format!(
+                        return Err(Error::Input(format!(
                             "its roster cuts {p} hit points into pieces of {s} at budget {h}"
-                        ));
+                        )));
                     }
                     for _ in 0..p / s {
                         let k = pick(who, rng);

@@ -1,6 +1,7 @@
 //! Clans as data: integer expressions (`expr`), clan files compiled into rosters and rules
 //! (`clan`), and the nine reference clans built in (`clans`).
 
+use crate::error::Error;
 pub mod clan;
 pub mod clans;
 pub mod expr;
@@ -11,7 +12,7 @@ pub mod rules;
 pub fn check(
     src: &crate::platform::sources::Sources,
     path: &std::path::Path,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     use crate::games::clan_melee::input::clan::Clan;
     use crate::platform::tally::thousands;
     use crate::rng::{Stream, match_stream_rng};
@@ -20,10 +21,10 @@ pub fn check(
     if let Ok(text) = crate::games::file_error::read(src, path, "file")
         && rules::is_rules(&text)
     {
-        let r = rules::load(src, path).map_err(|e| e.to_string())?;
+        let r = rules::load(src, path)?;
         return Ok(crate::games::changes::rules_file_told(path, &r.changes()));
     }
-    let clan = Clan::load(src, path).map_err(|e| e.to_string())?;
+    let clan = Clan::load(src, path)?;
     let mut out = format!(
         "{}: clan `{}`, {} kinds{}\n",
         path.display(),

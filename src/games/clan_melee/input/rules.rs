@@ -1,6 +1,7 @@
 //! Rules files (issue 51): [`Rules`] keys at the top level, the seed's values for the rest
 //! (`experiments/clan-melee-rules/rules.toml` lists every key).
 
+use crate::error::Error;
 use crate::games::clan_melee::rules::Rules;
 use crate::games::file_error::FileError;
 
@@ -24,9 +25,9 @@ pub fn load(
 pub fn from_flag(
     src: &crate::platform::sources::Sources,
     path: Option<&str>,
-) -> Result<Rules, String> {
+) -> Result<Rules, Error> {
     path.map_or(Ok(Rules::SEED), |p| {
-        load(src, std::path::Path::new(p)).map_err(|e| e.to_string())
+        load(src, std::path::Path::new(p)).map_err(Error::from)
     })
 }
 

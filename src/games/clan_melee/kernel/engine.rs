@@ -3,6 +3,7 @@
 //! survivors in place, allocating nothing.
 //! `reference.rs` is the plain model it is tested against, draw for draw.
 
+use crate::error::Error;
 use crate::games::clan_melee::input::clan::{self, HP_CAP, Made};
 use crate::games::clan_melee::kernel::classes::Classes;
 use crate::games::clan_melee::kernel::meeting::Meeting;
@@ -219,7 +220,7 @@ impl Melee {
                 lasted: 0,
             };
             match clan.enter(c, h, rng, &mut self.made) {
-                Err(e) => r.disqualified = Some(e),
+                Err(e) => r.disqualified = Some(e.to_string()),
                 Ok(total) => {
                     let base = field.kind_base[c];
                     self.runs.extend(self.made.iter().map(|m| Made {
@@ -667,13 +668,13 @@ impl By {
     }
 
     /// `--engine`: classes or members.
-    pub fn parse(s: &str) -> Result<By, String> {
+    pub fn parse(s: &str) -> Result<By, Error> {
         match s {
             "classes" => Ok(By::Classes),
             "members" => Ok(By::Members),
-            _ => Err(format!(
+            _ => Err(Error::Input(format!(
                 "--engine `{s}`: write classes (the default) or members (the reference engine)"
-            )),
+            ))),
         }
     }
 }

@@ -20,6 +20,7 @@
 //! policy = "smart"
 //! ```
 
+use crate::error::Error;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -310,15 +311,15 @@ pub fn load(
 pub fn check(
     src: &crate::platform::sources::Sources,
     path: &std::path::Path,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     // A rules file (issue 51) reads back as its changes from the seed's values.
     if let Ok(text) = crate::games::file_error::read(src, path, "file")
         && is_rules(&text)
     {
-        let s = load_rules(src, path).map_err(|e| e.to_string())?;
+        let s = load_rules(src, path)?;
         return Ok(crate::games::changes::rules_file_told(path, &s.changes()));
     }
-    let g = load(src, path).map_err(|e| e.to_string())?;
+    let g = load(src, path)?;
     let players: usize = g.teams.iter().map(|t| t.players.len()).sum();
     let side = grid_side(&g.settings, players as u32);
     let mut out = format!(

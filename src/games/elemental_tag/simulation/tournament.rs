@@ -3,6 +3,7 @@
 //! plays policy `(m + k) mod P`, so every policy sits in every kind of seat as often as the
 //! others. Tables: `games` (one row a game) and `players` (one row a player).
 
+use crate::error::Error;
 use std::ops::Range;
 
 use rand::RngExt;
@@ -47,7 +48,7 @@ pub const ENDS: &str = "share of games by how they end";
 
 impl TagTournament {
     /// Checks what no game could be played with.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         if self.policies.is_empty() {
             return Err("--policies: name at least one policy".into());
         }
@@ -64,7 +65,7 @@ impl TagTournament {
             return Err("--underworld: a percentage, 0 to 100".into());
         }
         crate::games::elemental_tag::input::check_settings(&self.settings)
-            .map_err(|(f, m)| format!("--{}: {m}", f.replace('_', "-")))
+            .map_err(|(f, m)| Error::Input(format!("--{}: {m}", f.replace('_', "-"))))
     }
 
     /// The policies' order around the table for game m of master seed `master` (TG-50): as

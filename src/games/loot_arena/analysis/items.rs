@@ -14,6 +14,7 @@
 //! - **Sets.** For each class, the focal champion plays each candidate policy against the same
 //!   battles; the best per class, paired against the first candidate.
 
+use crate::error::Error;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -75,14 +76,14 @@ impl Study {
         cell: u64,
         sets: Vec<Policy>,
         candidates: Vec<crate::games::loot_arena::state::Item>,
-    ) -> Result<Study, String> {
+    ) -> Result<Study, Error> {
         let mut added = Vec::new();
         for item in candidates {
             if field.catalogue.find(&item.name).is_some() {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "--candidate: `{}` is the name of a catalogue item: rename it",
                     item.name
-                ));
+                )));
             }
             added.push(field.catalogue.add_undrawn(item));
         }
@@ -369,7 +370,7 @@ impl Study {
         master: u64,
         ledger: &mut Ledger,
         tick: &(dyn Fn(u64) + Sync),
-    ) -> Result<Option<Findings>, String> {
+    ) -> Result<Option<Findings>, Error> {
         let done = AtomicU64::new(0);
         let count = |n: u64| {
             let v = done.fetch_add(n, Ordering::Relaxed) + n;

@@ -3,6 +3,7 @@
 //! rounding and the crit, as whole counts over all outcomes. The sampler's oracle
 //! (`tests/games/loot_arena_rules.rs`), and `skirmish loot odds`.
 
+use crate::error::Error;
 use std::collections::BTreeMap;
 
 use crate::games::loot_arena::kernel::battle::Strike;
@@ -65,7 +66,7 @@ fn outcomes_fit(dice: &[Dice]) -> bool {
 }
 
 /// The exact damage of `s` under `r`.
-pub fn exact(s: &Strike, r: &Rules) -> Result<Odds, String> {
+pub fn exact(s: &Strike, r: &Rules) -> Result<Odds, Error> {
     let mut all = vec![s.base, s.armor];
     all.extend(s.items);
     if s.evading {
@@ -171,12 +172,12 @@ pub struct Matchup {
 /// armor is a catalogue name, `[TIER] WEIGHT [armor]` (the catalogue's first of that weight and
 /// tier, Common by default) or dice. Strength comes from the classes alone (no Healer in the
 /// fight).
-pub fn matchup(spec: &str, r: &Rules, cat: &Catalogue) -> Result<Matchup, String> {
+pub fn matchup(spec: &str, r: &Rules, cat: &Catalogue) -> Result<Matchup, Error> {
     let lower = spec.to_ascii_lowercase();
     let Some(vs) = lower.find(" vs ") else {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "`{spec}`: write ATTACKER [with ITEM, ...] vs TARGET [in ARMOR] [evading], e.g. \"Mage with 1d8,1d8 vs Rogue in Light armor\""
-        ));
+        )));
     };
     let (left, right) = (spec[..vs].trim(), spec[vs + 4..].trim());
     let (who, items) = match left.to_ascii_lowercase().find(" with ") {
@@ -228,7 +229,7 @@ pub fn matchup(spec: &str, r: &Rules, cat: &Catalogue) -> Result<Matchup, String
         .enumerate()
     {
         if slot >= MAX_ITEM_SLOTS as usize {
-            return Err(format!("at most {MAX_ITEM_SLOTS} items"));
+            return Err(Error::Input(format!("at most {MAX_ITEM_SLOTS} items")));
         }
         let (dice, kind, name) = if let Some(i) = cat.find(it) {
             let x = &cat.items[i as usize];
@@ -244,19 +245,19 @@ pub fn matchup(spec: &str, r: &Rules, cat: &Catalogue) -> Result<Matchup, String
             ) {
                 (Some(k), Some(Ok(d)), None) => (d, Some(k), format!("{} {d}", k.name())),
                 _ => {
-                    return Err(format!(
+                    return Err(Error::Input(format!(
                         "item `{it}`: a catalogue name, `magical 1d8` or dice such as `1d8`"
-                    ));
+                    )));
                 }
             }
         };
         if let Some(k) = kind
             && r.attack_items & k.bit() == 0
         {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "item `{it}` is {}: it does not add to attacks (LA-8)",
                 k.name()
-            ));
+            )));
         }
         let affinity = kind.is_some_and(|k| cr.affinity & k.bit() != 0);
         strike.items[slot] = dice;
@@ -303,9 +304,9 @@ pub fn matchup(spec: &str, r: &Rules, cat: &Catalogue) -> Result<Matchup, String
         } else if let Ok(d) = Dice::parse(&a) {
             (d.absorbing("armor")?, d.to_string())
         } else {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "armor `{a}`: a catalogue name, `[tier] light|medium|heavy armor`, or dice"
-            ));
+            )));
         };
         strike.armor = dice;
         // Dice given as dice are named once (`defence: 2d4+1`, not `2d4+1, 2d4+1`).

@@ -13,6 +13,7 @@
 //! # or: policy = "medic"                    (default: medic)
 //! ```
 
+use crate::error::Error;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -59,7 +60,7 @@ pub struct BattleFile {
 }
 
 /// An item named in a battle file: a catalogue name, or `KIND DICE` (`magical 1d8`).
-fn item(cat: &mut Catalogue, s: &str) -> Result<u16, String> {
+fn item(cat: &mut Catalogue, s: &str) -> Result<u16, Error> {
     if let Some(i) = cat.find(s) {
         return Ok(i);
     }
@@ -84,10 +85,10 @@ fn item(cat: &mut Catalogue, s: &str) -> Result<u16, String> {
     let hint = crate::names::closest_name(s, cat.items.iter().map(|i| i.name.as_str()))
         .map(|c| format!("did you mean `{c}`? "))
         .unwrap_or_default();
-    Err(format!(
+    Err(Error::Input(format!(
         "`{s}` is not in the catalogue ({}): {hint}name a catalogue item or write a kind and dice (`magical 1d8`)",
         cat.source
-    ))
+    )))
 }
 
 /// Parses and checks a battle file against the rules and the catalogue.

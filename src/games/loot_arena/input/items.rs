@@ -2,6 +2,7 @@
 //! `[[item]]` tables (name, kind, tier, weight for defensive items, dice). The shipped stand-in
 //! is `experiments/loot-arena/items.toml` (LA-19).
 
+use crate::error::Error;
 use serde::Deserialize;
 
 use crate::games::file_error::{FileCtx, FileError};
@@ -170,9 +171,9 @@ pub fn builtin() -> Catalogue {
 pub fn from_flag(
     src: &crate::platform::sources::Sources,
     path: Option<&std::path::Path>,
-) -> Result<Catalogue, String> {
+) -> Result<Catalogue, Error> {
     match path {
-        Some(p) => load(src, p).map_err(|e| e.to_string()),
+        Some(p) => load(src, p).map_err(Error::from),
         None => Ok(builtin()),
     }
 }
@@ -182,18 +183,18 @@ pub fn from_flag(
 pub fn candidate(
     src: &crate::platform::sources::Sources,
     spec: &str,
-) -> Result<Vec<crate::games::loot_arena::state::Item>, String> {
+) -> Result<Vec<crate::games::loot_arena::state::Item>, Error> {
     use crate::games::loot_arena::rules::{Kind, Tier, Weight};
     let path = std::path::Path::new(spec);
     if src.is_file(path) {
         return load(src, path)
             .map(|c| c.items)
-            .map_err(|e| format!("--candidate: {e}"));
+            .map_err(|e| Error::Input(format!("--candidate: {e}")));
     }
     let Some((name, rest)) = spec.split_once(':') else {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "--candidate `{spec}`: write an item as \"Flaming Sword: rare physical 2d6+2\" (name, colon, tier, kind, dice), or give an item catalogue file"
-        ));
+        )));
     };
     let (mut tier, mut kind, mut weight, mut dice) = (None, None, None, None);
     for w in rest.split_whitespace() {
@@ -208,9 +209,9 @@ pub fn candidate(
         }
     }
     let (Some(tier), Some(kind)) = (tier, kind) else {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "--candidate `{spec}`: say its tier (common, uncommon, rare, legendary) and kind (physical, magical, support, defensive), e.g. \"Flaming Sword: rare physical 2d6+2\""
-        ));
+        )));
     };
     let q = |s: &str| format!("{:?}", s.trim());
     let mut text = format!(
@@ -227,5 +228,5 @@ pub fn candidate(
     }
     parse("--candidate", &text)
         .map(|c| c.items)
-        .map_err(|e| e.to_string())
+        .map_err(Error::from)
 }

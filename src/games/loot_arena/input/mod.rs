@@ -2,6 +2,7 @@
 //! battle (`battle`), a whole royale's players (`royale`). Each is checked whole before anything runs; an error names the file, line,
 //! field and the fix.
 
+use crate::error::Error;
 pub mod battle;
 pub mod items;
 pub mod royale;
@@ -24,18 +25,17 @@ pub fn check(
             crate::games::loot_arena::rules::Rules,
             crate::games::loot_arena::state::Catalogue,
         ),
-        String,
+        Error,
     >,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     use crate::games::loot_arena::rules::Class;
     use crate::games::loot_arena::trace::royale::mark;
-    let text =
-        crate::games::file_error::read(src, path, "Loot Arena file").map_err(|e| e.to_string())?;
+    let text = crate::games::file_error::read(src, path, "Loot Arena file")?;
     let name = path.display().to_string();
     let table: Option<toml::Table> = toml::from_str(&text).ok();
     let has = |k: &str| table.as_ref().is_some_and(|t| t.contains_key(k));
     if has("item") || has("tiers") {
-        let cat = items::parse(&name, &text).map_err(|e| e.to_string())?;
+        let cat = items::parse(&name, &text)?;
         let mut out = format!("{name}: an item catalogue of {} items\n", cat.items.len());
         for it in &cat.items {
             out.push_str(&format!(
@@ -49,7 +49,7 @@ pub fn check(
     }
     if royale::is_royale(&text) {
         let (r, _) = data()?;
-        let g = royale::parse(&name, &text, &r).map_err(|e| e.to_string())?;
+        let g = royale::parse(&name, &text, &r)?;
         let side = r.royale.side_for(g.seats.len() as u32);
         let mut out = format!(
             "{name}: a royale of {} players on a {side}x{side} map, seed {}\n",
@@ -63,7 +63,7 @@ pub fn check(
     }
     if has("player") {
         let (r, cat) = data()?;
-        let b = battle::parse(&name, &text, &r, &cat).map_err(|e| e.to_string())?;
+        let b = battle::parse(&name, &text, &r, &cat)?;
         let mut out = format!("{name}: a battle, seed {}\n", b.seed);
         let n = crate::games::loot_arena::trace::Names::new(&b.players, &b.fielded, &b.catalogue);
         for c in 0..4 {
@@ -91,7 +91,7 @@ pub fn check(
         }
         return Ok(out);
     }
-    let r = rules::parse(&name, &text).map_err(|e| e.to_string())?;
+    let r = rules::parse(&name, &text)?;
     let mut out = format!("{name}: a rules file\n");
     for c in Class::ALL {
         let cr = r.class(c);

@@ -7,6 +7,7 @@
 //! crit = "every_die"     # the other crit reading (LA-10)
 //! ```
 
+use crate::error::Error;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
@@ -443,9 +444,9 @@ pub fn load(
 pub fn from_flag(
     src: &crate::platform::sources::Sources,
     path: Option<&std::path::Path>,
-) -> Result<Rules, String> {
+) -> Result<Rules, Error> {
     match path {
-        Some(p) => load(src, p).map_err(|e| e.to_string()),
+        Some(p) => load(src, p).map_err(Error::from),
         None => Ok(Rules::default()),
     }
 }

@@ -7,6 +7,8 @@
 // A seat (0..4) indexes several parallel columns at once: index loops say so plainly.
 #![allow(clippy::needless_range_loop)]
 
+use crate::error::Error;
+
 use std::ops::Range;
 
 use rand::RngExt;
@@ -51,7 +53,7 @@ pub struct Field {
 
 impl Field {
     /// Checks what no battle could be drawn with.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         if self.policies.is_empty() {
             return Err("--policies: name at least one policy".into());
         }

@@ -2,6 +2,7 @@
 //! of game m plays strategy `(m + k) mod S`, so every strategy sits in every seat (and so every
 //! spawn draw) as often as the others. Tables: `games`, `players`, `rounds`, `battles`.
 
+use crate::error::Error;
 use std::ops::Range;
 
 use crate::games::loot_arena::kernel::battle::Battle;
@@ -160,14 +161,14 @@ crate::table! {
 
 impl RoyaleTournament {
     /// Checks what no game could be played with.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         if self.strategies.is_empty() {
             return Err("--strategies: name at least one strategy".into());
         }
         self.rules
             .royale
             .check_players(self.players)
-            .map_err(|m| format!("--players: {m}"))
+            .map_err(|m| Error::Input(format!("--players: {m}")))
     }
 
     /// Game m's seats (LA-51).

@@ -17,6 +17,8 @@
 // Cells index several parallel tables at once: index loops say so plainly.
 #![allow(clippy::needless_range_loop)]
 
+use crate::error::Error;
+
 use std::ops::Range;
 
 use rayon::prelude::*;
@@ -100,14 +102,14 @@ impl Study {
         size: usize,
         swordsman: &str,
         archer: &str,
-    ) -> Result<Study, String> {
+    ) -> Result<Study, Error> {
         for (flag, spec) in [("--swordsman", swordsman), ("--archer", archer)] {
             let (minions, _) = minion_spec(spec, &field.catalogue, &field.rules)
                 .map_err(|e| format!("{flag}: {e}"))?;
             if minions.iter().any(|m| !m.recruit) {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{flag} `{spec}`: a monster; the split fields swordsmen and archers together, and a group is all recruits or all monsters (MC-1): name a recruit, e.g. `Dwarf swordsman`"
-                ));
+                )));
             }
         }
         Ok(Study {
@@ -240,13 +242,13 @@ impl Study {
             + nations * 2 * self.combats
     }
 
-    fn group(&self, spec: &str, n: usize) -> Result<Vec<Minion>, String> {
+    fn group(&self, spec: &str, n: usize) -> Result<Vec<Minion>, Error> {
         let (ms, _) = minion_spec(spec, &self.field.catalogue, &self.field.rules)
             .map_err(|e| format!("baseline `{spec}`: {e}"))?;
         if !ms[0].kernel_plays() {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "baseline `{spec}` carries effects (MC-41) that only `minions combat` plays; name a minion without them"
-            ));
+            )));
         }
         Ok(vec![ms[0].clone(); n])
     }
@@ -259,7 +261,7 @@ impl Study {
         seed: u64,
         ledger: &mut Ledger,
         tick: &(dyn Fn(u64) + Sync),
-    ) -> Result<Option<Found>, String> {
+    ) -> Result<Option<Found>, Error> {
         let f = &self.field;
         let r = &f.rules;
         let mut total = 0u64;
@@ -925,7 +927,7 @@ const Q_CANDIDATE: u64 = 7;
 impl Study {
     /// The candidate's questions: its worth in baseline recruits (the monster ladder) and its
     /// win share against the field, paired against the baseline swordsman on the same draws.
-    pub fn candidate(&self, m: &Minion, seed: u64) -> Result<CandidateFound, String> {
+    pub fn candidate(&self, m: &Minion, seed: u64) -> Result<CandidateFound, Error> {
         let f = &self.field;
         let r = &f.rules;
         let recruits = [

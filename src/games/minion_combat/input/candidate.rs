@@ -1,11 +1,12 @@
 //! `analyze minions --candidate`: a host's own minion, as stats or a catalogue spec.
 
+use crate::error::Error;
 use crate::games::minion_combat::rules::Rules;
 use crate::games::minion_combat::state::{Catalogue, Minion};
 
 /// `--candidate`: stats (`H:3 A:1 HP:9 L:1`, any order) or a catalogue spec; the kernel must
 /// play it (no effects only the plain model plays, MC-54).
-pub fn minion(spec: &str, catalogue: &Catalogue, rules: &Rules) -> Result<Minion, String> {
+pub fn minion(spec: &str, catalogue: &Catalogue, rules: &Rules) -> Result<Minion, Error> {
     let m = if spec.contains(':') {
         let mut m = Minion {
             name: spec.trim().to_string(),
@@ -29,9 +30,9 @@ pub fn minion(spec: &str, catalogue: &Catalogue, rules: &Rules) -> Result<Minion
                 continue;
             }
             let Some((k, v)) = w.split_once(':') else {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "--candidate `{spec}`: `{w}` is not KEY:VALUE; write stats as \"H:3 A:1 HP:9 L:1\" (H hand, M missile, A attacks, AR armor, HP, L level)"
-                ));
+                )));
             };
             let n: i32 = v.parse().map_err(|_| {
                 format!("--candidate `{spec}`: `{v}` in `{w}` is not a whole number")
@@ -72,16 +73,18 @@ pub fn minion(spec: &str, catalogue: &Catalogue, rules: &Rules) -> Result<Minion
                 )),
             };
             if let Some(e) = err {
-                return Err(e);
+                return Err(Error::Input(e));
             }
         }
         let Some(hp) = hp else {
-            return Err(format!("--candidate `{spec}`: give its HP, e.g. HP:9"));
+            return Err(Error::Input(format!(
+                "--candidate `{spec}`: give its HP, e.g. HP:9"
+            )));
         };
         if m.hand.is_none() && m.missile.is_none() {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--candidate `{spec}`: give it a hand (H:3) or missile (M:2) damage"
-            ));
+            )));
         }
         m.hp = hp;
         m.max_hp = hp;
@@ -92,9 +95,9 @@ pub fn minion(spec: &str, catalogue: &Catalogue, rules: &Rules) -> Result<Minion
         ms.into_iter().next().expect("a spec names a minion")
     };
     if !m.kernel_plays() {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "--candidate `{spec}`: it carries effects (MC-41) that only `minions combat` plays; name one without them"
-        ));
+        )));
     }
     Ok(m)
 }

@@ -1,6 +1,7 @@
 //! The minion catalogue (`minions.toml`, MC-24) and the modifier list (`modifiers.toml`, MC-25),
 //! both made from the shipped CSVs by `experiments/minion-combat/from_csv.py`.
 
+use crate::error::Error;
 use serde::Deserialize;
 
 use crate::games::file_error::{FileCtx, FileError};
@@ -257,20 +258,20 @@ pub fn from_flags(
     minions: Option<&std::path::Path>,
     modifiers: Option<&std::path::Path>,
     effects: Option<&std::path::Path>,
-) -> Result<Catalogue, String> {
+) -> Result<Catalogue, Error> {
     let (file, text) = super::read(
         src,
         minions,
         ("experiments/minion-combat/minions.toml", super::MINIONS),
     )?;
-    let m = parse_minions(&file, &text).map_err(|e| e.to_string())?;
+    let m = parse_minions(&file, &text)?;
     let minions_file = file;
     let (file, text) = super::read(
         src,
         modifiers,
         ("experiments/minion-combat/modifiers.toml", super::MODIFIERS),
     )?;
-    let x = parse_modifiers(&file, &text).map_err(|e| e.to_string())?;
+    let x = parse_modifiers(&file, &text)?;
     let modifiers_file = file;
     let (file, text) = super::read(
         src,

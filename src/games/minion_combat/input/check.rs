@@ -1,5 +1,6 @@
 //! `skirmish minions check FILE`: any of the game's input files, read by its own parser.
 
+use crate::error::Error;
 use std::path::Path;
 
 use super::DataFiles;
@@ -9,14 +10,13 @@ use crate::platform::sources::Sources;
 /// `skirmish minions check FILE`: what a rules file, catalogue, modifier list, effects file,
 /// board or combat file holds, read by its own parser (its first error, with file and line,
 /// else a summary), the catalogues beside it `data`'s.
-pub fn check(src: &Sources, path: &Path, data: &DataFiles) -> Result<String, String> {
-    let text = crate::games::file_error::read(src, path, "Minion Combat file")
-        .map_err(|e| e.to_string())?;
+pub fn check(src: &Sources, path: &Path, data: &DataFiles) -> Result<String, Error> {
+    let text = crate::games::file_error::read(src, path, "Minion Combat file")?;
     let name = path.display().to_string();
     let table: Option<toml::Table> = toml::from_str(&text).ok();
     let has = |k: &str| table.as_ref().is_some_and(|t| t.contains_key(k));
     if has("minion") {
-        let m = super::catalogue::parse_minions(&name, &text).map_err(|e| e.to_string())?;
+        let m = super::catalogue::parse_minions(&name, &text)?;
         let mut s = format!("{name}: a minion catalogue of {} minions\n", m.len());
         // What plays whole (issue 52: README's counts were typed, and disagreed): read with the
         // shipped modifiers and effects, or those the flags name.
@@ -56,13 +56,12 @@ pub fn check(src: &Sources, path: &Path, data: &DataFiles) -> Result<String, Str
         return Ok(s);
     }
     if has("modifier") {
-        let m = super::catalogue::parse_modifiers(&name, &text).map_err(|e| e.to_string())?;
+        let m = super::catalogue::parse_modifiers(&name, &text)?;
         return Ok(format!("{name}: {} modifiers\n", m.len()));
     }
     if has("effect") || has("status") {
         let (_, cat) = data.load(src)?;
-        let e = super::effects::parse(&name, &text, &cat.minions, &cat.modifiers)
-            .map_err(|e| e.to_string())?;
+        let e = super::effects::parse(&name, &text, &cat.minions, &cat.modifiers)?;
         let mut s = format!(
             "{name}: {} effect clause(s), {} status(es)\n",
             e.clauses.len() + e.statuses.iter().map(|s| s.clauses.len()).sum::<usize>(),
@@ -86,7 +85,7 @@ pub fn check(src: &Sources, path: &Path, data: &DataFiles) -> Result<String, Str
     }
     if has("map") {
         let (r, cat) = data.load(src)?;
-        let b = super::board::parse(&name, &text, &r, &cat).map_err(|e| e.to_string())?;
+        let b = super::board::parse(&name, &text, &r, &cat)?;
         let mut s = format!(
             "{name}: a board {}x{}, seed {}, {} has initiative; neighbours in the order {}\n",
             b.rows,
@@ -110,7 +109,7 @@ pub fn check(src: &Sources, path: &Path, data: &DataFiles) -> Result<String, Str
     }
     if has("group") {
         let (r, cat) = data.load(src)?;
-        let c = super::combat::parse(&name, &text, &r, &cat).map_err(|e| e.to_string())?;
+        let c = super::combat::parse(&name, &text, &r, &cat)?;
         let mut s = format!("{name}: a combat, seed {}\n", c.seed);
         for g in &c.groups {
             s.push_str(&format!(
@@ -135,7 +134,7 @@ pub fn check(src: &Sources, path: &Path, data: &DataFiles) -> Result<String, Str
         s.push_str(&crate::games::minion_combat::trace::unplayed(&c));
         return Ok(s);
     }
-    super::rules::parse(&name, &text).map_err(|e| e.to_string())?;
+    super::rules::parse(&name, &text)?;
     Ok(format!(
         "{name}: a rules file\n{}",
         crate::games::changes::told(super::RULES, &text)

@@ -9,6 +9,7 @@
 //! minions = ["3 x Keeper swordsman", "Keeper swordsman + Veteran"]
 //! ```
 
+use crate::error::Error;
 use serde::Deserialize;
 
 use crate::games::file_error::{FileCtx, FileError};
@@ -54,14 +55,14 @@ pub fn minion_spec(
     spec: &str,
     cat: &Catalogue,
     r: &Rules,
-) -> Result<(Vec<Minion>, Vec<String>), String> {
+) -> Result<(Vec<Minion>, Vec<String>), Error> {
     // Bounded work at load (issue 53: 80,000 stacked modifiers took 12.6 s).
     let stacked = spec.matches('+').count();
     if stacked > MAX_MODIFIERS {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "`{}...`: {stacked} modifiers on one minion; at most {MAX_MODIFIERS}",
             spec.chars().take(40).collect::<String>()
-        ));
+        )));
     }
     let mut parts = spec.split('+').map(str::trim);
     let head = parts.next().unwrap_or("");
@@ -69,9 +70,9 @@ pub fn minion_spec(
         Some((n, rest)) => match n.trim().parse::<usize>() {
             Ok(k) if (1..=MAX_GROUP).contains(&k) => (k, rest.trim()),
             _ => {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "`{spec}`: \"N x Name\" needs N from 1 to {MAX_GROUP}"
-                ));
+                )));
             }
         },
         None => (1, head),
@@ -98,16 +99,16 @@ pub fn minion_spec(
         })?;
         let plain = PLAYED_CONDITIONS.contains(&x.condition.as_str());
         if !plain && !fx.plays(&x.name) {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "`{}` holds only \"{}\": a conditional modifier is played only by its clauses in the effects file {} (MC-25, MC-41); add them or use one that always holds",
                 x.name, x.condition, cat.sources[2]
-            ));
+            )));
         }
         if taken.contains(&x.name.as_str()) && !x.stackable {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "`{}` twice on one minion: it is not stackable",
                 x.name
-            ));
+            )));
         }
         let who = x.applies_to.to_ascii_lowercase();
         let ok = if who.contains("recruit") {
@@ -122,10 +123,10 @@ pub fn minion_spec(
             true
         };
         if !ok {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "`{}` applies to {}; `{}` is not one",
                 x.name, x.applies_to, stats.name
-            ));
+            )));
         }
         taken.push(&x.name);
         m.enchanted = true;
@@ -145,23 +146,23 @@ pub fn minion_spec(
     }
     settle_nation(&mut m, &cat.effects, r)?;
     if m.attacks > crate::games::minion_combat::rules::MAX_ATTACKS {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "`{spec}` has {} attacks a round; at most {} (MC-61)",
             m.attacks,
             crate::games::minion_combat::rules::MAX_ATTACKS
-        ));
+        )));
     }
     if m.attacks > 0 && m.hand.is_none() && m.missile.is_none() {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "`{spec}` has {} attack(s) but no hand or missile damage: it could not attack",
             m.attacks
-        ));
+        )));
     }
     if m.max_hp < 1 {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "`{spec}` has {} max HP: a fielded minion needs at least 1",
             m.max_hp
-        ));
+        )));
     }
     let unplayed = stats
         .tags
@@ -174,14 +175,14 @@ pub fn minion_spec(
 
 /// A catalogue minion as fielded, unmodified, with the clauses its tags carry (MC-41): what
 /// `"Name"` alone in a group file fields.
-pub fn catalogue_minion(stats: &Stats, cat: &Catalogue, r: &Rules) -> Result<Minion, String> {
+pub fn catalogue_minion(stats: &Stats, cat: &Catalogue, r: &Rules) -> Result<Minion, Error> {
     let mut m = tagged(stats, cat, r)?;
     settle_nation(&mut m, &cat.effects, r)?;
     Ok(m)
 }
 
 /// A catalogue entry as fielded, carrying its tags' clauses.
-fn tagged(stats: &Stats, cat: &Catalogue, r: &Rules) -> Result<Minion, String> {
+fn tagged(stats: &Stats, cat: &Catalogue, r: &Rules) -> Result<Minion, Error> {
     let mut m = field(stats, r)?;
     for t in &stats.tags {
         m.clauses.extend(cat.effects.of(t).cloned());
@@ -191,8 +192,8 @@ fn tagged(stats: &Stats, cat: &Catalogue, r: &Rules) -> Result<Minion, String> {
 
 /// A clause that makes its minion one of a nation (MC-52) sets it; a nation a condition names
 /// becomes the rules' nation (MC-55).
-fn settle_nation(m: &mut Minion, fx: &Effects, r: &Rules) -> Result<(), String> {
-    fn settle(c: &mut Clause, fx: &Effects, r: &Rules) -> Result<(), String> {
+fn settle_nation(m: &mut Minion, fx: &Effects, r: &Rules) -> Result<(), Error> {
+    fn settle(c: &mut Clause, fx: &Effects, r: &Rules) -> Result<(), Error> {
         if let Some(Against::NationNamed(i)) = c.against {
             let n = &fx.nations[i as usize];
             let k = r.nation(n).ok_or_else(|| {
@@ -230,12 +231,12 @@ fn settle_nation(m: &mut Minion, fx: &Effects, r: &Rules) -> Result<(), String> 
 }
 
 /// MC-1: 1 to 8 minions, all recruits or all monsters.
-pub fn check_group(minions: &[Minion]) -> Result<(), String> {
+pub fn check_group(minions: &[Minion]) -> Result<(), Error> {
     if minions.is_empty() || minions.len() > MAX_GROUP {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "{} minions: a group holds 1 to {MAX_GROUP} (MC-1)",
             minions.len()
-        ));
+        )));
     }
     if minions.iter().any(|m| m.recruit != minions[0].recruit) {
         return Err(
@@ -259,24 +260,24 @@ fn unknown<'a>(
 }
 
 /// A catalogue entry as fielded, before modifiers.
-fn field(s: &Stats, r: &Rules) -> Result<Minion, String> {
+fn field(s: &Stats, r: &Rules) -> Result<Minion, Error> {
     if s.kind == Kind::Form {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "`{}` is a Spirit alteration's form with no HP of its own: field the recruit instead",
             s.name
-        ));
+        )));
     }
     if s.attacks > 0 && s.hand.is_none() && s.missile.is_none() {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "`{}` has attacks but no printed damage (the card's depends on its casting cost): give it `hand` or `missile` in your own catalogue",
             s.name
-        ));
+        )));
     }
     if s.hp.is_none() {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "`{}` has no printed HP (the card prints *): add `hp` to its catalogue entry in your own catalogue",
             s.name
-        ));
+        )));
     }
     Ok(Minion::from_stats(s, r))
 }
@@ -361,11 +362,11 @@ pub fn from_flag(
     path: Option<&std::path::Path>,
     r: &Rules,
     cat: &Catalogue,
-) -> Result<CombatFile, String> {
+) -> Result<CombatFile, Error> {
     let (file, text) = super::read(
         src,
         path,
         ("experiments/minion-combat/combat.toml", super::COMBAT),
     )?;
-    parse(&file, &text, r, cat).map_err(|e| e.to_string())
+    parse(&file, &text, r, cat).map_err(Error::from)
 }

@@ -2,6 +2,7 @@
 //! modifier list (`catalogue`), the effects they carry (`effects`), a combat (`combat`) and a board of groups (`board`). Each is checked whole before anything
 //! runs; an error names the file, line, field and the fix.
 
+use crate::error::Error;
 pub mod board;
 pub mod candidate;
 pub mod catalogue;
@@ -31,11 +32,11 @@ pub fn read(
     src: &crate::platform::sources::Sources,
     path: Option<&std::path::Path>,
     builtin: (&str, &str),
-) -> Result<(String, String), String> {
+) -> Result<(String, String), Error> {
     match path {
         Some(p) => crate::games::file_error::read(src, p, "Minion Combat file")
             .map(|t| (p.display().to_string(), t))
-            .map_err(|e| e.to_string()),
+            .map_err(Error::from),
         None => Ok((format!("{} (built in)", builtin.0), builtin.1.to_string())),
     }
 }
@@ -61,7 +62,7 @@ impl DataFiles {
             crate::games::minion_combat::rules::Rules,
             crate::games::minion_combat::state::Catalogue,
         ),
-        String,
+        Error,
     > {
         use crate::games::minion_combat::rules::Rules;
         let rules = rules::from_flag(src, self.rules.as_deref())?;
@@ -84,14 +85,14 @@ impl DataFiles {
                 let hint = crate::names::closest_name(&n.name, names.iter().copied())
                     .map(|c| format!("; did you mean `{c}`?"))
                     .unwrap_or_default();
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "{}: `nation.{}`: no minion of the catalogue is of this nation, so its ability would never apply; name one of {}{hint}",
                     self.rules
                         .as_deref()
                         .map_or("the rules".into(), |p| p.display().to_string()),
                     n.name,
                     names.join(", ")
-                ));
+                )));
             }
         }
         Ok((rules, cat))

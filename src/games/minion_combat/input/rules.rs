@@ -1,6 +1,7 @@
 //! Rules files (TOML): any number or reading of `rules::Rules`, the rest from the seed. The
 //! shipped `experiments/minion-combat/rules.toml` writes every key with its default.
 
+use crate::error::Error;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
@@ -26,13 +27,16 @@ struct File {
 }
 
 /// "+1 hand in round 2", "-1 missile in round 1" or "none".
-pub fn parse_bonus(s: &str) -> Result<Option<(Attack, u32, i32)>, String> {
+pub fn parse_bonus(s: &str) -> Result<Option<(Attack, u32, i32)>, Error> {
     let t = s.trim().to_ascii_lowercase();
     if t == "none" {
         return Ok(None);
     }
-    let bad =
-        || format!("`{s}`: write \"+N hand in round R\", \"+N missile in round R\" or \"none\"");
+    let bad = || {
+        Error::Input(format!(
+            "`{s}`: write \"+N hand in round R\", \"+N missile in round R\" or \"none\""
+        ))
+    };
     let w: Vec<&str> = t.split_whitespace().collect();
     if w.len() != 5 || w[2] != "in" || w[3] != "round" {
         return Err(bad());
@@ -44,15 +48,15 @@ pub fn parse_bonus(s: &str) -> Result<Option<(Attack, u32, i32)>, String> {
         _ => return Err(bad()),
     };
     if !(-1000..=1000).contains(&amount) {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "`{s}`: {amount} more damage: keep it within -1000..1000"
-        ));
+        )));
     }
     let round: u32 = w[4].parse().map_err(|_| bad())?;
     if round == 0 || round > MAX_ROUNDS {
-        return Err(format!(
+        return Err(Error::Input(format!(
             "`{s}`: round {round} is not a combat round (1-{MAX_ROUNDS})"
-        ));
+        )));
     }
     Ok(Some((attack, round, amount)))
 }
@@ -134,11 +138,11 @@ pub fn parse(file: &str, text: &str) -> Result<Rules, FileError> {
 pub fn from_flag(
     src: &crate::platform::sources::Sources,
     path: Option<&std::path::Path>,
-) -> Result<Rules, String> {
+) -> Result<Rules, Error> {
     let (file, text) = super::read(
         src,
         path,
         ("experiments/minion-combat/rules.toml", super::RULES),
     )?;
-    parse(&file, &text).map_err(|e| e.to_string())
+    parse(&file, &text).map_err(Error::from)
 }

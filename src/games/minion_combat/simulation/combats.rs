@@ -11,6 +11,8 @@
 // A slot indexes several parallel columns at once: index loops say so plainly.
 #![allow(clippy::needless_range_loop)]
 
+use crate::error::Error;
+
 use std::ops::Range;
 
 use rand::RngExt;
@@ -121,12 +123,12 @@ impl Field {
         sizes: (usize, usize),
         types: usize,
         all_minions: bool,
-    ) -> Result<Field, String> {
+    ) -> Result<Field, Error> {
         if sizes.0 < 1 || sizes.1 > MAX_GROUP || sizes.0 > sizes.1 {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "--sizes {}-{}: a group holds 1 to {MAX_GROUP} minions (MC-1), smallest first",
                 sizes.0, sizes.1
-            ));
+            )));
         }
         if types < 1 {
             return Err("--types: at least 1".into());
@@ -158,7 +160,7 @@ impl Field {
         }
         for k in 0..2 {
             if kinds[k] && pool[k].is_empty() {
-                return Err(format!(
+                return Err(Error::Input(format!(
                     "--kinds {}: the catalogue has no fieldable {} to draw{}",
                     KINDS[k],
                     KINDS[k],
@@ -167,7 +169,7 @@ impl Field {
                     } else {
                         " (add --all-minions to field those with effects only the plain model plays)"
                     }
-                ));
+                )));
             }
         }
         Ok(Field {
