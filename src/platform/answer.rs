@@ -61,7 +61,7 @@ impl Provenance {
 }
 
 /// One estimate: a share or a mean, with its 95% interval and the count behind it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Estimate {
     pub label: String,
     pub value: f64,
@@ -74,6 +74,38 @@ pub struct Estimate {
     /// zero-width (issue 63).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub exact: bool,
+    /// The standard error its builder measured (issue 78: each user read it back from the
+    /// interval, with z, also where the interval took a t): see [`Estimate::se`]. Held in
+    /// memory, not written: a folder's files keep their bytes, and an estimate read back from
+    /// one is a normal interval's (or a share's Wilson interval's), whose width in standard
+    /// errors is 2 z.
+    #[serde(skip)]
+    pub se: Option<f64>,
+}
+
+impl Estimate {
+    /// The standard error of `value`: the one its builder kept, else its 95% interval's
+    /// half-width over z (how every interval a folder holds was made; a share's Wilson interval
+    /// is read so, as a normal one). 0 for an exact estimate.
+    pub fn se(&self) -> f64 {
+        self.se
+            .unwrap_or_else(|| (self.hi - self.lo) / (2.0 * crate::stats::Z95))
+    }
+}
+
+/// What an estimate says: its standard error is how it was measured, not part of the answer
+/// (an estimate read back from a folder equals the one that was written).
+impl PartialEq for Estimate {
+    fn eq(&self, o: &Self) -> bool {
+        (
+            &self.label,
+            self.value,
+            self.lo,
+            self.hi,
+            self.count,
+            self.exact,
+        ) == (&o.label, o.value, o.lo, o.hi, o.count, o.exact)
+    }
 }
 
 pub use super::unit::Unit;
@@ -270,6 +302,7 @@ impl Answer {
                             hi,
                             count: c.trials,
                             exact: false,
+                            se: None,
                         }
                     })
                     .collect(),
@@ -315,6 +348,8 @@ impl Answer {
                             hi,
                             count: m.n,
                             exact: false,
+                            // A share of points keeps its Wilson interval's reading.
+                            se: if points { None } else { m.se() },
                         }
                     })
                     .collect(),
@@ -413,6 +448,7 @@ pub(crate) mod tests {
                         hi: 0.6,
                         count: 100,
                         exact: false,
+                        se: None,
                     },
                     Estimate {
                         label: "[none]".into(),
@@ -421,6 +457,7 @@ pub(crate) mod tests {
                         hi: 0.2,
                         count: 100,
                         exact: false,
+                        se: None,
                     },
                 ],
             }],

@@ -1112,6 +1112,7 @@ mod tests {
                 hi,
                 count: 1000,
                 exact: false,
+                se: None,
             }],
         }]
     }

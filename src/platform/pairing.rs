@@ -70,9 +70,9 @@ impl Section {
 /// A verdict's field: each member's value, standard error and covariance with the candidate.
 type Field = Vec<(f64, f64, Option<f64>)>;
 
-/// An estimate's standard error, read from its 95% interval.
+/// An estimate's standard error (kept by its builder, or read from its interval).
 fn se_of(e: &Estimate) -> f64 {
-    (e.hi - e.lo) / (2.0 * crate::stats::Z95)
+    e.se()
 }
 
 /// One section of a verdict card: the section, the candidate's label in it, which way is
@@ -246,7 +246,7 @@ pub fn candidate_standings(
     // 80: each section was its own, and a field of twins showed a false "clearly"
     // somewhere on 28% of cards).
     let by_part: Vec<Ratios> = parts.iter().map(|p| ratios(p)).collect();
-    let se = |e: &Estimate| (e.hi - e.lo) / (2.0 * crate::stats::Z95);
+    let se = Estimate::se;
     type Row<'s> = (
         usize,
         Estimate,
@@ -306,10 +306,9 @@ pub fn candidate_standings(
 /// B - A and the half-width of its 95% interval, unpaired (each run's interval read as a normal
 /// one): conservative for runs of one seed, whose estimates move together.
 fn gap(ea: &Estimate, eb: &Estimate) -> (f64, f64) {
-    let se = |e: &Estimate| (e.hi - e.lo) / (2.0 * Z95);
     (
         eb.value - ea.value,
-        Z95 * (se(ea).powi(2) + se(eb).powi(2)).sqrt(),
+        Z95 * (ea.se().powi(2) + eb.se().powi(2)).sqrt(),
     )
 }
 
@@ -483,6 +482,17 @@ impl Replicates {
 }
 
 impl Pairing {
+    /// The standard error of the difference keyed `key` (its interval took t at its degrees
+    /// of freedom, not z); `None` when the estimate was not paired.
+    pub fn se(&self, key: &(String, String)) -> Option<f64> {
+        let &(_, half) = self.by.get(key)?;
+        Some(match self.df.get(key) {
+            _ if half <= 0.0 => 0.0,
+            Some(&df) => half / t975(df),
+            None => half / Z95,
+        })
+    }
+
     /// The half-width of the difference keyed `key`'s interval at two-sided level `alpha` (its
     /// 95% one at 0.05), from the same t; an exact difference keeps none. `None` when the
     /// estimate was not paired.
@@ -832,6 +842,10 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
                 .filter_map(|ea| {
                     let (ea, eb, label) = match_in(ea, sb, &stem)?;
                     let (d, half) = gap_in(pairing, &sa.title, ea, eb);
+                    // Paired, the parts' spread at its t; else the two runs' errors combined.
+                    let se = pairing
+                        .and_then(|p| p.se(&(sa.title.clone(), ea.label.clone())))
+                        .unwrap_or_else(|| (ea.se().powi(2) + eb.se().powi(2)).sqrt());
                     Some(Estimate {
                         label,
                         value: d,
@@ -841,6 +855,7 @@ pub fn difference(a: &Answer, b: &Answer, pairing: Option<&Pairing>) -> Result<A
                         // Both exact, or the runs agree match for match: so is the difference.
                         exact: (ea.exact && eb.exact)
                             || (half == 0.0 && pairing.is_some_and(|p| p.identical)),
+                        se: Some(se),
                     })
                 })
                 .collect();
@@ -1113,6 +1128,7 @@ mod tests {
                     hi: Z95,
                     count: 100,
                     exact: false,
+                    se: None,
                 },
                 Estimate {
                     label: "them".into(),
@@ -1121,6 +1137,7 @@ mod tests {
                     hi: 2.1,
                     count: 100,
                     exact: false,
+                    se: None,
                 },
             ],
         };
@@ -1274,6 +1291,7 @@ mod tests {
                         hi,
                         count: c.trials,
                         exact: false,
+                        se: None,
                     }
                 };
                 let (_, unpaired) = gap(&sum(&a), &sum(&b));
@@ -1285,6 +1303,57 @@ mod tests {
         }
         let share = covered as f64 / runs as f64;
         assert!((0.90..=0.99).contains(&share), "coverage {share}");
+    }
+
+    // Issue 78: an estimate keeps the standard error its builder measured. A mean's is the
+    // spread over matches its interval is z of; a paired difference's took t at the parts'
+    // degrees of freedom, so reading it back from its interval with z overstated it. Read
+    // back from a folder (not written there), an estimate gives its interval's reading.
+    #[test]
+    fn an_estimate_keeps_its_standard_error_and_a_paired_difference_its_t() {
+        let (a, b) = paired_parts(3, 12, 100);
+        let whole = |t: &[Tally]| {
+            let mut all = Tally::default();
+            t.iter().for_each(|x| all.merge(x));
+            all
+        };
+        let (ta, tb) = (whole(&a), whole(&b));
+        let mut t = Tally::default();
+        for x in [3, 5, 4, 4, 6] {
+            t.mean("rounds", "x").add(x);
+            t.matches += 1;
+        }
+        let sec = &Answer::sections(&t, &[])[0];
+        let e = &sec.estimates[0];
+        let kept = e.se.expect("a mean keeps its standard error");
+        assert_eq!(Some(kept), t.means["rounds"]["x"].se());
+        assert!((e.hi - e.value - Z95 * kept).abs() < 1e-12);
+        let back: Estimate = serde_json::from_str(&serde_json::to_string(e).unwrap()).unwrap();
+        assert_eq!(back.se, None, "not written to a folder");
+        assert!((back.se() - kept).abs() < 1e-12 && &back == e);
+        // A paired difference: its interval is t975(df) standard errors either side.
+        let ans = |t: &Tally| {
+            let mut x = answer();
+            x.sections = Answer::sections(t, &[]);
+            x
+        };
+        let p = Pairing::of(&rows(&a, 100), &rows(&b, 100)).unwrap();
+        let d = difference(&ans(&ta), &ans(&tb), Some(&p)).unwrap();
+        let e = d
+            .sections
+            .iter()
+            .flat_map(|s| &s.estimates)
+            .find(|e| e.label == "Amoeba")
+            .expect("the difference");
+        let key = (count_title("power held"), "Amoeba".to_string());
+        let df = p.df[&key];
+        assert!(df < 30, "few parts, a t well above z: {df}");
+        let se = e.se.expect("a difference keeps its standard error");
+        assert!(((e.hi - e.value) / t975(df) - se).abs() < 1e-12);
+        assert!(
+            se < (e.hi - e.lo) / (2.0 * Z95),
+            "z's reading of a t interval overstates it"
+        );
     }
 
     #[test]

@@ -421,23 +421,30 @@ impl Mean {
     /// which is the sample variance over `n` when every match added one value. A single match
     /// has no width.
     pub fn ci95(&self) -> (f64, f64) {
-        const Z: f64 = crate::stats::Z95;
         let m = self.mean();
-        let b = self.by_match();
-        let rows = self.n as f64;
-        match b.spread(self.sum as f64, rows) {
+        match self.se() {
             None => (m, m),
-            Some(spread) => {
-                // Integers differ by 1 at least: z^2 / 2 pseudo-rows one unit off, as Agresti
-                // and Coull add to a share (issue 63: a mean that rare events move, "powers won"
-                // at 6 but now and then 5, covered 84% with no row off in some small runs).
-                // Their weight fades as rows accumulate.
-                let k = b.matches as f64;
-                let v = k / (k - 1.0) * (spread + 0.5 * Z * Z) / (rows * rows);
-                let half = Z * v.sqrt();
+            Some(se) => {
+                let half = crate::stats::Z95 * se;
                 (m - half, m + half)
             }
         }
+    }
+
+    /// The mean's standard error over matches (the match is the unit of independence), what
+    /// [`Self::ci95`] is z of either side; `None` where the spread cannot be measured.
+    pub fn se(&self) -> Option<f64> {
+        const Z: f64 = crate::stats::Z95;
+        let b = self.by_match();
+        let rows = self.n as f64;
+        let spread = b.spread(self.sum as f64, rows)?;
+        // Integers differ by 1 at least: z^2 / 2 pseudo-rows one unit off, as Agresti and
+        // Coull add to a share (issue 63: a mean that rare events move, "powers won" at 6 but
+        // now and then 5, covered 84% with no row off in some small runs). Their weight fades
+        // as rows accumulate.
+        let k = b.matches as f64;
+        let v = k / (k - 1.0) * (spread + 0.5 * Z * Z) / (rows * rows);
+        Some(v.sqrt())
     }
 
     /// The mean and its 95% normal interval (a grid's cell).

@@ -213,6 +213,7 @@ pub fn bench<C: Commands>(f: &Settings) -> Result<String, Error> {
             hi: ratio * FACTOR,
             count: tally.matches,
             exact: false,
+            se: None,
         });
         absolute.push(Estimate {
             label: label.clone(),
@@ -221,6 +222,7 @@ pub fn bench<C: Commands>(f: &Settings) -> Result<String, Error> {
             hi,
             count: tally.matches,
             exact: false,
+            se: None,
         });
         work.push(Estimate {
             label: format!("{label} ({work_unit})"),
@@ -229,6 +231,7 @@ pub fn bench<C: Commands>(f: &Settings) -> Result<String, Error> {
             hi: work_rate,
             count: tally.work,
             exact: false,
+            se: None,
         });
         if let Some(&(_, base)) = w
             .versus
@@ -247,6 +250,7 @@ pub fn bench<C: Commands>(f: &Settings) -> Result<String, Error> {
                 hi: times,
                 count: tally.matches,
                 exact: false,
+                se: None,
             });
         }
         notes.push(format!(
@@ -434,6 +438,7 @@ fn end_to_end(
             hi: rate,
             count: tally.matches,
             exact: false,
+            se: None,
         });
         rate
     };

@@ -1016,7 +1016,7 @@ fn balance_kinds<C: Commands>(f: &Settings) -> Result<(Vec<Kind>, Vec<String>), 
     let truth = estimate(&reference)?;
     let tol = SHARE_TOLERANCE;
     // A standard error shrinks as the square root of the matches.
-    let se = (truth.hi - truth.lo) / (2.0 * crate::stats::Z95);
+    let se = truth.se();
     let want = BALANCE_SE * tol;
     let matches = ((per * f.reference) as f64 * (se / want).powi(2) / 100.0).ceil() as u64 * 100;
     let first = 1 + f.reference;
@@ -1502,6 +1502,7 @@ pub fn calibrate<C: Commands>(f: &Settings) -> Result<String, Error> {
                             hi,
                             count: k.checked,
                             exact: false,
+                            se: None,
                         }
                     })
                     .collect(),

@@ -688,6 +688,7 @@ mod tests {
                 hi: value * 1.5,
                 count: 1,
                 exact: false,
+                se: None,
             }],
         }
     }

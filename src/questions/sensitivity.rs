@@ -415,6 +415,7 @@ fn answer<C: Commands>(
                 hi: d + h,
                 count: matches,
                 exact: false,
+                se: None,
             });
         }
     }
@@ -560,6 +561,7 @@ fn answer<C: Commands>(
                                 hi: d + h,
                                 count: e.count,
                                 exact: false,
+                                se: None,
                             })
                     })
                     .collect();

@@ -478,6 +478,7 @@ pub fn answer(
                 hi: ci[i].1,
                 count: mg.games,
                 exact: exact(i),
+                se: None,
             })
             .collect::<Vec<Estimate>>()
     };
@@ -523,6 +524,7 @@ pub fn answer(
                     hi: p.ci[i][o].1,
                     count: p.count[i][o],
                     exact: p.exact[i][o],
+                    se: None,
                 })
                 .collect(),
         });
@@ -584,6 +586,7 @@ pub fn answer(
             hi: br.share.2,
             count: r.fresh,
             exact: false,
+            se: None,
         }];
         for (i, x) in br.shipped.iter().enumerate() {
             est.push(Estimate {
@@ -593,6 +596,7 @@ pub fn answer(
                 hi: x.2,
                 count: r.fresh,
                 exact: false,
+                se: None,
             });
         }
         sections.insert(
@@ -634,6 +638,7 @@ pub fn answer(
                             hi: b.share.2,
                             count: r.fresh,
                             exact: false,
+                            se: None,
                         })
                         .collect(),
                 },

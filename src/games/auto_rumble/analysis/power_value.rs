@@ -360,10 +360,7 @@ impl PowerValue {
                 .copied()
         };
         let se = |a: &ArmEstimate| match a.value.censor {
-            Censor::No => {
-                let (lo, hi) = a.value.interval();
-                (hi - lo) / (2.0 * crate::stats::Z95)
-            }
+            Censor::No => a.value.se,
             _ => f64::INFINITY,
         };
         let mut out = Vec::new();
@@ -1409,6 +1406,7 @@ impl PowerValue {
                         // No spread although it changed battles: it changed each roster's as a
                         // point of the coin curve did (a Refund of 10 is 10 coins, AR-43).
                         exact: r.value.se == 0.0,
+                        se: None,
                     });
                 }
                 Censor::Below => notes.push(format!(
@@ -1434,6 +1432,7 @@ impl PowerValue {
                     hi,
                     count: r.rosters,
                     exact: false,
+                    se: None,
                 }
             })
             .collect();
@@ -1471,6 +1470,7 @@ impl PowerValue {
                         hi: s.hi,
                         count: est.rosters,
                         exact: false,
+                        se: None,
                     })
                     .collect(),
             });

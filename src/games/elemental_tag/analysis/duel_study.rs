@@ -212,6 +212,7 @@ impl DuelAnswer {
                 hi: greatest,
                 count: self.starts,
                 exact: false,
+                se: None,
             });
     }
 
@@ -228,6 +229,7 @@ impl DuelAnswer {
                 hi,
                 count: n,
                 exact: false,
+                se: None,
             });
     }
 }

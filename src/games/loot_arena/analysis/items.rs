@@ -216,6 +216,9 @@ pub struct Est {
     pub lo: f64,
     pub hi: f64,
     pub n: u64,
+    /// Its standard error: the interval is z of them either side (widened where every
+    /// battle came out the same, issue 63, and read so).
+    pub se: f64,
 }
 
 impl Est {
@@ -227,6 +230,7 @@ impl Est {
             lo: lo / 2.0,
             hi: hi / 2.0,
             n: s.n,
+            se: (hi - lo) / 2.0 / (2.0 * crate::stats::Z95),
         }
     }
 }
@@ -856,6 +860,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
         hi: e.hi,
         count: e.n,
         exact: false,
+        se: None,
     };
     let mut sections = Vec::new();
     let mut notes = Vec::new();
@@ -870,6 +875,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
                     hi: w.health_hi,
                     count: w.effect.n,
                     exact: false,
+                    se: None,
                 }),
                 Censor::Below => notes.push(format!(
                     "{}, {}: below 0 health (no measurable gain)",
@@ -961,12 +967,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
             }
             // Independent cells: the mean's standard error from theirs.
             let mean = cells.iter().map(|e| e.mean).sum::<f64>() / 6.0;
-            let se = cells
-                .iter()
-                .map(|e| ((e.hi - e.lo) / (2.0 * crate::stats::Z95)).powi(2))
-                .sum::<f64>()
-                .sqrt()
-                / 6.0;
+            let se = cells.iter().map(|e| e.se.powi(2)).sum::<f64>().sqrt() / 6.0;
             rows.push(Estimate {
                 label: pair_name(p).to_string(),
                 value: mean,
@@ -974,6 +975,7 @@ pub fn answer(f: &Findings, seed: u64, command: &str) -> crate::platform::answer
                 hi: mean + crate::stats::Z95 * se,
                 count: cells.iter().map(|e| e.n).sum(),
                 exact: false,
+                se: None,
             });
         }
         if rows.len() == 6 {
@@ -1114,6 +1116,7 @@ pub fn candidate_verdicts(
                         hi: w.effect.hi,
                         count: w.effect.n,
                         exact: false,
+                        se: None,
                     })
                     .collect(),
             };

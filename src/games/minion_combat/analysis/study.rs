@@ -703,6 +703,7 @@ pub fn answer(f: &Found, st: &Study, seed: u64, command: &str) -> crate::platfor
             hi,
             count: m.n,
             exact: false,
+            se: None,
         }
     };
     let sections = vec![
@@ -1010,6 +1011,7 @@ pub fn candidate_answer(
             hi,
             count: m.n,
             exact: false,
+            se: None,
         }
     };
     let mut verdict = Vec::new();
