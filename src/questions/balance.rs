@@ -109,6 +109,12 @@ pub fn read<C: Commands>(path: &Path) -> Result<Read<C>, Error> {
     };
     let f: BalanceFile = cx.toml(FORMAT)?;
     let err = |field: String, m: String| -> Error { cx.err(None, field, m).into() };
+    // What the command says at its first point, placed on the file's `command`; a machine's
+    // failure while playing it stays the machine's (exit 1).
+    let at_command = |e: Error| match e {
+        Error::Machine(_) => e,
+        e => err("command".into(), e.to_string()),
+    };
     if f.tune.is_empty() {
         return Err(err(
             "command".into(),
@@ -124,8 +130,7 @@ pub fn read<C: Commands>(path: &Path) -> Result<Read<C>, Error> {
     // Relative paths in the file are the host's, from where the command runs (as on the
     // command line).
     let placeholder_files: Vec<PathBuf> = f.tune.iter().filter_map(|t| t.file.clone()).collect();
-    let mut q = Question::new(&f.command, &placeholder_files)
-        .map_err(|e| err("command".into(), e.to_string()))?;
+    let mut q = Question::new(&f.command, &placeholder_files).map_err(at_command)?;
     let mut numbers = Vec::new();
     for (i, t) in f.tune.iter().enumerate() {
         let field = |k: &str| format!("tune[{i}].{k}");
@@ -274,8 +279,7 @@ pub fn read<C: Commands>(path: &Path) -> Result<Read<C>, Error> {
         });
     }
     let start: Vec<f64> = numbers.iter().map(|n| n.start).collect();
-    q.prepare(&start)
-        .map_err(|e| err("command".into(), e.to_string()))?;
+    q.prepare(&start).map_err(at_command)?;
     q.matches = q.matches.filter(|&m| m > 0);
     if q.matches.is_none() {
         return Err(err(
@@ -302,7 +306,7 @@ pub fn read<C: Commands>(path: &Path) -> Result<Read<C>, Error> {
                 },
             ),
         )
-        .map_err(|e| err("command".into(), e.to_string()))?;
+        .map_err(at_command)?;
     let sections = t.sections();
     for (i, tg) in targets.iter().enumerate() {
         match balance::misses(std::slice::from_ref(tg), &sections) {
