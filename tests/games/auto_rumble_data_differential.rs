@@ -762,6 +762,79 @@ fn classes_that_give_allies_energy_play_as_the_reference_plays_them_hero_by_hero
     assert!(seen.gifts > 2_500, "{} battles with gifts", seen.gifts);
 }
 
+/// Copies made on being attacked (issue 81, Budding's kind): once a round with an Energy, a full
+/// copy once a game, two copies at once; beside a reaction of the holder alone (attacked and
+/// damaged) so classes take their hits one at a time.
+const COPIERS: &str = r#"
+[[power]]
+name = "Budding"
+source = "test"
+text = "The first time each round you are hit, a copy of you splits off with 10 Energy."
+[[power.clause]]
+when = "attacked"
+limit = "once_per_round"
+effects = [{ copy_self = 10 }]
+
+[[power]]
+name = "Spore Burst"
+source = "test"
+text = "The first time you are ever hit, a full copy of you splits off."
+[[power.clause]]
+when = "attacked"
+limit = "once_per_game"
+effects = ["copy_self"]
+
+[[power]]
+name = "Twin Buds"
+source = "test"
+text = "The first time each round you are hit, two copies of you split off, with 4 and 25 Energy."
+[[power.clause]]
+when = "attacked"
+limit = "once_per_round"
+effects = [{ copy_self = 4 }, { copy_self = 25 }]
+
+[[power]]
+name = "Hardening"
+source = "test"
+text = "Whenever you are attacked, gain 2 Defence; whenever a hit takes your Energy, gain 1 Energy."
+[[power.clause]]
+when = "attacked"
+effects = [{ add_defence = 2 }]
+[[power.clause]]
+when = "damaged"
+effects = [{ add_energy = 1 }]
+"#;
+
+// Issue 81: copies made on being attacked on the fast path (Budding's kind): an attack's first
+// member's hits sweep every target class first, copies taking the room falls free (AR-15), and
+// each class's copies join after its members, member by member. Classes against the reference
+// and hero by hero, as above, on tables small enough that the room runs out part-way through
+// classes.
+#[test]
+fn classes_that_copy_when_attacked_play_as_the_reference_plays_them_hero_by_hero_ar_15() {
+    use skirmish::games::auto_rumble::powers::catalogue::phase;
+    let cat = catalogue_with(COPIERS);
+    let copies = |b: &Loadout| b.phases & phase::COPY_ON_ATTACKED != 0;
+    assert!(copies(
+        &Loadout::compile(
+            &cat,
+            0,
+            &[Held {
+                power: cat.id("Twin Buds").unwrap(),
+                strength: 0
+            }],
+            &[Use::Attack]
+        )
+        .unwrap()
+    ));
+    let tested = |p: u16| cat.defs[p as usize].source == "test";
+    let seen = classes_against_reference(&cat, 0xB0D, 6_000, &CAPACITIES, |p| {
+        if tested(p) { 0.35 } else { 0.1 }
+    });
+    assert!(seen.capped > 2_000, "{} capped battles", seen.capped);
+    assert!(seen.tested > 3_000, "{} battles with copiers", seen.tested);
+}
+
 // Issue 81: Assassin's Game's rule on the fast path (AR-39), every attack walking down the next
 // opponent's class member by member, the class splitting where one member took part of the
 // hits (in front of the attacker too, wrapping round): classes against the reference and hero

@@ -64,7 +64,15 @@ pub fn in_kernel_class(builds: &[Loadout]) -> bool {
         b.phases & OUTSIDE == 0
             && (b.phases & phase::ALLY_GIFT == 0 || b.phases & phase::SELF_REACTION == 0)
     }) && (phases & SINGLES_ONE == 0 || phases & NOT_BESIDE_SINGLING == 0)
+        && (phases & phase::COPY_ON_ATTACKED == 0 || phases & NOT_BESIDE_COPYING == 0)
 }
+
+/// What copies made on being attacked ([`phase::COPY_ON_ATTACKED`]) do not play beside on the
+/// fast path: whatever splits a class inside the action phase (the copies wait by row until it
+/// ends) or singles a member out, taxes, gifts and hit counts (a copy would inherit them part-way
+/// through an attack).
+const NOT_BESIDE_COPYING: u32 =
+    SINGLES_ONE | phase::SELF_HIT | phase::TAX_ON_DAMAGE | phase::ALLY_GIFT | phase::HITS_TAKEN;
 
 /// Clauses that single out one member of another class ([`in_kernel_class`]).
 const SINGLES_ONE: u32 = phase::NEXT_OPPONENT | phase::SHOT | phase::STEAL | phase::STRIKE;
@@ -160,6 +168,16 @@ impl Table {
         self.hits_last[k] = from.hits_last[i];
         self.tax[k] = from.tax[i];
         self.len = k + 1;
+    }
+
+    /// Appends a copy of row `i` of `from` (AR-11), with `energy` instead of its own when given
+    /// (`copy_self = V`).
+    #[inline]
+    fn push_copy(&mut self, from: &Table, i: usize, energy: Option<i32>) {
+        self.push_row(from, i);
+        if let Some(e) = energy {
+            self.energy[self.len - 1] = e;
+        }
     }
 
     /// Makes room for `extra` more rows right after row `i`, each a copy of it (the rows after
@@ -404,6 +422,9 @@ pub struct DataKernel {
     /// This battle holds a reaction of the holder alone ([`phase::SELF_REACTION`]): attacks
     /// then land hit by hit on the classes that react.
     any_self_reaction: bool,
+    /// This battle holds copies made on being attacked ([`phase::COPY_ON_ATTACKED`]): attacks
+    /// then sweep their first hits over every target class first ([`Self::attack_copying`]).
+    any_copy: bool,
     /// An attack of a class with `hit` reactions ([`phase::SELF_HIT`]): for each target class,
     /// how many of the attacker's members landed their hit on it (a prefix of them) and its
     /// heroes.
@@ -456,6 +477,7 @@ impl DataKernel {
             view_energy: Vec::new(),
             general: None,
             any_self_reaction: false,
+            any_copy: false,
             landed: Vec::with_capacity(capacity),
             splits: 0,
             gift: Vec::new(),
@@ -574,6 +596,7 @@ impl DataKernel {
         };
         let phases = builds.iter().fold(0u32, |p, b| p | b.phases);
         self.any_self_reaction = phases & phase::SELF_REACTION != 0;
+        self.any_copy = phases & phase::COPY_ON_ATTACKED != 0;
         self.any_gift = phases & phase::ALLY_GIFT != 0;
         if self.any_gift {
             for (t, b) in builds.iter().enumerate() {
@@ -953,7 +976,11 @@ impl DataKernel {
                 EffectKind::CounterSet(k) => {
                     f.counters[i][hc.counter_base as usize + k as usize] = v;
                 }
-                EffectKind::CopySelf => {
+                EffectKind::CopySelf | EffectKind::CopyWith => {
+                    if e.kind == EffectKind::CopyWith && v <= 0 {
+                        continue; // no copy is made at Energy <= 0
+                    }
+                    let energy = (e.kind == EffectKind::CopyWith).then_some(v);
                     // AR-15: alive heroes plus copies waiting to join stay within capacity.
                     let tried = self.pending.len - tally.turn_first;
                     let room = f.capacity() as i64 - tally.alive as i64 - tally.copies as i64;
@@ -961,7 +988,7 @@ impl DataKernel {
                         // One hero: the room as it is now (its attack may have freed some
                         // since its last copy).
                         if room - (tried as i64) > 0 {
-                            self.pending.push_row(f, i);
+                            self.pending.push_copy(f, i, energy);
                         } else {
                             tally.capped = true;
                         }
@@ -973,7 +1000,7 @@ impl DataKernel {
                         if tried == 0 {
                             tally.turn_room = room;
                         }
-                        self.pending.push_row(f, i);
+                        self.pending.push_copy(f, i, energy);
                     }
                 }
                 _ => unreachable!("outside the kernel's class (in_kernel_class)"),
@@ -1245,6 +1272,8 @@ impl DataKernel {
         }
         if self.any_gift {
             self.attack_gifting(cat, builds, i, tally, hit_reacts, tax);
+        } else if self.any_copy {
+            self.attack_copying(cat, builds, i, tally);
         } else if self.any_self_reaction {
             self.attack_reacting(cat, builds, i, tally, hit_reacts, tax);
         } else {
@@ -1257,7 +1286,7 @@ impl DataKernel {
                 if self.front.team[j] == team || self.front.energy[j] <= 0 {
                     continue;
                 }
-                let landing = self.attack_class(i, j, tally, tax);
+                let landing = self.attack_class(i, j, self.front.count[i], tally, tax);
                 if hit_reacts {
                     self.landed.push((landing, self.front.count[j]));
                 }
@@ -1398,10 +1427,9 @@ impl DataKernel {
     /// Returns how many of the attacker's members landed their hit (the first ones). A hit that
     /// takes Energy taxes the class `tax` (its `dealt_damage` taxes, [`phase::TAX_ON_DAMAGE`]).
     #[inline(always)]
-    fn attack_class(&mut self, i: usize, j: usize, tally: &mut Tally, tax: i32) -> u32 {
+    fn attack_class(&mut self, i: usize, j: usize, times: u32, tally: &mut Tally, tax: i32) -> u32 {
         let f = &mut self.front;
         let damage = f.hit[i];
-        let times = f.count[i];
         let e = f.energy[j];
         let m = f.count[j];
         tally.ops += 1;
@@ -1498,7 +1526,7 @@ impl DataKernel {
             let b = &builds[f.team[j] as usize];
             let m = f.count[j];
             if b.phases & phase::SELF_REACTION == 0 {
-                let landing = self.attack_class(i, j, tally, tax);
+                let landing = self.attack_class(i, j, self.front.count[i], tally, tax);
                 if hit_reacts {
                     self.landed.push((landing, m));
                 }
@@ -1509,6 +1537,40 @@ impl DataKernel {
                 self.landed.push((landing, m));
             }
         }
+    }
+
+    /// [`Self::attack`] in a battle where classes copy themselves on being attacked
+    /// ([`phase::COPY_ON_ATTACKED`]). Copies take room that others' falls free (AR-15), so the
+    /// order of copies and falls across target classes counts: the attacker's first member hits
+    /// every target class in order (AR-6), each class's members copying while there is room and
+    /// falling after their copies ([`Made`]); a copying clause fires only at a member's first
+    /// hit of the round, so the other members' hits copy nothing and each class takes them at
+    /// once. (Nothing in such a battle splits a class: each class's copies wait by its row.)
+    fn attack_copying(&mut self, cat: &Catalogue, builds: &[Loadout], i: usize, tally: &mut Tally) {
+        // The class's own copies of this turn so far are made before its attack's.
+        self.settle_copies(i, tally);
+        let team = self.front.team[i];
+        let times = self.front.count[i];
+        for (from, hits) in [(0, 1), (1, times - 1)] {
+            if hits == 0 || from >= times {
+                break;
+            }
+            for j in 0..self.front.len {
+                let f = &self.front;
+                if f.team[j] == team || f.energy[j] <= 0 {
+                    continue;
+                }
+                let b = &builds[f.team[j] as usize];
+                if b.phases & phase::SELF_REACTION == 0 {
+                    self.attack_class(i, j, hits, tally, 0);
+                    continue;
+                }
+                tally.turn_first = self.pending.len;
+                self.reacting_row(cat, b, j, self.front.hit[i], hits, tally, 0);
+                self.settle_copies(j, tally);
+            }
+        }
+        tally.turn_first = self.pending.len;
     }
 
     /// A reacting class `j` (holding `b`) takes `times` hits of `damage`, one at a time
@@ -1614,7 +1676,7 @@ impl DataKernel {
             } else if b.phases & phase::SELF_REACTION != 0 {
                 self.reacting_row(cat, b, j, damage, times, tally, tax)
             } else {
-                self.attack_class(i, j, tally, tax)
+                self.attack_class(i, j, self.front.count[i], tally, tax)
             };
             if hit_reacts {
                 self.landed.push((landing, m));
@@ -2180,44 +2242,103 @@ impl DataKernel {
     /// member: member j of a class is followed by the copies it made. Neighbours alike merge
     /// into one class (unless played hero by hero).
     fn rebuild<H: RoundHook>(&mut self, tally: &mut Tally) {
+        // A class copies in its own turn and again whenever it is first hit (copies made on
+        // being attacked): its turns, in the order made, follow one another.
+        if !self.turns.is_sorted_by_key(|t| t.parent) {
+            self.turns.sort_unstable_by_key(|t| (t.parent, t.first));
+        }
         let (front, pending) = (&self.front, &self.pending);
         let mut out = Out {
             rows: &mut self.back,
             merge: tally.merge,
         };
         out.rows.len = 0;
-        let mut turns = self.turns.iter().peekable();
+        let mut next = 0;
         for i in 0..front.len {
-            let turn = turns.next_if(|t| t.parent as usize == i);
+            let from = next;
+            while next < self.turns.len() && self.turns[next].parent as usize == i {
+                next += 1;
+            }
+            let turns = &self.turns[from..next];
             let alive = front.energy[i] > 0;
             let c = front.count[i];
             let origin = front.origin[i];
-            let Some(turn) = turn else {
+            if turns.is_empty() {
                 if alive {
                     out.push(front, i, c, origin);
                 }
                 continue;
-            };
-            let (first, made) = (turn.first as usize, turn.made);
-            let copies = first..first + turn.kept as usize;
-            if out.merge && alive && copies.clone().all(|j| front.alike(i, pending, j)) {
+            }
+            if out.merge
+                && alive
+                && turns.iter().all(|t| {
+                    (t.first..t.first + t.kept).all(|j| front.alike(i, pending, j as usize))
+                })
+            {
                 // Copies alike their originals (Amoeba's): the class grows in place.
                 let origin = if origin == NO_ORIGIN {
                     NO_ORIGIN
                 } else {
-                    origin + made.before(origin)
+                    origin + turns.iter().map(|t| t.made.before(origin)).sum::<u32>()
                 };
-                out.push(front, i, c + made.total(), origin);
+                let total: u32 = turns.iter().map(|t| t.made.total()).sum();
+                out.push(front, i, c + total, origin);
                 continue;
             }
             // Member by member while members differ in what they made; then the rest at once.
-            let distinct = (made.skip + made.full + 1).min(c);
-            for j in 0..distinct {
+            let distinct = turns
+                .iter()
+                .map(|t| t.made.skip + t.made.full + 1)
+                .max()
+                .unwrap_or(0)
+                .min(c);
+            let member = |out: &mut Out, j: u32| {
                 if alive {
                     out.push(front, i, 1, if origin == j { 0 } else { NO_ORIGIN });
                 }
-                for t in 0..made.of(j) as usize {
-                    out.push(pending, first + t, 1, NO_ORIGIN);
+                for t in turns {
+                    for k in 0..t.made.of(j) as usize {
+                        out.push(pending, t.first as usize + k, 1, NO_ORIGIN);
+                    }
+                }
+            };
+            let mut j = 0;
+            while j < distinct {
+                // Members `j..end` made the same copies in every turn, none is the original.
+                let mut end = distinct;
+                let bounds = turns
+                    .iter()
+                    .flat_map(|t| {
+                        let m = t.made;
+                        [m.skip, m.skip + m.full, m.skip + m.full + 1]
+                    })
+                    .chain([origin, origin.saturating_add(1)]);
+                for b in bounds {
+                    if b > j && b < end {
+                        end = b;
+                    }
+                }
+                member(&mut out, j);
+                j += 1;
+                if j < end {
+                    let rows = out.rows.len;
+                    member(&mut out, j);
+                    j += 1;
+                    if out.rows.len == rows {
+                        // A member and its copies merged whole into the last row: so does
+                        // every later one alike (a class that fell after copying, copies
+                        // alike one another).
+                        let heroes =
+                            alive as u32 + turns.iter().map(|t| t.made.of(j - 1)).sum::<u32>();
+                        if heroes > 0 {
+                            out.rows.count[rows - 1] += heroes * (end - j);
+                        }
+                        j = end;
+                    }
+                }
+                while j < end {
+                    member(&mut out, j);
+                    j += 1;
                 }
             }
             let rest = c - distinct;
@@ -2230,8 +2351,9 @@ impl DataKernel {
                         NO_ORIGIN
                     };
                     out.push(front, i, rest, o);
-                } else if made.tail > 0 {
-                    out.push(pending, first, rest, NO_ORIGIN);
+                } else if let Some(t) = turns.iter().find(|t| t.made.tail > 0) {
+                    // Each made one copy in the turn it fell in (no other turn has a tail).
+                    out.push(pending, t.first as usize, rest, NO_ORIGIN);
                 }
             }
         }
@@ -2250,17 +2372,21 @@ impl DataKernel {
     fn rebuild_ids(&mut self) {
         let (front, ids, out) = (&self.front, &self.ids, &mut self.ids_back);
         out.clear();
-        let mut turns = self.turns.iter().peekable();
+        let mut next = 0;
         let mut at = 0;
         for i in 0..front.len {
             let c = front.count[i];
             let alive = front.energy[i] > 0;
-            let turn = turns.next_if(|t| t.parent as usize == i);
+            let from = next;
+            while next < self.turns.len() && self.turns[next].parent as usize == i {
+                next += 1;
+            }
+            let turns = &self.turns[from..next];
             for j in 0..c {
                 if alive {
                     out.push(ids[at + j as usize]);
                 }
-                if let Some(t) = turn {
+                for t in turns {
                     let from = t.id + t.made.before(j) as HeroId;
                     out.extend((0..t.made.of(j)).map(|k| from + k as HeroId));
                 }

@@ -469,6 +469,14 @@ pub mod phase {
     /// kernel's fast path plays its holder's class member by member that round (each member's
     /// pick reads what the members before it did), each target split off its class.
     pub const STRIKE: u32 = 1 << 25;
+    /// An `attacked` reaction whose only effects are copies of the holder (`copy_self`, with
+    /// or without a constant Energy), unconditional and limited to once a round or a game
+    /// ([`copy_on_attacked`], Budding): it fires at a member's first hit of the round, which is
+    /// the first attacker member's sweep of an attack. The data kernel's fast path plays that
+    /// sweep first, one hit per target class in order, each class's members copying while
+    /// there is room (AR-15), then the attack's other hits class by class. Filed with
+    /// [`SELF_REACTION`].
+    pub const COPY_ON_ATTACKED: u32 = 1 << 26;
     /// Which reactions a loadout holds, one bit per trigger ([`on`]): a battle in which nothing
     /// holds one skips asking for it (an elimination then asks no opponent, a hit nobody).
     pub const REACTIONS: u32 = 0x7f << 11;
@@ -800,6 +808,13 @@ impl Loadout {
                 &mut self.n_reactions,
                 phase::SELF_REACTION,
             ),
+            _ if copy_on_attacked(c) => {
+                // Its copies are the fast path's own (no effect bits).
+                self.reactions[self.n_reactions as usize] = i as u8;
+                self.n_reactions += 1;
+                self.phases |= phase::SELF_REACTION | phase::COPY_ON_ATTACKED | phase::on(c.when);
+                return;
+            }
             _ if self_hit(c) => (&mut self.reactions, &mut self.n_reactions, phase::SELF_HIT),
             _ if ally_gift(c) => {
                 // Its effect on the allies is the fast path's own (no effect bits).
@@ -925,6 +940,27 @@ fn singles_out(c: &Clause) -> u32 {
 /// target class then takes the same hits and reacts alike: the class stays one.
 fn self_reaction(c: &Clause) -> bool {
     matches!(c.when, When::Attacked | When::Damaged) && of_holder_alone(c)
+}
+
+/// Whether reaction `c` is Budding's kind ("the first time each round you are hit, a copy of you
+/// splits off with 10 Energy"): an `attacked` clause of copies of the holder and nothing else
+/// (`copy_self`, its Energy a constant when given), once a round or a game, no condition or
+/// Burn. It then fires only at a member's first hit of the round (or game), never at a later
+/// one, so within an attack it fires only in the first attacker member's hits.
+fn copy_on_attacked(c: &Clause) -> bool {
+    c.when == When::Attacked
+        && c.target == Target::Holder
+        && matches!(c.limit, Limit::OncePerRound | Limit::OncePerGame)
+        && c.conds().is_empty()
+        && c.cost.burn.as_constant() == Some(0)
+        && !c.from_start
+        && !c.effects().is_empty()
+        && c.effects().iter().all(|e| {
+            e.cond.is_none()
+                && e.to.is_none_or(|t| t == Target::Holder)
+                && (e.kind == EffectKind::CopySelf
+                    || (e.kind == EffectKind::CopyWith && e.value.as_constant().is_some()))
+        })
 }
 
 /// Whether `hit` reaction `c` can play on the fast path's classes (issue 81: Vampire Fang,
