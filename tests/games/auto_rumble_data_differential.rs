@@ -1171,6 +1171,14 @@ fn beside_amoeba(cat: &Catalogue, first: u16, per: u64) -> (u32, u32, u32) {
                 assert_eq!(born, want_born, "{name}, battle {i}: births differ");
             }
             assert_eq!(got, want.outcome, "{name}, battle {i}: outcomes differ");
+            if fast {
+                // Unwatched, as `simulate` plays it.
+                let silent = kernels[k].run(cat, &builds, &ini, 30, &mut NoHook);
+                assert_eq!(
+                    silent, want.outcome,
+                    "{name}, battle {i}: silent outcome differs"
+                );
+            }
             battles += 1;
             full += got.capped as u32;
             general += !fast as u32;

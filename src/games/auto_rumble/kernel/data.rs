@@ -574,6 +574,8 @@ impl DataKernel {
         }
         self.bail = false;
         self.bailed = false;
+        // (A battle that left for the general path part-way may have left its copies' turns.)
+        self.turns.clear();
         self.own = None;
         rules::initiative_order(&initiative[..teams], &mut self.sort);
         let mut tally = Tally {
@@ -1561,12 +1563,24 @@ impl DataKernel {
                     continue;
                 }
                 let b = &builds[f.team[j] as usize];
-                if b.phases & phase::SELF_REACTION == 0 {
+                // (Only the first hit can copy.)
+                let reacts = if from == 0 {
+                    phase::SELF_REACTION | phase::COPY_ON_ATTACKED
+                } else {
+                    phase::SELF_REACTION
+                };
+                if b.phases & reacts == 0 {
                     self.attack_class(i, j, hits, tally, 0);
                     continue;
                 }
                 tally.turn_first = self.pending.len;
-                self.reacting_row(cat, b, j, self.front.hit[i], hits, tally, 0);
+                if b.phases & phase::SELF_REACTION == 0 {
+                    // Copies alone: they fire as the hit arrives, then it lands as any hit.
+                    self.react(cat, b, j, When::Attacked, tally);
+                    self.attack_class(i, j, 1, tally, 0);
+                } else {
+                    self.reacting_row(cat, b, j, self.front.hit[i], hits, tally, 0);
+                }
                 self.settle_copies(j, tally);
             }
         }

@@ -474,8 +474,8 @@ pub mod phase {
     /// ([`copy_on_attacked`], Budding): it fires at a member's first hit of the round, which is
     /// the first attacker member's sweep of an attack. The data kernel's fast path plays that
     /// sweep first, one hit per target class in order, each class's members copying while
-    /// there is room (AR-15), then the attack's other hits class by class. Filed with
-    /// [`SELF_REACTION`].
+    /// there is room (AR-15), then the attack's other hits class by class (at once, unless a
+    /// [`SELF_REACTION`] of its holder reacts to them).
     pub const COPY_ON_ATTACKED: u32 = 1 << 26;
     /// Which reactions a loadout holds, one bit per trigger ([`on`]): a battle in which nothing
     /// holds one skips asking for it (an elimination then asks no opponent, a hit nobody).
@@ -812,7 +812,7 @@ impl Loadout {
                 // Its copies are the fast path's own (no effect bits).
                 self.reactions[self.n_reactions as usize] = i as u8;
                 self.n_reactions += 1;
-                self.phases |= phase::SELF_REACTION | phase::COPY_ON_ATTACKED | phase::on(c.when);
+                self.phases |= phase::COPY_ON_ATTACKED | phase::on(c.when);
                 return;
             }
             _ if self_hit(c) => (&mut self.reactions, &mut self.n_reactions, phase::SELF_HIT),
