@@ -122,6 +122,13 @@ pub const GAME: crate::games::Game = crate::games::Game {
             versus: Some(SAMPLE_ROSTER),
         },
         crate::games::Workload {
+            what: "Budding beside Amoeba (a copy made on being attacked)",
+            command: "simulate rumble --power-file experiments/powers/reactions.toml --catalogue Budding --catalogue Amoeba --catalogue 'Titanium Skin' --powers 2",
+            matches: 50_000,
+            unit: "battles",
+            versus: Some(SAMPLE_ROSTER),
+        },
+        crate::games::Workload {
             what: "full games, sample powers, 7 strategies",
             command: "tournament rumble",
             matches: 3_000,

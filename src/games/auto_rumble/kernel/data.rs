@@ -8,7 +8,8 @@
 //! ([`phase::SELF_REACTION`]), an attacker's own `hit` reactions that never lower its Energy
 //! ([`phase::SELF_HIT`]: an attacker class splits where its members landed different hits) and
 //! a constant tax on the hero damaged ([`phase::TAX_ON_DAMAGE`]), constant Energy gifts to every
-//! ally when a hit takes the holder's Energy ([`phase::ALLY_GIFT`]), and three effects that single
+//! ally when a hit takes the holder's Energy ([`phase::ALLY_GIFT`]), copies made on a member's
+//! first hit of the round ([`phase::COPY_ON_ATTACKED`], Budding), and three effects that single
 //! out one hero of another class, splitting its class there: Assassin's Game's rule
 //! ([`phase::NEXT_OPPONENT`]), Sniper's aim ([`phase::SHOT`]), Parasitic Strain's theft
 //! ([`phase::STEAL`]) and Piercing Blow's damage ([`phase::STRIKE`]). Loadouts outside it (other
