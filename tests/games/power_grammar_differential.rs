@@ -191,6 +191,24 @@ fn clause(rng: &mut MatchRng, powers: &[String], fast: bool) -> String {
             rng.random_range(-5..=40)
         );
     }
+    // Copies made on being attacked (issue 81, Budding's kind): copies alone, once a round or
+    // a game, unconditional, each bare or with an Energy (at or below 0: none is made).
+    if fast && rng.random_bool(0.04) {
+        let limit = pick(rng, &["once_per_round", "once_per_game"]);
+        let effects: Vec<String> = (0..rng.random_range(1..=2))
+            .map(|_| {
+                if rng.random_bool(0.3) {
+                    "\"copy_self\"".to_string()
+                } else {
+                    format!("{{ copy_self = {} }}", rng.random_range(-5..=40))
+                }
+            })
+            .collect();
+        return format!(
+            "[[power.clause]]\nwhen = \"attacked\"\nlimit = \"{limit}\"\neffects = [{}]\n",
+            effects.join(", ")
+        );
+    }
     // The kinds that reach other heroes on the fast path (issue 81): allies' gifts, Assassin's
     // Game's rule, Sniper's aim, Parasitic Strain's theft, Piercing Blow's damage.
     if fast && rng.random_bool(0.1) {
@@ -402,6 +420,8 @@ struct Seen {
     battles: u64,
     fast: u64,
     general: u64,
+    /// Fast-path battles with copies made on being attacked.
+    copying: u64,
 }
 
 fn run(files: u64) -> Seen {
@@ -489,6 +509,12 @@ fn run(files: u64) -> Seen {
             );
             seen.battles += 1;
             seen.fast += fast as u64;
+            seen.copying += (fast
+                && builds.iter().any(|b| {
+                    b.phases
+                        & skirmish::games::auto_rumble::powers::catalogue::phase::COPY_ON_ATTACKED
+                        != 0
+                })) as u64;
             seen.general += !fast as u64;
         }
     }
@@ -509,6 +535,10 @@ fn every_accepted_grammar_file_plays_the_same_on_the_kernel_and_the_reference() 
     if files >= 1000 {
         assert!(seen.accepted * 10 > files * 9, "only {seen:?} accepted");
         assert!(seen.fast > files / 4, "fast path too rarely: {seen:?}");
+        assert!(
+            seen.copying > files / 40,
+            "copies on being attacked too rarely: {seen:?}"
+        );
         assert!(
             seen.general > files / 4,
             "general path too rarely: {seen:?}"
